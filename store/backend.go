@@ -1,0 +1,84 @@
+package store
+
+import (
+	"context"
+	"errors"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// ErrDuplicateKey is returned by InsertBucket when a document with the same
+// doc_id exists: someone else created the bucket first.
+var ErrDuplicateKey = errors.New("duplicate key")
+
+// ErrReadOnly is returned for any write attempted on a read-only store.
+var ErrReadOnly = errors.New("read-only: writes are disabled")
+
+// Backend is the storage contract every backend implements. Each method is
+// one round trip to the server (one query or one command) so that Store can
+// count round trips honestly, and each mirrors one MongoDB query shape of
+// OPENIM.md: find by doc_id / $in, $set, $addToSet, filtered update, insert.
+type Backend interface {
+	// FindBuckets returns the msg documents with the given doc_ids, in any
+	// order, missing ones left out: find({doc_id: {$in: ids}}).
+	FindBuckets(ctx context.Context, docIDs []string) ([]bson.Raw, error)
+	// BucketIDs lists the doc_ids of conversation cid (prefix "<cid>:"),
+	// answered from the doc_id index alone.
+	BucketIDs(ctx context.Context, cid string) ([]string, error)
+	// NextConversationID returns the first conversation ID whose buckets sort
+	// after the ones of conversation after ("" starts at the beginning); ok is
+	// false past the end. A loose index scan over doc_id, for a bare msg
+	// collection without a conversation collection.
+	NextConversationID(ctx context.Context, after string) (cid string, ok bool, err error)
+
+	// SetSlotField runs updateOne({doc_id}, {$set: {"msgs.<slot>.<field>": value}}).
+	// matched is false when no document has that doc_id.
+	SetSlotField(ctx context.Context, docID string, slot int, field string, value any) (matched bool, err error)
+	// InsertBucket inserts a new bucket; ErrDuplicateKey if doc_id exists.
+	InsertBucket(ctx context.Context, doc *Doc) error
+	// AddToDelList runs updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}}}).
+	AddToDelList(ctx context.Context, docID string, slot int, users []string) (matched bool, err error)
+	// MarkSlotRead runs updateOne({doc_id, "msgs.<slot>.msg.send_id": {$ne: reader}},
+	// {$set: {"msgs.<slot>.is_read": true}}).
+	MarkSlotRead(ctx context.Context, docID string, slot int, reader string) (matched bool, err error)
+
+	// SeqRecords reads the seq documents of the given conversations.
+	SeqRecords(ctx context.Context, cids []string) ([]SeqRecord, error)
+	// RaiseMaxSeq sets seq.max_seq of cid to at least maxSeq (upsert, $max).
+	RaiseMaxSeq(ctx context.Context, cid string, maxSeq int64) error
+	// SeqUsers reads user uid's seq_user documents for the given conversations.
+	SeqUsers(ctx context.Context, uid string, cids []string) ([]SeqUser, error)
+	// RaiseReadSeq sets seq_user.read_seq to at least seq (upsert, $max).
+	RaiseReadSeq(ctx context.Context, uid, cid string, seq int64) error
+	// Conversations lists the conversation documents owned by owner.
+	Conversations(ctx context.Context, owner string) ([]Conversation, error)
+	// ConversationsByID reads the conversation documents of cid, one per owner.
+	ConversationsByID(ctx context.Context, cid string) ([]Conversation, error)
+
+	// Users, Groups and GroupMembers read the optional naming collections;
+	// an absent collection reads as empty.
+	Users(ctx context.Context, ids []string) ([]User, error)
+	Groups(ctx context.Context, ids []string) ([]Group, error)
+	GroupMembers(ctx context.Context, groupID string) ([]GroupMember, error)
+
+	// InsertRaw stores documents of any collection exactly as given (import).
+	InsertRaw(ctx context.Context, coll string, docs []bson.Raw) error
+	// ScanRaw calls fn for each stored document of coll; for msg, prefix
+	// limits it to doc_ids starting with prefix (export, check).
+	ScanRaw(ctx context.Context, coll, prefix string, fn func(bson.Raw) error) error
+	// EnsureIndexes creates the indexes chatlens relies on (unique doc_id, ...).
+	EnsureIndexes(ctx context.Context) error
+	// Indexes describes the indexes present, per collection (for check).
+	Indexes(ctx context.Context) (map[string][]IndexInfo, error)
+
+	// Describe names the backend for the status bar, credentials masked.
+	Describe() string
+	Close(ctx context.Context) error
+}
+
+// IndexInfo describes one index: its name, its keys in order, uniqueness.
+type IndexInfo struct {
+	Name   string
+	Keys   []string
+	Unique bool
+}

@@ -1,0 +1,23 @@
+package store
+
+import "context"
+
+// Cache is the optional first read layer (OpenIM's Redis keys). Every method
+// is one round trip. A Cache error never fails a read: Store falls back to the
+// backend and records the error so the UI can warn.
+type Cache interface {
+	// Slots returns the cached slots among seqs of cid; misses and keys that
+	// are locked (being rebuilt or invalidated) are simply absent.
+	Slots(ctx context.Context, cid string, seqs []int64) (map[int64]*Slot, error)
+	// Invalidate tags the slot keys of seqs as deleted, the way the server does.
+	Invalidate(ctx context.Context, cid string, seqs []int64) error
+	// MaxSeqs returns the current max seq of each cid that the cache knows.
+	MaxSeqs(ctx context.Context, cids []string) (map[string]int64, error)
+	// ReadSeqs returns uid's read seq in each cid that the cache knows.
+	ReadSeqs(ctx context.Context, uid string, cids []string) (map[string]int64, error)
+	// RaiseReadSeq sets uid's read seq in cid to at least seq, atomically.
+	RaiseReadSeq(ctx context.Context, cid, uid string, seq int64) error
+	// Describe names the cache for the status bar, credentials masked.
+	Describe() string
+	Close() error
+}

@@ -1,0 +1,120 @@
+package store
+
+import (
+	"fmt"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// Bucket is a decoded msg document as read: always BucketSize positions,
+// whatever the stored array held, each with the seq its position encodes.
+// Decoding never fails: what does not fit the contract is kept as a Problem
+// so it can be drawn with a marker and reported by check.
+type Bucket struct {
+	DocID    string
+	Cid      string
+	Index    int64
+	Slots    [BucketSize]StoredSlot
+	Problems []string // document-level: array length, doc_id form, ...
+}
+
+// StoredSlot is one position of a bucket as stored.
+type StoredSlot struct {
+	Seq     int64
+	Slot    *Slot  // nil when the bucket, the array element or the slot is absent or unreadable
+	Problem string // why this slot breaks the contract, "" when it does not
+	Cached  bool   // true when the slot came from the cache layer
+}
+
+// Missing reports a bucket that is not stored at all: every slot a hole.
+func MissingBucket(cid string, index int64) *Bucket {
+	b := &Bucket{DocID: DocID(cid, index), Cid: cid, Index: index}
+	for i := range b.Slots {
+		b.Slots[i].Seq = FirstSeq(index) + int64(i)
+	}
+	return b
+}
+
+// DecodeBucket decodes a raw msg document tolerantly.
+func DecodeBucket(raw bson.Raw) *Bucket {
+	b := &Bucket{}
+	idVal, err := raw.LookupErr("doc_id")
+	switch {
+	case err != nil:
+		b.Problems = append(b.Problems, "doc_id is missing")
+	case idVal.Type != bson.TypeString:
+		b.Problems = append(b.Problems, fmt.Sprintf("doc_id is %s, not a string", idVal.Type))
+	default:
+		b.DocID = idVal.StringValue()
+		cid, index, perr := ParseDocID(b.DocID)
+		b.Cid, b.Index = cid, index
+		if perr != nil {
+			b.Problems = append(b.Problems, perr.Error())
+		}
+	}
+	for i := range b.Slots {
+		b.Slots[i].Seq = FirstSeq(b.Index) + int64(i)
+	}
+	msgsVal, err := raw.LookupErr("msgs")
+	if err != nil {
+		b.Problems = append(b.Problems, "msgs is missing")
+		return b
+	}
+	arr, ok := msgsVal.ArrayOK()
+	if !ok {
+		b.Problems = append(b.Problems, fmt.Sprintf("msgs is %s, not an array", msgsVal.Type))
+		return b
+	}
+	elems, err := arr.Values()
+	if err != nil {
+		b.Problems = append(b.Problems, "msgs is not a readable array: "+err.Error())
+		return b
+	}
+	if len(elems) != BucketSize {
+		b.Problems = append(b.Problems, fmt.Sprintf("msgs has %d slots, not %d", len(elems), BucketSize))
+	}
+	for i := 0; i < len(elems) && i < BucketSize; i++ {
+		decodeSlot(&b.Slots[i], elems[i])
+	}
+	for i := len(elems); i < BucketSize; i++ {
+		b.Slots[i].Problem = "slot is missing from a short msgs array"
+	}
+	return b
+}
+
+func decodeSlot(s *StoredSlot, v bson.RawValue) {
+	switch v.Type {
+	case bson.TypeNull:
+		s.Problem = "slot is null"
+		return
+	case bson.TypeEmbeddedDocument:
+	default:
+		s.Problem = fmt.Sprintf("slot is %s, not a document", v.Type)
+		return
+	}
+	var slot Slot
+	if err := bson.Unmarshal(v.Value, &slot); err != nil {
+		s.Problem = "slot does not decode: " + err.Error()
+		return
+	}
+	s.Slot = &slot
+	if slot.Msg != nil && slot.Msg.SendTime != 0 && slot.Msg.Seq != s.Seq {
+		s.Problem = fmt.Sprintf("message says seq %d but its slot holds seq %d", slot.Msg.Seq, s.Seq)
+	}
+}
+
+// IsHole reports a position that holds no message: a missing bucket or slot,
+// a null msg, or send_time 0 (OPENIM.md, reading rule 4).
+func (s StoredSlot) IsHole() bool {
+	return s.Slot == nil || s.Slot.Msg == nil || s.Slot.Msg.SendTime == 0
+}
+
+// LastFilledSeq is the highest seq in b holding a message, 0 if none.
+func (b *Bucket) LastFilledSeq() int64 {
+	for i := BucketSize - 1; i >= 0; i-- {
+		if !b.Slots[i].IsHole() {
+			return b.Slots[i].Seq
+		}
+	}
+	return 0
+}

@@ -1,0 +1,160 @@
+package store
+
+// The document model of OpenIM's msg collection. BSON names and types are the
+// storage contract; Go field names are the Redis JSON contract (MSG_CACHE
+// values are encoded with encoding/json and no tags). Pointers and slices are
+// never omitted: an absent value is stored as null, as the server does.
+
+// Doc is one bucket: 100 slots, slot i holding seq index*100+i+1.
+type Doc struct {
+	DocID string  `bson:"doc_id"`
+	Msgs  []*Slot `bson:"msgs"`
+}
+
+// Slot is one position of a bucket. IsRead here is the real read flag.
+type Slot struct {
+	Msg     *MsgData `bson:"msg"`
+	Revoke  *Revoke  `bson:"revoke"`
+	DelList []string `bson:"del_list"`
+	IsRead  bool     `bson:"is_read"`
+}
+
+// Revoke records who withdrew a message.
+type Revoke struct {
+	Role     int32  `bson:"role"`
+	UserID   string `bson:"user_id"`
+	Nickname string `bson:"nickname"`
+	Time     int64  `bson:"time"`
+}
+
+// MsgData is a stored message. MsgData.IsRead is never used by the server.
+type MsgData struct {
+	SendID           string          `bson:"send_id"`
+	RecvID           string          `bson:"recv_id"`
+	GroupID          string          `bson:"group_id"`
+	ClientMsgID      string          `bson:"client_msg_id"`
+	ServerMsgID      string          `bson:"server_msg_id"`
+	SenderPlatformID int32           `bson:"sender_platform_id"`
+	SenderNickname   string          `bson:"sender_nickname"`
+	SenderFaceURL    string          `bson:"sender_face_url"`
+	SessionType      int32           `bson:"session_type"`
+	MsgFrom          int32           `bson:"msg_from"`
+	ContentType      int32           `bson:"content_type"`
+	Content          string          `bson:"content"`
+	Seq              int64           `bson:"seq"`
+	SendTime         int64           `bson:"send_time"`
+	CreateTime       int64           `bson:"create_time"`
+	Status           int32           `bson:"status"`
+	IsRead           bool            `bson:"is_read"`
+	Options          map[string]bool `bson:"options"`
+	OfflinePush      *OfflinePush    `bson:"offline_push"`
+	AtUserIDList     []string        `bson:"at_user_id_list"`
+	AttachedInfo     string          `bson:"attached_info"`
+	Ex               string          `bson:"ex"`
+}
+
+// OfflinePush is the push-notification block of a message.
+type OfflinePush struct {
+	Title         string `bson:"title"`
+	Desc          string `bson:"desc"`
+	Ex            string `bson:"ex"`
+	IOSPushSound  string `bson:"ios_push_sound"`
+	IOSBadgeCount bool   `bson:"ios_badge_count"`
+}
+
+// Session types, message statuses and senders of OpenIM.
+const (
+	SessionSingle       int32 = 1
+	SessionGroup        int32 = 3
+	SessionNotification int32 = 4
+
+	StatusSending  int32 = 1
+	StatusSent     int32 = 2
+	StatusFailed   int32 = 3
+	StatusDeleted  int32 = 4
+	StatusFiltered int32 = 5
+
+	MsgFromUser   int32 = 100
+	MsgFromSystem int32 = 200
+)
+
+// EmptySlot is the slot the server writes for a seq it has no message for.
+func EmptySlot() *Slot { return &Slot{DelList: []string{}} }
+
+// NewDoc is a bucket with every slot empty.
+func NewDoc(docID string) *Doc {
+	d := &Doc{DocID: docID, Msgs: make([]*Slot, BucketSize)}
+	for i := range d.Msgs {
+		d.Msgs[i] = EmptySlot()
+	}
+	return d
+}
+
+// Names of the other collections and their records.
+const (
+	CollMsg          = "msg"
+	CollSeq          = "seq"
+	CollSeqUser      = "seq_user"
+	CollConversation = "conversation"
+	CollUser         = "user"
+	CollGroup        = "group"
+	CollGroupMember  = "group_member"
+)
+
+// SeqRecord is a conversation's seq document. MaxSeq is a reserved upper
+// bound, not necessarily the last seq used.
+type SeqRecord struct {
+	ConversationID string `bson:"conversation_id"`
+	MaxSeq         int64  `bson:"max_seq"`
+	MinSeq         int64  `bson:"min_seq"`
+}
+
+// SeqUser is one user's window and read position in a conversation.
+type SeqUser struct {
+	UserID         string `bson:"user_id"`
+	ConversationID string `bson:"conversation_id"`
+	MinSeq         int64  `bson:"min_seq"`
+	MaxSeq         int64  `bson:"max_seq"`
+	ReadSeq        int64  `bson:"read_seq"`
+}
+
+// Conversation is one entry of a user's conversation list.
+type Conversation struct {
+	OwnerUserID      string `bson:"owner_user_id"`
+	ConversationID   string `bson:"conversation_id"`
+	ConversationType int32  `bson:"conversation_type"`
+	UserID           string `bson:"user_id"`
+	GroupID          string `bson:"group_id"`
+	MinSeq           int64  `bson:"min_seq"`
+	MaxSeq           int64  `bson:"max_seq"`
+	IsPinned         bool   `bson:"is_pinned"`
+}
+
+// User names a user.
+type User struct {
+	UserID   string `bson:"user_id"`
+	Nickname string `bson:"nickname"`
+	FaceURL  string `bson:"face_url"`
+}
+
+// Group names a group.
+type Group struct {
+	GroupID   string `bson:"group_id"`
+	GroupName string `bson:"group_name"`
+}
+
+// GroupMember is one member of a group. RoleLevel: 100 owner, 60 admin, 20 member.
+type GroupMember struct {
+	GroupID   string `bson:"group_id"`
+	UserID    string `bson:"user_id"`
+	Nickname  string `bson:"nickname"`
+	RoleLevel int32  `bson:"role_level"`
+	JoinTime  int64  `bson:"join_time"`
+}
+
+// Member role levels.
+const (
+	RoleOwner  int32 = 100
+	RoleAdmin  int32 = 60
+	RoleMember int32 = 20
+)

@@ -1,0 +1,443 @@
+package store
+
+import (
+	"context"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Window is what one user may see of one conversation.
+type Window struct {
+	Cid     string
+	MinSeq  int64 // first visible seq (at least 1)
+	MaxSeq  int64 // last visible seq; 0 when the conversation is empty
+	ReadSeq int64 // the user's read position
+	// Last is the newest bucket when reading the window required it (no
+	// cache knew the current max seq); nil otherwise. Reuse it, do not re-read.
+	Last *Bucket
+}
+
+// Unread is max seq minus read seq, never below 0.
+func (w Window) Unread() int64 { return max(0, w.MaxSeq-w.ReadSeq) }
+
+// Windows computes uid's window in each conversation of cids. Conversation
+// records are read from the backend unless given in convs (keyed by cid).
+// Cost: one round trip per collection read (seq, seq_user, conversation) and
+// one find for the newest buckets when the cache does not know max seqs.
+func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs map[string]Conversation) (map[string]*Window, error) {
+	out := make(map[string]*Window, len(cids))
+	if len(cids) == 0 {
+		return out, nil
+	}
+	var cacheMax, cacheRead map[string]int64
+	if s.cache != nil {
+		var err error
+		cacheMax, err = s.cache.MaxSeqs(ctx, cids)
+		s.cacheResult(err)
+		if err == nil {
+			cacheRead, err = s.cache.ReadSeqs(ctx, uid, cids)
+			s.cacheResult(err)
+		}
+	}
+	s.trip()
+	seqs, err := s.backend.SeqRecords(ctx, cids)
+	if err != nil {
+		return nil, err
+	}
+	s.trip()
+	users, err := s.backend.SeqUsers(ctx, uid, cids)
+	if err != nil {
+		return nil, err
+	}
+	if convs == nil {
+		convs = map[string]Conversation{}
+		s.trip()
+		list, err := s.backend.Conversations(ctx, uid)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range list {
+			convs[c.ConversationID] = c
+		}
+	}
+	seqByCid := map[string]SeqRecord{}
+	for _, r := range seqs {
+		seqByCid[r.ConversationID] = r
+	}
+	userByCid := map[string]SeqUser{}
+	for _, u := range users {
+		userByCid[u.ConversationID] = u
+	}
+	var needLast []string
+	for _, cid := range cids {
+		conv, su := convs[cid], userByCid[cid]
+		w := &Window{Cid: cid, MinSeq: max(1, conv.MinSeq, su.MinSeq), ReadSeq: su.ReadSeq}
+		if r, ok := cacheRead[cid]; ok && r > w.ReadSeq {
+			w.ReadSeq = r
+		}
+		if m, ok := cacheMax[cid]; ok {
+			w.MaxSeq = m
+		} else {
+			// seq.max_seq is a reserved upper bound: the newest bucket says
+			// where the messages really end.
+			w.MaxSeq = seqByCid[cid].MaxSeq
+			needLast = append(needLast, cid)
+		}
+		out[cid] = w
+	}
+	if err := s.trimToLastFilled(ctx, out, needLast); err != nil {
+		return nil, err
+	}
+	for _, cid := range cids {
+		w := out[cid]
+		if c := convs[cid]; c.MaxSeq > 0 && c.MaxSeq < w.MaxSeq {
+			w.MaxSeq = c.MaxSeq
+		}
+	}
+	return out, nil
+}
+
+// trimToLastFilled lowers MaxSeq of the given windows to the last seq that
+// holds a message, reading each conversation's newest bucket in one find.
+// A conversation without a seq document gets its newest bucket from BucketIDs.
+func (s *Store) trimToLastFilled(ctx context.Context, ws map[string]*Window, cids []string) error {
+	if len(cids) == 0 {
+		return nil
+	}
+	for _, cid := range cids {
+		if ws[cid].MaxSeq == 0 {
+			s.trip()
+			ids, err := s.backend.BucketIDs(ctx, cid)
+			if err != nil {
+				return err
+			}
+			for _, id := range ids {
+				if _, idx, err := ParseDocID(id); err == nil {
+					ws[cid].MaxSeq = max(ws[cid].MaxSeq, LastSeq(idx))
+				}
+			}
+		}
+	}
+	want := map[string]string{} // doc_id -> cid
+	var ids []string
+	for _, cid := range cids {
+		if ws[cid].MaxSeq > 0 {
+			id := DocIDForSeq(cid, ws[cid].MaxSeq)
+			want[id] = cid
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	s.trip()
+	raws, err := s.backend.FindBuckets(ctx, ids)
+	if err != nil {
+		return err
+	}
+	found := map[string]*Bucket{}
+	for _, raw := range raws {
+		b := DecodeBucket(raw)
+		if cid, ok := want[b.DocID]; ok {
+			found[cid] = b
+		}
+	}
+	for _, cid := range cids {
+		w := ws[cid]
+		if w.MaxSeq == 0 {
+			continue
+		}
+		b := found[cid]
+		if b == nil {
+			continue // bucket not written yet: keep the seq document's word
+		}
+		w.Last = b
+		if last := b.LastFilledSeq(); last > 0 && last < w.MaxSeq {
+			w.MaxSeq = last
+		}
+	}
+	return nil
+}
+
+// Buckets reads the given buckets of cid, newest state first from the cache
+// (seqs up to maxSeq), the rest from the backend in one find per FindBatch
+// buckets. Buckets not stored come back as all holes. Order follows indexes.
+func (s *Store) Buckets(ctx context.Context, cid string, indexes []int64, maxSeq int64) ([]*Bucket, error) {
+	cached := map[int64]*Slot{}
+	if s.cache != nil && maxSeq > 0 {
+		var seqs []int64
+		for _, idx := range indexes {
+			for seq := FirstSeq(idx); seq <= LastSeq(idx) && seq <= maxSeq; seq++ {
+				seqs = append(seqs, seq)
+			}
+		}
+		if len(seqs) > 0 {
+			hits, err := s.cache.Slots(ctx, cid, seqs)
+			s.cacheResult(err)
+			if err == nil {
+				cached = hits
+				s.cacheHits.Add(int64(len(hits)))
+				s.cacheMisses.Add(int64(len(seqs) - len(hits)))
+			}
+		}
+	}
+	// A bucket whose every visible seq is cached needs no backend read.
+	var missing []string
+	for _, idx := range indexes {
+		complete := s.cache != nil && maxSeq > 0
+		for seq := FirstSeq(idx); complete && seq <= LastSeq(idx) && seq <= maxSeq; seq++ {
+			if cached[seq] == nil {
+				complete = false
+			}
+		}
+		if !complete {
+			missing = append(missing, DocID(cid, idx))
+		}
+	}
+	byID := map[string]*Bucket{}
+	for start := 0; start < len(missing); start += s.FindBatch {
+		batch := missing[start:min(start+s.FindBatch, len(missing))]
+		s.trip()
+		raws, err := s.backend.FindBuckets(ctx, batch)
+		if err != nil {
+			return nil, err
+		}
+		for _, raw := range raws {
+			b := DecodeBucket(raw)
+			byID[b.DocID] = b
+		}
+	}
+	out := make([]*Bucket, len(indexes))
+	for i, idx := range indexes {
+		b := byID[DocID(cid, idx)]
+		if b == nil {
+			b = MissingBucket(cid, idx)
+		}
+		for j := range b.Slots {
+			if slot := cached[b.Slots[j].Seq]; slot != nil {
+				b.Slots[j] = StoredSlot{Seq: b.Slots[j].Seq, Slot: slot, Cached: true}
+			}
+		}
+		out[i] = b
+	}
+	return out, nil
+}
+
+// ConversationSummary is one row of a user's conversation list.
+type ConversationSummary struct {
+	Conversation
+	Window
+	// FromMessages is true when there is no conversation document and the
+	// entry was found from doc_id prefixes of the msg collection.
+	FromMessages bool
+}
+
+// ListLimit bounds the fallback listing of a bare msg collection.
+const ListLimit = 10000
+
+// ConversationsOf lists uid's conversations with their windows, pinned
+// first, then by conversation ID. Without a conversation collection it lists
+// every conversation found in msg (a bare export), single chats filtered to
+// those naming uid.
+func (s *Store) ConversationsOf(ctx context.Context, uid string) ([]ConversationSummary, error) {
+	s.trip()
+	convs, err := s.backend.Conversations(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
+	fromMsgs := false
+	if len(convs) == 0 {
+		fromMsgs = true
+		all, err := s.AllConversationIDs(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, cid := range all {
+			if t, a, b := SplitConversationID(cid); t == SessionSingle && uid != "" && a != uid && b != uid {
+				continue
+			}
+			convs = append(convs, Conversation{OwnerUserID: uid, ConversationID: cid,
+				ConversationType: ConversationTypeOf(cid)})
+		}
+	}
+	byCid := make(map[string]Conversation, len(convs))
+	cids := make([]string, 0, len(convs))
+	for _, c := range convs {
+		byCid[c.ConversationID] = c
+		cids = append(cids, c.ConversationID)
+	}
+	ws, err := s.Windows(ctx, uid, cids, byCid)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ConversationSummary, 0, len(convs))
+	for _, c := range convs {
+		out = append(out, ConversationSummary{Conversation: c, Window: *ws[c.ConversationID], FromMessages: fromMsgs})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].IsPinned != out[j].IsPinned {
+			return out[i].IsPinned
+		}
+		return out[i].ConversationID < out[j].ConversationID
+	})
+	return out, nil
+}
+
+// AllConversationIDs walks the doc_id index one conversation at a time
+// (one round trip each, at most ListLimit).
+func (s *Store) AllConversationIDs(ctx context.Context) ([]string, error) {
+	var out []string
+	after := ""
+	for len(out) < ListLimit {
+		s.trip()
+		cid, ok, err := s.backend.NextConversationID(ctx, after)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		out = append(out, cid)
+		after = cid
+	}
+	return out, nil
+}
+
+// Member is a participant of a conversation, named where known.
+type Member struct {
+	UserID    string
+	Nickname  string
+	RoleLevel int32 // 0 when unknown (single chats, or no group_member collection)
+}
+
+// Members lists the participants of cid: group members from group_member,
+// single-chat owners from conversation documents, else the IDs in the
+// conversation ID. Nicknames come from the user collection when present.
+func (s *Store) Members(ctx context.Context, cid string) ([]Member, error) {
+	var members []Member
+	switch kind, a, b := SplitConversationID(cid); kind {
+	case SessionGroup:
+		s.trip()
+		gms, err := s.backend.GroupMembers(ctx, a)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range gms {
+			members = append(members, Member{UserID: m.UserID, Nickname: m.Nickname, RoleLevel: m.RoleLevel})
+		}
+	default:
+		s.trip()
+		convs, err := s.backend.ConversationsByID(ctx, cid)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range convs {
+			members = append(members, Member{UserID: c.OwnerUserID})
+		}
+		if len(members) == 0 {
+			for _, id := range []string{a, b} {
+				if id != "" {
+					members = append(members, Member{UserID: id})
+				}
+			}
+		}
+	}
+	if err := s.nameMembers(ctx, members); err != nil {
+		return nil, err
+	}
+	sort.SliceStable(members, func(i, j int) bool {
+		if members[i].RoleLevel != members[j].RoleLevel {
+			return members[i].RoleLevel > members[j].RoleLevel
+		}
+		return members[i].UserID < members[j].UserID
+	})
+	return slices.CompactFunc(members, func(x, y Member) bool { return x.UserID == y.UserID }), nil
+}
+
+func (s *Store) nameMembers(ctx context.Context, members []Member) error {
+	if len(members) == 0 {
+		return nil
+	}
+	ids := make([]string, len(members))
+	for i, m := range members {
+		ids[i] = m.UserID
+	}
+	names, err := s.UserNames(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for i := range members {
+		if members[i].Nickname == "" {
+			members[i].Nickname = names[members[i].UserID]
+		}
+	}
+	return nil
+}
+
+// UserNames maps user IDs to nicknames from the user collection.
+func (s *Store) UserNames(ctx context.Context, ids []string) (map[string]string, error) {
+	s.trip()
+	users, err := s.backend.Users(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(users))
+	for _, u := range users {
+		out[u.UserID] = u.Nickname
+	}
+	return out, nil
+}
+
+// GroupNames maps group IDs to names from the group collection.
+func (s *Store) GroupNames(ctx context.Context, ids []string) (map[string]string, error) {
+	s.trip()
+	groups, err := s.backend.Groups(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(groups))
+	for _, g := range groups {
+		out[g.GroupID] = g.GroupName
+	}
+	return out, nil
+}
+
+// SplitConversationID tells the session type of cid and its parts: the two
+// users of a single or notification chat, or the group ID of a group chat.
+// User IDs containing "_" make single-chat IDs ambiguous; the split is at the
+// first "_" after the prefix, and callers prefer conversation documents.
+func SplitConversationID(cid string) (kind int32, a, b string) {
+	switch {
+	case strings.HasPrefix(cid, "si_"):
+		a, b, _ = strings.Cut(cid[3:], "_")
+		return SessionSingle, a, b
+	case strings.HasPrefix(cid, "sg_"):
+		return SessionGroup, cid[3:], ""
+	case strings.HasPrefix(cid, "g_"):
+		return SessionGroup, cid[2:], ""
+	case strings.HasPrefix(cid, "sn_"):
+		a, b, _ = strings.Cut(cid[3:], "_")
+		return SessionNotification, a, b
+	case strings.HasPrefix(cid, "n_"):
+		return SessionNotification, cid[2:], ""
+	}
+	return 0, "", ""
+}
+
+// ConversationTypeOf is the session type a conversation ID encodes (0 unknown).
+func ConversationTypeOf(cid string) int32 {
+	kind, _, _ := SplitConversationID(cid)
+	return kind
+}
+
+// SingleChatID is the conversation ID of users a and b (sorted bytewise).
+func SingleChatID(a, b string) string {
+	if b < a {
+		a, b = b, a
+	}
+	return "si_" + a + "_" + b
+}
+
+// GroupChatID is the conversation ID of a group.
+func GroupChatID(groupID string) string { return "sg_" + groupID }

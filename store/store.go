@@ -1,0 +1,92 @@
+package store
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+)
+
+// Store composes a Backend with an optional Cache, the way OpenIM's
+// controller composes MongoDB and Redis: reads try the cache first, writes go
+// through the bucket state machine on the backend, then invalidate the cache.
+// It counts round trips so the UI and `dump --stats` can show them.
+type Store struct {
+	backend  Backend
+	cache    Cache
+	readOnly bool
+	audit    *AuditLog
+	operator string
+	// FindBatch is the most buckets read in one find.
+	FindBatch int
+
+	roundTrips      atomic.Int64
+	cacheRoundTrips atomic.Int64
+	cacheHits       atomic.Int64
+	cacheMisses     atomic.Int64
+	mu              sync.Mutex
+	cacheErr        error
+}
+
+// Options configure a Store.
+type Options struct {
+	Cache    Cache     // nil: no cache layer
+	ReadOnly bool      // refuse every write before it is attempted
+	Audit    *AuditLog // nil: writes are not logged
+	Operator string    // who is at the keyboard, for the audit log
+}
+
+// New wraps backend.
+func New(backend Backend, opts Options) *Store {
+	return &Store{backend: backend, cache: opts.Cache, readOnly: opts.ReadOnly,
+		audit: opts.Audit, operator: opts.Operator, FindBatch: 16}
+}
+
+// Backend is the underlying backend (for import, export and check).
+func (s *Store) Backend() Backend { return s.backend }
+
+// ReadOnly reports whether writes are refused.
+func (s *Store) ReadOnly() bool { return s.readOnly }
+
+// Describe names the backend and cache, credentials masked.
+func (s *Store) Describe() string {
+	d := s.backend.Describe()
+	if s.cache != nil {
+		d += " + " + s.cache.Describe()
+	}
+	return d
+}
+
+// Close closes the backend and cache.
+func (s *Store) Close(ctx context.Context) error {
+	if s.cache != nil {
+		_ = s.cache.Close()
+	}
+	return s.backend.Close(ctx)
+}
+
+// Stats are the counters shown in the status bar and by `dump --stats`.
+type Stats struct {
+	RoundTrips      int64 // backend queries and commands
+	CacheRoundTrips int64
+	CacheHits       int64
+	CacheMisses     int64
+	CacheError      error // the last cache failure, nil once the cache answers again
+}
+
+// Stats returns a snapshot of the counters.
+func (s *Store) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return Stats{RoundTrips: s.roundTrips.Load(), CacheRoundTrips: s.cacheRoundTrips.Load(),
+		CacheHits: s.cacheHits.Load(), CacheMisses: s.cacheMisses.Load(), CacheError: s.cacheErr}
+}
+
+func (s *Store) trip() { s.roundTrips.Add(1) }
+
+// cacheResult records a cache round trip and whether it failed.
+func (s *Store) cacheResult(err error) {
+	s.cacheRoundTrips.Add(1)
+	s.mu.Lock()
+	s.cacheErr = err
+	s.mu.Unlock()
+}
