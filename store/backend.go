@@ -61,7 +61,9 @@ type Backend interface {
 	Groups(ctx context.Context, ids []string) ([]Group, error)
 	GroupMembers(ctx context.Context, groupID string) ([]GroupMember, error)
 
-	// InsertRaw stores documents of any collection exactly as given (import).
+	// InsertRaw stores documents of any collection exactly as given (import),
+	// replacing a stored document with the same UniqueKey(coll). Documents
+	// that break the bucket rules are stored too: real stores have them.
 	InsertRaw(ctx context.Context, coll string, docs []bson.Raw) error
 	// ScanRaw calls fn for each stored document of coll; for msg, prefix
 	// limits it to doc_ids starting with prefix (export, check).

@@ -158,3 +158,29 @@ const (
 	RoleAdmin  int32 = 60
 	RoleMember int32 = 20
 )
+
+// UniqueKey is the unique key of each collection chatlens knows; documents
+// of other collections are keyed by _id. Import replaces a document with the
+// same key, so importing an export twice leaves one copy.
+func UniqueKey(coll string) []string {
+	switch coll {
+	case CollMsg:
+		return []string{"doc_id"}
+	case CollSeq:
+		return []string{"conversation_id"}
+	case CollSeqUser:
+		return []string{"user_id", "conversation_id"}
+	case CollConversation:
+		return []string{"owner_user_id", "conversation_id"}
+	case CollUser:
+		return []string{"user_id"}
+	case CollGroup:
+		return []string{"group_id"}
+	case CollGroupMember:
+		return []string{"group_id", "user_id"}
+	}
+	return []string{"_id"}
+}
+
+// Collections lists the collections chatlens reads, msg first.
+var Collections = []string{CollMsg, CollSeq, CollSeqUser, CollConversation, CollUser, CollGroup, CollGroupMember}
