@@ -1,0 +1,76 @@
+package projection
+
+import (
+	"encoding/json"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+const (
+	single = "si_alice_bob"
+	group  = "sg_team"
+)
+
+// stored builds the stored slot at seq holding msg, changed by mods.
+func stored(seq int64, msg *store.MsgData, mods ...func(*store.Slot)) store.StoredSlot {
+	slot := &store.Slot{Msg: msg, DelList: []string{}}
+	for _, mod := range mods {
+		mod(slot)
+	}
+	return store.StoredSlot{Seq: seq, Slot: slot}
+}
+
+func deletedBy(users ...string) func(*store.Slot) {
+	return func(s *store.Slot) { s.DelList = append(s.DelList, users...) }
+}
+
+func revokedBy(uid, nick string, role int32, at int64) func(*store.Slot) {
+	return func(s *store.Slot) { s.Revoke = &store.Revoke{Role: role, UserID: uid, Nickname: nick, Time: at} }
+}
+
+func read(s *store.Slot) { s.IsRead = true }
+
+// message is a sent message of alice's in a single chat with bob.
+func message(seq int64, ct int32, content string) *store.MsgData {
+	return &store.MsgData{
+		SendID: "alice", RecvID: "bob", ClientMsgID: "c" + itoa(seq), ServerMsgID: "s" + itoa(seq),
+		SenderNickname: "Alice", SessionType: store.SessionSingle, MsgFrom: store.MsgFromUser,
+		ContentType: ct, Content: content, Seq: seq, SendTime: 1700000000000 + seq, CreateTime: 1700000000000 + seq,
+		Status: store.StatusSent, AtUserIDList: []string{},
+	}
+}
+
+// groupMessage is a sent message of alice's in group "team".
+func groupMessage(seq int64, ct int32, content string) *store.MsgData {
+	m := message(seq, ct, content)
+	m.RecvID, m.GroupID, m.SessionType = "", "team", store.SessionGroup
+	return m
+}
+
+func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
+
+// jsonOf marshals v, for building contents in tests.
+func jsonOf(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+func text(s string) string { return jsonOf(map[string]string{"content": s}) }
+
+// notice is a notification content: detail is JSON inside a string.
+func notice(detail any) string { return jsonOf(map[string]string{"detail": jsonOf(detail)}) }
+
+// lookupOf serves the given slots by seq.
+func lookupOf(slots ...store.StoredSlot) Lookup {
+	return func(seq int64) (store.StoredSlot, bool) {
+		for _, s := range slots {
+			if s.Seq == seq {
+				return s, true
+			}
+		}
+		return store.StoredSlot{}, false
+	}
+}

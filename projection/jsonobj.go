@@ -1,0 +1,230 @@
+package projection
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// Content is untrusted JSON of many shapes and versions, so it is read
+// leniently: a field of the wrong type reads as absent, never as an error.
+
+// object is a JSON object read leniently.
+type object map[string]json.RawMessage
+
+// parseObject reads s as a JSON object; ok is false when it is not one.
+func parseObject(s string) (object, bool) {
+	var o object
+	if err := json.Unmarshal([]byte(s), &o); err != nil || o == nil {
+		return nil, false
+	}
+	return o, true
+}
+
+// str is a string field; a number is given as its text.
+func (o object) str(k string) string {
+	raw, ok := o[k]
+	if !ok {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var n json.Number
+	if json.Unmarshal(raw, &n) == nil {
+		return n.String()
+	}
+	return ""
+}
+
+// num is a numeric field, also when encoded as a string (protojson writes
+// int64 that way); ok is false when absent or not a number.
+func (o object) num(k string) (float64, bool) {
+	raw, ok := o[k]
+	if !ok {
+		return 0, false
+	}
+	var f float64
+	if json.Unmarshal(raw, &f) == nil {
+		return f, true
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if f, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil {
+			return f, true
+		}
+	}
+	return 0, false
+}
+
+// int is num truncated to an integer, 0 when absent.
+func (o object) int(k string) int64 {
+	f, _ := o.num(k)
+	if f > 9e18 || f < -9e18 {
+		return 0
+	}
+	return int64(f)
+}
+
+// obj is an object field, nil when absent or not an object. A string
+// holding a JSON object is accepted too: details nest JSON in strings.
+func (o object) obj(k string) object {
+	raw, ok := o[k]
+	if !ok {
+		return nil
+	}
+	var sub object
+	if json.Unmarshal(raw, &sub) == nil {
+		return sub
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		sub, _ = parseObject(s)
+	}
+	return sub
+}
+
+// objs is an array field of objects; elements that are not objects are skipped.
+func (o object) objs(k string) []object {
+	var raws []json.RawMessage
+	if json.Unmarshal(o[k], &raws) != nil {
+		return nil
+	}
+	out := make([]object, 0, len(raws))
+	for _, r := range raws {
+		var sub object
+		if json.Unmarshal(r, &sub) == nil && sub != nil {
+			out = append(out, sub)
+		}
+	}
+	return out
+}
+
+// strs is an array field of strings; other elements are skipped.
+func (o object) strs(k string) []string {
+	var raws []json.RawMessage
+	if json.Unmarshal(o[k], &raws) != nil {
+		return nil
+	}
+	out := make([]string, 0, len(raws))
+	for _, r := range raws {
+		var s string
+		if json.Unmarshal(r, &s) == nil {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// count is the length of an array field, -1 when it is not an array.
+func (o object) count(k string) int {
+	var raws []json.RawMessage
+	if json.Unmarshal(o[k], &raws) != nil {
+		return -1
+	}
+	return len(raws)
+}
+
+// member is one key of an object in its stored order.
+type member struct {
+	key string
+	val json.RawMessage
+}
+
+// parseOrdered reads a JSON object keeping key order, so re-encoding a
+// quote changes only the fields the projection rewrites. The input is
+// validated first; the split below then only has to find boundaries.
+func parseOrdered(s string) ([]member, bool) {
+	if !json.Valid([]byte(s)) {
+		return nil, false
+	}
+	i := skipSpace(s, 0)
+	if i >= len(s) || s[i] != '{' {
+		return nil, false
+	}
+	var out []member
+	i = skipSpace(s, i+1)
+	for i < len(s) && s[i] != '}' {
+		end := skipValue(s, i) // the key, a string
+		var key string
+		if json.Unmarshal([]byte(s[i:end]), &key) != nil {
+			return nil, false
+		}
+		i = skipSpace(s, skipSpace(s, end)+1) // past ':'
+		end = skipValue(s, i)
+		out = append(out, member{key, json.RawMessage(s[i:end])})
+		i = skipSpace(s, end)
+		if i < len(s) && s[i] == ',' {
+			i = skipSpace(s, i+1)
+		}
+	}
+	return out, true
+}
+
+func skipSpace(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the end of the valid JSON value starting at i.
+func skipValue(s string, i int) int {
+	depth, inString := 0, false
+	for j := i; j < len(s); j++ {
+		c := s[j]
+		switch {
+		case inString && c == '\\':
+			j++
+		case c == '"':
+			inString = !inString
+			if !inString && depth == 0 {
+				return j + 1
+			}
+		case inString:
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			if depth == 0 { // the end of the enclosing object: a scalar ended
+				return j
+			}
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+		case depth == 0 && (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			return j
+		}
+	}
+	return len(s)
+}
+
+// encodeOrdered writes members back as one compact JSON object.
+func encodeOrdered(ms []member) string {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range ms {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		key, _ := json.Marshal(m.key)
+		b.Write(key)
+		b.WriteByte(':')
+		b.Write(m.val)
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// set replaces key's value, appending the key when it is absent.
+func set(ms []member, key string, val json.RawMessage) []member {
+	for i := range ms {
+		if ms[i].key == key {
+			ms[i].val = val
+			return ms
+		}
+	}
+	return append(ms, member{key, val})
+}

@@ -1,0 +1,189 @@
+// Package projection computes what one user sees of a stored slot
+// (OPENIM.md, "Reading as a given user") and renders it for humans. It is
+// pure: no I/O, no terminal, no clock.
+package projection
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+// Conv is the conversation a slot belongs to.
+type Conv struct {
+	ID          string // conversation ID; names the bucket when View gets no docID
+	SessionType int32  // used when a message carries no session_type of its own
+}
+
+// Lookup returns another stored slot of the same conversation by seq if it is
+// at hand (for quoted messages); ok is false when it is not loaded.
+type Lookup func(seq int64) (store.StoredSlot, bool)
+
+// Message is what one viewer sees at one seq. The JSON fields and their order
+// are those of OpenIM (`dump --format json`); the rest is for drawing.
+type Message struct {
+	Seq            int64  `json:"seq"`
+	DocID          string `json:"docID"`
+	Index          int    `json:"index"` // slot index inside the bucket
+	SendID         string `json:"sendID"`
+	RecvID         string `json:"recvID"`
+	GroupID        string `json:"groupID"`
+	SenderNickname string `json:"senderNickname"`
+	SessionType    int32  `json:"sessionType"`
+	ContentType    int32  `json:"contentType"`
+	Content        string `json:"content"`
+	Status         int32  `json:"status"`
+	IsRead         bool   `json:"isRead"`
+	SendTime       int64  `json:"sendTime"`
+	ClientMsgID    string `json:"clientMsgID"`
+	ServerMsgID    string `json:"serverMsgID"`
+
+	// What the UI needs to draw each case distinctly.
+	Hole             bool          `json:"-"` // no message at this seq (rule 4)
+	DeletedForViewer bool          `json:"-"` // viewer is in del_list (rule 2)
+	Revoked          bool          `json:"-"` // a revoke record replaced the content (rule 3)
+	Revoke           *store.Revoke `json:"-"` // the stored revoke record, also on holes; read-only
+	Problem          string        `json:"-"` // why the slot breaks the contract; "" when it does not
+	Cached           bool          `json:"-"` // the slot came from the cache layer
+	Viewer           string        `json:"-"`
+
+	// The stored message before projection, for the inspector. Slices are
+	// shared with the stored slot: treat them as read-only.
+	RawContentType   int32    `json:"-"`
+	RawContent       string   `json:"-"`
+	RawSeq           int64    `json:"-"` // msg.seq as stored; may disagree with Seq (see Problem)
+	MsgFrom          int32    `json:"-"`
+	SenderPlatformID int32    `json:"-"`
+	SenderFaceURL    string   `json:"-"`
+	CreateTime       int64    `json:"-"`
+	AtUserIDList     []string `json:"-"`
+	AttachedInfo     string   `json:"-"`
+	Ex               string   `json:"-"`
+	DelList          []string `json:"-"`
+	SlotIsRead       bool     `json:"-"` // the stored slot flag, whatever the session type
+}
+
+// OpenIM content types, session types and statuses used by the projection.
+const (
+	Text            int32 = 101
+	Picture         int32 = 102
+	Voice           int32 = 103
+	Video           int32 = 104
+	File            int32 = 105
+	AtText          int32 = 106
+	Merger          int32 = 107
+	Card            int32 = 108
+	Location        int32 = 109
+	Custom          int32 = 110
+	Typing          int32 = 113
+	Quote           int32 = 114
+	Face            int32 = 115
+	AdvancedText    int32 = 117
+	Markdown        int32 = 118
+	CustomNoTrigger int32 = 119
+	CustomOnline    int32 = 120
+
+	NotificationBegin int32 = 1000
+	NotificationEnd   int32 = 4999
+	RevokeNotice      int32 = 2101 // the content type a revoked message is shown with
+	DeleteNotice      int32 = 2102
+	ReadReceipt       int32 = 2200
+)
+
+// holeJSON is the only shape a hole has in `dump --format json`.
+type holeJSON struct {
+	Seq    int64 `json:"seq"`
+	Status int32 `json:"status"`
+}
+
+// MarshalJSON writes OpenIM's field names in order; a hole is {"seq":N,"status":4}.
+// HTML characters are left as they are: the caller's encoder decides
+// whether to escape them.
+func (m Message) MarshalJSON() ([]byte, error) {
+	if m.Hole {
+		return json.Marshal(holeJSON{Seq: m.Seq, Status: store.StatusDeleted})
+	}
+	type plain Message // no MarshalJSON method: no recursion
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(plain(m)); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// View projects stored slot s for viewer, following OPENIM.md's read-time
+// rules in order. docID names the bucket ("" derives it from conv.ID). quoted
+// may be nil; it serves rule 5 (a quoted message gets the same treatment).
+func View(s store.StoredSlot, docID string, viewer string, conv Conv, quoted Lookup) Message {
+	m := Message{Seq: s.Seq, DocID: docID, Problem: s.Problem, Cached: s.Cached, Viewer: viewer}
+	if s.Seq >= 1 {
+		m.Index = store.SlotIndex(s.Seq)
+		if docID == "" && conv.ID != "" {
+			m.DocID = store.DocIDForSeq(conv.ID, s.Seq)
+		}
+	}
+	if s.Slot != nil {
+		m.DelList, m.Revoke, m.SlotIsRead = s.Slot.DelList, s.Slot.Revoke, s.Slot.IsRead
+	}
+	// Rule 4: nothing to show, whatever else the slot holds.
+	if s.IsHole() {
+		m.Hole, m.Status = true, store.StatusDeleted
+		return m
+	}
+	msg := s.Slot.Msg
+	m.SendID, m.RecvID, m.GroupID = msg.SendID, msg.RecvID, msg.GroupID
+	m.SenderNickname, m.SessionType = msg.SenderNickname, msg.SessionType
+	m.ContentType, m.Content, m.Status = msg.ContentType, msg.Content, msg.Status
+	m.SendTime, m.ClientMsgID, m.ServerMsgID = msg.SendTime, msg.ClientMsgID, msg.ServerMsgID
+	m.RawContentType, m.RawContent, m.RawSeq = msg.ContentType, msg.Content, msg.Seq
+	m.MsgFrom, m.SenderPlatformID, m.SenderFaceURL = msg.MsgFrom, msg.SenderPlatformID, msg.SenderFaceURL
+	m.CreateTime, m.AtUserIDList = msg.CreateTime, msg.AtUserIDList
+	m.AttachedInfo, m.Ex = msg.AttachedInfo, msg.Ex
+	if m.SessionType == 0 {
+		m.SessionType = conv.SessionType
+	}
+	// Rule 1: the slot flag is the real one, and only single chats have it.
+	m.IsRead = s.Slot.IsRead && m.SessionType == store.SessionSingle
+	// Rule 2.
+	if deletedFor(s.Slot, viewer) {
+		m.DeletedForViewer = true
+		m.Content, m.Status = "", store.StatusDeleted
+	}
+	// Rule 3: revoke wins on content; a deleted status stays.
+	if s.Slot.Revoke != nil {
+		m.Revoked = true
+		m.ContentType = RevokeNotice
+		m.Content = RevokeContent(msg, s.Slot.Revoke)
+		return m
+	}
+	// Rule 5.
+	if m.ContentType == Quote && !m.DeletedForViewer && quoted != nil {
+		m.Content = projectQuote(m.Content, viewer, quoted)
+	}
+	return m
+}
+
+// deletedFor reports viewer in the slot's del_list. An empty viewer is
+// nobody in particular and matches no entry.
+func deletedFor(slot *store.Slot, viewer string) bool {
+	return viewer != "" && slot != nil && slices.Contains(slot.DelList, viewer)
+}
+
+// Same reports whether two projections show the same thing (the compare view
+// highlights rows where it is false). Viewer and raw fields are ignored.
+func Same(a, b Message) bool {
+	if a.Hole || b.Hole {
+		return a.Hole == b.Hole && a.Seq == b.Seq && a.Problem == b.Problem
+	}
+	return a.Seq == b.Seq && a.DocID == b.DocID && a.Index == b.Index &&
+		a.SendID == b.SendID && a.RecvID == b.RecvID && a.GroupID == b.GroupID &&
+		a.SenderNickname == b.SenderNickname && a.SessionType == b.SessionType &&
+		a.ContentType == b.ContentType && a.Content == b.Content && a.Status == b.Status &&
+		a.IsRead == b.IsRead && a.SendTime == b.SendTime &&
+		a.ClientMsgID == b.ClientMsgID && a.ServerMsgID == b.ServerMsgID &&
+		a.DeletedForViewer == b.DeletedForViewer && a.Revoked == b.Revoked && a.Problem == b.Problem
+}
