@@ -45,7 +45,11 @@ func DecodeBucket(raw bson.Raw) *Bucket {
 	case idVal.Type != bson.TypeString:
 		b.Problems = append(b.Problems, fmt.Sprintf("doc_id is %s, not a string", idVal.Type))
 	default:
-		b.DocID = idVal.StringValue()
+		var ok bool
+		if b.DocID, ok = idVal.StringValueOK(); !ok { // truncated bytes: StringValue would panic
+			b.Problems = append(b.Problems, "doc_id is not a readable string")
+			break
+		}
 		cid, index, perr := ParseDocID(b.DocID)
 		b.Cid, b.Index = cid, index
 		if perr != nil {
@@ -100,6 +104,11 @@ func decodeSlot(s *StoredSlot, v bson.RawValue) {
 	s.Slot = &slot
 	if slot.Msg != nil && slot.Msg.SendTime != 0 && slot.Msg.Seq != s.Seq {
 		s.Problem = fmt.Sprintf("message says seq %d but its slot holds seq %d", slot.Msg.Seq, s.Seq)
+	}
+	// What a lenient decode hides (missing fields, nulls, bad content) still
+	// deserves a marker.
+	if s.Problem == "" {
+		s.Problem = slotMarker(v, s.Seq)
 	}
 }
 

@@ -1,0 +1,172 @@
+// Package embedded is the store.Backend on a single local bbolt file: the
+// same BSON documents as MongoDB, keyed so that every query chatlens makes is
+// a point read or a short prefix scan of one B+tree.
+package embedded
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/chatlens/chatlens/store"
+	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
+)
+
+// Options configure Open.
+type Options struct {
+	// NoSync skips fsync after each write: much faster, but a crash can lose
+	// the last writes. For tests and seeding.
+	NoSync bool
+	// Timeout bounds the wait for the file lock held by another process
+	// (another chatlens on the same file); 0 means DefaultTimeout.
+	Timeout time.Duration
+	// ReadOnly opens the file with a shared lock: several readers may share
+	// it, and every write fails.
+	ReadOnly bool
+}
+
+// DefaultTimeout is how long Open waits for the file lock.
+const DefaultTimeout = time.Second
+
+// Backend is a store.Backend on one bbolt file. Each method is one bbolt
+// transaction; bbolt runs one writer at a time, so concurrent updates to one
+// document never lose each other.
+type Backend struct {
+	db   *bolt.DB
+	path string
+}
+
+var _ store.Backend = (*Backend)(nil)
+
+// bbolt bucket names: one per collection ("c." + name) and the auxiliary key
+// spaces ("x." + purpose), so no collection name can collide with them.
+var (
+	bucketMeta       = []byte("x.meta")
+	bucketMsgOdd     = []byte("x.msg.odd_doc_id")
+	bucketConvByID   = []byte("x.conversation.by_conversation_id")
+	metaFormatKey    = []byte("format")
+	metaFormatValue  = []byte("chatlens-embedded/1")
+	collectionPrefix = "c."
+)
+
+func collBucket(coll string) []byte { return []byte(collectionPrefix + coll) }
+
+// Open opens (creating it if needed) the store at path.
+func Open(path string, opts Options) (*Backend, error) {
+	timeout := opts.Timeout
+	if timeout == 0 {
+		timeout = DefaultTimeout
+	}
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, NoSync: opts.NoSync,
+		ReadOnly: opts.ReadOnly, FreelistType: bolt.FreelistMapType})
+	if errors.Is(err, bolterrors.ErrTimeout) {
+		return nil, fmt.Errorf("embedded store %s is in use by another process (lock not released within %s)", path, timeout)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open embedded store %s: %w", path, err)
+	}
+	b := &Backend{db: db, path: path}
+	if err := b.checkFormat(!opts.ReadOnly); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return b, nil
+}
+
+// checkFormat refuses a bbolt file that chatlens did not create, and marks
+// and lays out a new one.
+func (b *Backend) checkFormat(writable bool) error {
+	check := func(tx *bolt.Tx) error {
+		if meta := tx.Bucket(bucketMeta); meta != nil {
+			if got := meta.Get(metaFormatKey); string(got) != string(metaFormatValue) {
+				return fmt.Errorf("embedded store %s has format %q, this chatlens reads %q", b.path, got, metaFormatValue)
+			}
+			return nil
+		}
+		empty := tx.ForEach(func([]byte, *bolt.Bucket) error { return errNotEmpty }) == nil
+		if !empty {
+			return fmt.Errorf("%s is a bbolt file that chatlens did not create", b.path)
+		}
+		if !writable {
+			return nil
+		}
+		meta, err := tx.CreateBucket(bucketMeta)
+		if err != nil {
+			return err
+		}
+		return meta.Put(metaFormatKey, metaFormatValue)
+	}
+	if !writable {
+		return b.db.View(check)
+	}
+	return b.db.Update(func(tx *bolt.Tx) error {
+		if err := check(tx); err != nil {
+			return err
+		}
+		return createBuckets(tx)
+	})
+}
+
+var errNotEmpty = errors.New("not empty")
+
+// createBuckets lays out the key spaces of every known collection.
+func createBuckets(tx *bolt.Tx) error {
+	names := [][]byte{bucketMsgOdd, bucketConvByID}
+	for _, c := range store.Collections {
+		names = append(names, collBucket(c))
+	}
+	for _, n := range names {
+		if _, err := tx.CreateBucketIfNotExists(n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Path is the file the store lives in.
+func (b *Backend) Path() string { return b.path }
+
+// Describe names the backend for the status bar.
+func (b *Backend) Describe() string { return "embedded " + b.path }
+
+// Close releases the file and its lock.
+func (b *Backend) Close(context.Context) error { return b.db.Close() }
+
+// EnsureIndexes lays out the key spaces; the key layouts are the indexes.
+func (b *Backend) EnsureIndexes(context.Context) error {
+	return b.db.Update(createBuckets)
+}
+
+// Indexes reports the key layouts as the indexes they stand for: every known
+// collection's unique key, the secondary conversation_id key, and _id for
+// collections chatlens does not know.
+func (b *Backend) Indexes(context.Context) (map[string][]store.IndexInfo, error) {
+	out := map[string][]store.IndexInfo{}
+	for _, c := range store.Collections {
+		out[c] = []store.IndexInfo{uniqueIndex(store.UniqueKey(c)...)}
+	}
+	out[store.CollConversation] = append(out[store.CollConversation],
+		uniqueIndex("conversation_id", "owner_user_id"))
+	err := b.db.View(func(tx *bolt.Tx) error {
+		return tx.ForEach(func(name []byte, _ *bolt.Bucket) error {
+			coll, ok := strings.CutPrefix(string(name), collectionPrefix)
+			if _, known := out[coll]; ok && !known {
+				out[coll] = []store.IndexInfo{uniqueIndex("_id")}
+			}
+			return nil
+		})
+	})
+	return out, err
+}
+
+// uniqueIndex names an index the way MongoDB does ("doc_id_1").
+func uniqueIndex(keys ...string) store.IndexInfo {
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "_1"
+	}
+	return store.IndexInfo{Name: strings.Join(parts, "_"), Keys: keys, Unique: true}
+}

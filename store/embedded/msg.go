@@ -1,0 +1,223 @@
+package embedded
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/chatlens/chatlens/store"
+	bolt "go.etcd.io/bbolt"
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+var bucketMsg = collBucket(store.CollMsg)
+
+// getMsg finds the stored document of docID; nil when absent. The bytes
+// belong to tx.
+func getMsg(tx *bolt.Tx, docID string) []byte {
+	if key, ok := mainMsgKey(docID); ok {
+		return getIn(tx, bucketMsg, key)
+	}
+	return getIn(tx, bucketMsgOdd, oddMsgKey(docID))
+}
+
+// putMsg stores doc under its doc_id key, replacing what was there.
+func putMsg(tx *bolt.Tx, doc bson.Raw) error {
+	key, main := msgKeyOf(doc)
+	name := bucketMsgOdd
+	if main {
+		name = bucketMsg
+	}
+	bk, err := tx.CreateBucketIfNotExists(name)
+	if err != nil {
+		return err
+	}
+	return bk.Put(key, doc)
+}
+
+func getIn(tx *bolt.Tx, bucket, key []byte) []byte {
+	if bk := tx.Bucket(bucket); bk != nil {
+		return bk.Get(key)
+	}
+	return nil
+}
+
+// FindBuckets reads the documents of docIDs: one point read each.
+func (b *Backend) FindBuckets(_ context.Context, docIDs []string) ([]bson.Raw, error) {
+	out := make([]bson.Raw, 0, len(docIDs))
+	err := b.db.View(func(tx *bolt.Tx) error {
+		seen := make(map[string]bool, len(docIDs))
+		for _, id := range docIDs {
+			if seen[id] {
+				continue // $in matches each document once
+			}
+			seen[id] = true
+			if v := getMsg(tx, id); v != nil {
+				out = append(out, bytes.Clone(v))
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// BucketIDs lists the doc_ids starting with "<cid>:", from keys alone.
+func (b *Backend) BucketIDs(_ context.Context, cid string) ([]string, error) {
+	var out []string
+	err := b.db.View(func(tx *bolt.Tx) error {
+		return eachMsgKey(tx, cid+":", msgPos{}, func(_ msgPos, docID string, _ []byte) (bool, error) {
+			out = append(out, docID)
+			return true, nil
+		})
+	})
+	return out, err
+}
+
+// msgPos is a position in the msg key spaces: the key last visited in
+// space (0 well-formed, 1 odd); the zero value is the beginning.
+type msgPos struct {
+	space int
+	key   []byte
+}
+
+// msgSpaces are the two msg key spaces, in scan order.
+var msgSpaces = []struct {
+	name  []byte
+	main  bool
+	docID func([]byte) (string, bool)
+}{
+	{bucketMsg, true, func(k []byte) (string, bool) { return mainMsgDocID(k), true }},
+	{bucketMsgOdd, false, oddMsgDocID},
+}
+
+// eachMsgKey calls fn for each msg document after position from whose doc_id
+// starts with prefix, the well-formed ones in conversation and bucket order
+// first, then the odd ones. fn returns false to stop.
+func eachMsgKey(tx *bolt.Tx, prefix string, from msgPos, fn func(at msgPos, docID string, val []byte) (bool, error)) error {
+	for si := from.space; si < len(msgSpaces); si++ {
+		space := msgSpaces[si]
+		bk := tx.Bucket(space.name)
+		if bk == nil {
+			continue
+		}
+		var after []byte
+		if si == from.space {
+			after = from.key
+		}
+		for _, r := range docIDPrefixRanges(prefix, space.main) {
+			c := bk.Cursor()
+			k, v := c.Seek(r)
+			if after != nil && bytes.Compare(after, r) >= 0 {
+				if k, v = c.Seek(after); bytes.Equal(k, after) {
+					k, v = c.Next()
+				}
+			}
+			for ; k != nil && bytes.HasPrefix(k, r); k, v = c.Next() {
+				id, ok := space.docID(k)
+				if !ok && prefix != "" || ok && !strings.HasPrefix(id, prefix) {
+					continue
+				}
+				if more, err := fn(msgPos{si, bytes.Clone(k)}, id, v); err != nil || !more {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// NextConversationID is a loose index scan: one seek past every key of
+// after in each msg key space, the smaller conversation wins.
+func (b *Backend) NextConversationID(_ context.Context, after string) (string, bool, error) {
+	var next string
+	var found bool
+	err := b.db.View(func(tx *bolt.Tx) error {
+		seek := append([]byte(after), 1)
+		if after == "" {
+			seek = []byte{1} // skips odd doc_ids listed under no conversation
+		}
+		if bk := tx.Bucket(bucketMsg); bk != nil {
+			if k, _ := bk.Cursor().Seek(seek); k != nil {
+				next, found = mainMsgCid(k), true
+			}
+		}
+		if bk := tx.Bucket(bucketMsgOdd); bk != nil {
+			if k, _ := bk.Cursor().Seek(seek); k != nil {
+				cid := string(k[:bytes.IndexByte(k, 0)])
+				if !found || cid < next {
+					next, found = cid, true
+				}
+			}
+		}
+		return nil
+	})
+	return next, found, err
+}
+
+// InsertBucket inserts a new bucket with a fresh _id.
+func (b *Backend) InsertBucket(_ context.Context, doc *store.Doc) error {
+	raw, err := bson.Marshal(doc)
+	if err != nil {
+		return fmt.Errorf("encode bucket %s: %w", doc.DocID, err)
+	}
+	raw = withID(raw)
+	return b.db.Update(func(tx *bolt.Tx) error {
+		if getMsg(tx, doc.DocID) != nil {
+			return fmt.Errorf("insert %s: %w", doc.DocID, store.ErrDuplicateKey)
+		}
+		return putMsg(tx, raw)
+	})
+}
+
+// SetSlotField is updateOne({doc_id}, {$set: {"msgs.<slot>.<field>": value}}).
+func (b *Backend) SetSlotField(_ context.Context, docID string, slot int, field string, value any) (bool, error) {
+	v, err := toRaw(value)
+	if err != nil {
+		return false, fmt.Errorf("encode %s of %s slot %d: %w", field, docID, slot, err)
+	}
+	return b.updateMsg(docID, slot, nil, []string{field}, setTo(v))
+}
+
+// AddToDelList is updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}}}).
+func (b *Backend) AddToDelList(_ context.Context, docID string, slot int, users []string) (bool, error) {
+	return b.updateMsg(docID, slot, nil, []string{"del_list"}, addToSet(users))
+}
+
+// MarkSlotRead is updateOne({doc_id, "msgs.<slot>.msg.send_id": {$ne: reader}},
+// {$set: {"msgs.<slot>.is_read": true}}): a null msg or a missing send_id
+// matches, as $ne does in MongoDB.
+func (b *Backend) MarkSlotRead(_ context.Context, docID string, slot int, reader string) (bool, error) {
+	notSentBy := func(doc bson.Raw, slotPath string) bool {
+		vals := pathValues(docValue(doc), []string{"msgs", slotPath, "msg", "send_id"}, nil)
+		return !equalsString(vals, reader)
+	}
+	return b.updateMsg(docID, slot, notSentBy, []string{"is_read"}, setTo(bson.RawValue{Type: bson.TypeBoolean, Value: []byte{1}}))
+}
+
+// updateMsg runs one update of "msgs.<slot>.<field...>" in one transaction:
+// matched is false when no document has docID or filter rejects it.
+func (b *Backend) updateMsg(docID string, slot int, filter func(bson.Raw, string) bool, field []string, op operator) (bool, error) {
+	if slot < 0 {
+		return false, fmt.Errorf("%s: slot %d is negative", docID, slot)
+	}
+	slotPath := strconv.Itoa(slot)
+	matched := false
+	err := b.db.Update(func(tx *bolt.Tx) error {
+		old := getMsg(tx, docID)
+		if old == nil || filter != nil && !filter(old, slotPath) {
+			return nil
+		}
+		matched = true
+		doc, err := update(old, append([]string{"msgs", slotPath}, field...), op)
+		if err != nil {
+			return fmt.Errorf("%s: %w", docID, err)
+		}
+		if bytes.Equal(doc, old) {
+			return nil
+		}
+		return putMsg(tx, doc)
+	})
+	return matched, err
+}

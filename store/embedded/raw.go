@@ -1,0 +1,119 @@
+package embedded
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/chatlens/chatlens/store"
+	bolt "go.etcd.io/bbolt"
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// InsertRaw stores docs of coll exactly as given (an _id is added when
+// absent), each replacing the stored document with the same unique key.
+// The whole batch is one transaction: it lands entirely or not at all.
+func (b *Backend) InsertRaw(_ context.Context, coll string, docs []bson.Raw) error {
+	prepared := make([]bson.Raw, len(docs))
+	for i, d := range docs {
+		if err := d.Validate(); err != nil {
+			return fmt.Errorf("%s document %d is not valid BSON: %w", coll, i+1, err)
+		}
+		prepared[i] = withID(d)
+	}
+	return b.db.Update(func(tx *bolt.Tx) error {
+		for _, d := range prepared {
+			if err := putRaw(tx, coll, d); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func putRaw(tx *bolt.Tx, coll string, doc bson.Raw) error {
+	if coll == store.CollMsg {
+		return putMsg(tx, doc)
+	}
+	bk, err := tx.CreateBucketIfNotExists(collBucket(coll))
+	if err != nil {
+		return err
+	}
+	key := uniqueKeyOf(coll, doc)
+	if err := bk.Put(key, doc); err != nil {
+		return err
+	}
+	if coll != store.CollConversation {
+		return nil
+	}
+	// The secondary key is made of the same fields as the primary one, so a
+	// replaced document keeps its entry and no entry goes stale.
+	byID, err := tx.CreateBucketIfNotExists(bucketConvByID)
+	if err != nil {
+		return err
+	}
+	return byID.Put(conversationByIDKey(doc), key)
+}
+
+// scanChunk is how many documents ScanRaw reads per read transaction: fn
+// runs outside any transaction, so it may write, and a long export never
+// holds the file's read lock for long.
+const scanChunk = 256
+
+// ScanRaw calls fn with each stored document of coll (a copy fn may keep):
+// msg documents whose doc_id starts with prefix, well-formed ones in
+// conversation and bucket order, then odd ones; other collections in key
+// order, prefix ignored.
+func (b *Backend) ScanRaw(_ context.Context, coll, prefix string, fn func(bson.Raw) error) error {
+	var chunk []bson.Raw
+	keep := func(v []byte) bool {
+		chunk = append(chunk, bytes.Clone(v))
+		return len(chunk) < scanChunk
+	}
+	var read func(tx *bolt.Tx) error
+	if coll == store.CollMsg {
+		var pos msgPos
+		read = func(tx *bolt.Tx) error {
+			return eachMsgKey(tx, prefix, pos, func(at msgPos, _ string, v []byte) (bool, error) {
+				pos = at
+				return keep(v), nil
+			})
+		}
+	} else {
+		var resume []byte
+		read = func(tx *bolt.Tx) error {
+			bk := tx.Bucket(collBucket(coll))
+			if bk == nil {
+				return nil
+			}
+			c := bk.Cursor()
+			k, v := c.First()
+			if resume != nil {
+				if k, v = c.Seek(resume); bytes.Equal(k, resume) {
+					k, v = c.Next()
+				}
+			}
+			for ; k != nil; k, v = c.Next() {
+				resume = bytes.Clone(k)
+				if !keep(v) {
+					break
+				}
+			}
+			return nil
+		}
+	}
+	for {
+		chunk = chunk[:0]
+		if err := b.db.View(read); err != nil {
+			return err
+		}
+		for _, d := range chunk {
+			if err := fn(d); err != nil {
+				return err
+			}
+		}
+		if len(chunk) < scanChunk {
+			return nil
+		}
+	}
+}

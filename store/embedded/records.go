@@ -1,0 +1,168 @@
+package embedded
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/chatlens/chatlens/store"
+	bolt "go.etcd.io/bbolt"
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// The small collections: point reads and prefix scans by unique key, decoded
+// into the store's records the way the MongoDB driver would decode them.
+
+// SeqRecords reads the seq documents of cids.
+func (b *Backend) SeqRecords(_ context.Context, cids []string) ([]store.SeqRecord, error) {
+	return getRecords[store.SeqRecord](b, store.CollSeq, len(cids), func(i int) []byte { return stringKey(cids[i]) })
+}
+
+// SeqUsers reads uid's seq_user documents of cids.
+func (b *Backend) SeqUsers(_ context.Context, uid string, cids []string) ([]store.SeqUser, error) {
+	return getRecords[store.SeqUser](b, store.CollSeqUser, len(cids), func(i int) []byte { return stringKey(uid, cids[i]) })
+}
+
+// Users reads the user documents of ids.
+func (b *Backend) Users(_ context.Context, ids []string) ([]store.User, error) {
+	return getRecords[store.User](b, store.CollUser, len(ids), func(i int) []byte { return stringKey(ids[i]) })
+}
+
+// Groups reads the group documents of ids.
+func (b *Backend) Groups(_ context.Context, ids []string) ([]store.Group, error) {
+	return getRecords[store.Group](b, store.CollGroup, len(ids), func(i int) []byte { return stringKey(ids[i]) })
+}
+
+// Conversations lists owner's conversation documents, by conversation ID.
+func (b *Backend) Conversations(_ context.Context, owner string) ([]store.Conversation, error) {
+	return scanRecords[store.Conversation](b, store.CollConversation, stringKey(owner))
+}
+
+// GroupMembers lists the members of groupID, by user ID.
+func (b *Backend) GroupMembers(_ context.Context, groupID string) ([]store.GroupMember, error) {
+	return scanRecords[store.GroupMember](b, store.CollGroupMember, stringKey(groupID))
+}
+
+// ConversationsByID reads the conversation documents of cid, one per owner,
+// through the secondary key space.
+func (b *Backend) ConversationsByID(_ context.Context, cid string) ([]store.Conversation, error) {
+	var out []store.Conversation
+	err := b.db.View(func(tx *bolt.Tx) error {
+		byID, primary := tx.Bucket(bucketConvByID), tx.Bucket(collBucket(store.CollConversation))
+		if byID == nil || primary == nil {
+			return nil
+		}
+		prefix := stringKey(cid)
+		c := byID.Cursor()
+		for k, pk := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, pk = c.Next() {
+			v := primary.Get(pk)
+			if v == nil {
+				continue
+			}
+			var conv store.Conversation
+			if err := bson.Unmarshal(v, &conv); err != nil {
+				return decodeError(store.CollConversation, v, err)
+			}
+			out = append(out, conv)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// RaiseMaxSeq is updateOne({conversation_id: cid}, {$max: {max_seq: n}}, upsert).
+func (b *Backend) RaiseMaxSeq(_ context.Context, cid string, maxSeq int64) error {
+	return b.upsertMax(store.CollSeq, []string{"conversation_id"}, []string{cid}, "max_seq", maxSeq)
+}
+
+// RaiseReadSeq is updateOne({user_id, conversation_id}, {$max: {read_seq: n}}, upsert).
+func (b *Backend) RaiseReadSeq(_ context.Context, uid, cid string, seq int64) error {
+	return b.upsertMax(store.CollSeqUser, []string{"user_id", "conversation_id"}, []string{uid, cid}, "read_seq", seq)
+}
+
+// upsertMax raises field of the document whose key fields equal values; a
+// missing document is created as MongoDB's upsert does: _id, the filter's
+// fields, then the updated field.
+func (b *Backend) upsertMax(coll string, fields, values []string, field string, n int64) error {
+	return b.db.Update(func(tx *bolt.Tx) error {
+		bk, err := tx.CreateBucketIfNotExists(collBucket(coll))
+		if err != nil {
+			return err
+		}
+		key := stringKey(values...)
+		old := bk.Get(key)
+		if old == nil {
+			doc := startDoc(64)
+			for i, f := range fields {
+				doc = appendElem(doc, f, rawString(values[i]))
+			}
+			doc = appendElem(doc, field, rawInt64(n))
+			return bk.Put(key, withID(endDoc(doc)))
+		}
+		doc, err := update(old, []string{field}, raiseTo(n))
+		if err != nil {
+			return fmt.Errorf("%s %v: %w", coll, values, err)
+		}
+		if bytes.Equal(doc, old) {
+			return nil
+		}
+		return bk.Put(key, doc)
+	})
+}
+
+// getRecords reads up to n documents of coll by key and decodes them.
+func getRecords[T any](b *Backend, coll string, n int, key func(i int) []byte) ([]T, error) {
+	var out []T
+	err := b.db.View(func(tx *bolt.Tx) error {
+		bk := tx.Bucket(collBucket(coll))
+		if bk == nil {
+			return nil
+		}
+		seen := map[string]bool{}
+		for i := range n {
+			k := key(i)
+			v := bk.Get(k)
+			if v == nil || seen[string(k)] {
+				continue
+			}
+			seen[string(k)] = true
+			var rec T
+			if err := bson.Unmarshal(v, &rec); err != nil {
+				return decodeError(coll, v, err)
+			}
+			out = append(out, rec)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// scanRecords decodes the documents of coll whose key starts with prefix.
+func scanRecords[T any](b *Backend, coll string, prefix []byte) ([]T, error) {
+	var out []T
+	err := b.db.View(func(tx *bolt.Tx) error {
+		bk := tx.Bucket(collBucket(coll))
+		if bk == nil {
+			return nil
+		}
+		c := bk.Cursor()
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			var rec T
+			if err := bson.Unmarshal(v, &rec); err != nil {
+				return decodeError(coll, v, err)
+			}
+			out = append(out, rec)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// decodeError names the document that does not fit its record type.
+func decodeError(coll string, doc bson.Raw, err error) error {
+	id := "?"
+	if v, e := doc.LookupErr("_id"); e == nil {
+		id = v.String()
+	}
+	return fmt.Errorf("%s document %s does not decode: %w", coll, id, err)
+}

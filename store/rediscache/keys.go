@@ -1,0 +1,35 @@
+package rediscache
+
+import "strconv"
+
+// Key formats and hash fields of an OpenIM Server's Redis (OPENIM.md, Redis
+// section). Keys carry no prefix: chatlens must hit the very keys the server
+// reads, or what it shows and what users get would differ.
+const (
+	msgCachePrefix = "MSG_CACHE:"
+	mallocSeqKey   = "MALLOC_SEQ:"
+	seqUserRead    = "SEQ_USER_READ:"
+
+	// rockscache hash fields: value is the payload; a lockUntil field means
+	// the key is being rebuilt or was tagged as deleted, so value is stale.
+	fieldValue     = "value"
+	fieldLockUntil = "lockUntil"
+	fieldLockOwner = "lockOwner"
+	// fieldCurr of MALLOC_SEQ holds the conversation's current max seq.
+	fieldCurr = "CURR"
+
+	// deletedTTL is how long a tagged-as-deleted key lives, in seconds: the
+	// server's rockscache Delay.
+	deletedTTL = 10
+)
+
+// MsgCacheKey is the key of one message slot: MSG_CACHE:<cid>:<seq>.
+func MsgCacheKey(cid string, seq int64) string {
+	return msgCachePrefix + cid + ":" + strconv.FormatInt(seq, 10)
+}
+
+// MallocSeqKey is the key of a conversation's seq allocator: MALLOC_SEQ:<cid>.
+func MallocSeqKey(cid string) string { return mallocSeqKey + cid }
+
+// SeqUserReadKey is the key of uid's read seq in cid: SEQ_USER_READ:<cid>:<uid>.
+func SeqUserReadKey(cid, uid string) string { return seqUserRead + cid + ":" + uid }

@@ -1,0 +1,125 @@
+package rediscache
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// MaxSeqs reads MALLOC_SEQ:<cid> field CURR of every cid in one pipeline.
+// A cid without the key (or with a CURR that is not a number) is left out,
+// and the caller falls back to MongoDB.
+func (c *Cache) MaxSeqs(ctx context.Context, cids []string) (map[string]int64, error) {
+	keys := make([]string, len(cids))
+	for i, cid := range cids {
+		keys[i] = MallocSeqKey(cid)
+	}
+	vals, err := c.hgetAll(ctx, "read "+mallocSeqKey, keys, fieldCurr)
+	if err != nil {
+		return nil, err
+	}
+	return byCid(cids, vals), nil
+}
+
+// ReadSeqs reads SEQ_USER_READ:<cid>:<uid> field value of every cid in one
+// pipeline. The key is a rockscache hash: one carrying lockUntil is a miss.
+func (c *Cache) ReadSeqs(ctx context.Context, uid string, cids []string) (map[string]int64, error) {
+	keys := make([]string, len(cids))
+	for i, cid := range cids {
+		keys[i] = SeqUserReadKey(cid, uid)
+	}
+	vals, err := c.hgetAll(ctx, "read "+seqUserRead, keys, fieldValue, fieldLockUntil)
+	if err != nil {
+		return nil, err
+	}
+	return byCid(cids, vals), nil
+}
+
+// hgetAll runs HMGET key fields... for every key in one pipeline and returns,
+// per key, the first field as a number, or -1 when it is absent, not a
+// number, or a later field (lockUntil) is present.
+func (c *Cache) hgetAll(ctx context.Context, op string, keys []string, fields ...string) ([]int64, error) {
+	out := make([]int64, len(keys))
+	if len(keys) == 0 {
+		return out, nil
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	cmds := make([]*redis.SliceCmd, len(keys))
+	err := c.pipelined(ctx, func(p redis.Pipeliner) {
+		for i, k := range keys {
+			cmds[i] = p.HMGet(ctx, k, fields...)
+		}
+	})
+	if err != nil && !isReplyError(err) {
+		return nil, c.fail(op, err)
+	}
+	for i, cmd := range cmds {
+		out[i] = -1
+		vals, err := cmd.Result()
+		if err != nil && !isReplyError(err) {
+			return nil, c.fail(op, err)
+		}
+		if err != nil || len(vals) != len(fields) || !allNil(vals[1:]) {
+			continue
+		}
+		s, ok := vals[0].(string)
+		if !ok {
+			continue
+		}
+		n, perr := strconv.ParseInt(s, 10, 64)
+		if perr != nil || n < 0 {
+			c.badValues.Add(1)
+			continue
+		}
+		out[i] = n
+	}
+	return out, nil
+}
+
+func allNil(vals []any) bool {
+	for _, v := range vals {
+		if v != nil {
+			return false
+		}
+	}
+	return true
+}
+
+func byCid(cids []string, vals []int64) map[string]int64 {
+	out := make(map[string]int64, len(cids))
+	for i, cid := range cids {
+		if vals[i] >= 0 {
+			out[cid] = vals[i]
+		}
+	}
+	return out
+}
+
+// raiseValue sets field value of KEYS[1] to ARGV[1] when that is larger,
+// atomically. A key without a value is left alone: the server fills it from
+// seq_user, which the caller has raised already, and writing a value here
+// could put a lower read seq in front of a higher one in MongoDB.
+var raiseValue = redis.NewScript(`
+local cur = redis.call('HGET', KEYS[1], 'value')
+if not cur then return -1 end
+local want = tonumber(ARGV[1])
+if tonumber(cur) == nil or want > tonumber(cur) then
+  redis.call('HSET', KEYS[1], 'value', ARGV[1])
+  return want
+end
+return tonumber(cur)`)
+
+// RaiseReadSeq raises SEQ_USER_READ:<cid>:<uid> to seq, never lowering it
+// (one Lua script, so concurrent raises cannot interleave).
+func (c *Cache) RaiseReadSeq(ctx context.Context, cid, uid string, seq int64) error {
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	key := SeqUserReadKey(cid, uid)
+	failed, err := c.runPerKey(ctx, raiseValue, []string{key}, seq)
+	if len(failed) > 0 {
+		return c.fail("raise "+key, err)
+	}
+	return nil
+}

@@ -1,0 +1,184 @@
+package rediscache
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/embedded"
+)
+
+// openStore is a Store over a fresh embedded backend with a cache on addr.
+func openStore(t *testing.T, backend store.Backend, addr string) *store.Store {
+	t.Helper()
+	return store.New(backend, store.Options{Cache: openCache(t, addr)})
+}
+
+func newBackend(t *testing.T) store.Backend {
+	t.Helper()
+	b, err := embedded.Open(filepath.Join(t.TempDir(), "chatlens.db"), embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close(context.Background()) })
+	return b
+}
+
+func insert(t *testing.T, s *store.Store, cid string, first int64, n int) {
+	t.Helper()
+	msgs := make([]*store.MsgData, n)
+	for i := range msgs {
+		msgs[i] = textMsg(first+int64(i), "u1", "original")
+	}
+	if _, err := s.InsertMessages(context.Background(), cid, first, msgs); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func slotOf(t *testing.T, s *store.Store, cid string, seq, maxSeq int64) store.StoredSlot {
+	t.Helper()
+	bs, err := s.Buckets(context.Background(), cid, []int64{store.BucketIndex(seq)}, maxSeq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bs[0].Slots[store.SlotIndex(seq)]
+}
+
+// An operator revokes through chatlens while another reader (a second
+// client following the server's rule: a locked key is a miss) had the message
+// cached. That reader must never get the old content again.
+func TestRevokeIsNeverServedStale(t *testing.T) {
+	srv := newServer(t)
+	backend := newBackend(t)
+	operator, reader := openStore(t, backend, srv.addr), openStore(t, backend, srv.addr)
+	cid := srv.newCid(t)
+	insert(t, operator, cid, 1, 3)
+	srv.cacheSlot(t, cid, 2, textSlot(2, "original")) // the server re-caches it
+	if got := slotOf(t, reader, cid, 2, 3); !got.Cached || got.Slot.Revoke != nil {
+		t.Fatalf("before the revoke the reader should hit the cache: %+v", got)
+	}
+
+	res, err := operator.Revoke(context.Background(), cid, []int64{2}, store.Revoke{Role: 60, UserID: "admin"})
+	if err != nil || res.StaleCache != nil {
+		t.Fatalf("Revoke: %v, stale cache: %v", err, res.StaleCache)
+	}
+	got := slotOf(t, reader, cid, 2, 3)
+	if got.Cached || got.Slot == nil || got.Slot.Revoke == nil || got.Slot.Revoke.UserID != "admin" {
+		t.Errorf("after the revoke the reader got %+v (cached=%v), want the revoked slot from the backend", got.Slot, got.Cached)
+	}
+	if old := srv.raw.HGet(context.Background(), MsgCacheKey(cid, 2), fieldValue).Val(); !strings.Contains(old, "original") {
+		t.Errorf("expected the old value to stay behind the lock (tag, not DEL); value = %q", old)
+	}
+}
+
+func TestDeleteAndMarkReadInvalidate(t *testing.T) {
+	srv := newServer(t)
+	s := openStore(t, newBackend(t), srv.addr)
+	cid := srv.newCid(t)
+	ctx := context.Background()
+	insert(t, s, cid, 1, 5)
+	for seq := int64(1); seq <= 5; seq++ {
+		srv.cacheSlot(t, cid, seq, textSlot(seq, "original"))
+	}
+	srv.raw.HSet(ctx, SeqUserReadKey(cid, "u2"), fieldValue, 1)
+
+	if res, err := s.DeleteForMe(ctx, cid, []int64{1}, "u2"); err != nil || res.StaleCache != nil {
+		t.Fatalf("DeleteForMe: %v / %v", err, res.StaleCache)
+	}
+	if res, err := s.MarkRead(ctx, cid, []int64{3, 4}, "u2"); err != nil || res.StaleCache != nil {
+		t.Fatalf("MarkRead: %v / %v", err, res.StaleCache)
+	}
+	for seq, tagged := range map[int64]bool{1: true, 2: false, 3: true, 4: true, 5: false} {
+		_, locked := srv.raw.HGetAll(ctx, MsgCacheKey(cid, seq)).Val()[fieldLockUntil]
+		if locked != tagged {
+			t.Errorf("seq %d tagged as deleted = %v, want %v", seq, locked, tagged)
+		}
+	}
+	if got := slotOf(t, s, cid, 1, 5); got.Cached || len(got.Slot.DelList) != 1 {
+		t.Errorf("deleted slot read back as %+v (cached=%v)", got.Slot, got.Cached)
+	}
+	if got := slotOf(t, s, cid, 4, 5); got.Cached || !got.Slot.IsRead {
+		t.Errorf("read slot read back as %+v (cached=%v)", got.Slot, got.Cached)
+	}
+	if v := srv.raw.HGet(ctx, SeqUserReadKey(cid, "u2"), fieldValue).Val(); v != "4" {
+		t.Errorf("SEQ_USER_READ = %s, want 4", v)
+	}
+	ws, err := s.Windows(ctx, "u2", []string{cid}, nil)
+	if err != nil || ws[cid].ReadSeq != 4 {
+		t.Errorf("window read seq = %+v, %v; want 4", ws[cid], err)
+	}
+}
+
+// Redis holds new messages before MongoDB: a seq above the backend's last
+// bucket, known only to MALLOC_SEQ and MSG_CACHE, is shown.
+func TestMessageOnlyInRedisIsShown(t *testing.T) {
+	srv := newServer(t)
+	s := openStore(t, newBackend(t), srv.addr)
+	cid := srv.newCid(t)
+	ctx := context.Background()
+	insert(t, s, cid, 1, 100) // bucket 0 full; the insert tags keys 1..100
+	srv.raw.HSet(ctx, MallocSeqKey(cid), fieldCurr, 101)
+	srv.cacheSlot(t, cid, 101, textSlot(101, "just sent"))
+
+	ws, err := s.Windows(ctx, "u2", []string{cid}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ws[cid].MaxSeq != 101 {
+		t.Fatalf("max seq = %d, want 101 from MALLOC_SEQ", ws[cid].MaxSeq)
+	}
+	before := s.Stats()
+	bs, err := s.Buckets(ctx, cid, []int64{0, 1}, ws[cid].MaxSeq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := s.Stats()
+	if got := bs[1].Slots[0]; got.IsHole() || !got.Cached || got.Slot.Msg.Content != `{"content":"just sent"}` {
+		t.Errorf("seq 101 = %+v, want the Redis-only message", got)
+	}
+	if got := bs[0].Slots[99]; got.IsHole() || got.Cached {
+		t.Errorf("seq 100 = %+v, want it from the backend (its key was tagged by the insert)", got)
+	}
+	if d := after.CacheRoundTrips - before.CacheRoundTrips; d != 1 {
+		t.Errorf("101 seqs took %d cache round trips, want 1", d)
+	}
+	if d := after.RoundTrips - before.RoundTrips; d != 1 {
+		t.Errorf("backend round trips = %d, want 1 find (bucket 1 is fully cached)", d)
+	}
+	if hits, misses := after.CacheHits-before.CacheHits, after.CacheMisses-before.CacheMisses; hits != 1 || misses != 100 {
+		t.Errorf("hits/misses = %d/%d, want 1/100", hits, misses)
+	}
+}
+
+func TestRedisDownReadsFallBackAndWritesNameStaleKeys(t *testing.T) {
+	srv := newServer(t)
+	p := newProxy(t, srv.addr)
+	s := openStore(t, newBackend(t), p.addr())
+	cid := srv.newCid(t)
+	ctx := context.Background()
+	insert(t, s, cid, 1, 3)
+	p.kill()
+
+	got := slotOf(t, s, cid, 2, 3)
+	if got.IsHole() || got.Cached {
+		t.Errorf("with Redis down seq 2 = %+v, want it from the backend", got)
+	}
+	if s.Stats().CacheError == nil {
+		t.Error("Stats().CacheError is nil with Redis down: the UI could not warn")
+	}
+	if _, err := s.Windows(ctx, "u2", []string{cid}, nil); err != nil {
+		t.Errorf("Windows failed with Redis down: %v", err)
+	}
+	res, err := s.Revoke(ctx, cid, []int64{2, 3}, store.Revoke{UserID: "admin"})
+	if err != nil {
+		t.Fatalf("Revoke failed although the backend write stands: %v", err)
+	}
+	if res.StaleCache == nil || !strings.Contains(res.StaleCache.Error(), MsgCacheKey(cid, 3)) {
+		t.Errorf("StaleCache = %v, want it to name %s", res.StaleCache, MsgCacheKey(cid, 3))
+	}
+	if got := slotOf(t, s, cid, 3, 3); got.Slot == nil || got.Slot.Revoke == nil {
+		t.Error("the backend revoke did not stand")
+	}
+}

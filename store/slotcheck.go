@@ -1,0 +1,342 @@
+package store
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+)
+
+// ProblemKind names one way a stored document breaks the storage contract.
+// check counts problems by kind; the UI shows the reason as a marker.
+type ProblemKind string
+
+// The kinds of problem chatlens knows.
+const (
+	KindDocID        ProblemKind = "doc-id"        // doc_id missing, not a string, not "<cid>:<index>"
+	KindLength       ProblemKind = "msgs-length"   // msgs missing, not an array, not 100 slots
+	KindNullSlot     ProblemKind = "null-slot"     // a msgs element is null
+	KindSlotType     ProblemKind = "slot-type"     // a msgs element is not a document
+	KindMissingField ProblemKind = "missing-field" // a field of a slot, message, revoke, push is absent
+	KindFieldType    ProblemKind = "field-type"    // a field holds the wrong BSON type
+	KindSeqMismatch  ProblemKind = "seq-mismatch"  // msg.seq disagrees with the slot's position
+	KindEmptySlot    ProblemKind = "empty-slot"    // an empty slot not shaped {msg:null, revoke:null, del_list:[], is_read:false}
+	KindContentJSON  ProblemKind = "content-json"  // content of a known type is not a JSON object
+	KindContentSize  ProblemKind = "content-size"  // content larger than MaxContentBytes
+	KindIndex        ProblemKind = "index"         // the unique {doc_id: 1} index is absent
+	KindSeqRecord    ProblemKind = "seq-record"    // seq.max_seq below the last filled slot
+)
+
+// MaxContentBytes is the content size above which a message is flagged: far
+// beyond any real message, and large enough to stall a renderer.
+const MaxContentBytes = 1 << 20
+
+// SlotProblem is one way a stored slot breaks the contract.
+type SlotProblem struct {
+	Kind   ProblemKind
+	Reason string
+}
+
+// fieldType is the BSON shape a contract field must have.
+type fieldType int
+
+const (
+	tString fieldType = iota
+	tInt32
+	tInt64
+	tBool
+	tStrings       // array of strings
+	tStringsOrNull // array of strings or null
+	tBoolMapOrNull // document of bools or null
+	tPushOrNull    // OfflinePush document or null
+	tMsgOrNull     // MsgData document or null
+	tRevokeOrNull  // Revoke document or null
+)
+
+type fieldSpec struct {
+	name string
+	typ  fieldType
+}
+
+var slotFields = []fieldSpec{{"msg", tMsgOrNull}, {"revoke", tRevokeOrNull}, {"del_list", tStrings}, {"is_read", tBool}}
+
+var msgFields = []fieldSpec{
+	{"send_id", tString}, {"recv_id", tString}, {"group_id", tString}, {"client_msg_id", tString},
+	{"server_msg_id", tString}, {"sender_platform_id", tInt32}, {"sender_nickname", tString},
+	{"sender_face_url", tString}, {"session_type", tInt32}, {"msg_from", tInt32}, {"content_type", tInt32},
+	{"content", tString}, {"seq", tInt64}, {"send_time", tInt64}, {"create_time", tInt64}, {"status", tInt32},
+	{"is_read", tBool}, {"options", tBoolMapOrNull}, {"offline_push", tPushOrNull},
+	{"at_user_id_list", tStringsOrNull}, {"attached_info", tString}, {"ex", tString},
+}
+
+var revokeFields = []fieldSpec{{"role", tInt32}, {"user_id", tString}, {"nickname", tString}, {"time", tInt64}}
+
+var pushFields = []fieldSpec{{"title", tString}, {"desc", tString}, {"ex", tString}, {"ios_push_sound", tString}, {"ios_badge_count", tBool}}
+
+// CheckSlot inspects one element of a msgs array, at the position holding
+// seq, against the contract of OPENIM.md. It reads the raw BSON, so it sees
+// what a lenient decode hides: missing fields, nulls, numbers where strings
+// belong, content that is not JSON. nil means the slot is sound.
+func CheckSlot(v bson.RawValue, seq int64) []SlotProblem {
+	switch v.Type {
+	case bson.TypeNull:
+		return []SlotProblem{{KindNullSlot, "slot is null"}}
+	case bson.TypeEmbeddedDocument:
+	default:
+		return []SlotProblem{{KindSlotType, fmt.Sprintf("slot is %s, not a document", v.Type)}}
+	}
+	c := &checker{}
+	doc := bson.Raw(v.Value)
+	c.fields("slot", doc, slotFields)
+	msg, msgErr := doc.LookupErr("msg")
+	if msgErr == nil && msg.Type == bson.TypeEmbeddedDocument {
+		c.message(bson.Raw(msg.Value), seq)
+	}
+	c.emptyShape(doc)
+	return c.out
+}
+
+// slotMarker is the reason DecodeBucket shows for a slot: the first problem
+// CheckSlot finds, except the shape of an empty slot, which the server itself
+// leaves behind when a read or a delete lands on a hole and which changes
+// nothing a reader sees. check still reports it.
+func slotMarker(v bson.RawValue, seq int64) string {
+	for _, p := range CheckSlot(v, seq) {
+		if p.Kind != KindEmptySlot {
+			return p.Reason
+		}
+	}
+	return ""
+}
+
+type checker struct{ out []SlotProblem }
+
+func (c *checker) add(kind ProblemKind, format string, args ...any) {
+	c.out = append(c.out, SlotProblem{kind, fmt.Sprintf(format, args...)})
+}
+
+// fields checks that every field of specs is present with its type; the
+// missing ones are reported together, so an empty {} is one problem, not 22.
+func (c *checker) fields(where string, doc bson.Raw, specs []fieldSpec) {
+	var missing []string
+	for _, f := range specs {
+		v, err := doc.LookupErr(f.name)
+		if err != nil {
+			missing = append(missing, f.name)
+			continue
+		}
+		c.value(where, f.name, v, f.typ)
+	}
+	if len(missing) > 0 {
+		c.add(KindMissingField, "%s lacks %s", where, strings.Join(missing, ", "))
+	}
+}
+
+// value checks field name of document where; the path is only built for a
+// problem, as this runs for every field of every slot read.
+func (c *checker) value(where, name string, v bson.RawValue, typ fieldType) {
+	wrong := func(want string) {
+		if _, ok := v.StringValueOK(); v.Type == bson.TypeString && !ok {
+			c.add(KindFieldType, "%s.%s is a damaged string", where, name)
+			return
+		}
+		c.add(KindFieldType, "%s.%s is %s, not %s", where, name, v.Type, want)
+	}
+	switch typ {
+	case tString:
+		if _, ok := v.StringValueOK(); !ok {
+			wrong("a string")
+		}
+	case tInt32:
+		if n, ok := integer(v); !ok || n < math.MinInt32 || n > math.MaxInt32 {
+			wrong("a 32-bit integer")
+		}
+	case tInt64:
+		if _, ok := integer(v); !ok {
+			wrong("an integer")
+		}
+	case tBool:
+		if _, ok := v.BooleanOK(); !ok {
+			wrong("a boolean")
+		}
+	case tStrings, tStringsOrNull:
+		if v.Type == bson.TypeNull && typ == tStringsOrNull {
+			return
+		}
+		if v.Type != bson.TypeArray {
+			wrong("an array of strings")
+			return
+		}
+		c.elements(where, name, bson.Raw(v.Value), bson.TypeString, "a string")
+	case tBoolMapOrNull:
+		if v.Type == bson.TypeNull {
+			return
+		}
+		if v.Type != bson.TypeEmbeddedDocument {
+			wrong("a document of booleans")
+			return
+		}
+		c.elements(where, name, bson.Raw(v.Value), bson.TypeBoolean, "a boolean")
+	case tPushOrNull, tMsgOrNull, tRevokeOrNull:
+		if v.Type == bson.TypeNull {
+			return
+		}
+		if v.Type != bson.TypeEmbeddedDocument {
+			wrong("a document or null")
+			return
+		}
+		switch typ {
+		case tPushOrNull:
+			c.fields(where+"."+name, bson.Raw(v.Value), pushFields)
+		case tRevokeOrNull:
+			c.fields(where+"."+name, bson.Raw(v.Value), revokeFields)
+		}
+		// msg is checked by message, which also knows the seq.
+	}
+}
+
+// elements checks that every value of an array or document has type want;
+// one problem per container is enough to explain it.
+func (c *checker) elements(where, name string, doc bson.Raw, want bson.Type, wantName string) {
+	var wrong bson.Type
+	err := eachElement(doc, func(_ []byte, v bson.RawValue) {
+		if v.Type != want && wrong == 0 {
+			wrong = v.Type
+		}
+	})
+	switch {
+	case err != nil:
+		c.add(KindFieldType, "%s.%s is not readable: %v", where, name, err)
+	case wrong != 0:
+		c.add(KindFieldType, "%s.%s holds %s, not %s", where, name, wrong, wantName)
+	}
+}
+
+func (c *checker) message(msg bson.Raw, seq int64) {
+	c.fields("msg", msg, msgFields)
+	sendTime, _ := intField(msg, "send_time")
+	if got, ok := intField(msg, "seq"); ok && sendTime != 0 && got != seq {
+		c.add(KindSeqMismatch, "message says seq %d but its slot holds seq %d", got, seq)
+	}
+	content, err := msg.LookupErr("content")
+	if err != nil {
+		return
+	}
+	text, ok := content.StringValueOK()
+	if !ok {
+		return
+	}
+	if len(text) > MaxContentBytes {
+		c.add(KindContentSize, "content is %d bytes, over the %d-byte limit", len(text), MaxContentBytes)
+	}
+	if ct, ok := intField(msg, "content_type"); ok && KnownContentType(ct) && !isJSONObject(text) {
+		c.add(KindContentJSON, "content of type %d is not a JSON object", ct)
+	}
+}
+
+// emptyShape checks a slot that holds neither message nor revoke: the server
+// writes it exactly as {msg: null, revoke: null, del_list: [], is_read: false}.
+func (c *checker) emptyShape(doc bson.Raw) {
+	msg, err1 := doc.LookupErr("msg")
+	rev, err2 := doc.LookupErr("revoke")
+	if err1 != nil || err2 != nil || msg.Type != bson.TypeNull || rev.Type != bson.TypeNull {
+		return
+	}
+	if dl, err := doc.LookupErr("del_list"); err == nil && dl.Type == bson.TypeArray {
+		users := 0
+		if eachElement(bson.Raw(dl.Value), func([]byte, bson.RawValue) { users++ }) == nil && users > 0 {
+			c.add(KindEmptySlot, "empty slot has %d users in del_list", users)
+		}
+	}
+	if ir, err := doc.LookupErr("is_read"); err == nil {
+		if read, ok := ir.BooleanOK(); ok && read {
+			c.add(KindEmptySlot, "empty slot is marked read")
+		}
+	}
+	_ = eachElement(doc, func(key []byte, _ bson.RawValue) {
+		switch string(key) {
+		case "msg", "revoke", "del_list", "is_read":
+		default:
+			c.add(KindEmptySlot, "empty slot has an extra field %q", key)
+		}
+	})
+}
+
+var errMalformed = errors.New("malformed BSON")
+
+// eachElement calls fn for each element of a document or array, without
+// the allocations of bson.Raw.Elements: it runs for every slot read.
+func eachElement(doc bson.Raw, fn func(key []byte, v bson.RawValue)) error {
+	if len(doc) < 5 {
+		return errMalformed
+	}
+	n := int(binary.LittleEndian.Uint32(doc))
+	if n < 5 || n > len(doc) || doc[n-1] != 0 {
+		return errMalformed
+	}
+	rest := doc[4 : n-1]
+	for len(rest) > 0 {
+		elem, next, ok := bsoncore.ReadElement(rest)
+		if !ok {
+			return errMalformed
+		}
+		key, err := elem.KeyBytesErr()
+		if err != nil {
+			return err
+		}
+		v, err := elem.ValueErr()
+		if err != nil {
+			return err
+		}
+		fn(key, bson.RawValue{Type: bson.Type(v.Type), Value: v.Data})
+		rest = next
+	}
+	return nil
+}
+
+// integer reads a whole number stored as int32, int64 or an integral
+// double: relaxed Extended JSON imports store small numbers as int32, and the
+// driver decodes all three into Go integers. The OK accessors never panic on
+// truncated bytes, which the plain ones do.
+func integer(v bson.RawValue) (int64, bool) {
+	if n, ok := v.Int32OK(); ok {
+		return int64(n), true
+	}
+	if n, ok := v.Int64OK(); ok {
+		return n, true
+	}
+	if f, ok := v.DoubleOK(); ok && f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 {
+		return int64(f), true
+	}
+	return 0, false
+}
+
+func intField(doc bson.Raw, key string) (int64, bool) {
+	v, err := doc.LookupErr(key)
+	if err != nil {
+		return 0, false
+	}
+	return integer(v)
+}
+
+// KnownContentType reports the content types whose content OPENIM.md
+// defines as a JSON object: the message types and the notifications.
+func KnownContentType(ct int64) bool {
+	switch {
+	case ct >= 101 && ct <= 110, ct == 114, ct == 117, ct == 118:
+		return true
+	case ct >= 1000 && ct <= 4999:
+		return true
+	}
+	return false
+}
+
+func isJSONObject(s string) bool {
+	t := strings.TrimLeft(s, " \t\r\n")
+	return strings.HasPrefix(t, "{") && json.Valid([]byte(s))
+}

@@ -1,0 +1,144 @@
+package storetest
+
+import (
+	"slices"
+
+	"github.com/chatlens/chatlens/store"
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+func testRevoke(e *env) {
+	const cid = "sg_revoke"
+	e.insert(cid, 1, 5)
+	rev := store.Revoke{Role: store.RoleAdmin, UserID: "admin1", Nickname: "Admin", Time: 1700000099000}
+	_, err := e.s.Revoke(e.ctx, cid, []int64{3, 250}, rev)
+	e.must(err, "revoke 3 and 250")
+
+	s := e.slot(e.slots(cid + ":0")[2])
+	e.wantMessage(cid, 3, &s) // revoke keeps the message; the viewer's projection hides it
+	if s.Revoke == nil || *s.Revoke != rev {
+		e.errorf("seq 3 revoke = %+v, want %+v", s.Revoke, rev)
+	}
+	raw := e.slots(cid + ":0")[2].Document().Lookup("revoke").Document()
+	for field, typ := range map[string]bson.Type{"role": bson.TypeInt32, "user_id": bson.TypeString,
+		"nickname": bson.TypeString, "time": bson.TypeInt64} {
+		if got := raw.Lookup(field).Type; got != typ {
+			e.errorf("revoke.%s stored as %s, want %s", field, got, typ)
+		}
+	}
+	if s := e.slot(e.slots(cid + ":0")[3]); s.Revoke != nil {
+		e.errorf("seq 4 was revoked too")
+	}
+
+	// Seq 250's bucket did not exist: revoke creates it, as the server does.
+	slots := e.slots(cid + ":2")
+	if len(slots) != store.BucketSize {
+		e.fatalf("created bucket has %d slots", len(slots))
+	}
+	if s := e.slot(slots[49]); s.Revoke == nil || *s.Revoke != rev || s.Msg != nil {
+		e.errorf("seq 250 in the created bucket: revoke %+v msg %+v", s.Revoke, s.Msg)
+	}
+	if err := wantEmptySlot(slots[48]); err != nil {
+		e.errorf("seq 249 in the created bucket: %v", err)
+	}
+}
+
+func testDeleteForMe(e *env) {
+	const cid = "si_u1_u2"
+	e.insert(cid, 1, 3)
+	for _, uid := range []string{"u1", "u1", "u2"} {
+		_, err := e.s.DeleteForMe(e.ctx, cid, []int64{2}, uid)
+		e.must(err, "delete seq 2 for "+uid)
+	}
+	slots := e.slots(cid + ":0")
+	if got := e.slot(slots[1]).DelList; !slices.Equal(got, []string{"u1", "u2"}) {
+		e.errorf("del_list of seq 2 = %q, want [u1 u2] (u1 twice must leave one entry)", got)
+	}
+	for _, i := range []int{0, 2} {
+		if got := e.slot(slots[i]).DelList; len(got) != 0 {
+			e.errorf("del_list of seq %d = %q, want empty", i+1, got)
+		}
+	}
+	// Deleting in a bucket that does not exist creates nothing.
+	_, err := e.s.DeleteForMe(e.ctx, cid, []int64{150}, "u1")
+	e.must(err, "delete seq 150")
+	if e.doc(cid+":1") != nil {
+		e.errorf("delete-for-me created a bucket")
+	}
+}
+
+func testMarkReadSingle(e *env) {
+	const cid = "si_alice_bob" // alice sends odd seqs, bob even ones
+	e.insert(cid, 1, 6)
+	_, err := e.s.MarkRead(e.ctx, cid, []int64{1, 2, 3, 4}, "bob")
+	e.must(err, "mark 1..4 read by bob")
+	slots := e.slots(cid + ":0")
+	for i, want := range []bool{true, false, true, false, false, false} {
+		if got := e.slot(slots[i]).IsRead; got != want {
+			e.errorf("seq %d (sent by %s) is_read = %v, want %v", i+1, sender(cid, int64(i+1)), got, want)
+		}
+	}
+	e.wantReadSeq("bob", cid, 4)
+	_, err = e.s.MarkRead(e.ctx, cid, []int64{2}, "bob")
+	e.must(err, "mark 2 read by bob")
+	e.wantReadSeq("bob", cid, 4) // never lowered
+	_, err = e.s.MarkRead(e.ctx, cid, []int64{6}, "bob")
+	e.must(err, "mark 6 read by bob")
+	e.wantReadSeq("bob", cid, 6)
+	e.wantReadSeq("alice", cid, 0)
+}
+
+func testMarkReadGroup(e *env) {
+	const cid = "sg_readers"
+	e.insert(cid, 1, 5)
+	_, err := e.s.MarkRead(e.ctx, cid, []int64{1, 2, 3, 4, 5}, "m1")
+	e.must(err, "mark read in a group")
+	for i, v := range e.slots(cid + ":0")[:5] {
+		if e.slot(v).IsRead {
+			e.errorf("group seq %d got a slot read flag", i+1)
+		}
+	}
+	e.wantReadSeq("m1", cid, 5)
+}
+
+// testMarkSlotReadFilter runs the filtered update directly: {$ne: reader}
+// matches a slot whose msg is null, and not one the reader sent.
+func testMarkSlotReadFilter(e *env) {
+	const cid = "si_a_b"
+	e.insert(cid, 1, 1) // sent by a
+	id := cid + ":0"
+	for _, c := range []struct {
+		slot   int
+		reader string
+		want   bool
+	}{{0, "a", false}, {0, "b", true}, {5, "a", true}} {
+		matched, err := e.b.MarkSlotRead(e.ctx, id, c.slot, c.reader)
+		e.must(err, "mark slot read")
+		if matched != c.want {
+			e.errorf("slot %d read by %s: matched %v, want %v", c.slot, c.reader, matched, c.want)
+		}
+		if got := e.slot(e.slots(id)[c.slot]).IsRead; got != c.want {
+			e.errorf("slot %d read by %s: is_read %v, want %v", c.slot, c.reader, got, c.want)
+		}
+	}
+	matched, err := e.b.MarkSlotRead(e.ctx, cid+":7", 0, "a")
+	e.must(err, "mark read in a missing bucket")
+	if matched || e.doc(cid+":7") != nil {
+		e.errorf("mark read in a missing bucket matched or created it")
+	}
+}
+
+func (e *env) wantReadSeq(uid, cid string, want int64) {
+	e.t.Helper()
+	users, err := e.b.SeqUsers(e.ctx, uid, []string{cid})
+	e.must(err, "seq users")
+	var got int64
+	for _, u := range users {
+		if u.ConversationID == cid && u.UserID == uid {
+			got = u.ReadSeq
+		}
+	}
+	if got != want {
+		e.errorf("read seq of %s in %s = %d, want %d", uid, cid, got, want)
+	}
+}

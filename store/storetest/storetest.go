@@ -1,0 +1,72 @@
+// Package storetest is the contract suite every store.Backend passes: the
+// addressing rules, the bucket state machine, each mutation, the read path
+// and raw import/export. Cases that concern the state machine go through
+// store.Store, so a backend is judged by what a user would notice.
+package storetest
+
+import (
+	"testing"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+// Caps tells the suite what a backend can be asked to do.
+type Caps struct {
+	// Concurrent is true when concurrent updates to one document are safe
+	// (not FerretDB, whose update is an unlocked read-modify-write).
+	Concurrent bool
+	// ConcurrentSkipReason is given when the concurrent cases are skipped.
+	ConcurrentSkipReason string
+	// Name labels the backend in failure messages.
+	Name string
+}
+
+// Run runs every contract case as a subtest. open returns a fresh, empty
+// backend on each call; the suite closes it when the subtest ends.
+func Run(t *testing.T, open func(t *testing.T) store.Backend, caps Caps) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.concurrent && !caps.Concurrent {
+				t.Skip(caps.ConcurrentSkipReason)
+			}
+			c.run(newEnv(t, open, caps.Name))
+		})
+	}
+}
+
+// testCase is one contract case.
+type testCase struct {
+	name       string
+	concurrent bool
+	run        func(e *env)
+}
+
+var cases = []testCase{
+	{name: "addressing", run: testAddressing},
+	{name: "insert/one bucket", run: testInsertOneBucket},
+	{name: "insert/spans buckets", run: testInsertSpansBuckets},
+	{name: "insert/replayed batch", run: testInsertReplayed},
+	{name: "insert/bucket exists", run: testInsertBucketExists},
+	{name: "insert/duplicate key race", run: testDuplicateKeyRace},
+	{name: "insert/empty slots", run: testEmptySlots},
+	{name: "revoke", run: testRevoke},
+	{name: "delete for me", run: testDeleteForMe},
+	{name: "mark read/single", run: testMarkReadSingle},
+	{name: "mark read/group", run: testMarkReadGroup},
+	{name: "mark read/filter", run: testMarkSlotReadFilter},
+	{name: "read/bucket edges", run: testReadBucketEdges},
+	{name: "read/holes", run: testReadHoles},
+	{name: "read/windows", run: testWindows},
+	{name: "read/bucket ids", run: testBucketIDs},
+	{name: "conversations/from collection", run: testConversationsFromCollection},
+	{name: "conversations/from doc ids", run: testConversationsFromDocIDs},
+	{name: "raw/round trip", run: testRawRoundTrip},
+	{name: "raw/replace same key", run: testRawReplace},
+	{name: "raw/malformed msg", run: testRawMalformed},
+	{name: "raw/short array update", run: testShortArrayUpdate},
+	{name: "names and members", run: testNamesAndMembers},
+	{name: "indexes", run: testIndexes},
+	{name: "concurrent/overlapping inserts", concurrent: true, run: testConcurrentInserts},
+	{name: "concurrent/mutations on one bucket", concurrent: true, run: testConcurrentMutations},
+}

@@ -1,0 +1,262 @@
+package store_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/embedded"
+)
+
+// newBackend is a fresh embedded store in the test's temporary directory.
+func newBackend(t *testing.T) *embedded.Backend {
+	t.Helper()
+	b, err := embedded.Open(filepath.Join(t.TempDir(), "store.db"), embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close(context.Background()) })
+	return b
+}
+
+// countingBackend counts the calls that reach the backend and can fail
+// every write.
+type countingBackend struct {
+	store.Backend
+	writes   atomic.Int64
+	failWith error
+}
+
+func (c *countingBackend) write() error { c.writes.Add(1); return c.failWith }
+
+func (c *countingBackend) SetSlotField(ctx context.Context, id string, slot int, f string, v any) (bool, error) {
+	if err := c.write(); err != nil {
+		return false, err
+	}
+	return c.Backend.SetSlotField(ctx, id, slot, f, v)
+}
+
+func (c *countingBackend) InsertBucket(ctx context.Context, d *store.Doc) error {
+	if err := c.write(); err != nil {
+		return err
+	}
+	return c.Backend.InsertBucket(ctx, d)
+}
+
+func (c *countingBackend) AddToDelList(ctx context.Context, id string, slot int, users []string) (bool, error) {
+	if err := c.write(); err != nil {
+		return false, err
+	}
+	return c.Backend.AddToDelList(ctx, id, slot, users)
+}
+
+func (c *countingBackend) MarkSlotRead(ctx context.Context, id string, slot int, reader string) (bool, error) {
+	if err := c.write(); err != nil {
+		return false, err
+	}
+	return c.Backend.MarkSlotRead(ctx, id, slot, reader)
+}
+
+func (c *countingBackend) RaiseReadSeq(ctx context.Context, uid, cid string, seq int64) error {
+	if err := c.write(); err != nil {
+		return err
+	}
+	return c.Backend.RaiseReadSeq(ctx, uid, cid, seq)
+}
+
+func (c *countingBackend) RaiseMaxSeq(ctx context.Context, cid string, seq int64) error {
+	if err := c.write(); err != nil {
+		return err
+	}
+	return c.Backend.RaiseMaxSeq(ctx, cid, seq)
+}
+
+func textMsgs(n int) []*store.MsgData {
+	out := make([]*store.MsgData, n)
+	for i := range out {
+		out[i] = &store.MsgData{SendID: "alice", Content: `{"content":"hi"}`, ContentType: 101, SendTime: 1700000000000}
+	}
+	return out
+}
+
+// auditLines decodes the audit log written so far.
+func auditLines(t *testing.T, buf *bytes.Buffer) []store.AuditEntry {
+	t.Helper()
+	var out []store.AuditEntry
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		if line == "" {
+			continue
+		}
+		var e store.AuditEntry
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("audit line %q: %v", line, err)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// writes are the four kinds of write, each run against a Store.
+var writes = []struct {
+	action string
+	run    func(ctx context.Context, s *store.Store) (store.WriteResult, error)
+}{
+	{"insert", func(ctx context.Context, s *store.Store) (store.WriteResult, error) {
+		return s.InsertMessages(ctx, "si_alice_bob", 1, textMsgs(3))
+	}},
+	{"revoke", func(ctx context.Context, s *store.Store) (store.WriteResult, error) {
+		return s.Revoke(ctx, "si_alice_bob", []int64{1}, store.Revoke{UserID: "alice"})
+	}},
+	{"delete", func(ctx context.Context, s *store.Store) (store.WriteResult, error) {
+		return s.DeleteForMe(ctx, "si_alice_bob", []int64{2}, "bob")
+	}},
+	{"read", func(ctx context.Context, s *store.Store) (store.WriteResult, error) {
+		return s.MarkRead(ctx, "si_alice_bob", []int64{1, 2}, "bob")
+	}},
+}
+
+func TestReadOnlyRefusesBeforeTheBackend(t *testing.T) {
+	backend := &countingBackend{Backend: newBackend(t)}
+	var log bytes.Buffer
+	s := store.New(backend, store.Options{ReadOnly: true, Audit: store.NewAuditLog(&log), Operator: "ops"})
+	for _, w := range writes {
+		if _, err := w.run(t.Context(), s); !errors.Is(err, store.ErrReadOnly) {
+			t.Errorf("%s on a read-only store: %v, want ErrReadOnly", w.action, err)
+		}
+	}
+	if n := backend.writes.Load(); n != 0 {
+		t.Errorf("%d writes reached the backend of a read-only store", n)
+	}
+	entries := auditLines(t, &log)
+	if len(entries) != len(writes) {
+		t.Fatalf("%d audit entries, want %d", len(entries), len(writes))
+	}
+	for i, e := range entries {
+		if e.Action != writes[i].action || e.Result != "refused" || e.Operator != "ops" {
+			t.Errorf("audit entry %d = %+v, want %s refused by ops", i, e, writes[i].action)
+		}
+	}
+}
+
+func TestEveryWriteIsAudited(t *testing.T) {
+	var log bytes.Buffer
+	s := store.New(newBackend(t), store.Options{Audit: store.NewAuditLog(&log), Operator: "ops"})
+	for _, w := range writes {
+		if _, err := w.run(t.Context(), s); err != nil {
+			t.Fatalf("%s: %v", w.action, err)
+		}
+	}
+	failing := &countingBackend{Backend: newBackend(t), failWith: errors.New("disk on fire")}
+	sf := store.New(failing, store.Options{Audit: store.NewAuditLog(&log), Operator: "ops"})
+	if _, err := sf.Revoke(t.Context(), "si_alice_bob", []int64{1}, store.Revoke{UserID: "alice"}); err == nil {
+		t.Fatalf("revoke on a failing backend reported success")
+	}
+	entries := auditLines(t, &log)
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Action+" "+e.Conversation+" "+store.FormatSeqs(e.Seqs)+" "+e.Result)
+	}
+	want := []string{"insert si_alice_bob 1-3 ok", "revoke si_alice_bob 1 ok", "delete si_alice_bob 2 ok",
+		"read si_alice_bob 1-2 ok", "revoke si_alice_bob 1 failed"}
+	if !slices.Equal(got, want) {
+		t.Errorf("audit log = %q, want %q", got, want)
+	}
+	if last := entries[len(entries)-1]; !strings.Contains(last.Error, "disk on fire") || last.As != "alice" {
+		t.Errorf("failed entry = %+v, want the backend's error and the revoker", last)
+	}
+}
+
+func TestInsertRoundTrips(t *testing.T) {
+	s := store.New(newBackend(t), store.Options{})
+	// Seqs 95..310 into an empty conversation: one failed update, then one
+	// insert per bucket (4), then raising max_seq.
+	if _, err := s.InsertMessages(t.Context(), "sg_g1", 95, textMsgs(216)); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Stats().RoundTrips; got != 6 {
+		t.Errorf("inserting 95..310 took %d round trips, want 6", got)
+	}
+	// Into existing buckets every seq is one update.
+	if _, err := s.InsertMessages(t.Context(), "sg_g1", 101, textMsgs(5)); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Stats().RoundTrips; got != 6+5+1 {
+		t.Errorf("replaying 5 seqs took %d round trips, want 6", got-6)
+	}
+}
+
+func TestWriteRejectsSeqZero(t *testing.T) {
+	backend := &countingBackend{Backend: newBackend(t)}
+	s := store.New(backend, store.Options{})
+	if _, err := s.InsertMessages(t.Context(), "sg_g1", 0, textMsgs(1)); err == nil || !strings.Contains(err.Error(), "seqs start at 1") {
+		t.Errorf("insert at seq 0: %v, want an error saying seqs start at 1", err)
+	}
+	if _, err := s.Revoke(t.Context(), "sg_g1", []int64{0}, store.Revoke{}); err == nil {
+		t.Errorf("revoke of seq 0 succeeded")
+	}
+	if n := backend.writes.Load(); n != 0 {
+		t.Errorf("%d writes reached the backend for seq 0", n)
+	}
+}
+
+func TestWritesInvalidateTheCache(t *testing.T) {
+	for _, w := range writes {
+		t.Run(w.action, func(t *testing.T) {
+			cache := newFakeCache()
+			s := store.New(newBackend(t), store.Options{Cache: cache})
+			res, err := w.run(t.Context(), s)
+			if err != nil || res.StaleCache != nil {
+				t.Fatalf("%s: %v, stale %v", w.action, err, res.StaleCache)
+			}
+			if !slices.Equal(cache.invalidated, res.Seqs) || len(res.Seqs) == 0 {
+				t.Errorf("%s invalidated %v, want the touched seqs %v", w.action, cache.invalidated, res.Seqs)
+			}
+		})
+	}
+}
+
+func TestFailedInvalidationIsReportedNotHidden(t *testing.T) {
+	cache := newFakeCache()
+	cache.fail = errors.New("redis down")
+	var log bytes.Buffer
+	b := newBackend(t)
+	s := store.New(b, store.Options{Cache: cache, Audit: store.NewAuditLog(&log)})
+	if _, err := store.New(b, store.Options{}).InsertMessages(t.Context(), "si_alice_bob", 1, textMsgs(1)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Revoke(t.Context(), "si_alice_bob", []int64{1}, store.Revoke{UserID: "alice"})
+	if err != nil {
+		t.Fatalf("revoke with the cache down: %v (the backend change stands, so it must not fail)", err)
+	}
+	if res.StaleCache == nil || !strings.Contains(res.StaleCache.Error(), "redis down") {
+		t.Errorf("StaleCache = %v, want the cache's error", res.StaleCache)
+	}
+	bs, err := s.Buckets(t.Context(), "si_alice_bob", []int64{0}, 1)
+	if err != nil || bs[0].Slots[0].Slot.Revoke == nil {
+		t.Errorf("revoke did not reach the backend: %v", err)
+	}
+	if e := auditLines(t, &log); len(e) != 1 || e[0].Result != "ok-cache-stale" {
+		t.Errorf("audit = %+v, want one ok-cache-stale entry", e)
+	}
+	if s.Stats().CacheError == nil {
+		t.Errorf("Stats().CacheError is nil after a failed invalidation")
+	}
+}
+
+func TestMarkReadRaisesTheCachedReadSeq(t *testing.T) {
+	cache := newFakeCache()
+	s := store.New(newBackend(t), store.Options{Cache: cache})
+	if _, err := s.MarkRead(t.Context(), "sg_g1", []int64{7, 3}, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	if got := cache.read["sg_g1/bob"]; got != 7 {
+		t.Errorf("cached read seq = %d, want 7", got)
+	}
+}
