@@ -153,7 +153,13 @@ func (s *Store) trimToLastFilled(ctx context.Context, ws map[string]*Window, cid
 			continue // bucket not written yet: keep the seq document's word
 		}
 		w.Last = b
-		if last := b.LastFilledSeq(); last > 0 && last < w.MaxSeq {
+		last := b.LastFilledSeq()
+		if last == 0 {
+			// An all-empty newest bucket (reserved, or revoke-created):
+			// the messages end before it.
+			last = FirstSeq(b.Index) - 1
+		}
+		if last < w.MaxSeq {
 			w.MaxSeq = last
 		}
 	}
