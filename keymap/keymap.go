@@ -1,0 +1,79 @@
+// Package keymap holds every key the UI answers to, as key.Binding sets that
+// implement help.KeyMap, with the defaults of issue 3 and user overrides
+// loaded from a JSON file.
+package keymap
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+)
+
+// KeyMap is every action the UI has. Field names are the action names users
+// write in their override file (lower-cased, see Actions).
+type KeyMap struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	SwitchPane, Open, Back                  key.Binding
+	ViewAs, CycleViewer, ViewAsAny, Compare key.Binding
+	Revoke, Delete, MarkRead                key.Binding
+	Inspect, Search, NextHit, PrevHit, Jump key.Binding
+	Copy, Boundaries, Retry, Help, Quit     key.Binding
+}
+
+// Default is the key map of issue 3.
+func Default() KeyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return KeyMap{
+		Up:          b("↑/k", "up", "up", "k"),
+		Down:        b("↓/j", "down", "down", "j"),
+		PageUp:      b("pgup", "page up", "pgup"),
+		PageDown:    b("pgdn", "page down", "pgdown"),
+		Top:         b("g", "oldest", "g", "home"),
+		Bottom:      b("G", "newest", "G", "end"),
+		SwitchPane:  b("tab", "switch pane", "tab"),
+		Open:        b("enter", "open", "enter"),
+		Back:        b("esc", "back", "esc"),
+		ViewAs:      b("v", "view as", "v"),
+		CycleViewer: b("V", "next viewer", "V"),
+		ViewAsAny:   b("u", "view as user ID", "u"),
+		Compare:     b("c", "compare", "c"),
+		Revoke:      b("r", "revoke", "r"),
+		Delete:      b("d", "delete for me", "d"),
+		MarkRead:    b("m", "mark read to here", "m"),
+		Inspect:     b("i", "inspect slot", "i"),
+		Search:      b("/", "search / filter", "/"),
+		NextHit:     b("n", "next hit", "n"),
+		PrevHit:     b("N", "previous hit", "N"),
+		Jump:        b(":", "jump to seq/date", ":"),
+		Copy:        b("y", "copy message", "y"),
+		Boundaries:  b("b", "bucket boundaries", "b"),
+		Retry:       b("R", "retry", "R"),
+		Help:        b("?", "help", "?"),
+		Quit:        b("q", "quit", "q", "ctrl+c"),
+	}
+}
+
+// ShortHelp is the one-line footer.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Up, k.SwitchPane, k.Open, k.ViewAs, k.Compare, k.Revoke, k.Delete, k.MarkRead,
+		k.Inspect, k.Search, k.Jump, k.Help, k.Quit}
+}
+
+// FullHelp is the ? overlay, one column per kind of key.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.SwitchPane, k.Open, k.Back},
+		{k.ViewAs, k.CycleViewer, k.ViewAsAny, k.Compare, k.Inspect, k.Boundaries, k.Copy},
+		{k.Revoke, k.Delete, k.MarkRead, k.Search, k.NextHit, k.PrevHit, k.Jump},
+		{k.Retry, k.Help, k.Quit},
+	}
+}
+
+// WithoutWrites disables the write actions (--read-only): they leave the
+// help and stop matching.
+func (k KeyMap) WithoutWrites() KeyMap {
+	for _, b := range []*key.Binding{&k.Revoke, &k.Delete, &k.MarkRead} {
+		b.SetEnabled(false)
+	}
+	return k
+}

@@ -1,0 +1,100 @@
+package keymap
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+func press(s string) tea.KeyMsg {
+	switch s {
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	case "ctrl+r":
+		return tea.KeyMsg{Type: tea.KeyCtrlR}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+func TestDefaultsOfIssue3(t *testing.T) {
+	k := Default()
+	cases := []struct {
+		key  string
+		want key.Binding
+	}{
+		{"j", k.Down}, {"k", k.Up}, {"g", k.Top}, {"G", k.Bottom}, {"tab", k.SwitchPane},
+		{"enter", k.Open}, {"v", k.ViewAs}, {"c", k.Compare}, {"r", k.Revoke}, {"d", k.Delete},
+		{"m", k.MarkRead}, {"i", k.Inspect}, {"/", k.Search}, {":", k.Jump}, {"y", k.Copy},
+		{"?", k.Help}, {"q", k.Quit},
+	}
+	for _, c := range cases {
+		if !key.Matches(press(c.key), c.want) {
+			t.Errorf("%q does not trigger %q", c.key, c.want.Help().Desc)
+		}
+	}
+}
+
+func TestOverrideFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "keys.json")
+	if err := os.WriteFile(path, []byte(`{"revoke": ["ctrl+r"], "Quit": ["Q"]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	k, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if key.Matches(press("r"), k.Revoke) || !key.Matches(press("ctrl+r"), k.Revoke) {
+		t.Error("revoke not moved to ctrl+r")
+	}
+	if key.Matches(press("q"), k.Quit) || !key.Matches(press("Q"), k.Quit) {
+		t.Error("quit not moved to Q")
+	}
+	if k.Revoke.Help().Key != "ctrl+r" {
+		t.Errorf("help still says %q", k.Revoke.Help().Key)
+	}
+	if !key.Matches(press("d"), k.Delete) {
+		t.Error("an action not in the file lost its default")
+	}
+}
+
+func TestBadOverrides(t *testing.T) {
+	for name, body := range map[string]string{
+		"not json":       `{revoke`,
+		"unknown action": `{"launch": ["x"]}`,
+		"no keys":        `{"quit": []}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			k := Default()
+			err := k.Apply([]byte(body))
+			if err == nil || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("want a one-line error, got %v", err)
+			}
+		})
+	}
+}
+
+func TestMissingFiles(t *testing.T) {
+	if _, err := Load(filepath.Join(t.TempDir(), "absent.json")); err == nil {
+		t.Error("a named file that is missing must be reported")
+	}
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	if _, err := Load(""); err != nil {
+		t.Errorf("no file at the default path is fine, got %v", err)
+	}
+}
+
+func TestWithoutWrites(t *testing.T) {
+	k := Default().WithoutWrites()
+	for _, b := range []key.Binding{k.Revoke, k.Delete, k.MarkRead} {
+		if b.Enabled() {
+			t.Errorf("%s still enabled in read-only mode", b.Help().Desc)
+		}
+	}
+}

@@ -1,0 +1,151 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store"
+)
+
+// convItem is one row of the conversation list.
+type convItem struct {
+	sum     store.ConversationSummary
+	name    string // peer nickname, group name, or an ID
+	peer    string // the other user of a single chat
+	group   string // the group ID of a group chat
+	last    *store.StoredSlot
+	lastDoc string
+}
+
+// convList is the left pane: the conversations of one owner.
+type convList struct {
+	owner   string
+	id      int // request ID of the load in flight or last answered
+	loading bool
+	err     error
+	items   []convItem
+	filter  string
+	shown   []int // indexes into items that pass the filter
+	cursor  int   // index into shown
+	offset  int
+}
+
+func (l *convList) setItems(items []convItem) {
+	var keep string
+	if it := l.selected(); it != nil {
+		keep = it.sum.ConversationID
+	}
+	l.items = items
+	l.applyFilter()
+	for i, idx := range l.shown {
+		if l.items[idx].sum.ConversationID == keep {
+			l.cursor = i
+		}
+	}
+}
+
+func (l *convList) setFilter(f string) {
+	l.filter = f
+	l.cursor, l.offset = 0, 0
+	l.applyFilter()
+}
+
+func (l *convList) applyFilter() {
+	f := strings.ToLower(l.filter)
+	l.shown = l.shown[:0]
+	for i, it := range l.items {
+		if f == "" || strings.Contains(strings.ToLower(it.name), f) ||
+			strings.Contains(strings.ToLower(it.sum.ConversationID), f) {
+			l.shown = append(l.shown, i)
+		}
+	}
+	l.cursor = min(l.cursor, max(0, len(l.shown)-1))
+}
+
+func (l *convList) selected() *convItem {
+	if l.cursor < 0 || l.cursor >= len(l.shown) {
+		return nil
+	}
+	return &l.items[l.shown[l.cursor]]
+}
+
+func (l *convList) move(delta int) {
+	l.cursor = max(0, min(len(l.shown)-1, l.cursor+delta))
+}
+
+// typeMarker tells the kind of a conversation at a glance.
+func typeMarker(cid string) string {
+	switch store.ConversationTypeOf(cid) {
+	case store.SessionSingle:
+		return "@"
+	case store.SessionGroup:
+		return "#"
+	case store.SessionNotification:
+		return "!"
+	}
+	return "?"
+}
+
+// view draws the list inside width x height cells (borders excluded).
+func (l *convList) view(e *env, width, height int) string {
+	t := e.theme
+	title := t.Title.Render(projection.Truncate("Conversations of "+projection.SingleLine(l.owner), width))
+	lines := []string{title}
+	switch {
+	case l.err != nil:
+		lines = append(lines, t.Error.Render(projection.Truncate("load failed: "+projection.SingleLine(l.err.Error()), width)),
+			t.Muted.Render(fmt.Sprintf("press %s to retry", e.keys.Retry.Help().Key)))
+	case l.loading && len(l.items) == 0:
+		lines = append(lines, t.Muted.Render("loading…"))
+	case len(l.shown) == 0 && l.filter != "":
+		lines = append(lines, t.Muted.Render("no match for "+projection.Truncate(projection.SingleLine(l.filter), width-13)))
+	case len(l.items) == 0:
+		lines = append(lines, t.Muted.Render("no conversations"))
+	}
+	if l.filter != "" {
+		lines = append(lines, t.Accent.Render(projection.Truncate("filter: "+projection.SingleLine(l.filter), width)))
+	}
+	rows := max(1, (height-len(lines))/2) // two lines per conversation
+	if l.cursor < l.offset {
+		l.offset = l.cursor
+	}
+	if l.cursor >= l.offset+rows {
+		l.offset = l.cursor - rows + 1
+	}
+	for i := l.offset; i < len(l.shown) && i < l.offset+rows; i++ {
+		lines = append(lines, l.row(e, &l.items[l.shown[i]], i == l.cursor, width)...)
+	}
+	for len(lines) < height {
+		lines = append(lines, "")
+	}
+	return lipgloss.JoinVertical(lipgloss.Left, lines[:height]...)
+}
+
+func (l *convList) row(e *env, it *convItem, selected bool, width int) []string {
+	t := e.theme
+	unread := ""
+	if n := it.sum.Unread(); n > 0 {
+		unread = fmt.Sprintf(" (%d)", n)
+	}
+	marker := "  "
+	if selected {
+		marker = "▸ "
+	}
+	head := marker + typeMarker(it.sum.ConversationID) + " " + projection.SingleLine(it.name)
+	head = projection.Truncate(head, width-projection.Width(unread)) + unread
+	preview := "    "
+	if it.last != nil {
+		m := projection.View(*it.last, it.lastDoc, l.owner,
+			projection.Conv{ID: it.sum.ConversationID, SessionType: store.ConversationTypeOf(it.sum.ConversationID)}, nil)
+		preview += projection.Summary(m)
+	}
+	preview = projection.Truncate(preview, width)
+	style := t.Text
+	if selected {
+		style = t.Selected
+	}
+	return []string{style.Render(padRight(head, width)), t.Muted.Render(preview)}
+}

@@ -1,0 +1,121 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store"
+)
+
+// inspectLines is the raw slot under the cursor for support staff: where it
+// lives, its del_list, revoke and is_read, and the stored message with its
+// content JSON pretty-printed, then what the viewer sees. Every line is
+// sanitised: stored text is untrusted.
+func (t *timeline) inspectLines() []string {
+	s, b, ok := t.slot(t.cursor)
+	if !ok {
+		return []string{"not loaded"}
+	}
+	var out []string
+	add := func(format string, args ...any) {
+		for _, l := range strings.Split(fmt.Sprintf(format, args...), "\n") {
+			out = append(out, strings.ReplaceAll(projection.Sanitize(l), "\t", "  "))
+		}
+	}
+	add("doc_id      %s", b.DocID)
+	add("slot index  %d   seq %d   from cache: %v", store.SlotIndex(s.Seq), s.Seq, s.Cached)
+	for _, p := range b.Problems {
+		add("bucket problem: %s", p)
+	}
+	if s.Problem != "" {
+		add("slot problem: %s", s.Problem)
+	}
+	if s.Slot == nil {
+		add("slot        (absent)")
+	} else {
+		add("is_read     %v", s.Slot.IsRead)
+		add("del_list    %s", rawJSON(s.Slot.DelList))
+		add("revoke      %s", rawJSON(s.Slot.Revoke))
+		if s.Slot.Msg == nil {
+			add("msg         null")
+		} else {
+			msg := *s.Slot.Msg
+			msg.Content = "(below)"
+			add("msg         %s", rawJSON(&msg))
+			add("content (content_type %d), raw JSON:", s.Slot.Msg.ContentType)
+			add("%s", indentJSON(s.Slot.Msg.Content))
+		}
+	}
+	add("")
+	add("as %s sees it:", t.viewer)
+	m, _ := t.message(t.cursor, t.viewer)
+	for _, l := range projection.Detail(m) {
+		add("  %s", l)
+	}
+	return out
+}
+
+// rawJSON shows a stored value with its BSON field names, as relaxed
+// extended JSON (what mongosh prints).
+func rawJSON(v any) string {
+	if v == nil || v == (*store.Revoke)(nil) {
+		return "null"
+	}
+	if list, ok := v.([]string); ok {
+		b, _ := json.Marshal(list)
+		return string(b)
+	}
+	b, err := bson.MarshalExtJSONIndent(v, false, false, "", "  ")
+	if err != nil {
+		return fmt.Sprintf("(%v)", err)
+	}
+	return string(b)
+}
+
+// indentJSON pretty-prints s when it is JSON, else returns it as is.
+func indentJSON(s string) string {
+	var buf bytes.Buffer
+	if json.Indent(&buf, []byte(s), "", "  ") != nil {
+		return s
+	}
+	return buf.String()
+}
+
+func (m *Model) inspectorView(h int) string {
+	th := m.e.theme
+	lines := m.tl.inspectLines()
+	inner := h - 2
+	m.inspectAt = max(0, min(m.inspectAt, len(lines)-(inner-1)))
+	shown := []string{th.Title.Render(fmt.Sprintf("Inspector · seq %d · %d lines · j/k scroll · esc close", m.tl.cursor, len(lines)))}
+	for i := m.inspectAt; i < len(lines) && len(shown) < inner; i++ {
+		shown = append(shown, projection.Truncate(lines[i], m.width-4))
+	}
+	for len(shown) < inner {
+		shown = append(shown, "")
+	}
+	return th.FocusedPane.Width(m.width - 2).Render(strings.Join(shown, "\n"))
+}
+
+func (m *Model) inspectorKey(k tea.KeyMsg) {
+	keys := m.e.keys
+	switch {
+	case key.Matches(k, keys.Back, keys.Inspect, keys.Quit):
+		m.overlay = ovNone
+	case key.Matches(k, keys.Up):
+		m.inspectAt = max(0, m.inspectAt-1)
+	case key.Matches(k, keys.Down):
+		m.inspectAt++
+	case key.Matches(k, keys.PageUp):
+		m.inspectAt = max(0, m.inspectAt-10)
+	case key.Matches(k, keys.PageDown):
+		m.inspectAt += 10
+	}
+}

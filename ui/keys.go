@@ -1,0 +1,249 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/chatlens/chatlens/projection"
+)
+
+// handleKey routes a key: an open input takes every key first (so typing
+// never fires an action), then an overlay, then the global keys, then the
+// focused pane.
+func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
+	if k.Type == tea.KeyCtrlC {
+		return tea.Quit
+	}
+	if m.inputFor != inNone {
+		return m.inputKey(k)
+	}
+	keys := m.e.keys
+	switch m.overlay {
+	case ovPicker:
+		return m.pickerKey(k)
+	case ovConfirm:
+		return m.confirmKey(k)
+	case ovHelp:
+		if key.Matches(k, keys.Help, keys.Back, keys.Quit) {
+			m.overlay = ovNone
+		}
+		return nil
+	case ovInspector:
+		m.inspectorKey(k)
+		return nil
+	}
+	m.status = ""
+	switch {
+	case key.Matches(k, keys.Quit):
+		return tea.Quit
+	case key.Matches(k, keys.Help):
+		m.overlay = ovHelp
+		return nil
+	case key.Matches(k, keys.SwitchPane):
+		if m.tl != nil && m.focus == paneList {
+			m.focus = paneTimeline
+		} else {
+			m.focus = paneList
+		}
+		return nil
+	case key.Matches(k, keys.Retry):
+		return m.retry()
+	case key.Matches(k, keys.ViewAsAny):
+		m.startInput(inViewAs, "view as user ID: ", "")
+		return nil
+	}
+	if m.focus == paneTimeline && m.tl != nil {
+		return m.timelineKey(k)
+	}
+	return m.listKey(k)
+}
+
+func (m *Model) retry() tea.Cmd {
+	switch {
+	case m.list.err != nil && m.list.owner == "":
+		m.list.err = nil
+		return m.Init()
+	case m.list.err != nil:
+		m.list.err = nil
+		return m.reloadList()
+	case m.tl != nil && m.tl.err != nil:
+		return m.tl.retry()
+	}
+	return nil
+}
+
+func (m *Model) listKey(k tea.KeyMsg) tea.Cmd {
+	keys := m.e.keys
+	page := max(1, (m.bodyHeight()-3)/2)
+	switch {
+	case key.Matches(k, keys.Up):
+		m.list.move(-1)
+	case key.Matches(k, keys.Down):
+		m.list.move(1)
+	case key.Matches(k, keys.PageUp):
+		m.list.move(-page)
+	case key.Matches(k, keys.PageDown):
+		m.list.move(page)
+	case key.Matches(k, keys.Top):
+		m.list.move(-len(m.list.items))
+	case key.Matches(k, keys.Bottom):
+		m.list.move(len(m.list.items))
+	case key.Matches(k, keys.Open):
+		return m.openSelected()
+	case key.Matches(k, keys.Search):
+		m.startInput(inFilter, "filter: ", m.list.filter)
+	case key.Matches(k, keys.Back):
+		m.list.setFilter("")
+	}
+	return nil
+}
+
+func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
+	keys, t := m.e.keys, m.tl
+	page := int64(max(1, m.bodyHeight()-4))
+	switch {
+	case key.Matches(k, keys.Up):
+		return t.move(-1, false)
+	case key.Matches(k, keys.Down):
+		return t.move(1, false)
+	case key.Matches(k, keys.PageUp):
+		return t.move(-page, true)
+	case key.Matches(k, keys.PageDown):
+		return t.move(page, true)
+	case key.Matches(k, keys.Top):
+		return t.jumpTo(t.minSeq())
+	case key.Matches(k, keys.Bottom):
+		return t.jumpTo(t.maxSeq())
+	case key.Matches(k, keys.Back):
+		if t.compareAs != "" {
+			t.compareAs = ""
+		} else {
+			m.focus = paneList
+		}
+	case key.Matches(k, keys.ViewAs):
+		m.openPicker(false)
+	case key.Matches(k, keys.CycleViewer):
+		return m.cycleViewer()
+	case key.Matches(k, keys.Compare):
+		if t.compareAs != "" {
+			t.compareAs = ""
+			return nil
+		}
+		m.openPicker(true)
+	case key.Matches(k, keys.Revoke):
+		m.askAction(actRevoke)
+	case key.Matches(k, keys.Delete):
+		m.askAction(actDelete)
+	case key.Matches(k, keys.MarkRead):
+		m.askAction(actRead)
+	case m.e.readOnly && key.Matches(k, m.writeKeys.Revoke, m.writeKeys.Delete, m.writeKeys.MarkRead):
+		m.setStatus("read-only: revoke, delete and mark read are disabled", true)
+	case key.Matches(k, keys.Inspect):
+		if _, _, ok := t.slot(t.cursor); ok {
+			m.overlay, m.inspectAt = ovInspector, 0
+		}
+	case key.Matches(k, keys.Search):
+		m.startInput(inSearch, "search: ", t.search.query)
+	case key.Matches(k, keys.NextHit):
+		return m.stepHit(true)
+	case key.Matches(k, keys.PrevHit):
+		return m.stepHit(false)
+	case key.Matches(k, keys.Jump):
+		m.startInput(inJump, "jump to seq or date (2006-01-02 15:04): ", "")
+	case key.Matches(k, keys.Copy):
+		if msg, ok := t.message(t.cursor, t.viewer); ok && !msg.Hole {
+			return copyText(m.e, projection.Summary(msg))
+		}
+		m.setStatus("nothing to copy at this seq", true)
+	case key.Matches(k, keys.Boundaries):
+		t.boundaries = !t.boundaries
+	}
+	return nil
+}
+
+func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
+	if msg.Action != tea.MouseActionPress || m.overlay != ovNone || m.inputFor != inNone {
+		return nil
+	}
+	delta := 0
+	switch msg.Button {
+	case tea.MouseButtonWheelUp:
+		delta = -3
+	case tea.MouseButtonWheelDown:
+		delta = 3
+	default:
+		return nil
+	}
+	if m.focus == paneTimeline && m.tl != nil {
+		return m.tl.move(int64(delta), false)
+	}
+	m.list.move(delta)
+	return nil
+}
+
+// startInput opens the bottom line input for a purpose.
+func (m *Model) startInput(purpose inputFor, prompt, value string) {
+	m.inputFor = purpose
+	m.input.Prompt = prompt
+	m.input.SetValue(value)
+	m.input.CursorEnd()
+	m.input.Focus()
+}
+
+func (m *Model) inputKey(k tea.KeyMsg) tea.Cmd {
+	switch k.Type {
+	case tea.KeyEsc:
+		if m.inputFor == inFilter {
+			m.list.setFilter("")
+		}
+		m.inputFor = inNone
+		m.input.Blur()
+		return nil
+	case tea.KeyEnter:
+		purpose, value := m.inputFor, m.input.Value()
+		m.inputFor = inNone
+		m.input.Blur()
+		return m.submitInput(purpose, value)
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(k)
+	if m.inputFor == inFilter {
+		m.list.setFilter(m.input.Value())
+	}
+	_ = cmd // the cursor blinks without us
+	return nil
+}
+
+func (m *Model) submitInput(purpose inputFor, value string) tea.Cmd {
+	switch purpose {
+	case inFilter:
+		m.list.setFilter(value)
+	case inViewAs:
+		return m.viewAsAnyone(value)
+	case inJump:
+		return m.jump(value)
+	case inSearch:
+		return m.startSearch(value)
+	}
+	return nil
+}
+
+// viewAsAnyone switches to any user ID: that user's list is loaded, and an
+// open timeline is re-projected for them.
+func (m *Model) viewAsAnyone(id string) tea.Cmd {
+	id = trimID(id)
+	if id == "" {
+		return nil
+	}
+	m.list.owner = id
+	m.list.items, m.list.shown = nil, nil
+	m.list.cursor, m.list.offset = 0, 0
+	m.setStatus(fmt.Sprintf("viewing as %s", id), false)
+	cmds := []tea.Cmd{m.reloadList()}
+	if m.tl != nil {
+		cmds = append(cmds, m.tl.setViewer(id))
+	}
+	return tea.Batch(cmds...)
+}

@@ -1,0 +1,214 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/chatlens/chatlens/keymap"
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/themes"
+)
+
+type pane int
+
+const (
+	paneList pane = iota
+	paneTimeline
+)
+
+// overlay is what covers the panes, if anything.
+type overlay int
+
+const (
+	ovNone overlay = iota
+	ovHelp
+	ovConfirm
+	ovInspector
+	ovPicker
+)
+
+// inputFor is what the one-line input at the bottom is collecting.
+type inputFor int
+
+const (
+	inNone inputFor = iota
+	inFilter
+	inViewAs
+	inJump
+	inSearch
+)
+
+// Model is the root of the program.
+type Model struct {
+	e             *env
+	writeKeys     keymap.KeyMap // the write bindings even when read-only, to refuse them by name
+	width, height int
+	focus         pane
+
+	list     convList
+	tl       *timeline
+	gen      int // timeline generations, shared so a new timeline never reuses an old one's
+	searchID int
+
+	overlay   overlay
+	confirm   confirmDialog
+	picker    picker
+	inspectAt int // first line of the inspector shown
+
+	input    textinput.Model
+	inputFor inputFor
+
+	status    string
+	statusErr bool
+	help      help.Model
+}
+
+func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *Model {
+	e := newEnv(ctx, st, opts, theme, keys)
+	m := &Model{e: e, writeKeys: keys, help: help.New()}
+	m.help.Styles.ShortKey = theme.Accent
+	m.help.Styles.ShortDesc = theme.Muted
+	m.help.Styles.FullKey = theme.Accent
+	m.help.Styles.FullDesc = theme.Text
+	m.list.owner = opts.As
+	m.input = textinput.New()
+	return m
+}
+
+// Init starts the first load: the list of --as, or a search for a user.
+func (m *Model) Init() tea.Cmd {
+	if m.list.owner == "" {
+		m.list.loading = true
+		return findFirstViewer(m.e)
+	}
+	return m.reloadList()
+}
+
+func (m *Model) reloadList() tea.Cmd {
+	m.list.id++
+	m.list.loading = true
+	return loadList(m.e, m.list.id, m.list.owner)
+}
+
+func (m *Model) setStatus(s string, isErr bool) { m.status, m.statusErr = s, isErr }
+
+// viewer is whose eyes the screen uses: the timeline's viewer once a
+// conversation is open, else the owner of the list.
+func (m *Model) viewer() string {
+	if m.tl != nil {
+		return m.tl.viewer
+	}
+	return m.list.owner
+}
+
+// Update handles replies from commands, terminal events and keys.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.help.Width = msg.Width
+	case tea.KeyMsg:
+		return m, m.handleKey(msg)
+	case tea.MouseMsg:
+		return m, m.handleMouse(msg)
+	case firstViewerMsg:
+		if msg.err != nil || msg.viewer == "" {
+			m.list.loading = false
+			m.list.err = msg.err
+			if m.list.err == nil {
+				m.list.err = errors.New("no conversations stored: start with --as USER")
+			}
+			return m, nil
+		}
+		m.list.owner = msg.viewer
+		return m, m.reloadList()
+	case listLoadedMsg:
+		if msg.id != m.list.id {
+			return m, nil // a list for a viewer already left
+		}
+		m.list.loading = false
+		m.list.err = msg.err
+		if msg.err == nil {
+			m.list.setItems(msg.items)
+		}
+	case bucketsLoadedMsg:
+		if m.tl != nil {
+			return m, m.tl.loaded(msg)
+		}
+	case membersLoadedMsg:
+		if m.tl != nil && msg.cid == m.tl.cid && msg.err == nil {
+			m.tl.members = msg.members
+		}
+	case windowLoadedMsg:
+		if m.tl != nil {
+			if msg.err != nil && msg.cid == m.tl.cid {
+				m.setStatus("window of "+msg.viewer+": "+msg.err.Error(), true)
+			}
+			return m, m.tl.windowLoaded(msg)
+		}
+	case actionDoneMsg:
+		return m, m.actionDone(msg)
+	case searchStepMsg:
+		return m, m.searchStep(msg)
+	case jumpResolvedMsg:
+		if m.tl != nil && msg.cid == m.tl.cid {
+			if msg.err != nil {
+				m.setStatus("jump: "+msg.err.Error(), true)
+				return m, nil
+			}
+			m.setStatus(fmt.Sprintf("jumped to seq %d", msg.seq), false)
+			return m, m.tl.jumpTo(msg.seq)
+		}
+	case copiedMsg:
+		if msg.err != nil {
+			m.setStatus("copy failed: "+msg.err.Error(), true)
+		} else {
+			m.setStatus(fmt.Sprintf("copied %d characters (OSC52)", msg.chars), false)
+		}
+	}
+	return m, nil
+}
+
+// openSelected opens the conversation under the list cursor as the list owner.
+func (m *Model) openSelected() tea.Cmd {
+	it := m.list.selected()
+	if it == nil {
+		return nil
+	}
+	m.gen += 1000 // room for the jumps of the previous timeline
+	m.tl = newTimeline(m.e, it, m.list.owner, m.gen)
+	m.focus = paneTimeline
+	return tea.Batch(m.tl.open(), loadMembers(m.e, m.tl.cid))
+}
+
+func (m *Model) actionDone(msg actionDoneMsg) tea.Cmd {
+	what := fmt.Sprintf("%s seq %s as %s", msg.act, store.FormatSeqs(msg.seqs), msg.viewer)
+	if msg.err != nil {
+		m.setStatus(what+" failed: "+msg.err.Error(), true)
+		return nil
+	}
+	m.setStatus(what+": done", false)
+	if msg.res.StaleCache != nil {
+		m.setStatus(what+": done, but the cache may be stale: "+msg.res.StaleCache.Error(), true)
+	}
+	cmds := []tea.Cmd{m.reloadList()}
+	if t := m.tl; t != nil && t.cid == msg.cid {
+		if msg.act == actRead && len(msg.seqs) > 0 {
+			top := msg.seqs[len(msg.seqs)-1]
+			if w, ok := t.wins[msg.viewer]; ok && top > w.ReadSeq {
+				w.ReadSeq = top
+				t.wins[msg.viewer] = w
+			}
+			if msg.viewer == t.viewer && top > t.win.ReadSeq {
+				t.win.ReadSeq = top
+			}
+		}
+		cmds = append(cmds, t.refreshAfterWrite(msg.seqs))
+	}
+	return tea.Batch(cmds...)
+}

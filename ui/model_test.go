@@ -1,0 +1,437 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+func TestTimelineDrawsEachKindOfSlot(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	if got := d.m.tl.cursor; got != 120 {
+		t.Fatalf("cursor starts at %d, want the newest seq 120", got)
+	}
+	view := d.m.View()
+	if !strings.Contains(view, "Alice read up to here (seq 100)") {
+		t.Errorf("no read line at alice's read seq 100:\n%s", view)
+	}
+	for seq, want := range map[int64]string{107: "· (no message)", 115: "! ", 120: "Bob: hello 120 from bob"} {
+		if row := rowOf(view, seq); !strings.Contains(row, want) {
+			t.Errorf("seq %d drawn as %q, want it to contain %q", seq, row, want)
+		}
+	}
+	d.jump(5)
+	view = d.m.View()
+	if row := rowOf(view, 5); !strings.Contains(row, "✗") || !strings.Contains(row, "deleted for Alice") {
+		t.Errorf("seq 5 (deleted for alice) drawn as %q", row)
+	}
+	if row := rowOf(view, 7); !strings.Contains(row, "⟲") || !strings.Contains(row, "revoked by Bob") {
+		t.Errorf("seq 7 (revoked) drawn as %q", row)
+	}
+	d.keys("G", "b")
+	if !strings.Contains(d.m.View(), "── bucket si_alice_bob:1 ──") {
+		t.Error("b does not show bucket boundaries")
+	}
+}
+
+func TestPagingFiftyThousandMessages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 500 buckets")
+	}
+	st, tb := newTestStore(t, false)
+	ctx := context.Background()
+	const n, cid = 50000, "sg_long"
+	for first := 1; first <= n; first += 5000 {
+		batch := make([]*store.MsgData, 5000)
+		for i := range batch {
+			batch[i] = textMsg("alice", "", "long", store.SessionGroup, first+i, "m")
+		}
+		if _, err := st.InsertMessages(ctx, cid, int64(first), batch); err != nil {
+			t.Fatal(err)
+		}
+	}
+	insertRaw(t, st, store.CollConversation, store.Conversation{OwnerUserID: "alice", ConversationID: cid, ConversationType: 3, GroupID: "long"})
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 100, 120)
+	tb.resetReads()
+	d.open(cid)
+
+	// Scroll from the newest message to the oldest a page at a time, and
+	// piece together what the screens showed.
+	var seen []int64 // ascending once complete
+	maxHeld := 0
+	for step := 0; ; step++ {
+		if step > n {
+			t.Fatal("paging never reached seq 1")
+		}
+		screen := seqsOnScreen(d.m.View())
+		for i := 1; i < len(screen); i++ {
+			if screen[i] != screen[i-1]+1 {
+				t.Fatalf("screen shows seq %d after %d", screen[i], screen[i-1])
+			}
+		}
+		var older []int64
+		for _, s := range screen {
+			if len(seen) == 0 || s < seen[0] {
+				older = append(older, s)
+			}
+		}
+		seen = append(older, seen...)
+		maxHeld = max(maxHeld, len(d.m.tl.buckets))
+		if d.m.tl.cursor == 1 {
+			break
+		}
+		d.keys("pgup")
+	}
+	if len(seen) != n {
+		t.Fatalf("saw %d distinct seqs, want %d", len(seen), n)
+	}
+	for i, s := range seen {
+		if s != int64(i+1) {
+			t.Fatalf("position %d shows seq %d", i, s)
+		}
+	}
+	reads := tb.resetReads()
+	if len(reads) != n/store.BucketSize {
+		t.Errorf("read %d distinct buckets, want %d", len(reads), n/store.BucketSize)
+	}
+	for id, c := range reads {
+		if c != 1 {
+			t.Errorf("bucket %s read %d times", id, c)
+		}
+	}
+	if d.m.tl.fetched != n/store.BucketSize {
+		t.Errorf("timeline issued %d bucket fetches, want %d", d.m.tl.fetched, n/store.BucketSize)
+	}
+	if maxHeld > 2*keepBuckets+1 {
+		t.Errorf("held up to %d buckets at once: memory does not stay flat", maxHeld)
+	}
+}
+
+func TestViewAsReprojectsWithoutReading(t *testing.T) {
+	st, tb := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	d.jump(5)
+	if row := rowOf(d.m.View(), 5); !strings.Contains(row, "deleted for Alice") {
+		t.Fatalf("alice should see seq 5 deleted, got %q", row)
+	}
+	held := d.m.tl.buckets[0]
+	trips := st.Stats().RoundTrips
+	tb.resetReads()
+
+	cmd := d.sendOnly(keyMsg("V")) // next member: bob
+	row := rowOf(d.m.View(), 5)
+	if !strings.Contains(row, "Alice: hello 5 from alice") || strings.Contains(row, "deleted") {
+		t.Errorf("bob should see seq 5 as sent, got %q", row)
+	}
+	if got := st.Stats().RoundTrips; got != trips {
+		t.Errorf("switching viewer made %d round trips before redrawing", got-trips)
+	}
+	d.run(cmd) // bob's read position arrives in the background
+	if d.m.tl.buckets[0] != held {
+		t.Error("the held bucket was re-read on a viewer switch")
+	}
+	if !strings.Contains(d.m.View(), "as Bob") {
+		t.Error("the header does not name the new viewer")
+	}
+
+	// The picker with type-ahead switches back.
+	d.keys("v")
+	d.typeText("ali")
+	d.keys("enter")
+	if d.m.tl.viewer != "alice" || !strings.Contains(rowOf(d.m.View(), 5), "deleted for Alice") {
+		t.Errorf("picker did not switch back to alice: viewer %q", d.m.tl.viewer)
+	}
+}
+
+func TestViewAsAnyUserReloadsTheirList(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.keys("u")
+	d.typeText("carol")
+	d.keys("enter")
+	view := d.m.View()
+	if !strings.Contains(view, "Conversations of carol") || strings.Contains(view, "@ Bob") {
+		t.Errorf("carol's list not shown (she has only the team):\n%s", view)
+	}
+}
+
+func TestActions(t *testing.T) {
+	cases := []struct {
+		name, key   string
+		seq         int64
+		wantRow     string
+		wantStatus  string
+		checkStored func(t *testing.T, s store.StoredSlot)
+	}{
+		{name: "revoke", key: "r", seq: 10, wantRow: "revoked by Alice", wantStatus: "revoke seq 10 as alice: done",
+			checkStored: func(t *testing.T, s store.StoredSlot) {
+				if s.Slot.Revoke == nil || s.Slot.Revoke.UserID != "alice" {
+					t.Errorf("stored revoke %+v", s.Slot.Revoke)
+				}
+			}},
+		{name: "delete for me", key: "d", seq: 11, wantRow: "deleted for Alice", wantStatus: "delete seq 11 as alice: done",
+			checkStored: func(t *testing.T, s store.StoredSlot) {
+				if len(s.Slot.DelList) != 1 || s.Slot.DelList[0] != "alice" {
+					t.Errorf("stored del_list %v", s.Slot.DelList)
+				}
+			}},
+		{name: "mark read", key: "m", seq: 112, wantRow: "", wantStatus: "mark read seq 101-112 as alice: done",
+			checkStored: func(t *testing.T, s store.StoredSlot) {
+				if !s.Slot.IsRead {
+					t.Error("slot 112 (sent by bob) not marked read")
+				}
+			}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			st, _ := newTestStore(t, false)
+			seedSmall(t, st)
+			opts, _ := testOptions(t, "alice")
+			d := newDriver(t, st, opts, 120, 40)
+			d.open(chatAB)
+			d.jump(c.seq)
+			d.keys(c.key)
+			if d.m.overlay != ovConfirm {
+				t.Fatalf("%s did not ask for confirmation", c.key)
+			}
+			d.keys("y")
+			view := d.m.View()
+			if !strings.Contains(view, c.wantStatus) {
+				t.Errorf("status %q, want %q", d.m.status, c.wantStatus)
+			}
+			if c.wantRow != "" && !strings.Contains(rowOf(view, c.seq), c.wantRow) {
+				t.Errorf("seq %d drawn as %q after %s", c.seq, rowOf(view, c.seq), c.name)
+			}
+			if c.key == "m" && !strings.Contains(view, "read up to here (seq 112)") {
+				t.Errorf("read line did not move to 112:\n%s", view)
+			}
+			bs, err := st.Buckets(context.Background(), chatAB, []int64{store.BucketIndex(c.seq)}, 120)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.checkStored(t, bs[0].Slots[store.SlotIndex(c.seq)])
+		})
+	}
+}
+
+func TestCancelledActionWritesNothing(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	trips := st.Stats().RoundTrips
+	d.keys("r", "n")
+	if d.m.overlay != ovNone || st.Stats().RoundTrips != trips || !strings.Contains(d.m.View(), "cancelled") {
+		t.Errorf("cancel: overlay %v, %d round trips", d.m.overlay, st.Stats().RoundTrips-trips)
+	}
+}
+
+func TestReadOnlyRefusesWrites(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	opts.ReadOnly = true
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	trips := st.Stats().RoundTrips
+	for _, k := range []string{"r", "d", "m"} {
+		d.keys(k)
+		if d.m.overlay != ovNone {
+			t.Fatalf("%s opened a dialog in read-only mode", k)
+		}
+		if !strings.Contains(d.m.View(), "read-only") {
+			t.Errorf("%s: no refusal on screen", k)
+		}
+	}
+	if st.Stats().RoundTrips != trips {
+		t.Error("read-only mode still talked to the store")
+	}
+	d.keys("?")
+	if help := d.m.View(); strings.Contains(help, "revoke") && !strings.Contains(help, "read-only") {
+		t.Error("help still offers revoke")
+	}
+	// The command refuses even if reached another way.
+	msg := runAction(d.m.e, chatAB, actRevoke, "alice", []int64{1}, store.Revoke{})()
+	if done := msg.(actionDoneMsg); done.err != store.ErrReadOnly {
+		t.Errorf("write command in read-only mode: %v", done.err)
+	}
+}
+
+func TestLateReplyForALeftConversationIsDropped(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.keys("/")
+	d.typeText(chatAB)
+	d.keys("enter")
+	first := d.sendOnly(keyMsg("enter")) // opens si_alice_bob, reads not run yet
+	d.keys("esc", "esc", "/")
+	d.typeText("team")
+	d.keys("enter", "enter") // opens the team chat and settles
+	d.run(first)             // the old reply arrives late
+	if d.m.tl.cid != chatT {
+		t.Fatalf("open conversation is %s", d.m.tl.cid)
+	}
+	for _, b := range d.m.tl.buckets {
+		if b.Cid != chatT {
+			t.Errorf("a bucket of %s was taken into the %s timeline", b.Cid, chatT)
+		}
+	}
+}
+
+func TestFailedLoadShowsErrorAndRetries(t *testing.T) {
+	st, tb := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	tb.setFail(errBoom)
+	d.open(chatAB)
+	view := d.m.View()
+	if !strings.Contains(view, "could not load: connection refused") || !strings.Contains(view, "press R to retry") {
+		t.Fatalf("no error with retry hint:\n%s", view)
+	}
+	tb.setFail(nil)
+	d.keys("R")
+	if row := rowOf(d.m.View(), 120); !strings.Contains(row, "hello 120") {
+		t.Errorf("retry did not load the timeline:\n%s", d.m.View())
+	}
+}
+
+func TestKeysDoNotFireWhileTyping(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	trips := st.Stats().RoundTrips
+	d.keys("/")
+	d.typeText("qrdm?") // quit, revoke, delete, mark read, help: all just text here
+	if d.m.overlay != ovNone || d.m.input.Value() != "qrdm?" {
+		t.Errorf("typing fired keys: overlay %v, input %q", d.m.overlay, d.m.input.Value())
+	}
+	if st.Stats().RoundTrips != trips {
+		t.Error("typing talked to the store")
+	}
+}
+
+func TestSearchStepsBetweenHits(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	d.keys("/")
+	d.typeText("hello 1")
+	d.keys("enter")
+	// Hits newest first: 120, 119, 118, ...
+	if d.m.tl.cursor != 120 {
+		t.Fatalf("first hit at %d, want 120", d.m.tl.cursor)
+	}
+	if !strings.Contains(d.m.View(), "hits") {
+		t.Error("no search progress shown")
+	}
+	d.keys("n", "n")
+	if d.m.tl.cursor != 118 {
+		t.Errorf("n n went to %d, want 118", d.m.tl.cursor)
+	}
+	d.keys("N")
+	if d.m.tl.cursor != 119 {
+		t.Errorf("N went to %d, want 119", d.m.tl.cursor)
+	}
+	// Only seq 5 says "hello 5 from", and it is deleted for alice.
+	d.keys("/")
+	d.m.input.SetValue("hello 5 from")
+	d.keys("enter")
+	if len(d.m.tl.search.hits) != 0 || !strings.Contains(d.m.View(), "no match") {
+		t.Errorf("search found what alice cannot see: %v", d.m.tl.search.hits)
+	}
+}
+
+func TestJumpToDateAndEnds(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	d.keys(":")
+	d.typeText("2024-05-01 09:30") // seq 30 was sent at 09:30
+	d.keys("enter")
+	if d.m.tl.cursor != 30 {
+		t.Errorf("date jump landed on %d, want 30", d.m.tl.cursor)
+	}
+	d.keys("G")
+	if d.m.tl.cursor != 120 {
+		t.Errorf("G landed on %d", d.m.tl.cursor)
+	}
+	d.keys("g")
+	if d.m.tl.cursor != 1 {
+		t.Errorf("g landed on %d", d.m.tl.cursor)
+	}
+	d.keys(":")
+	d.typeText("9999")
+	d.keys("enter")
+	if !strings.Contains(d.m.View(), "outside") {
+		t.Error("a seq beyond the window is not refused")
+	}
+}
+
+func TestCopySendsSanitisedOSC52(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	ctx := context.Background()
+	evil := textMsg("bob", "alice", "", store.SessionSingle, 121, "hi\x1b]52;c;ZXZpbA==\x07there")
+	if _, err := st.InsertMessages(ctx, chatAB, 121, []*store.MsgData{evil}); err != nil {
+		t.Fatal(err)
+	}
+	opts, clip := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	d.keys("y")
+	out := clip.String()
+	if !strings.HasPrefix(out, "\x1b]52;c;") || strings.Count(out, "\x1b") != 1 {
+		t.Fatalf("clipboard got %q: want exactly one OSC52 sequence", out)
+	}
+	if !strings.Contains(d.m.View(), "copied") {
+		t.Error("no status after copy")
+	}
+}
+
+func TestResizeReflows(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	for _, size := range [][2]int{{60, 20}, {160, 50}, {40, 12}} {
+		d.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		lines := strings.Split(d.m.View(), "\n")
+		if len(lines) != size[1] {
+			t.Errorf("%dx%d: drew %d lines", size[0], size[1], len(lines))
+		}
+		for _, l := range lines {
+			if w := len([]rune(l)); w > size[0] {
+				t.Errorf("%dx%d: line of %d cells: %q", size[0], size[1], w, l)
+				break
+			}
+		}
+		if rowOf(d.m.View(), 120) == "" {
+			t.Errorf("%dx%d: selected message not on screen", size[0], size[1])
+		}
+	}
+}

@@ -1,0 +1,309 @@
+package ui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store"
+)
+
+// keepBuckets is how many buckets are held on each side of the cursor's
+// bucket: enough for a screen and the prefetch, and memory stays flat
+// however long the conversation is.
+const keepBuckets = 2
+
+// timeline is the open conversation: a contiguous run of whole buckets
+// around the cursor, projected for the viewer at draw time, so switching
+// viewer needs no read.
+type timeline struct {
+	e    *env
+	cid  string
+	name string
+	conv projection.Conv
+	gen  int // bumps on every (re)open or jump: older bucket replies are dropped
+
+	viewer string
+	win    store.Window            // the viewer's window
+	wins   map[string]store.Window // windows known per viewer
+	winOK  bool                    // win belongs to viewer (false while it loads)
+
+	buckets map[int64]*store.Bucket
+	lo, hi  int64 // the held run, when buckets is not empty
+	pending map[int64]bool
+	fetched int // bucket reads issued, for the status bar and tests
+	err     error
+
+	cursor, top int64 // selected seq and first seq drawn
+	boundaries  bool
+
+	members   []store.Member
+	compareAs string // second viewer of the compare view, "" when off
+	search    search
+}
+
+func newTimeline(e *env, it *convItem, viewer string, gen int) *timeline {
+	t := &timeline{e: e, cid: it.sum.ConversationID, name: it.name, gen: gen, viewer: viewer,
+		conv:    projection.Conv{ID: it.sum.ConversationID, SessionType: store.ConversationTypeOf(it.sum.ConversationID)},
+		win:     it.sum.Window,
+		wins:    map[string]store.Window{},
+		winOK:   true,
+		buckets: map[int64]*store.Bucket{}, pending: map[int64]bool{}}
+	t.win.Last = nil
+	t.wins[viewer] = t.win
+	t.cursor, t.top = t.win.MaxSeq, t.win.MaxSeq
+	return t
+}
+
+func (t *timeline) minSeq() int64 { return max(1, t.win.MinSeq) }
+func (t *timeline) maxSeq() int64 { return t.win.MaxSeq }
+func (t *timeline) empty() bool   { return t.win.MaxSeq < t.minSeq() }
+
+// open reads the buckets that fill the first screen: the newest one and the
+// one before it, in one find.
+func (t *timeline) open() tea.Cmd {
+	if t.empty() {
+		return nil
+	}
+	return t.loadAround(t.cursor)
+}
+
+// loadAround drops what is held and reads the buckets around seq.
+func (t *timeline) loadAround(seq int64) tea.Cmd {
+	t.gen++
+	t.buckets, t.pending, t.err = map[int64]*store.Bucket{}, map[int64]bool{}, nil
+	t.cursor, t.top = seq, seq
+	b := store.BucketIndex(seq)
+	var idx []int64
+	for i := max(b-1, store.BucketIndex(t.minSeq())); i <= min(b+1, store.BucketIndex(t.maxSeq())); i++ {
+		if i == b+1 && store.LastSeq(b)-seq > 50 {
+			break // the screen ends well inside b
+		}
+		idx = append(idx, i)
+	}
+	return t.request(idx, false)
+}
+
+func (t *timeline) request(idx []int64, refresh bool) tea.Cmd {
+	if len(idx) == 0 {
+		return nil
+	}
+	for _, i := range idx {
+		t.pending[i] = true
+	}
+	t.fetched += len(idx)
+	return loadBuckets(t.e, t.gen, t.cid, idx, t.maxSeq(), refresh)
+}
+
+// loaded takes a bucket reply. Buckets that no longer join the held run
+// (the cursor jumped away meanwhile) are dropped rather than kept as islands.
+func (t *timeline) loaded(msg bucketsLoadedMsg) tea.Cmd {
+	if msg.gen != t.gen || msg.cid != t.cid {
+		return nil // a late reply for a view already left
+	}
+	for _, i := range msg.indexes {
+		delete(t.pending, i)
+	}
+	if msg.err != nil {
+		t.err = msg.err
+		return nil
+	}
+	t.err = nil
+	for _, b := range msg.buckets {
+		switch {
+		case msg.refresh:
+			if _, held := t.buckets[b.Index]; held {
+				t.buckets[b.Index] = b
+			}
+		case len(t.buckets) == 0:
+			t.buckets[b.Index], t.lo, t.hi = b, b.Index, b.Index
+		case b.Index == t.lo-1:
+			t.buckets[b.Index], t.lo = b, b.Index
+		case b.Index == t.hi+1:
+			t.buckets[b.Index], t.hi = b, b.Index
+		}
+	}
+	t.clampCursor()
+	t.trim()
+	return t.prefetch()
+}
+
+// prefetch asks for the next bucket in either direction as soon as the
+// cursor enters the last held one, so it is there before it is needed.
+func (t *timeline) prefetch() tea.Cmd {
+	if len(t.buckets) == 0 || t.err != nil {
+		return nil
+	}
+	cb := store.BucketIndex(t.cursor)
+	var cmds []tea.Cmd
+	if cb-1 < t.lo && t.lo > store.BucketIndex(t.minSeq()) && !t.pending[t.lo-1] {
+		cmds = append(cmds, t.request([]int64{t.lo - 1}, false))
+	}
+	if cb+1 > t.hi && t.hi < store.BucketIndex(t.maxSeq()) && !t.pending[t.hi+1] {
+		cmds = append(cmds, t.request([]int64{t.hi + 1}, false))
+	}
+	return tea.Batch(cmds...)
+}
+
+// trim drops buckets far from the cursor.
+func (t *timeline) trim() {
+	cb := store.BucketIndex(t.cursor)
+	for len(t.buckets) > 0 && t.lo < cb-keepBuckets {
+		delete(t.buckets, t.lo)
+		t.lo++
+	}
+	for len(t.buckets) > 0 && t.hi > cb+keepBuckets {
+		delete(t.buckets, t.hi)
+		t.hi--
+	}
+}
+
+// heldRange is the seqs the cursor may visit now.
+func (t *timeline) heldRange() (from, to int64) {
+	if len(t.buckets) == 0 {
+		return t.cursor, t.cursor
+	}
+	return max(t.minSeq(), store.FirstSeq(t.lo)), min(t.maxSeq(), store.LastSeq(t.hi))
+}
+
+func (t *timeline) clampCursor() {
+	from, to := t.heldRange()
+	t.cursor = max(from, min(to, t.cursor))
+	t.top = max(from, min(t.top, t.cursor))
+}
+
+// move shifts the cursor by delta seqs within what is held and prefetches.
+// The top of the screen moves by the same amount for page moves.
+func (t *timeline) move(delta int64, page bool) tea.Cmd {
+	if len(t.buckets) == 0 {
+		return nil
+	}
+	old := t.cursor
+	t.cursor += delta
+	t.clampCursor()
+	if page {
+		from, _ := t.heldRange()
+		t.top = max(from, t.top+(t.cursor-old))
+	}
+	t.trim()
+	return t.prefetch()
+}
+
+// atOldestHeld reports the cursor waiting for an older bucket.
+func (t *timeline) loadingOlder() bool { return t.pending[t.lo-1] }
+
+// slot returns the stored slot at seq if its bucket is held.
+func (t *timeline) slot(seq int64) (store.StoredSlot, *store.Bucket, bool) {
+	b := t.buckets[store.BucketIndex(seq)]
+	if b == nil {
+		return store.StoredSlot{}, nil, false
+	}
+	return b.Slots[store.SlotIndex(seq)], b, true
+}
+
+// message projects seq for viewer from the held slots.
+func (t *timeline) message(seq int64, viewer string) (projection.Message, bool) {
+	s, b, ok := t.slot(seq)
+	if !ok {
+		return projection.Message{}, false
+	}
+	lookup := func(q int64) (store.StoredSlot, bool) {
+		qs, _, ok := t.slot(q)
+		return qs, ok
+	}
+	return projection.View(s, b.DocID, viewer, t.conv, lookup), true
+}
+
+// setViewer switches whose eyes the timeline uses. The held slots are
+// re-projected at the next draw; only the viewer's window (min and read
+// seq) may need a read, and that happens in the background.
+func (t *timeline) setViewer(v string) tea.Cmd {
+	if v == t.viewer {
+		return nil
+	}
+	t.viewer = v
+	if w, ok := t.wins[v]; ok {
+		t.applyWindow(w)
+		return nil
+	}
+	t.winOK = false
+	return loadWindow(t.e, t.cid, v)
+}
+
+// windowLoaded applies a viewer's window if it is still the one in use.
+func (t *timeline) windowLoaded(msg windowLoadedMsg) tea.Cmd {
+	if msg.cid != t.cid || msg.err != nil {
+		return nil
+	}
+	t.wins[msg.viewer] = msg.win
+	if msg.viewer != t.viewer {
+		return nil
+	}
+	return t.applyWindow(msg.win)
+}
+
+func (t *timeline) applyWindow(w store.Window) tea.Cmd {
+	// The held buckets stay; only the bounds and the read line change. A
+	// window that reaches past what is held is filled by prefetch.
+	w.Last = nil
+	t.win, t.winOK = w, true
+	if t.empty() {
+		return nil
+	}
+	if len(t.buckets) == 0 {
+		return t.loadAround(t.maxSeq())
+	}
+	if t.lo > store.BucketIndex(t.maxSeq()) || t.hi < store.BucketIndex(t.minSeq()) {
+		return t.loadAround(t.maxSeq())
+	}
+	t.clampCursor()
+	return t.prefetch()
+}
+
+// refreshAfterWrite re-reads the held buckets among seqs.
+func (t *timeline) refreshAfterWrite(seqs []int64) tea.Cmd {
+	seen := map[int64]bool{}
+	var idx []int64
+	for _, s := range seqs {
+		b := store.BucketIndex(s)
+		if _, held := t.buckets[b]; held && !seen[b] {
+			seen[b] = true
+			idx = append(idx, b)
+		}
+	}
+	if len(idx) == 0 {
+		return nil
+	}
+	t.fetched += len(idx)
+	return loadBuckets(t.e, t.gen, t.cid, idx, t.maxSeq(), true)
+}
+
+// retry repeats what failed: the first screen or the next bucket.
+func (t *timeline) retry() tea.Cmd {
+	t.err = nil
+	if len(t.buckets) == 0 {
+		return t.loadAround(t.cursor)
+	}
+	return t.prefetch()
+}
+
+// jumpTo moves the cursor to seq, re-reading around it when not held.
+func (t *timeline) jumpTo(seq int64) tea.Cmd {
+	seq = max(t.minSeq(), min(t.maxSeq(), seq))
+	if _, _, ok := t.slot(seq); ok {
+		t.cursor = seq
+		t.clampCursor()
+		t.trim()
+		return t.prefetch()
+	}
+	return t.loadAround(seq)
+}
+
+// memberName is the nickname of a member when known, else the ID.
+func (t *timeline) memberName(id string) string {
+	for _, m := range t.members {
+		if m.UserID == id && m.Nickname != "" {
+			return m.Nickname
+		}
+	}
+	return id
+}

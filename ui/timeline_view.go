@@ -1,0 +1,231 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store"
+)
+
+// The timeline is drawn from the seq at t.top downward, newest at the
+// bottom. Each seq is a group of lines: an optional bucket boundary, the
+// message, and the read line after the viewer's read seq.
+
+func (t *timeline) showReadLine(seq int64) bool {
+	return t.winOK && seq == t.win.ReadSeq && t.win.ReadSeq < t.maxSeq()
+}
+
+func (t *timeline) showBoundary(seq int64) bool {
+	return t.boundaries && seq == store.FirstSeq(store.BucketIndex(seq))
+}
+
+func (t *timeline) groupHeight(seq int64) int {
+	n := 1
+	if t.showBoundary(seq) {
+		n++
+	}
+	if t.showReadLine(seq) {
+		n++
+	}
+	return n
+}
+
+// scrollTo moves t.top so that the cursor's group is on screen.
+func (t *timeline) scrollTo(height int) {
+	if t.cursor < t.top {
+		t.top = t.cursor
+	}
+	if t.cursor-t.top > int64(height) {
+		t.top = t.cursor - int64(height)
+	}
+	for t.top < t.cursor {
+		lines := 0
+		for s := t.top; s <= t.cursor; s++ {
+			lines += t.groupHeight(s)
+		}
+		if lines <= height {
+			break
+		}
+		t.top++
+	}
+	// Fill the screen when the newest messages end it early.
+	from, _ := t.heldRange()
+	for t.top > from {
+		lines := 0
+		for s := t.top - 1; s <= t.maxSeq() && lines <= height; s++ {
+			lines += t.groupHeight(s)
+		}
+		if lines > height {
+			break
+		}
+		t.top--
+	}
+}
+
+func (t *timeline) view(width, height int, focused bool) string {
+	th := t.e.theme
+	header := projection.SingleLine(t.name) + "  " + projection.SingleLine(t.cid) + "  as " + projection.SingleLine(t.memberName(t.viewer))
+	if t.compareAs != "" {
+		header += "  vs " + projection.SingleLine(t.memberName(t.compareAs))
+	}
+	lines := []string{th.Title.Render(projection.Truncate(header, width))}
+	body := height - 1
+	switch {
+	case t.err != nil && len(t.buckets) == 0:
+		lines = append(lines, t.errorLines(width)...)
+	case t.empty():
+		lines = append(lines, th.Muted.Render("no messages visible to "+projection.SingleLine(t.viewer)))
+	case len(t.buckets) == 0:
+		lines = append(lines, th.Muted.Render("loading…"))
+	default:
+		lines = append(lines, t.rows(width, body)...)
+	}
+	for len(lines) < height {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines[:height], "\n")
+}
+
+func (t *timeline) errorLines(width int) []string {
+	th := t.e.theme
+	return []string{
+		th.Error.Render(projection.Truncate("could not load: "+projection.SingleLine(t.err.Error()), width)),
+		th.Muted.Render("press " + t.e.keys.Retry.Help().Key + " to retry"),
+	}
+}
+
+func (t *timeline) rows(width, height int) []string {
+	th := t.e.theme
+	var out []string
+	if t.err != nil {
+		out = append(out, t.errorLines(width)...)
+		height -= len(out)
+	}
+	t.scrollTo(height)
+	from, to := t.heldRange()
+	if t.top == from && t.top > t.minSeq() {
+		out = append(out, th.Muted.Render("  … loading older messages"))
+		height--
+		t.scrollTo(height)
+	}
+	seqWidth := len(strconv.FormatInt(t.maxSeq(), 10))
+	for s := t.top; s <= to && height > 0; s++ {
+		if t.showBoundary(s) {
+			out = append(out, th.BucketLine.Render(projection.Truncate(
+				fmt.Sprintf("── bucket %s ──", projection.SingleLine(store.DocIDForSeq(t.cid, s))), width)))
+			height--
+		}
+		if height <= 0 {
+			break
+		}
+		out = append(out, t.messageLine(s, width, seqWidth))
+		height--
+		if t.showReadLine(s) && height > 0 {
+			out = append(out, th.ReadLine.Render(projection.Truncate(
+				fmt.Sprintf("── %s read up to here (seq %d) ──", projection.SingleLine(t.memberName(t.viewer)), s), width)))
+			height--
+		}
+	}
+	return out
+}
+
+func (t *timeline) messageLine(seq int64, width, seqWidth int) string {
+	th := t.e.theme
+	marker := "  "
+	if seq == t.cursor {
+		marker = "▸ "
+	}
+	m, _ := t.message(seq, t.viewer)
+	prefix := fmt.Sprintf("%s%*d %s ", marker, seqWidth, seq, t.clock(m))
+	if t.compareAs == "" {
+		text, style := t.describe(m)
+		line := projection.Truncate(prefix+text, width)
+		if seq == t.cursor {
+			style = th.Selected
+		}
+		return style.Render(padRight(line, width))
+	}
+	other, _ := t.message(seq, t.compareAs)
+	half := max(1, (width-projection.Width(prefix)-3)/2)
+	a, _ := t.describe(m)
+	b, _ := t.describe(other)
+	sep, style := " │ ", th.Text
+	if !projection.Same(m, other) {
+		sep, style = " ≠ ", th.Diff
+	}
+	if seq == t.cursor {
+		style = th.Selected
+	}
+	line := prefix + padRight(projection.Truncate(a, half), half) + sep + projection.Truncate(b, half)
+	return style.Render(padRight(projection.Truncate(line, width), width))
+}
+
+// clock is the send time, or blanks for a hole.
+func (t *timeline) clock(m projection.Message) string {
+	if m.SendTime == 0 {
+		return "           "
+	}
+	return time.UnixMilli(m.SendTime).In(t.e.loc).Format("01-02 15:04")
+}
+
+// describe is the one-line text of a message as its viewer sees it, and the
+// style that tells the cases apart even without colour (each has a marker).
+func (t *timeline) describe(m projection.Message) (string, lipgloss.Style) {
+	th := t.e.theme
+	switch {
+	case m.Hole && m.Problem != "":
+		return "! malformed: " + projection.SingleLine(m.Problem), th.Problem
+	case m.Hole:
+		return "· (no message)", th.Hole
+	}
+	sender := m.SenderNickname
+	if sender == "" {
+		sender = t.memberName(m.SendID)
+	}
+	sender = projection.SingleLine(sender)
+	var text string
+	style := th.Text
+	switch {
+	case m.Revoked:
+		by := "?"
+		if m.Revoke != nil {
+			by = m.Revoke.Nickname
+			if by == "" {
+				by = t.memberName(m.Revoke.UserID)
+			}
+		}
+		text = "⟲ " + sender + ": revoked by " + projection.SingleLine(by)
+		if m.DeletedForViewer {
+			text += " (deleted for viewer)"
+		}
+		style = th.Revoked
+	case m.DeletedForViewer:
+		text = "✗ " + sender + ": deleted for " + projection.SingleLine(t.memberName(m.Viewer))
+		style = th.Deleted
+	default:
+		read := ""
+		if m.IsRead {
+			read = "✓ "
+		}
+		text = read + sender + ": " + projection.Summary(m)
+	}
+	if m.Problem != "" {
+		if !strings.Contains(text, "[malformed") {
+			text += " [malformed: " + projection.SingleLine(m.Problem) + "]"
+		}
+		return "! " + text, th.Problem
+	}
+	return text, style
+}
+
+func padRight(s string, width int) string {
+	if w := projection.Width(s); w < width {
+		return s + strings.Repeat(" ", width-w)
+	}
+	return s
+}

@@ -1,0 +1,101 @@
+// Package ui is the Bubble Tea program of chatlens: a conversation list, a
+// timeline rendered through projection for a chosen viewer, and the dialogs
+// around them. Every read and write goes through *store.Store, always inside
+// a tea.Cmd, so the screen never waits on I/O.
+package ui
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/chatlens/chatlens/keymap"
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/themes"
+)
+
+// Options configure the UI.
+type Options struct {
+	As         string // starting viewer; "" picks the first user found
+	Theme      string // "" detects dark or light before the program starts
+	Mouse      bool   // mouse wheel scrolling; off by default
+	ReadOnly   bool   // hide and refuse revoke, delete and mark read
+	KeymapFile string // "" uses keymap.DefaultPath() when that file exists
+	Operator   string // who is at the keyboard (shown in confirm dialogs)
+
+	// TimeZone displays send times; nil means the local zone.
+	TimeZone *time.Location
+	// Clipboard receives the OSC52 sequence of y; nil means standard output.
+	Clipboard io.Writer
+}
+
+// Run opens the terminal UI and returns when the user quits or ctx ends.
+func Run(ctx context.Context, st *store.Store, opts Options) error {
+	// The background must be asked before Bubble Tea owns the terminal.
+	theme, err := themes.Resolve(opts.Theme, lipgloss.HasDarkBackground)
+	if err != nil {
+		return err
+	}
+	keys, err := keymap.Load(opts.KeymapFile)
+	if err != nil {
+		return err
+	}
+	m := newModel(ctx, st, opts, theme, keys)
+	popts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx)}
+	if opts.Mouse {
+		popts = append(popts, tea.WithMouseCellMotion())
+	}
+	_, err = tea.NewProgram(m, popts...).Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil // interrupted from outside: not a failure of the UI
+	}
+	return err
+}
+
+// NewModel builds the root model without starting a program (teatest). The
+// theme is opts.Theme or dark; the terminal is not queried. A key map file
+// that cannot be read is reported in the status bar and the defaults used.
+func NewModel(st *store.Store, opts Options) tea.Model {
+	theme, terr := themes.Resolve(opts.Theme, func() bool { return true })
+	if terr != nil {
+		theme, _ = themes.Get("dark")
+	}
+	keys, kerr := keymap.Load(opts.KeymapFile)
+	m := newModel(context.Background(), st, opts, theme, keys)
+	if err := errors.Join(terr, kerr); err != nil {
+		m.setStatus(err.Error(), true)
+	}
+	return m
+}
+
+// env is what every part of the UI shares: the store, the look, the keys.
+type env struct {
+	ctx      context.Context
+	st       *store.Store
+	theme    themes.Theme
+	keys     keymap.KeyMap
+	readOnly bool
+	operator string
+	loc      *time.Location
+	clip     io.Writer
+}
+
+func newEnv(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *env {
+	e := &env{ctx: ctx, st: st, theme: theme, keys: keys, operator: opts.Operator,
+		readOnly: opts.ReadOnly || st.ReadOnly(), loc: opts.TimeZone, clip: opts.Clipboard}
+	if e.loc == nil {
+		e.loc = time.Local
+	}
+	if e.clip == nil {
+		e.clip = os.Stdout
+	}
+	if e.readOnly {
+		e.keys = e.keys.WithoutWrites()
+	}
+	return e
+}

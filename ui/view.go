@@ -1,0 +1,189 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store"
+)
+
+// Below the panes: the status bar and a footer (input, message or hints).
+const chromeLines = 2
+
+// narrow is the width under which only the focused pane is drawn.
+const narrow = 70
+
+func (m *Model) bodyHeight() int { return max(3, m.height-chromeLines) }
+
+// View draws the whole screen at exactly m.width x m.height.
+func (m *Model) View() string {
+	if m.width == 0 || m.height == 0 {
+		return ""
+	}
+	h := m.bodyHeight()
+	var body string
+	switch m.overlay {
+	case ovHelp:
+		body = m.centered(m.helpView(), h)
+	case ovConfirm:
+		body = m.centered(m.confirmView(), h)
+	case ovInspector:
+		body = m.inspectorView(h)
+	case ovPicker:
+		body = m.centered(m.pickerView(h), h)
+	default:
+		body = m.panes(h)
+	}
+	return lipgloss.JoinVertical(lipgloss.Left, body, m.statusBar(), m.footer())
+}
+
+func (m *Model) panes(h int) string {
+	th := m.e.theme
+	frame := func(focused bool) lipgloss.Style {
+		if focused {
+			return th.FocusedPane
+		}
+		return th.Pane
+	}
+	inner := h - 2
+	if m.width < narrow || m.tl == nil {
+		w := m.width - 2
+		if m.tl != nil && m.focus == paneTimeline {
+			return frame(true).Render(fitBlock(m.tl.view(w, inner, true), w, inner))
+		}
+		return frame(true).Render(fitBlock(m.list.view(m.e, w, inner), w, inner))
+	}
+	listW := max(24, min(40, m.width/3)) - 2
+	tlW := m.width - listW - 4
+	left := frame(m.focus == paneList).Render(fitBlock(m.list.view(m.e, listW, inner), listW, inner))
+	right := frame(m.focus == paneTimeline).Render(fitBlock(m.tl.view(tlW, inner, m.focus == paneTimeline), tlW, inner))
+	return lipgloss.JoinHorizontal(lipgloss.Top, left, right)
+}
+
+func (m *Model) centered(box string, h int) string {
+	return lipgloss.Place(m.width, h, lipgloss.Center, lipgloss.Center, box)
+}
+
+// statusBar: backend, viewer, conversation, position, round trips, warnings.
+func (m *Model) statusBar() string {
+	th := m.e.theme
+	stats := m.e.st.Stats()
+	// Most telling first: a narrow terminal cuts from the right.
+	parts := []string{"as " + m.viewer()}
+	if t := m.tl; t != nil {
+		parts = append(parts, t.cid)
+		if !t.empty() {
+			parts = append(parts, fmt.Sprintf("seq %d/%d · bucket %d", t.cursor, t.maxSeq(), store.BucketIndex(t.cursor)))
+		}
+	}
+	parts = append(parts, fmt.Sprintf("%d round trips", stats.RoundTrips), m.e.st.Describe())
+	if m.e.readOnly {
+		parts = append(parts, "read-only")
+	}
+	line := projection.SingleLine(strings.Join(parts, " │ "))
+	if stats.CacheError != nil {
+		warn := " │ ⚠ cache: " + projection.SingleLine(stats.CacheError.Error())
+		line = projection.Truncate(line, max(0, m.width-projection.Width(warn))) + warn
+	}
+	return th.StatusBar.Width(m.width).MaxWidth(m.width).Render(projection.Truncate(line, m.width))
+}
+
+// footer is the input being typed, else the last status message, else the
+// search progress, else the key hints.
+func (m *Model) footer() string {
+	th := m.e.theme
+	switch {
+	case m.inputFor != inNone:
+		return lipgloss.NewStyle().MaxWidth(m.width).Render(m.input.View())
+	case m.status != "":
+		style := th.Accent
+		if m.statusErr {
+			style = th.Error
+		}
+		return style.Render(projection.Truncate(projection.SingleLine(m.status), m.width))
+	case m.tl != nil && m.tl.search.query != "" && m.focus == paneTimeline:
+		return th.Accent.Render(projection.Truncate(m.tl.searchProgress(), m.width))
+	}
+	return lipgloss.NewStyle().MaxWidth(m.width).Render(m.help.ShortHelpView(m.e.keys.ShortHelp()))
+}
+
+func (m *Model) helpView() string {
+	th := m.e.theme
+	body := m.help.FullHelpView(m.e.keys.FullHelp())
+	title := th.Title.Render("Keys")
+	note := th.Muted.Render("? or esc to close")
+	if m.e.readOnly {
+		note = th.Muted.Render("read-only: revoke, delete and mark read are off · ? or esc to close")
+	}
+	return th.Dialog.MaxWidth(m.width).Render(lipgloss.JoinVertical(lipgloss.Left, title, "", body, "", note))
+}
+
+func (m *Model) confirmView() string {
+	th := m.e.theme
+	w := max(20, min(70, m.width-6))
+	lines := []string{th.Title.Render(projection.Truncate(m.confirm.title, w)), ""}
+	for _, l := range m.confirm.lines {
+		lines = append(lines, projection.Truncate(projection.SingleLine(l), w))
+	}
+	lines = append(lines, "", th.Accent.Render("y/enter: do it   n/esc: cancel"))
+	return th.Dialog.Width(w + 2).Render(strings.Join(lines, "\n"))
+}
+
+func (m *Model) pickerView(h int) string {
+	th := m.e.theme
+	p := &m.picker
+	w := max(20, min(60, m.width-6))
+	title := "View as"
+	if p.forCompare {
+		title = "Compare " + m.tl.viewer + " with"
+	}
+	lines := []string{th.Title.Render(title), p.input.View()}
+	if len(p.members) == 0 {
+		lines = append(lines, th.Muted.Render("no members known yet"))
+	}
+	rows := max(1, h-6)
+	start := max(0, p.cursor-rows+1)
+	for i := start; i < len(p.shown) && i < start+rows; i++ {
+		mb := p.members[p.shown[i]]
+		label := mb.UserID
+		if mb.Nickname != "" {
+			label += "  " + mb.Nickname
+		}
+		if mb.RoleLevel != 0 {
+			label += "  (" + roleName(mb.RoleLevel) + ")"
+		}
+		label = projection.Truncate(projection.SingleLine(label), w-2)
+		if i == p.cursor {
+			lines = append(lines, th.Selected.Render("▸ "+label))
+		} else {
+			lines = append(lines, "  "+label)
+		}
+	}
+	return th.Dialog.Width(w + 2).Render(strings.Join(lines, "\n"))
+}
+
+// fitBlock makes s exactly width x height cells: lines cut or padded, rows
+// added or dropped. Cheaper than a lipgloss width, which re-wraps every line.
+func fitBlock(s string, width, height int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > height {
+		lines = lines[:height]
+	}
+	for len(lines) < height {
+		lines = append(lines, "")
+	}
+	for i, l := range lines {
+		w := ansi.StringWidth(l)
+		switch {
+		case w > width:
+			lines[i] = ansi.Truncate(l, width, "")
+		case w < width:
+			lines[i] = l + strings.Repeat(" ", width-w)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
