@@ -1,0 +1,155 @@
+// Package mongostore is the MongoDB backend of chatlens: every method of
+// store.Backend is one plain, portable query (find by doc_id / $in, $set,
+// $addToSet, filtered update, insert, $max upsert) so that it runs the same
+// on MongoDB, sharded clusters and MongoDB-wire servers such as FerretDB.
+package mongostore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/mongo/readpref"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+// DefaultTimeout bounds server selection and connecting when Options.Timeout is 0.
+const DefaultTimeout = 5 * time.Second
+
+// Options tune how the backend talks to the deployment.
+type Options struct {
+	// ReadPreference is primary (default), primaryPreferred, secondary,
+	// secondaryPreferred or nearest.
+	ReadPreference string
+	// Timeout bounds server selection and connecting, so an unreachable
+	// server fails fast.
+	Timeout time.Duration
+}
+
+// Backend is a store.Backend on one MongoDB database.
+type Backend struct {
+	client  *mongo.Client
+	db      *mongo.Database
+	uri     string
+	name    string
+	clock   *causalClock // nil when the deployment refuses sessions
+	closeMu sync.Mutex
+	closed  bool
+}
+
+var _ store.Backend = (*Backend)(nil)
+
+// Open connects to uri, checks that the server answers, and uses database
+// db. Errors are one line and never contain the password.
+func Open(ctx context.Context, uri, db string, opts Options) (*Backend, error) {
+	fail := func(err error) error {
+		return fmt.Errorf("open %s: %s", describe(uri, db), scrub(err.Error(), uri))
+	}
+	if db == "" {
+		return nil, fail(errors.New("no database name given"))
+	}
+	rp, err := readPreference(opts.ReadPreference)
+	if err != nil {
+		return nil, fail(err)
+	}
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	co := options.Client().ApplyURI(uri).
+		SetReadPreference(rp).
+		SetServerSelectionTimeout(timeout).
+		SetConnectTimeout(timeout)
+	if err := co.Validate(); err != nil {
+		return nil, fail(err)
+	}
+	client, err := mongo.Connect(co)
+	if err != nil {
+		return nil, fail(err)
+	}
+	pingCtx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if err := client.Ping(pingCtx, rp); err != nil {
+		_ = client.Disconnect(context.Background())
+		return nil, fail(unreachable(err, timeout))
+	}
+	b := &Backend{client: client, db: client.Database(db), uri: uri, name: describe(uri, db)}
+	b.clock = probeSessions(pingCtx, client, rp)
+	return b, nil
+}
+
+// readPreference parses a mode name as mongosh spells it, case-insensitive.
+func readPreference(mode string) (*readpref.ReadPref, error) {
+	if mode == "" {
+		return readpref.Primary(), nil
+	}
+	m, err := readpref.ModeFromString(mode)
+	if err != nil {
+		return nil, fmt.Errorf("read preference %q is not one of primary, primaryPreferred, secondary, secondaryPreferred, nearest", mode)
+	}
+	return readpref.New(m)
+}
+
+// unreachable shortens the driver's server selection error (a dump of the
+// topology) to its cause.
+func unreachable(err error, timeout time.Duration) error {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, "Last error: "); i >= 0 {
+		cause := strings.TrimSpace(strings.TrimRight(msg[i+len("Last error: "):], " ,]}"))
+		return fmt.Errorf("no server reachable within %s: %s", timeout, cause)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("no server reachable within %s: %s", timeout, msg)
+	}
+	return err
+}
+
+// Describe names the deployment with the password masked.
+func (b *Backend) Describe() string { return b.name }
+
+// CausalSessions reports whether operations run in causally consistent
+// sessions (false on servers that refuse sessions).
+func (b *Backend) CausalSessions() bool { return b.clock != nil }
+
+// Close disconnects; closing twice is harmless.
+func (b *Backend) Close(ctx context.Context) error {
+	b.closeMu.Lock()
+	defer b.closeMu.Unlock()
+	if b.closed {
+		return nil
+	}
+	b.closed = true
+	b.clock.end(ctx)
+	return b.wrap(b.client.Disconnect(ctx))
+}
+
+// wrap makes a driver error safe to show: one line, no secret of the URI.
+// The original stays reachable through errors.Is/As (timeouts, network).
+func (b *Backend) wrap(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &safeError{msg: scrub(err.Error(), b.uri), err: err}
+}
+
+// wrapOp is wrap with the operation named first ("find msg: ...").
+func (b *Backend) wrapOp(op, coll string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &safeError{msg: op + " " + coll + ": " + scrub(err.Error(), b.uri), err: err}
+}
+
+type safeError struct {
+	msg string
+	err error
+}
+
+func (e *safeError) Error() string { return e.msg }
+func (e *safeError) Unwrap() error { return e.err }

@@ -1,0 +1,150 @@
+package mongostore
+
+import (
+	"context"
+	"strconv"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+func (b *Backend) coll(name string) *mongo.Collection { return b.db.Collection(name) }
+
+// slotPath is "msgs.<slot>.<field>".
+func slotPath(slot int, field string) string {
+	return "msgs." + strconv.Itoa(slot) + "." + field
+}
+
+// FindBuckets: find({doc_id: {$in: ids}}).
+func (b *Backend) FindBuckets(ctx context.Context, docIDs []string) ([]bson.Raw, error) {
+	if len(docIDs) == 0 {
+		return nil, nil
+	}
+	var out []bson.Raw
+	err := b.find(ctx, store.CollMsg, bson.D{{Key: "doc_id", Value: bson.D{{Key: "$in", Value: docIDs}}}}, nil,
+		func(raw bson.Raw) error {
+			out = append(out, raw)
+			return nil
+		})
+	return out, err
+}
+
+// BucketIDs: find({doc_id: {$gte: "<cid>:", $lt: "<cid>;"}}, {doc_id: 1, _id: 0}),
+// covered by the doc_id index (';' is the byte after ':').
+func (b *Backend) BucketIDs(ctx context.Context, cid string) ([]string, error) {
+	filter := bson.D{{Key: "doc_id", Value: bson.D{{Key: "$gte", Value: cid + ":"}, {Key: "$lt", Value: cid + ";"}}}}
+	opts := options.Find().SetProjection(bson.D{{Key: "doc_id", Value: 1}, {Key: "_id", Value: 0}}).
+		SetSort(bson.D{{Key: "doc_id", Value: 1}})
+	var ids []string
+	err := b.find(ctx, store.CollMsg, filter, opts, func(raw bson.Raw) error {
+		if id, ok := raw.Lookup("doc_id").StringValueOK(); ok {
+			ids = append(ids, id)
+		}
+		return nil
+	})
+	return ids, err
+}
+
+// NextConversationID is one step of a loose index scan over doc_id:
+// the first doc_id past every bucket of after, projected to doc_id.
+func (b *Backend) NextConversationID(ctx context.Context, after string) (string, bool, error) {
+	filter := bson.D{}
+	if after != "" {
+		filter = bson.D{{Key: "doc_id", Value: bson.D{{Key: "$gt", Value: after + ";"}}}}
+	}
+	opts := options.FindOne().SetSort(bson.D{{Key: "doc_id", Value: 1}}).
+		SetProjection(bson.D{{Key: "doc_id", Value: 1}, {Key: "_id", Value: 0}})
+	var raw bson.Raw
+	err := b.clock.run(ctx, func(ctx context.Context) error {
+		var err error
+		raw, err = b.coll(store.CollMsg).FindOne(ctx, filter, opts).Raw()
+		return err
+	})
+	if err == mongo.ErrNoDocuments {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, b.wrapOp("find", store.CollMsg, err)
+	}
+	id, ok := raw.Lookup("doc_id").StringValueOK()
+	if !ok {
+		// A doc_id that is not a string sorts apart from the strings; stop there.
+		return "", false, nil
+	}
+	cid, _, perr := store.ParseDocID(id)
+	if perr != nil && cid == "" {
+		cid = id // no "<cid>:" form at all: the whole id names it
+	}
+	return cid, true, nil
+}
+
+// SetSlotField: updateOne({doc_id}, {$set: {"msgs.<slot>.<field>": value}}).
+func (b *Backend) SetSlotField(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
+	return b.updateOne(ctx, store.CollMsg, bson.D{{Key: "doc_id", Value: docID}},
+		bson.D{{Key: "$set", Value: bson.D{{Key: slotPath(slot, field), Value: value}}}})
+}
+
+// InsertBucket: insertOne(doc); a duplicate doc_id is store.ErrDuplicateKey.
+func (b *Backend) InsertBucket(ctx context.Context, doc *store.Doc) error {
+	err := b.clock.run(ctx, func(ctx context.Context) error {
+		_, err := b.coll(store.CollMsg).InsertOne(ctx, doc)
+		return err
+	})
+	if mongo.IsDuplicateKeyError(err) {
+		return store.ErrDuplicateKey
+	}
+	return b.wrapOp("insert", store.CollMsg, err)
+}
+
+// AddToDelList: updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}}}).
+func (b *Backend) AddToDelList(ctx context.Context, docID string, slot int, users []string) (bool, error) {
+	return b.updateOne(ctx, store.CollMsg, bson.D{{Key: "doc_id", Value: docID}},
+		bson.D{{Key: "$addToSet", Value: bson.D{{Key: slotPath(slot, "del_list"),
+			Value: bson.D{{Key: "$each", Value: users}}}}}})
+}
+
+// MarkSlotRead: updateOne({doc_id, "msgs.<slot>.msg.send_id": {$ne: reader}},
+// {$set: {"msgs.<slot>.is_read": true}}); the reader's own messages stay unread.
+func (b *Backend) MarkSlotRead(ctx context.Context, docID string, slot int, reader string) (bool, error) {
+	filter := bson.D{{Key: "doc_id", Value: docID},
+		{Key: slotPath(slot, "msg.send_id"), Value: bson.D{{Key: "$ne", Value: reader}}}}
+	return b.updateOne(ctx, store.CollMsg, filter,
+		bson.D{{Key: "$set", Value: bson.D{{Key: slotPath(slot, "is_read"), Value: true}}}})
+}
+
+// updateOne runs one update and reports whether a document matched.
+func (b *Backend) updateOne(ctx context.Context, coll string, filter, update bson.D) (bool, error) {
+	var matched bool
+	err := b.clock.run(ctx, func(ctx context.Context) error {
+		res, err := b.coll(coll).UpdateOne(ctx, filter, update)
+		if err == nil {
+			matched = res.MatchedCount > 0
+		}
+		return err
+	})
+	return matched, b.wrapOp("update", coll, err)
+}
+
+// find runs one find and hands each document (a copy) to fn.
+func (b *Backend) find(ctx context.Context, coll string, filter bson.D, opts *options.FindOptionsBuilder, fn func(bson.Raw) error) error {
+	return b.wrapOp("find", coll, b.clock.run(ctx, func(ctx context.Context) error {
+		var lo []options.Lister[options.FindOptions]
+		if opts != nil {
+			lo = append(lo, opts)
+		}
+		cur, err := b.coll(coll).Find(ctx, filter, lo...)
+		if err != nil {
+			return err
+		}
+		defer cur.Close(context.WithoutCancel(ctx))
+		for cur.Next(ctx) {
+			if err := fn(append(bson.Raw(nil), cur.Current...)); err != nil {
+				return err
+			}
+		}
+		return cur.Err()
+	}))
+}

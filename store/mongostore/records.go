@@ -1,0 +1,102 @@
+package mongostore
+
+import (
+	"context"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+func in(values []string) bson.D { return bson.D{{Key: "$in", Value: values}} }
+
+// SeqRecords: find seq {conversation_id: {$in: cids}}.
+func (b *Backend) SeqRecords(ctx context.Context, cids []string) ([]store.SeqRecord, error) {
+	if len(cids) == 0 {
+		return nil, nil
+	}
+	return findAll(ctx, b, store.CollSeq, bson.D{{Key: "conversation_id", Value: in(cids)}}, decodeSeqRecord)
+}
+
+// RaiseMaxSeq: updateOne seq {conversation_id}, {$max: {max_seq}}, upsert.
+func (b *Backend) RaiseMaxSeq(ctx context.Context, cid string, maxSeq int64) error {
+	return b.raise(ctx, store.CollSeq, bson.D{{Key: "conversation_id", Value: cid}},
+		bson.D{{Key: "$max", Value: bson.D{{Key: "max_seq", Value: maxSeq}}},
+			{Key: "$setOnInsert", Value: bson.D{{Key: "min_seq", Value: int64(0)}}}})
+}
+
+// SeqUsers: find seq_user {user_id: uid, conversation_id: {$in: cids}}.
+func (b *Backend) SeqUsers(ctx context.Context, uid string, cids []string) ([]store.SeqUser, error) {
+	if len(cids) == 0 {
+		return nil, nil
+	}
+	return findAll(ctx, b, store.CollSeqUser,
+		bson.D{{Key: "user_id", Value: uid}, {Key: "conversation_id", Value: in(cids)}}, decodeSeqUser)
+}
+
+// RaiseReadSeq: updateOne seq_user {user_id, conversation_id}, {$max: {read_seq}}, upsert.
+func (b *Backend) RaiseReadSeq(ctx context.Context, uid, cid string, seq int64) error {
+	return b.raise(ctx, store.CollSeqUser, bson.D{{Key: "user_id", Value: uid}, {Key: "conversation_id", Value: cid}},
+		bson.D{{Key: "$max", Value: bson.D{{Key: "read_seq", Value: seq}}},
+			{Key: "$setOnInsert", Value: bson.D{{Key: "min_seq", Value: int64(0)}, {Key: "max_seq", Value: int64(0)}}}})
+}
+
+// raise runs a $max upsert. Two first upserts racing on a unique index can
+// both try to insert; the loser retries once and then updates.
+func (b *Backend) raise(ctx context.Context, coll string, filter, update bson.D) error {
+	opts := options.UpdateOne().SetUpsert(true)
+	var err error
+	for range 2 {
+		err = b.clock.run(ctx, func(ctx context.Context) error {
+			_, err := b.coll(coll).UpdateOne(ctx, filter, update, opts)
+			return err
+		})
+		if !mongo.IsDuplicateKeyError(err) {
+			break
+		}
+	}
+	return b.wrapOp("update", coll, err)
+}
+
+// Conversations: find conversation {owner_user_id: owner}.
+func (b *Backend) Conversations(ctx context.Context, owner string) ([]store.Conversation, error) {
+	return findAll(ctx, b, store.CollConversation, bson.D{{Key: "owner_user_id", Value: owner}}, decodeConversation)
+}
+
+// ConversationsByID: find conversation {conversation_id: cid}.
+func (b *Backend) ConversationsByID(ctx context.Context, cid string) ([]store.Conversation, error) {
+	return findAll(ctx, b, store.CollConversation, bson.D{{Key: "conversation_id", Value: cid}}, decodeConversation)
+}
+
+// Users: find user {user_id: {$in: ids}}.
+func (b *Backend) Users(ctx context.Context, ids []string) ([]store.User, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	return findAll(ctx, b, store.CollUser, bson.D{{Key: "user_id", Value: in(ids)}}, decodeUser)
+}
+
+// Groups: find group {group_id: {$in: ids}}.
+func (b *Backend) Groups(ctx context.Context, ids []string) ([]store.Group, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	return findAll(ctx, b, store.CollGroup, bson.D{{Key: "group_id", Value: in(ids)}}, decodeGroup)
+}
+
+// GroupMembers: find group_member {group_id}.
+func (b *Backend) GroupMembers(ctx context.Context, groupID string) ([]store.GroupMember, error) {
+	return findAll(ctx, b, store.CollGroupMember, bson.D{{Key: "group_id", Value: groupID}}, decodeGroupMember)
+}
+
+// findAll runs one find and decodes every document leniently.
+func findAll[T any](ctx context.Context, b *Backend, coll string, filter bson.D, decode func(bson.Raw) T) ([]T, error) {
+	var out []T
+	err := b.find(ctx, coll, filter, nil, func(raw bson.Raw) error {
+		out = append(out, decode(raw))
+		return nil
+	})
+	return out, err
+}
