@@ -1,0 +1,892 @@
+// Command chatlens opens an OpenIM-style bucketed message store and shows
+// every message the way one chosen user sees it. This file is wiring only:
+// flags, subcommands, opening the store; the work is in store/ and projection/.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"os/user"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/check"
+	"github.com/chatlens/chatlens/store/demo"
+	"github.com/chatlens/chatlens/store/embedded"
+	"github.com/chatlens/chatlens/store/mongostore"
+	"github.com/chatlens/chatlens/store/rediscache"
+	"github.com/chatlens/chatlens/store/transfer"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// stdin is what `import -` reads; a variable so tests can replace it.
+var stdin io.Reader = os.Stdin
+
+// usageError is bad input from the command line: exit code 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+// command is one subcommand: its flags and what it does once they parsed.
+type command struct {
+	name, args, help string
+	autoSeed         bool     // an empty embedded store gets the demo dataset first
+	writes           bool     // writes data: the audit log is opened
+	required         []string // flags that must be given
+	flags            func(fs *flag.FlagSet, o *opts)
+	run              func(ctx context.Context, e *env) error
+}
+
+var commands = []command{
+	{name: "conversations", args: "--as USER [--format text|json]", help: "a user's conversations with unread counts",
+		required: []string{"as"}, autoSeed: true, flags: formatFlags, run: runConversations},
+	{name: "dump", args: "--conversation CID --as USER [--from SEQ] [--to SEQ] [--format text|json] [--stats]",
+		help: "a conversation as one user sees it", required: []string{"conversation", "as"}, autoSeed: true, flags: dumpFlags, run: runDump},
+	{name: "revoke", args: "--conversation CID --seq N[,N|A-B] --by USER", help: "revoke messages as USER",
+		required: writeRequired, autoSeed: true, writes: true, flags: writeFlags, run: runWrite},
+	{name: "delete", args: "--conversation CID --seq N[,N|A-B] --by USER", help: "delete messages for USER only",
+		required: writeRequired, autoSeed: true, writes: true, flags: writeFlags, run: runWrite},
+	{name: "read", args: "--conversation CID --seq N[,N|A-B] --by USER", help: "mark messages read by USER",
+		required: writeRequired, autoSeed: true, writes: true, flags: writeFlags, run: runWrite},
+	{name: "import", args: "FILE|- [--collection NAME]", help: "load mongoexport output (Extended JSON lines)",
+		required: []string{"collection"}, writes: true, flags: collectionFlags, run: runImport},
+	{name: "export", args: "[--collection NAME] [--conversation CID]", help: "write stored documents as mongoexport does",
+		required: []string{"collection"}, autoSeed: true, flags: collectionFlags, run: runExport},
+	{name: "seed", args: "[--conversations N] [--messages N] [--long N] [--seed N] [--force]",
+		help: "write the demo dataset", writes: true, flags: seedFlags, run: runSeed},
+	{name: "check", args: "[--conversation CID]", help: "bucket invariants, indexes and seq documents",
+		autoSeed: true, flags: func(fs *flag.FlagSet, o *opts) { fs.StringVar(&o.cid, "conversation", "", "only this conversation") },
+		run: runCheck},
+}
+
+var writeRequired = []string{"conversation", "seq", "by"}
+
+// opts holds every flag; each FlagSet binds the ones its command takes.
+type opts struct {
+	mongoURI, db, redis, data, readPref, auditLog string
+	readOnly                                      bool
+	as, theme                                     string
+	mouse                                         bool
+
+	cid, format, seqs, by, collection string
+	from, to                          int64
+	stats, force                      bool
+	seed                              int64
+	conversations, messages, long     int
+	file                              string
+}
+
+func connectionFlags(fs *flag.FlagSet, o *opts) {
+	fs.StringVar(&o.mongoURI, "mongo-uri", "", "MongoDB URI (env CHATLENS_MONGO_URI); none: the embedded store")
+	fs.StringVar(&o.db, "db", "openim_v3", "MongoDB database")
+	fs.StringVar(&o.redis, "redis", "", "Redis address or URL, the first read layer (env CHATLENS_REDIS)")
+	fs.StringVar(&o.data, "data", "", "embedded store file (env CHATLENS_DATA; default "+defaultDataPath()+")")
+	fs.BoolVar(&o.readOnly, "read-only", false, "refuse every write")
+	fs.StringVar(&o.readPref, "read-preference", "", "MongoDB read preference (primary, secondaryPreferred, ...)")
+	fs.StringVar(&o.auditLog, "audit-log", "", "audit log file (default "+defaultAuditPath()+")")
+}
+
+func formatFlags(fs *flag.FlagSet, o *opts) {
+	fs.StringVar(&o.as, "as", "", "the user whose view is shown")
+	fs.StringVar(&o.format, "format", "text", "text or json")
+}
+
+func dumpFlags(fs *flag.FlagSet, o *opts) {
+	formatFlags(fs, o)
+	fs.StringVar(&o.cid, "conversation", "", "conversation ID")
+	fs.Int64Var(&o.from, "from", 0, "first seq (default: the start of the user's window)")
+	fs.Int64Var(&o.to, "to", 0, "last seq (default: the newest message)")
+	fs.BoolVar(&o.stats, "stats", false, "print round trips and cache hits to stderr")
+}
+
+func writeFlags(fs *flag.FlagSet, o *opts) {
+	fs.StringVar(&o.cid, "conversation", "", "conversation ID")
+	fs.StringVar(&o.seqs, "seq", "", "seqs: 5, 5,7 or 10-20")
+	fs.StringVar(&o.by, "by", "", "the user acting")
+}
+
+func collectionFlags(fs *flag.FlagSet, o *opts) {
+	fs.StringVar(&o.collection, "collection", store.CollMsg, "collection")
+	if fs.Name() == "export" {
+		fs.StringVar(&o.cid, "conversation", "", "only this conversation")
+	}
+}
+
+func seedFlags(fs *flag.FlagSet, o *opts) {
+	fs.IntVar(&o.conversations, "conversations", demo.DefaultConversations, "ordinary conversations")
+	fs.IntVar(&o.messages, "messages", demo.DefaultMessages, "messages per ordinary conversation")
+	fs.IntVar(&o.long, "long", demo.DefaultLongMessages, "messages of the long group (0: none)")
+	fs.Int64Var(&o.seed, "seed", 1, "random seed; the same seed writes the same documents")
+	fs.BoolVar(&o.force, "force", false, "seed even though the store holds messages")
+}
+
+// run is the whole program; main only exits with its code.
+func run(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	err := dispatch(ctx, args, stdout, stderr)
+	var ue usageError
+	switch {
+	case err == nil || errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintln(stderr, "chatlens: "+oneLine(err.Error()))
+		return 2
+	default:
+		fmt.Fprintln(stderr, "chatlens: "+oneLine(err.Error()))
+		return 1
+	}
+}
+
+func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	o := &opts{}
+	root := newFlagSet("chatlens", stdout)
+	connectionFlags(root, o)
+	root.StringVar(&o.as, "as", "", "the user whose view the UI starts with")
+	root.StringVar(&o.theme, "theme", "", "UI theme: dark, light, high-contrast")
+	root.BoolVar(&o.mouse, "mouse", false, "let the UI use the mouse")
+	root.Usage = func() { printUsage(root) }
+	if err := parse(root, args, nil); err != nil {
+		return err
+	}
+	rest := root.Args()
+	if len(rest) == 0 {
+		return runPlaceholderUI(ctx, &env{o: o, stdout: stdout, stderr: stderr})
+	}
+	i := slices.IndexFunc(commands, func(c command) bool { return c.name == rest[0] })
+	if i < 0 {
+		return usagef("unknown command %q (run chatlens -h for the list)", rest[0])
+	}
+	c := commands[i]
+	given := map[string]string{} // flags before the command; binding below resets them
+	root.Visit(func(f *flag.Flag) { given[f.Name] = f.Value.String() })
+	fs := newFlagSet(c.name, stdout)
+	connectionFlags(fs, o)
+	c.flags(fs, o)
+	var err error
+	for name, v := range given {
+		if fs.Lookup(name) != nil && err == nil {
+			err = fs.Set(name, v)
+		}
+	}
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: chatlens %s %s\n  %s\n\nflags:\n", c.name, c.args, c.help)
+		fs.PrintDefaults()
+	}
+	var positional []string
+	if err = parse(fs, rest[1:], &positional); err != nil {
+		return err
+	}
+	if len(positional) > 0 && c.name != "import" || len(positional) > 1 {
+		return usagef("%s: unexpected argument %q", c.name, positional[len(positional)-1])
+	}
+	if len(positional) == 1 {
+		o.file = positional[0]
+	}
+	e := &env{o: o, cmd: c.name, stdout: stdout, stderr: stderr}
+	if err := e.validate(c.required); err != nil {
+		return err
+	}
+	if err := e.open(ctx, c.autoSeed, c.writes); err != nil {
+		return err
+	}
+	defer e.close()
+	err = c.run(ctx, e)
+	if cerr := e.st.Stats().CacheError; cerr != nil && err == nil {
+		fmt.Fprintln(stderr, "chatlens: warning: the cache failed, reads fell back to the store: "+oneLine(cerr.Error()))
+	}
+	return err
+}
+
+func newFlagSet(name string, out io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(out) // -h prints here; errors are returned and printed as one line
+	return fs
+}
+
+// parse parses fs, collecting positional arguments between flags when
+// positional is not nil (import FILE --collection x), and applies the
+// environment to connection flags not given.
+func parse(fs *flag.FlagSet, args []string, positional *[]string) error {
+	out := fs.Output()
+	fs.SetOutput(io.Discard)
+	for {
+		err := fs.Parse(args)
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(out)
+			fs.Usage()
+			return err
+		}
+		if err != nil {
+			return usagef("%s: %v", fs.Name(), err)
+		}
+		if positional == nil || fs.NArg() == 0 {
+			break
+		}
+		*positional = append(*positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	fs.SetOutput(out)
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for flagName, envName := range map[string]string{"mongo-uri": "CHATLENS_MONGO_URI", "redis": "CHATLENS_REDIS", "data": "CHATLENS_DATA"} {
+		if v := os.Getenv(envName); v != "" && !set[flagName] && fs.Lookup(flagName).Value.String() == "" {
+			_ = fs.Set(flagName, v)
+		}
+	}
+	return nil
+}
+
+func printUsage(root *flag.FlagSet) {
+	w := root.Output()
+	fmt.Fprintln(w, "usage: chatlens [flags]            the terminal UI (no --mongo-uri: a local demo store)")
+	for _, c := range commands {
+		fmt.Fprintf(w, "       chatlens %s %s\n         %s\n", c.name, c.args, c.help)
+	}
+	fmt.Fprintln(w, "\nflags (every command takes the connection flags):")
+	root.PrintDefaults()
+}
+
+// oneLine keeps an error to one line on stderr.
+func oneLine(s string) string { return strings.Join(strings.Fields(projection.SingleLine(s)), " ") }
+
+// env is a parsed command with its store open.
+type env struct {
+	o              *opts
+	cmd            string
+	stdout, stderr io.Writer
+	st             *store.Store
+	log            *store.AuditLog // nil unless the command writes
+	logFile        *os.File
+}
+
+func (e *env) validate(required []string) error {
+	o := e.o
+	if o.format != "" && o.format != "text" && o.format != "json" {
+		return usagef("%s: --format is text or json, not %q", e.cmd, o.format)
+	}
+	values := map[string]string{"conversation": o.cid, "as": o.as, "by": o.by, "seq": o.seqs, "collection": o.collection}
+	for _, name := range required {
+		if values[name] == "" {
+			return usagef("%s: --%s is required", e.cmd, name)
+		}
+	}
+	if e.cmd == "import" && o.file == "" {
+		return usagef("import: FILE (or - for stdin) is required")
+	}
+	if o.from < 0 || o.to < 0 || (o.to > 0 && o.to < o.from) {
+		return usagef("dump: want 1 <= --from <= --to")
+	}
+	if o.seqs != "" {
+		if _, err := store.ParseSeqs(o.seqs); err != nil {
+			return usagef("%s: --seq: %v", e.cmd, err)
+		}
+	}
+	if o.conversations < 0 || o.messages < 0 || o.long < 0 {
+		return usagef("seed: sizes cannot be negative")
+	}
+	return nil
+}
+
+// open connects to the store the flags name. The embedded store is created
+// on first use and, for the commands that read, seeded with the demo data.
+func (e *env) open(ctx context.Context, autoSeed, writes bool) error {
+	o := e.o
+	if writes {
+		if err := e.openAuditLog(); err != nil {
+			return err
+		}
+	}
+	var backend store.Backend
+	if o.mongoURI != "" {
+		b, err := mongostore.Open(ctx, o.mongoURI, o.db, mongostore.Options{ReadPreference: o.readPref, Timeout: mongoTimeout})
+		if err != nil {
+			return err
+		}
+		backend = b
+	} else {
+		b, err := e.openEmbedded(ctx, autoSeed, writes)
+		if err != nil {
+			return err
+		}
+		backend = b
+	}
+	var cache store.Cache
+	if o.redis != "" {
+		c, err := rediscache.Open(ctx, o.redis, rediscache.Options{})
+		switch {
+		case errors.Is(err, rediscache.ErrBadAddress):
+			_ = backend.Close(ctx)
+			return usageError{err.Error()}
+		case err != nil:
+			fmt.Fprintln(e.stderr, "chatlens: warning: "+oneLine(err.Error())+"; continuing without the cache")
+		default:
+			cache = c
+		}
+	}
+	audit := e.log
+	if e.cmd == "seed" {
+		audit = nil // one entry for the whole seed, not one per batch
+	}
+	e.st = store.New(backend, store.Options{Cache: cache, ReadOnly: o.readOnly, Audit: audit, Operator: operator()})
+	return nil
+}
+
+func (e *env) openEmbedded(ctx context.Context, autoSeed, writes bool) (*embedded.Backend, error) {
+	path := e.o.data
+	if path == "" {
+		path = defaultDataPath()
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("embedded store: %w", err)
+	}
+	// Commands that only read, and read-only runs, take a shared lock so
+	// several can run side by side. The UI (no command) may write.
+	shared := e.o.readOnly || !writes && e.cmd != ""
+	_, statErr := os.Stat(path)
+	if autoSeed {
+		needSeed := statErr != nil
+		if !needSeed {
+			b, err := embedded.Open(path, embedded.Options{ReadOnly: true})
+			if err != nil {
+				return nil, err
+			}
+			empty, err := isEmpty(ctx, b)
+			if err == nil && !empty && shared {
+				return b, nil
+			}
+			_ = b.Close(ctx)
+			if err != nil {
+				return nil, err
+			}
+			needSeed = empty
+		}
+		if needSeed {
+			if err := e.seedDemo(ctx, path); err != nil {
+				return nil, err
+			}
+		}
+		statErr = nil
+	}
+	// seed writes a generated dataset in thousands of small transactions:
+	// without fsync per transaction it takes seconds instead of minutes.
+	return embedded.Open(path, embedded.Options{ReadOnly: shared && statErr == nil, NoSync: e.cmd == "seed"})
+}
+
+// seedDemo fills an empty embedded store with the demo dataset. It writes
+// without fsync per write (seconds instead of minutes); Close then releases
+// the file. Creating the demo is not a write to anyone's data, so
+// --read-only does not prevent it.
+func (e *env) seedDemo(ctx context.Context, path string) error {
+	b, err := embedded.Open(path, embedded.Options{NoSync: true})
+	if err != nil {
+		return err
+	}
+	err = e.seed(ctx, store.New(b, store.Options{}), firstRunDemo, "first run: seeding the demo dataset into "+path)
+	if cerr := b.Close(ctx); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// mongoTimeout bounds connecting to MongoDB (tests shorten it).
+var mongoTimeout = mongostore.DefaultTimeout
+
+// firstRunDemo is the dataset an empty embedded store gets (tests shrink it).
+var firstRunDemo = demo.Options{Seed: 1}
+
+var errFound = errors.New("found")
+
+// isEmpty reports a store holding no msg document.
+func isEmpty(ctx context.Context, b store.Backend) (bool, error) {
+	err := b.ScanRaw(ctx, store.CollMsg, "", func(bson.Raw) error { return errFound })
+	if errors.Is(err, errFound) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+func (e *env) close() {
+	if e.st != nil {
+		_ = e.st.Close(context.Background())
+	}
+	if e.logFile != nil {
+		_ = e.logFile.Close()
+	}
+}
+
+// openAuditLog opens the audit log for appending. Only commands that write
+// open it, so reading never creates files; a write without it is refused.
+func (e *env) openAuditLog() error {
+	path := e.o.auditLog
+	if path == "" {
+		path = defaultAuditPath()
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("audit log: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("audit log: %w", err)
+	}
+	e.logFile, e.log = f, store.NewAuditLog(f)
+	return nil
+}
+
+func operator() string {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	return os.Getenv("USER")
+}
+
+// defaultDataPath and defaultAuditPath follow the XDG base directories on
+// Unix and the platform's own places elsewhere.
+func defaultDataPath() string {
+	return filepath.Join(userDir("XDG_DATA_HOME", ".local/share"), "chatlens", "chatlens.db")
+}
+
+func defaultAuditPath() string {
+	return filepath.Join(userDir("XDG_STATE_HOME", ".local/state"), "chatlens", "audit.log")
+}
+
+func userDir(xdg, unixDefault string) string {
+	if d := os.Getenv(xdg); d != "" {
+		return d
+	}
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" {
+		if d, err := os.UserConfigDir(); err == nil {
+			return d
+		}
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(home, unixDefault)
+	}
+	return "."
+}
+
+// progressPrinter reports long work on stderr: a rewritten line on a
+// terminal; otherwise only the announcement, when announce is set.
+func progressPrinter(w io.Writer, what string, announce bool) (func(done, total int), func()) {
+	f, ok := w.(*os.File)
+	tty := false
+	if ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			tty = true
+		}
+	}
+	if announce || tty {
+		fmt.Fprintln(w, "chatlens: "+what)
+	}
+	last := time.Time{}
+	step := func(done, total int) {
+		if !tty || time.Since(last) < 100*time.Millisecond {
+			return
+		}
+		last = time.Now()
+		if total > 0 {
+			fmt.Fprintf(w, "\r  %d / %d (%d%%)", done, total, done*100/total)
+		} else {
+			fmt.Fprintf(w, "\r  %d", done)
+		}
+	}
+	end := func() {
+		if tty && !last.IsZero() {
+			fmt.Fprint(w, "\r\033[K")
+		}
+	}
+	return step, end
+}
+
+func (e *env) seed(ctx context.Context, st *store.Store, opts demo.Options, what string) error {
+	step, end := progressPrinter(e.stderr, what, true)
+	start := time.Now()
+	sum, err := demo.Seed(ctx, st, opts, step)
+	end()
+	if err != nil {
+		return fmt.Errorf("seeding: %w", err)
+	}
+	fmt.Fprintf(e.stderr, "chatlens: seeded %s in %s\n", sum, time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+func runPlaceholderUI(ctx context.Context, e *env) error {
+	if err := e.open(ctx, true, false); err != nil {
+		return err
+	}
+	defer e.close()
+	fmt.Fprintln(e.stderr, "chatlens: the terminal UI is coming; meanwhile, the conversations"+
+		map[bool]string{true: " of " + e.o.as, false: " in the store (--as USER for one user's view)"}[e.o.as != ""])
+	e.o.format = "text"
+	return runConversations(ctx, e)
+}
+
+func runConversations(ctx context.Context, e *env) error {
+	list, err := e.st.ConversationsOf(ctx, e.o.as)
+	if err != nil {
+		return err
+	}
+	if e.o.format == "json" {
+		enc := json.NewEncoder(e.stdout)
+		for _, c := range list {
+			if err := enc.Encode(struct {
+				ConversationID   string `json:"conversationID"`
+				ConversationType int32  `json:"conversationType"`
+				MaxSeq           int64  `json:"maxSeq"`
+				ReadSeq          int64  `json:"readSeq"`
+				Unread           int64  `json:"unread"`
+			}{c.ConversationID, c.ConversationType, c.Window.MaxSeq, c.Window.ReadSeq, c.Unread()}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	names, err := conversationNames(ctx, e.st, list)
+	if err != nil {
+		return err
+	}
+	for _, c := range list {
+		pin := " "
+		if c.IsPinned {
+			pin = "*"
+		}
+		fmt.Fprintf(e.stdout, "%s %s %-6s %6d unread  %s (seq %d, read %d)\n", pin,
+			pad(c.ConversationID, 28), kindName(c.ConversationType), c.Unread(),
+			pad(names[c.ConversationID], 24), c.Window.MaxSeq, c.Window.ReadSeq)
+	}
+	return nil
+}
+
+// pad sanitises s and fits it to width terminal cells (CJK and emoji take two).
+func pad(s string, width int) string {
+	s = projection.Truncate(projection.SingleLine(s), width)
+	return s + strings.Repeat(" ", max(0, width-projection.Width(s)))
+}
+
+func kindName(t int32) string {
+	return map[int32]string{store.SessionSingle: "single", store.SessionGroup: "group", store.SessionNotification: "notice"}[t]
+}
+
+// conversationNames names each conversation: the other user of a single
+// chat, the group's name, from the user and group collections.
+func conversationNames(ctx context.Context, st *store.Store, list []store.ConversationSummary) (map[string]string, error) {
+	var users, groups []string
+	for _, c := range list {
+		if c.UserID != "" {
+			users = append(users, c.UserID)
+		}
+		if kind, a, _ := store.SplitConversationID(c.ConversationID); kind == store.SessionGroup {
+			groups = append(groups, a)
+		}
+	}
+	un, err := st.UserNames(ctx, users)
+	if err != nil {
+		return nil, err
+	}
+	gn, err := st.GroupNames(ctx, groups)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, c := range list {
+		if _, a, _ := store.SplitConversationID(c.ConversationID); gn[a] != "" {
+			out[c.ConversationID] = gn[a]
+		} else {
+			out[c.ConversationID] = un[c.UserID]
+		}
+	}
+	return out, nil
+}
+
+func runDump(ctx context.Context, e *env) error {
+	o, st := e.o, e.st
+	ws, err := st.Windows(ctx, o.as, []string{o.cid}, nil)
+	if err != nil {
+		return err
+	}
+	w := ws[o.cid]
+	if w.MaxSeq == 0 {
+		return fmt.Errorf("dump: conversation %s holds no messages", projection.SingleLine(o.cid))
+	}
+	from, to := max(w.MinSeq, o.from), w.MaxSeq
+	if o.to > 0 {
+		to = min(to, o.to)
+	}
+	conv := projection.Conv{ID: o.cid, SessionType: store.ConversationTypeOf(o.cid)}
+	enc := json.NewEncoder(e.stdout)
+	enc.SetEscapeHTML(false)
+	indexes := store.BucketsCovering(from, to)
+	loaded := map[int64]*store.Bucket{} // this batch and the one before, for quotes
+	lookup := func(seq int64) (store.StoredSlot, bool) {
+		if b := loaded[store.BucketIndex(seq)]; b != nil {
+			return b.Slots[store.SlotIndex(seq)], true
+		}
+		return store.StoredSlot{}, false
+	}
+	for start := 0; start < len(indexes); start += st.FindBatch {
+		batch := indexes[start:min(start+st.FindBatch, len(indexes))]
+		buckets, err := readBuckets(ctx, st, o.cid, batch, w)
+		if err != nil {
+			return err
+		}
+		for idx := range loaded {
+			if idx < batch[0]-1 {
+				delete(loaded, idx)
+			}
+		}
+		for _, b := range buckets {
+			loaded[b.Index] = b
+		}
+		for _, b := range buckets {
+			for _, s := range b.Slots {
+				if s.Seq < from || s.Seq > to {
+					continue
+				}
+				m := projection.View(s, b.DocID, o.as, conv, lookup)
+				if o.format == "json" {
+					err = enc.Encode(m)
+				} else {
+					_, err = fmt.Fprintln(e.stdout, textLine(m))
+				}
+				if err != nil {
+					return err
+				}
+			}
+		}
+	}
+	if o.stats {
+		s := st.Stats()
+		fmt.Fprintf(e.stderr, "chatlens: %d round trips; cache: %d round trips, %d hits, %d misses\n",
+			s.RoundTrips, s.CacheRoundTrips, s.CacheHits, s.CacheMisses)
+	}
+	return nil
+}
+
+// readBuckets reads a batch of buckets, reusing the newest one the window
+// computation already read.
+func readBuckets(ctx context.Context, st *store.Store, cid string, batch []int64, w *store.Window) ([]*store.Bucket, error) {
+	rest := batch
+	if w.Last != nil && batch[len(batch)-1] == w.Last.Index {
+		rest = batch[:len(batch)-1]
+	}
+	var out []*store.Bucket
+	if len(rest) > 0 {
+		var err error
+		if out, err = st.Buckets(ctx, cid, rest, w.MaxSeq); err != nil {
+			return nil, err
+		}
+	}
+	if len(rest) < len(batch) {
+		out = append(out, w.Last)
+	}
+	return out, nil
+}
+
+// textLine is one readable, sanitised line: seq, time, sender, what is seen.
+func textLine(m projection.Message) string {
+	if m.Hole {
+		return fmt.Sprintf("%7d  %-19s  %s", m.Seq, "", projection.Summary(m))
+	}
+	sender := m.SenderNickname
+	if sender == "" {
+		sender = m.SendID
+	}
+	var marks []string
+	if m.Revoked {
+		marks = append(marks, "[revoked]")
+	}
+	if m.SessionType == store.SessionSingle && m.IsRead {
+		marks = append(marks, "[read]")
+	}
+	line := fmt.Sprintf("%7d  %-19s  %s: %s", m.Seq, projection.Timestamp(m.SendTime),
+		projection.Truncate(projection.SingleLine(sender), 24), projection.Summary(m))
+	if len(marks) > 0 {
+		line += "  " + strings.Join(marks, " ")
+	}
+	return line
+}
+
+func runWrite(ctx context.Context, e *env) error {
+	o, st := e.o, e.st
+	seqs, err := store.ParseSeqs(o.seqs) // validated already
+	if err != nil {
+		return err
+	}
+	var res store.WriteResult
+	var done string
+	switch e.cmd {
+	case "revoke":
+		var rev store.Revoke
+		if rev, err = revoker(ctx, st, o.cid, o.by); err != nil {
+			return err
+		}
+		res, err = st.Revoke(ctx, o.cid, seqs, rev)
+		done = fmt.Sprintf("revoked seq %s of %s as %s (role %d)", store.FormatSeqs(seqs), o.cid, o.by, rev.Role)
+	case "delete":
+		res, err = st.DeleteForMe(ctx, o.cid, seqs, o.by)
+		done = fmt.Sprintf("deleted seq %s of %s for %s", store.FormatSeqs(seqs), o.cid, o.by)
+	case "read":
+		res, err = st.MarkRead(ctx, o.cid, seqs, o.by)
+		done = fmt.Sprintf("marked seq %s of %s read by %s", store.FormatSeqs(seqs), o.cid, o.by)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout, projection.SingleLine(done))
+	if res.StaleCache != nil {
+		fmt.Fprintln(e.stderr, "chatlens: warning: the write stands but the cache may serve the old state: "+oneLine(res.StaleCache.Error()))
+	}
+	return nil
+}
+
+// revoker is uid acting in cid: their role from group_member (0 when none)
+// and their nickname, as the server records a revoke.
+func revoker(ctx context.Context, st *store.Store, cid, uid string) (store.Revoke, error) {
+	if st.ReadOnly() {
+		return store.Revoke{UserID: uid}, nil // refused before any read
+	}
+	rev := store.Revoke{UserID: uid}
+	members, err := st.Members(ctx, cid)
+	if err != nil {
+		return rev, err
+	}
+	for _, m := range members {
+		if m.UserID == uid {
+			rev.Role, rev.Nickname = m.RoleLevel, m.Nickname
+		}
+	}
+	if rev.Nickname == "" {
+		names, err := st.UserNames(ctx, []string{uid})
+		if err != nil {
+			return rev, err
+		}
+		rev.Nickname = names[uid]
+	}
+	return rev, nil
+}
+
+// refuseReadOnly stops raw writes (import, seed) that bypass the state
+// machine's own read-only check, and logs the refusal.
+func (e *env) refuseReadOnly(action string) error {
+	if !e.st.ReadOnly() {
+		return nil
+	}
+	e.logRaw(action, store.ErrReadOnly)
+	return store.ErrReadOnly
+}
+
+// logRaw appends an audit entry for a write that does not pass through the
+// state machine (import, seed).
+func (e *env) logRaw(action string, err error) {
+	entry := store.AuditEntry{Time: time.Now().UTC(), Operator: operator(), Action: action, Result: "ok"}
+	switch {
+	case errors.Is(err, store.ErrReadOnly):
+		entry.Result, entry.Error = "refused", err.Error()
+	case err != nil:
+		entry.Result, entry.Error = "failed", err.Error()
+	}
+	if aerr := e.log.Append(entry); aerr != nil {
+		fmt.Fprintln(e.stderr, "chatlens: warning: audit log: "+oneLine(aerr.Error()))
+	}
+}
+
+// ensureIndexes creates the indexes the state machine relies on (the
+// unique doc_id above all) before a store is filled. Revoke, delete and read
+// leave a deployment's indexes alone: check reports what is missing.
+func (e *env) ensureIndexes(ctx context.Context) error {
+	if err := e.st.Backend().EnsureIndexes(ctx); err != nil {
+		return fmt.Errorf("indexes: %w", err)
+	}
+	return nil
+}
+
+func runImport(ctx context.Context, e *env) error {
+	action := "import " + e.o.collection
+	if err := e.refuseReadOnly(action); err != nil {
+		return err
+	}
+	if err := e.ensureIndexes(ctx); err != nil {
+		return err
+	}
+	var r io.Reader = stdin
+	if e.o.file != "-" {
+		f, err := os.Open(e.o.file)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		r = f
+	}
+	step, end := progressPrinter(e.stderr, "importing into "+projection.SingleLine(e.o.collection), false)
+	n, err := transfer.Import(ctx, e.st.Backend(), e.o.collection, r, func(docs int) { step(docs, 0) })
+	end()
+	e.logRaw(action, err)
+	if err != nil {
+		return err // names the line, and how many documents before it were stored
+	}
+	fmt.Fprintf(e.stdout, "imported %d documents into %s\n", n, projection.SingleLine(e.o.collection))
+	return nil
+}
+
+func runExport(ctx context.Context, e *env) error {
+	_, err := transfer.Export(ctx, e.st.Backend(), e.o.collection, e.o.cid, e.stdout)
+	return err
+}
+
+func runSeed(ctx context.Context, e *env) error {
+	if err := e.refuseReadOnly("seed"); err != nil {
+		return err
+	}
+	if err := e.ensureIndexes(ctx); err != nil {
+		return err
+	}
+	if empty, err := isEmpty(ctx, e.st.Backend()); err != nil {
+		return err
+	} else if !empty && !e.o.force {
+		return errors.New("seed: the store already holds messages; --force seeds anyway (demo conversations are overwritten)")
+	}
+	long := e.o.long
+	if long == 0 {
+		long = -1 // demo.Options: negative means no long group
+	}
+	err := e.seed(ctx, e.st, demo.Options{Seed: e.o.seed, Conversations: e.o.conversations,
+		Messages: e.o.messages, LongMessages: long}, "seeding "+e.st.Describe())
+	e.logRaw("seed "+strconv.FormatInt(e.o.seed, 10), err)
+	return err
+}
+
+func runCheck(ctx context.Context, e *env) error {
+	step, end := progressPrinter(e.stderr, "checking "+e.st.Describe(), false)
+	rep, err := check.Run(ctx, e.st, e.o.cid, step)
+	end()
+	if err != nil {
+		return err
+	}
+	rep.Write(e.stdout)
+	if n := rep.Problems(); n > 0 {
+		return fmt.Errorf("check found %d problems", n)
+	}
+	return nil
+}

@@ -1,0 +1,618 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/demo"
+	"github.com/chatlens/chatlens/store/embedded"
+	"github.com/chatlens/chatlens/store/mongotest"
+)
+
+// The tests run the real commands in-process against embedded stores in
+// temporary directories. One small demo store is seeded once (through the
+// seed command) and copied for every test that needs data.
+
+var template string // path of the seeded store
+
+// small is the demo the tests use: every feature, a few buckets per chat.
+var small = []string{"--conversations", "4", "--messages", "120", "--long", "250", "--seed", "3"}
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "chatlens-main-test")
+	if err != nil {
+		panic(err)
+	}
+	for _, k := range []string{"CHATLENS_MONGO_URI", "CHATLENS_REDIS", "CHATLENS_DATA"} {
+		os.Unsetenv(k)
+	}
+	// Nothing a test does may touch the real user directories.
+	os.Setenv("XDG_DATA_HOME", filepath.Join(dir, "xdg-data"))
+	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "xdg-state"))
+	firstRunDemo = demo.Options{Seed: 5, Conversations: 2, Messages: 60, LongMessages: -1}
+	template = filepath.Join(dir, "template.db")
+	var out, errs bytes.Buffer
+	args := append([]string{"seed", "--data", template, "--audit-log", filepath.Join(dir, "audit.log")}, small...)
+	if code := run(args, &out, &errs); code != 0 {
+		fmt.Fprintf(os.Stderr, "seeding the test store failed (%d): %s", code, errs.String())
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// sandbox is one test's store file and audit log.
+type sandbox struct{ data, audit string }
+
+// seeded copies the template store into a fresh sandbox.
+func seeded(t *testing.T) sandbox {
+	t.Helper()
+	s := empty(t)
+	b, err := os.ReadFile(template)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(s.data, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func empty(t *testing.T) sandbox {
+	dir := t.TempDir()
+	return sandbox{data: filepath.Join(dir, "chatlens.db"), audit: filepath.Join(dir, "audit.log")}
+}
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// chatlens runs a command with the sandbox's connection flags after the
+// subcommand name.
+func (s sandbox) chatlens(t *testing.T, args ...string) result {
+	t.Helper()
+	full := append([]string{}, args[:1]...)
+	full = append(full, "--data", s.data, "--audit-log", s.audit)
+	full = append(full, args[1:]...)
+	var out, errs bytes.Buffer
+	code := run(full, &out, &errs)
+	return result{code, out.String(), errs.String()}
+}
+
+// mustRun fails the test unless the command exits 0.
+func (s sandbox) mustRun(t *testing.T, args ...string) string {
+	t.Helper()
+	r := s.chatlens(t, args...)
+	if r.code != 0 {
+		t.Fatalf("chatlens %s: exit %d: %s", strings.Join(args, " "), r.code, r.stderr)
+	}
+	return r.stdout
+}
+
+func oneErrorLine(t *testing.T, stderr string) {
+	t.Helper()
+	if strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "chatlens: ") {
+		t.Errorf("stderr should be one line starting with \"chatlens: \", got %q", stderr)
+	}
+}
+
+func TestBadUsageExitsTwoWithOneLine(t *testing.T) {
+	cases := [][]string{
+		{"--no-such-flag"},
+		{"frobnicate"},
+		{"dump", "--no-such-flag"},
+		{"dump", "--as", "alice"},
+		{"dump", "--conversation", demo.ShowcaseSingleID},
+		{"dump", "--conversation", demo.ShowcaseSingleID, "--as", "alice", "--format", "xml"},
+		{"dump", "--conversation", demo.ShowcaseSingleID, "--as", "alice", "--from", "9", "--to", "3"},
+		{"conversations"},
+		{"revoke", "--conversation", demo.ShowcaseSingleID, "--seq", "7-3", "--by", "bob"},
+		{"delete", "--conversation", demo.ShowcaseSingleID, "--seq", "x", "--by", "bob"},
+		{"read", "--conversation", demo.ShowcaseSingleID, "--seq", "3"},
+		{"import"},
+		{"import", "a.json", "b.json"},
+		{"export", "stray"},
+		{"seed", "--messages", "-4"},
+	}
+	for _, args := range cases {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			s := empty(t)
+			var r result
+			if strings.HasPrefix(args[0], "-") { // root flags: no subcommand to put the sandbox after
+				var out, errs bytes.Buffer
+				r = result{run(args, &out, &errs), out.String(), errs.String()}
+			} else {
+				r = s.chatlens(t, args...)
+			}
+			if r.code != 2 {
+				t.Errorf("exit %d, want 2 (stderr %q)", r.code, r.stderr)
+			}
+			oneErrorLine(t, r.stderr)
+			if _, err := os.Stat(s.data); err == nil {
+				t.Error("a usage error created the store file")
+			}
+		})
+	}
+}
+
+func TestConnectionFlagsBeforeTheCommand(t *testing.T) {
+	s := seeded(t)
+	var out, errs bytes.Buffer
+	code := run([]string{"--data", s.data, "--db", "x", "conversations", "--as", "alice"}, &out, &errs)
+	if code != 0 || !strings.Contains(out.String(), demo.ShowcaseSingleID) || errs.Len() > 0 {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errs.String())
+	}
+}
+
+func TestHelpExitsZero(t *testing.T) {
+	r := empty(t).chatlens(t, "dump", "-h")
+	if r.code != 0 || !strings.Contains(r.stdout, "--conversation") {
+		t.Errorf("dump -h: exit %d, stdout %q", r.code, r.stdout)
+	}
+}
+
+// dumpJSON runs dump --format json and decodes one object per line.
+func (s sandbox) dumpJSON(t *testing.T, cid, as string, extra ...string) []map[string]any {
+	t.Helper()
+	out := s.mustRun(t, append([]string{"dump", "--conversation", cid, "--as", as, "--format", "json"}, extra...)...)
+	var objs []map[string]any
+	dec := json.NewDecoder(strings.NewReader(out))
+	for dec.More() {
+		var o map[string]any
+		if err := dec.Decode(&o); err != nil {
+			t.Fatalf("dump output is not JSON lines: %v", err)
+		}
+		objs = append(objs, o)
+	}
+	return objs
+}
+
+// stored opens the sandbox's store read-only, to compare output with documents.
+func (s sandbox) stored(t *testing.T) *store.Store {
+	t.Helper()
+	b, err := embedded.Open(s.data, embedded.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := store.New(b, store.Options{})
+	t.Cleanup(func() { _ = st.Close(context.Background()) })
+	return st
+}
+
+// slotsOf reads every stored slot of cid by seq.
+func slotsOf(t *testing.T, st *store.Store, cid string, maxSeq int64) map[int64]store.StoredSlot {
+	t.Helper()
+	bs, err := st.Buckets(context.Background(), cid, store.BucketsCovering(1, maxSeq), maxSeq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[int64]store.StoredSlot{}
+	for _, b := range bs {
+		for _, s := range b.Slots {
+			out[s.Seq] = s
+		}
+	}
+	return out
+}
+
+func num(v any) int64 { f, _ := v.(float64); return int64(f) }
+
+// TestDumpFollowsOpenIMRules dumps the showcase single and group chat as every
+// participant and checks each object against the stored slot.
+func TestDumpFollowsOpenIMRules(t *testing.T) {
+	s := seeded(t)
+	for _, cid := range []string{demo.ShowcaseSingleID, demo.ShowcaseGroupID} {
+		owners := map[string]bool{}
+		st := s.stored(t)
+		convs, err := st.Backend().ConversationsByID(context.Background(), cid)
+		if err != nil || len(convs) < 2 {
+			t.Fatalf("%s: conversation documents %v, %v", cid, convs, err)
+		}
+		for _, c := range convs {
+			owners[c.OwnerUserID] = true
+		}
+		seen := map[string]int{}
+		for viewer := range owners {
+			ws, err := st.Windows(context.Background(), viewer, []string{cid}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := ws[cid]
+			slots := slotsOf(t, st, cid, w.MaxSeq)
+			objs := s.dumpJSON(t, cid, viewer)
+			if int64(len(objs)) != w.MaxSeq-w.MinSeq+1 || num(objs[0]["seq"]) != w.MinSeq {
+				t.Fatalf("%s as %s: %d objects from seq %v, want seqs %d..%d", cid, viewer, len(objs), objs[0]["seq"], w.MinSeq, w.MaxSeq)
+			}
+			for i, o := range objs {
+				seq := w.MinSeq + int64(i)
+				where := fmt.Sprintf("%s seq %d as %s", cid, seq, viewer)
+				if num(o["seq"]) != seq {
+					t.Fatalf("%s: object says seq %v", where, o["seq"])
+				}
+				slot := slots[seq]
+				if slot.IsHole() {
+					seen["hole"]++
+					if len(o) != 2 || num(o["status"]) != 4 {
+						t.Errorf("%s: a hole must be {seq, status: 4}, got %v", where, o)
+					}
+					continue
+				}
+				checkSlot(t, where, o, slot, slots, viewer, seen)
+			}
+		}
+		for _, want := range []string{"revoked", "deleted for viewer", "deleted for someone else", "quote of a revoked message"} {
+			if seen[want] == 0 {
+				t.Errorf("%s: the demo shows no message %s", cid, want)
+			}
+		}
+		if cid == demo.ShowcaseSingleID && (seen["hole"] == 0 || seen["read"] == 0) {
+			t.Errorf("%s: holes %d, read flags %d; want both", cid, seen["hole"], seen["read"])
+		}
+	}
+}
+
+func checkSlot(t *testing.T, where string, o map[string]any, slot store.StoredSlot, slots map[int64]store.StoredSlot, viewer string, seen map[string]int) {
+	t.Helper()
+	m := slot.Slot.Msg
+	deleted := slices.Contains(slot.Slot.DelList, viewer)
+	revoke := slot.Slot.Revoke
+	content, _ := o["content"].(string)
+	switch {
+	case revoke != nil:
+		seen["revoked"]++
+		var c struct{ Detail string }
+		var d struct{ RevokerID string }
+		if num(o["contentType"]) != 2101 || json.Unmarshal([]byte(content), &c) != nil ||
+			json.Unmarshal([]byte(c.Detail), &d) != nil || d.RevokerID != revoke.UserID {
+			t.Errorf("%s: revoked by %s, shown as type %v content %q", where, revoke.UserID, o["contentType"], content)
+		}
+	case deleted:
+		if content != "" {
+			t.Errorf("%s: deleted for the viewer but content is %q", where, content)
+		}
+	case m.ContentType == 114:
+		checkQuote(t, where, content, m.Content, slots, viewer, seen)
+	default:
+		if content != m.Content || num(o["contentType"]) != int64(m.ContentType) {
+			t.Errorf("%s: shows type %v %q, stored type %d %q", where, o["contentType"], content, m.ContentType, m.Content)
+		}
+		if len(slot.Slot.DelList) > 0 {
+			seen["deleted for someone else"]++
+		}
+	}
+	wantStatus := int64(m.Status)
+	if deleted {
+		seen["deleted for viewer"]++
+		wantStatus = 4
+	}
+	if num(o["status"]) != wantStatus {
+		t.Errorf("%s: status %v, want %d", where, o["status"], wantStatus)
+	}
+	wantRead := m.SessionType == store.SessionSingle && slot.Slot.IsRead
+	if o["isRead"] != wantRead {
+		t.Errorf("%s: isRead %v, want %v (slot flag %v, session type %d)", where, o["isRead"], wantRead, slot.Slot.IsRead, m.SessionType)
+	}
+	if wantRead {
+		seen["read"]++
+	}
+}
+
+// checkQuote applies rule 5: a quote shows its quoted message the way the
+// viewer sees that seq (revoked: type 2101; deleted for the viewer: status 4).
+func checkQuote(t *testing.T, where, shown, stored string, slots map[int64]store.StoredSlot, viewer string, seen map[string]int) {
+	t.Helper()
+	type quote struct {
+		Text         string
+		QuoteMessage struct {
+			Seq         int64
+			ContentType int32
+			Status      int32
+		}
+	}
+	var got, want quote
+	if json.Unmarshal([]byte(shown), &got) != nil || json.Unmarshal([]byte(stored), &want) != nil {
+		t.Errorf("%s: quote content %q is not the JSON stored (%q)", where, shown, stored)
+		return
+	}
+	quoted := slots[want.QuoteMessage.Seq]
+	switch {
+	case got.Text != want.Text || got.QuoteMessage.Seq != want.QuoteMessage.Seq:
+		t.Errorf("%s: quote shows %+v, stored %+v", where, got, want)
+	case !quoted.IsHole() && quoted.Slot.Revoke != nil:
+		seen["quote of a revoked message"]++
+		if got.QuoteMessage.ContentType != 2101 {
+			t.Errorf("%s: quotes revoked seq %d but shows it as type %d", where, want.QuoteMessage.Seq, got.QuoteMessage.ContentType)
+		}
+	case !quoted.IsHole() && slices.Contains(quoted.Slot.DelList, viewer):
+		if got.QuoteMessage.Status != 4 {
+			t.Errorf("%s: quotes seq %d deleted for the viewer but shows status %d", where, want.QuoteMessage.Seq, got.QuoteMessage.Status)
+		}
+	case shown != stored:
+		t.Errorf("%s: quote of an untouched message changed: %q, stored %q", where, shown, stored)
+	}
+}
+
+// plainSeq finds the first seq of cid after after, sent by sender, that
+// nobody revoked or deleted (and, if unread, that is not read).
+func plainSeq(t *testing.T, st *store.Store, cid, sender string, after int64, unread bool) int64 {
+	t.Helper()
+	slots := slotsOf(t, st, cid, 150)
+	for seq := after + 1; seq <= 150; seq++ {
+		s := slots[seq]
+		if !s.IsHole() && s.Slot.Msg.SendID == sender && s.Slot.Revoke == nil && len(s.Slot.DelList) == 0 &&
+			s.Slot.Msg.MsgFrom == store.MsgFromUser && (!unread || !s.Slot.IsRead) {
+			return seq
+		}
+	}
+	t.Fatalf("no plain message from %s in %s after seq %d", sender, cid, after)
+	return 0
+}
+
+func bySeq(objs []map[string]any, seq int64) map[string]any {
+	for _, o := range objs {
+		if num(o["seq"]) == seq {
+			return o
+		}
+	}
+	return nil
+}
+
+func TestWritesShowInDump(t *testing.T) {
+	s := seeded(t)
+	cid := demo.ShowcaseSingleID
+	st := s.stored(t)
+	revoked := plainSeq(t, st, cid, "bob", 20, false)
+	deleted := plainSeq(t, st, cid, "alice", revoked, false)
+	read := plainSeq(t, st, cid, "bob", deleted, true)
+	_ = st.Close(context.Background()) // release the shared lock for the writes
+
+	out := s.mustRun(t, "revoke", "--conversation", cid, "--seq", fmt.Sprint(revoked), "--by", "bob")
+	if !strings.Contains(out, "revoked") {
+		t.Errorf("revoke printed %q", out)
+	}
+	s.mustRun(t, "delete", "--conversation", cid, "--seq", fmt.Sprint(deleted), "--by", "alice")
+	s.mustRun(t, "read", "--conversation", cid, "--seq", fmt.Sprint(read), "--by", "alice")
+
+	asAlice, asBob := s.dumpJSON(t, cid, "alice"), s.dumpJSON(t, cid, "bob")
+	for _, objs := range [][]map[string]any{asAlice, asBob} {
+		if o := bySeq(objs, revoked); num(o["contentType"]) != 2101 {
+			t.Errorf("seq %d revoked by bob shows type %v", revoked, o["contentType"])
+		}
+	}
+	if o := bySeq(asAlice, deleted); num(o["status"]) != 4 || o["content"] != "" {
+		t.Errorf("seq %d deleted for alice shows %v to her", deleted, o)
+	}
+	if o := bySeq(asBob, deleted); num(o["status"]) == 4 || o["content"] == "" {
+		t.Errorf("seq %d deleted for alice only shows %v to bob", deleted, o)
+	}
+	if o := bySeq(asAlice, read); o["isRead"] != true {
+		t.Errorf("seq %d marked read by alice shows isRead %v", read, o["isRead"])
+	}
+	log, err := os.ReadFile(s.audit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(log)), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("audit log has %d lines, want one per write:\n%s", len(lines), log)
+	}
+	for i, action := range []string{"revoke", "delete", "read"} {
+		var e store.AuditEntry
+		if err := json.Unmarshal([]byte(lines[i]), &e); err != nil || e.Action != action || e.Result != "ok" || e.Conversation != cid {
+			t.Errorf("audit line %d = %s, want a successful %s of %s", i+1, lines[i], action, cid)
+		}
+	}
+}
+
+func TestReadOnlyRefusesEveryWrite(t *testing.T) {
+	s := seeded(t)
+	before := s.mustRun(t, "export")
+	for _, args := range [][]string{
+		{"revoke", "--conversation", demo.ShowcaseSingleID, "--seq", "1-3", "--by", "alice", "--read-only"},
+		{"delete", "--conversation", demo.ShowcaseSingleID, "--seq", "1", "--by", "alice", "--read-only"},
+		{"read", "--conversation", demo.ShowcaseSingleID, "--seq", "200", "--by", "alice", "--read-only"},
+		{"import", "-", "--read-only"},
+		{"seed", "--force", "--read-only"},
+	} {
+		stdin = strings.NewReader(`{"doc_id":"si_x_y:0","msgs":[]}` + "\n")
+		r := s.chatlens(t, args...)
+		if r.code != 1 || !strings.Contains(r.stderr, "read-only") {
+			t.Errorf("%s: exit %d, stderr %q; want 1 and a read-only refusal", args[0], r.code, r.stderr)
+		}
+		oneErrorLine(t, r.stderr)
+	}
+	if after := s.mustRun(t, "export"); after != before {
+		t.Error("a refused write changed the store")
+	}
+	log, _ := os.ReadFile(s.audit)
+	if n := strings.Count(string(log), `"result":"refused"`); n != 5 {
+		t.Errorf("audit log records %d refusals, want 5:\n%s", n, log)
+	}
+}
+
+func TestExportImportRoundTrip(t *testing.T) {
+	src, dst := seeded(t), empty(t)
+	for _, coll := range store.Collections { // msg first: import does not seed, export would
+		first := src.mustRun(t, "export", "--collection", coll)
+		if first == "" {
+			t.Fatalf("export of %s is empty", coll)
+		}
+		file := filepath.Join(t.TempDir(), coll+".json")
+		if err := os.WriteFile(file, []byte(first), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if out := dst.mustRun(t, "import", file, "--collection", coll); !strings.Contains(out, "imported") {
+			t.Errorf("import printed %q", out)
+		}
+		if again := dst.mustRun(t, "export", "--collection", coll); again != first {
+			t.Errorf("%s: export, import into a fresh store, export: the bytes differ", coll)
+		}
+	}
+	one := src.mustRun(t, "export", "--conversation", demo.ShowcaseGroupID)
+	if n := strings.Count(one, "\n"); n != 2 || strings.Count(one, `"doc_id":"`+demo.ShowcaseGroupID+":") != 2 {
+		t.Errorf("export of one 120-seq conversation gave %d documents:\n%.300s", n, one)
+	}
+}
+
+func TestImportFromStdin(t *testing.T) {
+	src, dst := seeded(t), empty(t)
+	stdin = strings.NewReader(src.mustRun(t, "export", "--collection", store.CollUser))
+	defer func() { stdin = os.Stdin }()
+	if out := dst.mustRun(t, "import", "-", "--collection", store.CollUser); !strings.Contains(out, "imported 12 documents") {
+		t.Errorf("import - printed %q", out)
+	}
+}
+
+func TestConversationsJSON(t *testing.T) {
+	s := seeded(t)
+	for _, user := range []string{"alice", "lucas"} {
+		out := s.mustRun(t, "conversations", "--as", user, "--format", "json")
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if len(lines) < 2 {
+			t.Fatalf("%s has %d conversations", user, len(lines))
+		}
+		for _, line := range lines {
+			var c struct {
+				ConversationID          string
+				ConversationType        int32
+				MaxSeq, ReadSeq, Unread int64
+			}
+			if err := json.Unmarshal([]byte(line), &c); err != nil || c.ConversationID == "" || c.ConversationType == 0 {
+				t.Fatalf("bad line %q: %v", line, err)
+			}
+			if c.Unread != max(0, c.MaxSeq-c.ReadSeq) {
+				t.Errorf("%s %s: unread %d, max seq %d, read seq %d", user, c.ConversationID, c.Unread, c.MaxSeq, c.ReadSeq)
+			}
+			objs := s.dumpJSON(t, c.ConversationID, user)
+			if last := num(objs[len(objs)-1]["seq"]); last != c.MaxSeq {
+				t.Errorf("%s %s: max seq %d but the dump ends at %d", user, c.ConversationID, c.MaxSeq, last)
+			}
+		}
+	}
+	text := s.mustRun(t, "conversations", "--as", "alice")
+	if !strings.Contains(text, "Bob Müller") || !strings.Contains(text, "Project Phoenix") {
+		t.Errorf("text listing does not name the conversations:\n%s", text)
+	}
+}
+
+func TestDumpTextIsReadableAndSafe(t *testing.T) {
+	s := seeded(t)
+	r := s.chatlens(t, "dump", "--conversation", demo.ShowcaseSingleID, "--as", "alice", "--to", "30", "--stats")
+	if r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if len(lines) != 30 {
+		t.Errorf("%d lines for seqs 1..30", len(lines))
+	}
+	if strings.ContainsAny(r.stdout, "\x1b\x07") {
+		t.Error("escape sequences from message text reached the output")
+	}
+	for _, want := range []string{"Alice Chen", "[deleted for you]", "revoked", "没问题"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("text dump lacks %q", want)
+		}
+	}
+	if !strings.Contains(r.stderr, "round trips") {
+		t.Errorf("--stats printed %q", r.stderr)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	s := seeded(t)
+	if r := s.chatlens(t, "check"); r.code != 0 {
+		t.Fatalf("check of the demo: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	stdin = strings.NewReader(`{"doc_id":"si_x_y:0","msgs":[null]}` + "\n")
+	defer func() { stdin = os.Stdin }()
+	s.mustRun(t, "import", "-")
+	r := s.chatlens(t, "check", "--conversation", "si_x_y")
+	if r.code != 1 || !strings.Contains(r.stderr, "problem") {
+		t.Errorf("check of a 1-slot bucket: exit %d, stderr %q", r.code, r.stderr)
+	}
+	oneErrorLine(t, r.stderr)
+}
+
+func TestSeedRefusesAStoreWithMessages(t *testing.T) {
+	r := seeded(t).chatlens(t, "seed")
+	if r.code != 1 || !strings.Contains(r.stderr, "--force") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	oneErrorLine(t, r.stderr)
+}
+
+func TestFirstRunSeedsTheDemo(t *testing.T) {
+	s := empty(t)
+	r := s.chatlens(t, "conversations", "--as", "alice")
+	if r.code != 0 || !strings.Contains(r.stderr, "seeded") || !strings.Contains(r.stdout, demo.ShowcaseSingleID) {
+		t.Fatalf("first run: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	if r := s.chatlens(t, "conversations", "--as", "alice"); strings.Contains(r.stderr, "seed") {
+		t.Errorf("second run seeded again: %s", r.stderr)
+	}
+}
+
+func TestUnreachableRedisWarnsAndContinues(t *testing.T) {
+	r := seeded(t).chatlens(t, "conversations", "--as", "alice", "--redis", "127.0.0.1:1")
+	if r.code != 0 || !strings.Contains(r.stdout, demo.ShowcaseSingleID) {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "warning") || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("want one warning line, got %q", r.stderr)
+	}
+}
+
+func TestCredentialsNeverPrinted(t *testing.T) {
+	defer func(d time.Duration) { mongoTimeout = d }(mongoTimeout)
+	mongoTimeout = 300 * time.Millisecond
+	var out, errs bytes.Buffer
+	code := run([]string{"conversations", "--as", "alice", "--mongo-uri",
+		"mongodb://admin:s3cret-pw@127.0.0.1:1/?serverSelectionTimeoutMS=200&connectTimeoutMS=200"}, &out, &errs)
+	if code != 1 || strings.Contains(errs.String()+out.String(), "s3cret-pw") {
+		t.Errorf("exit %d, stderr %q", code, errs.String())
+	}
+	oneErrorLine(t, errs.String())
+}
+
+// TestAgainstMongoDB runs the commands on the MongoDB backend: an in-process
+// MongoDB-wire server, or the real MongoDB of CHATLENS_TEST_MONGO_URI.
+// The dataset stays a few buckets: the wire server scans on every read.
+func TestAgainstMongoDB(t *testing.T) {
+	uri, _ := mongotest.URI(t)
+	db := mongotest.Database(t, uri)
+	audit := filepath.Join(t.TempDir(), "audit.log")
+	mongo := func(args ...string) result {
+		full := append([]string{args[0], "--mongo-uri", uri, "--db", db, "--audit-log", audit}, args[1:]...)
+		var out, errs bytes.Buffer
+		return result{run(full, &out, &errs), out.String(), errs.String()}
+	}
+	if r := mongo("seed", "--conversations", "2", "--messages", "60", "--long", "0", "--seed", "2"); r.code != 0 {
+		t.Fatalf("seed: exit %d: %s", r.code, r.stderr)
+	}
+	if r := mongo("conversations", "--as", "alice", "--format", "json"); r.code != 0 ||
+		!strings.Contains(r.stdout, `"conversationID":"`+demo.ShowcaseSingleID+`"`) {
+		t.Fatalf("conversations: exit %d %s %s", r.code, r.stdout, r.stderr)
+	}
+	if r := mongo("revoke", "--conversation", demo.ShowcaseSingleID, "--seq", "2", "--by", "bob"); r.code != 0 {
+		t.Fatalf("revoke: exit %d: %s", r.code, r.stderr)
+	}
+	r := mongo("dump", "--conversation", demo.ShowcaseSingleID, "--as", "alice", "--format", "json", "--to", "3")
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if r.code != 0 || len(lines) != 3 || !strings.Contains(lines[1], `"contentType":2101`) {
+		t.Errorf("dump after revoke: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := mongo("check"); r.code != 0 {
+		t.Errorf("check: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -1,0 +1,164 @@
+package check
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+// Report is what Run found: the problems one by one (the first MaxListed),
+// and a summary that counts everything.
+type Report struct {
+	Conversation  string // "" when every conversation was checked
+	Documents     int    // msg documents read
+	Slots         int    // elements of their msgs arrays
+	Messages      int    // positions holding a message
+	Conversations int    // conversations with messages, whose seq documents were looked up
+	SeqChecked    int    // seq documents found for them
+	Indexes       map[string][]store.IndexInfo
+	Listed        []Problem
+	ByKind        map[store.ProblemKind]int
+	total         int
+}
+
+func newReport(cid string) *Report {
+	return &Report{Conversation: cid, ByKind: map[store.ProblemKind]int{}}
+}
+
+func (r *Report) addDocument(d Document) {
+	r.Documents++
+	r.Slots += d.Slots
+	r.Messages += d.Messages
+	for _, p := range d.Problems {
+		r.add(p)
+	}
+}
+
+func (r *Report) add(p Problem) {
+	r.total++
+	r.ByKind[p.Kind]++
+	if len(r.Listed) < MaxListed {
+		r.Listed = append(r.Listed, p)
+	}
+}
+
+// Problems is the number of problems found, listed or not.
+func (r *Report) Problems() int { return r.total }
+
+// Write prints the report: the indexes, each listed problem on one line,
+// then the summary. Every stored string is sanitised: doc_ids and reasons
+// come from the data and may hold escape sequences.
+func (r *Report) Write(w io.Writer) {
+	scope := "every conversation"
+	if r.Conversation != "" {
+		scope = "conversation " + quote(r.Conversation)
+	}
+	fmt.Fprintf(w, "check: msg documents of %s\n", scope)
+	r.writeIndexes(w)
+	if r.total > 0 {
+		fmt.Fprintln(w, "problems:")
+	}
+	for _, p := range r.Listed {
+		fmt.Fprintf(w, "  %s  %s  %s\n", where(p), p.Kind, clean(p.Reason))
+	}
+	if r.total > len(r.Listed) {
+		fmt.Fprintf(w, "  … and %d more, counted below\n", r.total-len(r.Listed))
+	}
+	fmt.Fprintf(w, "summary: %d documents, %d slots, %d messages, %d seq documents for %d conversations, %d problems\n",
+		r.Documents, r.Slots, r.Messages, r.SeqChecked, r.Conversations, r.total)
+	kinds := make([]string, 0, len(r.ByKind))
+	for k := range r.ByKind {
+		kinds = append(kinds, string(k))
+	}
+	slices.Sort(kinds)
+	for _, k := range kinds {
+		fmt.Fprintf(w, "  %-14s %d\n", k, r.ByKind[store.ProblemKind(k)])
+	}
+}
+
+func (r *Report) writeIndexes(w io.Writer) {
+	colls := make([]string, 0, len(r.Indexes))
+	for c := range r.Indexes {
+		colls = append(colls, c)
+	}
+	slices.Sort(colls)
+	for _, c := range colls {
+		var parts []string
+		for _, ix := range r.Indexes[c] {
+			keys := make([]string, len(ix.Keys))
+			for i, k := range ix.Keys {
+				keys[i] = clean(k) + ": 1"
+			}
+			s := "{" + strings.Join(keys, ", ") + "}"
+			if ix.Unique {
+				s += " unique"
+			}
+			parts = append(parts, s)
+		}
+		fmt.Fprintf(w, "indexes: %s %s\n", clean(c), strings.Join(parts, ", "))
+	}
+}
+
+// where names the position of a problem: doc_id, slot and seq when known.
+func where(p Problem) string {
+	var s string
+	switch {
+	case p.DocID != "":
+		s = quote(p.DocID)
+	case p.ID != "":
+		s = "_id " + clean(p.ID)
+	default:
+		s = "-"
+	}
+	if p.Slot >= 0 {
+		s += fmt.Sprintf(" slot %d", p.Slot)
+	}
+	if p.Seq > 0 {
+		s += fmt.Sprintf(" seq %d", p.Seq)
+	}
+	return s
+}
+
+// maxText bounds stored text quoted in a report line.
+const maxText = 300
+
+// quote shows a stored identifier unambiguously, escapes and all.
+func quote(s string) string { return strconv.Quote(cut(s)) }
+
+// clean makes a reason safe for a terminal: control characters, escape
+// sequences, bidi overrides and invalid UTF-8 are shown escaped, never sent.
+func clean(s string) string {
+	s = cut(s)
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == ' ' || strconv.IsPrint(r):
+			b.WriteRune(r)
+		default:
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// cut shortens s to at most maxText bytes on a rune boundary.
+func cut(s string) string {
+	if len(s) <= maxText {
+		return s
+	}
+	i := maxText
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}

@@ -1,0 +1,123 @@
+// Package check verifies a store against the storage contract of OPENIM.md:
+// the shape of every msg document and slot, the unique doc_id index, and the
+// seq documents against the messages stored. It reads only.
+package check
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+// MaxListed is the most problems a report lists one by one; every problem is
+// counted in the summary however many there are.
+const MaxListed = 1000
+
+// seqBatch is the most conversations whose seq documents are read at once.
+const seqBatch = 500
+
+// Run checks the msg documents of conversation cid, or of every conversation
+// when cid is "", then the doc_id index and the seq documents. progress, if
+// not nil, is called after each document with the documents done and the
+// total; total is 0 when unknown (every conversation: counting first would
+// cost a round trip per conversation). An error means the store could not be
+// read; problems in the data are in the report.
+func Run(ctx context.Context, st *store.Store, cid string, progress func(done, total int)) (*Report, error) {
+	b := st.Backend()
+	r := newReport(cid)
+	total, prefix := 0, ""
+	if cid != "" {
+		prefix = cid + ":"
+		ids, err := b.BucketIDs(ctx, cid)
+		if err != nil {
+			return nil, fmt.Errorf("check: listing the buckets of %s: %w", quote(cid), err)
+		}
+		total = len(ids)
+	}
+	lastFilled := map[string]int64{} // conversation -> highest seq holding a message
+	err := b.ScanRaw(ctx, store.CollMsg, prefix, func(raw bson.Raw) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		d := Inspect(raw)
+		r.addDocument(d)
+		if bk := d.Bucket; addressable(bk.DocID) {
+			lastFilled[bk.Cid] = max(lastFilled[bk.Cid], bk.LastFilledSeq())
+		}
+		if progress != nil {
+			progress(r.Documents, max(total, r.Documents))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("check: reading msg documents: %w", err)
+	}
+	r.checkIndexes(ctx, b)
+	if err := r.checkSeqRecords(ctx, b, lastFilled); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// checkIndexes looks for the unique {doc_id: 1} index on msg, without which
+// two writers can create the same bucket twice.
+func (r *Report) checkIndexes(ctx context.Context, b store.Backend) {
+	idx, err := b.Indexes(ctx)
+	if err != nil {
+		r.add(Problem{Kind: store.KindIndex, Slot: -1, Reason: "could not list the indexes: " + err.Error()})
+		return
+	}
+	r.Indexes = idx
+	for _, ix := range idx[store.CollMsg] {
+		if slices.Equal(ix.Keys, []string{"doc_id"}) {
+			if !ix.Unique {
+				r.add(Problem{Kind: store.KindIndex, Slot: -1,
+					Reason: fmt.Sprintf("msg index %s on {doc_id: 1} is not unique: a bucket can be created twice", ix.Name)})
+			}
+			return
+		}
+	}
+	r.add(Problem{Kind: store.KindIndex, Slot: -1,
+		Reason: "msg has no unique index on {doc_id: 1}: a bucket can be created twice and reads scan the collection"})
+}
+
+// checkSeqRecords flags seq documents whose max_seq, a reserved upper bound,
+// is below a seq that already holds a message: the server would hand out
+// that seq again.
+func (r *Report) checkSeqRecords(ctx context.Context, b store.Backend, lastFilled map[string]int64) error {
+	cids := make([]string, 0, len(lastFilled))
+	for c, last := range lastFilled {
+		if last > 0 {
+			cids = append(cids, c)
+		}
+	}
+	slices.Sort(cids)
+	for start := 0; start < len(cids); start += seqBatch {
+		recs, err := b.SeqRecords(ctx, cids[start:min(start+seqBatch, len(cids))])
+		if err != nil {
+			return fmt.Errorf("check: reading seq documents: %w", err)
+		}
+		for _, rec := range recs {
+			last, ok := lastFilled[rec.ConversationID]
+			if !ok || rec.MaxSeq >= last {
+				continue
+			}
+			r.add(Problem{Kind: store.KindSeqRecord, DocID: store.DocIDForSeq(rec.ConversationID, last),
+				Slot: store.SlotIndex(last), Seq: last,
+				Reason: fmt.Sprintf("seq document says max_seq %d but seq %d holds a message", rec.MaxSeq, last)})
+		}
+		r.SeqChecked += len(recs)
+	}
+	r.Conversations = len(cids)
+	return nil
+}
+
+// addressable reports a doc_id whose slots have known seqs.
+func addressable(docID string) bool {
+	_, _, err := store.ParseDocID(docID)
+	return err == nil
+}

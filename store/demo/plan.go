@@ -1,0 +1,196 @@
+package demo
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+// baseTime is the fixed start of the demo's history (2024-01-08 09:00 UTC),
+// so a seed always produces the same documents.
+const baseTime int64 = 1704704400000
+
+// conv is one conversation laid out in memory before it is written: its
+// messages by seq (nil is a hole), the writes that follow, and each member's
+// window and read position.
+type conv struct {
+	cid   string
+	kind  int32
+	pair  [2]string  // single chats
+	group *groupPlan // group chats
+	msgs  []*store.MsgData
+
+	revokes []revokePlan
+	deletes []deletePlan
+	// windows per participant (everyone who ever was one, kicked users too)
+	users   []string
+	minSeq  map[string]int64 // seq_user.min_seq (late joiners)
+	endSeq  map[string]int64 // conversation.max_seq (left or kicked)
+	readSeq map[string]int64
+	joined  map[string]int64 // join time, ms (group_member.join_time)
+	current []string         // group members at the end (group_member documents)
+	pinned  map[string]bool
+}
+
+type revokePlan struct {
+	seq int64
+	rev store.Revoke
+}
+
+type deletePlan struct {
+	seq int64
+	uid string
+}
+
+// planner draws every random choice from one PCG stream.
+type planner struct {
+	rng   *rand.Rand
+	clock int64
+	c     *conv
+}
+
+func (p *planner) chance(pct float64) bool { return p.rng.Float64()*100 < pct }
+func (p *planner) pick(xs []string) string { return xs[p.rng.IntN(len(xs))] }
+
+// hexID is a 32-hex-digit ID like OpenIM's client and server message IDs.
+func (p *planner) hexID() string { return fmt.Sprintf("%016x%016x", p.rng.Uint64(), p.rng.Uint64()) }
+
+// advance moves the conversation clock by between lo and hi seconds.
+func (p *planner) advance(lo, hi int) { p.clock += int64(lo+p.rng.IntN(hi-lo+1)) * 1000 }
+
+func platformOf(uid string) int32 {
+	var h int32
+	for _, r := range uid {
+		h += r
+	}
+	return 1 + h%5
+}
+
+// add appends a message from sender at the next seq.
+func (p *planner) add(sender string, from, ct int32, content string) *store.MsgData {
+	c := p.c
+	sp := personByID(sender)
+	m := &store.MsgData{SendID: sender, ClientMsgID: p.hexID(), ServerMsgID: p.hexID(),
+		SenderPlatformID: platformOf(sender), SenderNickname: sp.Nickname, SenderFaceURL: faceURL(sender),
+		SessionType: c.kind, MsgFrom: from, ContentType: ct, Content: content,
+		Seq: int64(len(c.msgs) + 1), SendTime: p.clock, CreateTime: p.clock - int64(p.rng.IntN(800)),
+		Status: store.StatusSent}
+	if c.kind == store.SessionSingle {
+		m.RecvID = c.pair[0]
+		if sender == c.pair[0] {
+			m.RecvID = c.pair[1]
+		}
+	} else {
+		m.GroupID = c.group.ID
+	}
+	if from == store.MsgFromSystem {
+		m.SenderPlatformID = 0
+	}
+	c.msgs = append(c.msgs, m)
+	return m
+}
+
+// hole reserves the next seq without a message (a seq allocated, never stored).
+func (p *planner) hole() { p.c.msgs = append(p.c.msgs, nil) }
+
+func (p *planner) text(sender string) string {
+	pool := phrases[personByID(sender).Lang]
+	s := pool[p.rng.IntN(len(pool))]
+	if p.chance(20) {
+		s += " " + p.pick(emoji)
+	}
+	return s
+}
+
+// recentText finds a text message among the last few, for quotes and forwards.
+func (p *planner) recentText(back int) *store.MsgData {
+	for i := len(p.c.msgs) - 1; i >= 0 && i >= len(p.c.msgs)-back; i-- {
+		if m := p.c.msgs[i]; m != nil && m.ContentType == ctText {
+			return m
+		}
+	}
+	return nil
+}
+
+var fileNames = []string{"Q3-report.pdf", "roadmap-2024.xlsx", "会议纪要.docx", "logo-final-v7.png",
+	"contract_signed.pdf", "設計書.pptx", "build-logs.zip", "photos.tar.gz"}
+
+var places = []struct {
+	desc     string
+	lon, lat float64
+}{
+	{"Blue Bottle Coffee, Shibuya", 139.7016, 35.6580},
+	{"天安门广场", 116.3975, 39.9087},
+	{"Plaza Mayor, Madrid", -3.7074, 40.4155},
+	{"Office — 5th floor", 121.4737, 31.2304},
+}
+
+// randomMessage adds one ordinary user message of a weighted content type.
+func (p *planner) randomMessage(sender string, others []string) {
+	r := p.rng.IntN(100)
+	id := p.hexID()[:12]
+	switch {
+	case r < 66:
+		p.add(sender, store.MsgFromUser, ctText, textContent(p.text(sender)))
+	case r < 72:
+		p.add(sender, store.MsgFromUser, ctPicture, pictureContent(id, 1080+p.rng.IntN(3)*360, 1440, int64(200000+p.rng.IntN(2000000))))
+	case r < 76:
+		p.add(sender, store.MsgFromUser, ctVoice, voiceContent(id, int64(1+p.rng.IntN(59))))
+	case r < 78:
+		p.add(sender, store.MsgFromUser, ctVideo, videoContent(id, int64(3+p.rng.IntN(120))))
+	case r < 81:
+		p.add(sender, store.MsgFromUser, ctFile, fileContent(id, p.pick(fileNames), int64(10000+p.rng.IntN(20000000))))
+	case r < 86:
+		if q := p.recentText(8); q != nil {
+			p.add(sender, store.MsgFromUser, ctQuote, quoteContent(p.text(sender), q))
+		} else {
+			p.add(sender, store.MsgFromUser, ctText, textContent(p.text(sender)))
+		}
+	case r < 90 && p.c.kind == store.SessionGroup && len(others) > 0:
+		who := []string{p.pick(others)}
+		p.add(sender, store.MsgFromUser, ctAtText, atTextContent(p.text(sender), who)).AtUserIDList = who
+	case r < 92:
+		p.add(sender, store.MsgFromUser, ctMarkdown, markdownContent("**"+p.text(sender)+"**\n\n- [x] done\n- [ ] todo"))
+	case r < 94:
+		pl := places[p.rng.IntN(len(places))]
+		p.add(sender, store.MsgFromUser, ctLocation, locationContent(pl.desc, pl.lon, pl.lat))
+	case r < 95:
+		p.add(sender, store.MsgFromUser, ctCard, cardContent(p.pick(peopleIDs())))
+	case r < 96:
+		p.add(sender, store.MsgFromUser, ctCustom, customContent(`{"type":"poll","question":"Friday lunch?"}`, "poll", ""))
+	case r < 97:
+		text := p.text(sender)
+		p.add(sender, store.MsgFromUser, ctAdvancedText, advancedTextContent(text, []entity{{Type: "bold", Offset: 0, Length: min(4, len([]rune(text)))}}))
+	default:
+		var fwd []*store.MsgData
+		for i := len(p.c.msgs) - 1; i >= 0 && len(fwd) < 3; i-- {
+			if m := p.c.msgs[i]; m != nil && m.ContentType == ctText {
+				fwd = append([]*store.MsgData{m}, fwd...)
+			}
+		}
+		if len(fwd) == 0 {
+			p.add(sender, store.MsgFromUser, ctText, textContent(p.text(sender)))
+			return
+		}
+		p.add(sender, store.MsgFromUser, ctMerger, mergerContent("Chat history", fwd))
+	}
+}
+
+func peopleIDs() []string {
+	ids := make([]string, len(people))
+	for i, pp := range people {
+		ids[i] = pp.ID
+	}
+	return ids
+}
+
+func without(xs []string, drop string) []string {
+	out := make([]string, 0, len(xs))
+	for _, x := range xs {
+		if x != drop {
+			out = append(out, x)
+		}
+	}
+	return out
+}

@@ -1,0 +1,404 @@
+package transfer
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/embedded"
+)
+
+func open(t *testing.T) store.Backend {
+	t.Helper()
+	b, err := embedded.Open(filepath.Join(t.TempDir(), "chatlens.db"), embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close(context.Background()) })
+	return b
+}
+
+func mustRaw(t *testing.T, v any) bson.Raw {
+	t.Helper()
+	b, err := bson.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func importString(t *testing.T, b store.Backend, coll, input string) (int, error) {
+	t.Helper()
+	return Import(context.Background(), b, coll, strings.NewReader(input), nil)
+}
+
+func export(t *testing.T, b store.Backend, coll, cid string) (int, string) {
+	t.Helper()
+	var out bytes.Buffer
+	n, err := Export(context.Background(), b, coll, cid, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n, out.String()
+}
+
+// scan returns the stored BSON of coll, in scan order.
+func scan(t *testing.T, b store.Backend, coll string) []bson.Raw {
+	t.Helper()
+	var out []bson.Raw
+	err := b.ScanRaw(context.Background(), coll, "", func(r bson.Raw) error {
+		out = append(out, bytes.Clone(r))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// bucketDoc is a stored bucket of conversation cid holding messages at the
+// given slots, with content of the given size.
+func bucketDoc(cid string, index int64, contentBytes int, slots ...int) *store.Doc {
+	d := store.NewDoc(store.DocID(cid, index))
+	for _, i := range slots {
+		seq := store.FirstSeq(index) + int64(i)
+		d.Msgs[i].Msg = &store.MsgData{SendID: "u_a", RecvID: "u_b", ContentType: 101, Seq: seq,
+			Content:  `{"content":"` + strings.Repeat("é", contentBytes/2) + `"}`,
+			SendTime: 1700000000000 + seq, CreateTime: 1700000000000 + seq, Status: store.StatusSent,
+			SessionType: store.SessionSingle, MsgFrom: store.MsgFromUser, Options: map[string]bool{"history": true}}
+	}
+	return d
+}
+
+// TestImportNumbers: relaxed and canonical numbers are stored with the type
+// they arrive as, and _id is kept as given.
+func TestImportNumbers(t *testing.T) {
+	b := open(t)
+	line := `{"_id":{"$oid":"65a1b2c3d4e5f60718293a4b"},"doc_id":"si_a_b:0",` +
+		`"i32":5,"i64":5000000000,"neg":-2147483649,"dbl":1.5,"whole":2.0,"exp":1e3,` +
+		`"c32":{"$numberInt":"7"},"c64":{"$numberLong":"7"},"cdbl":{"$numberDouble":"7.0"},` +
+		`"inf":{"$numberDouble":"Infinity"},"when":{"$date":"2024-01-02T03:04:05.678Z"}}`
+	if n, err := importString(t, b, store.CollMsg, line+"\n"); err != nil || n != 1 {
+		t.Fatalf("import: %d, %v", n, err)
+	}
+	docs := scan(t, b, store.CollMsg)
+	if len(docs) != 1 {
+		t.Fatalf("%d documents stored, want 1", len(docs))
+	}
+	want := map[string]bson.Type{
+		"i32": bson.TypeInt32, "i64": bson.TypeInt64, "neg": bson.TypeInt64, "dbl": bson.TypeDouble,
+		"whole": bson.TypeDouble, "exp": bson.TypeDouble, "c32": bson.TypeInt32, "c64": bson.TypeInt64,
+		"cdbl": bson.TypeDouble, "inf": bson.TypeDouble, "when": bson.TypeDateTime, "_id": bson.TypeObjectID,
+	}
+	for key, typ := range want {
+		if got := docs[0].Lookup(key).Type; got != typ {
+			t.Errorf("%s stored as %s, want %s", key, got, typ)
+		}
+	}
+	if id := docs[0].Lookup("_id").ObjectID().Hex(); id != "65a1b2c3d4e5f60718293a4b" {
+		t.Errorf("_id stored as %s", id)
+	}
+	if v := docs[0].Lookup("inf").Double(); !math.IsInf(v, 1) {
+		t.Errorf("inf stored as %v", v)
+	}
+	if v := docs[0].Lookup("when").Time(); !v.Equal(time.Date(2024, 1, 2, 3, 4, 5, 678e6, time.UTC)) {
+		t.Errorf("date stored as %v", v)
+	}
+	// The stored bucket decodes: relaxed int32 seqs read as int64 fields.
+	relaxed := `{"doc_id":"si_a_b:1","msgs":[{"msg":{"seq":101,"send_time":1700000000000,"content_type":101,` +
+		`"content":"{}"},"revoke":null,"del_list":[],"is_read":false}]}`
+	if _, err := importString(t, b, store.CollMsg, relaxed); err != nil {
+		t.Fatal(err)
+	}
+	found, err := b.FindBuckets(context.Background(), []string{"si_a_b:1"})
+	if err != nil || len(found) != 1 {
+		t.Fatalf("find: %d, %v", len(found), err)
+	}
+	if s := store.DecodeBucket(found[0]).Slots[0]; s.Slot == nil || s.Slot.Msg.Seq != 101 {
+		t.Errorf("relaxed bucket decodes as %+v", s)
+	}
+}
+
+// TestRoundTrip: export, import into an empty store, export again gives the
+// same bytes, and every stored document keeps its exact BSON, malformed
+// buckets, odd doc_ids and unusual values included.
+func TestRoundTrip(t *testing.T) {
+	a := open(t)
+	ctx := context.Background()
+	docs := []bson.Raw{
+		mustRaw(t, bucketDoc("si_u_a_u_b", 0, 40, 0, 1, 2, 50)),
+		mustRaw(t, bucketDoc("si_u_a_u_b", 1, 40, 0)),
+		mustRaw(t, bucketDoc("sg_team", 3, 10, 99)),
+		mustRaw(t, bson.D{{Key: "doc_id", Value: "si_u_a_u_b:abc"}, {Key: "msgs", Value: bson.A{nil, "x", int32(3)}}}),
+		mustRaw(t, bson.D{{Key: "_id", Value: "text id"}, {Key: "doc_id", Value: int64(7)}, {Key: "msgs", Value: bson.A{}}}),
+		mustRaw(t, bson.D{{Key: "doc_id", Value: "sg_odd:2"}, {Key: "vals", Value: bson.A{
+			math.Copysign(0, -1), math.NaN(), math.MaxFloat64, int32(math.MinInt32), int64(math.MaxInt64), 0.1,
+			bson.DateTime(-1), bson.Binary{Subtype: 4, Data: []byte{1, 2, 3}}, bson.Decimal128{},
+			"\x1b]0;title\x07 \u202e 中文 👋 \u2028 \"quoted\" <tag> &", bson.D{}, bson.A{bson.A{}}, bson.Regex{Pattern: "^a", Options: "i"},
+			bson.Timestamp{T: 1, I: 2}, bson.MinKey{}, bson.MaxKey{}, true, nil}}}),
+	}
+	if err := a.InsertRaw(ctx, store.CollMsg, docs); err != nil {
+		t.Fatal(err)
+	}
+	seqs := []bson.Raw{
+		mustRaw(t, store.SeqRecord{ConversationID: "si_u_a_u_b", MaxSeq: 200}),
+		mustRaw(t, store.SeqRecord{ConversationID: "sg_team", MaxSeq: 400}),
+	}
+	if err := a.InsertRaw(ctx, store.CollSeq, seqs); err != nil {
+		t.Fatal(err)
+	}
+	for _, coll := range []string{store.CollMsg, store.CollSeq} {
+		n1, out1 := export(t, a, coll, "")
+		b := open(t)
+		n, err := importString(t, b, coll, out1)
+		if err != nil || n != n1 {
+			t.Fatalf("%s: import of the export: %d of %d, %v", coll, n, n1, err)
+		}
+		n2, out2 := export(t, b, coll, "")
+		if n2 != n1 || out2 != out1 {
+			t.Fatalf("%s: second export differs:\n%s\n---\n%s", coll, out1, out2)
+		}
+		before, after := scan(t, a, coll), scan(t, b, coll)
+		for i := range before {
+			if !bytes.Equal(before[i], after[i]) {
+				t.Errorf("%s document %d changed:\n%s\n%s", coll, i, before[i], after[i])
+			}
+		}
+		if strings.Count(out1, "\n") != n1 {
+			t.Errorf("%s: %d lines for %d documents", coll, strings.Count(out1, "\n"), n1)
+		}
+	}
+	_, out := export(t, a, store.CollMsg, "")
+	for _, want := range []string{`{"$numberInt":"`, `{"$numberLong":"`, `"$numberDouble":"-0.0"`, `"$numberDouble":"NaN"`, `<tag> &`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("export lacks %s", want)
+		}
+	}
+	if strings.Contains(out, "\x1b") {
+		t.Error("export writes an escape character raw")
+	}
+}
+
+// TestExportConversation: a conversation filter keeps that conversation's
+// buckets (the odd ones too) and seq documents, not a conversation whose ID
+// merely starts the same way.
+func TestExportConversation(t *testing.T) {
+	b := open(t)
+	ctx := context.Background()
+	msgs := []bson.Raw{
+		mustRaw(t, bucketDoc("si_a_b", 0, 4, 1)), mustRaw(t, bucketDoc("si_a_b", 1, 4, 1)),
+		mustRaw(t, bucketDoc("si_a_bc", 0, 4, 1)), mustRaw(t, bucketDoc("sg_x", 0, 4, 1)),
+		mustRaw(t, bson.D{{Key: "doc_id", Value: "si_a_b:abc"}}),
+	}
+	if err := b.InsertRaw(ctx, store.CollMsg, msgs); err != nil {
+		t.Fatal(err)
+	}
+	seqs := []bson.Raw{mustRaw(t, store.SeqRecord{ConversationID: "si_a_b", MaxSeq: 9}), mustRaw(t, store.SeqRecord{ConversationID: "si_a_bc", MaxSeq: 9})}
+	if err := b.InsertRaw(ctx, store.CollSeq, seqs); err != nil {
+		t.Fatal(err)
+	}
+	n, out := export(t, b, store.CollMsg, "si_a_b")
+	if n != 3 || strings.Contains(out, "si_a_bc") || strings.Contains(out, "sg_x") || !strings.Contains(out, `"si_a_b:abc"`) {
+		t.Errorf("msg export of si_a_b: %d documents\n%s", n, out)
+	}
+	if n, out := export(t, b, store.CollSeq, "si_a_b"); n != 1 || strings.Contains(out, "si_a_bc") {
+		t.Errorf("seq export of si_a_b: %d documents\n%s", n, out)
+	}
+	if _, err := Export(ctx, b, store.CollUser, "si_a_b", &bytes.Buffer{}); err == nil {
+		t.Error("a conversation filter on user is accepted")
+	}
+}
+
+// TestImportBadLine: the error names the line and what is wrong, in one safe
+// line, and the documents before it stay imported.
+func TestImportBadLine(t *testing.T) {
+	good := func(i int) string { return fmt.Sprintf(`{"doc_id":"si_a_b:%d","msgs":[]}`, i) }
+	for _, c := range []struct {
+		name, bad string
+		line      int
+	}{
+		{"truncated JSON", `{"doc_id":"si_a_b:9","msgs":[`, 5},
+		{"not a document", `[1,2,3]`, 5},
+		{"a number", `42`, 5},
+		{"bad canonical number", `{"n":{"$numberInt":"x1"}}`, 5},
+		{"hostile text", "{\"doc_id\": \x1b]0;owned\x07 \n}", 5},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := open(t)
+			input := good(0) + "\n" + good(1) + "\n\n" + good(2) + "\n" + c.bad + "\n" + good(3) + "\n"
+			n, err := importString(t, b, store.CollMsg, input)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg := err.Error()
+			if n != 3 || !strings.Contains(msg, fmt.Sprintf("line %d:", c.line)) || !strings.Contains(msg, "3 documents before it") {
+				t.Errorf("got %d, %q; want 3 stored and line %d named", n, msg, c.line)
+			}
+			if strings.ContainsAny(msg, "\x1b\x07\n\r") {
+				t.Errorf("error is not one safe line: %q", msg)
+			}
+			if got, _ := export(t, b, store.CollMsg, ""); got != 3 {
+				t.Errorf("%d documents stored, want 3", got)
+			}
+		})
+	}
+}
+
+// TestImportLineEndings: CRLF, a BOM, blank and white-space lines and a last
+// line without a newline all read as the documents they frame.
+func TestImportLineEndings(t *testing.T) {
+	b := open(t)
+	input := "\ufeff\r\n  \r\n" + `{"doc_id":"si_a_b:0","n":1}` + "\r\n\t\r\n" + `{"doc_id":"si_a_b:1","n":2}` + "\r\n" + `{"doc_id":"si_a_b:2","n":3}`
+	n, err := importString(t, b, store.CollMsg, input)
+	if err != nil || n != 3 {
+		t.Fatalf("import: %d, %v", n, err)
+	}
+	_, err = importString(t, b, store.CollMsg, "\r\n\r\n{bad\r\n")
+	if err == nil || !strings.Contains(err.Error(), "line 3:") {
+		t.Errorf("error %v does not name line 3", err)
+	}
+	if n, err := importString(t, b, store.CollMsg, " \n\r\n"); n != 0 || err != nil {
+		t.Errorf("blank input: %d, %v", n, err)
+	}
+}
+
+// TestImportHugeLine: a full bucket of big messages, far over 64 KiB on one
+// line, imports intact; a line over the limit is refused by line number.
+func TestImportHugeLine(t *testing.T) {
+	a := open(t)
+	all := make([]int, 100)
+	for i := range all {
+		all[i] = i
+	}
+	huge := mustRaw(t, bucketDoc("sg_big", 0, 20_000, all...))
+	if err := a.InsertRaw(context.Background(), store.CollMsg, []bson.Raw{huge}); err != nil {
+		t.Fatal(err)
+	}
+	_, line := export(t, a, store.CollMsg, "")
+	if len(line) < 1<<20 {
+		t.Fatalf("test line is only %d bytes", len(line))
+	}
+	b := open(t)
+	if n, err := importString(t, b, store.CollMsg, line); err != nil || n != 1 {
+		t.Fatalf("import of a %d-byte line: %d, %v", len(line), n, err)
+	}
+	if got := scan(t, b, store.CollMsg); len(got) != 1 || !bytes.Equal(got[0], scan(t, a, store.CollMsg)[0]) {
+		t.Error("huge bucket changed on the way")
+	}
+	defer func(old int) { maxLine = old }(maxLine)
+	maxLine = 1 << 20
+	n, err := importString(t, open(t), store.CollMsg, `{"doc_id":"x:0"}`+"\n"+line)
+	if err == nil || n != 1 || !strings.Contains(err.Error(), "line 2: longer than 1 MiB") {
+		t.Errorf("over the limit: %d, %v", n, err)
+	}
+}
+
+// TestImportArray: mongoexport --jsonArray output imports the same way.
+func TestImportArray(t *testing.T) {
+	b := open(t)
+	n, err := importString(t, b, store.CollMsg, "[\n"+`{"doc_id":"si_a_b:0"},`+"\r\n"+`{"doc_id":"si_a_b:1","n":{"$numberLong":"5"}}`+"\n]\n")
+	if err != nil || n != 2 {
+		t.Fatalf("import: %d, %v", n, err)
+	}
+	if n, _ := export(t, b, store.CollMsg, ""); n != 2 {
+		t.Errorf("%d documents stored, want 2", n)
+	}
+	n, err = importString(t, open(t), store.CollMsg, `[{"doc_id":"a:0"}, {"doc_id": 1`)
+	if err == nil || n != 1 || !strings.Contains(err.Error(), "array element 2") {
+		t.Errorf("bad element: %d, %v", n, err)
+	}
+	n, err = importString(t, open(t), store.CollMsg, `[{"doc_id":"a:0"}] {"doc_id":"a:1"}`)
+	if err == nil || n != 1 || !strings.Contains(err.Error(), "more input after the array") {
+		t.Errorf("input after the array: %d, %v", n, err)
+	}
+}
+
+// counting records the InsertRaw batches and can fail one.
+type counting struct {
+	store.Backend
+	batches []int
+	failAt  int // 1-based batch that fails; 0 never
+}
+
+func (c *counting) InsertRaw(ctx context.Context, coll string, docs []bson.Raw) error {
+	c.batches = append(c.batches, len(docs))
+	if len(c.batches) == c.failAt {
+		return errors.New("connection reset\nby peer")
+	}
+	return c.Backend.InsertRaw(ctx, coll, docs)
+}
+
+// TestImportBatches: documents are stored BatchSize at a time, progress
+// reports the running total, and a failing batch says which documents.
+func TestImportBatches(t *testing.T) {
+	var input strings.Builder
+	for i := range 2*BatchSize + 1 {
+		fmt.Fprintf(&input, `{"doc_id":"si_a_b:%d","msgs":[]}`+"\n", i)
+	}
+	c := &counting{Backend: open(t)}
+	var progress []int
+	n, err := Import(context.Background(), c, store.CollMsg, strings.NewReader(input.String()), func(d int) { progress = append(progress, d) })
+	if err != nil || n != 2*BatchSize+1 {
+		t.Fatalf("import: %d, %v", n, err)
+	}
+	if fmt.Sprint(c.batches) != fmt.Sprint([]int{BatchSize, BatchSize, 1}) ||
+		fmt.Sprint(progress) != fmt.Sprint([]int{BatchSize, 2 * BatchSize, 2*BatchSize + 1}) {
+		t.Errorf("batches %v, progress %v", c.batches, progress)
+	}
+	c = &counting{Backend: open(t), failAt: 2}
+	n, err = Import(context.Background(), c, store.CollMsg, strings.NewReader(input.String()), nil)
+	want := fmt.Sprintf("import: storing documents %d-%d: connection reset\\nby peer; %d documents before them were imported",
+		BatchSize+1, 2*BatchSize, BatchSize)
+	if n != BatchSize || err == nil || err.Error() != want {
+		t.Errorf("failing batch: %d, %v; want %d, %s", n, err, BatchSize, want)
+	}
+}
+
+// TestExportInvalidUTF8: text that Extended JSON cannot carry is still
+// written, and the export says so instead of promising a faithful copy.
+func TestExportInvalidUTF8(t *testing.T) {
+	b := open(t)
+	docs := []bson.Raw{
+		mustRaw(t, bson.D{{Key: "doc_id", Value: "si_a_b:0"}, {Key: "t", Value: `literal \ufffd and real ` + "\ufffd"},
+			{Key: "sym", Value: bson.Symbol("s")}, {Key: "js", Value: bson.JavaScript("f()")}, {Key: "re", Value: bson.Regex{Pattern: "é"}}}),
+		mustRaw(t, bson.D{{Key: "doc_id", Value: "si_a_b:1"}, {Key: "t", Value: bson.A{"ok", "bad \xff byte"}}}),
+		mustRaw(t, bson.D{{Key: "doc_id", Value: "si_a_b:2"}}),
+	}
+	if err := b.InsertRaw(context.Background(), store.CollMsg, docs); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	n, err := Export(context.Background(), b, store.CollMsg, "", &out)
+	if n != 3 || strings.Count(out.String(), "\n") != 3 {
+		t.Errorf("wrote %d documents, %d lines; want 3", n, strings.Count(out.String(), "\n"))
+	}
+	if err == nil || !strings.Contains(err.Error(), `1 of them (first: doc_id "si_a_b:1")`) {
+		t.Errorf("error %v does not name the one lossy document", err)
+	}
+}
+
+// TestCancel: a cancelled import or export stops and says why, and the cause
+// stays visible to errors.Is.
+func TestCancel(t *testing.T) {
+	b := open(t)
+	if _, err := importString(t, b, store.CollMsg, `{"doc_id":"a:0"}`); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if n, err := Import(ctx, b, store.CollMsg, strings.NewReader(`{"doc_id":"a:1"}`), nil); n != 0 || !errors.Is(err, context.Canceled) {
+		t.Errorf("import: %d, %v", n, err)
+	}
+	if n, err := Export(ctx, b, store.CollMsg, "", &bytes.Buffer{}); n != 0 || !errors.Is(err, context.Canceled) {
+		t.Errorf("export: %d, %v", n, err)
+	}
+}
