@@ -1,6 +1,6 @@
 // Command chatlens opens an OpenIM-style bucketed message store and shows
 // every message the way one chosen user sees it. This file is wiring only:
-// flags, subcommands, opening the store; the work is in store/ and projection/.
+// flags, subcommands, opening the store; the work is in store/, projection/ and ui/.
 package main
 
 import (
@@ -30,6 +30,8 @@ import (
 	"github.com/chatlens/chatlens/store/mongostore"
 	"github.com/chatlens/chatlens/store/rediscache"
 	"github.com/chatlens/chatlens/store/transfer"
+	"github.com/chatlens/chatlens/themes"
+	"github.com/chatlens/chatlens/ui"
 )
 
 func main() {
@@ -170,7 +172,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	rest := root.Args()
 	if len(rest) == 0 {
-		return runPlaceholderUI(ctx, &env{o: o, stdout: stdout, stderr: stderr})
+		return runUI(ctx, &env{o: o, stdout: stdout, stderr: stderr})
 	}
 	i := slices.IndexFunc(commands, func(c command) bool { return c.name == rest[0] })
 	if i < 0 {
@@ -214,7 +216,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	defer e.close()
 	err = c.run(ctx, e)
-	if cerr := e.st.Stats().CacheError; cerr != nil && err == nil {
+	if cerr := e.st.Stats().CacheError; cerr != nil && err == nil && !e.cacheWarned {
 		fmt.Fprintln(stderr, "chatlens: warning: the cache failed, reads fell back to the store: "+oneLine(cerr.Error()))
 	}
 	return err
@@ -280,6 +282,7 @@ type env struct {
 	st             *store.Store
 	log            *store.AuditLog // nil unless the command writes
 	logFile        *os.File
+	cacheWarned    bool // the cache failed at open and the user was told
 }
 
 func (e *env) validate(required []string) error {
@@ -341,7 +344,16 @@ func (e *env) open(ctx context.Context, autoSeed, writes bool) error {
 			_ = backend.Close(ctx)
 			return usageError{err.Error()}
 		case err != nil:
-			fmt.Fprintln(e.stderr, "chatlens: warning: "+oneLine(err.Error())+"; continuing without the cache")
+			// Keep the cache unpinged rather than dropping it: reads fall back
+			// with a warning, and a write reports the keys it could not
+			// invalidate instead of silently leaving users a stale cache.
+			fmt.Fprintln(e.stderr, "chatlens: warning: "+oneLine(err.Error())+"; reads fall back to the store until the cache answers")
+			e.cacheWarned = true
+			if c, err = rediscache.Open(ctx, o.redis, rediscache.Options{NoPing: true}); err != nil {
+				_ = backend.Close(ctx)
+				return err
+			}
+			cache = c
 		default:
 			cache = c
 		}
@@ -532,15 +544,20 @@ func (e *env) seed(ctx context.Context, st *store.Store, opts demo.Options, what
 	return nil
 }
 
-func runPlaceholderUI(ctx context.Context, e *env) error {
-	if err := e.open(ctx, true, false); err != nil {
+// runUI opens the terminal UI. It opens the audit log like any command that
+// writes, since the operator may revoke, delete or mark read from it.
+func runUI(ctx context.Context, e *env) error {
+	if e.o.theme != "" {
+		if _, err := themes.Get(e.o.theme); err != nil {
+			return usageError{err.Error()}
+		}
+	}
+	if err := e.open(ctx, true, true); err != nil {
 		return err
 	}
 	defer e.close()
-	fmt.Fprintln(e.stderr, "chatlens: the terminal UI is coming; meanwhile, the conversations"+
-		map[bool]string{true: " of " + e.o.as, false: " in the store (--as USER for one user's view)"}[e.o.as != ""])
-	e.o.format = "text"
-	return runConversations(ctx, e)
+	return ui.Run(ctx, e.st, ui.Options{As: e.o.as, Theme: e.o.theme, Mouse: e.o.mouse,
+		ReadOnly: e.o.readOnly, Operator: operator()})
 }
 
 func runConversations(ctx context.Context, e *env) error {
