@@ -24,6 +24,7 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bench"
 	"github.com/chatlens/chatlens/store/check"
 	"github.com/chatlens/chatlens/store/demo"
 	"github.com/chatlens/chatlens/store/embedded"
@@ -53,6 +54,7 @@ type command struct {
 	name, args, help string
 	autoSeed         bool     // an empty embedded store gets the demo dataset first
 	writes           bool     // writes data: the audit log is opened
+	ownStore         bool     // works in scratch stores of its own, never the configured one
 	required         []string // flags that must be given
 	flags            func(fs *flag.FlagSet, o *opts)
 	run              func(ctx context.Context, e *env) error
@@ -75,6 +77,9 @@ var commands = []command{
 		required: []string{"collection"}, autoSeed: true, flags: collectionFlags, run: runExport},
 	{name: "seed", args: "[--conversations N] [--messages N] [--long N] [--seed N] [--force]",
 		help: "write the demo dataset", writes: true, flags: seedFlags, run: runSeed},
+	{name: "bench", args: "[--messages N] [--batch N] [--seed N] [--no-sync] [--json]",
+		help:     "the bucket layout against one document per message, side by side, in scratch stores",
+		ownStore: true, flags: benchFlags, run: runBench},
 	{name: "check", args: "[--conversation CID]", help: "bucket invariants, indexes and seq documents",
 		autoSeed: true, flags: func(fs *flag.FlagSet, o *opts) { fs.StringVar(&o.cid, "conversation", "", "only this conversation") },
 		run: runCheck},
@@ -95,6 +100,8 @@ type opts struct {
 	seed                              int64
 	conversations, messages, long     int
 	file                              string
+	json, noSync                      bool
+	batch                             int
 }
 
 func connectionFlags(fs *flag.FlagSet, o *opts) {
@@ -139,6 +146,14 @@ func seedFlags(fs *flag.FlagSet, o *opts) {
 	fs.IntVar(&o.long, "long", demo.DefaultLongMessages, "messages of the long group (0: none)")
 	fs.Int64Var(&o.seed, "seed", 1, "random seed; the same seed writes the same documents")
 	fs.BoolVar(&o.force, "force", false, "seed even though the store holds messages")
+}
+
+func benchFlags(fs *flag.FlagSet, o *opts) {
+	fs.IntVar(&o.messages, "messages", bench.DefaultMessages, "messages in the benchmark conversation")
+	fs.IntVar(&o.batch, "batch", bench.DefaultBatchSize, "messages per write")
+	fs.Int64Var(&o.seed, "seed", 0, "random seed of the generated messages")
+	fs.BoolVar(&o.noSync, "no-sync", false, "embedded store: skip fsync per write")
+	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of the table")
 }
 
 // run is the whole program; main only exits with its code.
@@ -210,6 +225,9 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	e := &env{o: o, cmd: c.name, stdout: stdout, stderr: stderr}
 	if err := e.validate(c.required); err != nil {
 		return err
+	}
+	if c.ownStore {
+		return c.run(ctx, e)
 	}
 	if err := e.open(ctx, c.autoSeed, c.writes); err != nil {
 		return err
@@ -892,6 +910,40 @@ func runSeed(ctx context.Context, e *env) error {
 		Messages: e.o.messages, LongMessages: long}, "seeding "+e.st.Describe())
 	e.logRaw("seed "+strconv.FormatInt(e.o.seed, 10), err)
 	return err
+}
+
+// runBench measures both layouts on the embedded store, or on the MongoDB
+// of --mongo-uri in a scratch database it drops afterwards.
+func runBench(ctx context.Context, e *env) error {
+	if e.o.messages < 1 || e.o.batch < 1 {
+		return usagef("bench: --messages and --batch must be at least 1")
+	}
+	target := bench.Target{MongoURI: e.o.mongoURI, NoSync: e.o.noSync}
+	step, end := progressPrinter(e.stderr, "bench", false)
+	stage := ""
+	res, err := bench.Run(ctx, target, bench.Options{Messages: e.o.messages, Seed: e.o.seed, BatchSize: e.o.batch},
+		func(name string, done, total int) {
+			if name != stage {
+				end()
+				stage = name
+				fmt.Fprintln(e.stderr, "chatlens: bench: "+name)
+			}
+			step(done, total)
+		})
+	end()
+	if res == nil {
+		return err
+	}
+	if e.o.json {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		if jerr := enc.Encode(res); jerr != nil {
+			return jerr
+		}
+	} else if werr := res.WriteTable(e.stdout); werr != nil {
+		return werr
+	}
+	return err // a cleanup failure after a complete run
 }
 
 func runCheck(ctx context.Context, e *env) error {

@@ -616,3 +616,23 @@ func TestAgainstMongoDB(t *testing.T) {
 		t.Errorf("check: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+func TestBenchJSONHasBothLayouts(t *testing.T) {
+	var out, errs bytes.Buffer
+	code := run([]string{"bench", "--messages", "250", "--no-sync", "--json"}, &out, &errs)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs.String())
+	}
+	var res map[string]json.RawMessage
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("not one JSON object: %v\n%s", err, out.String())
+	}
+	for _, k := range []string{"buckets", "flat", "ratios"} {
+		if len(res[k]) == 0 {
+			t.Errorf("bench --json lacks %q: %s", k, out.String())
+		}
+	}
+	if r := empty(t).chatlens(t, "bench", "--messages", "0"); r.code != 2 {
+		t.Errorf("bench --messages 0: exit %d, want 2", r.code)
+	}
+}

@@ -1,0 +1,71 @@
+// Package bench measures OpenIM's bucket layout (100 messages per msg
+// document, written through the state machine) against a layout of one
+// document per message, side by side on the same backend and the same
+// conversation. It backs `chatlens bench`.
+package bench
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Target says where the bench runs. It never touches the user's data: the
+// embedded store is a fresh file in a temporary directory, and MongoDB gets
+// a scratch database (chatlens_bench_<random>) that is dropped afterwards.
+type Target struct {
+	// MongoURI selects MongoDB; empty selects the embedded store.
+	MongoURI string
+	// TempDir is where the embedded store's scratch directory is created
+	// ("" = the system temporary directory). The directory is removed after.
+	TempDir string
+	// NoSync skips fsync after each embedded commit, in both layouts: it
+	// measures CPU and page cache rather than the disk. MongoDB ignores it.
+	NoSync bool
+}
+
+// Options size the bench.
+type Options struct {
+	Messages     int    // messages in the conversation (default 100,000)
+	Seed         int64  // seeds the generated messages and the random reads
+	Conversation string // conversation ID (default "sg_bench")
+	// BatchSize is the messages per write batch for both layouts
+	// (default 100: one InsertMessages call, one InsertMany, one transaction).
+	BatchSize int
+	// RandomReads is how many single-seq reads the random scenario makes
+	// (default 1,000; FerretDB scans on every read, so its tests use fewer).
+	RandomReads int
+}
+
+// Defaults of Options.
+const (
+	DefaultMessages     = 100_000
+	DefaultConversation = "sg_bench"
+	DefaultBatchSize    = 100
+	DefaultRandomReads  = 1000
+)
+
+func (o Options) withDefaults() (Options, error) {
+	if o.Messages == 0 {
+		o.Messages = DefaultMessages
+	}
+	if o.Conversation == "" {
+		o.Conversation = DefaultConversation
+	}
+	if o.BatchSize == 0 {
+		o.BatchSize = DefaultBatchSize
+	}
+	if o.RandomReads == 0 {
+		o.RandomReads = DefaultRandomReads
+	}
+	switch {
+	case o.Messages < 1:
+		return o, fmt.Errorf("bench: --messages must be at least 1, got %d", o.Messages)
+	case strings.ContainsAny(o.Conversation, ":\x00"):
+		return o, fmt.Errorf("bench: conversation ID %q must not contain ':' or NUL", o.Conversation)
+	case o.RandomReads < 1:
+		return o, fmt.Errorf("bench: random reads must be at least 1, got %d", o.RandomReads)
+	case o.BatchSize < 1:
+		return o, fmt.Errorf("bench: batch size must be at least 1, got %d", o.BatchSize)
+	}
+	return o, nil
+}

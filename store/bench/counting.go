@@ -1,0 +1,157 @@
+package bench
+
+import (
+	"context"
+	"sync/atomic"
+
+	"github.com/chatlens/chatlens/store"
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// Counting wraps a store.Backend and counts what crosses the wire: every
+// method call is one round trip (the Backend contract), and every msg
+// document returned is one document read of len(raw) bytes.
+type Counting struct {
+	inner      store.Backend
+	roundTrips atomic.Int64
+	documents  atomic.Int64
+	bytes      atomic.Int64
+}
+
+// NewCounting wraps inner.
+func NewCounting(inner store.Backend) *Counting { return &Counting{inner: inner} }
+
+// Counts is a snapshot of the counters.
+type Counts struct {
+	RoundTrips, Documents, Bytes int64
+}
+
+// Counts returns the counters so far.
+func (c *Counting) Counts() Counts {
+	return Counts{c.roundTrips.Load(), c.documents.Load(), c.bytes.Load()}
+}
+
+// Sub is the difference a-b: what happened between two snapshots.
+func (a Counts) Sub(b Counts) Counts {
+	return Counts{a.RoundTrips - b.RoundTrips, a.Documents - b.Documents, a.Bytes - b.Bytes}
+}
+
+func (c *Counting) trip() { c.roundTrips.Add(1) }
+
+func (c *Counting) read(raws []bson.Raw) {
+	c.documents.Add(int64(len(raws)))
+	for _, r := range raws {
+		c.bytes.Add(int64(len(r)))
+	}
+}
+
+func (c *Counting) FindBuckets(ctx context.Context, docIDs []string) ([]bson.Raw, error) {
+	c.trip()
+	raws, err := c.inner.FindBuckets(ctx, docIDs)
+	c.read(raws)
+	return raws, err
+}
+
+func (c *Counting) BucketIDs(ctx context.Context, cid string) ([]string, error) {
+	c.trip()
+	return c.inner.BucketIDs(ctx, cid)
+}
+
+func (c *Counting) NextConversationID(ctx context.Context, after string) (string, bool, error) {
+	c.trip()
+	return c.inner.NextConversationID(ctx, after)
+}
+
+func (c *Counting) SetSlotField(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
+	c.trip()
+	return c.inner.SetSlotField(ctx, docID, slot, field, value)
+}
+
+func (c *Counting) InsertBucket(ctx context.Context, doc *store.Doc) error {
+	c.trip()
+	return c.inner.InsertBucket(ctx, doc)
+}
+
+func (c *Counting) AddToDelList(ctx context.Context, docID string, slot int, users []string) (bool, error) {
+	c.trip()
+	return c.inner.AddToDelList(ctx, docID, slot, users)
+}
+
+func (c *Counting) MarkSlotRead(ctx context.Context, docID string, slot int, reader string) (bool, error) {
+	c.trip()
+	return c.inner.MarkSlotRead(ctx, docID, slot, reader)
+}
+
+func (c *Counting) SeqRecords(ctx context.Context, cids []string) ([]store.SeqRecord, error) {
+	c.trip()
+	return c.inner.SeqRecords(ctx, cids)
+}
+
+func (c *Counting) RaiseMaxSeq(ctx context.Context, cid string, maxSeq int64) error {
+	c.trip()
+	return c.inner.RaiseMaxSeq(ctx, cid, maxSeq)
+}
+
+func (c *Counting) SeqUsers(ctx context.Context, uid string, cids []string) ([]store.SeqUser, error) {
+	c.trip()
+	return c.inner.SeqUsers(ctx, uid, cids)
+}
+
+func (c *Counting) RaiseReadSeq(ctx context.Context, uid, cid string, seq int64) error {
+	c.trip()
+	return c.inner.RaiseReadSeq(ctx, uid, cid, seq)
+}
+
+func (c *Counting) Conversations(ctx context.Context, owner string) ([]store.Conversation, error) {
+	c.trip()
+	return c.inner.Conversations(ctx, owner)
+}
+
+func (c *Counting) ConversationsByID(ctx context.Context, cid string) ([]store.Conversation, error) {
+	c.trip()
+	return c.inner.ConversationsByID(ctx, cid)
+}
+
+func (c *Counting) Users(ctx context.Context, ids []string) ([]store.User, error) {
+	c.trip()
+	return c.inner.Users(ctx, ids)
+}
+
+func (c *Counting) Groups(ctx context.Context, ids []string) ([]store.Group, error) {
+	c.trip()
+	return c.inner.Groups(ctx, ids)
+}
+
+func (c *Counting) GroupMembers(ctx context.Context, groupID string) ([]store.GroupMember, error) {
+	c.trip()
+	return c.inner.GroupMembers(ctx, groupID)
+}
+
+func (c *Counting) InsertRaw(ctx context.Context, coll string, docs []bson.Raw) error {
+	c.trip()
+	return c.inner.InsertRaw(ctx, coll, docs)
+}
+
+// ScanRaw is one round trip per call; the documents it streams are counted.
+func (c *Counting) ScanRaw(ctx context.Context, coll, prefix string, fn func(bson.Raw) error) error {
+	c.trip()
+	return c.inner.ScanRaw(ctx, coll, prefix, func(raw bson.Raw) error {
+		c.read([]bson.Raw{raw})
+		return fn(raw)
+	})
+}
+
+func (c *Counting) EnsureIndexes(ctx context.Context) error {
+	c.trip()
+	return c.inner.EnsureIndexes(ctx)
+}
+
+func (c *Counting) Indexes(ctx context.Context) (map[string][]store.IndexInfo, error) {
+	c.trip()
+	return c.inner.Indexes(ctx)
+}
+
+func (c *Counting) Describe() string                { return c.inner.Describe() }
+func (c *Counting) Close(ctx context.Context) error { return c.inner.Close(ctx) }
+
+var _ store.Backend = (*Counting)(nil)
