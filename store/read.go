@@ -16,6 +16,10 @@ type Window struct {
 	// Last is the newest bucket when reading the window required it (no
 	// cache knew the current max seq); nil otherwise. Reuse it, do not re-read.
 	Last *Bucket
+	// EndSeq is where the conversation's messages end for everyone, before
+	// this user's conversation.max_seq cap: what WindowAt needs to compute
+	// another user's window without reading a bucket.
+	EndSeq int64
 }
 
 // Unread is max seq minus read seq, never below 0.
@@ -90,12 +94,147 @@ func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs ma
 		return nil, err
 	}
 	for _, cid := range cids {
-		w := out[cid]
-		if c := convs[cid]; c.MaxSeq > 0 && c.MaxSeq < w.MaxSeq {
-			w.MaxSeq = c.MaxSeq
-		}
+		out[cid].capTo(convs[cid])
 	}
 	return out, nil
+}
+
+// capTo ends the window at the owner's conversation.max_seq, if lower.
+func (w *Window) capTo(conv Conversation) {
+	w.EndSeq = w.MaxSeq
+	if conv.MaxSeq > 0 && conv.MaxSeq < w.MaxSeq {
+		w.MaxSeq = conv.MaxSeq
+	}
+}
+
+// WindowAt is uid's window of cid when where the conversation ends is
+// already known (another user's Window.EndSeq): two round trips (seq_user,
+// conversation) and no bucket read, so switching viewer re-reads nothing.
+func (s *Store) WindowAt(ctx context.Context, uid, cid string, endSeq int64) (*Window, error) {
+	var cacheRead map[string]int64
+	if s.cache != nil {
+		var err error
+		cacheRead, err = s.cache.ReadSeqs(ctx, uid, []string{cid})
+		s.cacheResult(err)
+	}
+	s.trip()
+	users, err := s.backend.SeqUsers(ctx, uid, []string{cid})
+	if err != nil {
+		return nil, err
+	}
+	s.trip()
+	convs, err := s.backend.Conversations(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
+	var conv Conversation
+	for _, c := range convs {
+		if c.ConversationID == cid {
+			conv = c
+		}
+	}
+	var su SeqUser
+	for _, u := range users {
+		if u.ConversationID == cid {
+			su = u
+		}
+	}
+	w := &Window{Cid: cid, MinSeq: max(1, conv.MinSeq, su.MinSeq), ReadSeq: su.ReadSeq, MaxSeq: endSeq}
+	if r, ok := cacheRead[cid]; ok && r > w.ReadSeq {
+		w.ReadSeq = r
+	}
+	w.capTo(conv)
+	return w, nil
+}
+
+// NewestBuckets reads the bucket holding each window's MaxSeq, for every
+// conversation at once: one find however many windows. As in Buckets, the
+// cache (one round trip per conversation) goes first, its slots replace the
+// stored ones, and a bucket it holds entirely is not read from the backend.
+// Empty windows are skipped; a bucket neither stored nor cached is left out.
+func (s *Store) NewestBuckets(ctx context.Context, windows []Window) (map[string]*Bucket, error) {
+	ends := map[string]int64{} // cid -> max seq
+	need := map[string]int64{} // the ones the cache did not hold entirely
+	cached := map[string]map[int64]*Slot{}
+	for _, w := range windows {
+		if w.MaxSeq <= 0 {
+			continue
+		}
+		hits, complete := s.cachedUpTo(ctx, w.Cid, w.MaxSeq)
+		ends[w.Cid], cached[w.Cid] = w.MaxSeq, hits
+		if !complete {
+			need[w.Cid] = w.MaxSeq
+		}
+	}
+	found, err := s.bucketsAt(ctx, need)
+	if err != nil {
+		return nil, err
+	}
+	for cid, hits := range cached {
+		if len(hits) == 0 {
+			continue
+		}
+		b := found[cid]
+		if b == nil {
+			b = MissingBucket(cid, BucketIndex(ends[cid]))
+		}
+		for j := range b.Slots {
+			if slot := hits[b.Slots[j].Seq]; slot != nil {
+				b.Slots[j] = StoredSlot{Seq: b.Slots[j].Seq, Slot: slot, Cached: true}
+			}
+		}
+		found[cid] = b
+	}
+	return found, nil
+}
+
+// cachedUpTo asks the cache for the seqs of the bucket holding maxSeq, up to
+// maxSeq; complete is true when it had them all.
+func (s *Store) cachedUpTo(ctx context.Context, cid string, maxSeq int64) (map[int64]*Slot, bool) {
+	if s.cache == nil {
+		return nil, false
+	}
+	var seqs []int64
+	for seq := FirstSeq(BucketIndex(maxSeq)); seq <= maxSeq; seq++ {
+		seqs = append(seqs, seq)
+	}
+	hits, err := s.cache.Slots(ctx, cid, seqs)
+	s.cacheResult(err)
+	if err != nil {
+		return nil, false
+	}
+	s.cacheHits.Add(int64(len(hits)))
+	s.cacheMisses.Add(int64(len(seqs) - len(hits)))
+	return hits, len(hits) == len(seqs)
+}
+
+// bucketsAt reads, in one find, the bucket of cid holding seq for each
+// cid -> seq of ends, keyed by cid.
+func (s *Store) bucketsAt(ctx context.Context, ends map[string]int64) (map[string]*Bucket, error) {
+	found := map[string]*Bucket{}
+	if len(ends) == 0 {
+		return found, nil
+	}
+	want := make(map[string]string, len(ends)) // doc_id -> cid
+	ids := make([]string, 0, len(ends))
+	for cid, seq := range ends {
+		id := DocIDForSeq(cid, seq)
+		want[id] = cid
+		ids = append(ids, id)
+	}
+	sort.Strings(ids) // the same query for the same conversations
+	s.trip()
+	raws, err := s.backend.FindBuckets(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, raw := range raws {
+		b := DecodeBucket(raw)
+		if cid, ok := want[b.DocID]; ok {
+			found[cid] = b
+		}
+	}
+	return found, nil
 }
 
 // trimToLastFilled lowers MaxSeq of the given windows to the last seq that
@@ -119,29 +258,15 @@ func (s *Store) trimToLastFilled(ctx context.Context, ws map[string]*Window, cid
 			}
 		}
 	}
-	want := map[string]string{} // doc_id -> cid
-	var ids []string
+	ends := map[string]int64{}
 	for _, cid := range cids {
 		if ws[cid].MaxSeq > 0 {
-			id := DocIDForSeq(cid, ws[cid].MaxSeq)
-			want[id] = cid
-			ids = append(ids, id)
+			ends[cid] = ws[cid].MaxSeq
 		}
 	}
-	if len(ids) == 0 {
-		return nil
-	}
-	s.trip()
-	raws, err := s.backend.FindBuckets(ctx, ids)
+	found, err := s.bucketsAt(ctx, ends)
 	if err != nil {
 		return err
-	}
-	found := map[string]*Bucket{}
-	for _, raw := range raws {
-		b := DecodeBucket(raw)
-		if cid, ok := want[b.DocID]; ok {
-			found[cid] = b
-		}
 	}
 	for _, cid := range cids {
 		w := ws[cid]
@@ -154,6 +279,11 @@ func (s *Store) trimToLastFilled(ctx context.Context, ws map[string]*Window, cid
 		}
 		w.Last = b
 		last := b.LastFilledSeq()
+		if last == 0 && len(b.Problems) > 0 {
+			// Unreadable (msgs missing, not an array): keep the seq
+			// document's word, so that the broken bucket is shown.
+			continue
+		}
 		if last == 0 {
 			// An all-empty newest bucket (reserved, or revoke-created):
 			// the messages end before it.

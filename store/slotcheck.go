@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -141,7 +142,7 @@ func (c *checker) fields(where string, doc bson.Raw, specs []fieldSpec) {
 // problem, as this runs for every field of every slot read.
 func (c *checker) value(where, name string, v bson.RawValue, typ fieldType) {
 	wrong := func(want string) {
-		if _, ok := v.StringValueOK(); v.Type == bson.TypeString && !ok {
+		if _, ok := stringBytes(v); v.Type == bson.TypeString && !ok {
 			c.add(KindFieldType, "%s.%s is a damaged string", where, name)
 			return
 		}
@@ -149,7 +150,7 @@ func (c *checker) value(where, name string, v bson.RawValue, typ fieldType) {
 	}
 	switch typ {
 	case tString:
-		if _, ok := v.StringValueOK(); !ok {
+		if _, ok := stringBytes(v); !ok {
 			wrong("a string")
 		}
 	case tInt32:
@@ -227,7 +228,7 @@ func (c *checker) message(msg bson.Raw, seq int64) {
 	if err != nil {
 		return
 	}
-	text, ok := content.StringValueOK()
+	text, ok := stringBytes(content)
 	if !ok {
 		return
 	}
@@ -336,7 +337,21 @@ func KnownContentType(ct int64) bool {
 	return false
 }
 
-func isJSONObject(s string) bool {
-	t := strings.TrimLeft(s, " \t\r\n")
-	return strings.HasPrefix(t, "{") && json.Valid([]byte(s))
+func isJSONObject(s []byte) bool {
+	t := bytes.TrimLeft(s, " \t\r\n")
+	return len(t) > 0 && t[0] == '{' && json.Valid(s)
+}
+
+// stringBytes is the text of a string value without copying it, as this
+// runs for every string of every slot read; ok is false for another type or
+// truncated bytes.
+func stringBytes(v bson.RawValue) (text []byte, ok bool) {
+	if v.Type != bson.TypeString || len(v.Value) < 5 {
+		return nil, false
+	}
+	n := int64(int32(binary.LittleEndian.Uint32(v.Value)))
+	if n < 1 || n > int64(len(v.Value)-4) || v.Value[4+n-1] != 0 {
+		return nil, false
+	}
+	return v.Value[4 : 4+n-1], true
 }

@@ -40,25 +40,36 @@ func findFirstViewer(e *env) tea.Cmd {
 	}
 }
 
+// keepNewest bounds the newest buckets the list holds for the timeline to
+// reuse (the first rows, pinned first): a list of thousands of conversations
+// keeps only their preview slots. Opening one beyond it reads its newest
+// bucket again, in the same single find as the one before it.
+const keepNewest = 64
+
 type listLoadedMsg struct {
 	id    int
 	owner string
 	items []convItem
+	names map[string]string // nicknames of the owner and the peers
 	err   error
 }
 
-// previewLimit bounds the extra bucket reads made for list previews when the
-// window read did not bring the newest bucket along (a cache knew max seq).
-const previewLimit = 50
-
+// loadList reads owner's conversations in a constant number of round trips
+// however many there are: the conversation documents, the windows (seq,
+// seq_user, and one find for every newest bucket), the user and group names.
+// When a cache knew the max seqs, no newest bucket came with the windows:
+// one find (after the cache) reads them all, for the previews and for the
+// timeline to reuse.
 func loadList(e *env, id int, owner string) tea.Cmd {
 	return func() tea.Msg {
+		fail := func(err error) tea.Msg { return listLoadedMsg{id: id, owner: owner, err: err} }
 		sums, err := e.st.ConversationsOf(e.ctx, owner)
 		if err != nil {
-			return listLoadedMsg{id: id, owner: owner, err: err}
+			return fail(err)
 		}
 		items := make([]convItem, len(sums))
-		var userIDs, groupIDs []string
+		userIDs, groupIDs := []string{owner}, []string(nil)
+		var unread []store.Window // windows whose newest bucket was not read
 		for i, s := range sums {
 			items[i] = convItem{sum: s, peer: peerOf(s, owner)}
 			if items[i].peer != "" {
@@ -68,38 +79,46 @@ func loadList(e *env, id int, owner string) tea.Cmd {
 				items[i].group = g
 				groupIDs = append(groupIDs, g)
 			}
-		}
-		users, groups := map[string]string{}, map[string]string{}
-		if len(userIDs) > 0 {
-			if users, err = e.st.UserNames(e.ctx, userIDs); err != nil {
-				return listLoadedMsg{id: id, owner: owner, err: err}
+			if s.Last == nil && s.Window.MaxSeq > 0 {
+				unread = append(unread, s.Window)
 			}
 		}
+		users, err := e.st.UserNames(e.ctx, userIDs)
+		if err != nil {
+			return fail(err)
+		}
+		groups := map[string]string{}
 		if len(groupIDs) > 0 {
 			if groups, err = e.st.GroupNames(e.ctx, groupIDs); err != nil {
-				return listLoadedMsg{id: id, owner: owner, err: err}
+				return fail(err)
 			}
 		}
-		extra := 0
+		newest := map[string]*store.Bucket{}
+		if len(unread) > 0 {
+			// Previews are a nicety: without them the list still works.
+			if bs, err := e.st.NewestBuckets(e.ctx, unread); err == nil {
+				newest = bs
+			}
+		}
 		for i := range items {
 			it := &items[i]
 			it.name = nameOf(it, users, groups)
 			last := it.sum.Last
-			if last == nil && it.sum.Window.MaxSeq > 0 && extra < previewLimit {
-				extra++
-				if bs, err := e.st.Buckets(e.ctx, it.sum.ConversationID,
-					[]int64{store.BucketIndex(it.sum.Window.MaxSeq)}, it.sum.Window.MaxSeq); err == nil {
-					last = bs[0]
-				}
+			if last == nil {
+				last = newest[it.sum.ConversationID]
 			}
 			if last != nil {
 				if seq := last.LastFilledSeq(); seq > 0 && seq <= it.sum.Window.MaxSeq {
-					it.last = &last.Slots[store.SlotIndex(seq)]
-					it.lastDoc = last.DocID
+					slot := last.Slots[store.SlotIndex(seq)] // a copy: the bucket may go
+					it.last, it.lastDoc = &slot, last.DocID
 				}
 			}
+			it.sum.Last = nil
+			if i < keepNewest {
+				it.sum.Last = last // for the timeline to reuse
+			}
 		}
-		return listLoadedMsg{id: id, owner: owner, items: items}
+		return listLoadedMsg{id: id, owner: owner, items: items, names: users}
 	}
 }
 
@@ -167,15 +186,15 @@ type windowLoadedMsg struct {
 	err         error
 }
 
-func loadWindow(e *env, cid, viewer string) tea.Cmd {
+// loadWindow reads viewer's window of cid, which ends at end for everyone
+// before the viewer's own cap: no bucket is read.
+func loadWindow(e *env, cid, viewer string, end int64) tea.Cmd {
 	return func() tea.Msg {
-		ws, err := e.st.Windows(e.ctx, viewer, []string{cid}, nil)
+		w, err := e.st.WindowAt(e.ctx, viewer, cid, end)
 		if err != nil {
 			return windowLoadedMsg{cid: cid, viewer: viewer, err: err}
 		}
-		w := *ws[cid]
-		w.Last = nil // the timeline reads its own buckets
-		return windowLoadedMsg{cid: cid, viewer: viewer, win: w}
+		return windowLoadedMsg{cid: cid, viewer: viewer, win: *w}
 	}
 }
 

@@ -23,7 +23,8 @@ type convItem struct {
 // convList is the left pane: the conversations of one owner.
 type convList struct {
 	owner   string
-	id      int // request ID of the load in flight or last answered
+	names   map[string]string // nicknames of the owner and the peers
+	id      int               // request ID of the load in flight or last answered
 	loading bool
 	err     error
 	items   []convItem

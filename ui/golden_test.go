@@ -54,12 +54,14 @@ func (s *screen) keys(ks ...string) {
 
 func (s *screen) typeText(text string) { s.tm.Type(text) }
 
-// open opens the single chat as alice and waits for rows and member names.
+// open opens the single chat as alice and waits for both buckets: the
+// newest, which the list read, is drawn at once; bucket 0 (seq 100 and
+// alice's read line after it) arrives after one find.
 func (s *screen) open() {
 	s.keys("/")
 	s.typeText(chatAB)
 	s.keys("enter", "enter")
-	s.waitFor("as Alice", "Bob: hello 120 from bob")
+	s.waitFor("as Alice", "Bob: hello 120 from bob", "Alice read up to here (seq 100)")
 }
 
 func (s *screen) jump(seq string) {

@@ -66,7 +66,7 @@ func (b *testBackend) setFail(err error) {
 	b.mu.Unlock()
 }
 
-func newTestStore(t *testing.T, readOnly bool) (*store.Store, *testBackend) {
+func newTestStore(t testing.TB, readOnly bool) (*store.Store, *testBackend) {
 	t.Helper()
 	eb, err := embedded.Open(filepath.Join(t.TempDir(), "test.db"), embedded.Options{NoSync: true})
 	if err != nil {
@@ -94,7 +94,7 @@ func textMsg(from, to, group string, session int32, i int, text string) *store.M
 		Options: map[string]bool{}, AtUserIDList: []string{}}
 }
 
-func insertRaw(t *testing.T, st *store.Store, coll string, docs ...any) {
+func insertRaw(t testing.TB, st *store.Store, coll string, docs ...any) {
 	t.Helper()
 	var raws []bson.Raw
 	for _, d := range docs {
@@ -117,7 +117,7 @@ const (
 // seedSmall writes a single chat of alice and bob (120 seqs over two
 // buckets: seq 5 deleted for alice, seq 7 revoked by bob, 106-109 holes,
 // seq 115 malformed) and a group "Team" of three.
-func seedSmall(t *testing.T, st *store.Store) {
+func seedSmall(t testing.TB, st *store.Store) {
 	t.Helper()
 	ctx := context.Background()
 	var ab []*store.MsgData
@@ -171,7 +171,7 @@ func seedSmall(t *testing.T, st *store.Store) {
 
 // testOptions are the options every test uses: UTC times, no user key file,
 // the clipboard captured.
-func testOptions(t *testing.T, as string) (Options, *strings.Builder) {
+func testOptions(t testing.TB, as string) (Options, *strings.Builder) {
 	t.Helper()
 	keys := filepath.Join(t.TempDir(), "keys.json")
 	if err := os.WriteFile(keys, []byte("{}"), 0o600); err != nil {
@@ -184,11 +184,11 @@ func testOptions(t *testing.T, as string) (Options, *strings.Builder) {
 // driver runs a model synchronously: every command is executed and its
 // message fed back until nothing is left, so a test sees the settled screen.
 type driver struct {
-	t *testing.T
+	t testing.TB
 	m *Model
 }
 
-func newDriver(t *testing.T, st *store.Store, opts Options, w, h int) *driver {
+func newDriver(t testing.TB, st *store.Store, opts Options, w, h int) *driver {
 	d := &driver{t: t, m: NewModel(st, opts).(*Model)}
 	d.run(d.m.Init())
 	d.send(tea.WindowSizeMsg{Width: w, Height: h})

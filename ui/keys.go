@@ -124,16 +124,18 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		}
 	case key.Matches(k, keys.ViewAs):
 		m.openPicker(false)
+		return t.needMembers()
 	case key.Matches(k, keys.CycleViewer):
-		return m.cycleViewer()
+		return tea.Batch(m.cycleViewer(), t.needMembers())
 	case key.Matches(k, keys.Compare):
 		if t.compareAs != "" {
 			t.compareAs = ""
 			return nil
 		}
 		m.openPicker(true)
+		return t.needMembers()
 	case key.Matches(k, keys.Revoke):
-		m.askAction(actRevoke)
+		return m.askRevoke()
 	case key.Matches(k, keys.Delete):
 		m.askAction(actDelete)
 	case key.Matches(k, keys.MarkRead):

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/textinput"
@@ -65,7 +66,10 @@ type Model struct {
 
 	status    string
 	statusErr bool
-	help      help.Model
+	// revokeWaits is a revoke asked for before the members (and so the
+	// revoker's role) were known: it is offered when they arrive.
+	revokeWaits bool
+	help        help.Model
 }
 
 func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *Model {
@@ -135,15 +139,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.list.err = msg.err
 		if msg.err == nil {
 			m.list.setItems(msg.items)
+			m.list.names = msg.names
+			if m.tl != nil {
+				maps.Copy(m.tl.names, msg.names)
+			}
 		}
 	case bucketsLoadedMsg:
 		if m.tl != nil {
 			return m, m.tl.loaded(msg)
 		}
 	case membersLoadedMsg:
-		if m.tl != nil && msg.cid == m.tl.cid && msg.err == nil {
-			m.tl.members = msg.members
-		}
+		return m, m.membersLoaded(msg)
 	case windowLoadedMsg:
 		if m.tl != nil {
 			if msg.err != nil && msg.cid == m.tl.cid {
@@ -181,9 +187,9 @@ func (m *Model) openSelected() tea.Cmd {
 		return nil
 	}
 	m.gen += 1000 // room for the jumps of the previous timeline
-	m.tl = newTimeline(m.e, it, m.list.owner, m.gen)
+	m.tl = newTimeline(m.e, it, m.list.owner, m.gen, m.list.names)
 	m.focus = paneTimeline
-	return tea.Batch(m.tl.open(), loadMembers(m.e, m.tl.cid))
+	return m.tl.open()
 }
 
 func (m *Model) actionDone(msg actionDoneMsg) tea.Cmd {

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"maps"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/projection"
@@ -26,6 +28,8 @@ type timeline struct {
 	win    store.Window            // the viewer's window
 	wins   map[string]store.Window // windows known per viewer
 	winOK  bool                    // win belongs to viewer (false while it loads)
+	end    int64                   // where the messages end for everyone (Window.EndSeq)
+	newest *store.Bucket           // the list's read of the newest bucket, until open uses it
 
 	buckets map[int64]*store.Bucket
 	lo, hi  int64 // the held run, when buckets is not empty
@@ -36,18 +40,42 @@ type timeline struct {
 	cursor, top int64 // selected seq and first seq drawn
 	boundaries  bool
 
+	// members are read on first need (the viewer picker, cycling, the role
+	// of a revoke), not on open: opening a conversation reads only buckets.
 	members   []store.Member
-	compareAs string // second viewer of the compare view, "" when off
+	membersAt membersState
+	owner     string            // whose list opened the timeline
+	peer      string            // the other user of a single chat
+	names     map[string]string // nicknames known from the conversation list
+	compareAs string            // second viewer of the compare view, "" when off
 	search    search
 }
 
-func newTimeline(e *env, it *convItem, viewer string, gen int) *timeline {
+type membersState int
+
+const (
+	membersUnread membersState = iota
+	membersLoading
+	membersRead
+)
+
+// newTimeline opens it as viewer with what the list already read: the
+// window, the newest bucket and the names, so none of it is read again.
+func newTimeline(e *env, it *convItem, viewer string, gen int, names map[string]string) *timeline {
 	t := &timeline{e: e, cid: it.sum.ConversationID, name: it.name, gen: gen, viewer: viewer,
 		conv:    projection.Conv{ID: it.sum.ConversationID, SessionType: store.ConversationTypeOf(it.sum.ConversationID)},
 		win:     it.sum.Window,
+		end:     it.sum.Window.EndSeq,
+		newest:  it.sum.Window.Last,
 		wins:    map[string]store.Window{},
 		winOK:   true,
+		owner:   viewer,
+		peer:    it.peer,
+		names:   maps.Clone(names),
 		buckets: map[int64]*store.Bucket{}, pending: map[int64]bool{}}
+	if t.names == nil {
+		t.names = map[string]string{}
+	}
 	t.win.Last = nil
 	t.wins[viewer] = t.win
 	t.cursor, t.top = t.win.MaxSeq, t.win.MaxSeq
@@ -58,27 +86,42 @@ func (t *timeline) minSeq() int64 { return max(1, t.win.MinSeq) }
 func (t *timeline) maxSeq() int64 { return t.win.MaxSeq }
 func (t *timeline) empty() bool   { return t.win.MaxSeq < t.minSeq() }
 
-// open reads the buckets that fill the first screen: the newest one and the
-// one before it, in one find.
+// open fills the first screen: the newest bucket the list already read and
+// the one before it, in one find.
 func (t *timeline) open() tea.Cmd {
+	newest := t.newest
+	t.newest = nil // held from now on, or not needed
 	if t.empty() {
 		return nil
 	}
-	return t.loadAround(t.cursor)
+	if newest != nil && newest.Index != store.BucketIndex(t.cursor) {
+		newest = nil // the window ends before it (a cap, an empty bucket)
+	}
+	return t.loadAround(t.cursor, newest)
 }
 
-// loadAround drops what is held and reads the buckets around seq.
-func (t *timeline) loadAround(seq int64) tea.Cmd {
+// loadAround drops what is held and reads the buckets around seq but have,
+// a bucket already read (nil if none).
+func (t *timeline) loadAround(seq int64, have *store.Bucket) tea.Cmd {
 	t.gen++
 	t.buckets, t.pending, t.err = map[int64]*store.Bucket{}, map[int64]bool{}, nil
 	t.cursor, t.top = seq, seq
 	b := store.BucketIndex(seq)
+	if have != nil {
+		t.buckets[b], t.lo, t.hi = have, b, b
+		t.clampCursor()
+	}
 	var idx []int64
 	for i := max(b-1, store.BucketIndex(t.minSeq())); i <= min(b+1, store.BucketIndex(t.maxSeq())); i++ {
 		if i == b+1 && store.LastSeq(b)-seq > 50 {
 			break // the screen ends well inside b
 		}
-		idx = append(idx, i)
+		if _, held := t.buckets[i]; !held {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return t.prefetch()
 	}
 	return t.request(idx, false)
 }
@@ -226,7 +269,7 @@ func (t *timeline) setViewer(v string) tea.Cmd {
 		return nil
 	}
 	t.winOK = false
-	return loadWindow(t.e, t.cid, v)
+	return loadWindow(t.e, t.cid, v, t.end)
 }
 
 // windowLoaded applies a viewer's window if it is still the one in use.
@@ -250,10 +293,10 @@ func (t *timeline) applyWindow(w store.Window) tea.Cmd {
 		return nil
 	}
 	if len(t.buckets) == 0 {
-		return t.loadAround(t.maxSeq())
+		return t.loadAround(t.maxSeq(), nil)
 	}
 	if t.lo > store.BucketIndex(t.maxSeq()) || t.hi < store.BucketIndex(t.minSeq()) {
-		return t.loadAround(t.maxSeq())
+		return t.loadAround(t.maxSeq(), nil)
 	}
 	t.clampCursor()
 	return t.prefetch()
@@ -281,7 +324,7 @@ func (t *timeline) refreshAfterWrite(seqs []int64) tea.Cmd {
 func (t *timeline) retry() tea.Cmd {
 	t.err = nil
 	if len(t.buckets) == 0 {
-		return t.loadAround(t.cursor)
+		return t.loadAround(t.cursor, nil)
 	}
 	return t.prefetch()
 }
@@ -295,7 +338,7 @@ func (t *timeline) jumpTo(seq int64) tea.Cmd {
 		t.trim()
 		return t.prefetch()
 	}
-	return t.loadAround(seq)
+	return t.loadAround(seq, nil)
 }
 
 // memberName is the nickname of a member when known, else the ID.
@@ -304,6 +347,9 @@ func (t *timeline) memberName(id string) string {
 		if m.UserID == id && m.Nickname != "" {
 			return m.Nickname
 		}
+	}
+	if n := t.names[id]; n != "" {
+		return n
 	}
 	return id
 }

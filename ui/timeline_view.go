@@ -24,9 +24,23 @@ func (t *timeline) showBoundary(seq int64) bool {
 	return t.boundaries && seq == store.FirstSeq(store.BucketIndex(seq))
 }
 
+// bucketProblem is why the bucket of seq breaks the contract as a whole
+// (array length, msgs missing), when seq is the first of it shown; "" else.
+// Slot problems are marked on their own row.
+func (t *timeline) bucketProblem(seq int64) string {
+	b := t.buckets[store.BucketIndex(seq)]
+	if b == nil || len(b.Problems) == 0 || seq != max(store.FirstSeq(store.BucketIndex(seq)), t.minSeq()) {
+		return ""
+	}
+	return strings.Join(b.Problems, "; ")
+}
+
 func (t *timeline) groupHeight(seq int64) int {
 	n := 1
 	if t.showBoundary(seq) {
+		n++
+	}
+	if t.bucketProblem(seq) != "" {
 		n++
 	}
 	if t.showReadLine(seq) {
@@ -108,7 +122,7 @@ func (t *timeline) rows(width, height int) []string {
 	}
 	t.scrollTo(height)
 	from, to := t.heldRange()
-	if t.top == from && t.top > t.minSeq() {
+	if t.top == from && t.top > t.minSeq() && t.err == nil {
 		out = append(out, th.Muted.Render("  … loading older messages"))
 		height--
 		t.scrollTo(height)
@@ -118,6 +132,11 @@ func (t *timeline) rows(width, height int) []string {
 		if t.showBoundary(s) {
 			out = append(out, th.BucketLine.Render(projection.Truncate(
 				fmt.Sprintf("── bucket %s ──", projection.SingleLine(store.DocIDForSeq(t.cid, s))), width)))
+			height--
+		}
+		if p := t.bucketProblem(s); p != "" && height > 0 {
+			out = append(out, th.Problem.Render(projection.Truncate(fmt.Sprintf("! malformed bucket %s: %s",
+				projection.SingleLine(store.DocIDForSeq(t.cid, s)), projection.SingleLine(p)), width)))
 			height--
 		}
 		if height <= 0 {

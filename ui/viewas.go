@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/textinput"
@@ -19,27 +20,40 @@ type picker struct {
 	cursor     int
 }
 
-// viewerChoices are the conversation's members; without naming collections
-// and member records, the senders found in the held messages.
+// viewerChoices are the conversation's members once read; until then (or
+// without member records) the people already known: the viewer, the list's
+// owner and peer, and the senders of the held messages.
 func (t *timeline) viewerChoices() []store.Member {
 	if len(t.members) > 0 {
 		return t.members
 	}
 	seen := map[string]bool{}
 	var out []store.Member
+	add := func(id, nick string) {
+		if id == "" || seen[id] {
+			return
+		}
+		seen[id] = true
+		if nick == "" {
+			nick = t.names[id]
+		}
+		out = append(out, store.Member{UserID: id, Nickname: nick})
+	}
+	add(t.viewer, "")
+	add(t.owner, "")
+	add(t.peer, "")
 	for i := t.lo; i <= t.hi; i++ {
 		b := t.buckets[i]
 		if b == nil {
 			continue
 		}
 		for _, s := range b.Slots {
-			if s.IsHole() || seen[s.Slot.Msg.SendID] {
-				continue
+			if !s.IsHole() {
+				add(s.Slot.Msg.SendID, s.Slot.Msg.SenderNickname)
 			}
-			seen[s.Slot.Msg.SendID] = true
-			out = append(out, store.Member{UserID: s.Slot.Msg.SendID, Nickname: s.Slot.Msg.SenderNickname})
 		}
 	}
+	slices.SortFunc(out, func(a, b store.Member) int { return strings.Compare(a.UserID, b.UserID) })
 	return out
 }
 
@@ -54,6 +68,21 @@ func (m *Model) openPicker(forCompare bool) {
 		}
 	}
 	m.picker, m.overlay = p, ovPicker
+}
+
+// setMembers replaces the choices, keeping what is typed and selected.
+func (p *picker) setMembers(ms []store.Member) {
+	keep := ""
+	if p.cursor < len(p.shown) {
+		keep = p.members[p.shown[p.cursor]].UserID
+	}
+	p.members = ms
+	p.filter()
+	for i, idx := range p.shown {
+		if ms[idx].UserID == keep {
+			p.cursor = i
+		}
+	}
 }
 
 func (p *picker) filter() {

@@ -1,0 +1,57 @@
+package ui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// The members of the open conversation are read on first need, never on
+// open: the viewer picker and cycling start with the people already known
+// (the list's owner and peer, the senders of held messages) and take the
+// full list when it arrives; a revoke waits for it, since the revoker's role
+// is written into the revoke record.
+
+// needMembers starts reading the members unless they are read or on their way.
+func (t *timeline) needMembers() tea.Cmd {
+	if t.membersAt != membersUnread {
+		return nil
+	}
+	t.membersAt = membersLoading
+	return loadMembers(t.e, t.cid)
+}
+
+func (m *Model) membersLoaded(msg membersLoadedMsg) tea.Cmd {
+	t := m.tl
+	if t == nil || msg.cid != t.cid {
+		return nil // a conversation already left
+	}
+	waits := m.revokeWaits
+	m.revokeWaits = false
+	if msg.err != nil {
+		t.membersAt = membersUnread // the next need tries again
+		if waits {
+			m.setStatus("revoke: cannot read the members: "+msg.err.Error(), true)
+		}
+		return nil
+	}
+	t.members, t.membersAt = msg.members, membersRead
+	if m.overlay == ovPicker {
+		m.picker.setMembers(t.viewerChoices())
+	}
+	if waits && m.overlay == ovNone && m.inputFor == inNone && m.focus == paneTimeline {
+		m.status = ""
+		m.askAction(actRevoke)
+	}
+	return nil
+}
+
+// askRevoke offers the revoke of the selected message once the members,
+// and so the revoker's role, are known.
+func (m *Model) askRevoke() tea.Cmd {
+	if m.tl.membersAt == membersRead {
+		m.askAction(actRevoke)
+		return nil
+	}
+	m.revokeWaits = true
+	m.setStatus("reading the members for the revoker's role…", false)
+	return m.tl.needMembers()
+}

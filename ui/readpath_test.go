@@ -1,0 +1,266 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+// What the UI's read path costs in backend round trips (Store.Stats), the
+// contract of issue 6: the conversation list in a constant number however
+// many conversations there are; opening one costs its bucket batches only,
+// because the window and the newest bucket come from the list; switching
+// viewer reads that viewer's window and no bucket.
+
+// maxSeqCache is a cache layer that knows every conversation's max seq (as
+// Redis does in a live deployment) and holds no slot.
+type maxSeqCache struct{ max map[string]int64 }
+
+func (c maxSeqCache) Slots(context.Context, string, []int64) (map[int64]*store.Slot, error) {
+	return map[int64]*store.Slot{}, nil
+}
+func (c maxSeqCache) Invalidate(context.Context, string, []int64) error { return nil }
+func (c maxSeqCache) MaxSeqs(_ context.Context, cids []string) (map[string]int64, error) {
+	out := map[string]int64{}
+	for _, cid := range cids {
+		if m, ok := c.max[cid]; ok {
+			out[cid] = m
+		}
+	}
+	return out, nil
+}
+func (c maxSeqCache) ReadSeqs(context.Context, string, []string) (map[string]int64, error) {
+	return map[string]int64{}, nil
+}
+func (c maxSeqCache) RaiseReadSeq(context.Context, string, string, int64) error { return nil }
+func (c maxSeqCache) Describe() string                                          { return "redis test" }
+func (c maxSeqCache) Close() error                                              { return nil }
+
+// seedMany writes n conversations of alice, alternately single chats and
+// groups, each with 150 messages over two buckets, and names for all.
+func seedMany(t *testing.T, st *store.Store, n int) map[string]int64 {
+	t.Helper()
+	ctx := context.Background()
+	maxSeqs := map[string]int64{}
+	for i := range n {
+		peer, group := fmt.Sprintf("u%02d", i), fmt.Sprintf("g%02d", i)
+		cid, conv, session := store.SingleChatID("alice", peer), store.Conversation{OwnerUserID: "alice", ConversationType: 1, UserID: peer}, store.SessionSingle
+		if i%2 == 1 {
+			cid, conv, session = store.GroupChatID(group), store.Conversation{OwnerUserID: "alice", ConversationType: 3, GroupID: group}, store.SessionGroup
+		}
+		conv.ConversationID = cid
+		var msgs []*store.MsgData
+		for s := 1; s <= 150; s++ {
+			g := ""
+			if session == store.SessionGroup {
+				g = group
+			}
+			msgs = append(msgs, textMsg("alice", peer, g, session, s, fmt.Sprintf("last of %s", cid)))
+		}
+		if _, err := st.InsertMessages(ctx, cid, 1, msgs); err != nil {
+			t.Fatal(err)
+		}
+		insertRaw(t, st, store.CollConversation, conv)
+		insertRaw(t, st, store.CollUser, store.User{UserID: peer, Nickname: "Peer " + peer})
+		insertRaw(t, st, store.CollGroup, store.Group{GroupID: group, GroupName: "Group " + group})
+		maxSeqs[cid] = 150
+	}
+	insertRaw(t, st, store.CollUser, store.User{UserID: "alice", Nickname: "Alice"})
+	return maxSeqs
+}
+
+func TestListLoadCostsConstantRoundTrips(t *testing.T) {
+	// conversation, seq, seq_user, one find of every newest bucket (for max
+	// seq, or for the previews when a cache knew max seq), user, group.
+	const want = 6
+	for _, withCache := range []bool{false, true} {
+		for _, n := range []int{3, keepNewest + 16} {
+			t.Run(fmt.Sprintf("%d conversations, cache %v", n, withCache), func(t *testing.T) {
+				st, tb := newTestStore(t, false)
+				maxSeqs := seedMany(t, st, n)
+				opts := store.Options{}
+				if withCache {
+					opts.Cache = maxSeqCache{max: maxSeqs}
+				}
+				st = store.New(tb, opts)
+				tb.resetReads()
+				uopts, _ := testOptions(t, "alice")
+				d := newDriver(t, st, uopts, 120, 40+2*n)
+				if got := st.Stats().RoundTrips; got != want {
+					t.Errorf("loading the list of %d conversations took %d round trips, want %d", n, got, want)
+				}
+				view := d.m.View()
+				if len(d.m.list.items) != n {
+					t.Fatalf("list of %d items:\n%s", len(d.m.list.items), view)
+				}
+				for _, it := range d.m.list.items {
+					if !strings.HasPrefix(it.name, "Peer ") && !strings.HasPrefix(it.name, "Group ") {
+						t.Errorf("%s named %q, not from the naming collections", it.sum.ConversationID, it.name)
+					}
+					if !strings.Contains(view, "last of "+it.sum.ConversationID) {
+						t.Errorf("no preview for %s", it.sum.ConversationID)
+					}
+				}
+				for id, c := range tb.resetReads() {
+					if c != 1 {
+						t.Errorf("bucket %s read %d times for the list", id, c)
+					}
+				}
+				held := 0
+				for _, it := range d.m.list.items {
+					if it.sum.Last != nil {
+						held++
+					}
+				}
+				if held != min(n, keepNewest) {
+					t.Errorf("the list holds %d newest buckets, want %d", held, min(n, keepNewest))
+				}
+				// Beyond them, opening still costs one find (the newest
+				// bucket and the one before it).
+				last := d.m.list.items[n-1].sum.ConversationID
+				before := st.Stats().RoundTrips
+				d.open(last)
+				if got := st.Stats().RoundTrips - before; got != 1 {
+					t.Errorf("opening %s took %d round trips, want 1", last, got)
+				}
+			})
+		}
+	}
+}
+
+func TestOpeningAConversationReadsOnlyBuckets(t *testing.T) {
+	cases := []struct {
+		name    string
+		cid     string
+		cache   bool
+		batches int64 // finds needed beyond what the list read
+		newest  int64 // the seq drawn at the bottom
+	}{
+		// The list read bucket 1 for the window; bucket 0 fills the screen.
+		{"two buckets", chatAB, false, 1, 120},
+		// The one bucket came with the window: nothing left to read.
+		{"one bucket", chatT, false, 0, 30},
+		// The cache knew max seq, so no bucket came with the window; the
+		// list read it for the preview, and the timeline reuses that.
+		{"cache knew max seq", chatAB, true, 1, 120},
+		// alice's conversation.max_seq ends her window in bucket 1, before
+		// the newest bucket the list read (bucket 2).
+		{"capped window", "sg_capped", false, 1, 150},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			st, tb := newTestStore(t, false)
+			seedSmall(t, st)
+			capped := make([]*store.MsgData, 250)
+			for i := range capped {
+				capped[i] = textMsg("bob", "", "capped", store.SessionGroup, i+1, fmt.Sprintf("capped %d", i+1))
+			}
+			if _, err := st.InsertMessages(context.Background(), "sg_capped", 1, capped); err != nil {
+				t.Fatal(err)
+			}
+			insertRaw(t, st, store.CollConversation, store.Conversation{OwnerUserID: "alice",
+				ConversationID: "sg_capped", ConversationType: 3, GroupID: "capped", MaxSeq: 150})
+			if c.cache {
+				st = store.New(tb, store.Options{Cache: maxSeqCache{max: map[string]int64{chatAB: 120, chatT: 30}}})
+			}
+			opts, _ := testOptions(t, "alice")
+			d := newDriver(t, st, opts, 120, 40)
+			listReads := tb.resetReads()
+			before := st.Stats().RoundTrips
+			d.open(c.cid)
+			if got := st.Stats().RoundTrips - before; got != c.batches {
+				t.Errorf("opening took %d round trips, want %d (bucket batches only)", got, c.batches)
+			}
+			for id, n := range tb.resetReads() {
+				if listReads[id] > 0 {
+					t.Errorf("bucket %s read again on open, %d times: the list had read it", id, n)
+				}
+			}
+			screen := seqsOnScreen(d.m.View())
+			if len(screen) == 0 || screen[len(screen)-1] != c.newest || d.m.tl.cursor != c.newest {
+				t.Errorf("screen ends at %v with cursor %d, want %d", screen[len(screen)-1:], d.m.tl.cursor, c.newest)
+			}
+			if len(screen) < 30 && c.newest > 30 {
+				t.Errorf("first screen shows only %d rows", len(screen))
+			}
+		})
+	}
+}
+
+func TestViewerSwitchReadsNoBucket(t *testing.T) {
+	st, tb := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	tb.resetReads()
+	before := st.Stats().RoundTrips
+	d.keys("V") // to bob, whose window is not known yet
+	if d.m.tl.viewer != "bob" {
+		t.Fatalf("V switched to %q", d.m.tl.viewer)
+	}
+	if reads := tb.resetReads(); len(reads) != 0 {
+		t.Errorf("switching viewer read buckets %v", reads)
+	}
+	// bob's window: seq_user and conversation; the members follow on V.
+	trips := st.Stats().RoundTrips - before
+	if trips != 2+2 {
+		t.Errorf("switching viewer took %d round trips, want 2 for the window and 2 for the members", trips)
+	}
+	if !strings.Contains(d.m.View(), "Bob read up to here (seq 118)") {
+		t.Errorf("bob's read line is not drawn:\n%s", d.m.View())
+	}
+	// Back to alice, and to bob again: both windows are known now.
+	before = st.Stats().RoundTrips
+	d.keys("V", "V")
+	if got := st.Stats().RoundTrips - before; got != 0 || len(tb.resetReads()) != 0 {
+		t.Errorf("switching between known viewers took %d round trips", got)
+	}
+}
+
+func TestMembersAreReadOnFirstNeed(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatT)
+	if d.m.tl.membersAt != membersUnread {
+		t.Fatal("the members were read on open")
+	}
+	before := st.Stats().RoundTrips
+	d.keys("v")
+	if d.m.overlay != ovPicker || !strings.Contains(d.m.View(), "carol  Carol  (admin)") {
+		t.Errorf("the picker does not list the members with their roles:\n%s", d.m.View())
+	}
+	d.keys("esc", "v", "esc", "c", "esc")
+	if got := st.Stats().RoundTrips - before; got != 2 {
+		t.Errorf("three pickers took %d round trips, want 2 (group members and names, once)", got)
+	}
+}
+
+func TestRevokeWaitsForTheRevokersRole(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatT)
+	wait := d.sendOnly(keyMsg("r"))
+	if d.m.overlay == ovConfirm {
+		t.Fatal("the revoke was offered before the revoker's role was known")
+	}
+	d.run(wait)
+	if d.m.overlay != ovConfirm || !strings.Contains(d.m.View(), "role owner") {
+		t.Fatalf("no confirmation with alice's role once the members arrived:\n%s", d.m.View())
+	}
+	d.keys("y")
+	bs, err := st.Buckets(context.Background(), chatT, []int64{0}, 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rv := bs[0].Slots[store.SlotIndex(30)].Slot.Revoke; rv == nil || rv.Role != store.RoleOwner || rv.Nickname != "Alice" {
+		t.Errorf("stored revoke %+v, want alice's owner role and nickname", rv)
+	}
+}
