@@ -584,7 +584,7 @@ func runConversations(ctx context.Context, e *env) error {
 		return err
 	}
 	if e.o.format == "json" {
-		enc := json.NewEncoder(e.stdout)
+		enc := json.NewEncoder(terminalSafeJSON{e.stdout})
 		for _, c := range list {
 			if err := enc.Encode(struct {
 				ConversationID   string `json:"conversationID"`
@@ -670,7 +670,7 @@ func runDump(ctx context.Context, e *env) error {
 		to = min(to, o.to)
 	}
 	conv := projection.Conv{ID: o.cid, SessionType: store.ConversationTypeOf(o.cid)}
-	enc := json.NewEncoder(e.stdout)
+	enc := json.NewEncoder(terminalSafeJSON{e.stdout})
 	enc.SetEscapeHTML(false)
 	indexes := store.BucketsCovering(from, to)
 	loaded := map[int64]*store.Bucket{} // this batch and the one before, for quotes

@@ -7,10 +7,11 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/check/checktest"
 )
 
-// malformed is one entry of the catalogue of broken buckets found in real
-// stores: what is wrong, the kind check reports, and where.
+// malformed is one entry of checktest.Catalogue, the catalogue of broken
+// buckets found in real stores, under short names.
 type malformed struct {
 	name string
 	doc  bson.D
@@ -18,49 +19,12 @@ type malformed struct {
 	slot int // the position check names and DecodeBucket marks; -1 for the whole document
 }
 
-// catalogue lists every malformed bucket check must report and the read path
-// must survive (issue 5). Slot 5 holds seq 6, a text-free picture message.
 func catalogue() []malformed {
-	return []malformed{
-		{"99 slots", bucket(cid+":0", cleanSlots()[:99]), store.KindLength, -1},
-		{"101 slots", bucket(cid+":0", append(cleanSlots(), emptySlot())), store.KindLength, -1},
-		{"0 slots", bucket(cid+":0", bson.A{}), store.KindLength, -1},
-		{"msgs missing", without(cleanBucket(), "msgs"), store.KindLength, -1},
-		{"msgs is a document", bucket(cid+":0", bson.D{{Key: "0", Value: emptySlot()}}), store.KindLength, -1},
-		{"null slot", bucket(cid+":0", withSlot(5, nil)), store.KindNullSlot, 5},
-		{"slot is a string", bucket(cid+":0", withSlot(5, "hello")), store.KindSlotType, 5},
-		{"slot is a number", bucket(cid+":0", withSlot(5, int32(42))), store.KindSlotType, 5},
-		{"slot is an array", bucket(cid+":0", withSlot(5, bson.A{})), store.KindSlotType, 5},
-		{"send_id is a number", bucket(cid+":0", withMsgField(5, "send_id", int64(12345))), store.KindFieldType, 5},
-		{"seq is a string", bucket(cid+":0", withMsgField(5, "seq", "6")), store.KindFieldType, 5},
-		{"content_type is a fraction", bucket(cid+":0", withMsgField(5, "content_type", 101.5)), store.KindFieldType, 5},
-		{"session_type beyond int32", bucket(cid+":0", withMsgField(5, "session_type", int64(1)<<40)), store.KindFieldType, 5},
-		{"at_user_id_list holds a number", bucket(cid+":0", withMsgField(5, "at_user_id_list", bson.A{int32(1)})), store.KindFieldType, 5},
-		{"options holds a string", bucket(cid+":0", withMsgField(5, "options", bson.D{{Key: "history", Value: "yes"}})), store.KindFieldType, 5},
-		{"msg is a string", bucket(cid+":0", withSlot(5, with(emptySlot(), "msg", "hi"))), store.KindFieldType, 5},
-		{"del_list is null", bucket(cid+":0", withSlot(5, with(cleanSlots()[5].(bson.D), "del_list", nil))), store.KindFieldType, 5},
-		{"is_read is a string", bucket(cid+":0", withSlot(5, with(cleanSlots()[5].(bson.D), "is_read", "true"))), store.KindFieldType, 5},
-		{"revoke.time is a string", bucket(cid+":0", withSlot(2, with(cleanSlots()[2].(bson.D), "revoke",
-			bson.D{{Key: "role", Value: int32(0)}, {Key: "user_id", Value: alice}, {Key: "nickname", Value: "A"}, {Key: "time", Value: "now"}}))),
-			store.KindFieldType, 2},
-		{"seq disagrees with its slot", bucket(cid+":0", withMsgField(5, "seq", int64(7))), store.KindSeqMismatch, 5},
-		{"doc_id with a non-numeric suffix", bucket(cid+":abc", cleanSlots()), store.KindDocID, -1},
-		{"doc_id without an index", bucket(cid, cleanSlots()), store.KindDocID, -1},
-		{"doc_id missing", without(cleanBucket(), "doc_id"), store.KindDocID, -1},
-		{"doc_id is a number", bucket(int32(7), cleanSlots()), store.KindDocID, -1},
-		{"msg lacks fields", bucket(cid+":0", withoutMsgFields(5, "content_type", "send_time", "ex")), store.KindMissingField, 5},
-		{"slot lacks del_list", bucket(cid+":0", withSlot(5, without(cleanSlots()[5].(bson.D), "del_list"))), store.KindMissingField, 5},
-		{"revoke lacks time", bucket(cid+":0", withSlot(2, with(cleanSlots()[2].(bson.D), "revoke",
-			bson.D{{Key: "role", Value: int32(0)}, {Key: "user_id", Value: alice}, {Key: "nickname", Value: "A"}}))),
-			store.KindMissingField, 2},
-		{"empty message {}", bucket(cid+":0", withSlot(5, with(emptySlot(), "msg", bson.D{}))), store.KindMissingField, 5},
-		{"oversized content", bucket(cid+":0", withMsgField(5, "content", bigContent)), store.KindContentSize, 5},
-		{"content is not JSON", bucket(cid+":0", withMsgField(5, "content", `{"sourcePicture":`)), store.KindContentJSON, 5},
-		{"content is a JSON string", bucket(cid+":0", withMsgField(5, "content", `"just text"`)), store.KindContentJSON, 5},
-		{"empty slot marked read", bucket(cid+":0", withSlot(50, slot(nil, nil, bson.A{}, true))), store.KindEmptySlot, 50},
-		{"empty slot with del_list", bucket(cid+":0", withSlot(50, slot(nil, nil, bson.A{bob}, false))), store.KindEmptySlot, 50},
-		{"empty slot with an extra field", bucket(cid+":0", withSlot(50, with(emptySlot(), "ex", ""))), store.KindEmptySlot, 50},
+	var out []malformed
+	for _, c := range checktest.Catalogue() {
+		out = append(out, malformed{name: c.Name, doc: c.Doc, kind: c.Kind, slot: c.Slot})
 	}
+	return out
 }
 
 // TestCatalogueDecodes: the read path survives every malformed bucket and

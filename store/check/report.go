@@ -21,6 +21,8 @@ type Report struct {
 	Conversations int    // conversations with messages, whose seq documents were looked up
 	SeqChecked    int    // seq documents found for them
 	Indexes       map[string][]store.IndexInfo
+	Plans         *store.QueryPlans // nil when the backend cannot explain (embedded)
+	PlansErr      error             // explain could not be run, or the shard key not read
 	Listed        []Problem
 	ByKind        map[store.ProblemKind]int
 	total         int
@@ -60,6 +62,7 @@ func (r *Report) Write(w io.Writer) {
 	}
 	fmt.Fprintf(w, "check: msg documents of %s\n", scope)
 	r.writeIndexes(w)
+	r.writePlans(w)
 	if r.total > 0 {
 		fmt.Fprintln(w, "problems:")
 	}

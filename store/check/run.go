@@ -21,7 +21,8 @@ const MaxListed = 1000
 const seqBatch = 500
 
 // Run checks the msg documents of conversation cid, or of every conversation
-// when cid is "", then the doc_id index and the seq documents. progress, if
+// when cid is "", then the doc_id index, the query plans (on a backend that
+// can explain them) and the seq documents. progress, if
 // not nil, is called after each document with the documents done and the
 // total; total is 0 when unknown (every conversation: counting first would
 // cost a round trip per conversation). An error means the store could not be
@@ -57,6 +58,7 @@ func Run(ctx context.Context, st *store.Store, cid string, progress func(done, t
 		return nil, fmt.Errorf("check: reading msg documents: %w", err)
 	}
 	r.checkIndexes(ctx, b)
+	r.checkPlans(ctx, b)
 	if err := r.checkSeqRecords(ctx, b, lastFilled); err != nil {
 		return nil, err
 	}

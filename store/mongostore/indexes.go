@@ -55,7 +55,7 @@ func (b *Backend) EnsureIndexes(ctx context.Context) error {
 			keys = append(keys, bson.E{Key: k, Value: 1})
 		}
 		model := mongo.IndexModel{Keys: keys, Options: options.Index().SetUnique(w.unique)}
-		err := b.clock.run(ctx, func(ctx context.Context) error {
+		err := b.run(ctx, func(ctx context.Context) error {
 			_, err := b.coll(w.coll).Indexes().CreateOne(ctx, model)
 			return err
 		})
@@ -72,7 +72,7 @@ func (b *Backend) Indexes(ctx context.Context) (map[string][]store.IndexInfo, er
 	out := map[string][]store.IndexInfo{}
 	for _, coll := range store.Collections {
 		var list []store.IndexInfo
-		err := b.clock.run(ctx, func(ctx context.Context) error {
+		err := b.run(ctx, func(ctx context.Context) error {
 			cur, err := b.coll(coll).Indexes().List(ctx)
 			if err != nil {
 				return err

@@ -15,12 +15,18 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/mongo/readpref"
+	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
 
 	"github.com/chatlens/chatlens/store"
 )
 
 // DefaultTimeout bounds server selection and connecting when Options.Timeout is 0.
 const DefaultTimeout = 5 * time.Second
+
+// DefaultOpTimeout bounds one round trip when Options.OpTimeout is 0: a
+// server that accepts connections but stops answering must not leave the UI
+// waiting forever.
+const DefaultOpTimeout = 15 * time.Second
 
 // Options tune how the backend talks to the deployment.
 type Options struct {
@@ -30,6 +36,10 @@ type Options struct {
 	// Timeout bounds server selection and connecting, so an unreachable
 	// server fails fast.
 	Timeout time.Duration
+	// OpTimeout bounds each round trip (a find, an update, one batch of an
+	// import) unless the caller's context ends sooner. Scans (export,
+	// check) are bounded by the caller only.
+	OpTimeout time.Duration
 }
 
 // Backend is a store.Backend on one MongoDB database.
@@ -38,7 +48,9 @@ type Backend struct {
 	db      *mongo.Database
 	uri     string
 	name    string
-	clock   *causalClock // nil when the deployment refuses sessions
+	clock   *causalClock  // nil when the deployment refuses sessions
+	timeout time.Duration // server selection
+	opTime  time.Duration // one round trip
 	closeMu sync.Mutex
 	closed  bool
 }
@@ -79,7 +91,12 @@ func Open(ctx context.Context, uri, db string, opts Options) (*Backend, error) {
 		_ = client.Disconnect(context.Background())
 		return nil, fail(unreachable(err, timeout))
 	}
-	b := &Backend{client: client, db: client.Database(db), uri: uri, name: describe(uri, db)}
+	opTime := opts.OpTimeout
+	if opTime <= 0 {
+		opTime = DefaultOpTimeout
+	}
+	b := &Backend{client: client, db: client.Database(db), uri: uri, name: describe(uri, db),
+		timeout: timeout, opTime: opTime}
 	b.clock = probeSessions(pingCtx, client, rp)
 	return b, nil
 }
@@ -138,12 +155,30 @@ func (b *Backend) wrap(err error) error {
 	return &safeError{msg: scrub(err.Error(), b.uri), err: err}
 }
 
-// wrapOp is wrap with the operation named first ("find msg: ...").
+// wrapOp is wrap with the operation named first ("find msg: ..."). A
+// server that could not be selected or did not answer in time is said so,
+// without the driver's dump of the topology.
 func (b *Backend) wrapOp(op, coll string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return &safeError{msg: op + " " + coll + ": " + scrub(err.Error(), b.uri), err: err}
+	shown := err
+	var sse topology.ServerSelectionError
+	switch {
+	case errors.As(err, &sse):
+		shown = unreachable(err, b.timeout)
+	case errors.Is(err, context.DeadlineExceeded):
+		shown = fmt.Errorf("no answer within %s (server slow or unreachable): %w", b.opTime, err)
+	}
+	return &safeError{msg: op + " " + coll + ": " + scrub(shown.Error(), b.uri), err: err}
+}
+
+// run runs one round trip in a causally consistent session, bounded by the
+// operation timeout.
+func (b *Backend) run(ctx context.Context, fn func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(ctx, b.opTime)
+	defer cancel()
+	return b.clock.run(ctx, fn)
 }
 
 type safeError struct {

@@ -58,7 +58,7 @@ func (b *Backend) NextConversationID(ctx context.Context, after string) (string,
 	opts := options.FindOne().SetSort(bson.D{{Key: "doc_id", Value: 1}}).
 		SetProjection(bson.D{{Key: "doc_id", Value: 1}, {Key: "_id", Value: 0}})
 	var raw bson.Raw
-	err := b.clock.run(ctx, func(ctx context.Context) error {
+	err := b.run(ctx, func(ctx context.Context) error {
 		var err error
 		raw, err = b.coll(store.CollMsg).FindOne(ctx, filter, opts).Raw()
 		return err
@@ -89,7 +89,7 @@ func (b *Backend) SetSlotField(ctx context.Context, docID string, slot int, fiel
 
 // InsertBucket: insertOne(doc); a duplicate doc_id is store.ErrDuplicateKey.
 func (b *Backend) InsertBucket(ctx context.Context, doc *store.Doc) error {
-	err := b.clock.run(ctx, func(ctx context.Context) error {
+	err := b.run(ctx, func(ctx context.Context) error {
 		_, err := b.coll(store.CollMsg).InsertOne(ctx, doc)
 		return err
 	})
@@ -118,7 +118,7 @@ func (b *Backend) MarkSlotRead(ctx context.Context, docID string, slot int, read
 // updateOne runs one update and reports whether a document matched.
 func (b *Backend) updateOne(ctx context.Context, coll string, filter, update bson.D) (bool, error) {
 	var matched bool
-	err := b.clock.run(ctx, func(ctx context.Context) error {
+	err := b.run(ctx, func(ctx context.Context) error {
 		res, err := b.coll(coll).UpdateOne(ctx, filter, update)
 		if err == nil {
 			matched = res.MatchedCount > 0
@@ -128,8 +128,17 @@ func (b *Backend) updateOne(ctx context.Context, coll string, filter, update bso
 	return matched, b.wrapOp("update", coll, err)
 }
 
-// find runs one find and hands each document (a copy) to fn.
+// find runs one find, bounded by the operation timeout, and hands each
+// document (a copy) to fn.
 func (b *Backend) find(ctx context.Context, coll string, filter bson.D, opts *options.FindOptionsBuilder, fn func(bson.Raw) error) error {
+	ctx, cancel := context.WithTimeout(ctx, b.opTime)
+	defer cancel()
+	return b.scan(ctx, coll, filter, opts, fn)
+}
+
+// scan is find bounded by the caller's context only: a whole collection
+// may take longer than one round trip.
+func (b *Backend) scan(ctx context.Context, coll string, filter bson.D, opts *options.FindOptionsBuilder, fn func(bson.Raw) error) error {
 	return b.wrapOp("find", coll, b.clock.run(ctx, func(ctx context.Context) error {
 		var lo []options.Lister[options.FindOptions]
 		if opts != nil {

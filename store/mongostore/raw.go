@@ -46,7 +46,7 @@ func (b *Backend) InsertRaw(ctx context.Context, coll string, docs []bson.Raw) e
 				swap = append(swap, mongo.NewDeleteOneModel().SetFilter(keyFilter(batch[i], key)),
 					mongo.NewInsertOneModel().SetDocument(batch[i]))
 			}
-			err := b.clock.run(ctx, func(ctx context.Context) error {
+			err := b.run(ctx, func(ctx context.Context) error {
 				_, err := b.coll(coll).BulkWrite(ctx, swap, options.BulkWrite().SetOrdered(true))
 				return err
 			})
@@ -88,7 +88,7 @@ func keyFilter(doc bson.Raw, key []string) bson.D {
 // that failed only because they would have changed _id (or, on FerretDB,
 // collided with the document they were meant to replace).
 func (b *Backend) bulk(ctx context.Context, coll string, models []mongo.WriteModel) ([]int, error) {
-	err := b.clock.run(ctx, func(ctx context.Context) error {
+	err := b.run(ctx, func(ctx context.Context) error {
 		_, err := b.coll(coll).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
 		return err
 	})
@@ -121,7 +121,7 @@ func (b *Backend) ScanRaw(ctx context.Context, coll, prefix string, fn func(bson
 	for _, k := range store.UniqueKey(coll) {
 		sort = append(sort, bson.E{Key: k, Value: 1})
 	}
-	return b.find(ctx, coll, filter, options.Find().SetSort(sort), func(raw bson.Raw) error {
+	return b.scan(ctx, coll, filter, options.Find().SetSort(sort), func(raw bson.Raw) error {
 		if len(filter) > 0 && !strings.HasPrefix(str(raw, "doc_id"), prefix) {
 			return nil // prefixEnd widened the range past a non-UTF-8 prefix
 		}

@@ -49,7 +49,7 @@ func (b *Backend) raise(ctx context.Context, coll string, filter, update bson.D)
 	opts := options.UpdateOne().SetUpsert(true)
 	var err error
 	for range 2 {
-		err = b.clock.run(ctx, func(ctx context.Context) error {
+		err = b.run(ctx, func(ctx context.Context) error {
 			_, err := b.coll(coll).UpdateOne(ctx, filter, update, opts)
 			return err
 		})

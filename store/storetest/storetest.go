@@ -50,6 +50,7 @@ var cases = []testCase{
 	{name: "insert/bucket exists", run: testInsertBucketExists},
 	{name: "insert/duplicate key race", run: testDuplicateKeyRace},
 	{name: "insert/empty slots", run: testEmptySlots},
+	{name: "replay/every write", run: testReplayEveryWrite},
 	{name: "revoke", run: testRevoke},
 	{name: "delete for me", run: testDeleteForMe},
 	{name: "mark read/single", run: testMarkReadSingle},

@@ -1,0 +1,182 @@
+package store_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+// noWrites fails the test the moment any write method of the backend is
+// called: a read-only store must refuse before it reaches the server.
+type noWrites struct {
+	store.Backend
+	t *testing.T
+}
+
+func (n noWrites) fail(method string) error {
+	n.t.Errorf("read-only store called %s on the backend", method)
+	return errors.New("write reached the backend")
+}
+
+func (n noWrites) SetSlotField(context.Context, string, int, string, any) (bool, error) {
+	return false, n.fail("SetSlotField")
+}
+func (n noWrites) InsertBucket(context.Context, *store.Doc) error { return n.fail("InsertBucket") }
+func (n noWrites) AddToDelList(context.Context, string, int, []string) (bool, error) {
+	return false, n.fail("AddToDelList")
+}
+func (n noWrites) MarkSlotRead(context.Context, string, int, string) (bool, error) {
+	return false, n.fail("MarkSlotRead")
+}
+func (n noWrites) RaiseMaxSeq(context.Context, string, int64) error { return n.fail("RaiseMaxSeq") }
+func (n noWrites) RaiseReadSeq(context.Context, string, string, int64) error {
+	return n.fail("RaiseReadSeq")
+}
+func (n noWrites) InsertRaw(context.Context, string, []bson.Raw) error { return n.fail("InsertRaw") }
+func (n noWrites) EnsureIndexes(context.Context) error                 { return n.fail("EnsureIndexes") }
+
+// noCacheWrites fails the test on any cache write (invalidation, read seq).
+type noCacheWrites struct {
+	t *testing.T
+}
+
+func (c noCacheWrites) Slots(context.Context, string, []int64) (map[int64]*store.Slot, error) {
+	return nil, nil
+}
+func (c noCacheWrites) Invalidate(context.Context, string, []int64) error {
+	c.t.Error("read-only store invalidated cache keys")
+	return nil
+}
+func (c noCacheWrites) MaxSeqs(context.Context, []string) (map[string]int64, error) { return nil, nil }
+func (c noCacheWrites) ReadSeqs(context.Context, string, []string) (map[string]int64, error) {
+	return nil, nil
+}
+func (c noCacheWrites) RaiseReadSeq(context.Context, string, string, int64) error {
+	c.t.Error("read-only store raised a cached read seq")
+	return nil
+}
+func (c noCacheWrites) Describe() string { return "no-writes cache" }
+func (c noCacheWrites) Close() error     { return nil }
+
+// TestReadOnlyNeverReachesAWriteMethod runs every write and every read of a
+// read-only Store over a backend and cache that fail on any write call.
+func TestReadOnlyNeverReachesAWriteMethod(t *testing.T) {
+	b := newBackend(t)
+	seed := store.New(b, store.Options{})
+	if _, err := seed.InsertMessages(t.Context(), "si_alice_bob", 1, textMsgs(120)); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	s := store.New(noWrites{Backend: b, t: t}, store.Options{Cache: noCacheWrites{t: t}, ReadOnly: true,
+		Audit: store.NewAuditLog(&log), Operator: "ops"})
+	ctx := t.Context()
+	for _, w := range writes {
+		if _, err := w.run(ctx, s); !errors.Is(err, store.ErrReadOnly) {
+			t.Errorf("%s: %v, want ErrReadOnly", w.action, err)
+		}
+	}
+	// Reads stay reads, whatever they find.
+	if _, err := s.Windows(ctx, "bob", []string{"si_alice_bob", "sg_none"}, nil); err != nil {
+		t.Error(err)
+	}
+	if _, err := s.Buckets(ctx, "si_alice_bob", []int64{0, 1, 7}, 120); err != nil {
+		t.Error(err)
+	}
+	if _, err := s.ConversationsOf(ctx, "bob"); err != nil {
+		t.Error(err)
+	}
+	if _, err := s.Members(ctx, "si_alice_bob"); err != nil {
+		t.Error(err)
+	}
+	entries := auditLines(t, &log)
+	if len(entries) != len(writes) {
+		t.Fatalf("%d audit lines for %d refused writes", len(entries), len(writes))
+	}
+	for _, e := range entries {
+		if e.Result != "refused" || e.Error == "" {
+			t.Errorf("refusal audited as %+v", e)
+		}
+	}
+}
+
+// TestAuditLineNamesWhoWhatWhereAndOutcome reads the audit log as a person
+// or a log shipper would: one JSON object a line, with the operator, the
+// action, the conversation and seqs it targeted, and the result, for a
+// write that succeeded, one that failed half way, and one refused.
+func TestAuditLineNamesWhoWhatWhereAndOutcome(t *testing.T) {
+	var log bytes.Buffer
+	audit := store.NewAuditLog(&log)
+	ok := store.New(newBackend(t), store.Options{Audit: audit, Operator: "ops@host"})
+	if _, err := ok.InsertMessages(t.Context(), "si_alice_bob", 99, textMsgs(4)); err != nil {
+		t.Fatal(err)
+	}
+	// The first bucket is written, then the backend fails: a failure, not a success.
+	half := &countingBackend{Backend: newBackend(t)}
+	failing := &failAfter{countingBackend: half, after: 2}
+	fs := store.New(failing, store.Options{Audit: audit, Operator: "ops@host"})
+	if _, err := fs.InsertMessages(t.Context(), "si_alice_bob", 99, textMsgs(4)); err == nil {
+		t.Fatal("a write that failed half way reported success")
+	}
+	ro := store.New(newBackend(t), store.Options{Audit: audit, Operator: "ops@host", ReadOnly: true})
+	_, _ = ro.DeleteForMe(t.Context(), "si_alice_bob", []int64{7, 8, 9}, "bob")
+
+	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("audit log holds %d lines, want 3:\n%s", len(lines), log.String())
+	}
+	want := []struct {
+		action, result string
+		seqs           []int64
+	}{{"insert", "ok", []int64{99, 100, 101, 102}}, {"insert", "failed", []int64{99, 100, 101, 102}},
+		{"delete", "refused", []int64{7, 8, 9}}}
+	for i, line := range lines {
+		var got map[string]any
+		if err := json.Unmarshal([]byte(line), &got); err != nil {
+			t.Fatalf("line %d is not JSON: %q", i+1, line)
+		}
+		for _, key := range []string{"time", "operator", "action", "conversation", "seqs", "result"} {
+			if _, ok := got[key]; !ok {
+				t.Errorf("line %d has no %q: %s", i+1, key, line)
+			}
+		}
+		var seqs []int64
+		for _, v := range got["seqs"].([]any) {
+			seqs = append(seqs, int64(v.(float64)))
+		}
+		if got["operator"] != "ops@host" || got["action"] != want[i].action || got["conversation"] != "si_alice_bob" ||
+			got["result"] != want[i].result || !slices.Equal(seqs, want[i].seqs) {
+			t.Errorf("line %d = %s, want %s of seqs %v %s by ops@host", i+1, line, want[i].action, want[i].seqs, want[i].result)
+		}
+		if want[i].result != "ok" && got["error"] == nil {
+			t.Errorf("line %d does not say why: %s", i+1, line)
+		}
+	}
+}
+
+// failAfter lets the first n writes through, then fails every write.
+type failAfter struct {
+	*countingBackend
+	after int64
+}
+
+func (f *failAfter) InsertBucket(ctx context.Context, d *store.Doc) error {
+	if f.writes.Add(1) > f.after {
+		return errors.New("connection reset")
+	}
+	return f.countingBackend.Backend.InsertBucket(ctx, d)
+}
+
+func (f *failAfter) SetSlotField(ctx context.Context, id string, slot int, field string, v any) (bool, error) {
+	if f.writes.Add(1) > f.after {
+		return false, errors.New("connection reset")
+	}
+	return f.countingBackend.Backend.SetSlotField(ctx, id, slot, field, v)
+}

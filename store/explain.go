@@ -1,0 +1,39 @@
+package store
+
+import "context"
+
+// Explainer is implemented by backends whose server can say how it would
+// run chatlens's own query shapes (MongoDB's explain). check uses it to
+// report whether each shape is served by an index and, on a sharded
+// cluster, whether the shard key lets it target one shard.
+type Explainer interface {
+	Explain(ctx context.Context) (*QueryPlans, error)
+}
+
+// QueryPlans is what the server said about each query shape.
+type QueryPlans struct {
+	Plans []PlanReport
+	// ShardKey is the msg collection's shard key ("doc_id: 1",
+	// "doc_id: hashed"), "" when msg is not sharded.
+	ShardKey string
+	// ShardKeyByDocID is true when the shard key starts with doc_id, so a
+	// query by doc_id can be routed to one shard.
+	ShardKeyByDocID bool
+}
+
+// PlanReport is how the server would run one query shape.
+type PlanReport struct {
+	Shape string // e.g. "find msg {doc_id: {$in: [...]}}"
+	// Stage is the winning plan's access stage: IXSCAN, COLLSCAN, IDHACK,
+	// EXPRESS_IXSCAN, ...; "" when the server's explain does not say
+	// (FerretDB answers in its own format, kept in Detail).
+	Stage string
+	Index string // the index used, when the plan names one
+	// Shards is how many shards the plan visits, 0 when not sharded.
+	Shards int
+	Detail string // anything else worth showing, as the server put it
+	Err    error  // explain failed for this shape; the others may still be reported
+}
+
+// Scans reports a plan that reads the whole collection.
+func (p PlanReport) Scans() bool { return p.Stage == "COLLSCAN" }

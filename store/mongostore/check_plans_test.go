@@ -1,0 +1,53 @@
+package mongostore_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/check"
+	"github.com/chatlens/chatlens/store/check/checktest"
+	"github.com/chatlens/chatlens/store/mongostore"
+	"github.com/chatlens/chatlens/store/mongotest"
+)
+
+// TestCheckReportsPlansOnFerretDB: on the in-process FerretDB, whose
+// explain answers in its own format, check's report still has a line per
+// query shape. (Here, not in package check: linking FerretDB into check's
+// test binary would slow its fuzz targets a hundredfold.)
+func TestCheckReportsPlansOnFerretDB(t *testing.T) {
+	uri, _ := mongotest.URI(t)
+	b, err := mongostore.Open(t.Context(), uri, mongotest.Database(t, uri), mongostore.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close(context.Background()) })
+	if err := b.EnsureIndexes(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.InsertRaw(t.Context(), store.CollMsg, []bson.Raw{checktest.Raw(checktest.CleanBucket())}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := check.Run(t.Context(), store.New(b, store.Options{}), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	r.Write(&out)
+	t.Logf("\n%s", out.String())
+	if r.PlansErr != nil {
+		t.Errorf("explain failed: %v", r.PlansErr)
+	}
+	lines := strings.Count(out.String(), "\nplan: ")
+	if r.Plans == nil || lines != len(r.Plans.Plans) || lines < 8 {
+		t.Errorf("%d plan lines, want one per query shape (8):\n%s", lines, out.String())
+	}
+	if !strings.Contains(out.String(), "shard key: msg is not sharded") {
+		t.Errorf("no shard key line:\n%s", out.String())
+	}
+}

@@ -1,0 +1,182 @@
+package mongostore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+var _ store.Explainer = (*Backend)(nil)
+
+// shape is one query chatlens sends, as the command explain wraps.
+type shape struct {
+	name string
+	cmd  bson.D
+}
+
+// shapes are chatlens's own queries with sample values: the plan depends
+// on the shape, not on the values.
+func shapes() []shape {
+	const cid = "si_explain_a_b"
+	find := func(coll string, filter bson.D, extra ...bson.E) bson.D {
+		return append(bson.D{{Key: "find", Value: coll}, {Key: "filter", Value: filter}}, extra...)
+	}
+	update := func(filter, u bson.D) bson.D {
+		return bson.D{{Key: "update", Value: store.CollMsg},
+			{Key: "updates", Value: bson.A{bson.D{{Key: "q", Value: filter}, {Key: "u", Value: u}}}}}
+	}
+	in := func(v ...string) bson.D { return bson.D{{Key: "$in", Value: v}} }
+	byDocID := bson.D{{Key: "doc_id", Value: cid + ":0"}}
+	return []shape{
+		{"find msg {doc_id: {$in}} (read buckets)", find(store.CollMsg, bson.D{{Key: "doc_id", Value: in(cid+":0", cid+":1")}})},
+		{"find msg {doc_id: prefix range} (list buckets)", find(store.CollMsg,
+			bson.D{{Key: "doc_id", Value: bson.D{{Key: "$gte", Value: cid + ":"}, {Key: "$lt", Value: cid + ";"}}}},
+			bson.E{Key: "projection", Value: bson.D{{Key: "doc_id", Value: 1}, {Key: "_id", Value: 0}}},
+			bson.E{Key: "sort", Value: bson.D{{Key: "doc_id", Value: 1}}})},
+		{"update msg {doc_id} $set (insert, revoke)", update(byDocID,
+			bson.D{{Key: "$set", Value: bson.D{{Key: slotPath(0, "revoke"), Value: nil}}}})},
+		{"update msg {doc_id} $addToSet (delete for me)", update(byDocID,
+			bson.D{{Key: "$addToSet", Value: bson.D{{Key: slotPath(0, "del_list"), Value: bson.D{{Key: "$each", Value: bson.A{"u"}}}}}}})},
+		{"update msg {doc_id, send_id $ne} (mark read)", update(
+			bson.D{{Key: "doc_id", Value: cid + ":0"}, {Key: slotPath(0, "msg.send_id"), Value: bson.D{{Key: "$ne", Value: "u"}}}},
+			bson.D{{Key: "$set", Value: bson.D{{Key: slotPath(0, "is_read"), Value: true}}}})},
+		{"find seq {conversation_id: {$in}}", find(store.CollSeq, bson.D{{Key: "conversation_id", Value: in(cid)}})},
+		{"find seq_user {user_id, conversation_id: {$in}}", find(store.CollSeqUser,
+			bson.D{{Key: "user_id", Value: "u"}, {Key: "conversation_id", Value: in(cid)}})},
+		{"find conversation {owner_user_id}", find(store.CollConversation, bson.D{{Key: "owner_user_id", Value: "u"}})},
+	}
+}
+
+// Explain asks the server how it would run each query shape (explain,
+// queryPlanner verbosity: nothing is executed) and reads msg's shard key.
+// A shape whose explain fails is reported with its error.
+func (b *Backend) Explain(ctx context.Context) (*store.QueryPlans, error) {
+	out := &store.QueryPlans{}
+	for _, s := range shapes() {
+		var raw bson.Raw
+		err := b.run(ctx, func(ctx context.Context) error {
+			return b.db.RunCommand(ctx, bson.D{{Key: "explain", Value: s.cmd}, {Key: "verbosity", Value: "queryPlanner"}}).Decode(&raw)
+		})
+		p := store.PlanReport{Shape: s.name}
+		if err != nil {
+			p.Err = b.wrapOp("explain", s.name, err)
+		} else {
+			p.Stage, p.Index, p.Shards, p.Detail = readPlan(raw)
+		}
+		out.Plans = append(out.Plans, p)
+	}
+	key, err := b.shardKey(ctx)
+	if err != nil {
+		return out, err
+	}
+	out.ShardKey = key
+	out.ShardKeyByDocID = strings.HasPrefix(key, "doc_id:")
+	return out, nil
+}
+
+// shardKey is msg's shard key from config.collections, "" when msg is not
+// sharded (or the server has no config database, as on FerretDB).
+func (b *Backend) shardKey(ctx context.Context) (string, error) {
+	var raw bson.Raw
+	err := b.run(ctx, func(ctx context.Context) error {
+		return b.client.Database("config").Collection("collections").
+			FindOne(ctx, bson.D{{Key: "_id", Value: b.db.Name() + "." + store.CollMsg}}).Decode(&raw)
+	})
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("read the shard key of msg from config.collections: %w", b.wrap(err))
+	}
+	if dropped, _ := raw.Lookup("dropped").BooleanOK(); dropped {
+		return "", nil
+	}
+	key, ok := raw.Lookup("key").DocumentOK()
+	if !ok {
+		return "", nil
+	}
+	elems, _ := key.Elements()
+	parts := make([]string, 0, len(elems))
+	for _, e := range elems {
+		parts = append(parts, e.Key()+": "+strings.Trim(e.Value().String(), `"`))
+	}
+	return strings.Join(parts, ", "), nil
+}
+
+// readPlan finds the access stage of an explain answer: MongoDB's
+// queryPlanner.winningPlan (classic or slot-based engine, behind mongos or
+// not), or FerretDB's queryPlanner.Plan lines, kept as the detail.
+func readPlan(raw bson.Raw) (stage, index string, shards int, detail string) {
+	qp, ok := raw.Lookup("queryPlanner").DocumentOK()
+	if !ok {
+		return "", "", 0, "no queryPlanner in the explain answer"
+	}
+	if lines, ok := qp.Lookup("Plan").ArrayOK(); ok {
+		vals, _ := lines.Values()
+		var parts []string
+		for _, v := range vals {
+			if s, ok := v.StringValueOK(); ok {
+				parts = append(parts, s)
+			}
+		}
+		return "", "", 0, strings.Join(parts, "; ")
+	}
+	wp, ok := qp.Lookup("winningPlan").DocumentOK()
+	if !ok {
+		return "", "", 0, "no winningPlan in the explain answer"
+	}
+	if list, ok := wp.Lookup("shards").ArrayOK(); ok {
+		vals, _ := list.Values()
+		shards = len(vals)
+		detail = str(wp, "stage") // SINGLE_SHARD, SHARD_MERGE, SHARD_WRITE
+		if len(vals) > 0 {
+			if first, ok := vals[0].DocumentOK(); ok {
+				if inner, ok := first.Lookup("winningPlan").DocumentOK(); ok {
+					wp = inner
+				}
+			}
+		}
+	}
+	if sbe, ok := wp.Lookup("queryPlan").DocumentOK(); ok {
+		wp = sbe
+	}
+	stage, index = accessStage(wp, 0)
+	return stage, index, shards, detail
+}
+
+// accessStages are the stages that say how documents are found.
+var accessStages = map[string]bool{"IXSCAN": true, "COLLSCAN": true, "IDHACK": true, "EXPRESS_IXSCAN": true,
+	"EXPRESS_CLUSTERED_IXSCAN": true, "EXPRESS_UPDATE": true, "CLUSTERED_IXSCAN": true, "COUNT_SCAN": true, "DISTINCT_SCAN": true, "EOF": true}
+
+// accessStage walks a plan tree down its input stages to the first access
+// stage; the top stage when there is none.
+func accessStage(plan bson.Raw, depth int) (stage, index string) {
+	top := str(plan, "stage")
+	if accessStages[top] || depth > 20 {
+		return top, str(plan, "indexName")
+	}
+	var inputs []bson.Raw
+	if in, ok := plan.Lookup("inputStage").DocumentOK(); ok {
+		inputs = append(inputs, in)
+	}
+	if list, ok := plan.Lookup("inputStages").ArrayOK(); ok {
+		vals, _ := list.Values()
+		for _, v := range vals {
+			if d, ok := v.DocumentOK(); ok {
+				inputs = append(inputs, d)
+			}
+		}
+	}
+	for _, in := range inputs {
+		if s, ix := accessStage(in, depth+1); accessStages[s] {
+			return s, ix
+		}
+	}
+	return top, str(plan, "indexName")
+}
