@@ -20,8 +20,6 @@ import (
 	"strings"
 	"time"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
-
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bench"
@@ -403,7 +401,7 @@ func (e *env) openEmbedded(ctx context.Context, autoSeed, writes bool) (*embedde
 			if err != nil {
 				return nil, err
 			}
-			empty, err := isEmpty(ctx, b)
+			empty, err := store.IsEmpty(ctx, b)
 			if err == nil && !empty && shared {
 				return b, nil
 			}
@@ -446,17 +444,6 @@ var mongoTimeout = mongostore.DefaultTimeout
 
 // firstRunDemo is the dataset an empty embedded store gets (tests shrink it).
 var firstRunDemo = demo.Options{Seed: 1}
-
-var errFound = errors.New("found")
-
-// isEmpty reports a store holding no msg document.
-func isEmpty(ctx context.Context, b store.Backend) (bool, error) {
-	err := b.ScanRaw(ctx, store.CollMsg, "", func(bson.Raw) error { return errFound })
-	if errors.Is(err, errFound) {
-		return false, nil
-	}
-	return err == nil, err
-}
 
 func (e *env) close() {
 	if e.st != nil {
@@ -584,9 +571,8 @@ func runConversations(ctx context.Context, e *env) error {
 		return err
 	}
 	if e.o.format == "json" {
-		enc := json.NewEncoder(terminalSafeJSON{e.stdout})
 		for _, c := range list {
-			if err := enc.Encode(struct {
+			if err := printJSON(e.stdout, struct {
 				ConversationID   string `json:"conversationID"`
 				ConversationType int32  `json:"conversationType"`
 				MaxSeq           int64  `json:"maxSeq"`
@@ -598,7 +584,11 @@ func runConversations(ctx context.Context, e *env) error {
 		}
 		return nil
 	}
-	names, err := conversationNames(ctx, e.st, list)
+	convs := make([]store.Conversation, len(list))
+	for i, c := range list {
+		convs[i] = c.Conversation
+	}
+	names, err := e.st.ConversationNames(ctx, e.o.as, convs)
 	if err != nil {
 		return err
 	}
@@ -624,37 +614,6 @@ func kindName(t int32) string {
 	return map[int32]string{store.SessionSingle: "single", store.SessionGroup: "group", store.SessionNotification: "notice"}[t]
 }
 
-// conversationNames names each conversation: the other user of a single
-// chat, the group's name, from the user and group collections.
-func conversationNames(ctx context.Context, st *store.Store, list []store.ConversationSummary) (map[string]string, error) {
-	var users, groups []string
-	for _, c := range list {
-		if c.UserID != "" {
-			users = append(users, c.UserID)
-		}
-		if kind, a, _ := store.SplitConversationID(c.ConversationID); kind == store.SessionGroup {
-			groups = append(groups, a)
-		}
-	}
-	un, err := st.UserNames(ctx, users)
-	if err != nil {
-		return nil, err
-	}
-	gn, err := st.GroupNames(ctx, groups)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]string{}
-	for _, c := range list {
-		if _, a, _ := store.SplitConversationID(c.ConversationID); gn[a] != "" {
-			out[c.ConversationID] = gn[a]
-		} else {
-			out[c.ConversationID] = un[c.UserID]
-		}
-	}
-	return out, nil
-}
-
 func runDump(ctx context.Context, e *env) error {
 	o, st := e.o, e.st
 	ws, err := st.Windows(ctx, o.as, []string{o.cid}, nil)
@@ -670,46 +629,24 @@ func runDump(ctx context.Context, e *env) error {
 		to = min(to, o.to)
 	}
 	conv := projection.Conv{ID: o.cid, SessionType: store.ConversationTypeOf(o.cid)}
-	enc := json.NewEncoder(terminalSafeJSON{e.stdout})
-	enc.SetEscapeHTML(false)
-	indexes := store.BucketsCovering(from, to)
-	loaded := map[int64]*store.Bucket{} // this batch and the one before, for quotes
-	lookup := func(seq int64) (store.StoredSlot, bool) {
-		if b := loaded[store.BucketIndex(seq)]; b != nil {
-			return b.Slots[store.SlotIndex(seq)], true
-		}
-		return store.StoredSlot{}, false
-	}
-	for start := 0; start < len(indexes); start += st.FindBatch {
-		batch := indexes[start:min(start+st.FindBatch, len(indexes))]
-		buckets, err := readBuckets(ctx, st, o.cid, batch, w)
-		if err != nil {
-			return err
-		}
-		for idx := range loaded {
-			if idx < batch[0]-1 {
-				delete(loaded, idx)
-			}
-		}
-		for _, b := range buckets {
-			loaded[b.Index] = b
-		}
-		for _, b := range buckets {
+	var prev []*store.Bucket // the batch before, for quotes that reach back
+	err = st.Scan(ctx, w, from, to, func(batch []*store.Bucket) error {
+		lookup := projection.BucketLookup(append(prev, batch...)...)
+		prev = batch
+		for _, b := range batch {
 			for _, s := range b.Slots {
 				if s.Seq < from || s.Seq > to {
 					continue
 				}
-				m := projection.View(s, b.DocID, o.as, conv, lookup)
-				if o.format == "json" {
-					err = enc.Encode(m)
-				} else {
-					_, err = fmt.Fprintln(e.stdout, textLine(m))
-				}
-				if err != nil {
+				if err := printMessage(e, projection.View(s, b.DocID, o.as, conv, lookup)); err != nil {
 					return err
 				}
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if o.stats {
 		s := st.Stats()
@@ -719,48 +656,22 @@ func runDump(ctx context.Context, e *env) error {
 	return nil
 }
 
-// readBuckets reads a batch of buckets, reusing the newest one the window
-// computation already read.
-func readBuckets(ctx context.Context, st *store.Store, cid string, batch []int64, w *store.Window) ([]*store.Bucket, error) {
-	rest := batch
-	if w.Last != nil && batch[len(batch)-1] == w.Last.Index {
-		rest = batch[:len(batch)-1]
+// printMessage writes one seq of a dump in the chosen format.
+func printMessage(e *env, m projection.Message) error {
+	if e.o.format == "json" {
+		return printJSON(e.stdout, m)
 	}
-	var out []*store.Bucket
-	if len(rest) > 0 {
-		var err error
-		if out, err = st.Buckets(ctx, cid, rest, w.MaxSeq); err != nil {
-			return nil, err
-		}
-	}
-	if len(rest) < len(batch) {
-		out = append(out, w.Last)
-	}
-	return out, nil
+	_, err := fmt.Fprintln(e.stdout, projection.Line(m))
+	return err
 }
 
-// textLine is one readable, sanitised line: seq, time, sender, what is seen.
-func textLine(m projection.Message) string {
-	if m.Hole {
-		return fmt.Sprintf("%7d  %-19s  %s", m.Seq, "", projection.Summary(m))
+// printJSON writes v as one terminal-safe line of JSON.
+func printJSON(w io.Writer, v any) error {
+	line, err := projection.JSONLine(v)
+	if err == nil {
+		_, err = w.Write(line)
 	}
-	sender := m.SenderNickname
-	if sender == "" {
-		sender = m.SendID
-	}
-	var marks []string
-	if m.Revoked {
-		marks = append(marks, "[revoked]")
-	}
-	if m.SessionType == store.SessionSingle && m.IsRead {
-		marks = append(marks, "[read]")
-	}
-	line := fmt.Sprintf("%7d  %-19s  %s: %s", m.Seq, projection.Timestamp(m.SendTime),
-		projection.Truncate(projection.SingleLine(sender), 24), projection.Summary(m))
-	if len(marks) > 0 {
-		line += "  " + strings.Join(marks, " ")
-	}
-	return line
+	return err
 }
 
 func runWrite(ctx context.Context, e *env) error {
@@ -773,9 +684,11 @@ func runWrite(ctx context.Context, e *env) error {
 	var done string
 	switch e.cmd {
 	case "revoke":
-		var rev store.Revoke
-		if rev, err = revoker(ctx, st, o.cid, o.by); err != nil {
-			return err
+		rev := store.Revoke{UserID: o.by}
+		if !st.ReadOnly() { // a refused write reads nothing either
+			if rev, err = st.RevokerAs(ctx, o.cid, o.by); err != nil {
+				return err
+			}
 		}
 		res, err = st.Revoke(ctx, o.cid, seqs, rev)
 		done = fmt.Sprintf("revoked seq %s of %s as %s (role %d)", store.FormatSeqs(seqs), o.cid, o.by, rev.Role)
@@ -794,32 +707,6 @@ func runWrite(ctx context.Context, e *env) error {
 		fmt.Fprintln(e.stderr, "chatlens: warning: the write stands but the cache may serve the old state: "+oneLine(res.StaleCache.Error()))
 	}
 	return nil
-}
-
-// revoker is uid acting in cid: their role from group_member (0 when none)
-// and their nickname, as the server records a revoke.
-func revoker(ctx context.Context, st *store.Store, cid, uid string) (store.Revoke, error) {
-	if st.ReadOnly() {
-		return store.Revoke{UserID: uid}, nil // refused before any read
-	}
-	rev := store.Revoke{UserID: uid}
-	members, err := st.Members(ctx, cid)
-	if err != nil {
-		return rev, err
-	}
-	for _, m := range members {
-		if m.UserID == uid {
-			rev.Role, rev.Nickname = m.RoleLevel, m.Nickname
-		}
-	}
-	if rev.Nickname == "" {
-		names, err := st.UserNames(ctx, []string{uid})
-		if err != nil {
-			return rev, err
-		}
-		rev.Nickname = names[uid]
-	}
-	return rev, nil
 }
 
 // refuseReadOnly stops raw writes (import, seed) that bypass the state
@@ -897,7 +784,7 @@ func runSeed(ctx context.Context, e *env) error {
 	if err := e.ensureIndexes(ctx); err != nil {
 		return err
 	}
-	if empty, err := isEmpty(ctx, e.st.Backend()); err != nil {
+	if empty, err := store.IsEmpty(ctx, e.st.Backend()); err != nil {
 		return err
 	} else if !empty && !e.o.force {
 		return errors.New("seed: the store already holds messages; --force seeds anyway (demo conversations are overwritten)")

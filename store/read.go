@@ -2,9 +2,12 @@ package store
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sort"
 	"strings"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
 )
 
 // Window is what one user may see of one conversation.
@@ -577,3 +580,14 @@ func SingleChatID(a, b string) string {
 
 // GroupChatID is the conversation ID of a group.
 func GroupChatID(groupID string) string { return "sg_" + groupID }
+
+var errFound = errors.New("found")
+
+// IsEmpty reports a backend holding no msg document, reading at most one.
+func IsEmpty(ctx context.Context, b Backend) (bool, error) {
+	err := b.ScanRaw(ctx, CollMsg, "", func(bson.Raw) error { return errFound })
+	if errors.Is(err, errFound) {
+		return false, nil
+	}
+	return err == nil, err
+}

@@ -71,7 +71,7 @@ func loadList(e *env, id int, owner string) tea.Cmd {
 		userIDs, groupIDs := []string{owner}, []string(nil)
 		var unread []store.Window // windows whose newest bucket was not read
 		for i, s := range sums {
-			items[i] = convItem{sum: s, peer: peerOf(s, owner)}
+			items[i] = convItem{sum: s, peer: store.PeerOf(s.Conversation, owner)}
 			if items[i].peer != "" {
 				userIDs = append(userIDs, items[i].peer)
 			}
@@ -120,21 +120,6 @@ func loadList(e *env, id int, owner string) tea.Cmd {
 		}
 		return listLoadedMsg{id: id, owner: owner, items: items, names: users}
 	}
-}
-
-// peerOf is the other user of a single chat, "" for other kinds.
-func peerOf(s store.ConversationSummary, owner string) string {
-	kind, a, b := store.SplitConversationID(s.ConversationID)
-	if kind != store.SessionSingle {
-		return ""
-	}
-	if s.UserID != "" && s.UserID != owner {
-		return s.UserID
-	}
-	if a == owner {
-		return b
-	}
-	return a
 }
 
 func nameOf(it *convItem, users, groups map[string]string) string {

@@ -1,0 +1,47 @@
+package projection
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+// Line is one readable, sanitised line for a text dump: seq, time, sender
+// and what the viewer sees, with markers for revoked and read messages.
+func Line(m Message) string {
+	if m.Hole {
+		return fmt.Sprintf("%7d  %-19s  %s", m.Seq, "", Summary(m))
+	}
+	sender := m.SenderNickname
+	if sender == "" {
+		sender = m.SendID
+	}
+	line := fmt.Sprintf("%7d  %-19s  %s: %s", m.Seq, Timestamp(m.SendTime),
+		Truncate(SingleLine(sender), 24), Summary(m))
+	var marks []string
+	if m.Revoked {
+		marks = append(marks, "[revoked]")
+	}
+	if m.SessionType == store.SessionSingle && m.IsRead {
+		marks = append(marks, "[read]")
+	}
+	if len(marks) > 0 {
+		line += "  " + strings.Join(marks, " ")
+	}
+	return line
+}
+
+// BucketLookup finds quoted seqs among buckets already read, for View.
+func BucketLookup(buckets ...*store.Bucket) Lookup {
+	byIndex := make(map[int64]*store.Bucket, len(buckets))
+	for _, b := range buckets {
+		byIndex[b.Index] = b
+	}
+	return func(seq int64) (store.StoredSlot, bool) {
+		if b := byIndex[store.BucketIndex(seq)]; b != nil {
+			return b.Slots[store.SlotIndex(seq)], true
+		}
+		return store.StoredSlot{}, false
+	}
+}

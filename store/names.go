@@ -1,0 +1,83 @@
+package store
+
+import "context"
+
+// PeerOf is the other user of owner's single chat c, "" for other kinds:
+// the conversation document's user_id when it names someone else, else the
+// other ID in the conversation ID.
+func PeerOf(c Conversation, owner string) string {
+	kind, a, b := SplitConversationID(c.ConversationID)
+	if kind != SessionSingle {
+		return ""
+	}
+	if c.UserID != "" && c.UserID != owner {
+		return c.UserID
+	}
+	if a == owner {
+		return b
+	}
+	return a
+}
+
+// ConversationNames names each of owner's conversations as a user would:
+// the other user's nickname in a single chat, the group's name in a group,
+// the IDs where no name is stored. Two round trips however long the list.
+func (s *Store) ConversationNames(ctx context.Context, owner string, list []Conversation) (map[string]string, error) {
+	var users, groups []string
+	for _, c := range list {
+		if p := PeerOf(c, owner); p != "" {
+			users = append(users, p)
+		}
+		if kind, g, _ := SplitConversationID(c.ConversationID); kind == SessionGroup {
+			groups = append(groups, g)
+		}
+	}
+	userNames, err := s.UserNames(ctx, users)
+	if err != nil {
+		return nil, err
+	}
+	groupNames, err := s.GroupNames(ctx, groups)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(list))
+	for _, c := range list {
+		name := c.ConversationID
+		if p := PeerOf(c, owner); p != "" {
+			name = p
+			if n := userNames[p]; n != "" {
+				name = n
+			}
+		} else if kind, g, _ := SplitConversationID(c.ConversationID); kind == SessionGroup {
+			name = g
+			if n := groupNames[g]; n != "" {
+				name = n
+			}
+		}
+		out[c.ConversationID] = name
+	}
+	return out, nil
+}
+
+// RevokerAs is the revoke record of uid acting in cid, as the server writes
+// it: uid's role from group_member (0 where none) and nickname.
+func (s *Store) RevokerAs(ctx context.Context, cid, uid string) (Revoke, error) {
+	rev := Revoke{UserID: uid}
+	members, err := s.Members(ctx, cid)
+	if err != nil {
+		return rev, err
+	}
+	for _, m := range members {
+		if m.UserID == uid {
+			rev.Role, rev.Nickname = m.RoleLevel, m.Nickname
+		}
+	}
+	if rev.Nickname == "" {
+		names, err := s.UserNames(ctx, []string{uid})
+		if err != nil {
+			return rev, err
+		}
+		rev.Nickname = names[uid]
+	}
+	return rev, nil
+}
