@@ -77,8 +77,10 @@ func DecodeBucket(raw bson.Raw) *Bucket {
 	if len(elems) != BucketSize {
 		b.Problems = append(b.Problems, fmt.Sprintf("msgs has %d slots, not %d", len(elems), BucketSize))
 	}
-	for i := 0; i < len(elems) && i < BucketSize; i++ {
-		decodeSlot(&b.Slots[i], elems[i])
+	var d slotDecoder
+	n := min(len(elems), BucketSize)
+	for i := 0; i < n; i++ {
+		d.decodeSlot(&b.Slots[i], elems[i], n-i)
 	}
 	for i := len(elems); i < BucketSize; i++ {
 		b.Slots[i].Problem = "slot is missing from a short msgs array"
@@ -86,7 +88,9 @@ func DecodeBucket(raw bson.Raw) *Bucket {
 	return b
 }
 
-func decodeSlot(s *StoredSlot, v bson.RawValue) {
+// decodeSlot decodes one element of msgs, left being the elements still to
+// decode, itself included.
+func (d *slotDecoder) decodeSlot(s *StoredSlot, v bson.RawValue, left int) {
 	switch v.Type {
 	case bson.TypeNull:
 		s.Problem = "slot is null"
@@ -96,19 +100,23 @@ func decodeSlot(s *StoredSlot, v bson.RawValue) {
 		s.Problem = fmt.Sprintf("slot is %s, not a document", v.Type)
 		return
 	}
-	var slot Slot
-	if err := bson.Unmarshal(v.Value, &slot); err != nil {
-		s.Problem = "slot does not decode: " + err.Error()
-		return
+	indexSlot(v.Value, &d.slot, &d.msg)
+	slot, ok := d.decode(v.Value, left)
+	if !ok {
+		slot = new(Slot)
+		if err := bson.Unmarshal(v.Value, slot); err != nil {
+			s.Problem = "slot does not decode: " + err.Error()
+			return
+		}
 	}
-	s.Slot = &slot
+	s.Slot = slot
 	if slot.Msg != nil && slot.Msg.SendTime != 0 && slot.Msg.Seq != s.Seq {
 		s.Problem = fmt.Sprintf("message says seq %d but its slot holds seq %d", slot.Msg.Seq, s.Seq)
 	}
 	// What a lenient decode hides (missing fields, nulls, bad content) still
 	// deserves a marker.
 	if s.Problem == "" {
-		s.Problem = slotMarker(v, s.Seq)
+		s.Problem = markerOf(checkIndexed(v.Value, &d.slot, &d.msg, s.Seq))
 	}
 }
 

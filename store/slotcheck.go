@@ -91,23 +91,37 @@ func CheckSlot(v bson.RawValue, seq int64) []SlotProblem {
 	default:
 		return []SlotProblem{{KindSlotType, fmt.Sprintf("slot is %s, not a document", v.Type)}}
 	}
-	c := &checker{}
-	doc := bson.Raw(v.Value)
-	c.fields("slot", doc, slotFields)
-	msg, msgErr := doc.LookupErr("msg")
-	if msgErr == nil && msg.Type == bson.TypeEmbeddedDocument {
-		c.message(bson.Raw(msg.Value), seq)
+	var slot, msg fieldTable
+	indexSlot(v.Value, &slot, &msg)
+	return checkIndexed(v.Value, &slot, &msg, seq)
+}
+
+// indexSlot indexes a slot document and, when its msg is a document, the
+// message: the tables both the checks and the decoder read.
+func indexSlot(doc []byte, slot, msg *fieldTable) {
+	slot.index(doc, slotFields)
+	if m, ok := slot.get(fSlotMsg); ok && m.Type == bson.TypeEmbeddedDocument {
+		msg.index(m.Value, msgFields)
 	}
-	c.emptyShape(doc)
+}
+
+// checkIndexed is CheckSlot over the tables of indexSlot.
+func checkIndexed(doc []byte, slot, msg *fieldTable, seq int64) []SlotProblem {
+	c := &checker{}
+	c.fields("slot", slot, slotFields)
+	if m, ok := slot.get(fSlotMsg); ok && m.Type == bson.TypeEmbeddedDocument {
+		c.message(msg, seq)
+	}
+	c.emptyShape(doc, slot)
 	return c.out
 }
 
-// slotMarker is the reason DecodeBucket shows for a slot: the first problem
+// markerOf is the reason DecodeBucket shows for a slot: the first problem
 // CheckSlot finds, except the shape of an empty slot, which the server itself
 // leaves behind when a read or a delete lands on a hole and which changes
 // nothing a reader sees. check still reports it.
-func slotMarker(v bson.RawValue, seq int64) string {
-	for _, p := range CheckSlot(v, seq) {
+func markerOf(problems []SlotProblem) string {
+	for _, p := range problems {
 		if p.Kind != KindEmptySlot {
 			return p.Reason
 		}
@@ -123,11 +137,11 @@ func (c *checker) add(kind ProblemKind, format string, args ...any) {
 
 // fields checks that every field of specs is present with its type; the
 // missing ones are reported together, so an empty {} is one problem, not 22.
-func (c *checker) fields(where string, doc bson.Raw, specs []fieldSpec) {
+func (c *checker) fields(where string, t *fieldTable, specs []fieldSpec) {
 	var missing []string
-	for _, f := range specs {
-		v, err := doc.LookupErr(f.name)
-		if err != nil {
+	for i, f := range specs {
+		v, ok := t.get(i)
+		if !ok {
 			missing = append(missing, f.name)
 			continue
 		}
@@ -141,36 +155,29 @@ func (c *checker) fields(where string, doc bson.Raw, specs []fieldSpec) {
 // value checks field name of document where; the path is only built for a
 // problem, as this runs for every field of every slot read.
 func (c *checker) value(where, name string, v bson.RawValue, typ fieldType) {
-	wrong := func(want string) {
-		if _, ok := stringBytes(v); v.Type == bson.TypeString && !ok {
-			c.add(KindFieldType, "%s.%s is a damaged string", where, name)
-			return
-		}
-		c.add(KindFieldType, "%s.%s is %s, not %s", where, name, v.Type, want)
-	}
 	switch typ {
 	case tString:
 		if _, ok := stringBytes(v); !ok {
-			wrong("a string")
+			c.wrong(where, name, v, "a string")
 		}
 	case tInt32:
 		if n, ok := integer(v); !ok || n < math.MinInt32 || n > math.MaxInt32 {
-			wrong("a 32-bit integer")
+			c.wrong(where, name, v, "a 32-bit integer")
 		}
 	case tInt64:
 		if _, ok := integer(v); !ok {
-			wrong("an integer")
+			c.wrong(where, name, v, "an integer")
 		}
 	case tBool:
 		if _, ok := v.BooleanOK(); !ok {
-			wrong("a boolean")
+			c.wrong(where, name, v, "a boolean")
 		}
 	case tStrings, tStringsOrNull:
 		if v.Type == bson.TypeNull && typ == tStringsOrNull {
 			return
 		}
 		if v.Type != bson.TypeArray {
-			wrong("an array of strings")
+			c.wrong(where, name, v, "an array of strings")
 			return
 		}
 		c.elements(where, name, bson.Raw(v.Value), bson.TypeString, "a string")
@@ -179,7 +186,7 @@ func (c *checker) value(where, name string, v bson.RawValue, typ fieldType) {
 			return
 		}
 		if v.Type != bson.TypeEmbeddedDocument {
-			wrong("a document of booleans")
+			c.wrong(where, name, v, "a document of booleans")
 			return
 		}
 		c.elements(where, name, bson.Raw(v.Value), bson.TypeBoolean, "a boolean")
@@ -188,17 +195,44 @@ func (c *checker) value(where, name string, v bson.RawValue, typ fieldType) {
 			return
 		}
 		if v.Type != bson.TypeEmbeddedDocument {
-			wrong("a document or null")
+			c.wrong(where, name, v, "a document or null")
 			return
 		}
 		switch typ {
 		case tPushOrNull:
-			c.fields(where+"."+name, bson.Raw(v.Value), pushFields)
+			c.nested(path(where, name), v, pushFields)
 		case tRevokeOrNull:
-			c.fields(where+"."+name, bson.Raw(v.Value), revokeFields)
+			c.nested(path(where, name), v, revokeFields)
 		}
 		// msg is checked by message, which also knows the seq.
 	}
+}
+
+// wrong reports field name of where holding v instead of want.
+func (c *checker) wrong(where, name string, v bson.RawValue, want string) {
+	if _, ok := stringBytes(v); v.Type == bson.TypeString && !ok {
+		c.add(KindFieldType, "%s.%s is a damaged string", where, name)
+		return
+	}
+	c.add(KindFieldType, "%s.%s is %s, not %s", where, name, v.Type, want)
+}
+
+// nested checks the fields of an embedded document.
+func (c *checker) nested(where string, v bson.RawValue, specs []fieldSpec) {
+	var t fieldTable
+	t.index(v.Value, specs)
+	c.fields(where, &t, specs)
+}
+
+// path is where.name, without building the two paths the contract has.
+func path(where, name string) string {
+	switch {
+	case where == "slot" && name == "revoke":
+		return "slot.revoke"
+	case where == "msg" && name == "offline_push":
+		return "msg.offline_push"
+	}
+	return where + "." + name
 }
 
 // elements checks that every value of an array or document has type want;
@@ -218,14 +252,14 @@ func (c *checker) elements(where, name string, doc bson.Raw, want bson.Type, wan
 	}
 }
 
-func (c *checker) message(msg bson.Raw, seq int64) {
+func (c *checker) message(msg *fieldTable, seq int64) {
 	c.fields("msg", msg, msgFields)
-	sendTime, _ := intField(msg, "send_time")
-	if got, ok := intField(msg, "seq"); ok && sendTime != 0 && got != seq {
+	sendTime, _ := msg.integer(fMsgSendTime)
+	if got, ok := msg.integer(fMsgSeq); ok && sendTime != 0 && got != seq {
 		c.add(KindSeqMismatch, "message says seq %d but its slot holds seq %d", got, seq)
 	}
-	content, err := msg.LookupErr("content")
-	if err != nil {
+	content, ok := msg.get(fMsgContent)
+	if !ok {
 		return
 	}
 	text, ok := stringBytes(content)
@@ -235,26 +269,26 @@ func (c *checker) message(msg bson.Raw, seq int64) {
 	if len(text) > MaxContentBytes {
 		c.add(KindContentSize, "content is %d bytes, over the %d-byte limit", len(text), MaxContentBytes)
 	}
-	if ct, ok := intField(msg, "content_type"); ok && KnownContentType(ct) && !isJSONObject(text) {
+	if ct, ok := msg.integer(fMsgContentType); ok && KnownContentType(ct) && !isJSONObject(text) {
 		c.add(KindContentJSON, "content of type %d is not a JSON object", ct)
 	}
 }
 
 // emptyShape checks a slot that holds neither message nor revoke: the server
 // writes it exactly as {msg: null, revoke: null, del_list: [], is_read: false}.
-func (c *checker) emptyShape(doc bson.Raw) {
-	msg, err1 := doc.LookupErr("msg")
-	rev, err2 := doc.LookupErr("revoke")
-	if err1 != nil || err2 != nil || msg.Type != bson.TypeNull || rev.Type != bson.TypeNull {
+func (c *checker) emptyShape(doc bson.Raw, slot *fieldTable) {
+	msg, ok1 := slot.get(fSlotMsg)
+	rev, ok2 := slot.get(fSlotRevoke)
+	if !ok1 || !ok2 || msg.Type != bson.TypeNull || rev.Type != bson.TypeNull {
 		return
 	}
-	if dl, err := doc.LookupErr("del_list"); err == nil && dl.Type == bson.TypeArray {
+	if dl, ok := slot.get(fSlotDelList); ok && dl.Type == bson.TypeArray {
 		users := 0
 		if eachElement(bson.Raw(dl.Value), func([]byte, bson.RawValue) { users++ }) == nil && users > 0 {
 			c.add(KindEmptySlot, "empty slot has %d users in del_list", users)
 		}
 	}
-	if ir, err := doc.LookupErr("is_read"); err == nil {
+	if ir, ok := slot.get(fSlotIsRead); ok {
 		if read, ok := ir.BooleanOK(); ok && read {
 			c.add(KindEmptySlot, "empty slot is marked read")
 		}
@@ -286,15 +320,7 @@ func eachElement(doc bson.Raw, fn func(key []byte, v bson.RawValue)) error {
 		if !ok {
 			return errMalformed
 		}
-		key, err := elem.KeyBytesErr()
-		if err != nil {
-			return err
-		}
-		v, err := elem.ValueErr()
-		if err != nil {
-			return err
-		}
-		fn(key, bson.RawValue{Type: bson.Type(v.Type), Value: v.Data})
+		fn(splitElement(elem))
 		rest = next
 	}
 	return nil
@@ -315,14 +341,6 @@ func integer(v bson.RawValue) (int64, bool) {
 		return int64(f), true
 	}
 	return 0, false
-}
-
-func intField(doc bson.Raw, key string) (int64, bool) {
-	v, err := doc.LookupErr(key)
-	if err != nil {
-		return 0, false
-	}
-	return integer(v)
 }
 
 // KnownContentType reports the content types whose content OPENIM.md

@@ -1,0 +1,48 @@
+package store_test
+
+import (
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+// The read path's cost for one full bucket: every read of a window decodes
+// whole buckets, so this is what a scroll pays per 100 messages.
+//
+//	go test ./store -run '^$' -bench 'DecodeBucket|CheckSlot' -count 3
+func BenchmarkDecodeBucket(b *testing.B) {
+	demoRaw := fullestDemoBucket(b)
+	for _, bc := range []struct {
+		name string
+		raw  bson.Raw
+	}{
+		{"demo", demoRaw}, // as the demo dataset stores it
+		{"production", withProductionExtras(b, demoRaw)}, // plus options, @ lists, push blocks
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(bc.raw)))
+			b.ReportAllocs()
+			for b.Loop() {
+				store.DecodeBucket(bc.raw)
+			}
+		})
+	}
+}
+
+// BenchmarkCheckSlot is check's cost per slot, over every slot of a full
+// production-shaped bucket.
+func BenchmarkCheckSlot(b *testing.B) {
+	raw := withProductionExtras(b, fullestDemoBucket(b))
+	elems, err := raw.Lookup("msgs").Array().Values()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		store.CheckSlot(elems[i%len(elems)], int64(i%len(elems))+1)
+		i++
+	}
+}
