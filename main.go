@@ -341,6 +341,9 @@ func (e *env) open(ctx context.Context, autoSeed, writes bool) error {
 	var backend store.Backend
 	if o.mongoURI != "" {
 		b, err := mongostore.Open(ctx, o.mongoURI, o.db, mongostore.Options{ReadPreference: o.readPref, Timeout: mongoTimeout})
+		if errors.Is(err, mongostore.ErrBadInput) {
+			return usageError{err.Error()} // the URI or settings, not the server
+		}
 		if err != nil {
 			return err
 		}
@@ -631,7 +634,22 @@ func runDump(ctx context.Context, e *env) error {
 	conv := projection.Conv{ID: o.cid, SessionType: store.ConversationTypeOf(o.cid)}
 	var prev []*store.Bucket // the batch before, for quotes that reach back
 	err = st.Scan(ctx, w, from, to, func(batch []*store.Bucket) error {
-		lookup := projection.BucketLookup(append(prev, batch...)...)
+		// Rule 5 needs every quoted seq's slot: what the batch and the one
+		// before do not hold is read in one more call, only when needed.
+		near := slices.Concat(prev, batch)
+		held := map[int64]bool{}
+		for _, b := range near {
+			held[b.Index] = true
+		}
+		far := projection.QuotedBuckets(batch, from, to, func(i int64) bool { return held[i] })
+		if len(far) > 0 {
+			quoted, err := st.Buckets(ctx, o.cid, far, w.MaxSeq)
+			if err != nil {
+				return err
+			}
+			near = append(near, quoted...)
+		}
+		lookup := projection.BucketLookup(near...)
 		prev = batch
 		for _, b := range batch {
 			for _, s := range b.Slots {
@@ -680,12 +698,20 @@ func runWrite(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	// The server refuses a revoke or delete of a message that is not there
+	// and never raises a read seq past max seq: so does a scripted write. A
+	// read-only store refuses the write itself, so it reads nothing either.
+	if !st.ReadOnly() {
+		if err := st.CheckTargets(ctx, o.cid, o.by, seqs, e.cmd); err != nil {
+			return err
+		}
+	}
 	var res store.WriteResult
 	var done string
 	switch e.cmd {
 	case "revoke":
 		rev := store.Revoke{UserID: o.by}
-		if !st.ReadOnly() { // a refused write reads nothing either
+		if !st.ReadOnly() {
 			if rev, err = st.RevokerAs(ctx, o.cid, o.by); err != nil {
 				return err
 			}

@@ -734,3 +734,167 @@ func TestDumpNeverPrintsHostileContentRaw(t *testing.T) {
 	check := s.chatlens(t, "check")
 	wantInert(t, "check", check.stdout+check.stderr)
 }
+
+// A quote far from what a dump batch holds still gets rule 5: seq 2001
+// quotes seq 3 (revoked) and seq 2002 quotes seq 4 (deleted for bob), both
+// in bucket 0, twenty buckets back. `dump --from 2001` reads what is quoted
+// and never prints the quoted originals; a quote of a visible message far
+// back still shows its text.
+func TestDumpTreatsFarQuotes(t *testing.T) {
+	const cid = "si_alice_bob"
+	s := empty(t)
+	b, err := embedded.Open(s.data, embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := store.New(b, store.Options{})
+	msg := func(from string, seq int64, ct int32, content string) *store.MsgData {
+		to := map[string]string{"alice": "bob", "bob": "alice"}[from]
+		return &store.MsgData{SendID: from, RecvID: to, ClientMsgID: fmt.Sprint("c", seq), SenderNickname: strings.ToUpper(from[:1]) + from[1:],
+			SessionType: store.SessionSingle, MsgFrom: store.MsgFromUser, ContentType: ct, Content: content,
+			SendTime: 1700000000000 + seq, Status: store.StatusSent, Options: map[string]bool{}, AtUserIDList: []string{}}
+	}
+	text := func(s string) string { c, _ := json.Marshal(map[string]string{"content": s}); return string(c) }
+	var early []*store.MsgData
+	for seq := int64(1); seq <= 5; seq++ {
+		early = append(early, msg("alice", seq, 101, text(fmt.Sprint("hello ", seq))))
+	}
+	quote := func(seq, quoted int64) *store.MsgData {
+		q := early[quoted-1]
+		content, _ := json.Marshal(map[string]any{"text": fmt.Sprint("reply to ", quoted), "quoteMessage": map[string]any{
+			"clientMsgID": q.ClientMsgID, "seq": quoted, "sendID": q.SendID, "senderNickname": q.SenderNickname,
+			"contentType": 101, "content": q.Content, "status": 2, "textElem": map[string]string{"content": fmt.Sprint("hello ", quoted)}}})
+		return msg("bob", seq, 114, string(content))
+	}
+	ctx := context.Background()
+	for _, step := range []func() (store.WriteResult, error){
+		func() (store.WriteResult, error) { return st.InsertMessages(ctx, cid, 1, early) },
+		func() (store.WriteResult, error) {
+			return st.InsertMessages(ctx, cid, 2001, []*store.MsgData{quote(2001, 3), quote(2002, 4), quote(2003, 5)})
+		},
+		func() (store.WriteResult, error) {
+			return st.Revoke(ctx, cid, []int64{3}, store.Revoke{UserID: "alice", Nickname: "Alice", Role: 100, Time: 1700000009000})
+		},
+		func() (store.WriteResult, error) { return st.DeleteForMe(ctx, cid, []int64{4}, "bob") },
+	} {
+		if _, err := step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+
+	out := s.mustRun(t, "dump", "--conversation", cid, "--as", "bob", "--from", "2001")
+	for _, hidden := range []string{"hello 3", "hello 4"} {
+		if strings.Contains(out, hidden) {
+			t.Errorf("text dump shows the quoted original %q:\n%s", hidden, out)
+		}
+	}
+	for _, want := range []string{`reply to 3 ↩ "Alice revoked a message"`, `reply to 4 ↩ "[deleted]"`, `reply to 5 ↩ "hello 5"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text dump lacks %q:\n%s", want, out)
+		}
+	}
+
+	js := s.mustRun(t, "dump", "--conversation", cid, "--as", "bob", "--from", "2001", "--format", "json")
+	for _, hidden := range []string{"hello 3", "hello 4"} {
+		if strings.Contains(js, hidden) {
+			t.Errorf("json dump shows the quoted original %q:\n%s", hidden, js)
+		}
+	}
+	objs := s.dumpJSON(t, cid, "bob", "--from", "2001")
+	if len(objs) != 3 {
+		t.Fatalf("json dump has %d objects, want 3", len(objs))
+	}
+	for i, want := range []struct{ contentType, status int32 }{{2101, 2}, {101, 4}, {101, 2}} {
+		var c struct {
+			QuoteMessage struct {
+				Seq         int64
+				ContentType int32
+				Status      int32
+			}
+		}
+		content, _ := objs[i]["content"].(string)
+		if err := json.Unmarshal([]byte(content), &c); err != nil {
+			t.Fatalf("seq %v: content is not JSON: %v", objs[i]["seq"], err)
+		}
+		if c.QuoteMessage.ContentType != want.contentType || c.QuoteMessage.Status != want.status {
+			t.Errorf("seq %v quotes seq %d shown as type %d status %d, want %d %d", objs[i]["seq"], c.QuoteMessage.Seq,
+				c.QuoteMessage.ContentType, c.QuoteMessage.Status, want.contentType, want.status)
+		}
+	}
+}
+
+// TestScriptedWritesCheckTheirTargets: revoke, delete and read refuse, as
+// the server does, targets that are not there (holes, seqs past the last
+// message), a second revoke of one message, and a read seq past max seq:
+// exit 1, one line naming the seqs, and the store unchanged.
+func TestScriptedWritesCheckTheirTargets(t *testing.T) {
+	s := seeded(t)
+	cid := demo.ShowcaseSingleID
+	st := s.stored(t)
+	ws, err := st.Windows(context.Background(), "alice", []string{cid}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	maxSeq := ws[cid].MaxSeq
+	var hole, revoked int64
+	var revoker string
+	for seq, slot := range slotsOf(t, st, cid, maxSeq) {
+		switch {
+		case seq < ws[cid].MinSeq || seq > maxSeq:
+		case slot.IsHole() && (hole == 0 || seq < hole):
+			hole = seq
+		case !slot.IsHole() && slot.Slot.Revoke != nil && (revoked == 0 || seq < revoked):
+			revoked, revoker = seq, slot.Slot.Revoke.UserID
+		}
+	}
+	if hole == 0 || revoked == 0 {
+		t.Fatalf("the demo chat has no hole (%d) or no revoked message (%d)", hole, revoked)
+	}
+	_ = st.Close(context.Background()) // release the shared lock for the writes
+	before := s.mustRun(t, "export")
+	beyond := maxSeq + 50 // past the last message, in a bucket nobody wrote
+	for _, c := range []struct {
+		args []string
+		want string // the offending seqs, as the error names them
+	}{
+		{[]string{"revoke", "--seq", fmt.Sprint(hole), "--by", "bob"}, fmt.Sprintf("seq %d: no message", hole)},
+		{[]string{"revoke", "--seq", fmt.Sprint(beyond), "--by", "bob"}, fmt.Sprintf("seq %d: beyond the last message", beyond)},
+		{[]string{"revoke", "--seq", fmt.Sprint(revoked), "--by", "alice"}, fmt.Sprintf("seq %d: already revoked by %s", revoked, revoker)},
+		{[]string{"delete", "--seq", fmt.Sprint(hole), "--by", "alice"}, fmt.Sprintf("seq %d: no message", hole)},
+		{[]string{"delete", "--seq", "5000", "--by", "alice"}, "seq 5000: beyond the last message"},
+		{[]string{"read", "--seq", "5000", "--by", "alice"}, fmt.Sprintf("seq 5000: beyond the last message (max seq %d)", maxSeq)},
+	} {
+		args := append([]string{c.args[0], "--conversation", cid}, c.args[1:]...)
+		r := s.chatlens(t, args...)
+		if r.code != 1 || !strings.Contains(r.stderr, c.want) || r.stdout != "" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 1 and %q", strings.Join(args, " "), r.code, r.stdout, r.stderr, c.want)
+		}
+		oneErrorLine(t, r.stderr)
+	}
+	if after := s.mustRun(t, "export"); after != before {
+		t.Error("a refused write changed the store")
+	}
+	if objs := s.dumpJSON(t, cid, "alice"); num(objs[len(objs)-1]["seq"]) != maxSeq {
+		t.Errorf("alice's chat ends at seq %v after the refused writes, want %d", objs[len(objs)-1]["seq"], maxSeq)
+	}
+}
+
+// TestBadMongoURIIsAUsageError: a URI that does not parse is the user's
+// input (exit 2), not a server that could not be reached (exit 1), and the
+// error still hides the password.
+func TestBadMongoURIIsAUsageError(t *testing.T) {
+	for _, uri := range []string{"postgres://ops:pw123456@host/db", "mongodb://ops:pw%zz123456@host/db", "mongodb://host:99999999/db"} {
+		var out, errs bytes.Buffer
+		code := run([]string{"conversations", "--as", "alice", "--mongo-uri", uri}, &out, &errs)
+		if code != 2 {
+			t.Errorf("%s: exit %d, want 2 (stderr %q)", uri, code, errs.String())
+		}
+		if strings.Contains(errs.String(), "pw123456") || strings.Contains(errs.String(), "zz123456") {
+			t.Errorf("%s: the error shows the password: %q", uri, errs.String())
+		}
+		oneErrorLine(t, errs.String())
+	}
+}

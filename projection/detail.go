@@ -67,7 +67,7 @@ func Detail(m Message) []string {
 	if m.DeletedForViewer && !m.Revoked {
 		return out
 	}
-	body := Summary(Message{ContentType: m.ContentType, Content: m.Content, Status: m.Status})
+	body := Summary(Message{ContentType: m.ContentType, Content: m.Content, Status: m.Status, QuoteResolved: m.QuoteResolved})
 	if text, ok := fullText(m.ContentType, m.Content); ok {
 		body = text
 	}

@@ -31,7 +31,7 @@ func summarize(m Message, depth int) string {
 	case m.Status == statusDeleted && m.Content == "":
 		body = "[deleted]"
 	default:
-		body = contentSummary(m.ContentType, m.Content, depth)
+		body = contentSummary(m.ContentType, m.Content, depth, m.QuoteResolved)
 	}
 	if marker != "" {
 		body = marker + " " + body
@@ -43,7 +43,8 @@ func summarize(m Message, depth int) string {
 const statusDeleted = store.StatusDeleted
 
 // contentSummary describes content of content type ct; the caller sanitises.
-func contentSummary(ct int32, content string, depth int) string {
+// quoteResolved says a quote's quoted message was checked (rule 5).
+func contentSummary(ct int32, content string, depth int, quoteResolved bool) string {
 	if ct >= NotificationBegin && ct <= NotificationEnd {
 		return notificationLine(ct, content)
 	}
@@ -87,7 +88,7 @@ func contentSummary(ct int32, content string, depth int) string {
 	case Custom, CustomNoTrigger, CustomOnline:
 		return custom(o)
 	case Quote:
-		return quote(o, depth)
+		return quote(o, depth, quoteResolved)
 	case AdvancedText:
 		return o.str("text")
 	case Markdown:
@@ -188,14 +189,22 @@ func custom(o object) string {
 }
 
 // quote shows the reply text and what the viewer sees of the quoted message.
-func quote(o object, depth int) string {
+// A quoted message that was not checked against its seq's slot (resolved
+// false) is shown by seq only: its stored text may have been revoked or
+// deleted for the viewer since it was quoted.
+func quote(o object, depth int, resolved bool) string {
 	text := o.str("text")
 	q := o.obj("quoteMessage")
-	if q == nil {
+	switch {
+	case q == nil:
 		return text
-	}
-	if depth >= maxQuoteDepth {
+	case depth >= maxQuoteDepth:
 		return text + ` ↩ "…"`
+	case !resolved:
+		if seq, ok := quotedSeqOf(q); ok {
+			return text + " ↩ [quoted seq " + strconv.FormatInt(seq, 10) + "]"
+		}
+		return text + " ↩ [quoted message]"
 	}
 	return text + ` ↩ "` + summarize(quotedMessage(q), depth+1) + `"`
 }

@@ -6,8 +6,11 @@ import (
 	"github.com/chatlens/chatlens/store"
 )
 
+// summaryOf is what bob sees of content at seq 5, every other seq holding a
+// visible message (so quotes are resolved and show what they quote).
 func summaryOf(ct int32, content string) string {
-	return Summary(View(stored(5, message(5, ct, content)), "", "bob", Conv{ID: single}, nil))
+	visible := func(seq int64) (store.StoredSlot, bool) { return stored(seq, message(seq, Text, text("x"))), true }
+	return Summary(View(stored(5, message(5, ct, content)), "", "bob", Conv{ID: single}, visible))
 }
 
 func TestSummaryContentTypes(t *testing.T) {

@@ -48,6 +48,12 @@ type Message struct {
 	Problem          string        `json:"-"` // why the slot breaks the contract; "" when it does not
 	Cached           bool          `json:"-"` // the slot came from the cache layer
 	Viewer           string        `json:"-"`
+	// QuoteResolved is true when rule 5 was applied: the quoted seq's slot
+	// was at hand, so the quoted message in Content is what the viewer sees
+	// of it. When false (no lookup, a miss, no usable seq) Content keeps the
+	// quote as stored, unverified, and Summary does not show the quoted
+	// message's text: it may have been revoked or deleted since.
+	QuoteResolved bool `json:"-"`
 
 	// The stored message before projection, for the inspector. Slices are
 	// shared with the stored slot: treat them as read-only.
@@ -117,7 +123,9 @@ func (m Message) MarshalJSON() ([]byte, error) {
 
 // View projects stored slot s for viewer, following OPENIM.md's read-time
 // rules in order. docID names the bucket ("" derives it from conv.ID). quoted
-// may be nil; it serves rule 5 (a quoted message gets the same treatment).
+// serves rule 5 (a quoted message gets the same treatment); it may be nil or
+// miss, and then the quote is left unresolved (see Message.QuoteResolved):
+// callers read the buckets QuotedBuckets names to resolve every quote.
 func View(s store.StoredSlot, docID string, viewer string, conv Conv, quoted Lookup) Message {
 	m := Message{Seq: s.Seq, DocID: docID, Problem: s.Problem, Cached: s.Cached, Viewer: viewer}
 	if s.Seq >= 1 {
@@ -161,8 +169,8 @@ func View(s store.StoredSlot, docID string, viewer string, conv Conv, quoted Loo
 		return m
 	}
 	// Rule 5.
-	if m.ContentType == Quote && !m.DeletedForViewer && quoted != nil {
-		m.Content = projectQuote(m.Content, viewer, quoted)
+	if m.ContentType == Quote && !m.DeletedForViewer {
+		m.Content, m.QuoteResolved = projectQuote(m.Content, viewer, quoted)
 	}
 	return m
 }

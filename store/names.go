@@ -60,24 +60,27 @@ func (s *Store) ConversationNames(ctx context.Context, owner string, list []Conv
 }
 
 // RevokerAs is the revoke record of uid acting in cid, as the server writes
-// it: uid's role from group_member (0 where none) and nickname.
+// it: uid's role from group_member (0 where none) and uid's nickname from
+// the user collection, the group nickname only when the user has none.
 func (s *Store) RevokerAs(ctx context.Context, cid, uid string) (Revoke, error) {
 	rev := Revoke{UserID: uid}
-	members, err := s.Members(ctx, cid)
+	members, err := s.MembersFor(ctx, cid, uid)
 	if err != nil {
 		return rev, err
 	}
+	memberNick := ""
 	for _, m := range members {
 		if m.UserID == uid {
-			rev.Role, rev.Nickname = m.RoleLevel, m.Nickname
+			rev.Role, memberNick = m.RoleLevel, m.Nickname
 		}
 	}
+	names, err := s.UserNames(ctx, []string{uid})
+	if err != nil {
+		return rev, err
+	}
+	rev.Nickname = names[uid]
 	if rev.Nickname == "" {
-		names, err := s.UserNames(ctx, []string{uid})
-		if err != nil {
-			return rev, err
-		}
-		rev.Nickname = names[uid]
+		rev.Nickname = memberNick
 	}
 	return rev, nil
 }

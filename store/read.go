@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -249,15 +250,12 @@ func (s *Store) trimToLastFilled(ctx context.Context, ws map[string]*Window, cid
 	}
 	for _, cid := range cids {
 		if ws[cid].MaxSeq == 0 {
-			s.trip()
-			ids, err := s.backend.BucketIDs(ctx, cid)
+			idx, err := s.lastBucketIndex(ctx, cid, -1)
 			if err != nil {
 				return err
 			}
-			for _, id := range ids {
-				if _, idx, err := ParseDocID(id); err == nil {
-					ws[cid].MaxSeq = max(ws[cid].MaxSeq, LastSeq(idx))
-				}
+			if idx >= 0 {
+				ws[cid].MaxSeq = LastSeq(idx)
 			}
 		}
 	}
@@ -267,7 +265,7 @@ func (s *Store) trimToLastFilled(ctx context.Context, ws map[string]*Window, cid
 			ends[cid] = ws[cid].MaxSeq
 		}
 	}
-	found, err := s.bucketsAt(ctx, ends)
+	found, err := s.newestStoredBuckets(ctx, ends)
 	if err != nil {
 		return err
 	}
@@ -278,16 +276,16 @@ func (s *Store) trimToLastFilled(ctx context.Context, ws map[string]*Window, cid
 		}
 		b := found[cid]
 		if b == nil {
-			continue // bucket not written yet: keep the seq document's word
+			w.MaxSeq = 0 // no bucket at or below the reserved bound: no message stored
+			continue
 		}
 		w.Last = b
 		last := b.LastFilledSeq()
 		if last == 0 && len(b.Problems) > 0 {
-			// Unreadable (msgs missing, not an array): keep the seq
-			// document's word, so that the broken bucket is shown.
-			continue
-		}
-		if last == 0 {
+			// Unreadable (msgs missing, not an array): end the window at the
+			// end of it, so that the broken bucket is shown.
+			last = LastSeq(b.Index)
+		} else if last == 0 {
 			// An all-empty newest bucket (reserved, or revoke-created):
 			// the messages end before it.
 			last = FirstSeq(b.Index) - 1
@@ -297,6 +295,66 @@ func (s *Store) trimToLastFilled(ctx context.Context, ws map[string]*Window, cid
 		}
 	}
 	return nil
+}
+
+// newestStoredBuckets finds, for each cid -> seq of ends, the newest stored
+// bucket of cid at or below the one holding seq. seq.max_seq is a reserved
+// bound (the server reserves ahead), so its bucket is often not written yet:
+// the bucket holding it is read first, for every conversation in one find;
+// for the ones missing, the bucket just below, again in one find; only a
+// conversation missing both asks the doc_id index for its buckets.
+func (s *Store) newestStoredBuckets(ctx context.Context, ends map[string]int64) (map[string]*Bucket, error) {
+	found, err := s.bucketsAt(ctx, ends)
+	if err != nil {
+		return nil, err
+	}
+	below := map[string]int64{}
+	for cid, seq := range ends {
+		if found[cid] == nil && BucketIndex(seq) > 0 {
+			below[cid] = FirstSeq(BucketIndex(seq)) - 1
+		}
+	}
+	more, err := s.bucketsAt(ctx, below)
+	if err != nil {
+		return nil, err
+	}
+	farther := map[string]int64{}
+	for cid, seq := range below {
+		if more[cid] != nil {
+			found[cid] = more[cid]
+			continue
+		}
+		idx, err := s.lastBucketIndex(ctx, cid, BucketIndex(seq))
+		if err != nil {
+			return nil, err
+		}
+		if idx >= 0 {
+			farther[cid] = LastSeq(idx)
+		}
+	}
+	more, err = s.bucketsAt(ctx, farther)
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(found, more)
+	return found, nil
+}
+
+// lastBucketIndex is the highest bucket index of cid below before (any
+// index when before < 0), from the doc_id index alone; -1 when none.
+func (s *Store) lastBucketIndex(ctx context.Context, cid string, before int64) (int64, error) {
+	s.trip()
+	ids, err := s.backend.BucketIDs(ctx, cid)
+	if err != nil {
+		return -1, err
+	}
+	last := int64(-1)
+	for _, id := range ids {
+		if c, idx, err := ParseDocID(id); err == nil && c == cid && (before < 0 || idx < before) {
+			last = max(last, idx)
+		}
+	}
+	return last, nil
 }
 
 // Buckets reads the given buckets of cid, newest state first from the cache
@@ -450,12 +508,21 @@ type Member struct {
 	RoleLevel int32 // 0 when unknown (single chats, or no group_member collection)
 }
 
-// Members lists the participants of cid: group members from group_member,
-// single-chat owners from conversation documents, else the IDs in the
-// conversation ID. Nicknames come from the user collection when present.
+// Members lists the participants of cid; MembersFor with no viewer.
 func (s *Store) Members(ctx context.Context, cid string) ([]Member, error) {
+	return s.MembersFor(ctx, cid, "")
+}
+
+// MembersFor lists the participants of cid as viewer would ask for them:
+// group members from group_member; the two users of a single chat from its
+// conversation ID, without a query (the conversation collection has no
+// index on conversation_id in OpenIM). Nicknames come from the user
+// collection, read once; that read also settles a conversation ID that
+// splits more than one way (user IDs containing "_"), after the viewer.
+func (s *Store) MembersFor(ctx context.Context, cid, viewer string) ([]Member, error) {
 	var members []Member
-	switch kind, a, b := SplitConversationID(cid); kind {
+	var names map[string]string
+	switch kind, a, _ := SplitConversationID(cid); kind {
 	case SessionGroup:
 		s.trip()
 		gms, err := s.backend.GroupMembers(ctx, a)
@@ -466,24 +533,33 @@ func (s *Store) Members(ctx context.Context, cid string) ([]Member, error) {
 			members = append(members, Member{UserID: m.UserID, Nickname: m.Nickname, RoleLevel: m.RoleLevel})
 		}
 	default:
-		s.trip()
-		convs, err := s.backend.ConversationsByID(ctx, cid)
-		if err != nil {
+		splits := pairSplits(cid)
+		var ids []string
+		for _, p := range splits {
+			ids = append(ids, p[0], p[1])
+		}
+		if len(ids) == 0 && a != "" {
+			ids = []string{a} // n_<id>: one user
+		}
+		var err error
+		if names, err = s.UserNames(ctx, ids); err != nil {
 			return nil, err
 		}
-		for _, c := range convs {
-			members = append(members, Member{UserID: c.OwnerUserID})
-		}
-		if len(members) == 0 {
-			for _, id := range []string{a, b} {
-				if id != "" {
-					members = append(members, Member{UserID: id})
-				}
-			}
+		if len(splits) > 0 {
+			p := pickSplit(splits, viewer, names)
+			members = []Member{{UserID: p[0]}, {UserID: p[1]}}
+		} else if a != "" {
+			members = []Member{{UserID: a}}
 		}
 	}
-	if err := s.nameMembers(ctx, members); err != nil {
-		return nil, err
+	if names == nil {
+		if err := s.nameMembers(ctx, members); err != nil {
+			return nil, err
+		}
+	} else {
+		for i := range members {
+			members[i].Nickname = names[members[i].UserID]
+		}
 	}
 	sort.SliceStable(members, func(i, j int) bool {
 		if members[i].RoleLevel != members[j].RoleLevel {
@@ -492,6 +568,56 @@ func (s *Store) Members(ctx context.Context, cid string) ([]Member, error) {
 		return members[i].UserID < members[j].UserID
 	})
 	return slices.CompactFunc(members, func(x, y Member) bool { return x.UserID == y.UserID }), nil
+}
+
+// pairSplits lists every way a single or notification chat ID splits into
+// two non-empty user IDs in bytewise order ("si_a_b_c": a|b_c and a_b|c).
+func pairSplits(cid string) [][2]string {
+	var rest string
+	switch {
+	case strings.HasPrefix(cid, "si_"), strings.HasPrefix(cid, "sn_"):
+		rest = cid[3:]
+	default:
+		return nil
+	}
+	var out [][2]string
+	for i := 1; i < len(rest)-1; i++ {
+		if rest[i] == '_' && rest[:i] <= rest[i+1:] {
+			out = append(out, [2]string{rest[:i], rest[i+1:]})
+		}
+	}
+	if len(out) == 0 { // not in bytewise order: still the first split
+		if a, b, ok := strings.Cut(rest, "_"); ok && a != "" && b != "" {
+			out = append(out, [2]string{a, b})
+		}
+	}
+	return out
+}
+
+// pickSplit chooses among the splits of a conversation ID: the one naming
+// viewer, else the one whose users the user collection knows best, else
+// the first (the split at the first "_").
+func pickSplit(splits [][2]string, viewer string, known map[string]string) [2]string {
+	if viewer != "" {
+		for _, p := range splits {
+			if p[0] == viewer || p[1] == viewer {
+				return p
+			}
+		}
+	}
+	best, bestScore := splits[0], -1
+	for _, p := range splits {
+		score := 0
+		for _, id := range p {
+			if _, ok := known[id]; ok {
+				score++
+			}
+		}
+		if score > bestScore {
+			best, bestScore = p, score
+		}
+	}
+	return best
 }
 
 func (s *Store) nameMembers(ctx context.Context, members []Member) error {
@@ -545,7 +671,8 @@ func (s *Store) GroupNames(ctx context.Context, ids []string) (map[string]string
 // SplitConversationID tells the session type of cid and its parts: the two
 // users of a single or notification chat, or the group ID of a group chat.
 // User IDs containing "_" make single-chat IDs ambiguous; the split is at the
-// first "_" after the prefix, and callers prefer conversation documents.
+// first "_" after the prefix, and MembersFor settles it with the viewer and
+// the user collection.
 func SplitConversationID(cid string) (kind int32, a, b string) {
 	switch {
 	case strings.HasPrefix(cid, "si_"):

@@ -8,6 +8,7 @@ import (
 	osc52 "github.com/aymanbagabas/go-osc52/v2"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 )
 
@@ -111,6 +112,12 @@ func loadList(e *env, id int, owner string) tea.Cmd {
 				if seq := last.LastFilledSeq(); seq > 0 && seq <= it.sum.Window.MaxSeq {
 					slot := last.Slots[store.SlotIndex(seq)] // a copy: the bucket may go
 					it.last, it.lastDoc = &slot, last.DocID
+					// A quote of a seq in the same bucket can be checked for
+					// free; any other shows by seq only in the preview.
+					if q, ok := projection.QuotedBy(slot); ok && store.BucketIndex(q) == last.Index {
+						quoted := last.Slots[store.SlotIndex(q)]
+						it.lastQuoted = &quoted
+					}
 				}
 			}
 			it.sum.Last = nil
@@ -142,13 +149,53 @@ type bucketsLoadedMsg struct {
 	indexes []int64
 	buckets []*store.Bucket
 	refresh bool // a re-read after a write: replace what is held
-	err     error
+	// quoted are the buckets holding seqs that quotes in buckets (or, for a
+	// quotes-only read, in the held ones) quote: for rule 5, not for display.
+	quoted    []*store.Bucket
+	quotedIdx []int64 // what a quotes-only read asked for
+	err       error
 }
 
-func loadBuckets(e *env, gen int, cid string, indexes []int64, maxSeq int64, refresh bool) tea.Cmd {
+// bucketRequest is one read for the timeline.
+type bucketRequest struct {
+	gen            int
+	cid            string
+	indexes        []int64
+	minSeq, maxSeq int64
+	refresh        bool
+	// have is what the timeline holds when asking (its buckets and quoted
+	// ones): quotes into them need no read. Built for the request, read-only.
+	have map[int64]bool
+}
+
+// loadBuckets reads the requested buckets and, in the same command, the
+// buckets their quotes quote that are neither among them nor held: one more
+// Buckets call, only when some quote reaches that far (rule 5).
+func loadBuckets(e *env, r bucketRequest) tea.Cmd {
 	return func() tea.Msg {
-		bs, err := e.st.Buckets(e.ctx, cid, indexes, maxSeq)
-		return bucketsLoadedMsg{gen: gen, cid: cid, indexes: indexes, buckets: bs, refresh: refresh, err: err}
+		msg := bucketsLoadedMsg{gen: r.gen, cid: r.cid, indexes: r.indexes, refresh: r.refresh}
+		msg.buckets, msg.err = e.st.Buckets(e.ctx, r.cid, r.indexes, r.maxSeq)
+		if msg.err != nil {
+			return msg
+		}
+		read := map[int64]bool{}
+		for _, b := range msg.buckets {
+			read[b.Index] = true
+		}
+		far := projection.QuotedBuckets(msg.buckets, r.minSeq, r.maxSeq, func(i int64) bool { return read[i] || r.have[i] })
+		if len(far) > 0 {
+			msg.quoted, msg.err = e.st.Buckets(e.ctx, r.cid, far, r.maxSeq)
+		}
+		return msg
+	}
+}
+
+// loadQuoted reads only buckets that quotes in held buckets need (r.indexes),
+// when what the command that loaded them read is gone by the time it landed.
+func loadQuoted(e *env, r bucketRequest) tea.Cmd {
+	return func() tea.Msg {
+		bs, err := e.st.Buckets(e.ctx, r.cid, r.indexes, r.maxSeq)
+		return bucketsLoadedMsg{gen: r.gen, cid: r.cid, quoted: bs, quotedIdx: r.indexes, err: err}
 	}
 }
 
@@ -156,13 +203,6 @@ type membersLoadedMsg struct {
 	cid     string
 	members []store.Member
 	err     error
-}
-
-func loadMembers(e *env, cid string) tea.Cmd {
-	return func() tea.Msg {
-		ms, err := e.st.Members(e.ctx, cid)
-		return membersLoadedMsg{cid: cid, members: ms, err: err}
-	}
 }
 
 type windowLoadedMsg struct {

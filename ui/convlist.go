@@ -18,6 +18,9 @@ type convItem struct {
 	group   string // the group ID of a group chat
 	last    *store.StoredSlot
 	lastDoc string
+	// lastQuoted is the slot last quotes when it came in the same bucket read
+	// (rule 5 for the preview); nil otherwise.
+	lastQuoted *store.StoredSlot
 }
 
 // convList is the left pane: the conversations of one owner.
@@ -139,8 +142,16 @@ func (l *convList) row(e *env, it *convItem, selected bool, width int) []string 
 	head = projection.Truncate(head, width-projection.Width(unread)) + unread
 	preview := "    "
 	if it.last != nil {
+		// A quote of anything but lastQuoted stays unresolved: the preview
+		// shows it by seq, never its stored text (see projection.View).
+		quoted := func(seq int64) (store.StoredSlot, bool) {
+			if it.lastQuoted != nil && it.lastQuoted.Seq == seq {
+				return *it.lastQuoted, true
+			}
+			return store.StoredSlot{}, false
+		}
 		m := projection.View(*it.last, it.lastDoc, l.owner,
-			projection.Conv{ID: it.sum.ConversationID, SessionType: store.ConversationTypeOf(it.sum.ConversationID)}, nil)
+			projection.Conv{ID: it.sum.ConversationID, SessionType: store.ConversationTypeOf(it.sum.ConversationID)}, quoted)
 		preview += projection.Summary(m)
 	}
 	preview = projection.Truncate(preview, width)

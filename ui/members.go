@@ -16,7 +16,12 @@ func (t *timeline) needMembers() tea.Cmd {
 		return nil
 	}
 	t.membersAt = membersLoading
-	return loadMembers(t.e, t.cid)
+	// The viewer settles a single-chat ID whose user IDs contain "_".
+	e, cid, viewer := t.e, t.cid, t.viewer
+	return func() tea.Msg {
+		ms, err := e.st.MembersFor(e.ctx, cid, viewer)
+		return membersLoadedMsg{cid: cid, members: ms, err: err}
+	}
 }
 
 func (m *Model) membersLoaded(msg membersLoadedMsg) tea.Cmd {

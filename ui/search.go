@@ -65,6 +65,9 @@ func (t *timeline) searchStep() tea.Cmd {
 		if err != nil {
 			return searchStepMsg{id: s.id, cid: cid, err: err}
 		}
+		// Quotes into this batch are checked; others match on what the
+		// timeline shows of them until resolved, the quoted seq only.
+		quoted := projection.BucketLookup(bs...)
 		var hits []int64
 		for _, b := range bs {
 			for i := store.BucketSize - 1; i >= 0; i-- {
@@ -72,7 +75,7 @@ func (t *timeline) searchStep() tea.Cmd {
 				if slot.Seq < minSeq || slot.Seq > maxSeq {
 					continue
 				}
-				msg := projection.View(slot, b.DocID, viewer, conv, nil)
+				msg := projection.View(slot, b.DocID, viewer, conv, quoted)
 				if strings.Contains(strings.ToLower(projection.Summary(msg)), q) {
 					hits = append(hits, slot.Seq)
 				}

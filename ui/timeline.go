@@ -37,6 +37,12 @@ type timeline struct {
 	fetched int // bucket reads issued, for the status bar and tests
 	err     error
 
+	// quoted holds, beside the run, the buckets that quotes in it quote
+	// (rule 5: a quote shows its quoted seq as the viewer sees it). Only
+	// those the run needs are kept, so memory stays flat.
+	quoted       map[int64]*store.Bucket
+	quotePending map[int64]bool // quotes-only reads in flight
+
 	cursor, top int64 // selected seq and first seq drawn
 	boundaries  bool
 
@@ -72,7 +78,8 @@ func newTimeline(e *env, it *convItem, viewer string, gen int, names map[string]
 		owner:   viewer,
 		peer:    it.peer,
 		names:   maps.Clone(names),
-		buckets: map[int64]*store.Bucket{}, pending: map[int64]bool{}}
+		buckets: map[int64]*store.Bucket{}, pending: map[int64]bool{},
+		quoted: map[int64]*store.Bucket{}, quotePending: map[int64]bool{}}
 	if t.names == nil {
 		t.names = map[string]string{}
 	}
@@ -105,6 +112,7 @@ func (t *timeline) open() tea.Cmd {
 func (t *timeline) loadAround(seq int64, have *store.Bucket) tea.Cmd {
 	t.gen++
 	t.buckets, t.pending, t.err = map[int64]*store.Bucket{}, map[int64]bool{}, nil
+	t.quoted, t.quotePending = map[int64]*store.Bucket{}, map[int64]bool{}
 	t.cursor, t.top = seq, seq
 	b := store.BucketIndex(seq)
 	if have != nil {
@@ -134,7 +142,21 @@ func (t *timeline) request(idx []int64, refresh bool) tea.Cmd {
 		t.pending[i] = true
 	}
 	t.fetched += len(idx)
-	return loadBuckets(t.e, t.gen, t.cid, idx, t.maxSeq(), refresh)
+	return loadBuckets(t.e, t.readOf(idx, refresh))
+}
+
+// readOf is a read of buckets idx, telling the command what is held so
+// quotes into it are not read again.
+func (t *timeline) readOf(idx []int64, refresh bool) bucketRequest {
+	have := make(map[int64]bool, len(t.buckets)+len(t.quoted))
+	for i := range t.buckets {
+		have[i] = true
+	}
+	for i := range t.quoted {
+		have[i] = true
+	}
+	return bucketRequest{gen: t.gen, cid: t.cid, indexes: idx, minSeq: t.minSeq(), maxSeq: t.maxSeq(),
+		refresh: refresh, have: have}
 }
 
 // loaded takes a bucket reply. Buckets that no longer join the held run
@@ -146,11 +168,19 @@ func (t *timeline) loaded(msg bucketsLoadedMsg) tea.Cmd {
 	for _, i := range msg.indexes {
 		delete(t.pending, i)
 	}
+	for _, i := range msg.quotedIdx {
+		delete(t.quotePending, i)
+	}
 	if msg.err != nil {
 		t.err = msg.err
 		return nil
 	}
-	t.err = nil
+	if msg.quotedIdx == nil { // a quotes-only read retries nothing else
+		t.err = nil
+	}
+	for _, b := range msg.quoted {
+		t.quoted[b.Index] = b
+	}
 	for _, b := range msg.buckets {
 		switch {
 		case msg.refresh:
@@ -167,7 +197,8 @@ func (t *timeline) loaded(msg bucketsLoadedMsg) tea.Cmd {
 	}
 	t.clampCursor()
 	t.trim()
-	return t.prefetch()
+	t.keepQuoted(nil)
+	return tea.Batch(t.prefetch(), t.readQuoted())
 }
 
 // prefetch asks for the next bucket in either direction as soon as the
@@ -187,17 +218,68 @@ func (t *timeline) prefetch() tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// trim drops buckets far from the cursor.
+// trim drops buckets far from the cursor, keeping aside those that quotes
+// still held quote.
 func (t *timeline) trim() {
 	cb := store.BucketIndex(t.cursor)
+	dropped := map[int64]*store.Bucket{}
 	for len(t.buckets) > 0 && t.lo < cb-keepBuckets {
+		dropped[t.lo] = t.buckets[t.lo]
 		delete(t.buckets, t.lo)
 		t.lo++
 	}
 	for len(t.buckets) > 0 && t.hi > cb+keepBuckets {
+		dropped[t.hi] = t.buckets[t.hi]
 		delete(t.buckets, t.hi)
 		t.hi--
 	}
+	if len(dropped) > 0 {
+		t.keepQuoted(dropped)
+	}
+}
+
+// quotedBy lists the buckets quotes in the held run quote, but those have
+// reports.
+func (t *timeline) quotedBy(have func(int64) bool) []int64 {
+	held := make([]*store.Bucket, 0, len(t.buckets))
+	for _, b := range t.buckets {
+		held = append(held, b)
+	}
+	return projection.QuotedBuckets(held, t.minSeq(), t.maxSeq(), have)
+}
+
+// keepQuoted keeps beside the run only the buckets its quotes need: those
+// already kept, or just dropped from the run rather than read again.
+func (t *timeline) keepQuoted(dropped map[int64]*store.Bucket) {
+	kept := map[int64]*store.Bucket{}
+	for _, i := range t.quotedBy(func(i int64) bool { return t.buckets[i] != nil }) {
+		if b := t.quoted[i]; b != nil {
+			kept[i] = b
+		} else if b := dropped[i]; b != nil {
+			kept[i] = b
+		}
+	}
+	t.quoted = kept
+}
+
+// readQuoted reads what quotes in the run need and nothing holds. Rare: the
+// read that brought a bucket brought what it quotes, unless that was held
+// when asked for and dropped before the reply.
+func (t *timeline) readQuoted() tea.Cmd {
+	if len(t.buckets) == 0 || t.err != nil {
+		return nil
+	}
+	var idx []int64
+	for _, i := range t.quotedBy(func(i int64) bool { return t.buckets[i] != nil || t.quoted[i] != nil }) {
+		if !t.quotePending[i] {
+			t.quotePending[i] = true
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return nil
+	}
+	return loadQuoted(t.e, t.readOf(idx, false))
 }
 
 // heldRange is the seqs the cursor may visit now.
@@ -228,7 +310,7 @@ func (t *timeline) move(delta int64, page bool) tea.Cmd {
 		t.top = max(from, t.top+(t.cursor-old))
 	}
 	t.trim()
-	return t.prefetch()
+	return tea.Batch(t.prefetch(), t.readQuoted())
 }
 
 // atOldestHeld reports the cursor waiting for an older bucket.
@@ -243,17 +325,24 @@ func (t *timeline) slot(seq int64) (store.StoredSlot, *store.Bucket, bool) {
 	return b.Slots[store.SlotIndex(seq)], b, true
 }
 
+// quotedSlot finds a quoted seq in the run or beside it (rule 5).
+func (t *timeline) quotedSlot(seq int64) (store.StoredSlot, bool) {
+	if s, _, ok := t.slot(seq); ok {
+		return s, true
+	}
+	if b := t.quoted[store.BucketIndex(seq)]; b != nil {
+		return b.Slots[store.SlotIndex(seq)], true
+	}
+	return store.StoredSlot{}, false
+}
+
 // message projects seq for viewer from the held slots.
 func (t *timeline) message(seq int64, viewer string) (projection.Message, bool) {
 	s, b, ok := t.slot(seq)
 	if !ok {
 		return projection.Message{}, false
 	}
-	lookup := func(q int64) (store.StoredSlot, bool) {
-		qs, _, ok := t.slot(q)
-		return qs, ok
-	}
-	return projection.View(s, b.DocID, viewer, t.conv, lookup), true
+	return projection.View(s, b.DocID, viewer, t.conv, t.quotedSlot), true
 }
 
 // setViewer switches whose eyes the timeline uses. The held slots are
@@ -317,16 +406,17 @@ func (t *timeline) refreshAfterWrite(seqs []int64) tea.Cmd {
 		return nil
 	}
 	t.fetched += len(idx)
-	return loadBuckets(t.e, t.gen, t.cid, idx, t.maxSeq(), true)
+	return loadBuckets(t.e, t.readOf(idx, true))
 }
 
-// retry repeats what failed: the first screen or the next bucket.
+// retry repeats what failed: the first screen, the next bucket or a read
+// for quotes.
 func (t *timeline) retry() tea.Cmd {
 	t.err = nil
 	if len(t.buckets) == 0 {
 		return t.loadAround(t.cursor, nil)
 	}
-	return t.prefetch()
+	return tea.Batch(t.prefetch(), t.readQuoted())
 }
 
 // jumpTo moves the cursor to seq, re-reading around it when not held.
@@ -336,7 +426,7 @@ func (t *timeline) jumpTo(seq int64) tea.Cmd {
 		t.cursor = seq
 		t.clampCursor()
 		t.trim()
-		return t.prefetch()
+		return tea.Batch(t.prefetch(), t.readQuoted())
 	}
 	return t.loadAround(seq, nil)
 }

@@ -18,7 +18,7 @@ type explaining struct {
 func (e explaining) Explain(context.Context) (*store.QueryPlans, error) { return e.plans, nil }
 
 // TestPlansAreReported: each query shape gets a line saying how the server
-// runs it; a msg query that scans, or a shard key other than doc_id, is a
+// runs it; a query that scans (msg or not), or a shard key other than doc_id, is a
 // problem; a doc_id shard key is said to target one shard.
 func TestPlansAreReported(t *testing.T) {
 	ixscan := store.PlanReport{Shape: "find msg {doc_id: {$in}} (read buckets)", Stage: "IXSCAN", Index: "doc_id_1", Shards: 1, Detail: "SINGLE_SHARD"}
@@ -33,7 +33,7 @@ func TestPlansAreReported(t *testing.T) {
 		{"indexed, sharded by doc_id", store.QueryPlans{Plans: []store.PlanReport{ixscan}, ShardKey: "doc_id: hashed", ShardKeyByDocID: true}, 0,
 			[]string{"plan: find msg {doc_id: {$in}} (read buckets): IXSCAN doc_id_1, 1 shard(s) (SINGLE_SHARD)",
 				"shard key: msg {doc_id: hashed}: a query by doc_id targets one shard"}},
-		{"msg update scans", store.QueryPlans{Plans: []store.PlanReport{ixscan, scan, seqScan}}, 1,
+		{"msg update and seq find scan", store.QueryPlans{Plans: []store.PlanReport{ixscan, scan, seqScan}}, 2,
 			[]string{"plan: update msg {doc_id} $set (insert, revoke): COLLSCAN", "scans the whole collection (COLLSCAN)",
 				"shard key: msg is not sharded"}},
 		{"sharded on something else", store.QueryPlans{Plans: []store.PlanReport{ixscan}, ShardKey: "_id: 1"}, 1,

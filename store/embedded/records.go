@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/chatlens/chatlens/store"
 	bolt "go.etcd.io/bbolt"
@@ -15,32 +17,32 @@ import (
 
 // SeqRecords reads the seq documents of cids.
 func (b *Backend) SeqRecords(_ context.Context, cids []string) ([]store.SeqRecord, error) {
-	return getRecords[store.SeqRecord](b, store.CollSeq, len(cids), func(i int) []byte { return stringKey(cids[i]) })
+	return getRecords(b, store.CollSeq, len(cids), func(i int) []byte { return stringKey(cids[i]) }, store.DecodeSeqRecord)
 }
 
 // SeqUsers reads uid's seq_user documents of cids.
 func (b *Backend) SeqUsers(_ context.Context, uid string, cids []string) ([]store.SeqUser, error) {
-	return getRecords[store.SeqUser](b, store.CollSeqUser, len(cids), func(i int) []byte { return stringKey(uid, cids[i]) })
+	return getRecords(b, store.CollSeqUser, len(cids), func(i int) []byte { return stringKey(uid, cids[i]) }, store.DecodeSeqUser)
 }
 
 // Users reads the user documents of ids.
 func (b *Backend) Users(_ context.Context, ids []string) ([]store.User, error) {
-	return getRecords[store.User](b, store.CollUser, len(ids), func(i int) []byte { return stringKey(ids[i]) })
+	return getRecords(b, store.CollUser, len(ids), func(i int) []byte { return stringKey(ids[i]) }, store.DecodeUser)
 }
 
 // Groups reads the group documents of ids.
 func (b *Backend) Groups(_ context.Context, ids []string) ([]store.Group, error) {
-	return getRecords[store.Group](b, store.CollGroup, len(ids), func(i int) []byte { return stringKey(ids[i]) })
+	return getRecords(b, store.CollGroup, len(ids), func(i int) []byte { return stringKey(ids[i]) }, store.DecodeGroup)
 }
 
 // Conversations lists owner's conversation documents, by conversation ID.
 func (b *Backend) Conversations(_ context.Context, owner string) ([]store.Conversation, error) {
-	return scanRecords[store.Conversation](b, store.CollConversation, stringKey(owner))
+	return scanRecords(b, store.CollConversation, stringKey(owner), store.DecodeConversation)
 }
 
 // GroupMembers lists the members of groupID, by user ID.
 func (b *Backend) GroupMembers(_ context.Context, groupID string) ([]store.GroupMember, error) {
-	return scanRecords[store.GroupMember](b, store.CollGroupMember, stringKey(groupID))
+	return scanRecords(b, store.CollGroupMember, stringKey(groupID), store.DecodeGroupMember)
 }
 
 // ConversationsByID reads the conversation documents of cid, one per owner,
@@ -55,35 +57,33 @@ func (b *Backend) ConversationsByID(_ context.Context, cid string) ([]store.Conv
 		prefix := stringKey(cid)
 		c := byID.Cursor()
 		for k, pk := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, pk = c.Next() {
-			v := primary.Get(pk)
-			if v == nil {
-				continue
+			if v := primary.Get(pk); v != nil {
+				out = append(out, store.DecodeConversation(v))
 			}
-			var conv store.Conversation
-			if err := bson.Unmarshal(v, &conv); err != nil {
-				return decodeError(store.CollConversation, v, err)
-			}
-			out = append(out, conv)
 		}
 		return nil
 	})
 	return out, err
 }
 
-// RaiseMaxSeq is updateOne({conversation_id: cid}, {$max: {max_seq: n}}, upsert).
+// RaiseMaxSeq is updateOne({conversation_id: cid}, {$max: {max_seq: n},
+// $setOnInsert: {min_seq: 0}}, upsert), as the MongoDB backend sends it.
 func (b *Backend) RaiseMaxSeq(_ context.Context, cid string, maxSeq int64) error {
-	return b.upsertMax(store.CollSeq, []string{"conversation_id"}, []string{cid}, "max_seq", maxSeq)
+	return b.upsertMax(store.CollSeq, []string{"conversation_id"}, []string{cid}, "max_seq", maxSeq, "min_seq")
 }
 
-// RaiseReadSeq is updateOne({user_id, conversation_id}, {$max: {read_seq: n}}, upsert).
+// RaiseReadSeq is updateOne({user_id, conversation_id}, {$max: {read_seq: n},
+// $setOnInsert: {min_seq: 0, max_seq: 0}}, upsert).
 func (b *Backend) RaiseReadSeq(_ context.Context, uid, cid string, seq int64) error {
-	return b.upsertMax(store.CollSeqUser, []string{"user_id", "conversation_id"}, []string{uid, cid}, "read_seq", seq)
+	return b.upsertMax(store.CollSeqUser, []string{"user_id", "conversation_id"}, []string{uid, cid}, "read_seq", seq,
+		"min_seq", "max_seq")
 }
 
 // upsertMax raises field of the document whose key fields equal values; a
 // missing document is created as MongoDB's upsert does: _id, the filter's
-// fields, then the updated field.
-func (b *Backend) upsertMax(coll string, fields, values []string, field string, n int64) error {
+// fields, then the updated field and the zeroed onInsert fields, in the
+// lexicographic order MongoDB (5.0 and later) applies update fields in.
+func (b *Backend) upsertMax(coll string, fields, values []string, field string, n int64, onInsert ...string) error {
 	return b.db.Update(func(tx *bolt.Tx) error {
 		bk, err := tx.CreateBucketIfNotExists(collBucket(coll))
 		if err != nil {
@@ -96,7 +96,13 @@ func (b *Backend) upsertMax(coll string, fields, values []string, field string, 
 			for i, f := range fields {
 				doc = appendElem(doc, f, rawString(values[i]))
 			}
-			doc = appendElem(doc, field, rawInt64(n))
+			set := map[string]int64{field: n}
+			for _, f := range onInsert {
+				set[f] = 0
+			}
+			for _, f := range slices.Sorted(maps.Keys(set)) {
+				doc = appendElem(doc, f, rawInt64(set[f]))
+			}
 			return bk.Put(key, withID(endDoc(doc)))
 		}
 		doc, err := update(old, []string{field}, raiseTo(n))
@@ -110,8 +116,12 @@ func (b *Backend) upsertMax(coll string, fields, values []string, field string, 
 	})
 }
 
+// The records are decoded field by field with the store's lenient decoders,
+// as the MongoDB backend does: one document with a mistyped field must not
+// make the whole list unreadable.
+
 // getRecords reads up to n documents of coll by key and decodes them.
-func getRecords[T any](b *Backend, coll string, n int, key func(i int) []byte) ([]T, error) {
+func getRecords[T any](b *Backend, coll string, n int, key func(i int) []byte, decode func(bson.Raw) T) ([]T, error) {
 	var out []T
 	err := b.db.View(func(tx *bolt.Tx) error {
 		bk := tx.Bucket(collBucket(coll))
@@ -126,11 +136,7 @@ func getRecords[T any](b *Backend, coll string, n int, key func(i int) []byte) (
 				continue
 			}
 			seen[string(k)] = true
-			var rec T
-			if err := bson.Unmarshal(v, &rec); err != nil {
-				return decodeError(coll, v, err)
-			}
-			out = append(out, rec)
+			out = append(out, decode(v))
 		}
 		return nil
 	})
@@ -138,7 +144,7 @@ func getRecords[T any](b *Backend, coll string, n int, key func(i int) []byte) (
 }
 
 // scanRecords decodes the documents of coll whose key starts with prefix.
-func scanRecords[T any](b *Backend, coll string, prefix []byte) ([]T, error) {
+func scanRecords[T any](b *Backend, coll string, prefix []byte, decode func(bson.Raw) T) ([]T, error) {
 	var out []T
 	err := b.db.View(func(tx *bolt.Tx) error {
 		bk := tx.Bucket(collBucket(coll))
@@ -147,22 +153,9 @@ func scanRecords[T any](b *Backend, coll string, prefix []byte) ([]T, error) {
 		}
 		c := bk.Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-			var rec T
-			if err := bson.Unmarshal(v, &rec); err != nil {
-				return decodeError(coll, v, err)
-			}
-			out = append(out, rec)
+			out = append(out, decode(v))
 		}
 		return nil
 	})
 	return out, err
-}
-
-// decodeError names the document that does not fit its record type.
-func decodeError(coll string, doc bson.Raw, err error) error {
-	id := "?"
-	if v, e := doc.LookupErr("_id"); e == nil {
-		id = v.String()
-	}
-	return fmt.Errorf("%s document %s does not decode: %w", coll, id, err)
 }

@@ -27,9 +27,17 @@ func shapes() []shape {
 	find := func(coll string, filter bson.D, extra ...bson.E) bson.D {
 		return append(bson.D{{Key: "find", Value: coll}, {Key: "filter", Value: filter}}, extra...)
 	}
-	update := func(filter, u bson.D) bson.D {
-		return bson.D{{Key: "update", Value: store.CollMsg},
-			{Key: "updates", Value: bson.A{bson.D{{Key: "q", Value: filter}, {Key: "u", Value: u}}}}}
+	updateIn := func(coll string, filter, u bson.D, upsert bool) bson.D {
+		return bson.D{{Key: "update", Value: coll},
+			{Key: "updates", Value: bson.A{bson.D{{Key: "q", Value: filter}, {Key: "u", Value: u}, {Key: "upsert", Value: upsert}}}}}
+	}
+	update := func(filter, u bson.D) bson.D { return updateIn(store.CollMsg, filter, u, false) }
+	raise := func(field string, onInsert ...string) bson.D {
+		zero := bson.D{}
+		for _, f := range onInsert {
+			zero = append(zero, bson.E{Key: f, Value: int64(0)})
+		}
+		return bson.D{{Key: "$max", Value: bson.D{{Key: field, Value: int64(1)}}}, {Key: "$setOnInsert", Value: zero}}
 	}
 	in := func(v ...string) bson.D { return bson.D{{Key: "$in", Value: v}} }
 	byDocID := bson.D{{Key: "doc_id", Value: cid + ":0"}}
@@ -50,6 +58,17 @@ func shapes() []shape {
 		{"find seq_user {user_id, conversation_id: {$in}}", find(store.CollSeqUser,
 			bson.D{{Key: "user_id", Value: "u"}, {Key: "conversation_id", Value: in(cid)}})},
 		{"find conversation {owner_user_id}", find(store.CollConversation, bson.D{{Key: "owner_user_id", Value: "u"}})},
+		{"find msg {doc_id: $gt} sort limit 1 (next conversation)", find(store.CollMsg,
+			bson.D{{Key: "doc_id", Value: bson.D{{Key: "$gt", Value: cid + ";"}}}},
+			bson.E{Key: "projection", Value: bson.D{{Key: "doc_id", Value: 1}, {Key: "_id", Value: 0}}},
+			bson.E{Key: "sort", Value: bson.D{{Key: "doc_id", Value: 1}}}, bson.E{Key: "limit", Value: 1})},
+		{"update seq {conversation_id} $max upsert (max seq)", updateIn(store.CollSeq,
+			bson.D{{Key: "conversation_id", Value: cid}}, raise("max_seq", "min_seq"), true)},
+		{"update seq_user {user_id, conversation_id} $max upsert (read seq)", updateIn(store.CollSeqUser,
+			bson.D{{Key: "user_id", Value: "u"}, {Key: "conversation_id", Value: cid}}, raise("read_seq", "min_seq", "max_seq"), true)},
+		{"find user {user_id: {$in}}", find(store.CollUser, bson.D{{Key: "user_id", Value: in("u", "v")}})},
+		{"find group {group_id: {$in}}", find(store.CollGroup, bson.D{{Key: "group_id", Value: in("g", "h")}})},
+		{"find group_member {group_id}", find(store.CollGroupMember, bson.D{{Key: "group_id", Value: "g"}})},
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"sync"
 	"time"
@@ -63,12 +64,13 @@ func Open(ctx context.Context, uri, db string, opts Options) (*Backend, error) {
 	fail := func(err error) error {
 		return fmt.Errorf("open %s: %s", describe(uri, db), scrub(err.Error(), uri))
 	}
+	badInput := func(err error) error { return &inputError{msg: fail(err).Error()} }
 	if db == "" {
-		return nil, fail(errors.New("no database name given"))
+		return nil, badInput(errors.New("no database name given"))
 	}
 	rp, err := readPreference(opts.ReadPreference)
 	if err != nil {
-		return nil, fail(err)
+		return nil, badInput(err)
 	}
 	timeout := opts.Timeout
 	if timeout <= 0 {
@@ -79,7 +81,11 @@ func Open(ctx context.Context, uri, db string, opts Options) (*Backend, error) {
 		SetServerSelectionTimeout(timeout).
 		SetConnectTimeout(timeout)
 	if err := co.Validate(); err != nil {
-		return nil, fail(err)
+		var dnsErr *net.DNSError // mongodb+srv:// resolves while parsing: the network, not the input
+		if errors.As(err, &dnsErr) {
+			return nil, fail(err)
+		}
+		return nil, badInput(err)
 	}
 	client, err := mongo.Connect(co)
 	if err != nil {
@@ -100,6 +106,16 @@ func Open(ctx context.Context, uri, db string, opts Options) (*Backend, error) {
 	b.clock = probeSessions(pingCtx, client, rp)
 	return b, nil
 }
+
+// ErrBadInput marks an Open error caused by what the caller gave (a URI
+// that does not parse, an unknown read preference, no database name), as
+// opposed to a server that could not be reached: errors.Is(err, ErrBadInput).
+var ErrBadInput = errors.New("bad connection settings")
+
+type inputError struct{ msg string }
+
+func (e *inputError) Error() string        { return e.msg }
+func (e *inputError) Is(target error) bool { return target == ErrBadInput }
 
 // readPreference parses a mode name as mongosh spells it, case-insensitive.
 func readPreference(mode string) (*readpref.ReadPref, error) {

@@ -17,7 +17,7 @@ func (b *Backend) SeqRecords(ctx context.Context, cids []string) ([]store.SeqRec
 	if len(cids) == 0 {
 		return nil, nil
 	}
-	return findAll(ctx, b, store.CollSeq, bson.D{{Key: "conversation_id", Value: in(cids)}}, decodeSeqRecord)
+	return findAll(ctx, b, store.CollSeq, bson.D{{Key: "conversation_id", Value: in(cids)}}, store.DecodeSeqRecord)
 }
 
 // RaiseMaxSeq: updateOne seq {conversation_id}, {$max: {max_seq}}, upsert.
@@ -33,7 +33,7 @@ func (b *Backend) SeqUsers(ctx context.Context, uid string, cids []string) ([]st
 		return nil, nil
 	}
 	return findAll(ctx, b, store.CollSeqUser,
-		bson.D{{Key: "user_id", Value: uid}, {Key: "conversation_id", Value: in(cids)}}, decodeSeqUser)
+		bson.D{{Key: "user_id", Value: uid}, {Key: "conversation_id", Value: in(cids)}}, store.DecodeSeqUser)
 }
 
 // RaiseReadSeq: updateOne seq_user {user_id, conversation_id}, {$max: {read_seq}}, upsert.
@@ -62,12 +62,12 @@ func (b *Backend) raise(ctx context.Context, coll string, filter, update bson.D)
 
 // Conversations: find conversation {owner_user_id: owner}.
 func (b *Backend) Conversations(ctx context.Context, owner string) ([]store.Conversation, error) {
-	return findAll(ctx, b, store.CollConversation, bson.D{{Key: "owner_user_id", Value: owner}}, decodeConversation)
+	return findAll(ctx, b, store.CollConversation, bson.D{{Key: "owner_user_id", Value: owner}}, store.DecodeConversation)
 }
 
 // ConversationsByID: find conversation {conversation_id: cid}.
 func (b *Backend) ConversationsByID(ctx context.Context, cid string) ([]store.Conversation, error) {
-	return findAll(ctx, b, store.CollConversation, bson.D{{Key: "conversation_id", Value: cid}}, decodeConversation)
+	return findAll(ctx, b, store.CollConversation, bson.D{{Key: "conversation_id", Value: cid}}, store.DecodeConversation)
 }
 
 // Users: find user {user_id: {$in: ids}}.
@@ -75,7 +75,7 @@ func (b *Backend) Users(ctx context.Context, ids []string) ([]store.User, error)
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	return findAll(ctx, b, store.CollUser, bson.D{{Key: "user_id", Value: in(ids)}}, decodeUser)
+	return findAll(ctx, b, store.CollUser, bson.D{{Key: "user_id", Value: in(ids)}}, store.DecodeUser)
 }
 
 // Groups: find group {group_id: {$in: ids}}.
@@ -83,12 +83,12 @@ func (b *Backend) Groups(ctx context.Context, ids []string) ([]store.Group, erro
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	return findAll(ctx, b, store.CollGroup, bson.D{{Key: "group_id", Value: in(ids)}}, decodeGroup)
+	return findAll(ctx, b, store.CollGroup, bson.D{{Key: "group_id", Value: in(ids)}}, store.DecodeGroup)
 }
 
 // GroupMembers: find group_member {group_id}.
 func (b *Backend) GroupMembers(ctx context.Context, groupID string) ([]store.GroupMember, error) {
-	return findAll(ctx, b, store.CollGroupMember, bson.D{{Key: "group_id", Value: groupID}}, decodeGroupMember)
+	return findAll(ctx, b, store.CollGroupMember, bson.D{{Key: "group_id", Value: groupID}}, store.DecodeGroupMember)
 }
 
 // findAll runs one find and decodes every document leniently.

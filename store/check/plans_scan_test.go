@@ -1,0 +1,39 @@
+package check
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+// TestEveryScanningShapeIsAProblem: the collections chatlens reads on every
+// open (seq, seq_user, conversation, user, group, group_member) matter as
+// much as msg: a collection scan on any of them is reported, by name.
+func TestEveryScanningShapeIsAProblem(t *testing.T) {
+	shapes := []string{"find seq {conversation_id: {$in}}", "find seq_user {user_id, conversation_id: {$in}}",
+		"find conversation {owner_user_id}", "find user {user_id: {$in}}", "find group {group_id: {$in}}",
+		"find group_member {group_id}", "find msg {doc_id: $gt} sort limit 1 (next conversation)"}
+	for _, shape := range shapes {
+		t.Run(shape, func(t *testing.T) {
+			plans := store.QueryPlans{Plans: []store.PlanReport{
+				{Shape: "find msg {doc_id: {$in}} (read buckets)", Stage: "IXSCAN", Index: "doc_id_1"},
+				{Shape: shape, Stage: "COLLSCAN"}}}
+			_, b := openStore(t, cleanBucket())
+			r, err := Run(context.Background(), store.New(explaining{Backend: b, plans: &plans}, store.Options{}), "", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var found []string
+			for _, p := range r.Listed {
+				if p.Kind == store.KindIndex && strings.Contains(p.Reason, "COLLSCAN") {
+					found = append(found, p.Reason)
+				}
+			}
+			if len(found) != 1 || !strings.Contains(found[0], shape) {
+				t.Errorf("problems %q, want one naming %q", found, shape)
+			}
+		})
+	}
+}

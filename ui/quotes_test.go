@@ -1,0 +1,177 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+const chatQ = "si_alice_carol"
+
+// seedFarQuotes writes 350 messages of alice and carol (four buckets): seq 3
+// revoked by carol, seq 4 deleted for alice, and quotes at the newest end
+// reaching back to them: 340 → 3, 341 → 4, 342 → 5 (visible), 343 → 250,
+// and the last message, 350 → 3.
+func seedFarQuotes(t *testing.T, st *store.Store) {
+	t.Helper()
+	ctx := context.Background()
+	quotes := map[int]int{340: 3, 341: 4, 342: 5, 343: 250, 350: 3}
+	var msgs []*store.MsgData
+	for i := 1; i <= 350; i++ {
+		from, to := "carol", "alice"
+		if i%2 == 0 {
+			from, to = "alice", "carol"
+		}
+		m := textMsg(from, to, "", store.SessionSingle, i, fmt.Sprintf("hello %d", i))
+		if q, ok := quotes[i]; ok {
+			quoted := msgs[q-1]
+			content, _ := json.Marshal(map[string]any{"text": fmt.Sprint("re ", q), "quoteMessage": map[string]any{
+				"seq": q, "sendID": quoted.SendID, "senderNickname": quoted.SenderNickname, "contentType": 101,
+				"content": quoted.Content, "status": 2, "textElem": map[string]string{"content": fmt.Sprint("hello ", q)}}})
+			m.ContentType, m.Content = 114, string(content)
+		}
+		msgs = append(msgs, m)
+	}
+	for _, err := range []error{
+		second(st.InsertMessages(ctx, chatQ, 1, msgs)),
+		second(st.Revoke(ctx, chatQ, []int64{3}, store.Revoke{UserID: "carol", Nickname: "Carol", Role: 100, Time: base.UnixMilli()})),
+		second(st.DeleteForMe(ctx, chatQ, []int64{4}, "alice")),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	insertRaw(t, st, store.CollConversation,
+		store.Conversation{OwnerUserID: "alice", ConversationID: chatQ, ConversationType: 1, UserID: "carol"})
+}
+
+func second[T any](_ T, err error) error { return err }
+
+// wantQuoteRows checks what the open timeline draws of the quotes.
+func wantQuoteRows(t *testing.T, view string) {
+	t.Helper()
+	for seq, want := range map[int64]string{
+		340: `re 3 ↩ "Carol revoked a message"`,
+		341: `re 4 ↩ "[deleted]"`,
+		342: `re 5 ↩ "hello 5"`,
+		343: `re 250 ↩ "hello 250"`,
+	} {
+		row := rowOf(view, seq)
+		if !strings.Contains(row, want) {
+			t.Errorf("seq %d is drawn %q, want %q in it", seq, row, want)
+		}
+	}
+	for _, hidden := range []string{"hello 3\"", "hello 4\""} {
+		if strings.Contains(view, hidden) {
+			t.Errorf("the screen shows the quoted original %s:\n%s", hidden, view)
+		}
+	}
+}
+
+// Opening at the newest bucket, quotes of a revoked and a deleted message in
+// bucket 0 show the treatment, not the text: the read that brings the
+// screen's buckets brings bucket 0 too, beside the held run.
+func TestTimelineTreatsFarQuotes(t *testing.T) {
+	st, tb := newTestStore(t, false)
+	seedFarQuotes(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	if view := d.m.View(); strings.Contains(view, "hello 3") || !strings.Contains(view, "[quoted seq 3]") {
+		t.Errorf("the list preview of a quote of a far seq is not shown by seq only:\n%s", view)
+	}
+	tb.resetReads()
+	d.open(chatQ)
+	wantQuoteRows(t, d.m.View())
+	tl := d.m.tl
+	if _, held := tl.buckets[0]; held || tl.quoted[0] == nil || len(tl.quoted) != 1 {
+		t.Errorf("bucket 0 should be kept beside the run (held %v), quoted buckets %v", keys(tl.buckets), keys(tl.quoted))
+	}
+	if tl.fetched != 1 {
+		t.Errorf("the timeline counts %d bucket reads, want 1: reads for quotes are not timeline buckets", tl.fetched)
+	}
+	reads := tb.resetReads()
+	if reads[store.DocID(chatQ, 0)] != 1 || reads[store.DocID(chatQ, 2)] != 1 || len(reads) != 2 {
+		t.Errorf("opening read %v, want buckets 2 (the screen) and 0 (quoted) once each", reads)
+	}
+}
+
+// Paging down from the oldest message to the newest, bucket 0 leaves the
+// held run but stays beside it for the quotes that need it: not read again,
+// and the quotes are treated all the way.
+func TestQuotedBucketKeptWhenScrolledPast(t *testing.T) {
+	st, tb := newTestStore(t, false)
+	seedFarQuotes(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatQ)
+	d.jump(1)
+	if len(d.m.tl.quoted) != 0 {
+		t.Errorf("quoted buckets %v kept after the jump to seq 1", keys(d.m.tl.quoted))
+	}
+	tb.resetReads()
+	for step := 0; d.m.tl.cursor < 350; step++ {
+		if step > 100 {
+			t.Fatal("paging never reached seq 350")
+		}
+		d.keys("pgdown")
+	}
+	wantQuoteRows(t, d.m.View())
+	if _, held := d.m.tl.buckets[0]; held || d.m.tl.quoted[0] == nil {
+		t.Errorf("bucket 0: held %v, quoted buckets %v", keys(d.m.tl.buckets), keys(d.m.tl.quoted))
+	}
+	for id, n := range tb.resetReads() {
+		if id == store.DocID(chatQ, 0) || n != 1 {
+			t.Errorf("paging down read %s %d times", id, n)
+		}
+	}
+}
+
+func keys[V any](m map[int64]V) []int64 {
+	var out []int64
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// When what a quote needs is gone from beside the run (its reply landed after
+// the bucket was dropped), the quote shows by seq only until one quotes-only
+// read brings it back; a failed read says so and R retries it.
+func TestLostQuotedBucketIsReadAgain(t *testing.T) {
+	st, tb := newTestStore(t, false)
+	seedFarQuotes(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatQ)
+	tl := d.m.tl
+	delete(tl.quoted, 0)
+	if row := rowOf(d.m.View(), 340); !strings.Contains(row, `re 3 ↩ [quoted seq 3]`) {
+		t.Errorf("an unresolved quote is drawn %q, want it shown by seq only", row)
+	}
+	tb.resetReads()
+	tb.setFail(errBoom)
+	d.run(tl.readQuoted())
+	if tl.err == nil || !strings.Contains(d.m.View(), "connection refused") {
+		t.Errorf("a failed read for quotes is not reported:\n%s", d.m.View())
+	}
+	if strings.Contains(d.m.View(), "hello 3\"") {
+		t.Errorf("the quoted original shows after a failed read:\n%s", d.m.View())
+	}
+	if tl.readQuoted() != nil {
+		t.Error("a read for quotes was issued again before any retry")
+	}
+	tb.setFail(nil)
+	d.keys("R")
+	wantQuoteRows(t, d.m.View())
+	reads := tb.resetReads()
+	if reads[store.DocID(chatQ, 0)] != 2 || len(reads) != 1 {
+		t.Errorf("reads %v, want bucket 0 twice (the failure, the retry) and nothing else", reads)
+	}
+	if tl.fetched != 1 || tl.readQuoted() != nil {
+		t.Errorf("timeline reads %d (want 1), or quotes still missing after the retry", tl.fetched)
+	}
+}
