@@ -80,7 +80,12 @@ func (m *Model) statusBar() string {
 			parts = append(parts, fmt.Sprintf("seq %d/%d · bucket %d", t.cursor, t.maxSeq(), store.BucketIndex(t.cursor)))
 		}
 	}
-	parts = append(parts, fmt.Sprintf("%d round trips", stats.RoundTrips), m.e.st.Describe())
+	parts = append(parts, fmt.Sprintf("%d round trips", stats.RoundTrips))
+	if stats.CacheRoundTrips > 0 {
+		parts = append(parts, fmt.Sprintf("cache %d hits %d misses in %d trips",
+			stats.CacheHits, stats.CacheMisses, stats.CacheRoundTrips))
+	}
+	parts = append(parts, m.e.st.Describe())
 	if m.e.readOnly {
 		parts = append(parts, "read-only")
 	}
