@@ -135,24 +135,7 @@ func quote(s string) string { return strconv.Quote(cut(s)) }
 
 // clean makes a reason safe for a terminal: control characters, escape
 // sequences, bidi overrides and invalid UTF-8 are shown escaped, never sent.
-func clean(s string) string {
-	s = cut(s)
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == ' ' || strconv.IsPrint(r):
-			b.WriteRune(r)
-		default:
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-		}
-		i += size
-	}
-	return b.String()
-}
+func clean(s string) string { return store.EscapeUntrusted(s, maxText) }
 
 // cut shortens s to at most maxText bytes on a rune boundary.
 func cut(s string) string {
