@@ -59,6 +59,18 @@ func (k KeyMap) ShortHelp() []key.Binding {
 		k.Inspect, k.Search, k.Jump, k.Help, k.Quit}
 }
 
+// ListHelp is the footer while the conversation list has the focus: only
+// keys that do something there (help and quit are always added after).
+func (k KeyMap) ListHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Open, k.Search, k.ViewAsAny, k.SwitchPane}
+}
+
+// TimelineHelp is the footer while the timeline has the focus.
+func (k KeyMap) TimelineHelp() []key.Binding {
+	return []key.Binding{k.Up, k.ViewAs, k.Compare, k.Revoke, k.Delete, k.MarkRead,
+		k.Inspect, k.Search, k.Jump, k.Back}
+}
+
 // FullHelp is the ? overlay, one column per kind of key.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{

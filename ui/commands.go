@@ -18,11 +18,14 @@ import (
 
 type firstViewerMsg struct {
 	viewer string
+	why    string // how the viewer was chosen, for the status bar
 	err    error
 }
 
-// findFirstViewer picks a user to start as when --as is not given: a member
-// of the first conversation stored.
+// findFirstViewer picks a user to start as when --as is not given, in two
+// round trips at most: the first conversation stored, then for a group the
+// member of highest role (its owner sees what everyone else is shown and
+// is who a support call is usually about), for a single chat its first user.
 func findFirstViewer(e *env) tea.Cmd {
 	return func() tea.Msg {
 		cid, ok, err := e.st.Backend().NextConversationID(e.ctx, "")
@@ -30,14 +33,24 @@ func findFirstViewer(e *env) tea.Cmd {
 			return firstViewerMsg{err: err}
 		}
 		kind, a, _ := store.SplitConversationID(cid)
-		if kind == store.SessionGroup {
-			ms, err := e.st.Members(e.ctx, cid)
-			if err != nil || len(ms) == 0 {
-				return firstViewerMsg{err: err}
-			}
-			return firstViewerMsg{viewer: ms[0].UserID}
+		if kind != store.SessionGroup {
+			return firstViewerMsg{viewer: a, why: "a user of " + cid}
 		}
-		return firstViewerMsg{viewer: a}
+		ms, err := e.st.Members(e.ctx, cid)
+		if err != nil || len(ms) == 0 {
+			return firstViewerMsg{err: err}
+		}
+		best := ms[0]
+		for _, mb := range ms[1:] {
+			if mb.RoleLevel > best.RoleLevel {
+				best = mb
+			}
+		}
+		why := "a member of " + cid
+		if best.RoleLevel != 0 {
+			why = roleName(best.RoleLevel) + " of " + cid
+		}
+		return firstViewerMsg{viewer: best.UserID, why: why}
 	}
 }
 
@@ -52,7 +65,10 @@ type listLoadedMsg struct {
 	owner string
 	items []convItem
 	names map[string]string // nicknames of the owner and the peers
-	err   error
+	// fromMessages: the owner has no conversation documents, so the items
+	// are every group stored and the single chats naming the owner.
+	fromMessages bool
+	err          error
 }
 
 // loadList reads owner's conversations in a constant number of round trips
@@ -125,7 +141,8 @@ func loadList(e *env, id int, owner string) tea.Cmd {
 				it.sum.Last = last // for the timeline to reuse
 			}
 		}
-		return listLoadedMsg{id: id, owner: owner, items: items, names: users}
+		return listLoadedMsg{id: id, owner: owner, items: items, names: users,
+			fromMessages: len(sums) > 0 && sums[0].FromMessages}
 	}
 }
 

@@ -30,11 +30,14 @@ type convList struct {
 	id      int               // request ID of the load in flight or last answered
 	loading bool
 	err     error
-	items   []convItem
-	filter  string
-	shown   []int // indexes into items that pass the filter
-	cursor  int   // index into shown
-	offset  int
+	// fromMessages: no conversation documents for owner; the items were
+	// found in the messages (every group, the single chats naming owner).
+	fromMessages bool
+	items        []convItem
+	filter       string
+	shown        []int // indexes into items that pass the filter
+	cursor       int   // index into shown
+	offset       int
 }
 
 func (l *convList) setItems(items []convItem) {
@@ -108,6 +111,9 @@ func (l *convList) view(e *env, width, height int) string {
 		lines = append(lines, t.Muted.Render("no match for "+projection.Truncate(projection.SingleLine(l.filter), width-13)))
 	case len(l.items) == 0:
 		lines = append(lines, t.Muted.Render("no conversations"))
+	}
+	if l.fromMessages && len(l.items) > 0 && l.err == nil {
+		lines = append(lines, t.Warn.Render(projection.Truncate("no conversation records: every group listed", width)))
 	}
 	if l.filter != "" {
 		lines = append(lines, t.Accent.Render(projection.Truncate("filter: "+projection.SingleLine(l.filter), width)))

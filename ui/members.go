@@ -40,7 +40,7 @@ func (m *Model) membersLoaded(msg membersLoadedMsg) tea.Cmd {
 	}
 	t.members, t.membersAt = msg.members, membersRead
 	if m.overlay == ovPicker {
-		m.picker.setMembers(t.viewerChoices())
+		m.picker.setMembers(t.pickerChoices(m.picker.forCompare), "")
 	}
 	if waits && m.overlay == ovNone && m.inputFor == inNone && m.focus == paneTimeline {
 		m.status = ""

@@ -66,6 +66,9 @@ type Model struct {
 
 	status    string
 	statusErr bool
+	// usersKnown: a list load found user records, so the user collection
+	// is there and a user missing from it is worth a warning.
+	usersKnown bool
 	// revokeWaits is a revoke asked for before the members (and so the
 	// revoker's role) were known: it is offered when they arrive.
 	revokeWaits bool
@@ -130,6 +133,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.list.owner = msg.viewer
+		m.setStatus(fmt.Sprintf("no --as given: viewing as %s (%s) · %s to view as anyone",
+			msg.viewer, msg.why, m.e.keys.ViewAsAny.Help().Key), false)
 		return m, m.reloadList()
 	case listLoadedMsg:
 		if msg.id != m.list.id {
@@ -140,9 +145,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err == nil {
 			m.list.setItems(msg.items)
 			m.list.names = msg.names
+			m.list.fromMessages = msg.fromMessages
 			if m.tl != nil {
 				maps.Copy(m.tl.names, msg.names)
 			}
+			m.warnUnknownOwner(msg)
 		}
 	case bucketsLoadedMsg:
 		if m.tl != nil {
@@ -178,6 +185,22 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// warnUnknownOwner says so when the list's owner looks like a mistyped ID:
+// no conversation documents, and no user record while the user collection
+// answered for others (an empty collection proves nothing).
+func (m *Model) warnUnknownOwner(msg listLoadedMsg) {
+	if len(msg.names) > 0 {
+		m.usersKnown = true
+	}
+	if !msg.fromMessages && len(msg.items) > 0 {
+		return
+	}
+	if _, known := msg.names[msg.owner]; !known && m.usersKnown {
+		m.setStatus(fmt.Sprintf("no user %q in the user collection: check the ID (%s to view as another)",
+			msg.owner, m.e.keys.ViewAsAny.Help().Key), true)
+	}
 }
 
 // openSelected opens the conversation under the list cursor as the list owner.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -33,13 +34,44 @@ func TestStatusBarWarnsWhenTheCacheFails(t *testing.T) {
 	d := newDriver(t, withCache, opts, 160, 30)
 	d.open(chatAB)
 	bar := strings.Split(d.m.View(), "\n")[28]
-	for _, want := range []string{"as alice", chatAB, "seq 120/120 · bucket 1", "round trips", "⚠ cache: connection refused"} {
+	for _, want := range []string{"as alice", chatAB, "seq 120/120 · bucket 1", "round trips", "⚠ cache failing, reading the store: connection refused"} {
 		if !strings.Contains(bar, want) {
 			t.Errorf("status bar %q lacks %q", bar, want)
 		}
 	}
 	if row := rowOf(d.m.View(), 120); !strings.Contains(row, "hello 120") {
 		t.Error("a failing cache stopped the timeline from loading from the backend")
+	}
+}
+
+// farCache fails the way a real Redis does: a long message naming the key
+// and the address.
+type farCache struct{ downCache }
+
+var errFar = errors.New("redis redis://127.0.0.1:6390/0 read MSG_CACHE:si_alice_bob:120: dial tcp 127.0.0.1:6390: connect: connection refused")
+
+func (farCache) Slots(context.Context, string, []int64) (map[int64]*store.Slot, error) {
+	return nil, errFar
+}
+func (farCache) MaxSeqs(context.Context, []string) (map[string]int64, error) { return nil, errFar }
+func (farCache) ReadSeqs(context.Context, string, []string) (map[string]int64, error) {
+	return nil, errFar
+}
+
+// A long cache error must not push who is viewing what off the bar.
+func TestCacheWarningLeavesTheViewerReadable(t *testing.T) {
+	for _, width := range []int{80, 120} {
+		st, tb := newTestStore(t, false)
+		seedSmall(t, st)
+		opts, _ := testOptions(t, "alice")
+		d := newDriver(t, store.New(tb, store.Options{Cache: farCache{}}), opts, width, 30)
+		d.open(chatAB)
+		bar := strings.Split(d.m.View(), "\n")[28]
+		for _, want := range []string{"as alice", chatAB, "⚠ cache"} {
+			if !strings.Contains(bar, want) {
+				t.Errorf("at width %d the status bar %q lacks %q", width, bar, want)
+			}
+		}
 	}
 }
 

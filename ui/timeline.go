@@ -48,13 +48,14 @@ type timeline struct {
 
 	// members are read on first need (the viewer picker, cycling, the role
 	// of a revoke), not on open: opening a conversation reads only buckets.
-	members   []store.Member
-	membersAt membersState
-	owner     string            // whose list opened the timeline
-	peer      string            // the other user of a single chat
-	names     map[string]string // nicknames known from the conversation list
-	compareAs string            // second viewer of the compare view, "" when off
-	search    search
+	members      []store.Member
+	membersAt    membersState
+	owner        string            // whose list opened the timeline
+	peer         string            // the other user of a single chat
+	names        map[string]string // nicknames known from the conversation list
+	compareAs    string            // second viewer of the compare view, "" when off
+	lastCompared string            // the compare picker starts on them next time
+	search       search
 }
 
 type membersState int
@@ -352,6 +353,10 @@ func (t *timeline) setViewer(v string) tea.Cmd {
 	if v == t.viewer {
 		return nil
 	}
+	if v == t.compareAs {
+		// Comparing someone with themselves shows nothing: swap the sides.
+		t.compareAs, t.lastCompared = t.viewer, t.viewer
+	}
 	t.viewer = v
 	if w, ok := t.wins[v]; ok {
 		t.applyWindow(w)
@@ -359,6 +364,23 @@ func (t *timeline) setViewer(v string) tea.Cmd {
 	}
 	t.winOK = false
 	return loadWindow(t.e, t.cid, v, t.end)
+}
+
+// setCompare turns the compare view on against id. Their window is read in
+// the background: seqs outside it are what they cannot see at all.
+func (t *timeline) setCompare(id string) tea.Cmd {
+	t.compareAs, t.lastCompared = id, id
+	if _, ok := t.wins[id]; ok || id == "" {
+		return nil
+	}
+	return loadWindow(t.e, t.cid, id, t.end)
+}
+
+// outsideWindow reports seq beyond the window known for viewer (false
+// while it is not known).
+func (t *timeline) outsideWindow(viewer string, seq int64) bool {
+	w, ok := t.wins[viewer]
+	return ok && (seq < max(1, w.MinSeq) || seq > w.MaxSeq)
 }
 
 // windowLoaded applies a viewer's window if it is still the one in use.

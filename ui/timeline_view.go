@@ -97,6 +97,10 @@ func (t *timeline) view(width, height int, focused bool) string {
 	case len(t.buckets) == 0:
 		lines = append(lines, th.Muted.Render("loading…"))
 	default:
+		if t.compareAs != "" {
+			lines = append(lines, t.compareHeader(width))
+			body--
+		}
 		lines = append(lines, t.rows(width, body)...)
 	}
 	for len(lines) < height {
@@ -170,11 +174,15 @@ func (t *timeline) messageLine(seq int64, width, seqWidth int) string {
 		return style.Render(padRight(line, width))
 	}
 	other, _ := t.message(seq, t.compareAs)
-	half := max(1, (width-projection.Width(prefix)-3)/2)
+	half := t.compareHalf(width, projection.Width(prefix))
 	a, _ := t.describe(m)
 	b, _ := t.describe(other)
+	differ := !projection.Same(m, other)
+	if t.outsideWindow(t.compareAs, seq) {
+		b, differ = "⊘ not in "+projection.SingleLine(t.memberName(t.compareAs))+"'s window", true
+	}
 	sep, style := " │ ", th.Text
-	if !projection.Same(m, other) {
+	if differ {
 		sep, style = " ≠ ", th.Diff
 	}
 	if seq == t.cursor {
@@ -182,6 +190,23 @@ func (t *timeline) messageLine(seq int64, width, seqWidth int) string {
 	}
 	line := prefix + padRight(projection.Truncate(a, half), half) + sep + projection.Truncate(b, half)
 	return style.Render(padRight(projection.Truncate(line, width), width))
+}
+
+// compareHalf is the width of each side of a compare row after prefix cells.
+func (t *timeline) compareHalf(width, prefix int) int {
+	return max(1, (width-prefix-3)/2)
+}
+
+// compareHeader names the two columns of the compare view above its rows.
+func (t *timeline) compareHeader(width int) string {
+	seqWidth := len(strconv.FormatInt(t.maxSeq(), 10))
+	prefix := 2 + seqWidth + 1 + 11 + 1 // marker, seq, clock, as messageLine draws them
+	half := t.compareHalf(width, prefix)
+	name := func(id string) string {
+		return projection.Truncate("as "+projection.SingleLine(t.memberName(id)), half)
+	}
+	line := strings.Repeat(" ", prefix) + padRight(name(t.viewer), half) + " │ " + name(t.compareAs)
+	return t.e.theme.Title.Render(padRight(projection.Truncate(line, width), width))
 }
 
 // clock is the send time, or blanks for a hole.

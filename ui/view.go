@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
@@ -26,15 +27,17 @@ func (m *Model) View() string {
 	}
 	h := m.bodyHeight()
 	var body string
+	// Dialogs float over the panes: the message being revoked, or the
+	// timeline a viewer is picked for, stays in sight.
 	switch m.overlay {
 	case ovHelp:
-		body = m.centered(m.helpView(), h)
+		body = floatOver(m.panes(h), m.helpView(), m.width, h)
 	case ovConfirm:
-		body = m.centered(m.confirmView(), h)
+		body = floatOver(m.panes(h), m.confirmView(), m.width, h)
 	case ovInspector:
 		body = m.inspectorView(h)
 	case ovPicker:
-		body = m.centered(m.pickerView(h), h)
+		body = floatOver(m.panes(h), m.pickerView(h), m.width, h)
 	default:
 		body = m.panes(h)
 	}
@@ -64,16 +67,15 @@ func (m *Model) panes(h int) string {
 	return lipgloss.JoinHorizontal(lipgloss.Top, left, right)
 }
 
-func (m *Model) centered(box string, h int) string {
-	return lipgloss.Place(m.width, h, lipgloss.Center, lipgloss.Center, box)
-}
-
 // statusBar: backend, viewer, conversation, position, round trips, warnings.
 func (m *Model) statusBar() string {
 	th := m.e.theme
 	stats := m.e.st.Stats()
 	// Most telling first: a narrow terminal cuts from the right.
 	parts := []string{"as " + m.viewer()}
+	if m.e.readOnly {
+		parts = append(parts, "read-only") // before anything a narrow bar may cut
+	}
 	if t := m.tl; t != nil {
 		parts = append(parts, t.cid)
 		if !t.empty() {
@@ -86,12 +88,12 @@ func (m *Model) statusBar() string {
 			stats.CacheHits, stats.CacheMisses, stats.CacheRoundTrips))
 	}
 	parts = append(parts, m.e.st.Describe())
-	if m.e.readOnly {
-		parts = append(parts, "read-only")
-	}
 	line := projection.SingleLine(strings.Join(parts, " │ "))
 	if stats.CacheError != nil {
-		warn := " │ ⚠ cache: " + projection.SingleLine(stats.CacheError.Error())
+		// The warning gets at most half the bar: who is viewing what must
+		// stay readable while Redis is down (reads go to the store).
+		warn := projection.SingleLine(" │ ⚠ cache failing, reading the store: " + stats.CacheError.Error())
+		warn = projection.Truncate(warn, m.width/2)
 		line = projection.Truncate(line, max(0, m.width-projection.Width(warn))) + warn
 	}
 	return th.StatusBar.Width(m.width).MaxWidth(m.width).Render(projection.Truncate(line, m.width))
@@ -113,7 +115,60 @@ func (m *Model) footer() string {
 	case m.tl != nil && m.tl.search.query != "" && m.focus == paneTimeline:
 		return th.Accent.Render(projection.Truncate(m.tl.searchProgress(), m.width))
 	}
-	return lipgloss.NewStyle().MaxWidth(m.width).Render(m.help.ShortHelpView(m.e.keys.ShortHelp()))
+	if m.overlay != ovNone {
+		return m.keyHints(m.hints(), m.width)
+	}
+	// The keys of the moment, cut to fit, and always how to get the rest.
+	sep := m.help.Styles.ShortSeparator.Render(m.help.ShortSeparator)
+	tail := m.help.ShortHelpView([]key.Binding{m.e.keys.Help, m.e.keys.Quit})
+	room := m.width - ansi.StringWidth(sep) - ansi.StringWidth(tail)
+	if room < 10 {
+		return ansi.Truncate(tail, m.width, "…")
+	}
+	return m.keyHints(m.hints(), room) + sep + tail
+}
+
+// keyHints is the short help of bs cut at a whole key to fit width, ending
+// in "…" when cut. (help.ShortHelpView overflows when even "…" does not fit.)
+func (m *Model) keyHints(bs []key.Binding, width int) string {
+	for n := len(bs); n > 0; n-- {
+		s := m.help.ShortHelpView(bs[:n])
+		if n < len(bs) {
+			s += " …"
+		}
+		if ansi.StringWidth(s) <= width {
+			return s
+		}
+	}
+	return ansi.Truncate(m.help.ShortHelpView(bs), width, "…")
+}
+
+// hint is a footer entry for a key the dialogs handle themselves.
+func hint(keys, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys), key.WithHelp(keys, desc))
+}
+
+// hints are the keys that do something where the user is now.
+func (m *Model) hints() []key.Binding {
+	keys := m.e.keys
+	switch m.overlay {
+	case ovPicker:
+		what := "view as"
+		if m.picker.forCompare {
+			what = "compare"
+		}
+		return []key.Binding{hint("type", "filter"), hint("↑/↓", "choose"), hint("enter", what), hint("esc", "cancel")}
+	case ovConfirm:
+		return []key.Binding{hint("y/enter", "do it"), hint("n/esc", "cancel")}
+	case ovHelp:
+		return []key.Binding{hint(keys.Help.Help().Key+"/"+keys.Back.Help().Key, "close")}
+	case ovInspector:
+		return []key.Binding{keys.Up, keys.Down, keys.PageUp, keys.PageDown, keys.Back}
+	}
+	if m.focus == paneTimeline && m.tl != nil {
+		return keys.TimelineHelp()
+	}
+	return keys.ListHelp()
 }
 
 func (m *Model) helpView() string {

@@ -58,22 +58,62 @@ func (t *timeline) viewerChoices() []store.Member {
 }
 
 func (m *Model) openPicker(forCompare bool) {
-	p := picker{forCompare: forCompare, input: textinput.New(), members: m.tl.viewerChoices()}
+	t := m.tl
+	p := picker{forCompare: forCompare, input: textinput.New()}
 	p.input.Prompt = "type to filter: "
 	p.input.Focus()
-	p.filter()
-	for i, idx := range p.shown {
-		if p.members[idx].UserID == m.tl.viewer {
-			p.cursor = i
-		}
-	}
+	p.setMembers(t.pickerChoices(forCompare), t.pickerDefault(forCompare))
 	m.picker, m.overlay = p, ovPicker
 }
 
-// setMembers replaces the choices, keeping what is typed and selected.
-func (p *picker) setMembers(ms []store.Member) {
-	keep := ""
-	if p.cursor < len(p.shown) {
+// pickerChoices are the viewer choices; comparing the viewer with
+// themselves shows nothing, so the compare picker leaves them out.
+func (t *timeline) pickerChoices(forCompare bool) []store.Member {
+	ms := t.viewerChoices()
+	if !forCompare {
+		return ms
+	}
+	return slices.DeleteFunc(slices.Clone(ms), func(mb store.Member) bool { return mb.UserID == t.viewer })
+}
+
+// pickerDefault is who the picker starts on: the viewer when switching;
+// when comparing, whoever is most likely to see it differently: the last
+// one compared with, the other user of a single chat, the sender of the
+// selected message.
+func (t *timeline) pickerDefault(forCompare bool) string {
+	if !forCompare {
+		return t.viewer
+	}
+	candidates := []string{t.lastCompared, t.peerOf(t.viewer)}
+	if msg, ok := t.message(t.cursor, t.viewer); ok && !msg.Hole {
+		candidates = append(candidates, msg.SendID)
+	}
+	for _, c := range candidates {
+		if c != "" && c != t.viewer {
+			return c
+		}
+	}
+	return ""
+}
+
+// peerOf is the other user of a single chat, "" for a group.
+func (t *timeline) peerOf(viewer string) string {
+	if t.conv.SessionType != store.SessionSingle {
+		return ""
+	}
+	for _, id := range []string{t.peer, t.owner} {
+		if id != "" && id != viewer {
+			return id
+		}
+	}
+	return ""
+}
+
+// setMembers replaces the choices and selects prefer if it is among them,
+// else keeps what was selected.
+func (p *picker) setMembers(ms []store.Member, prefer string) {
+	keep := prefer
+	if keep == "" && p.cursor < len(p.shown) {
 		keep = p.members[p.shown[p.cursor]].UserID
 	}
 	p.members = ms
@@ -115,8 +155,7 @@ func (m *Model) pickerKey(k tea.KeyMsg) tea.Cmd {
 		}
 		id := p.members[p.shown[p.cursor]].UserID
 		if p.forCompare {
-			m.tl.compareAs = id
-			return nil
+			return m.tl.setCompare(id)
 		}
 		return m.tl.setViewer(id)
 	}

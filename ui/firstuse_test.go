@@ -1,0 +1,175 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+// What a user meets in the first minutes: dialogs over the timeline, the
+// compare picker, the starting viewer, a mistyped user ID, the footer.
+
+func TestDialogsFloatOverTheTimeline(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	d.jump(10)
+	for _, k := range []string{"v", "c", "r", "?"} {
+		d.keys(k)
+		view := d.m.View()
+		if rowOf(view, 12) == "" || !strings.Contains(view, "Conversations of alice") {
+			t.Errorf("%s: the dialog blanked the screen:\n%s", k, view)
+		}
+		for i, line := range strings.Split(view, "\n") {
+			if w := len([]rune(line)); i < 38 && strings.Contains(line, "│") && w != 120 {
+				t.Errorf("%s: line %d is %d cells, not 120: %q", k, i, w, line)
+			}
+		}
+		d.keys("esc")
+		if d.m.overlay != ovNone {
+			t.Fatalf("%s: esc did not close the dialog", k)
+		}
+	}
+}
+
+func TestComparePickerOffersTheOthers(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	d.keys("c")
+	for _, i := range d.m.picker.shown {
+		if d.m.picker.members[i].UserID == "alice" {
+			t.Error("the compare picker offers the viewer herself")
+		}
+	}
+	d.keys("enter") // no typing: the other user of the chat
+	if d.m.tl.compareAs != "bob" {
+		t.Fatalf("compare picker defaulted to %q, want bob", d.m.tl.compareAs)
+	}
+	if !strings.Contains(d.m.View(), "as Alice") || !strings.Contains(d.m.View(), "│ as Bob") {
+		t.Errorf("compare columns are not named:\n%s", d.m.View())
+	}
+
+	// In a group it starts on the sender of the selected message.
+	d.keys("esc", "esc") // compare off, back to the list
+	d.keys("esc")        // clear the filter
+	d.open(chatT)
+	d.keys("k") // seq 29, from carol
+	sender, _ := d.m.tl.message(d.m.tl.cursor, "alice")
+	d.keys("c", "enter")
+	if d.m.tl.compareAs != sender.SendID || sender.SendID == "alice" {
+		t.Errorf("group compare started on %q, the selected message is from %q", d.m.tl.compareAs, sender.SendID)
+	}
+}
+
+func TestSwitchingToTheComparedViewerSwapsSides(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	d.keys("c", "enter", "V") // compare with bob, then view as the next member: bob
+	if d.m.tl.viewer != "bob" || d.m.tl.compareAs != "alice" {
+		t.Errorf("viewer %q compared with %q, want bob with alice", d.m.tl.viewer, d.m.tl.compareAs)
+	}
+}
+
+func TestCompareMarksSeqsOutsideTheOtherWindow(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	insertRaw(t, st, store.CollSeqUser, store.SeqUser{UserID: "carol", ConversationID: chatT, MinSeq: 20})
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 140, 50)
+	d.open(chatT)
+	d.keys("c")
+	d.typeText("carol")
+	d.keys("enter")
+	view := d.m.View()
+	if row := rowOf(view, 10); !strings.Contains(row, "not in Carol's window") || !strings.Contains(row, "≠") {
+		t.Errorf("seq 10, before carol's min seq, drawn as %q", row)
+	}
+	if row := rowOf(view, 25); strings.Contains(row, "window") || strings.Contains(row, "≠") {
+		t.Errorf("seq 25, which both see alike, drawn as %q", row)
+	}
+}
+
+func TestStartingViewerIsTheGroupOwner(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	// "sg_aaa" sorts first; its owner is not its first member.
+	must := func(_ store.WriteResult, err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(st.InsertMessages(t.Context(), "sg_aaa", 1,
+		[]*store.MsgData{textMsg("zed", "", "aaa", store.SessionGroup, 1, "hi")}))
+	insertRaw(t, st, store.CollGroupMember,
+		store.GroupMember{GroupID: "aaa", UserID: "zed", RoleLevel: store.RoleMember},
+		store.GroupMember{GroupID: "aaa", UserID: "yan", RoleLevel: store.RoleOwner},
+		store.GroupMember{GroupID: "aaa", UserID: "xu", RoleLevel: store.RoleAdmin})
+	opts, _ := testOptions(t, "")
+	d := newDriver(t, st, opts, 120, 40)
+	if d.m.list.owner != "yan" {
+		t.Errorf("started as %q, want the group's owner yan", d.m.list.owner)
+	}
+	if !strings.Contains(d.m.status, "owner of sg_aaa") || !strings.Contains(d.m.status, "u to view as") {
+		t.Errorf("the status does not say why yan or how to switch: %q", d.m.status)
+	}
+}
+
+func TestMistypedUserIDIsFlagged(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.keys("u")
+	d.typeText("nobdy")
+	d.keys("enter")
+	if !d.m.statusErr || !strings.Contains(d.m.status, `no user "nobdy"`) {
+		t.Errorf("status after switching to an unknown ID: %q", d.m.status)
+	}
+	if !strings.Contains(d.m.View(), "no conversation records") {
+		t.Errorf("the list does not say it was found in the messages:\n%s", d.m.View())
+	}
+	d.keys("u")
+	d.typeText("carol")
+	d.keys("enter")
+	if d.m.statusErr || strings.Contains(d.m.View(), "no conversation records") {
+		t.Errorf("a known user is flagged: %q", d.m.status)
+	}
+}
+
+func TestFooterOffersOnlyKeysThatWorkThere(t *testing.T) {
+	footer := func(d *driver) string {
+		lines := strings.Split(d.m.View(), "\n")
+		return lines[len(lines)-1]
+	}
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 200, 40)
+	if f := footer(d); strings.Contains(f, "revoke") || !strings.Contains(f, "enter open") || !strings.Contains(f, "? help") {
+		t.Errorf("list footer: %q", f)
+	}
+	d.open(chatAB)
+	if f := footer(d); !strings.Contains(f, "r revoke") || !strings.Contains(f, "? help") {
+		t.Errorf("timeline footer: %q", f)
+	}
+	d.keys("v")
+	if f := footer(d); !strings.Contains(f, "enter view as") || strings.Contains(f, "q quit") {
+		t.Errorf("picker footer: %q", f)
+	}
+	d.keys("esc")
+	d.send(tea.WindowSizeMsg{Width: 60, Height: 20})
+	if f := footer(d); !strings.Contains(f, "? help") || len([]rune(f)) > 60 {
+		t.Errorf("narrow footer loses the way to help or overflows: %q", f)
+	}
+}
