@@ -1,0 +1,144 @@
+package store
+
+import (
+	"context"
+	"errors"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// NewestBuckets reads the bucket holding each window's MaxSeq, for every
+// conversation at once: one find however many windows. As in Buckets, the
+// cache (one round trip per conversation) goes first, its slots replace the
+// stored ones, and a bucket it holds entirely is not read from the backend.
+// Empty windows are skipped; a bucket neither stored nor cached is left out.
+func (s *Store) NewestBuckets(ctx context.Context, windows []Window) (map[string]*Bucket, error) {
+	ends := map[string]int64{} // cid -> max seq
+	need := map[string]int64{} // the ones the cache did not hold entirely
+	cached := map[string]map[int64]*Slot{}
+	for _, w := range windows {
+		if w.MaxSeq <= 0 {
+			continue
+		}
+		hits, complete := s.cachedUpTo(ctx, w.Cid, w.MaxSeq)
+		ends[w.Cid], cached[w.Cid] = w.MaxSeq, hits
+		if !complete {
+			need[w.Cid] = w.MaxSeq
+		}
+	}
+	found, err := s.bucketsAt(ctx, need)
+	if err != nil {
+		return nil, err
+	}
+	for cid, hits := range cached {
+		if len(hits) == 0 {
+			continue
+		}
+		b := found[cid]
+		if b == nil {
+			b = MissingBucket(cid, BucketIndex(ends[cid]))
+		}
+		for j := range b.Slots {
+			if slot := hits[b.Slots[j].Seq]; slot != nil {
+				b.Slots[j] = StoredSlot{Seq: b.Slots[j].Seq, Slot: slot, Cached: true}
+			}
+		}
+		found[cid] = b
+	}
+	return found, nil
+}
+
+// cachedUpTo asks the cache for the seqs of the bucket holding maxSeq, up to
+// maxSeq; complete is true when it had them all.
+func (s *Store) cachedUpTo(ctx context.Context, cid string, maxSeq int64) (map[int64]*Slot, bool) {
+	if s.cache == nil {
+		return nil, false
+	}
+	var seqs []int64
+	for seq := FirstSeq(BucketIndex(maxSeq)); seq <= maxSeq; seq++ {
+		seqs = append(seqs, seq)
+	}
+	hits, err := s.cache.Slots(ctx, cid, seqs)
+	s.cacheResult(err)
+	if err != nil {
+		return nil, false
+	}
+	s.cacheHits.Add(int64(len(hits)))
+	s.cacheMisses.Add(int64(len(seqs) - len(hits)))
+	return hits, len(hits) == len(seqs)
+}
+
+// Buckets reads the given buckets of cid, newest state first from the cache
+// (seqs up to maxSeq), the rest from the backend in one find per FindBatch
+// buckets. Buckets not stored come back as all holes. Order follows indexes.
+func (s *Store) Buckets(ctx context.Context, cid string, indexes []int64, maxSeq int64) ([]*Bucket, error) {
+	cached := map[int64]*Slot{}
+	if s.cache != nil && maxSeq > 0 {
+		var seqs []int64
+		for _, idx := range indexes {
+			for seq := FirstSeq(idx); seq <= LastSeq(idx) && seq <= maxSeq; seq++ {
+				seqs = append(seqs, seq)
+			}
+		}
+		if len(seqs) > 0 {
+			hits, err := s.cache.Slots(ctx, cid, seqs)
+			s.cacheResult(err)
+			if err == nil {
+				cached = hits
+				s.cacheHits.Add(int64(len(hits)))
+				s.cacheMisses.Add(int64(len(seqs) - len(hits)))
+			}
+		}
+	}
+	// A bucket whose every visible seq is cached needs no backend read.
+	var missing []string
+	for _, idx := range indexes {
+		complete := s.cache != nil && maxSeq > 0
+		for seq := FirstSeq(idx); complete && seq <= LastSeq(idx) && seq <= maxSeq; seq++ {
+			if cached[seq] == nil {
+				complete = false
+			}
+		}
+		if !complete {
+			missing = append(missing, DocID(cid, idx))
+		}
+	}
+	byID := map[string]*Bucket{}
+	for start := 0; start < len(missing); start += s.FindBatch {
+		batch := missing[start:min(start+s.FindBatch, len(missing))]
+		s.trip()
+		raws, err := s.backend.FindBuckets(ctx, batch)
+		if err != nil {
+			return nil, err
+		}
+		for _, raw := range raws {
+			b := DecodeBucket(raw)
+			byID[b.DocID] = b
+		}
+	}
+	out := make([]*Bucket, len(indexes))
+	for i, idx := range indexes {
+		b := byID[DocID(cid, idx)]
+		if b == nil {
+			b = MissingBucket(cid, idx)
+		}
+		for j := range b.Slots {
+			if slot := cached[b.Slots[j].Seq]; slot != nil {
+				b.Slots[j] = StoredSlot{Seq: b.Slots[j].Seq, Slot: slot, Cached: true}
+			}
+		}
+		out[i] = b
+	}
+	return out, nil
+}
+
+var errFound = errors.New("found")
+
+// IsEmpty reports a backend holding no msg document, reading at most one.
+func IsEmpty(ctx context.Context, b Backend) (bool, error) {
+	err := b.ScanRaw(ctx, CollMsg, "", func(bson.Raw) error { return errFound })
+	if errors.Is(err, errFound) {
+		return false, nil
+	}
+	return err == nil, err
+}

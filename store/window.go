@@ -1,0 +1,292 @@
+package store
+
+import (
+	"context"
+	"maps"
+	"sort"
+)
+
+// Window is what one user may see of one conversation.
+type Window struct {
+	Cid     string
+	MinSeq  int64 // first visible seq (at least 1)
+	MaxSeq  int64 // last visible seq; 0 when the conversation is empty
+	ReadSeq int64 // the user's read position
+	// Last is the newest bucket when reading the window required it (no
+	// cache knew the current max seq); nil otherwise. Reuse it, do not re-read.
+	Last *Bucket
+	// EndSeq is where the conversation's messages end for everyone, before
+	// this user's conversation.max_seq cap: what WindowAt needs to compute
+	// another user's window without reading a bucket.
+	EndSeq int64
+}
+
+// Unread is max seq minus read seq, never below 0.
+func (w Window) Unread() int64 { return max(0, w.MaxSeq-w.ReadSeq) }
+
+// Windows computes uid's window in each conversation of cids. Conversation
+// records are read from the backend unless given in convs (keyed by cid).
+// Cost: one round trip per collection read (seq, seq_user, conversation) and
+// one find for the newest buckets when the cache does not know max seqs.
+func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs map[string]Conversation) (map[string]*Window, error) {
+	out := make(map[string]*Window, len(cids))
+	if len(cids) == 0 {
+		return out, nil
+	}
+	var cacheMax, cacheRead map[string]int64
+	if s.cache != nil {
+		var err error
+		cacheMax, err = s.cache.MaxSeqs(ctx, cids)
+		s.cacheResult(err)
+		if err == nil {
+			cacheRead, err = s.cache.ReadSeqs(ctx, uid, cids)
+			s.cacheResult(err)
+		}
+	}
+	s.trip()
+	seqs, err := s.backend.SeqRecords(ctx, cids)
+	if err != nil {
+		return nil, err
+	}
+	s.trip()
+	users, err := s.backend.SeqUsers(ctx, uid, cids)
+	if err != nil {
+		return nil, err
+	}
+	if convs == nil {
+		convs = map[string]Conversation{}
+		s.trip()
+		list, err := s.backend.Conversations(ctx, uid)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range list {
+			convs[c.ConversationID] = c
+		}
+	}
+	seqByCid := map[string]SeqRecord{}
+	for _, r := range seqs {
+		seqByCid[r.ConversationID] = r
+	}
+	userByCid := map[string]SeqUser{}
+	for _, u := range users {
+		userByCid[u.ConversationID] = u
+	}
+	var needLast []string
+	for _, cid := range cids {
+		conv, su := convs[cid], userByCid[cid]
+		w := &Window{Cid: cid, MinSeq: max(1, conv.MinSeq, su.MinSeq), ReadSeq: su.ReadSeq}
+		if r, ok := cacheRead[cid]; ok && r > w.ReadSeq {
+			w.ReadSeq = r
+		}
+		if m, ok := cacheMax[cid]; ok {
+			w.MaxSeq = m
+		} else {
+			// seq.max_seq is a reserved upper bound: the newest bucket says
+			// where the messages really end.
+			w.MaxSeq = seqByCid[cid].MaxSeq
+			needLast = append(needLast, cid)
+		}
+		out[cid] = w
+	}
+	if err := s.trimToLastFilled(ctx, out, needLast); err != nil {
+		return nil, err
+	}
+	for _, cid := range cids {
+		out[cid].capTo(convs[cid])
+	}
+	return out, nil
+}
+
+// capTo ends the window at the owner's conversation.max_seq, if lower.
+func (w *Window) capTo(conv Conversation) {
+	w.EndSeq = w.MaxSeq
+	if conv.MaxSeq > 0 && conv.MaxSeq < w.MaxSeq {
+		w.MaxSeq = conv.MaxSeq
+	}
+}
+
+// WindowAt is uid's window of cid when where the conversation ends is
+// already known (another user's Window.EndSeq): two round trips (seq_user,
+// conversation) and no bucket read, so switching viewer re-reads nothing.
+func (s *Store) WindowAt(ctx context.Context, uid, cid string, endSeq int64) (*Window, error) {
+	var cacheRead map[string]int64
+	if s.cache != nil {
+		var err error
+		cacheRead, err = s.cache.ReadSeqs(ctx, uid, []string{cid})
+		s.cacheResult(err)
+	}
+	s.trip()
+	users, err := s.backend.SeqUsers(ctx, uid, []string{cid})
+	if err != nil {
+		return nil, err
+	}
+	s.trip()
+	convs, err := s.backend.Conversations(ctx, uid)
+	if err != nil {
+		return nil, err
+	}
+	var conv Conversation
+	for _, c := range convs {
+		if c.ConversationID == cid {
+			conv = c
+		}
+	}
+	var su SeqUser
+	for _, u := range users {
+		if u.ConversationID == cid {
+			su = u
+		}
+	}
+	w := &Window{Cid: cid, MinSeq: max(1, conv.MinSeq, su.MinSeq), ReadSeq: su.ReadSeq, MaxSeq: endSeq}
+	if r, ok := cacheRead[cid]; ok && r > w.ReadSeq {
+		w.ReadSeq = r
+	}
+	w.capTo(conv)
+	return w, nil
+}
+
+// bucketsAt reads, in one find, the bucket of cid holding seq for each
+// cid -> seq of ends, keyed by cid.
+func (s *Store) bucketsAt(ctx context.Context, ends map[string]int64) (map[string]*Bucket, error) {
+	found := map[string]*Bucket{}
+	if len(ends) == 0 {
+		return found, nil
+	}
+	want := make(map[string]string, len(ends)) // doc_id -> cid
+	ids := make([]string, 0, len(ends))
+	for cid, seq := range ends {
+		id := DocIDForSeq(cid, seq)
+		want[id] = cid
+		ids = append(ids, id)
+	}
+	sort.Strings(ids) // the same query for the same conversations
+	s.trip()
+	raws, err := s.backend.FindBuckets(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, raw := range raws {
+		b := DecodeBucket(raw)
+		if cid, ok := want[b.DocID]; ok {
+			found[cid] = b
+		}
+	}
+	return found, nil
+}
+
+// trimToLastFilled lowers MaxSeq of the given windows to the last seq that
+// holds a message, reading each conversation's newest bucket in one find.
+// A conversation without a seq document gets its newest bucket from BucketIDs.
+func (s *Store) trimToLastFilled(ctx context.Context, ws map[string]*Window, cids []string) error {
+	if len(cids) == 0 {
+		return nil
+	}
+	for _, cid := range cids {
+		if ws[cid].MaxSeq == 0 {
+			idx, err := s.lastBucketIndex(ctx, cid, -1)
+			if err != nil {
+				return err
+			}
+			if idx >= 0 {
+				ws[cid].MaxSeq = LastSeq(idx)
+			}
+		}
+	}
+	ends := map[string]int64{}
+	for _, cid := range cids {
+		if ws[cid].MaxSeq > 0 {
+			ends[cid] = ws[cid].MaxSeq
+		}
+	}
+	found, err := s.newestStoredBuckets(ctx, ends)
+	if err != nil {
+		return err
+	}
+	for _, cid := range cids {
+		w := ws[cid]
+		if w.MaxSeq == 0 {
+			continue
+		}
+		b := found[cid]
+		if b == nil {
+			w.MaxSeq = 0 // no bucket at or below the reserved bound: no message stored
+			continue
+		}
+		w.Last = b
+		last := b.LastFilledSeq()
+		if last == 0 && len(b.Problems) > 0 {
+			// Unreadable (msgs missing, not an array): end the window at the
+			// end of it, so that the broken bucket is shown.
+			last = LastSeq(b.Index)
+		} else if last == 0 {
+			// An all-empty newest bucket (reserved, or revoke-created):
+			// the messages end before it.
+			last = FirstSeq(b.Index) - 1
+		}
+		if last < w.MaxSeq {
+			w.MaxSeq = last
+		}
+	}
+	return nil
+}
+
+// newestStoredBuckets finds, for each cid -> seq of ends, the newest stored
+// bucket of cid at or below the one holding seq. seq.max_seq is a reserved
+// bound (the server reserves ahead), so its bucket is often not written yet:
+// the bucket holding it is read first, for every conversation in one find;
+// for the ones missing, the bucket just below, again in one find; only a
+// conversation missing both asks the doc_id index for its buckets.
+func (s *Store) newestStoredBuckets(ctx context.Context, ends map[string]int64) (map[string]*Bucket, error) {
+	found, err := s.bucketsAt(ctx, ends)
+	if err != nil {
+		return nil, err
+	}
+	below := map[string]int64{}
+	for cid, seq := range ends {
+		if found[cid] == nil && BucketIndex(seq) > 0 {
+			below[cid] = FirstSeq(BucketIndex(seq)) - 1
+		}
+	}
+	more, err := s.bucketsAt(ctx, below)
+	if err != nil {
+		return nil, err
+	}
+	farther := map[string]int64{}
+	for cid, seq := range below {
+		if more[cid] != nil {
+			found[cid] = more[cid]
+			continue
+		}
+		idx, err := s.lastBucketIndex(ctx, cid, BucketIndex(seq))
+		if err != nil {
+			return nil, err
+		}
+		if idx >= 0 {
+			farther[cid] = LastSeq(idx)
+		}
+	}
+	more, err = s.bucketsAt(ctx, farther)
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(found, more)
+	return found, nil
+}
+
+// lastBucketIndex is the highest bucket index of cid below before (any
+// index when before < 0), from the doc_id index alone; -1 when none.
+func (s *Store) lastBucketIndex(ctx context.Context, cid string, before int64) (int64, error) {
+	s.trip()
+	ids, err := s.backend.BucketIDs(ctx, cid)
+	if err != nil {
+		return -1, err
+	}
+	last := int64(-1)
+	for _, id := range ids {
+		if c, idx, err := ParseDocID(id); err == nil && c == cid && (before < 0 || idx < before) {
+			last = max(last, idx)
+		}
+	}
+	return last, nil
+}
