@@ -118,7 +118,7 @@ func TestAuditLineNamesWhoWhatWhereAndOutcome(t *testing.T) {
 	if _, err := ok.InsertMessages(t.Context(), "si_alice_bob", 99, textMsgs(4)); err != nil {
 		t.Fatal(err)
 	}
-	// The first bucket is written, then the backend fails: a failure, not a success.
+	// The first bucket is written, then the backend fails: partial, not a success.
 	half := &countingBackend{Backend: newBackend(t)}
 	failing := &failAfter{countingBackend: half, after: 2}
 	fs := store.New(failing, store.Options{Audit: audit, Operator: "ops@host"})
@@ -135,7 +135,7 @@ func TestAuditLineNamesWhoWhatWhereAndOutcome(t *testing.T) {
 	want := []struct {
 		action, result string
 		seqs           []int64
-	}{{"insert", "ok", []int64{99, 100, 101, 102}}, {"insert", "failed", []int64{99, 100, 101, 102}},
+	}{{"insert", "ok", []int64{99, 100, 101, 102}}, {"insert", "partial", []int64{99, 100, 101, 102}},
 		{"delete", "refused", []int64{7, 8, 9}}}
 	for i, line := range lines {
 		var got map[string]any

@@ -14,8 +14,9 @@ type AuditEntry struct {
 	Action       string    `json:"action"`
 	Conversation string    `json:"conversation"`
 	Seqs         []int64   `json:"seqs"`
-	As           string    `json:"as,omitempty"` // the user the action was taken for
-	Result       string    `json:"result"`       // "ok", "failed", "refused", "ok-cache-stale"
+	As           string    `json:"as,omitempty"`      // the user the action was taken for
+	Result       string    `json:"result"`            // "ok", "failed", "partial", "refused", "ok-cache-stale"
+	Applied      []int64   `json:"applied,omitempty"` // with "partial": the seqs that were changed
 	Error        string    `json:"error,omitempty"`
 }
 
