@@ -26,14 +26,14 @@ func (t *timeline) needMembers() tea.Cmd {
 
 func (m *Model) membersLoaded(msg membersLoadedMsg) tea.Cmd {
 	t := m.tl
+	waits := m.revokeWaits
+	m.revokeWaits = nil
 	if t == nil || msg.cid != t.cid {
 		return nil // a conversation already left
 	}
-	waits := m.revokeWaits
-	m.revokeWaits = false
 	if msg.err != nil {
 		t.membersAt = membersUnread // the next need tries again
-		if waits {
+		if waits.stillWanted(t) {
 			m.setStatus("revoke: cannot read the members: "+msg.err.Error(), true)
 		}
 		return nil
@@ -42,7 +42,7 @@ func (m *Model) membersLoaded(msg membersLoadedMsg) tea.Cmd {
 	if m.overlay == ovPicker {
 		m.picker.setMembers(t.pickerChoices(m.picker.forCompare), "")
 	}
-	if waits && m.overlay == ovNone && m.inputFor == inNone && m.focus == paneTimeline {
+	if waits.stillWanted(t) && m.overlay == ovNone && m.inputFor == inNone && m.focus == paneTimeline {
 		m.status = ""
 		m.askAction(actRevoke)
 	}
@@ -56,7 +56,19 @@ func (m *Model) askRevoke() tea.Cmd {
 		m.askAction(actRevoke)
 		return nil
 	}
-	m.revokeWaits = true
+	m.revokeWaits = &pendingRevoke{cid: m.tl.cid, viewer: m.tl.viewer, seq: m.tl.cursor}
 	m.setStatus("reading the members for the revoker's role…", false)
 	return m.tl.needMembers()
+}
+
+// pendingRevoke is a revoke waiting for the members: of which message, in
+// which conversation, as whom.
+type pendingRevoke struct {
+	cid, viewer string
+	seq         int64
+}
+
+// stillWanted: the user has not moved on since asking.
+func (p *pendingRevoke) stillWanted(t *timeline) bool {
+	return p != nil && t != nil && p.cid == t.cid && p.viewer == t.viewer && p.seq == t.cursor
 }

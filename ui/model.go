@@ -70,8 +70,9 @@ type Model struct {
 	// is there and a user missing from it is worth a warning.
 	usersKnown bool
 	// revokeWaits is a revoke asked for before the members (and so the
-	// revoker's role) were known: it is offered when they arrive.
-	revokeWaits bool
+	// revoker's role) were known: it is offered when they arrive, only if
+	// the same message is still selected by the same viewer.
+	revokeWaits *pendingRevoke
 	help        help.Model
 }
 

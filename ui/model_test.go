@@ -365,3 +365,22 @@ func TestResizeReflows(t *testing.T) {
 		}
 	}
 }
+
+// TestRevokeAskedThenLeftIsForgotten: r pressed before the members are known
+// waits for them; if the user leaves for another conversation meanwhile,
+// no revoke dialog may pop up there later, on a message never chosen.
+func TestRevokeAskedThenLeftIsForgotten(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 30)
+	d.open(chatT)
+	pending := d.sendOnly(keyMsg("r")) // the members read, not yet run
+	d.keys("esc", "esc")
+	d.open(chatAB)
+	d.run(pending) // the late reply for the team chat arrives
+	d.keys("V")    // reads the members of this chat
+	if d.m.overlay == ovConfirm {
+		t.Fatalf("a revoke asked for in %s was offered in %s:\n%s", chatT, chatAB, d.m.View())
+	}
+}
