@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -89,9 +90,19 @@ var base = time.Date(2024, 5, 1, 9, 0, 0, 0, time.UTC)
 func textMsg(from, to, group string, session int32, i int, text string) *store.MsgData {
 	return &store.MsgData{SendID: from, RecvID: to, GroupID: group, SenderNickname: strings.ToUpper(from[:1]) + from[1:],
 		ClientMsgID: fmt.Sprintf("c%d", i), ServerMsgID: fmt.Sprintf("s%d", i), SessionType: session,
-		MsgFrom: store.MsgFromUser, ContentType: 101, Content: fmt.Sprintf(`{"content":%q}`, text),
+		MsgFrom: store.MsgFromUser, ContentType: 101, Content: textContent(text),
 		SendTime: base.Add(time.Duration(i) * time.Minute).UnixMilli(), Status: store.StatusSent,
 		Options: map[string]bool{}, AtUserIDList: []string{}}
+}
+
+// textContent is the JSON content of a text message (json.Marshal, not %q:
+// Go's quoting writes \x1b, which is not JSON).
+func textContent(text string) string {
+	b, err := json.Marshal(map[string]string{"content": text})
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
 }
 
 func insertRaw(t testing.TB, st *store.Store, coll string, docs ...any) {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/base64"
 	"strings"
 	"testing"
 
@@ -336,6 +337,17 @@ func TestCopySendsSanitisedOSC52(t *testing.T) {
 	out := clip.String()
 	if !strings.HasPrefix(out, "\x1b]52;c;") || strings.Count(out, "\x1b") != 1 {
 		t.Fatalf("clipboard got %q: want exactly one OSC52 sequence", out)
+	}
+	// What lands on the clipboard is base64: decode it and look at the text
+	// itself, which must carry the message but not its escape sequence.
+	payload := strings.TrimSuffix(strings.TrimPrefix(out, "\x1b]52;c;"), "\a")
+	payload = strings.TrimSuffix(payload, "\x1b\\")
+	text, err := base64.StdEncoding.DecodeString(payload)
+	if err != nil {
+		t.Fatalf("clipboard payload %q is not base64: %v", payload, err)
+	}
+	if !strings.Contains(string(text), "hi") || !strings.Contains(string(text), "there") || strings.ContainsRune(string(text), 0x1b) {
+		t.Errorf("copied text %q: want the message with its escape sequence neutralised", text)
 	}
 	if !strings.Contains(d.m.View(), "copied") {
 		t.Error("no status after copy")
