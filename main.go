@@ -154,22 +154,42 @@ func benchFlags(fs *flag.FlagSet, o *opts) {
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of the table")
 }
 
-// run is the whole program; main only exits with its code.
+// run is the whole program; main only exits with its code. Ctrl-C
+// cancels the context every command runs under.
 func run(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	return runContext(ctx, args, stdout, stderr)
+}
+
+// runContext is run under a context the caller ends (tests interrupt with it).
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	err := dispatch(ctx, args, stdout, stderr)
 	var ue usageError
 	switch {
 	case err == nil || errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, &ue):
-		fmt.Fprintln(stderr, "chatlens: "+oneLine(err.Error()))
+		fmt.Fprintln(stderr, errorLine(err))
 		return 2
 	default:
-		fmt.Fprintln(stderr, "chatlens: "+oneLine(err.Error()))
+		fmt.Fprintln(stderr, errorLine(err))
 		return 1
 	}
+}
+
+// errorLine is err as one stderr line with exactly one "chatlens: " prefix,
+// whatever prefixes the error itself carries.
+func errorLine(err error) string {
+	msg := oneLine(err.Error())
+	for {
+		rest, ok := strings.CutPrefix(msg, "chatlens:")
+		if !ok {
+			break
+		}
+		msg = strings.TrimSpace(rest)
+	}
+	return "chatlens: " + msg
 }
 
 func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -185,7 +205,11 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	rest := root.Args()
 	if len(rest) == 0 {
-		return runUI(ctx, &env{o: o, stdout: stdout, stderr: stderr})
+		e := &env{o: o, stdout: stdout, stderr: stderr}
+		if err := e.validate(nil); err != nil {
+			return err
+		}
+		return runUI(ctx, e)
 	}
 	i := slices.IndexFunc(commands, func(c command) bool { return c.name == rest[0] })
 	if i < 0 {
@@ -257,6 +281,9 @@ func parse(fs *flag.FlagSet, args []string, positional *[]string) error {
 			fs.Usage()
 			return err
 		}
+		if err != nil && fs.Name() == "chatlens" {
+			return usageError{err.Error()} // the line's own prefix names the program
+		}
 		if err != nil {
 			return usagef("%s: %v", fs.Name(), err)
 		}
@@ -325,6 +352,12 @@ func (e *env) validate(required []string) error {
 	}
 	if o.conversations < 0 || o.messages < 0 || o.long < 0 {
 		return usagef("seed: sizes cannot be negative")
+	}
+	// Checked here, before open creates or seeds a store for nothing.
+	if o.redis != "" {
+		if err := rediscache.ParseAddr(o.redis); err != nil {
+			return usageError{err.Error()}
+		}
 	}
 	return nil
 }
@@ -398,14 +431,15 @@ func (e *env) openEmbedded(ctx context.Context, autoSeed, writes bool) (*embedde
 	shared := e.o.readOnly || !writes && e.cmd != ""
 	_, statErr := os.Stat(path)
 	if autoSeed {
-		needSeed := statErr != nil
+		fresh := statErr != nil
+		needSeed := fresh
 		if !needSeed {
 			b, err := embedded.Open(path, embedded.Options{ReadOnly: true})
 			if err != nil {
 				return nil, err
 			}
-			empty, err := store.IsEmpty(ctx, b)
-			if err == nil && !empty && shared {
+			empty, progress, err := demoState(ctx, b)
+			if err == nil && !empty && progress != demo.Started && shared {
 				return b, nil
 			}
 			_ = b.Close(ctx)
@@ -413,9 +447,18 @@ func (e *env) openEmbedded(ctx context.Context, autoSeed, writes bool) (*embedde
 				return nil, err
 			}
 			needSeed = empty
+			// Only a store chatlens created for the demo carries the
+			// "started" marker: imported or user data is never replaced.
+			if progress == demo.Started {
+				fmt.Fprintln(e.stderr, "chatlens: the demo dataset in "+path+" was never finished (an interrupted first run): seeding it again from scratch")
+				if err := os.Remove(path); err != nil {
+					return nil, fmt.Errorf("embedded store: %w", err)
+				}
+				needSeed, fresh = true, true
+			}
 		}
 		if needSeed {
-			if err := e.seedDemo(ctx, path); err != nil {
+			if err := e.seedDemo(ctx, path, fresh); err != nil {
 				return nil, err
 			}
 		}
@@ -426,16 +469,36 @@ func (e *env) openEmbedded(ctx context.Context, autoSeed, writes bool) (*embedde
 	return embedded.Open(path, embedded.Options{ReadOnly: shared && statErr == nil, NoSync: e.cmd == "seed"})
 }
 
+// demoState tells whether b holds no messages, and how far a demo seed
+// recorded in it got.
+func demoState(ctx context.Context, b store.Backend) (empty bool, progress demo.Progress, err error) {
+	if empty, err = store.IsEmpty(ctx, b); err != nil {
+		return empty, progress, err
+	}
+	progress, err = demo.SeedProgress(ctx, b)
+	return empty, progress, err
+}
+
 // seedDemo fills an empty embedded store with the demo dataset. It writes
 // without fsync per write (seconds instead of minutes); Close then releases
 // the file. Creating the demo is not a write to anyone's data, so
-// --read-only does not prevent it.
-func (e *env) seedDemo(ctx context.Context, path string) error {
+// --read-only does not prevent it. A store created here (fresh) gets the
+// "started" marker first and the "complete" one last, so a run killed
+// midway is found and seeded again instead of being used as it is.
+func (e *env) seedDemo(ctx context.Context, path string, fresh bool) error {
 	b, err := embedded.Open(path, embedded.Options{NoSync: true})
 	if err != nil {
 		return err
 	}
-	err = e.seed(ctx, store.New(b, store.Options{}), firstRunDemo, "first run: seeding the demo dataset into "+path)
+	if fresh {
+		err = demo.MarkStarted(ctx, b, firstRunDemo.Seed)
+	}
+	if err == nil {
+		err = e.seed(ctx, store.New(b, store.Options{}), firstRunDemo, "first run: seeding the demo dataset into "+path)
+	}
+	if err == nil && fresh {
+		err = demo.MarkComplete(ctx, b, firstRunDemo.Seed)
+	}
 	if cerr := b.Close(ctx); err == nil {
 		err = cerr
 	}
@@ -540,8 +603,15 @@ func progressPrinter(w io.Writer, what string, announce bool) (func(done, total 
 	return step, end
 }
 
+// onSeedStep, when set, sees every step of a seed (tests interrupt with it).
+var onSeedStep func(done, total int)
+
 func (e *env) seed(ctx context.Context, st *store.Store, opts demo.Options, what string) error {
 	step, end := progressPrinter(e.stderr, what, true)
+	if hook := onSeedStep; hook != nil {
+		show := step
+		step = func(done, total int) { show(done, total); hook(done, total) }
+	}
 	start := time.Now()
 	sum, err := demo.Seed(ctx, st, opts, step)
 	end()

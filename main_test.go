@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,6 +18,7 @@ import (
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/demo"
 	"github.com/chatlens/chatlens/store/embedded"
+	"github.com/chatlens/chatlens/store/mongostore"
 	"github.com/chatlens/chatlens/store/mongotest"
 )
 
@@ -897,4 +900,153 @@ func TestBadMongoURIIsAUsageError(t *testing.T) {
 		}
 		oneErrorLine(t, errs.String())
 	}
+}
+
+// interruptedFirstRun runs a first-run command on s and cancels it after the
+// first batch of messages, as Ctrl-C would.
+func interruptedFirstRun(t *testing.T, s sandbox, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	onSeedStep = func(int, int) { cancel() }
+	defer func() { onSeedStep = nil }()
+	full := append([]string{args[0], "--data", s.data, "--audit-log", s.audit}, args[1:]...)
+	var out, errs bytes.Buffer
+	return result{runContext(ctx, full, &out, &errs), out.String(), errs.String()}
+}
+
+// demoProgress reads the store's demo marker and whether it holds messages.
+func demoProgress(t *testing.T, s sandbox) (demo.Progress, bool) {
+	t.Helper()
+	b, err := embedded.Open(s.data, embedded.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close(context.Background())
+	empty, progress, err := demoState(context.Background(), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return progress, empty
+}
+
+func TestInterruptedSeedCommandFails(t *testing.T) {
+	s := empty(t)
+	r := interruptedFirstRun(t, s, "seed", "--conversations", "2", "--messages", "60", "--long", "3000", "--force")
+	if r.code == 0 || !strings.Contains(r.stderr, "interrupted") || strings.Contains(r.stderr, "seeded") {
+		t.Fatalf("seed cancelled after one batch: exit %d, stderr %q", r.code, r.stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+	oneErrorLine(t, lines[len(lines)-1]+"\n")
+	if log, err := os.ReadFile(s.audit); err != nil || !strings.Contains(string(log), `"result":"failed"`) {
+		t.Errorf("the audit log does not record the failed seed: %s (%v)", log, err)
+	}
+}
+
+func TestInterruptedFirstRunIsSeededAgain(t *testing.T) {
+	s := empty(t)
+	if r := interruptedFirstRun(t, s, "conversations", "--as", "alice"); r.code == 0 || !strings.Contains(r.stderr, "canceled") {
+		t.Fatalf("first run cancelled mid-seed: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if progress, empty := demoProgress(t, s); progress != demo.Started || empty {
+		t.Fatalf("after the interrupted seed: progress %d, empty %v; want a started, partial demo", progress, empty)
+	}
+	r := s.chatlens(t, "conversations", "--as", "alice")
+	if r.code != 0 || !strings.Contains(r.stderr, "again") || !strings.Contains(r.stderr, "seeded") {
+		t.Fatalf("next run: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if progress, _ := demoProgress(t, s); progress != demo.Complete {
+		t.Errorf("after the second seed: progress %d, want complete", progress)
+	}
+	whole := empty(t)
+	if want := whole.mustRun(t, "conversations", "--as", "alice"); r.stdout != want {
+		t.Errorf("re-seeded demo differs from an uninterrupted one:\n%s\nwant\n%s", r.stdout, want)
+	}
+	if again := s.chatlens(t, "check"); again.code != 0 || strings.Contains(again.stderr, "seed") {
+		t.Errorf("check of the re-seeded demo: exit %d, stderr %q", again.code, again.stderr)
+	}
+	if out := s.mustRun(t, "export", "--collection", store.CollMsg); strings.Contains(out, demo.MetaCollection) || strings.Contains(out, `"complete"`) {
+		t.Errorf("the export of msg shows the demo marker")
+	}
+}
+
+// A store whose data was imported has no demo marker: however partial it
+// looks, it is the user's and is used as it is.
+func TestImportedStoreIsNeverReseeded(t *testing.T) {
+	src, dst := seeded(t), empty(t)
+	stdin = strings.NewReader(src.mustRun(t, "export", "--conversation", demo.ShowcaseSingleID))
+	defer func() { stdin = os.Stdin }()
+	dst.mustRun(t, "import", "-", "--collection", store.CollMsg)
+	before := dst.mustRun(t, "export", "--collection", store.CollMsg)
+	for _, args := range [][]string{{"conversations", "--as", "alice"}, {"check"}} {
+		if r := dst.chatlens(t, args...); strings.Contains(r.stderr, "seed") {
+			t.Errorf("%s on imported data seeded: %q", args[0], r.stderr)
+		}
+	}
+	if after := dst.mustRun(t, "export", "--collection", store.CollMsg); after != before {
+		t.Errorf("the imported messages changed")
+	}
+	if progress, _ := demoProgress(t, dst); progress != demo.NotSeeded {
+		t.Errorf("imported store has demo progress %d", progress)
+	}
+}
+
+func TestBadRedisAddressCreatesNoStore(t *testing.T) {
+	for _, args := range [][]string{{"conversations", "--as", "alice"}, {"check"}, {"seed"}} {
+		s := empty(t)
+		r := s.chatlens(t, append(args, "--redis", ":::")...)
+		if r.code != 2 || !strings.Contains(r.stderr, "redis") {
+			t.Errorf("%s --redis :::: exit %d, stderr %q", args[0], r.code, r.stderr)
+		}
+		oneErrorLine(t, r.stderr)
+		if _, err := os.Stat(s.data); !os.IsNotExist(err) {
+			t.Errorf("%s --redis ::: created the store (%v)", args[0], err)
+		}
+	}
+	t.Run("ui", func(t *testing.T) {
+		data := filepath.Join(t.TempDir(), "chatlens.db")
+		var out, errs bytes.Buffer
+		if code := run([]string{"--data", data, "--redis", ":::"}, &out, &errs); code != 2 {
+			t.Errorf("UI with --redis :::: exit %d, stderr %q", code, errs.String())
+		}
+		if _, err := os.Stat(data); !os.IsNotExist(err) {
+			t.Errorf("UI with --redis ::: created the store (%v)", err)
+		}
+	})
+}
+
+func TestErrorLinesHaveOnePrefix(t *testing.T) {
+	for _, args := range [][]string{{"--no-such-flag"}, {"dump", "--no-such-flag"}, {"--as", "alice", "check", "--bogus"}} {
+		var out, errs bytes.Buffer
+		code := run(args, &out, &errs)
+		if code != 2 || strings.Count(errs.String(), "chatlens:") != 1 {
+			t.Errorf("%v: exit %d, want 2 and one \"chatlens:\" prefix, got %q", args, code, errs.String())
+		}
+		oneErrorLine(t, errs.String())
+	}
+	if got := errorLine(errors.New("chatlens: chatlens:  boom")); got != "chatlens: boom" {
+		t.Errorf("errorLine = %q", got)
+	}
+}
+
+// A timeout set in the URI wins over the built-in default of several
+// seconds: the error names the URI's 300ms.
+func TestMongoURITimeoutWins(t *testing.T) {
+	if mongoTimeout != mongostore.DefaultTimeout {
+		t.Fatalf("mongoTimeout is %s, want the default", mongoTimeout)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now
+	start := time.Now()
+	var out, errs bytes.Buffer
+	code := run([]string{"conversations", "--as", "alice", "--mongo-uri", "mongodb://" + addr + "/?serverSelectionTimeoutMS=300"}, &out, &errs)
+	t.Logf("failed after %s: %s", time.Since(start), errs.String())
+	if code != 1 || !strings.Contains(errs.String(), "300ms") {
+		t.Errorf("exit %d, want 1 and an error naming the URI's 300ms: %q", code, errs.String())
+	}
+	oneErrorLine(t, errs.String())
 }

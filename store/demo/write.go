@@ -21,7 +21,9 @@ const pcgStream = 0x636861746c656e73 // "chatlens"
 // Seed writes the demo dataset into st. Messages, revokes, deletes and reads
 // go through the store's state machine; the naming and window collections
 // are written raw, as documents of the store model. progress (may be nil) is
-// called with messages written so far and the total.
+// called with messages written so far and the total. It stops between
+// conversations and between batches once ctx ends, returning an error that
+// wraps ctx.Err(); what was written by then stays written.
 func Seed(ctx context.Context, st *store.Store, opts Options, progress func(done, total int)) (Summary, error) {
 	opts = opts.withDefaults()
 	rng := rand.New(rand.NewPCG(uint64(opts.Seed), pcgStream))
@@ -41,10 +43,13 @@ func Seed(ctx context.Context, st *store.Store, opts Options, progress func(done
 	sum.Users = len(users)
 	p := &planner{rng: rng}
 	for i, s := range specs {
+		if err := ctx.Err(); err != nil {
+			return sum, w.interrupted(err)
+		}
 		p.clock = baseTime + int64(i)*37*60*1000 // staggered starts
 		c := s.plan(p, s.n)
 		if err := w.conversation(ctx, c); err != nil {
-			return sum, fmt.Errorf("seeding %s: %w", c.cid, err)
+			return sum, fmt.Errorf("conversation %s: %w", c.cid, err)
 		}
 		sum.Conversations++
 		if c.group != nil {
@@ -70,6 +75,11 @@ type writer struct {
 	done, total int
 }
 
+// interrupted wraps the context's error with how far the seed got.
+func (w *writer) interrupted(err error) error {
+	return fmt.Errorf("interrupted after %d of %d messages: %w", w.done, w.total, err)
+}
+
 func (w *writer) raw(ctx context.Context, coll string, docs []any) error {
 	if len(docs) == 0 {
 		return nil
@@ -90,11 +100,17 @@ func (w *writer) conversation(ctx context.Context, c *conv) error {
 		return err
 	}
 	for _, r := range c.revokes {
+		if err := ctx.Err(); err != nil {
+			return w.interrupted(err)
+		}
 		if _, err := w.st.Revoke(ctx, c.cid, []int64{r.seq}, r.rev); err != nil {
 			return err
 		}
 	}
 	for _, d := range c.deletes {
+		if err := ctx.Err(); err != nil {
+			return w.interrupted(err)
+		}
 		if _, err := w.st.DeleteForMe(ctx, c.cid, []int64{d.seq}, d.uid); err != nil {
 			return err
 		}
@@ -113,6 +129,9 @@ func (w *writer) messages(ctx context.Context, c *conv) error {
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return w.interrupted(err)
 		}
 		if _, err := w.st.InsertMessages(ctx, c.cid, first, batch); err != nil {
 			return err

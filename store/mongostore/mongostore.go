@@ -35,7 +35,8 @@ type Options struct {
 	// secondaryPreferred or nearest.
 	ReadPreference string
 	// Timeout bounds server selection and connecting, so an unreachable
-	// server fails fast.
+	// server fails fast. serverSelectionTimeoutMS and connectTimeoutMS in
+	// the URI take precedence, each over its half.
 	Timeout time.Duration
 	// OpTimeout bounds each round trip (a find, an update, one batch of an
 	// import) unless the caller's context ends sooner. Scans (export,
@@ -76,10 +77,17 @@ func Open(ctx context.Context, uri, db string, opts Options) (*Backend, error) {
 	if timeout <= 0 {
 		timeout = DefaultTimeout
 	}
-	co := options.Client().ApplyURI(uri).
-		SetReadPreference(rp).
-		SetServerSelectionTimeout(timeout).
-		SetConnectTimeout(timeout)
+	co := options.Client().ApplyURI(uri).SetReadPreference(rp)
+	// A timeout the URI sets is the user's choice: the default only fills
+	// in what the URI leaves out.
+	if co.ServerSelectionTimeout != nil {
+		timeout = *co.ServerSelectionTimeout
+	} else {
+		co.SetServerSelectionTimeout(timeout)
+	}
+	if co.ConnectTimeout == nil {
+		co.SetConnectTimeout(timeout)
+	}
 	if err := co.Validate(); err != nil {
 		var dnsErr *net.DNSError // mongodb+srv:// resolves while parsing: the network, not the input
 		if errors.As(err, &dnsErr) {

@@ -234,3 +234,11 @@ func scrub(err error, secret string) error {
 	}
 	return &scrubbed{msg: msg, err: err}
 }
+
+// ParseAddr checks addr the way Open does, without connecting, so a bad
+// address is refused before anything else happens. The error wraps
+// ErrBadAddress and hides the password.
+func ParseAddr(addr string) error {
+	t, err := parseAddr(addr)
+	return scrub(err, t.password)
+}
