@@ -423,86 +423,23 @@ func (e *env) openEmbedded(ctx context.Context, autoSeed, writes bool) (*embedde
 	if path == "" {
 		path = defaultDataPath()
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if autoSeed {
+		notice := func(line string) { fmt.Fprintln(e.stderr, "chatlens: "+line) }
+		seed := func(st *store.Store, what string) error { return e.seed(ctx, st, firstRunDemo, what) }
+		if err := demo.FirstRun(ctx, path, firstRunDemo, notice, seed); err != nil {
+			return nil, err
+		}
+	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("embedded store: %w", err)
 	}
 	// Commands that only read, and read-only runs, take a shared lock so
-	// several can run side by side. The UI (no command) may write.
-	shared := e.o.readOnly || !writes && e.cmd != ""
+	// several can run side by side; a file that does not exist yet is
+	// created read-write. The UI (no command) may write. seed writes a
+	// generated dataset in thousands of small transactions: without fsync
+	// per transaction it takes seconds instead of minutes.
 	_, statErr := os.Stat(path)
-	if autoSeed {
-		fresh := statErr != nil
-		needSeed := fresh
-		if !needSeed {
-			b, err := embedded.Open(path, embedded.Options{ReadOnly: true})
-			if err != nil {
-				return nil, err
-			}
-			empty, progress, err := demoState(ctx, b)
-			if err == nil && !empty && progress != demo.Started && shared {
-				return b, nil
-			}
-			_ = b.Close(ctx)
-			if err != nil {
-				return nil, err
-			}
-			needSeed = empty
-			// Only a store chatlens created for the demo carries the
-			// "started" marker: imported or user data is never replaced.
-			if progress == demo.Started {
-				fmt.Fprintln(e.stderr, "chatlens: the demo dataset in "+path+" was never finished (an interrupted first run): seeding it again from scratch")
-				if err := os.Remove(path); err != nil {
-					return nil, fmt.Errorf("embedded store: %w", err)
-				}
-				needSeed, fresh = true, true
-			}
-		}
-		if needSeed {
-			if err := e.seedDemo(ctx, path, fresh); err != nil {
-				return nil, err
-			}
-		}
-		statErr = nil
-	}
-	// seed writes a generated dataset in thousands of small transactions:
-	// without fsync per transaction it takes seconds instead of minutes.
-	return embedded.Open(path, embedded.Options{ReadOnly: shared && statErr == nil, NoSync: e.cmd == "seed"})
-}
-
-// demoState tells whether b holds no messages, and how far a demo seed
-// recorded in it got.
-func demoState(ctx context.Context, b store.Backend) (empty bool, progress demo.Progress, err error) {
-	if empty, err = store.IsEmpty(ctx, b); err != nil {
-		return empty, progress, err
-	}
-	progress, err = demo.SeedProgress(ctx, b)
-	return empty, progress, err
-}
-
-// seedDemo fills an empty embedded store with the demo dataset. It writes
-// without fsync per write (seconds instead of minutes); Close then releases
-// the file. Creating the demo is not a write to anyone's data, so
-// --read-only does not prevent it. A store created here (fresh) gets the
-// "started" marker first and the "complete" one last, so a run killed
-// midway is found and seeded again instead of being used as it is.
-func (e *env) seedDemo(ctx context.Context, path string, fresh bool) error {
-	b, err := embedded.Open(path, embedded.Options{NoSync: true})
-	if err != nil {
-		return err
-	}
-	if fresh {
-		err = demo.MarkStarted(ctx, b, firstRunDemo.Seed)
-	}
-	if err == nil {
-		err = e.seed(ctx, store.New(b, store.Options{}), firstRunDemo, "first run: seeding the demo dataset into "+path)
-	}
-	if err == nil && fresh {
-		err = demo.MarkComplete(ctx, b, firstRunDemo.Seed)
-	}
-	if cerr := b.Close(ctx); err == nil {
-		err = cerr
-	}
-	return err
+	shared := (e.o.readOnly || !writes && e.cmd != "") && statErr == nil
+	return embedded.Open(path, embedded.Options{ReadOnly: shared, NoSync: e.cmd == "seed"})
 }
 
 // mongoTimeout bounds connecting to MongoDB (tests shorten it).

@@ -923,7 +923,11 @@ func demoProgress(t *testing.T, s sandbox) (demo.Progress, bool) {
 		t.Fatal(err)
 	}
 	defer b.Close(context.Background())
-	empty, progress, err := demoState(context.Background(), b)
+	empty, err := store.IsEmpty(context.Background(), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	progress, err := demo.SeedProgress(context.Background(), b)
 	if err != nil {
 		t.Fatal(err)
 	}
