@@ -72,8 +72,7 @@ func (s *Store) AllConversationIDs(ctx context.Context) ([]string, error) {
 	var out []string
 	after := ""
 	for len(out) < ListLimit {
-		s.trip()
-		cid, ok, err := s.backend.NextConversationID(ctx, after)
+		cid, ok, err := s.NextConversationID(ctx, after)
 		if err != nil {
 			return nil, err
 		}
@@ -84,6 +83,13 @@ func (s *Store) AllConversationIDs(ctx context.Context) ([]string, error) {
 		after = cid
 	}
 	return out, nil
+}
+
+// NextConversationID is the first conversation of the msg collection after
+// the one named (after "" the very first), from the doc_id index alone.
+func (s *Store) NextConversationID(ctx context.Context, after string) (cid string, ok bool, err error) {
+	s.trip()
+	return s.backend.NextConversationID(ctx, after)
 }
 
 // SplitConversationID tells the session type of cid and its parts: the two

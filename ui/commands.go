@@ -28,7 +28,7 @@ type firstViewerMsg struct {
 // is who a support call is usually about), for a single chat its first user.
 func findFirstViewer(e *env) tea.Cmd {
 	return func() tea.Msg {
-		cid, ok, err := e.st.Backend().NextConversationID(e.ctx, "")
+		cid, ok, err := e.st.NextConversationID(e.ctx, "")
 		if err != nil || !ok {
 			return firstViewerMsg{err: err}
 		}
@@ -40,12 +40,7 @@ func findFirstViewer(e *env) tea.Cmd {
 		if err != nil || len(ms) == 0 {
 			return firstViewerMsg{err: err}
 		}
-		best := ms[0]
-		for _, mb := range ms[1:] {
-			if mb.RoleLevel > best.RoleLevel {
-				best = mb
-			}
-		}
+		best := ms[0] // Members come highest role first
 		why := "a member of " + cid
 		if best.RoleLevel != 0 {
 			why = roleName(best.RoleLevel) + " of " + cid
