@@ -1054,3 +1054,30 @@ func TestMongoURITimeoutWins(t *testing.T) {
 	}
 	oneErrorLine(t, errs.String())
 }
+
+// TestEnvironmentStandsForTheFlags: CHATLENS_DATA names the store when
+// --data is not given, CHATLENS_REDIS the cache, and a flag given wins.
+func TestEnvironmentStandsForTheFlags(t *testing.T) {
+	s := seeded(t)
+	t.Setenv("CHATLENS_DATA", s.data)
+	var out, errs bytes.Buffer
+	if code := run([]string{"conversations", "--as", "alice"}, &out, &errs); code != 0 ||
+		!strings.Contains(out.String(), demo.ShowcaseSingleID) || strings.Contains(errs.String(), "seeding") {
+		t.Fatalf("CHATLENS_DATA not used: exit %d, stdout %q, stderr %q", code, out.String(), errs.String())
+	}
+	t.Setenv("CHATLENS_REDIS", ":::")
+	out.Reset()
+	errs.Reset()
+	if code := run([]string{"conversations", "--as", "alice"}, &out, &errs); code != 2 {
+		t.Errorf("a bad CHATLENS_REDIS: exit %d, want 2 (stderr %q)", code, errs.String())
+	}
+	other := filepath.Join(t.TempDir(), "other.db")
+	t.Setenv("CHATLENS_REDIS", "")
+	errs.Reset()
+	if code := run([]string{"conversations", "--as", "alice", "--data", other}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs.String())
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("--data did not win over CHATLENS_DATA: %v", err)
+	}
+}
