@@ -128,6 +128,7 @@ func TestBadUsageExitsTwoWithOneLine(t *testing.T) {
 		{"import", "a.json", "b.json"},
 		{"export", "stray"},
 		{"seed", "--messages", "-4"},
+		{"--theme", "neon"},
 	}
 	for _, args := range cases {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {

@@ -90,6 +90,26 @@ func TestMissingFiles(t *testing.T) {
 	}
 }
 
+// TestUserFileAtTheDefaultPath: the README's keys.json under the user's
+// config dir is read when no file is named.
+func TestUserFileAtTheDefaultPath(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	if err := os.MkdirAll(filepath.Join(dir, "chatlens"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "chatlens", "keys.json"), []byte(`{"revoke":["ctrl+r"]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	k, err := Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if keys := k.Revoke.Keys(); len(keys) != 1 || keys[0] != "ctrl+r" {
+		t.Errorf("revoke bound to %v, want [ctrl+r] from keys.json", keys)
+	}
+}
+
 func TestWithoutWrites(t *testing.T) {
 	k := Default().WithoutWrites()
 	for _, b := range []key.Binding{k.Revoke, k.Delete, k.MarkRead} {

@@ -35,13 +35,13 @@ type Palette struct {
 type Theme struct {
 	Name string
 
-	Text, Muted, Title, Accent   lipgloss.Style
-	Selected                     lipgloss.Style
-	Revoked, Deleted, Hole       lipgloss.Style
-	Problem, Warn, Error         lipgloss.Style
-	ReadLine, BucketLine, Diff   lipgloss.Style
-	StatusBar, StatusKey, Dialog lipgloss.Style
-	Pane, FocusedPane            lipgloss.Style
+	Text, Muted, Title, Accent lipgloss.Style
+	Selected                   lipgloss.Style
+	Revoked, Deleted, Hole     lipgloss.Style
+	Problem, Warn, Error       lipgloss.Style
+	ReadLine, BucketLine, Diff lipgloss.Style
+	StatusBar, Dialog          lipgloss.Style
+	Pane, FocusedPane          lipgloss.Style
 }
 
 var builtins = map[string]Palette{
@@ -148,7 +148,6 @@ func New(p Palette) Theme {
 		BucketLine:  fg(p.Muted).Faint(true),
 		Diff:        bg(fg(p.Text), p.DiffBg).Bold(true),
 		StatusBar:   bg(fg(p.BarFg), p.BarBg),
-		StatusKey:   bg(fg(p.Accent), p.BarBg).Bold(true),
 		Dialog:      border(p.Accent).Padding(0, 1),
 		Pane:        border(p.Border),
 		FocusedPane: border(p.Accent),
