@@ -37,12 +37,10 @@ func (m *Model) askAction(act action) {
 			m.setStatus(fmt.Sprintf("seq %d is already revoked", seq), true)
 			return
 		}
-		role, nick := t.roleOf(viewer)
 		d = confirmDialog{title: "Revoke for everyone?", lines: []string{
 			fmt.Sprintf("seq %d: %s", seq, summary),
-			fmt.Sprintf("revoked by %s (%s, role %s)", viewer, nick, roleName(role)),
-		}, run: runAction(m.e, t.cid, act, viewer, []int64{seq},
-			store.Revoke{Role: role, UserID: viewer, Nickname: nick})}
+			fmt.Sprintf("revoked by %s (role %s)", viewer, roleName(t.roleOf(viewer))),
+		}, run: runAction(m.e, t.cid, act, viewer, []int64{seq})}
 	case actDelete:
 		if msg.Hole {
 			m.setStatus(fmt.Sprintf("seq %d holds no message: nothing to delete", seq), true)
@@ -55,7 +53,7 @@ func (m *Model) askAction(act action) {
 		d = confirmDialog{title: "Delete for " + viewer + " only?", lines: []string{
 			fmt.Sprintf("seq %d: %s", seq, summary),
 			"others still see it; " + viewer + " is added to del_list",
-		}, run: runAction(m.e, t.cid, act, viewer, []int64{seq}, store.Revoke{})}
+		}, run: runAction(m.e, t.cid, act, viewer, []int64{seq})}
 	case actRead:
 		from := max(t.win.ReadSeq+1, t.minSeq())
 		if seq < from {
@@ -69,7 +67,7 @@ func (m *Model) askAction(act action) {
 		d = confirmDialog{title: "Mark read up to here?", lines: []string{
 			fmt.Sprintf("seqs %s (%d messages) read by %s", store.FormatSeqs(seqs), len(seqs), viewer),
 			fmt.Sprintf("%s's read seq becomes %d", viewer, seq),
-		}, run: runAction(m.e, t.cid, act, viewer, seqs, store.Revoke{})}
+		}, run: runAction(m.e, t.cid, act, viewer, seqs)}
 	}
 	if m.e.operator != "" {
 		d.lines = append(d.lines, "operator: "+m.e.operator)
@@ -90,14 +88,14 @@ func (m *Model) confirmKey(k tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-// roleOf is the role level and nickname a viewer revokes with.
-func (t *timeline) roleOf(uid string) (int32, string) {
+// roleOf is the role level a viewer revokes with, for the dialog.
+func (t *timeline) roleOf(uid string) int32 {
 	for _, mb := range t.members {
 		if mb.UserID == uid {
-			return mb.RoleLevel, mb.Nickname
+			return mb.RoleLevel
 		}
 	}
-	return 0, ""
+	return 0
 }
 
 func roleName(level int32) string {

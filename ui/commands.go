@@ -253,16 +253,28 @@ type actionDoneMsg struct {
 	err    error
 }
 
-func runAction(e *env, cid string, act action, viewer string, seqs []int64, rev store.Revoke) tea.Cmd {
+// storeAction names each action for store.CheckTargets.
+var storeAction = map[action]string{actRevoke: store.ActionRevoke, actDelete: store.ActionDelete, actRead: store.ActionRead}
+
+func runAction(e *env, cid string, act action, viewer string, seqs []int64) tea.Cmd {
 	return func() tea.Msg {
+		var rev store.Revoke
 		if e.readOnly {
 			return actionDoneMsg{cid: cid, act: act, viewer: viewer, seqs: seqs, err: store.ErrReadOnly}
+		}
+		// The held bucket may be stale: the store checks the targets as
+		// they are now (someone else may have revoked meanwhile), as the
+		// scripted commands do, and builds the revoke record the same way.
+		if err := e.st.CheckTargets(e.ctx, cid, viewer, seqs, storeAction[act]); err != nil {
+			return actionDoneMsg{cid: cid, act: act, viewer: viewer, seqs: seqs, err: err}
 		}
 		var res store.WriteResult
 		var err error
 		switch act {
 		case actRevoke:
-			res, err = e.st.Revoke(e.ctx, cid, seqs, rev)
+			if rev, err = e.st.RevokerAs(e.ctx, cid, viewer); err == nil {
+				res, err = e.st.Revoke(e.ctx, cid, seqs, rev)
+			}
 		case actDelete:
 			res, err = e.st.DeleteForMe(e.ctx, cid, seqs, viewer)
 		case actRead:

@@ -198,7 +198,7 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 		t.Errorf("read-only help still lists the write keys, or does not say they are off:\n%s", help)
 	}
 	// The command refuses even if reached another way.
-	msg := runAction(d.m.e, chatAB, actRevoke, "alice", []int64{1}, store.Revoke{})()
+	msg := runAction(d.m.e, chatAB, actRevoke, "alice", []int64{1})()
 	if done := msg.(actionDoneMsg); done.err != store.ErrReadOnly {
 		t.Errorf("write command in read-only mode: %v", done.err)
 	}
@@ -395,5 +395,31 @@ func TestRevokeAskedThenLeftIsForgotten(t *testing.T) {
 	d.keys("V")    // reads the members of this chat
 	if d.m.overlay == ovConfirm {
 		t.Fatalf("a revoke asked for in %s was offered in %s:\n%s", chatT, chatAB, d.m.View())
+	}
+}
+
+// TestRevokeChecksTheStoreNotTheHeldBucket: the bucket on screen may be
+// stale. A message someone else revoked after it was read is refused, and
+// the original revoker stays.
+func TestRevokeChecksTheStoreNotTheHeldBucket(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	d.jump(10)
+	if _, err := st.Revoke(context.Background(), chatAB, []int64{10}, store.Revoke{UserID: "bob", Nickname: "Bob", Time: 1}); err != nil {
+		t.Fatal(err)
+	}
+	d.keys("r", "y")
+	if !d.m.statusErr || !strings.Contains(d.m.status, "already revoked") {
+		t.Errorf("status %q: want the revoke refused as already revoked", d.m.status)
+	}
+	bs, err := st.Buckets(context.Background(), chatAB, []int64{0}, 120)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := bs[0].Slots[9].Slot.Revoke; r == nil || r.UserID != "bob" {
+		t.Errorf("stored revoke of seq 10 = %+v, want bob's kept", r)
 	}
 }
