@@ -1,6 +1,8 @@
 package projection
 
 import (
+	"github.com/chatlens/chatlens/store"
+
 	"strconv"
 	"strings"
 	"time"
@@ -21,13 +23,14 @@ func TypeName(ct int32) string {
 	if n, ok := typeNames[ct]; ok {
 		return n
 	}
-	if ct >= NotificationBegin && ct <= NotificationEnd {
+	if isNotification(ct) {
 		return "notification " + strconv.Itoa(int(ct))
 	}
 	return "type " + strconv.Itoa(int(ct))
 }
 
-var statusNames = map[int32]string{1: "sending", 2: "sent", 3: "failed", 4: "deleted", 5: "filtered"}
+var statusNames = map[int32]string{store.StatusSending: "sending", store.StatusSent: "sent",
+	store.StatusFailed: "failed", store.StatusDeleted: "deleted", store.StatusFiltered: "filtered"}
 
 // Detail is the full, multi-line rendering of m for an expanded view: where
 // it is stored, who sent it when, its state for the viewer, and its whole

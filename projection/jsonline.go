@@ -35,6 +35,5 @@ func JSONLine(v any) ([]byte, error) {
 	return out, nil
 }
 
-func terminalActive(r rune) bool {
-	return r == 0x7f || r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
-}
+// terminalActive is what Sanitize shows escaped (unsafeRune), plus DEL.
+func terminalActive(r rune) bool { return r == 0x7f || unsafeRune(r) }

@@ -28,7 +28,7 @@ func summarize(m Message, depth int) string {
 		return "[no message]"
 	case m.DeletedForViewer:
 		body = "[deleted for you]"
-	case m.Status == statusDeleted && m.Content == "":
+	case m.Status == store.StatusDeleted && m.Content == "":
 		body = "[deleted]"
 	default:
 		body = contentSummary(m.ContentType, m.Content, depth, m.QuoteResolved)
@@ -39,13 +39,10 @@ func summarize(m Message, depth int) string {
 	return SingleLine(body)
 }
 
-// statusDeleted is the status a deleted message is shown with.
-const statusDeleted = store.StatusDeleted
-
 // contentSummary describes content of content type ct; the caller sanitises.
 // quoteResolved says a quote's quoted message was checked (rule 5).
 func contentSummary(ct int32, content string, depth int, quoteResolved bool) string {
-	if ct >= NotificationBegin && ct <= NotificationEnd {
+	if isNotification(ct) {
 		return notificationLine(ct, content)
 	}
 	switch ct {
@@ -228,9 +225,9 @@ func quotedMessage(q object) Message {
 		Content:        q.str("content"),
 		Status:         int32(q.int("status")),
 	}
-	if m.Content == "" && m.Status != statusDeleted {
+	if m.Content == "" && m.Status != store.StatusDeleted {
 		name, ok := elemOf[m.ContentType]
-		if m.ContentType >= NotificationBegin && m.ContentType <= NotificationEnd {
+		if isNotification(m.ContentType) {
 			name, ok = "notificationElem", true
 		}
 		if ok {

@@ -98,6 +98,10 @@ const (
 	ReadReceipt       int32 = 2200
 )
 
+// isNotification: content types 1000-4999 are notifications, whose content
+// is {"detail": "<JSON string>"}.
+func isNotification(ct int32) bool { return ct >= NotificationBegin && ct <= NotificationEnd }
+
 // holeJSON is the only shape a hole has in `dump --format json`.
 type holeJSON struct {
 	Seq    int64 `json:"seq"`

@@ -188,7 +188,7 @@ func (d *slotDecoder) int32(t *fieldTable, i int, dst *int32) bool {
 	if !present {
 		return true
 	}
-	n, ok := wholeNumber(v)
+	n, ok := integer(v)
 	if !ok || n < math.MinInt32 || n > math.MaxInt32 {
 		return false // the driver reports an overflow
 	}
@@ -201,7 +201,7 @@ func (d *slotDecoder) int64(t *fieldTable, i int, dst *int64) bool {
 	if !present {
 		return true
 	}
-	n, ok := wholeNumber(v)
+	n, ok := integer(v)
 	*dst = n
 	return ok
 }
@@ -274,26 +274,6 @@ func (d *slotDecoder) boolMap(t *fieldTable, i int, dst *map[string]bool) bool {
 	}
 	*dst = out
 	return true
-}
-
-// wholeNumber reads an int32, an int64 or a double holding a whole number
-// that converts exactly, which the driver decodes into an integer field.
-// Other doubles are left to the driver, which refuses or rounds them.
-func wholeNumber(v bson.RawValue) (int64, bool) {
-	switch v.Type {
-	case bson.TypeInt32:
-		n, ok := v.Int32OK()
-		return int64(n), ok
-	case bson.TypeInt64:
-		return v.Int64OK()
-	case bson.TypeDouble:
-		f, ok := v.DoubleOK()
-		if !ok || f != math.Floor(f) || f < -(1<<63) || f >= 1<<63 {
-			return 0, false
-		}
-		return int64(f), true
-	}
-	return 0, false
 }
 
 // textArena turns byte slices of one slot document into strings that share
