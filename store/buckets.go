@@ -38,11 +38,7 @@ func (s *Store) NewestBuckets(ctx context.Context, windows []Window) (map[string
 		if b == nil {
 			b = MissingBucket(cid, BucketIndex(ends[cid]))
 		}
-		for j := range b.Slots {
-			if slot := hits[b.Slots[j].Seq]; slot != nil {
-				b.Slots[j] = StoredSlot{Seq: b.Slots[j].Seq, Slot: slot, Cached: true}
-			}
-		}
+		overlay(b, hits)
 		found[cid] = b
 	}
 	return found, nil
@@ -54,25 +50,41 @@ func (s *Store) cachedUpTo(ctx context.Context, cid string, maxSeq int64) (map[i
 	if s.cache == nil {
 		return nil, false
 	}
-	var seqs []int64
-	for seq := FirstSeq(BucketIndex(maxSeq)); seq <= maxSeq; seq++ {
-		seqs = append(seqs, seq)
+	seqs := seqRange(FirstSeq(BucketIndex(maxSeq)), SlotIndex(maxSeq)+1)
+	hits := s.cachedSlots(ctx, cid, seqs)
+	return hits, len(hits) == len(seqs)
+}
+
+// cachedSlots is one cache round trip for seqs, counted as hits and misses;
+// a failing cache reads as all misses (Stats keeps the error).
+func (s *Store) cachedSlots(ctx context.Context, cid string, seqs []int64) map[int64]*Slot {
+	if s.cache == nil || len(seqs) == 0 {
+		return nil
 	}
 	hits, err := s.cache.Slots(ctx, cid, seqs)
 	s.cacheResult(err)
 	if err != nil {
-		return nil, false
+		return nil
 	}
 	s.cacheHits.Add(int64(len(hits)))
 	s.cacheMisses.Add(int64(len(seqs) - len(hits)))
-	return hits, len(hits) == len(seqs)
+	return hits
+}
+
+// overlay puts cached slots over the stored ones: Redis holds the newer state.
+func overlay(b *Bucket, hits map[int64]*Slot) {
+	for j := range b.Slots {
+		if slot := hits[b.Slots[j].Seq]; slot != nil {
+			b.Slots[j] = StoredSlot{Seq: b.Slots[j].Seq, Slot: slot, Cached: true}
+		}
+	}
 }
 
 // Buckets reads the given buckets of cid, newest state first from the cache
 // (seqs up to maxSeq), the rest from the backend in one find per FindBatch
 // buckets. Buckets not stored come back as all holes. Order follows indexes.
 func (s *Store) Buckets(ctx context.Context, cid string, indexes []int64, maxSeq int64) ([]*Bucket, error) {
-	cached := map[int64]*Slot{}
+	var cached map[int64]*Slot
 	if s.cache != nil && maxSeq > 0 {
 		var seqs []int64
 		for _, idx := range indexes {
@@ -80,15 +92,7 @@ func (s *Store) Buckets(ctx context.Context, cid string, indexes []int64, maxSeq
 				seqs = append(seqs, seq)
 			}
 		}
-		if len(seqs) > 0 {
-			hits, err := s.cache.Slots(ctx, cid, seqs)
-			s.cacheResult(err)
-			if err == nil {
-				cached = hits
-				s.cacheHits.Add(int64(len(hits)))
-				s.cacheMisses.Add(int64(len(seqs) - len(hits)))
-			}
-		}
+		cached = s.cachedSlots(ctx, cid, seqs)
 	}
 	// A bucket whose every visible seq is cached needs no backend read.
 	var missing []string
@@ -122,11 +126,7 @@ func (s *Store) Buckets(ctx context.Context, cid string, indexes []int64, maxSeq
 		if b == nil {
 			b = MissingBucket(cid, idx)
 		}
-		for j := range b.Slots {
-			if slot := cached[b.Slots[j].Seq]; slot != nil {
-				b.Slots[j] = StoredSlot{Seq: b.Slots[j].Seq, Slot: slot, Cached: true}
-			}
-		}
+		overlay(b, cached)
 		out[i] = b
 	}
 	return out, nil
