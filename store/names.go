@@ -64,14 +64,19 @@ func (s *Store) ConversationNames(ctx context.Context, owner string, list []Conv
 // the user collection, the group nickname only when the user has none.
 func (s *Store) RevokerAs(ctx context.Context, cid, uid string) (Revoke, error) {
 	rev := Revoke{UserID: uid}
-	members, err := s.MembersFor(ctx, cid, uid)
-	if err != nil {
-		return rev, err
-	}
 	memberNick := ""
-	for _, m := range members {
-		if m.UserID == uid {
-			rev.Role, memberNick = m.RoleLevel, m.Nickname
+	// Only a group gives a role; its member list is read as stored, without
+	// naming every member (only uid's name matters here).
+	if kind, g, _ := SplitConversationID(cid); kind == SessionGroup {
+		s.trip()
+		members, err := s.backend.GroupMembers(ctx, g)
+		if err != nil {
+			return rev, err
+		}
+		for _, m := range members {
+			if m.UserID == uid {
+				rev.Role, memberNick = m.RoleLevel, m.Nickname
+			}
 		}
 	}
 	names, err := s.UserNames(ctx, []string{uid})
