@@ -74,11 +74,7 @@ func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs ma
 	}
 	var needLast []string
 	for _, cid := range cids {
-		conv, su := convs[cid], userByCid[cid]
-		w := &Window{Cid: cid, MinSeq: max(1, conv.MinSeq, su.MinSeq), ReadSeq: su.ReadSeq}
-		if r, ok := cacheRead[cid]; ok && r > w.ReadSeq {
-			w.ReadSeq = r
-		}
+		w := newWindow(cid, convs[cid], userByCid[cid], cacheRead)
 		if m, ok := cacheMax[cid]; ok {
 			w.MaxSeq = m
 		} else {
@@ -104,6 +100,17 @@ func (w *Window) capTo(conv Conversation) {
 	if conv.MaxSeq > 0 && conv.MaxSeq < w.MaxSeq {
 		w.MaxSeq = conv.MaxSeq
 	}
+}
+
+// newWindow starts uid's window of cid from its conversation and seq_user
+// documents: the first seq either allows, the read seq raised to the
+// cache's when that is higher (the server only ever raises it).
+func newWindow(cid string, conv Conversation, su SeqUser, cacheRead map[string]int64) *Window {
+	w := &Window{Cid: cid, MinSeq: max(1, conv.MinSeq, su.MinSeq), ReadSeq: su.ReadSeq}
+	if r, ok := cacheRead[cid]; ok && r > w.ReadSeq {
+		w.ReadSeq = r
+	}
+	return w
 }
 
 // WindowAt is uid's window of cid when where the conversation ends is
@@ -138,10 +145,8 @@ func (s *Store) WindowAt(ctx context.Context, uid, cid string, endSeq int64) (*W
 			su = u
 		}
 	}
-	w := &Window{Cid: cid, MinSeq: max(1, conv.MinSeq, su.MinSeq), ReadSeq: su.ReadSeq, MaxSeq: endSeq}
-	if r, ok := cacheRead[cid]; ok && r > w.ReadSeq {
-		w.ReadSeq = r
-	}
+	w := newWindow(cid, conv, su, cacheRead)
+	w.MaxSeq = endSeq
 	w.capTo(conv)
 	return w, nil
 }
