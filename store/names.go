@@ -42,21 +42,28 @@ func (s *Store) ConversationNames(ctx context.Context, owner string, list []Conv
 	}
 	out := make(map[string]string, len(list))
 	for _, c := range list {
-		name := c.ConversationID
-		if p := PeerOf(c, owner); p != "" {
-			name = p
-			if n := userNames[p]; n != "" {
-				name = n
-			}
-		} else if kind, g, _ := SplitConversationID(c.ConversationID); kind == SessionGroup {
-			name = g
-			if n := groupNames[g]; n != "" {
-				name = n
-			}
-		}
-		out[c.ConversationID] = name
+		out[c.ConversationID] = ConversationName(c, owner, userNames, groupNames)
 	}
 	return out, nil
+}
+
+// ConversationName names owner's conversation c from names already read:
+// the other user's nickname in a single chat, the group's name in a group,
+// the IDs where no name is known.
+func ConversationName(c Conversation, owner string, userNames, groupNames map[string]string) string {
+	if p := PeerOf(c, owner); p != "" {
+		if n := userNames[p]; n != "" {
+			return n
+		}
+		return p
+	}
+	if kind, g, _ := SplitConversationID(c.ConversationID); kind == SessionGroup {
+		if n := groupNames[g]; n != "" {
+			return n
+		}
+		return g
+	}
+	return c.ConversationID
 }
 
 // RevokerAs is the revoke record of uid acting in cid, as the server writes

@@ -88,7 +88,6 @@ func loadList(e *env, id int, owner string) tea.Cmd {
 				userIDs = append(userIDs, items[i].peer)
 			}
 			if kind, g, _ := store.SplitConversationID(s.ConversationID); kind == store.SessionGroup {
-				items[i].group = g
 				groupIDs = append(groupIDs, g)
 			}
 			if s.Last == nil && s.Window.MaxSeq > 0 {
@@ -114,7 +113,7 @@ func loadList(e *env, id int, owner string) tea.Cmd {
 		}
 		for i := range items {
 			it := &items[i]
-			it.name = nameOf(it, users, groups)
+			it.name = store.ConversationName(it.sum.Conversation, owner, users, groups)
 			last := it.sum.Last
 			if last == nil {
 				last = newest[it.sum.ConversationID]
@@ -139,20 +138,6 @@ func loadList(e *env, id int, owner string) tea.Cmd {
 		return listLoadedMsg{id: id, owner: owner, items: items, names: users,
 			fromMessages: len(sums) > 0 && sums[0].FromMessages}
 	}
-}
-
-func nameOf(it *convItem, users, groups map[string]string) string {
-	switch {
-	case it.peer != "" && users[it.peer] != "":
-		return users[it.peer]
-	case it.peer != "":
-		return it.peer
-	case it.group != "" && groups[it.group] != "":
-		return groups[it.group]
-	case it.group != "":
-		return it.group
-	}
-	return it.sum.ConversationID
 }
 
 type bucketsLoadedMsg struct {

@@ -15,7 +15,6 @@ type convItem struct {
 	sum     store.ConversationSummary
 	name    string // peer nickname, group name, or an ID
 	peer    string // the other user of a single chat
-	group   string // the group ID of a group chat
 	last    *store.StoredSlot
 	lastDoc string
 	// lastQuoted is the slot last quotes when it came in the same bucket read
