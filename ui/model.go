@@ -53,7 +53,6 @@ type Model struct {
 
 	list     convList
 	tl       *timeline
-	gen      int // timeline generations, shared so a new timeline never reuses an old one's
 	searchID int
 
 	overlay   overlay
@@ -210,8 +209,7 @@ func (m *Model) openSelected() tea.Cmd {
 	if it == nil {
 		return nil
 	}
-	m.gen += 1000 // room for the jumps of the previous timeline
-	m.tl = newTimeline(m.e, it, m.list.owner, m.gen, m.list.names)
+	m.tl = newTimeline(m.e, it, m.list.owner, m.list.names)
 	m.focus = paneTimeline
 	return m.tl.open()
 }

@@ -68,8 +68,8 @@ const (
 
 // newTimeline opens it as viewer with what the list already read: the
 // window, the newest bucket and the names, so none of it is read again.
-func newTimeline(e *env, it *convItem, viewer string, gen int, names map[string]string) *timeline {
-	t := &timeline{e: e, cid: it.sum.ConversationID, name: it.name, gen: gen, viewer: viewer,
+func newTimeline(e *env, it *convItem, viewer string, names map[string]string) *timeline {
+	t := &timeline{e: e, cid: it.sum.ConversationID, name: it.name, gen: e.nextGen(), viewer: viewer,
 		conv:    projection.Conv{ID: it.sum.ConversationID, SessionType: store.ConversationTypeOf(it.sum.ConversationID)},
 		win:     it.sum.Window,
 		end:     it.sum.Window.EndSeq,
@@ -111,7 +111,7 @@ func (t *timeline) open() tea.Cmd {
 // loadAround drops what is held and reads the buckets around seq but have,
 // a bucket already read (nil if none).
 func (t *timeline) loadAround(seq int64, have *store.Bucket) tea.Cmd {
-	t.gen++
+	t.gen = t.e.nextGen()
 	t.buckets, t.pending, t.err = map[int64]*store.Bucket{}, map[int64]bool{}, nil
 	t.quoted, t.quotePending = map[int64]*store.Bucket{}, map[int64]bool{}
 	t.cursor, t.top = seq, seq

@@ -83,6 +83,16 @@ type env struct {
 	operator string
 	loc      *time.Location
 	clip     io.Writer
+	gen      int // the last request generation handed out
+}
+
+// nextGen is a generation no request has had: replies carry it, and a reply
+// whose generation is not the timeline's current one is dropped. One counter
+// for every timeline, so a reopened conversation never reuses a number. Only
+// Update calls it, so it needs no lock.
+func (e *env) nextGen() int {
+	e.gen++
+	return e.gen
 }
 
 func newEnv(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *env {
