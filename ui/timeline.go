@@ -34,7 +34,7 @@ type timeline struct {
 	buckets map[int64]*store.Bucket
 	lo, hi  int64 // the held run, when buckets is not empty
 	pending map[int64]bool
-	fetched int // bucket reads issued, for the status bar and tests
+	fetched int // timeline bucket reads issued (quote reads apart): tests check paging with it
 	err     error
 
 	// quoted holds, beside the run, the buckets that quotes in it quote
