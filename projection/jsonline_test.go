@@ -7,7 +7,7 @@ import (
 )
 
 func TestJSONLineEscapesWhatATerminalWouldAct(t *testing.T) {
-	in := map[string]string{"content": "a\u009b2Jb\u202eevil\u2066x\x7f<b>&"}
+	in := map[string]string{"content": "a\u009b2Jb\u202eevil\u2066x\x7f\x1b]0;t\a<b>&"}
 	line, err := JSONLine(in)
 	if err != nil {
 		t.Fatal(err)
