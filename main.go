@@ -621,7 +621,8 @@ func pad(s string, width int) string {
 }
 
 func kindName(t int32) string {
-	return map[int32]string{store.SessionSingle: "single", store.SessionGroup: "group", store.SessionNotification: "notice"}[t]
+	return map[int32]string{store.SessionSingle: "single", store.SessionWriteGroup: "group", store.SessionGroup: "group",
+		store.SessionNotification: "notice"}[t]
 }
 
 func runDump(ctx context.Context, e *env) error {

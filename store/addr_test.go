@@ -109,6 +109,10 @@ func TestBucketsCovering(t *testing.T) {
 	}
 }
 
+// TestConversationIDs: the kinds of OpenIM's pkg/msgprocessor/conversation.go
+// (GetConversationIDBySessionType, IsGroupConversationID, IsNotification):
+// "g_" is the legacy group chat, session type 2 (WriteGroupChatType), a group
+// all the same; "n_" is a notification conversation and "sn_" is not one.
 func TestConversationIDs(t *testing.T) {
 	tests := []struct {
 		cid  string
@@ -117,15 +121,23 @@ func TestConversationIDs(t *testing.T) {
 	}{
 		{"si_alice_bob", store.SessionSingle, "alice", "bob"},
 		{"sg_g1", store.SessionGroup, "g1", ""},
-		{"g_legacy", store.SessionGroup, "legacy", ""},
+		{"g_legacy", store.SessionWriteGroup, "legacy", ""},
 		{"sn_sys_bob", store.SessionNotification, "sys", "bob"},
 		{"n_x", store.SessionNotification, "x", ""},
+		{"si_a_b_c", store.SessionSingle, "", ""}, // a|b_c or a_b|c: no guess
 		{"weird", 0, "", ""},
 	}
 	for _, tt := range tests {
 		kind, a, b := store.SplitConversationID(tt.cid)
 		if kind != tt.kind || a != tt.a || b != tt.b {
 			t.Errorf("SplitConversationID(%q) = %d %q %q, want %d %q %q", tt.cid, kind, a, b, tt.kind, tt.a, tt.b)
+		}
+	}
+	for cid, want := range map[string][3]bool{ // group, notification conversation
+		"sg_g1": {true, false}, "g_legacy": {true, false}, "n_g1": {false, true}, "sn_sys_bob": {false, false}, "si_a_b": {false, false},
+	} {
+		if g, n := store.IsGroupConversation(cid), store.IsNotificationConversation(cid); g != want[0] || n != want[1] {
+			t.Errorf("%s: group %v notification %v, want %v %v", cid, g, n, want[0], want[1])
 		}
 	}
 	if store.SingleChatID("bob", "alice") != "si_alice_bob" || store.SingleChatID("alice", "bob") != "si_alice_bob" {

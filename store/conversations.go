@@ -36,7 +36,7 @@ func (s *Store) ConversationsOf(ctx context.Context, uid string) ([]Conversation
 			return nil, err
 		}
 		for _, cid := range all {
-			if t, a, b := SplitConversationID(cid); t == SessionSingle && uid != "" && a != uid && b != uid {
+			if ConversationTypeOf(cid) == SessionSingle && uid != "" && !pairsName(PairsOf(cid), uid) {
 				continue
 			}
 			convs = append(convs, Conversation{OwnerUserID: uid, ConversationID: cid,
@@ -92,23 +92,31 @@ func (s *Store) NextConversationID(ctx context.Context, after string) (cid strin
 	return s.backend.NextConversationID(ctx, after)
 }
 
-// SplitConversationID tells the session type of cid and its parts: the two
-// users of a single or notification chat, or the group ID of a group chat.
-// User IDs containing "_" make single-chat IDs ambiguous; the split is at the
-// first "_" after the prefix, and MembersFor settles it with the viewer and
-// the user collection.
+// SplitConversationID tells the session type of cid and its parts, the way
+// OpenIM's pkg/msgprocessor builds IDs (GetConversationIDBySessionType):
+// "si_" single chat (1) of two users, "g_" group chat (2, WriteGroupChatType,
+// legacy), "sg_" group chat (3, ReadGroupChatType), "sn_" notification chat
+// (4) of two users. "n_" is the notification conversation that goes with
+// another one (GetNotificationConversationIDByMsg: "n_" + a group ID or +
+// two user IDs): SessionNotification, its whole rest in a, since only the
+// stored data can tell a group from two users. Where user IDs contain "_"
+// and the two users of a single or notification chat split more than one
+// way, a and b are empty: PairsOf lists the ways, MembersFor settles them.
 func SplitConversationID(cid string) (kind int32, a, b string) {
 	switch {
-	case strings.HasPrefix(cid, "si_"):
-		a, b, _ = strings.Cut(cid[3:], "_")
-		return SessionSingle, a, b
+	case strings.HasPrefix(cid, "si_"), strings.HasPrefix(cid, "sn_"):
+		kind = SessionSingle
+		if strings.HasPrefix(cid, "sn_") {
+			kind = SessionNotification
+		}
+		if pairs := PairsOf(cid); len(pairs) == 1 {
+			a, b = pairs[0][0], pairs[0][1]
+		}
+		return kind, a, b
 	case strings.HasPrefix(cid, "sg_"):
 		return SessionGroup, cid[3:], ""
 	case strings.HasPrefix(cid, "g_"):
-		return SessionGroup, cid[2:], ""
-	case strings.HasPrefix(cid, "sn_"):
-		a, b, _ = strings.Cut(cid[3:], "_")
-		return SessionNotification, a, b
+		return SessionWriteGroup, cid[2:], ""
 	case strings.HasPrefix(cid, "n_"):
 		return SessionNotification, cid[2:], ""
 	}
@@ -119,6 +127,64 @@ func SplitConversationID(cid string) (kind int32, a, b string) {
 func ConversationTypeOf(cid string) int32 {
 	kind, _, _ := SplitConversationID(cid)
 	return kind
+}
+
+// IsGroupConversation reports a group chat, new ("sg_") or legacy ("g_"),
+// whose members are in group_member (msgprocessor.IsGroupConversationID).
+func IsGroupConversation(cid string) bool {
+	return strings.HasPrefix(cid, "sg_") || strings.HasPrefix(cid, "g_")
+}
+
+// GroupOf is the group ID of a group chat, "" for other kinds.
+func GroupOf(cid string) string {
+	if !IsGroupConversation(cid) {
+		return ""
+	}
+	_, g, _ := SplitConversationID(cid)
+	return g
+}
+
+// IsNotificationConversation reports an "n_" conversation, the one OpenIM
+// pulls with GetMsgBySeqs and caps by seq_user.max_seq
+// (msgprocessor.IsNotification; "sn_" is not one).
+func IsNotificationConversation(cid string) bool { return strings.HasPrefix(cid, "n_") }
+
+// PairsOf lists every way the rest of a "si_", "sn_" or "n_" ID splits
+// into two non-empty user IDs in bytewise order, as OpenIM sorts them
+// ("si_a_b_c": a|b_c and a_b|c). An ID that is in no bytewise order still
+// splits at its only "_", if it has one.
+func PairsOf(cid string) [][2]string {
+	var rest string
+	switch {
+	case strings.HasPrefix(cid, "si_"), strings.HasPrefix(cid, "sn_"):
+		rest = cid[3:]
+	case strings.HasPrefix(cid, "n_"):
+		rest = cid[2:]
+	default:
+		return nil
+	}
+	var out [][2]string
+	for i := 1; i < len(rest)-1; i++ {
+		if rest[i] == '_' && rest[:i] <= rest[i+1:] {
+			out = append(out, [2]string{rest[:i], rest[i+1:]})
+		}
+	}
+	if len(out) == 0 && strings.Count(rest, "_") == 1 {
+		if a, b, _ := strings.Cut(rest, "_"); a != "" && b != "" {
+			out = append(out, [2]string{a, b})
+		}
+	}
+	return out
+}
+
+// Names uid: whether some way of splitting cid names uid as one of its two users.
+func pairsName(pairs [][2]string, uid string) bool {
+	for _, p := range pairs {
+		if p[0] == uid || p[1] == uid {
+			return true
+		}
+	}
+	return false
 }
 
 // SingleChatID is the conversation ID of users a and b (sorted bytewise).

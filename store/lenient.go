@@ -107,7 +107,7 @@ func DecodeConversation(raw bson.Raw) Conversation {
 // DecodeUser reads a user document leniently.
 func DecodeUser(raw bson.Raw) User {
 	return User{UserID: LenientString(raw, "user_id"), Nickname: LenientString(raw, "nickname"),
-		FaceURL: LenientString(raw, "face_url")}
+		FaceURL: LenientString(raw, "face_url"), AppMangerLevel: LenientInt32(raw, "app_manger_level")}
 }
 
 // DecodeGroup reads a group document leniently.

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -20,41 +21,53 @@ func (s *Store) Members(ctx context.Context, cid string) ([]Member, error) {
 }
 
 // MembersFor lists the participants of cid as viewer would ask for them:
-// group members from group_member; the two users of a single chat from its
-// conversation ID, without a query (the conversation collection has no
-// index on conversation_id in OpenIM). Nicknames come from the user
-// collection, read once; that read also settles a conversation ID that
-// splits more than one way (user IDs containing "_"), after the viewer.
+// group members from group_member ("sg_" and "g_"); the two users of a
+// single or notification chat from its conversation ID, without a query
+// (the conversation collection has no index on conversation_id in OpenIM).
+// Nicknames come from the user collection, read once; that read also
+// settles an ID that splits more than one way (user IDs containing "_")
+// when the viewer does not: the one split whose two users it holds. No
+// split is guessed: an ID nothing settles is an AmbiguousIDError. An "n_"
+// ID names a group or two users: group_member is asked first.
 func (s *Store) MembersFor(ctx context.Context, cid, viewer string) ([]Member, error) {
 	var members []Member
 	var names map[string]string
-	switch kind, a, _ := SplitConversationID(cid); kind {
-	case SessionGroup:
+	_, a, _ := SplitConversationID(cid)
+	group := GroupOf(cid)
+	if IsNotificationConversation(cid) {
+		group = a // "n_<groupID>" when group_member knows it
+	}
+	if group != "" {
 		s.trip()
-		gms, err := s.backend.GroupMembers(ctx, a)
+		gms, err := s.backend.GroupMembers(ctx, group)
 		if err != nil {
 			return nil, err
 		}
 		for _, m := range gms {
 			members = append(members, Member{UserID: m.UserID, Nickname: m.Nickname, RoleLevel: m.RoleLevel})
 		}
-	default:
-		splits := pairSplits(cid)
+	}
+	if len(members) == 0 && !IsGroupConversation(cid) {
+		splits := PairsOf(cid)
 		var ids []string
 		for _, p := range splits {
 			ids = append(ids, p[0], p[1])
 		}
 		if len(ids) == 0 && a != "" {
-			ids = []string{a} // n_<id>: one user
+			ids = []string{a} // "n_<id>": one user
 		}
 		var err error
 		if names, err = s.UserNames(ctx, ids); err != nil {
 			return nil, err
 		}
-		if len(splits) > 0 {
-			p := pickSplit(splits, viewer, names)
+		switch {
+		case len(splits) > 0:
+			p, ok := pickSplit(splits, viewer, names)
+			if !ok {
+				return nil, &AmbiguousIDError{Cid: cid, Splits: splits}
+			}
 			members = []Member{{UserID: p[0]}, {UserID: p[1]}}
-		} else if a != "" {
+		case a != "":
 			members = []Member{{UserID: a}}
 		}
 	}
@@ -76,54 +89,48 @@ func (s *Store) MembersFor(ctx context.Context, cid, viewer string) ([]Member, e
 	return slices.CompactFunc(members, func(x, y Member) bool { return x.UserID == y.UserID }), nil
 }
 
-// pairSplits lists every way a single or notification chat ID splits into
-// two non-empty user IDs in bytewise order ("si_a_b_c": a|b_c and a_b|c).
-func pairSplits(cid string) [][2]string {
-	var rest string
-	switch {
-	case strings.HasPrefix(cid, "si_"), strings.HasPrefix(cid, "sn_"):
-		rest = cid[3:]
-	default:
-		return nil
-	}
-	var out [][2]string
-	for i := 1; i < len(rest)-1; i++ {
-		if rest[i] == '_' && rest[:i] <= rest[i+1:] {
-			out = append(out, [2]string{rest[:i], rest[i+1:]})
-		}
-	}
-	if len(out) == 0 { // not in bytewise order: still the first split
-		if a, b, ok := strings.Cut(rest, "_"); ok && a != "" && b != "" {
-			out = append(out, [2]string{a, b})
-		}
-	}
-	return out
+// AmbiguousIDError: a conversation ID splits into two users more than one
+// way and nothing stored says which.
+type AmbiguousIDError struct {
+	Cid    string
+	Splits [][2]string
 }
 
-// pickSplit chooses among the splits of a conversation ID: the one naming
-// viewer, else the one whose users the user collection knows best, else
-// the first (the split at the first "_").
-func pickSplit(splits [][2]string, viewer string, known map[string]string) [2]string {
-	if viewer != "" {
-		for _, p := range splits {
-			if p[0] == viewer || p[1] == viewer {
-				return p
-			}
+func (e *AmbiguousIDError) Error() string {
+	ways := make([]string, len(e.Splits))
+	for i, p := range e.Splits {
+		ways[i] = p[0] + " + " + p[1]
+	}
+	return fmt.Sprintf("conversation ID %s is ambiguous: its users are %s; no conversation document or user record settles it",
+		e.Cid, strings.Join(ways, " or "))
+}
+
+// pickSplit chooses among the splits of a conversation ID: the only one
+// naming viewer, else the only one whose two users the user collection
+// (known) holds; ok is false when neither settles it.
+func pickSplit(splits [][2]string, viewer string, known map[string]string) (p [2]string, ok bool) {
+	if len(splits) == 1 {
+		return splits[0], true
+	}
+	if p, ok := onlySplit(splits, func(p [2]string) bool { return viewer != "" && (p[0] == viewer || p[1] == viewer) }); ok {
+		return p, true
+	}
+	return onlySplit(splits, func(p [2]string) bool {
+		_, a := known[p[0]]
+		_, b := known[p[1]]
+		return a && b
+	})
+}
+
+// onlySplit is the one split that match accepts; ok is false for none or several.
+func onlySplit(splits [][2]string, match func([2]string) bool) (p [2]string, ok bool) {
+	n := 0
+	for _, s := range splits {
+		if match(s) {
+			p, n = s, n+1
 		}
 	}
-	best, bestScore := splits[0], -1
-	for _, p := range splits {
-		score := 0
-		for _, id := range p {
-			if _, ok := known[id]; ok {
-				score++
-			}
-		}
-		if score > bestScore {
-			best, bestScore = p, score
-		}
-	}
-	return best
+	return p, n == 1
 }
 
 func (s *Store) nameMembers(ctx context.Context, members []Member) error {

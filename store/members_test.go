@@ -2,7 +2,9 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -114,5 +116,54 @@ func TestRevokerNicknameFromTheUserCollection(t *testing.T) {
 		if rev.UserID != tt.uid || rev.Nickname != tt.nick || rev.Role != tt.role {
 			t.Errorf("revoker %s in %s = %+v, want nickname %q role %d", tt.uid, tt.cid, rev, tt.nick, tt.role)
 		}
+	}
+}
+
+// TestAmbiguousSingleChatIDIsNotGuessed: "si_a_b_c" is a+b_c or a_b+c
+// (OpenIM joins the two sorted user IDs with "_",
+// pkg/util/conversationutil GenConversationIDForSingle). When the viewer
+// and the user collection do not settle it, chatlens says it is ambiguous
+// instead of splitting at the first "_"; the owner's conversation.user_id
+// settles the peer.
+func TestAmbiguousSingleChatIDIsNotGuessed(t *testing.T) {
+	b := newBackend(t)
+	for _, id := range []string{"a", "b_c", "a_b", "c"} {
+		insertRaw(t, b, store.CollUser, bson.D{{Key: "user_id", Value: id}, {Key: "nickname", Value: "N" + id}})
+	}
+	s := store.New(b, store.Options{})
+	_, err := s.MembersFor(t.Context(), "si_a_b_c", "ops")
+	var amb *store.AmbiguousIDError
+	if !errors.As(err, &amb) || !strings.Contains(err.Error(), "a + b_c or a_b + c") {
+		t.Errorf("members of si_a_b_c for ops = %v, want it called ambiguous (a + b_c or a_b + c)", err)
+	}
+	if ms, err := s.MembersFor(t.Context(), "si_a_b_c", "c"); err != nil || len(ms) != 2 || ms[0].UserID != "a_b" {
+		t.Errorf("members for c = %v, %v; want a_b and c (only one split names c)", ms, err)
+	}
+	if p := store.PeerOf(store.Conversation{ConversationID: "si_a_b_c"}, "ops"); p != "" {
+		t.Errorf("peer of ops in si_a_b_c = %q, want none (ambiguous)", p)
+	}
+	if p := store.PeerOf(store.Conversation{ConversationID: "si_a_b_c", OwnerUserID: "a", UserID: "b_c"}, "a"); p != "b_c" {
+		t.Errorf("peer with conversation.user_id b_c = %q", p)
+	}
+}
+
+// TestMembersOfLegacyAndNotificationGroups: "g_<group>" is a group chat
+// (msgprocessor.IsGroupConversationID) and "n_<group>" the notification
+// conversation of a group (msgprocessor.GetNotificationConversationIDByMsg):
+// both read their members from group_member.
+func TestMembersOfLegacyAndNotificationGroups(t *testing.T) {
+	b := newBackend(t)
+	insertRaw(t, b, store.CollGroupMember,
+		bson.D{{Key: "group_id", Value: "g_1"}, {Key: "user_id", Value: "ann"}, {Key: "role_level", Value: store.RoleOwner}},
+		bson.D{{Key: "group_id", Value: "g_1"}, {Key: "user_id", Value: "bob"}, {Key: "role_level", Value: store.RoleMember}})
+	s := store.New(b, store.Options{})
+	for _, cid := range []string{"g_g_1", "n_g_1", "sg_g_1"} {
+		ms, err := s.Members(t.Context(), cid)
+		if err != nil || len(ms) != 2 || ms[0].UserID != "ann" || ms[1].UserID != "bob" {
+			t.Errorf("members of %s = %+v, %v; want ann and bob from group_member", cid, ms, err)
+		}
+	}
+	if ms, err := s.Members(t.Context(), "n_ann_bob"); err != nil || len(ms) != 2 || ms[0].UserID != "ann" {
+		t.Errorf("members of n_ann_bob = %+v, %v; want its two users", ms, err)
 	}
 }

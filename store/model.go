@@ -65,6 +65,7 @@ type OfflinePush struct {
 // Session types, message statuses and senders of OpenIM.
 const (
 	SessionSingle       int32 = 1
+	SessionWriteGroup   int32 = 2 // legacy group chat, "g_" IDs
 	SessionGroup        int32 = 3
 	SessionNotification int32 = 4
 
@@ -135,6 +136,9 @@ type User struct {
 	UserID   string `bson:"user_id"`
 	Nickname string `bson:"nickname"`
 	FaceURL  string `bson:"face_url"`
+	// AppMangerLevel (OpenIM's spelling, mgo model.User) is the role a
+	// revoke in a single chat records.
+	AppMangerLevel int32 `bson:"app_manger_level"`
 }
 
 // Group names a group.

@@ -4,19 +4,27 @@ import "context"
 
 // PeerOf is the other user of owner's single chat c, "" for other kinds:
 // the conversation document's user_id when it names someone else, else the
-// other ID in the conversation ID.
+// other ID in the conversation ID when only one split of it names owner;
+// "" when the ID is ambiguous (user IDs containing "_"): no guess.
 func PeerOf(c Conversation, owner string) string {
-	kind, a, b := SplitConversationID(c.ConversationID)
-	if kind != SessionSingle {
+	if ConversationTypeOf(c.ConversationID) != SessionSingle {
 		return ""
 	}
 	if c.UserID != "" && c.UserID != owner {
 		return c.UserID
 	}
-	if a == owner {
-		return b
+	pairs := PairsOf(c.ConversationID)
+	p, ok := onlySplit(pairs, func(p [2]string) bool { return p[0] == owner || p[1] == owner })
+	if !ok && len(pairs) == 1 {
+		p, ok = pairs[0], true // owner is neither: the ID still names both users
 	}
-	return a
+	switch {
+	case !ok:
+		return ""
+	case p[0] == owner:
+		return p[1]
+	}
+	return p[0]
 }
 
 // ConversationNames names each of owner's conversations as a user would:
@@ -28,7 +36,7 @@ func (s *Store) ConversationNames(ctx context.Context, owner string, list []Conv
 		if p := PeerOf(c, owner); p != "" {
 			users = append(users, p)
 		}
-		if kind, g, _ := SplitConversationID(c.ConversationID); kind == SessionGroup {
+		if g := GroupOf(c.ConversationID); g != "" {
 			groups = append(groups, g)
 		}
 	}
@@ -57,7 +65,7 @@ func ConversationName(c Conversation, owner string, userNames, groupNames map[st
 		}
 		return p
 	}
-	if kind, g, _ := SplitConversationID(c.ConversationID); kind == SessionGroup {
+	if g := GroupOf(c.ConversationID); g != "" {
 		if n := groupNames[g]; n != "" {
 			return n
 		}

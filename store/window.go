@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"sort"
 )
@@ -16,13 +17,42 @@ type Window struct {
 	// cache knew the current max seq); nil otherwise. Reuse it, do not re-read.
 	Last *Bucket
 	// EndSeq is where the conversation's messages end for everyone, before
-	// this user's conversation.max_seq cap: what WindowAt needs to compute
-	// another user's window without reading a bucket.
+	// this user's cap: what WindowAt needs to compute another user's window
+	// without reading a bucket.
 	EndSeq int64
+	// Where MinSeq comes from: the conversation's seq.min_seq (history
+	// cleared for everyone, or expired) and the user's seq_user.min_seq
+	// (the user cleared their own history).
+	SeqMinSeq, UserMinSeq int64
+	// CapSeq is the user's own upper bound when it ends the window early
+	// (conversation.max_seq, or seq_user.max_seq in a notification
+	// conversation), CapField names it; 0 and "" when none applies.
+	CapSeq   int64
+	CapField string
 }
 
-// Unread is max seq minus read seq, never below 0.
-func (w Window) Unread() int64 { return max(0, w.MaxSeq-w.ReadSeq) }
+// Unread counts the seqs of the window after the read seq: max seq minus
+// read seq, never below 0, and nothing below the window.
+func (w Window) Unread() int64 { return max(0, w.MaxSeq-max(w.ReadSeq, w.MinSeq-1)) }
+
+// Cleared reports a window that starts after seq 1: the user cannot see
+// the conversation's history before MinSeq.
+func (w Window) Cleared() bool { return w.MinSeq > 1 }
+
+// StartReason says why the window starts at MinSeq, naming the stored
+// field that sets it; "" when it starts at seq 1.
+func (w Window) StartReason() string {
+	switch {
+	case !w.Cleared():
+		return ""
+	case w.UserMinSeq >= w.SeqMinSeq:
+		return fmt.Sprintf("seq_user.min_seq is %d: the user cleared their own history (OpenIM pulls from max(seq.min_seq %d, seq_user.min_seq))",
+			w.UserMinSeq, w.SeqMinSeq)
+	default:
+		return fmt.Sprintf("seq.min_seq is %d: the history was cleared for everyone or expired (OpenIM pulls from max(seq.min_seq, seq_user.min_seq %d))",
+			w.SeqMinSeq, w.UserMinSeq)
+	}
+}
 
 // Windows computes uid's window in each conversation of cids. Conversation
 // records are read from the backend unless given in convs (keyed by cid).
@@ -74,7 +104,7 @@ func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs ma
 	}
 	var needLast []string
 	for _, cid := range cids {
-		w := newWindow(cid, convs[cid], userByCid[cid], cacheRead)
+		w := newWindow(cid, seqByCid[cid].MinSeq, userByCid[cid], cacheRead)
 		if m, ok := cacheMax[cid]; ok {
 			w.MaxSeq = m
 		} else {
@@ -89,34 +119,47 @@ func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs ma
 		return nil, err
 	}
 	for _, cid := range cids {
-		out[cid].capTo(convs[cid])
+		out[cid].capTo(convs[cid], userByCid[cid])
 	}
 	return out, nil
 }
 
-// capTo ends the window at the owner's conversation.max_seq, if lower.
-func (w *Window) capTo(conv Conversation) {
+// capTo ends the window at the user's own upper bound, if lower, as
+// OpenIM's pull does (internal/rpc/msg/sync_msg.go PullMessageBySeqs): a
+// notification conversation ("n_", msgprocessor.IsNotification) is read
+// with GetMsgBySeqs, capped by seq_user.max_seq when positive; any other by
+// GetMsgBySeqsRange with the owner's conversation.max_seq when non-zero.
+func (w *Window) capTo(conv Conversation, su SeqUser) {
 	w.EndSeq = w.MaxSeq
-	if conv.MaxSeq > 0 && conv.MaxSeq < w.MaxSeq {
-		w.MaxSeq = conv.MaxSeq
+	w.CapSeq, w.CapField = 0, ""
+	limit, field := conv.MaxSeq, "conversation.max_seq"
+	if IsNotificationConversation(w.Cid) {
+		limit, field = su.MaxSeq, "seq_user.max_seq"
+	}
+	if limit > 0 && limit < w.MaxSeq {
+		w.MaxSeq, w.CapSeq, w.CapField = limit, limit, field
 	}
 }
 
-// newWindow starts uid's window of cid from its conversation and seq_user
-// documents: the first seq either allows, the read seq raised to the
-// cache's when that is higher (the server only ever raises it).
-func newWindow(cid string, conv Conversation, su SeqUser, cacheRead map[string]int64) *Window {
-	w := &Window{Cid: cid, MinSeq: max(1, conv.MinSeq, su.MinSeq), ReadSeq: su.ReadSeq}
+// newWindow starts uid's window of cid: from the higher of the
+// conversation's seq.min_seq and the user's seq_user.min_seq
+// (controller/msg.go GetMsgBySeqsRange; conversation.min_seq plays no
+// part), the read seq raised to the cache's when that is higher (the
+// server only ever raises it).
+func newWindow(cid string, seqMin int64, su SeqUser, cacheRead map[string]int64) *Window {
+	w := &Window{Cid: cid, MinSeq: max(1, seqMin, su.MinSeq), ReadSeq: su.ReadSeq, SeqMinSeq: seqMin, UserMinSeq: su.MinSeq}
 	if r, ok := cacheRead[cid]; ok && r > w.ReadSeq {
 		w.ReadSeq = r
 	}
 	return w
 }
 
-// WindowAt is uid's window of cid when where the conversation ends is
-// already known (another user's Window.EndSeq): two round trips (seq_user,
-// conversation) and no bucket read, so switching viewer re-reads nothing.
-func (s *Store) WindowAt(ctx context.Context, uid, cid string, endSeq int64) (*Window, error) {
+// WindowAt is uid's window of the conversation of base, another user's
+// window of it, whose EndSeq and SeqMinSeq hold for everyone: two round
+// trips (seq_user, conversation) and no bucket read, so switching viewer
+// re-reads nothing.
+func (s *Store) WindowAt(ctx context.Context, uid string, base Window) (*Window, error) {
+	cid := base.Cid
 	var cacheRead map[string]int64
 	if s.cache != nil {
 		var err error
@@ -145,9 +188,9 @@ func (s *Store) WindowAt(ctx context.Context, uid, cid string, endSeq int64) (*W
 			su = u
 		}
 	}
-	w := newWindow(cid, conv, su, cacheRead)
-	w.MaxSeq = endSeq
-	w.capTo(conv)
+	w := newWindow(cid, base.SeqMinSeq, su, cacheRead)
+	w.MaxSeq = base.EndSeq
+	w.capTo(conv, su)
 	return w, nil
 }
 

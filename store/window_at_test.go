@@ -27,8 +27,8 @@ func TestWindowAtReadsNoBucket(t *testing.T) {
 	s := seeded(t, "sg_g1", 250, store.Options{})
 	insertDocs(t, s, store.CollConversation,
 		store.Conversation{OwnerUserID: "m1", ConversationID: "sg_g1", ConversationType: 3, GroupID: "g1"},
-		store.Conversation{OwnerUserID: "m2", ConversationID: "sg_g1", ConversationType: 3, GroupID: "g1", MinSeq: 20, MaxSeq: 180})
-	insertDocs(t, s, store.CollSeqUser, store.SeqUser{UserID: "m2", ConversationID: "sg_g1", ReadSeq: 150})
+		store.Conversation{OwnerUserID: "m2", ConversationID: "sg_g1", ConversationType: 3, GroupID: "g1", MinSeq: 90, MaxSeq: 180})
+	insertDocs(t, s, store.CollSeqUser, store.SeqUser{UserID: "m2", ConversationID: "sg_g1", MinSeq: 20, ReadSeq: 150})
 	ws, err := s.Windows(t.Context(), "m1", []string{"sg_g1"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -41,12 +41,12 @@ func TestWindowAtReadsNoBucket(t *testing.T) {
 		uid                     string
 		wantMin, wantMax, wantR int64
 	}{
-		{"m2", 20, 180, 150}, // capped by m2's conversation document
+		{"m2", 20, 180, 150}, // from seq_user.min_seq, capped by conversation.max_seq; conversation.min_seq 90 plays no part
 		{"m1", 1, 250, 0},
 	}
 	for _, c := range cases {
 		before := s.Stats().RoundTrips
-		w, err := s.WindowAt(t.Context(), c.uid, "sg_g1", first.EndSeq)
+		w, err := s.WindowAt(t.Context(), c.uid, *first)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -32,8 +32,7 @@ func findFirstViewer(e *env) tea.Cmd {
 		if err != nil || !ok {
 			return firstViewerMsg{err: err}
 		}
-		kind, a, _ := store.SplitConversationID(cid)
-		if kind != store.SessionGroup {
+		if _, a, _ := store.SplitConversationID(cid); !store.IsGroupConversation(cid) && a != "" {
 			return firstViewerMsg{viewer: a, why: "a user of " + cid}
 		}
 		ms, err := e.st.Members(e.ctx, cid)
@@ -87,7 +86,7 @@ func loadList(e *env, id int, owner string) tea.Cmd {
 			if items[i].peer != "" {
 				userIDs = append(userIDs, items[i].peer)
 			}
-			if kind, g, _ := store.SplitConversationID(s.ConversationID); kind == store.SessionGroup {
+			if g := store.GroupOf(s.ConversationID); g != "" {
 				groupIDs = append(groupIDs, g)
 			}
 			if s.Last == nil && s.Window.MaxSeq > 0 {
@@ -208,11 +207,13 @@ type windowLoadedMsg struct {
 	err         error
 }
 
-// loadWindow reads viewer's window of cid, which ends at end for everyone
-// before the viewer's own cap: no bucket is read.
-func loadWindow(e *env, cid, viewer string, end int64) tea.Cmd {
+// loadWindow reads viewer's window of the conversation of base, another
+// viewer's window, whose start and end for everyone it shares: no bucket
+// is read.
+func loadWindow(e *env, viewer string, base store.Window) tea.Cmd {
+	cid := base.Cid
 	return func() tea.Msg {
-		w, err := e.st.WindowAt(e.ctx, viewer, cid, end)
+		w, err := e.st.WindowAt(e.ctx, viewer, base)
 		if err != nil {
 			return windowLoadedMsg{cid: cid, viewer: viewer, err: err}
 		}

@@ -87,7 +87,7 @@ func typeMarker(cid string) string {
 	switch store.ConversationTypeOf(cid) {
 	case store.SessionSingle:
 		return "@"
-	case store.SessionGroup:
+	case store.SessionGroup, store.SessionWriteGroup:
 		return "#"
 	case store.SessionNotification:
 		return "!"

@@ -28,7 +28,7 @@ type timeline struct {
 	win    store.Window            // the viewer's window
 	wins   map[string]store.Window // windows known per viewer
 	winOK  bool                    // win belongs to viewer (false while it loads)
-	end    int64                   // where the messages end for everyone (Window.EndSeq)
+	base   store.Window            // the opening window: where messages start and end for everyone
 	newest *store.Bucket           // the list's read of the newest bucket, until open uses it
 
 	buckets map[int64]*store.Bucket
@@ -72,7 +72,7 @@ func newTimeline(e *env, it *convItem, viewer string, names map[string]string) *
 	t := &timeline{e: e, cid: it.sum.ConversationID, name: it.name, gen: e.nextGen(), viewer: viewer,
 		conv:    projection.Conv{ID: it.sum.ConversationID, SessionType: store.ConversationTypeOf(it.sum.ConversationID)},
 		win:     it.sum.Window,
-		end:     it.sum.Window.EndSeq,
+		base:    it.sum.Window,
 		newest:  it.sum.Window.Last,
 		wins:    map[string]store.Window{},
 		winOK:   true,
@@ -84,7 +84,7 @@ func newTimeline(e *env, it *convItem, viewer string, names map[string]string) *
 	if t.names == nil {
 		t.names = map[string]string{}
 	}
-	t.win.Last = nil
+	t.win.Last, t.base.Last = nil, nil
 	t.wins[viewer] = t.win
 	t.cursor, t.top = t.win.MaxSeq, t.win.MaxSeq
 	return t
@@ -363,7 +363,7 @@ func (t *timeline) setViewer(v string) tea.Cmd {
 		return nil
 	}
 	t.winOK = false
-	return loadWindow(t.e, t.cid, v, t.end)
+	return loadWindow(t.e, v, t.base)
 }
 
 // setCompare turns the compare view on against id. Their window is read in
@@ -373,7 +373,7 @@ func (t *timeline) setCompare(id string) tea.Cmd {
 	if _, ok := t.wins[id]; ok || id == "" {
 		return nil
 	}
-	return loadWindow(t.e, t.cid, id, t.end)
+	return loadWindow(t.e, id, t.base)
 }
 
 // outsideWindow reports seq beyond the window known for viewer (false

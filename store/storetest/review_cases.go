@@ -127,7 +127,9 @@ func testCheckTargets(e *env) {
 	rev := store.Revoke{Role: 0, UserID: "u2", Nickname: "Dos", Time: 1700000000000}
 	_, err := e.s.Revoke(e.ctx, cid, []int64{3}, rev)
 	e.must(err, "revoke seq 3")
-	e.insertRaw(store.CollConversation, bson.D{{Key: "owner_user_id", Value: "u1"}, {Key: "conversation_id", Value: cid},
+	// u1 cleared their history before seq 2 (seq_user.min_seq: the pull
+	// window's start, controller/msg.go GetMsgBySeqsRange).
+	e.insertRaw(store.CollSeqUser, bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: cid},
 		{Key: "min_seq", Value: int64(2)}})
 	for _, c := range []struct {
 		action, uid string

@@ -59,6 +59,7 @@ var cases = []testCase{
 	{name: "read/bucket edges", run: testReadBucketEdges},
 	{name: "read/holes", run: testReadHoles},
 	{name: "read/windows", run: testWindows},
+	{name: "read/pull window", run: testPullWindow},
 	{name: "read/bucket ids", run: testBucketIDs},
 	{name: "read/max seq reserved into an unwritten bucket", run: testReservedMaxSeq},
 	{name: "records/upserted seq documents", run: testSeqUpsertShape},
