@@ -63,11 +63,11 @@ var commands = []command{
 		required: []string{"as"}, autoSeed: true, flags: formatFlags, run: runConversations},
 	{name: "dump", args: "--conversation CID --as USER [--from SEQ] [--to SEQ] [--format text|json] [--stats]",
 		help: "a conversation as one user sees it", required: []string{"conversation", "as"}, autoSeed: true, flags: dumpFlags, run: runDump},
-	{name: "revoke", args: "--conversation CID --seq N[,N|A-B] --by USER", help: "revoke messages as USER",
+	{name: "revoke", args: "--conversation CID --seq N[,N|A-B] --by USER [--admin]", help: "revoke messages as USER",
 		required: writeRequired, autoSeed: true, writes: true, flags: writeFlags, run: runWrite},
-	{name: "delete", args: "--conversation CID --seq N[,N|A-B] --by USER", help: "delete messages for USER only",
+	{name: "delete", args: "--conversation CID --seq N[,N|A-B] --by USER [--admin]", help: "delete messages for USER only",
 		required: writeRequired, autoSeed: true, writes: true, flags: writeFlags, run: runWrite},
-	{name: "read", args: "--conversation CID --seq N[,N|A-B] --by USER", help: "mark messages read by USER",
+	{name: "read", args: "--conversation CID --seq N[,N|A-B] --by USER [--admin]", help: "mark messages read by USER",
 		required: writeRequired, autoSeed: true, writes: true, flags: writeFlags, run: runWrite},
 	{name: "import", args: "FILE|- [--collection NAME]", help: "load mongoexport output (Extended JSON lines)",
 		required: []string{"collection"}, writes: true, flags: collectionFlags, run: runImport},
@@ -94,7 +94,7 @@ type opts struct {
 
 	cid, format, seqs, by, collection string
 	from, to                          int64
-	stats, force                      bool
+	stats, force, admin               bool
 	seed                              int64
 	conversations, messages, long     int
 	file                              string
@@ -129,6 +129,7 @@ func writeFlags(fs *flag.FlagSet, o *opts) {
 	fs.StringVar(&o.cid, "conversation", "", "conversation ID")
 	fs.StringVar(&o.seqs, "seq", "", "seqs: 5, 5,7 or 10-20")
 	fs.StringVar(&o.by, "by", "", "the user acting")
+	fs.BoolVar(&o.admin, "admin", false, "act as an app admin (OpenIM's IM admin): may revoke any message, recorded with role 0")
 }
 
 func collectionFlags(fs *flag.FlagSet, o *opts) {
@@ -572,7 +573,7 @@ func runUI(ctx context.Context, e *env) error {
 	}
 	defer e.close()
 	return ui.Run(ctx, e.st, ui.Options{As: e.o.as, Theme: e.o.theme, Mouse: e.o.mouse,
-		ReadOnly: e.o.readOnly, Operator: operator()})
+		ReadOnly: e.o.readOnly, Operator: operator(), Deployment: e.o.mongoURI != ""})
 }
 
 func runConversations(ctx context.Context, e *env) error {
@@ -706,39 +707,31 @@ func runWrite(ctx context.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	// The server refuses a revoke or delete of a message that is not there
-	// and never raises a read seq past max seq: so does a scripted write. A
-	// read-only store refuses the write itself, so it reads nothing either.
-	if !st.ReadOnly() {
-		if err := st.CheckTargets(ctx, o.cid, o.by, seqs, e.cmd); err != nil {
-			return err
-		}
+	// The same checks as OpenIM's (a known user, a message in the user's
+	// pull window, the revoke permission rules), the same path as the UI.
+	res, err := st.Do(ctx, store.WriteRequest{Action: e.cmd, Cid: o.cid, By: o.by, Seqs: seqs, Admin: o.admin})
+	if err != nil {
+		return err
 	}
-	var res store.WriteResult
+	as := o.by
+	if o.admin {
+		as += " as an app admin"
+	}
 	var done string
 	switch e.cmd {
 	case "revoke":
-		rev := store.Revoke{UserID: o.by}
-		if !st.ReadOnly() {
-			if rev, err = st.RevokerAs(ctx, o.cid, o.by); err != nil {
-				return err
-			}
-		}
-		res, err = st.Revoke(ctx, o.cid, seqs, rev)
-		done = fmt.Sprintf("revoked seq %s of %s as %s (role %d)", store.FormatSeqs(seqs), o.cid, o.by, rev.Role)
+		done = fmt.Sprintf("revoked seq %s of %s by %s", store.FormatSeqs(seqs), o.cid, as)
 	case "delete":
-		res, err = st.DeleteForMe(ctx, o.cid, seqs, o.by)
-		done = fmt.Sprintf("deleted seq %s of %s for %s", store.FormatSeqs(seqs), o.cid, o.by)
+		done = fmt.Sprintf("deleted seq %s of %s for %s", store.FormatSeqs(seqs), o.cid, as)
 	case "read":
-		res, err = st.MarkRead(ctx, o.cid, seqs, o.by)
-		done = fmt.Sprintf("marked seq %s of %s read by %s", store.FormatSeqs(seqs), o.cid, o.by)
-	}
-	if err != nil {
-		return err
+		done = fmt.Sprintf("marked seq %s of %s read by %s", store.FormatSeqs(seqs), o.cid, as)
 	}
 	fmt.Fprintln(e.stdout, projection.SingleLine(done))
 	if res.StaleCache != nil {
 		fmt.Fprintln(e.stderr, "chatlens: warning: the write stands but the cache may serve the old state: "+oneLine(res.StaleCache.Error()))
+	}
+	if o.mongoURI != "" {
+		fmt.Fprintln(e.stderr, "chatlens: note: "+oneLine(store.NotificationNote(e.cmd, o.by)))
 	}
 	return nil
 }

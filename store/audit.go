@@ -15,6 +15,7 @@ type AuditEntry struct {
 	Conversation string    `json:"conversation"`
 	Seqs         []int64   `json:"seqs"`
 	As           string    `json:"as,omitempty"`      // the user the action was taken for
+	Admin        bool      `json:"admin,omitempty"`   // the operator acted as an app admin (--admin)
 	Result       string    `json:"result"`            // "ok", "failed", "partial", "refused", "ok-cache-stale"
 	Applied      []int64   `json:"applied,omitempty"` // with "partial": the seqs that were changed
 	Error        string    `json:"error,omitempty"`

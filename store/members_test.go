@@ -88,37 +88,6 @@ func TestMembersOfASingleChatFromItsID(t *testing.T) {
 	}
 }
 
-// TestRevokerNicknameFromTheUserCollection: the server writes the revoker's
-// nickname from the user collection; the group nickname only stands in
-// when the user has none. The role comes from group_member.
-func TestRevokerNicknameFromTheUserCollection(t *testing.T) {
-	b := newBackend(t)
-	insertRaw(t, b, store.CollUser,
-		bson.D{{Key: "user_id", Value: "u1"}, {Key: "nickname", Value: "Una"}},
-		bson.D{{Key: "user_id", Value: "u3"}, {Key: "nickname", Value: "Tres"}})
-	insertRaw(t, b, store.CollGroupMember,
-		bson.D{{Key: "group_id", Value: "g1"}, {Key: "user_id", Value: "u1"}, {Key: "nickname", Value: "Boss"}, {Key: "role_level", Value: store.RoleOwner}},
-		bson.D{{Key: "group_id", Value: "g1"}, {Key: "user_id", Value: "u2"}, {Key: "nickname", Value: "Helper"}, {Key: "role_level", Value: store.RoleAdmin}})
-	s := store.New(noConversationScan{Backend: b, t: t}, store.Options{})
-	tests := []struct {
-		cid, uid, nick string
-		role           int32
-	}{
-		{"sg_g1", "u1", "Una", store.RoleOwner},    // user nickname over group nickname
-		{"sg_g1", "u2", "Helper", store.RoleAdmin}, // no user document: the group nickname
-		{"si_u1_u3", "u3", "Tres", 0},
-	}
-	for _, tt := range tests {
-		rev, err := s.RevokerAs(t.Context(), tt.cid, tt.uid)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rev.UserID != tt.uid || rev.Nickname != tt.nick || rev.Role != tt.role {
-			t.Errorf("revoker %s in %s = %+v, want nickname %q role %d", tt.uid, tt.cid, rev, tt.nick, tt.role)
-		}
-	}
-}
-
 // TestAmbiguousSingleChatIDIsNotGuessed: "si_a_b_c" is a+b_c or a_b+c
 // (OpenIM joins the two sorted user IDs with "_",
 // pkg/util/conversationutil GenConversationIDForSingle). When the viewer

@@ -73,34 +73,3 @@ func ConversationName(c Conversation, owner string, userNames, groupNames map[st
 	}
 	return c.ConversationID
 }
-
-// RevokerAs is the revoke record of uid acting in cid, as the server writes
-// it: uid's role from group_member (0 where none) and uid's nickname from
-// the user collection, the group nickname only when the user has none.
-func (s *Store) RevokerAs(ctx context.Context, cid, uid string) (Revoke, error) {
-	rev := Revoke{UserID: uid}
-	memberNick := ""
-	// Only a group gives a role; its member list is read as stored, without
-	// naming every member (only uid's name matters here).
-	if kind, g, _ := SplitConversationID(cid); kind == SessionGroup {
-		s.trip()
-		members, err := s.backend.GroupMembers(ctx, g)
-		if err != nil {
-			return rev, err
-		}
-		for _, m := range members {
-			if m.UserID == uid {
-				rev.Role, memberNick = m.RoleLevel, m.Nickname
-			}
-		}
-	}
-	names, err := s.UserNames(ctx, []string{uid})
-	if err != nil {
-		return rev, err
-	}
-	rev.Nickname = names[uid]
-	if rev.Nickname == "" {
-		rev.Nickname = memberNick
-	}
-	return rev, nil
-}

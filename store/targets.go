@@ -38,49 +38,74 @@ func (e *TargetError) Error() string {
 
 // CheckTargets refuses, before anything is written, the targets the server
 // would refuse when uid does action on seqs of cid: a revoke of a hole (no
-// message: "msg not found"), of a seq outside uid's window, or of a message
-// already revoked (the original revoker stays); a delete of a hole or of a
-// seq outside uid's window; a read above the window's max seq (the server
-// never raises a read seq past max seq). Revoke, DeleteForMe and MarkRead
-// stay the raw state machine; a caller acting for a person checks first.
+// message: "msg not found"), of a seq outside uid's pull window (also "msg
+// not found": controller/msg.go GetMsgBySeqs returns nothing there), or of
+// a message already revoked (the original revoker stays); a delete of a
+// hole or of a seq outside uid's window; a read above the window's max seq
+// (the server never raises a read seq past max seq); a delete, or a read in
+// a single chat, of a message that is only in the Redis cache so far (the
+// write would find no stored slot). Revoke, DeleteForMe and MarkRead stay
+// the raw state machine; a caller acting for a person checks first (Do).
 // Cost: the window (as Windows) and one find per FindBatch target buckets;
-// a read reads no bucket.
+// a read reads no bucket unless a cache is configured.
 func (s *Store) CheckTargets(ctx context.Context, cid, uid string, seqs []int64, action string) error {
+	_, err := s.checkTargets(ctx, cid, uid, seqs, action, nil)
+	return err
+}
+
+// checkTargets is CheckTargets; also, for each target holding a message,
+// judge may add a refusal ("" for none), and the slots read are returned.
+func (s *Store) checkTargets(ctx context.Context, cid, uid string, seqs []int64, action string,
+	judge func(StoredSlot) string) (map[int64]StoredSlot, error) {
 	switch action {
 	case ActionRevoke, ActionDelete, ActionRead:
 	default:
-		return fmt.Errorf("check targets: unknown action %q", action)
+		return nil, fmt.Errorf("check targets: unknown action %q", action)
 	}
 	ws, err := s.Windows(ctx, uid, []string{cid}, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	w := ws[cid]
 	refused := &TargetError{Action: action, Cid: cid, UserID: uid}
 	var visible []int64
 	for _, seq := range seqs {
 		switch {
+		case action == ActionRevoke && seq < w.MinSeq:
+			refused.add(fmt.Sprintf("msg not found: before %s's first visible seq %d (history cleared)", uid, w.MinSeq), seq)
 		case seq > w.MaxSeq:
 			refused.add(fmt.Sprintf("beyond the last message (max seq %d)", w.MaxSeq), seq)
 		case seq < w.MinSeq && action != ActionRead:
-			refused.add(fmt.Sprintf("before %s's first visible seq %d", uid, w.MinSeq), seq)
+			refused.add(fmt.Sprintf("before %s's first visible seq %d (history cleared)", uid, w.MinSeq), seq)
 		default:
 			visible = append(visible, seq)
 		}
 	}
-	if action != ActionRead && len(visible) > 0 {
-		slots, err := s.slotsOf(ctx, cid, visible, w)
-		if err != nil {
-			return err
+	cacheOnly := s.cache != nil && (action == ActionDelete || action == ActionRead && ConversationTypeOf(cid) == SessionSingle)
+	var slots map[int64]StoredSlot
+	if (action != ActionRead || cacheOnly) && len(visible) > 0 {
+		if slots, err = s.slotsOf(ctx, cid, visible, w); err != nil {
+			return nil, err
 		}
+		var cached []int64
 		for _, seq := range visible {
 			st := slots[seq]
 			switch {
-			case st.IsHole():
+			case st.IsHole() && action != ActionRead:
 				refused.add("no message there (msg not found)", seq)
+			case st.IsHole():
 			case action == ActionRevoke && st.Slot.Revoke != nil:
 				refused.add("already revoked by "+st.Slot.Revoke.UserID, seq)
+			case cacheOnly && st.Cached:
+				cached = append(cached, seq)
+			case judge != nil:
+				if why := judge(st); why != "" {
+					refused.add(why, seq)
+				}
 			}
+		}
+		if err := s.refuseCacheOnly(ctx, cid, cached, refused); err != nil {
+			return nil, err
 		}
 	}
 	if len(refused.Refused) > 0 {
@@ -88,7 +113,41 @@ func (s *Store) CheckTargets(ctx context.Context, cid, uid string, seqs []int64,
 			slices.Sort(r.Seqs)
 		}
 		slices.SortStableFunc(refused.Refused, func(a, b RefusedSeqs) int { return cmp.Compare(a.Seqs[0], b.Seqs[0]) })
-		return refused
+		return slots, refused
+	}
+	return slots, nil
+}
+
+// refuseCacheOnly refuses the seqs, read from the cache, whose stored slot
+// holds no message: Redis has them before MongoDB does, and a delete or
+// mark read there would match no stored message (one find, only when some
+// target came from the cache).
+func (s *Store) refuseCacheOnly(ctx context.Context, cid string, seqs []int64, refused *TargetError) error {
+	if len(seqs) == 0 {
+		return nil
+	}
+	var ids []string
+	for _, seq := range seqs {
+		if id := DocIDForSeq(cid, seq); !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	s.trip()
+	raws, err := s.backend.FindBuckets(ctx, ids)
+	if err != nil {
+		return err
+	}
+	stored := map[int64]StoredSlot{}
+	for _, raw := range raws {
+		b := DecodeBucket(raw)
+		for _, st := range b.Slots {
+			stored[st.Seq] = st
+		}
+	}
+	for _, seq := range seqs {
+		if st, ok := stored[seq]; !ok || st.IsHole() {
+			refused.add("only in the Redis cache (MSG_CACHE), not in the store yet: nothing to write to; try again once it is stored", seq)
+		}
 	}
 	return nil
 }

@@ -46,11 +46,9 @@ func (w Window) StartReason() string {
 	case !w.Cleared():
 		return ""
 	case w.UserMinSeq >= w.SeqMinSeq:
-		return fmt.Sprintf("seq_user.min_seq is %d: the user cleared their own history (OpenIM pulls from max(seq.min_seq %d, seq_user.min_seq))",
-			w.UserMinSeq, w.SeqMinSeq)
+		return fmt.Sprintf("seq_user.min_seq = %d: the user cleared their own history (seq.min_seq = %d)", w.UserMinSeq, w.SeqMinSeq)
 	default:
-		return fmt.Sprintf("seq.min_seq is %d: the history was cleared for everyone or expired (OpenIM pulls from max(seq.min_seq, seq_user.min_seq %d))",
-			w.SeqMinSeq, w.UserMinSeq)
+		return fmt.Sprintf("seq.min_seq = %d: cleared for everyone, or expired (seq_user.min_seq = %d)", w.SeqMinSeq, w.UserMinSeq)
 	}
 }
 

@@ -189,7 +189,7 @@ func (p *progress) done(seqs ...int64) { p.applied = append(p.applied, seqs...) 
 func (s *Store) write(ctx context.Context, action, cid string, seqs []int64, as string, apply func(*progress) error) (WriteResult, error) {
 	res := WriteResult{Seqs: seqs}
 	entry := AuditEntry{Time: time.Now().UTC(), Operator: s.operator, Action: action,
-		Conversation: cid, Seqs: seqs, As: as, Result: "ok"}
+		Conversation: cid, Seqs: seqs, As: as, Admin: actingAsAdmin(ctx), Result: "ok"}
 	if s.readOnly {
 		entry.Result, entry.Error = "refused", ErrReadOnly.Error()
 		_ = s.audit.Append(entry)

@@ -37,10 +37,10 @@ func (m *Model) askAction(act action) {
 			m.setStatus(fmt.Sprintf("seq %d is already revoked", seq), true)
 			return
 		}
-		d = confirmDialog{title: "Revoke for everyone?", lines: []string{
-			fmt.Sprintf("seq %d: %s", seq, summary),
-			fmt.Sprintf("revoked by %s (role %s)", viewer, roleName(t.roleOf(viewer))),
-		}, run: runAction(m.e, t.cid, act, viewer, []int64{seq})}
+		d = t.revokeDialog(seq, viewer, summary)
+		if d.run != nil {
+			d.run = runAction(m.e, t.cid, act, viewer, []int64{seq})
+		}
 	case actDelete:
 		if msg.Hole {
 			m.setStatus(fmt.Sprintf("seq %d holds no message: nothing to delete", seq), true)
@@ -69,6 +69,9 @@ func (m *Model) askAction(act action) {
 			fmt.Sprintf("%s's read seq becomes %d", viewer, seq),
 		}, run: runAction(m.e, t.cid, act, viewer, seqs)}
 	}
+	if m.e.deployment && d.run != nil {
+		d.lines = append(d.lines, store.NotificationNote(storeAction[act], viewer))
+	}
 	if m.e.operator != "" {
 		d.lines = append(d.lines, "operator: "+m.e.operator)
 	}
@@ -79,6 +82,9 @@ func (m *Model) confirmKey(k tea.KeyMsg) tea.Cmd {
 	switch k.String() {
 	case "y", "Y", "enter":
 		m.overlay = ovNone
+		if m.confirm.run == nil { // a refusal: nothing to do
+			return nil
+		}
 		m.setStatus(m.confirm.title+" working…", false)
 		return m.confirm.run
 	case "n", "N", "esc", "q":
@@ -88,14 +94,40 @@ func (m *Model) confirmKey(k tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-// roleOf is the role level a viewer revokes with, for the dialog.
-func (t *timeline) roleOf(uid string) int32 {
+// revokeDialog says, before asking, who may revoke seq and whether viewer
+// may, by store.RevokeRule (the rule the store applies when it writes); a
+// viewer who may not gets the reason and nothing to confirm. run is a
+// placeholder the caller replaces when the viewer may.
+func (t *timeline) revokeDialog(seq int64, viewer, summary string) confirmDialog {
+	lines := []string{fmt.Sprintf("seq %d: %s", seq, summary)}
+	st, _, ok := t.slot(seq)
+	if !ok || st.Slot == nil || st.Slot.Msg == nil {
+		return confirmDialog{title: "Revoke for everyone?", lines: lines, run: func() tea.Msg { return nil }}
+	}
+	msg := st.Slot.Msg
+	who := store.Revoker{UserID: viewer}
+	var sender *store.GroupMember
 	for _, mb := range t.members {
-		if mb.UserID == uid {
-			return mb.RoleLevel
+		gm := &store.GroupMember{UserID: mb.UserID, RoleLevel: mb.RoleLevel}
+		if mb.UserID == viewer && store.IsGroupConversation(t.cid) {
+			who.Member = gm
+		}
+		if mb.UserID == msg.SendID && store.IsGroupConversation(t.cid) {
+			sender = gm
 		}
 	}
-	return 0
+	d := store.RevokeRule(msg, who, sender)
+	lines = append(lines, store.RevokeWho(msg))
+	if !d.Allowed {
+		lines = append(lines, viewer+" may not revoke it: "+d.Rule)
+		return confirmDialog{title: "Revoke refused", lines: lines}
+	}
+	role := "role " + roleName(d.Role)
+	if msg.SessionType == store.SessionSingle {
+		role = "role = user.app_manger_level"
+	}
+	lines = append(lines, fmt.Sprintf("%s may: %s; revoked by %s (%s)", viewer, d.Rule, viewer, role))
+	return confirmDialog{title: "Revoke for everyone?", lines: lines, run: func() tea.Msg { return nil }}
 }
 
 func roleName(level int32) string {

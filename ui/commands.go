@@ -239,33 +239,18 @@ type actionDoneMsg struct {
 	err    error
 }
 
-// storeAction names each action for store.CheckTargets.
+// storeAction names each action for store.Do.
 var storeAction = map[action]string{actRevoke: store.ActionRevoke, actDelete: store.ActionDelete, actRead: store.ActionRead}
 
+// runAction writes through store.Do, the path the scripted commands take:
+// the held bucket may be stale, so the store checks the targets and the
+// revoke permission as they are now and builds the revoke record itself.
 func runAction(e *env, cid string, act action, viewer string, seqs []int64) tea.Cmd {
 	return func() tea.Msg {
-		var rev store.Revoke
 		if e.readOnly {
 			return actionDoneMsg{cid: cid, act: act, viewer: viewer, seqs: seqs, err: store.ErrReadOnly}
 		}
-		// The held bucket may be stale: the store checks the targets as
-		// they are now (someone else may have revoked meanwhile), as the
-		// scripted commands do, and builds the revoke record the same way.
-		if err := e.st.CheckTargets(e.ctx, cid, viewer, seqs, storeAction[act]); err != nil {
-			return actionDoneMsg{cid: cid, act: act, viewer: viewer, seqs: seqs, err: err}
-		}
-		var res store.WriteResult
-		var err error
-		switch act {
-		case actRevoke:
-			if rev, err = e.st.RevokerAs(e.ctx, cid, viewer); err == nil {
-				res, err = e.st.Revoke(e.ctx, cid, seqs, rev)
-			}
-		case actDelete:
-			res, err = e.st.DeleteForMe(e.ctx, cid, seqs, viewer)
-		case actRead:
-			res, err = e.st.MarkRead(e.ctx, cid, seqs, viewer)
-		}
+		res, err := e.st.Do(e.ctx, store.WriteRequest{Action: storeAction[act], Cid: cid, By: viewer, Seqs: seqs})
 		return actionDoneMsg{cid: cid, act: act, viewer: viewer, seqs: seqs, res: res, err: err}
 	}
 }

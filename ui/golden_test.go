@@ -9,6 +9,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/chatlens/chatlens/store"
 )
 
 // Golden screens at 100x30 with no colour (TestMain sets the ASCII
@@ -24,8 +26,15 @@ type screen struct {
 
 func startScreen(t *testing.T) *screen {
 	t.Helper()
+	return startScreenWith(t, func(*store.Store) {})
+}
+
+// startScreenWith is startScreen with more stored after the small seed.
+func startScreenWith(t *testing.T, setup func(st *store.Store)) *screen {
+	t.Helper()
 	st, tb := newTestStore(t, false)
 	seedSmall(t, st)
+	setup(st)
 	opts, _ := testOptions(t, "alice")
 	tm := teatest.NewTestModel(t, NewModel(st, opts), teatest.WithInitialTermSize(100, 30))
 	s := &screen{t: t, tm: tm, tb: tb}
@@ -126,12 +135,54 @@ func TestGoldenHelp(t *testing.T) {
 	s.check()
 }
 
+// TestGoldenConfirm: alice asks to revoke bob's message in their single
+// chat; OpenIM lets only the sender (revoke.go RevokeMsg), so the dialog
+// says who may and why alice may not, with nothing to confirm.
 func TestGoldenConfirm(t *testing.T) {
 	s := startScreen(t)
 	s.open()
 	s.jump("10")
 	s.keys("r")
+	s.waitFor("Revoke refused")
+	s.check()
+}
+
+// TestGoldenConfirmOwnMessage: alice's own message: who may revoke, that
+// alice may, and with which role, before asking.
+func TestGoldenConfirmOwnMessage(t *testing.T) {
+	s := startScreen(t)
+	s.open()
+	s.jump("11")
+	s.keys("r")
 	s.waitFor("Revoke for everyone?")
+	s.check()
+}
+
+// clearedBefore41 stores that alice cleared her history of the single
+// chat up to seq 40 (seq_user.min_seq 41).
+func clearedBefore41(t *testing.T) func(*store.Store) {
+	return func(st *store.Store) {
+		insertRaw(t, st, store.CollSeqUser, store.SeqUser{UserID: "alice", ConversationID: chatAB, MinSeq: 41, ReadSeq: 100})
+	}
+}
+
+// TestGoldenHistoryCleared: the timeline's first row says where alice's
+// history starts; nothing before seq 41 is drawn (GetMsgBySeqsRange pulls
+// from max(seq.min_seq, seq_user.min_seq)).
+func TestGoldenHistoryCleared(t *testing.T) {
+	s := startScreenWith(t, clearedBefore41(t))
+	s.open()
+	s.jump("41") // drawn in the same frame as the cursor
+	s.check()
+}
+
+// TestGoldenInspectorCleared: the inspector says why the history starts there.
+func TestGoldenInspectorCleared(t *testing.T) {
+	s := startScreenWith(t, clearedBefore41(t))
+	s.open()
+	s.jump("41")
+	s.keys("i")
+	s.waitFor("Inspector", "seq_user.min_seq = 41")
 	s.check()
 }
 

@@ -104,7 +104,7 @@ func TestActions(t *testing.T) {
 		wantStatus  string
 		checkStored func(t *testing.T, s store.StoredSlot)
 	}{
-		{name: "revoke", key: "r", seq: 10, wantRow: "revoked by Alice", wantStatus: "revoke seq 10 as alice: done",
+		{name: "revoke", key: "r", seq: 11, wantRow: "revoked by Alice", wantStatus: "revoke seq 11 as alice: done",
 			checkStored: func(t *testing.T, s store.StoredSlot) {
 				if s.Slot.Revoke == nil || s.Slot.Revoke.UserID != "alice" {
 					t.Errorf("stored revoke %+v", s.Slot.Revoke)
@@ -407,8 +407,8 @@ func TestRevokeChecksTheStoreNotTheHeldBucket(t *testing.T) {
 	opts, _ := testOptions(t, "alice")
 	d := newDriver(t, st, opts, 120, 40)
 	d.open(chatAB)
-	d.jump(10)
-	if _, err := st.Revoke(context.Background(), chatAB, []int64{10}, store.Revoke{UserID: "bob", Nickname: "Bob", Time: 1}); err != nil {
+	d.jump(11) // alice's own message
+	if _, err := st.Revoke(context.Background(), chatAB, []int64{11}, store.Revoke{UserID: "bob", Nickname: "Bob", Time: 1}); err != nil {
 		t.Fatal(err)
 	}
 	d.keys("r", "y")
@@ -419,7 +419,7 @@ func TestRevokeChecksTheStoreNotTheHeldBucket(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := bs[0].Slots[9].Slot.Revoke; r == nil || r.UserID != "bob" {
-		t.Errorf("stored revoke of seq 10 = %+v, want bob's kept", r)
+	if r := bs[0].Slots[10].Slot.Revoke; r == nil || r.UserID != "bob" {
+		t.Errorf("stored revoke of seq 11 = %+v, want bob's kept", r)
 	}
 }

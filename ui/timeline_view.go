@@ -94,6 +94,9 @@ func (t *timeline) view(width, height int, focused bool) string {
 		lines = append(lines, t.errorLines(width)...)
 	case t.empty():
 		lines = append(lines, th.Muted.Render("no messages visible to "+projection.SingleLine(t.viewer)))
+		if t.win.Cleared() {
+			lines = append(lines, th.Muted.Render(projection.Truncate(t.clearedLine(), width)))
+		}
 	case len(t.buckets) == 0:
 		lines = append(lines, th.Muted.Render("loading…"))
 	default:
@@ -131,6 +134,11 @@ func (t *timeline) rows(width, height int) []string {
 		height--
 		t.scrollTo(height)
 	}
+	if t.top == t.minSeq() && t.win.Cleared() && t.err == nil {
+		out = append(out, th.Muted.Render(projection.Truncate(t.clearedLine(), width)))
+		height--
+		t.scrollTo(height)
+	}
 	seqWidth := len(strconv.FormatInt(t.maxSeq(), 10))
 	for s := t.top; s <= to && height > 0; s++ {
 		if t.showBoundary(s) {
@@ -155,6 +163,12 @@ func (t *timeline) rows(width, height int) []string {
 		}
 	}
 	return out
+}
+
+// clearedLine marks where the viewer's history starts when it does not
+// start at seq 1 (the inspector says why).
+func (t *timeline) clearedLine() string {
+	return fmt.Sprintf("── history cleared before seq %d (i: why) ──", t.minSeq())
 }
 
 func (t *timeline) messageLine(seq int64, width, seqWidth int) string {

@@ -27,6 +27,9 @@ type Options struct {
 	ReadOnly   bool   // hide and refuse revoke, delete and mark read
 	KeymapFile string // "" uses keymap.DefaultPath() when that file exists
 	Operator   string // who is at the keyboard (shown in confirm dialogs)
+	// Deployment: the store is a MongoDB deployment devices sync from, so
+	// confirm dialogs say which notification chatlens does not send.
+	Deployment bool
 
 	// TimeZone displays send times; nil means the local zone.
 	TimeZone *time.Location
@@ -75,15 +78,16 @@ func NewModel(st *store.Store, opts Options) tea.Model {
 
 // env is what every part of the UI shares: the store, the look, the keys.
 type env struct {
-	ctx      context.Context
-	st       *store.Store
-	theme    themes.Theme
-	keys     keymap.KeyMap
-	readOnly bool
-	operator string
-	loc      *time.Location
-	clip     io.Writer
-	gen      int // the last request generation handed out
+	ctx        context.Context
+	st         *store.Store
+	theme      themes.Theme
+	keys       keymap.KeyMap
+	readOnly   bool
+	deployment bool
+	operator   string
+	loc        *time.Location
+	clip       io.Writer
+	gen        int // the last request generation handed out
 }
 
 // nextGen is a generation no request has had: replies carry it, and a reply
@@ -96,7 +100,7 @@ func (e *env) nextGen() int {
 }
 
 func newEnv(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *env {
-	e := &env{ctx: ctx, st: st, theme: theme, keys: keys, operator: opts.Operator,
+	e := &env{ctx: ctx, st: st, theme: theme, keys: keys, operator: opts.Operator, deployment: opts.Deployment,
 		readOnly: opts.ReadOnly || st.ReadOnly(), loc: opts.TimeZone, clip: opts.Clipboard}
 	if e.loc == nil {
 		e.loc = time.Local

@@ -187,9 +187,13 @@ func (m *Model) confirmView() string {
 	w := max(20, min(70, m.width-6))
 	lines := []string{th.Title.Render(projection.Truncate(m.confirm.title, w)), ""}
 	for _, l := range m.confirm.lines {
-		lines = append(lines, projection.Truncate(projection.SingleLine(l), w))
+		lines = append(lines, wrapWords(projection.SingleLine(l), w)...)
 	}
-	lines = append(lines, "", th.Accent.Render("y/enter: do it   n/esc: cancel"))
+	keys := "y/enter: do it   n/esc: cancel"
+	if m.confirm.run == nil {
+		keys = "esc: close"
+	}
+	lines = append(lines, "", th.Accent.Render(keys))
 	return th.Dialog.Width(w + 2).Render(strings.Join(lines, "\n"))
 }
 
@@ -246,4 +250,23 @@ func fitBlock(s string, width, height int) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// wrapWords breaks a sanitised line at spaces into lines of at most width
+// cells; a word longer than width is cut.
+func wrapWords(s string, width int) []string {
+	var out []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = word
+		case projection.Width(line)+1+projection.Width(word) <= width:
+			line += " " + word
+		default:
+			out = append(out, projection.Truncate(line, width))
+			line = word
+		}
+	}
+	return append(out, projection.Truncate(line, width))
 }

@@ -138,7 +138,7 @@ func testCheckTargets(e *env) {
 	}{
 		{store.ActionRevoke, "u1", []int64{7, 8}, nil},
 		{store.ActionRevoke, "u1", []int64{3, 5, 7, 12}, []string{"3: already revoked by u2", "5: no message", "12: beyond the last message (max seq 10)"}},
-		{store.ActionRevoke, "u1", []int64{1}, []string{"1: before u1's first visible seq 2"}},
+		{store.ActionRevoke, "u1", []int64{1}, []string{"1: msg not found: before u1's first visible seq 2"}}, // revoke.go RevokeMsg: GetMsgBySeqs returns nothing below the window
 		{store.ActionDelete, "u1", []int64{3, 4}, nil},
 		{store.ActionDelete, "u1", []int64{1, 5, 11}, []string{"1: before", "5: no message", "11: beyond"}},
 		{store.ActionDelete, "u2", []int64{1}, nil}, // u2's window starts at 1

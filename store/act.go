@@ -1,0 +1,171 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// WriteRequest is a write as an operator asks for it, from the scripted
+// commands or the UI: one path, so both refuse and record the same way.
+type WriteRequest struct {
+	Action string // ActionRevoke, ActionDelete or ActionRead
+	Cid    string
+	By     string // the user acting
+	Seqs   []int64
+	// Admin: the operator acts as an app admin, as OpenIM lets its IM
+	// admins do; audited as such, and a revoke records role 0.
+	Admin bool
+}
+
+// Do checks req as OpenIM would before it writes — the user is one the
+// store knows, each target is a message in the user's pull window, and a
+// revoke follows RevokeRule — then writes. A refusal writes nothing, is
+// one line (*UnknownUserError or *TargetError) and is audited "refused".
+// A read-only store refuses in the write itself, reading nothing first.
+func (s *Store) Do(ctx context.Context, req WriteRequest) (WriteResult, error) {
+	if req.Admin {
+		ctx = context.WithValue(ctx, adminKey{}, true)
+	}
+	if s.readOnly {
+		return s.apply(ctx, req, Revoke{UserID: req.By})
+	}
+	uc, err := s.CheckUser(ctx, req.By, req.Cid)
+	if err != nil {
+		return WriteResult{Seqs: req.Seqs}, err
+	}
+	if !uc.Known {
+		return s.refuse(ctx, req, &UnknownUserError{Action: req.Action, Cid: req.Cid, UserID: req.By, Why: uc.Why})
+	}
+	var judge func(StoredSlot) string
+	var rp *revokePlan
+	if req.Action == ActionRevoke {
+		if rp, err = s.planRevoke(ctx, req, uc.User); err != nil {
+			return WriteResult{Seqs: req.Seqs}, err
+		}
+		judge = rp.judge
+	}
+	if _, err := s.checkTargets(ctx, req.Cid, req.By, req.Seqs, req.Action, judge); err != nil {
+		var te *TargetError
+		if errors.As(err, &te) {
+			return s.refuse(ctx, req, err)
+		}
+		return WriteResult{Seqs: req.Seqs}, err
+	}
+	rev := Revoke{UserID: req.By}
+	if rp != nil {
+		rev = rp.record()
+	}
+	return s.apply(ctx, req, rev)
+}
+
+func (s *Store) apply(ctx context.Context, req WriteRequest, rev Revoke) (WriteResult, error) {
+	switch req.Action {
+	case ActionRevoke:
+		return s.Revoke(ctx, req.Cid, req.Seqs, rev)
+	case ActionDelete:
+		return s.DeleteForMe(ctx, req.Cid, req.Seqs, req.By)
+	case ActionRead:
+		return s.MarkRead(ctx, req.Cid, req.Seqs, req.By)
+	}
+	return WriteResult{}, fmt.Errorf("unknown action %q", req.Action)
+}
+
+// refuse audits a refusal and returns it.
+func (s *Store) refuse(ctx context.Context, req WriteRequest, err error) (WriteResult, error) {
+	entry := AuditEntry{Time: time.Now().UTC(), Operator: s.operator, Action: req.Action, Conversation: req.Cid,
+		Seqs: req.Seqs, As: req.By, Admin: actingAsAdmin(ctx), Result: "refused", Error: err.Error()}
+	if aerr := s.audit.Append(entry); aerr != nil {
+		return WriteResult{Seqs: req.Seqs}, fmt.Errorf("%w (and the audit log failed: %v)", err, aerr)
+	}
+	return WriteResult{Seqs: req.Seqs}, err
+}
+
+// adminKey marks a context whose writes an operator makes as an app admin.
+type adminKey struct{}
+
+func actingAsAdmin(ctx context.Context) bool {
+	v, _ := ctx.Value(adminKey{}).(bool)
+	return v
+}
+
+// revokePlan holds what RevokeRule needs for every target of one revoke:
+// the revoker's user record and the members of the message's group.
+type revokePlan struct {
+	req     WriteRequest
+	user    *User
+	members map[string]GroupMember // of the conversation's group; nil for other chats
+	role    int32                  // the role of the last decision that allowed
+}
+
+// planRevoke reads the group's members once (one round trip, groups only).
+func (s *Store) planRevoke(ctx context.Context, req WriteRequest, user *User) (*revokePlan, error) {
+	p := &revokePlan{req: req, user: user}
+	group := GroupOf(req.Cid)
+	if IsNotificationConversation(req.Cid) {
+		_, group, _ = SplitConversationID(req.Cid)
+	}
+	if group == "" || req.Admin {
+		return p, nil
+	}
+	s.trip()
+	gms, err := s.backend.GroupMembers(ctx, group)
+	if err != nil {
+		return nil, err
+	}
+	p.members = map[string]GroupMember{}
+	for _, m := range gms {
+		p.members[m.UserID] = m
+	}
+	return p, nil
+}
+
+// judge applies RevokeRule to one stored message; "" when allowed.
+func (p *revokePlan) judge(st StoredSlot) string {
+	msg := st.Slot.Msg
+	who := Revoker{UserID: p.req.By, Admin: p.req.Admin}
+	if p.user != nil {
+		who.AppMangerLevel = p.user.AppMangerLevel
+	}
+	var sender *GroupMember
+	if m, ok := p.members[p.req.By]; ok {
+		who.Member = &m
+	}
+	if m, ok := p.members[msg.SendID]; ok {
+		sender = &m
+	}
+	d := RevokeRule(msg, who, sender)
+	if !d.Allowed {
+		return p.req.By + " may not revoke: " + d.Rule
+	}
+	p.role = d.Role
+	return ""
+}
+
+// record is the revoke record OpenIM writes: the revoker's ID, the role the
+// rule gave (0 for an app admin), and user.nickname only, empty when empty.
+func (p *revokePlan) record() Revoke {
+	rev := Revoke{UserID: p.req.By, Role: p.role}
+	if p.req.Admin {
+		rev.Role = 0
+	}
+	if p.user != nil {
+		rev.Nickname = p.user.Nickname
+	}
+	return rev
+}
+
+// NotificationNote says, for a write on a deployment devices sync from,
+// which notification OpenIM would have sent after it and chatlens does not.
+func NotificationNote(action, by string) string {
+	switch action {
+	case ActionRevoke:
+		return "chatlens sends no revoke notification (2101) as OpenIM does after a revoke: devices that already synced these messages keep showing them until they sync again."
+	case ActionDelete:
+		return "chatlens sends no delete notification (2102) as OpenIM does after a delete: " + by + "'s other devices that already synced these messages keep showing them."
+	case ActionRead:
+		return "chatlens sends no read receipt (2200) as OpenIM does after a mark read: other devices keep showing these messages unread until they sync again."
+	}
+	return ""
+}

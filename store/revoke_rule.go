@@ -1,0 +1,96 @@
+package store
+
+import "fmt"
+
+// Who may revoke a message, decided as OpenIM Server's RevokeMsg
+// (internal/rpc/msg/revoke.go) decides it. The scripted commands and the UI
+// both ask RevokeRule; nothing else decides it.
+
+// Revoker is who asks to revoke, with what the rule needs to know of them.
+type Revoker struct {
+	UserID string
+	// Admin: the operator acts as an app admin (OpenIM's IM admin), who may
+	// revoke anything and writes role 0.
+	Admin bool
+	// AppMangerLevel is the revoker's user.app_manger_level (OpenIM's
+	// spelling): the role a revoke in a single chat records.
+	AppMangerLevel int32
+	// Member is the revoker's group_member record in the message's group,
+	// nil when they are not a member (or the message is not a group's).
+	Member *GroupMember
+}
+
+// RevokeDecision is RevokeRule's answer for one message.
+type RevokeDecision struct {
+	Allowed bool
+	Role    int32  // the role the revoke record carries when allowed
+	Rule    string // the rule that decided, in words, for errors and the dialog
+}
+
+// RevokeRule decides whether who may revoke msg. sender is the sender's
+// group_member record in the message's group (nil when not a member).
+// The message's own session_type picks the rule, as the server does:
+//   - an app admin may revoke anything, with role 0;
+//   - single chat (1): only the sender; role = user.app_manger_level;
+//   - group chat (3): the sender; the owner anyone's; an admin only an
+//     ordinary member's or a non-member's; an ordinary member or a
+//     non-member nobody else's; role = the revoker's role_level (0 when not
+//     a member);
+//   - any other session type: the server does not revoke it.
+func RevokeRule(msg *MsgData, who Revoker, sender *GroupMember) RevokeDecision {
+	if who.Admin {
+		return RevokeDecision{Allowed: true, Rule: "an app admin may revoke any message (role 0)"}
+	}
+	switch msg.SessionType {
+	case SessionSingle:
+		if who.UserID == msg.SendID {
+			return RevokeDecision{Allowed: true, Role: who.AppMangerLevel, Rule: "the sender may revoke their own message"}
+		}
+		return RevokeDecision{Rule: fmt.Sprintf("in a single chat only the sender (%s) may revoke", msg.SendID)}
+	case SessionGroup:
+		role := int32(0)
+		if who.Member != nil {
+			role = who.Member.RoleLevel
+		}
+		if who.UserID == msg.SendID {
+			return RevokeDecision{Allowed: true, Role: role, Rule: "the sender may revoke their own message"}
+		}
+		switch {
+		case who.Member == nil:
+			return RevokeDecision{Rule: fmt.Sprintf("%s is not a member of group %s: only the sender, the owner or an admin may revoke", who.UserID, msg.GroupID)}
+		case role == RoleOwner:
+			return RevokeDecision{Allowed: true, Role: role, Rule: "the group owner may revoke anyone's message"}
+		case role == RoleAdmin && (sender == nil || sender.RoleLevel == RoleMember):
+			return RevokeDecision{Allowed: true, Role: role, Rule: "a group admin may revoke an ordinary member's or a non-member's message"}
+		case role == RoleAdmin:
+			return RevokeDecision{Rule: fmt.Sprintf("a group admin may revoke only an ordinary member's message (the sender %s is the group's %s)",
+				msg.SendID, roleWord(sender.RoleLevel))}
+		}
+		return RevokeDecision{Rule: fmt.Sprintf("an ordinary member may revoke only their own message (sent by %s)", msg.SendID)}
+	}
+	return RevokeDecision{Rule: fmt.Sprintf("OpenIM revokes only single (1) and group (3) chat messages, not session type %d, except for an app admin (--admin)", msg.SessionType)}
+}
+
+// RevokeWho says who may revoke msg, for the UI's dialog before it asks.
+func RevokeWho(msg *MsgData) string {
+	switch msg.SessionType {
+	case SessionSingle:
+		return fmt.Sprintf("who may revoke: only the sender, %s (single chat), or an app admin", msg.SendID)
+	case SessionGroup:
+		return fmt.Sprintf("who may revoke: the sender %s, the group owner, an admin if %s is an ordinary member or not a member, or an app admin",
+			msg.SendID, msg.SendID)
+	}
+	return fmt.Sprintf("who may revoke: only an app admin (session type %d)", msg.SessionType)
+}
+
+func roleWord(level int32) string {
+	switch level {
+	case RoleOwner:
+		return "owner"
+	case RoleAdmin:
+		return "admin"
+	case RoleMember:
+		return "ordinary member"
+	}
+	return fmt.Sprintf("role %d member", level)
+}

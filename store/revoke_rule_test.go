@@ -1,0 +1,201 @@
+package store_test
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+// TestRevokeRule: who may revoke what, as open-im-server
+// internal/rpc/msg/revoke.go RevokeMsg decides it. In a single chat only
+// the sender, recording their user.app_manger_level; in a group the sender,
+// the owner anyone's, an admin an ordinary member's or a non-member's (the
+// server only refuses when the sender is a member above ordinary), nobody
+// else; any other session type is not supported; an app admin may revoke
+// anything, with role 0.
+func TestRevokeRule(t *testing.T) {
+	owner := &store.GroupMember{UserID: "olga", RoleLevel: store.RoleOwner}
+	admin := &store.GroupMember{UserID: "adam", RoleLevel: store.RoleAdmin}
+	admin2 := &store.GroupMember{UserID: "ada", RoleLevel: store.RoleAdmin}
+	member := &store.GroupMember{UserID: "mo", RoleLevel: store.RoleMember}
+	single := &store.MsgData{SendID: "bob", RecvID: "alice", SessionType: store.SessionSingle}
+	group := func(from string) *store.MsgData {
+		return &store.MsgData{SendID: from, GroupID: "club", SessionType: store.SessionGroup}
+	}
+	tests := []struct {
+		name   string
+		msg    *store.MsgData
+		who    store.Revoker
+		sender *store.GroupMember
+		ok     bool
+		role   int32
+		rule   string
+	}{
+		{"single: the sender", single, store.Revoker{UserID: "bob", AppMangerLevel: 3}, nil, true, 3, ""},
+		{"single: the other user", single, store.Revoker{UserID: "alice"}, nil, false, 0, "only the sender (bob)"},
+		{"group: own message", group("mo"), store.Revoker{UserID: "mo", Member: member}, member, true, store.RoleMember, ""},
+		{"group: own message, no longer a member", group("gone"), store.Revoker{UserID: "gone"}, nil, true, 0, ""},
+		{"group: owner, an admin's message", group("adam"), store.Revoker{UserID: "olga", Member: owner}, admin, true, store.RoleOwner, ""},
+		{"group: admin, a member's message", group("mo"), store.Revoker{UserID: "adam", Member: admin}, member, true, store.RoleAdmin, ""},
+		{"group: admin, a non-member's message", group("gone"), store.Revoker{UserID: "adam", Member: admin}, nil, true, store.RoleAdmin, ""},
+		{"group: admin, another admin's message", group("ada"), store.Revoker{UserID: "adam", Member: admin}, admin2, false, 0, "only an ordinary member's message (the sender ada is the group's admin)"},
+		{"group: admin, the owner's message", group("olga"), store.Revoker{UserID: "adam", Member: admin}, owner, false, 0, "the group's owner"},
+		{"group: member, someone else's", group("ada"), store.Revoker{UserID: "mo", Member: member}, admin2, false, 0, "an ordinary member may revoke only their own"},
+		{"group: non-member", group("mo"), store.Revoker{UserID: "zed"}, member, false, 0, "zed is not a member of group club"},
+		{"notification: not supported", &store.MsgData{SendID: "sys", SessionType: store.SessionNotification}, store.Revoker{UserID: "sys"}, nil, false, 0, "not session type 4"},
+		{"app admin: anything, role 0", group("olga"), store.Revoker{UserID: "mo", Member: member, Admin: true}, owner, true, 0, ""},
+	}
+	for _, tt := range tests {
+		d := store.RevokeRule(tt.msg, tt.who, tt.sender)
+		if d.Allowed != tt.ok || (tt.ok && d.Role != tt.role) || !strings.Contains(d.Rule, tt.rule) {
+			t.Errorf("%s: allowed %v role %d rule %q; want %v role %d rule with %q", tt.name, d.Allowed, d.Role, d.Rule, tt.ok, tt.role, tt.rule)
+		}
+	}
+}
+
+// TestDoRevokeRecordsWhatOpenIMRecords: the revoke record carries the
+// revoker's user.nickname only (empty when empty, never the group
+// nickname), the group role_level in a group and user.app_manger_level in
+// a single chat (revoke.go RevokeMsg); --admin records role 0 and is
+// audited as such; a refusal names the rule, writes nothing and is audited
+// "refused".
+func TestDoRevokeRecordsWhatOpenIMRecords(t *testing.T) {
+	b := newBackend(t)
+	var log bytes.Buffer
+	s := store.New(b, store.Options{Audit: store.NewAuditLog(&log), Operator: "ops"})
+	ctx := t.Context()
+	from := func(uid string, kind int32, n int) []*store.MsgData {
+		msgs := textMsgs(n)
+		for _, m := range msgs {
+			m.SendID, m.SessionType, m.GroupID = uid, kind, ""
+			if kind == store.SessionGroup {
+				m.GroupID = "club"
+			}
+		}
+		return msgs
+	}
+	mustDo := func(_ store.WriteResult, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustDo(s.InsertMessages(ctx, "sg_club", 1, from("mo", store.SessionGroup, 3)))
+	mustDo(s.InsertMessages(ctx, "si_alice_bob", 1, from("bob", store.SessionSingle, 2)))
+	insertRaw(t, b, store.CollUser,
+		bsonD("user_id", "olga", "nickname", ""), bsonD("user_id", "mo", "nickname", "Mo"),
+		bsonD("user_id", "bob", "nickname", "Bob", "app_manger_level", int32(3)), bsonD("user_id", "alice", "nickname", "Alice"))
+	insertRaw(t, b, store.CollGroupMember,
+		bsonD("group_id", "club", "user_id", "olga", "nickname", "Boss", "role_level", store.RoleOwner),
+		bsonD("group_id", "club", "user_id", "mo", "nickname", "Mo", "role_level", store.RoleMember))
+
+	mustDo(s.Do(ctx, store.WriteRequest{Action: store.ActionRevoke, Cid: "sg_club", By: "olga", Seqs: []int64{1}}))
+	mustDo(s.Do(ctx, store.WriteRequest{Action: store.ActionRevoke, Cid: "si_alice_bob", By: "bob", Seqs: []int64{1}}))
+	mustDo(s.Do(ctx, store.WriteRequest{Action: store.ActionRevoke, Cid: "sg_club", By: "alice", Seqs: []int64{2}, Admin: true}))
+	_, err := s.Do(ctx, store.WriteRequest{Action: store.ActionRevoke, Cid: "si_alice_bob", By: "alice", Seqs: []int64{2}})
+	var te *store.TargetError
+	if !errors.As(err, &te) || !strings.Contains(err.Error(), "only the sender (bob)") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("alice revoking bob's message in their single chat: %v; want a one-line refusal naming the rule", err)
+	}
+
+	club := slotsOf(t, s, "sg_club", 3)
+	chat := slotsOf(t, s, "si_alice_bob", 2)
+	for _, c := range []struct {
+		where string
+		got   *store.Revoke
+		want  store.Revoke
+	}{
+		{"owner in a group", club[1].Slot.Revoke, store.Revoke{UserID: "olga", Role: store.RoleOwner, Nickname: ""}},
+		{"sender in a single chat", chat[1].Slot.Revoke, store.Revoke{UserID: "bob", Role: 3, Nickname: "Bob"}},
+		{"app admin", club[2].Slot.Revoke, store.Revoke{UserID: "alice", Role: 0, Nickname: "Alice"}},
+	} {
+		if c.got == nil || c.got.UserID != c.want.UserID || c.got.Role != c.want.Role || c.got.Nickname != c.want.Nickname {
+			t.Errorf("%s: revoke record %+v, want user %s role %d nickname %q", c.where, c.got, c.want.UserID, c.want.Role, c.want.Nickname)
+		}
+	}
+	if chat[2].Slot.Revoke != nil {
+		t.Error("a refused revoke was written")
+	}
+	lines := auditLines(t, &log)
+	if n := len(lines); n < 2 || !lines[n-2].Admin || lines[n-1].Result != "refused" || lines[n-1].As != "alice" {
+		t.Errorf("audit log %+v: want the admin revoke marked admin, then alice's refusal", lines)
+	}
+}
+
+// TestDoRefusesUnknownWriters: a write by a user the store does not know
+// is refused, one line with the ID quoted (escapes shown, never sent), and
+// audited; with no user collection, membership decides.
+func TestDoRefusesUnknownWriters(t *testing.T) {
+	b := newBackend(t)
+	var log bytes.Buffer
+	s := store.New(b, store.Options{Audit: store.NewAuditLog(&log)})
+	if _, err := s.InsertMessages(t.Context(), "si_alice_bob", 1, textMsgs(3)); err != nil {
+		t.Fatal(err)
+	}
+	// No user collection: the single chat's ID names its users.
+	if _, err := s.Do(t.Context(), store.WriteRequest{Action: store.ActionDelete, Cid: "si_alice_bob", By: "alice", Seqs: []int64{1}}); err != nil {
+		t.Errorf("alice, named by the conversation ID: %v", err)
+	}
+	insertRaw(t, b, store.CollUser, bsonD("user_id", "alice", "nickname", "Alice"))
+	for _, by := range []string{"nobody", "ali\x1b[31mce\nINJECT"} {
+		_, err := s.Do(t.Context(), store.WriteRequest{Action: store.ActionRead, Cid: "si_alice_bob", By: by, Seqs: []int64{2}})
+		var ue *store.UnknownUserError
+		if !errors.As(err, &ue) || strings.ContainsAny(err.Error(), "\x1b\n") || !strings.Contains(err.Error(), "not a user this store knows") {
+			t.Errorf("write by %q: %v; want a one-line refusal of an unknown user", by, err)
+		}
+	}
+	if lines := auditLines(t, &log); len(lines) != 4 || lines[2].Result != "refused" || lines[3].Result != "refused" {
+		t.Errorf("audit log %+v: want the insert, the delete, then two refusals", lines)
+	}
+}
+
+// bsonD builds a document from key, value pairs.
+func bsonD(kv ...any) bson.D {
+	d := bson.D{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		d = append(d, bson.E{Key: kv[i].(string), Value: kv[i+1]})
+	}
+	return d
+}
+
+// slotsOf is the stored slots of the first bucket of cid, by seq, up to maxSeq.
+func slotsOf(t *testing.T, s *store.Store, cid string, maxSeq int64) map[int64]store.StoredSlot {
+	t.Helper()
+	bs, err := s.Buckets(t.Context(), cid, []int64{0}, maxSeq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[int64]store.StoredSlot{}
+	for _, st := range bs[0].Slots {
+		out[st.Seq] = st
+	}
+	return out
+}
+
+// TestDeleteOrReadOfACacheOnlySeqSaysSo: Redis holds new messages before
+// MongoDB does (controller/msg.go reads MSG_CACHE first). A delete-for-me
+// or a single-chat mark read of such a seq would match no stored message
+// ($addToSet / filtered $set on a bucket that is not there): refused,
+// saying why, instead of reporting ok.
+func TestDeleteOrReadOfACacheOnlySeqSaysSo(t *testing.T) {
+	cache := newFakeCache()
+	s := seeded(t, "si_alice_bob", 10, store.Options{Cache: cache})
+	insertRaw(t, s.Backend(), store.CollUser, bsonD("user_id", "bob", "nickname", "Bob"))
+	cache.max["si_alice_bob"] = 11
+	cache.slots[11] = &store.Slot{Msg: &store.MsgData{SendID: "alice", SessionType: store.SessionSingle, Seq: 11,
+		ContentType: 101, Content: `{"content":"new"}`, SendTime: 1700000001000}}
+	for _, action := range []string{store.ActionDelete, store.ActionRead} {
+		_, err := s.Do(t.Context(), store.WriteRequest{Action: action, Cid: "si_alice_bob", By: "bob", Seqs: []int64{11}})
+		if err == nil || !strings.Contains(err.Error(), "seq 11: only in the Redis cache") {
+			t.Errorf("%s of seq 11, held only by the cache: %v; want a refusal saying so", action, err)
+		}
+	}
+	if _, err := s.Do(t.Context(), store.WriteRequest{Action: store.ActionDelete, Cid: "si_alice_bob", By: "bob", Seqs: []int64{10}}); err != nil {
+		t.Errorf("delete of stored seq 10: %v", err)
+	}
+}

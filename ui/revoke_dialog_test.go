@@ -1,0 +1,85 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+// TestRevokeDialogSaysWhoMayRevoke: before asking, the revoke dialog says
+// who may revoke the message and whether the viewer may, by OpenIM's rules
+// (open-im-server internal/rpc/msg/revoke.go RevokeMsg): in a single chat
+// only the sender; in the team group (alice owner, carol admin, bob member)
+// the owner anyone's, an admin an ordinary member's only. A viewer who may
+// not is told why and has nothing to confirm: y writes nothing.
+func TestRevokeDialogSaysWhoMayRevoke(t *testing.T) {
+	cases := []struct {
+		as, cid string
+		seq     int64
+		title   string
+		want    string
+	}{
+		{"alice", chatAB, 10, "Revoke refused", "alice may not revoke it: in a single chat only the sender (bob) may revoke"},
+		{"alice", chatAB, 11, "Revoke for everyone?", "alice may: the sender may revoke their own message"},
+		{"alice", chatT, 2, "Revoke for everyone?", "alice may: the group owner may revoke anyone's message; revoked by alice (role owner)"},
+		{"carol", chatT, 3, "Revoke refused", "carol may not revoke it: a group admin may revoke only an ordinary member's message (the sender alice is the group's owner)"},
+		{"carol", chatT, 1, "Revoke for everyone?", "carol may: a group admin may revoke an ordinary member's"},
+		{"bob", chatT, 2, "Revoke refused", "bob may not revoke it: an ordinary member may revoke only their own message (sent by carol)"},
+	}
+	for _, c := range cases {
+		st, _ := newTestStore(t, false)
+		seedSmall(t, st)
+		opts, _ := testOptions(t, c.as)
+		d := newDriver(t, st, opts, 140, 40)
+		d.open(c.cid)
+		d.jump(c.seq)
+		d.keys("r")
+		if d.m.overlay != ovConfirm {
+			t.Fatalf("%s, seq %d of %s: no dialog; status %q", c.as, c.seq, c.cid, d.m.status)
+		}
+		text := strings.Join(d.m.confirm.lines, " ")
+		if d.m.confirm.title != c.title || !strings.Contains(text, c.want) || !strings.Contains(text, "who may revoke:") {
+			t.Errorf("%s, seq %d of %s: dialog %q %q; want %q with %q", c.as, c.seq, c.cid, d.m.confirm.title, text, c.title, c.want)
+		}
+		if c.title == "Revoke refused" {
+			d.keys("y")
+			bs, err := st.Buckets(context.Background(), c.cid, []int64{0}, c.seq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := bs[0].Slots[c.seq-1].Slot.Revoke; r != nil {
+				t.Errorf("%s, seq %d of %s: y after a refusal wrote %+v", c.as, c.seq, c.cid, r)
+			}
+		}
+	}
+}
+
+// TestDialogsSayNoNotificationIsSent: on a MongoDB deployment, OpenIM
+// sends a notification message after a revoke (2101), delete (2102) or
+// mark read (2200) that synced devices act on; chatlens writes storage
+// only, and each confirm dialog says so in one sentence.
+func TestDialogsSayNoNotificationIsSent(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	opts.Deployment = true
+	d := newDriver(t, st, opts, 140, 40)
+	d.open(chatAB)
+	for _, c := range []struct {
+		key  string
+		seq  int64
+		want string
+	}{{"r", 11, "no revoke notification (2101)"}, {"d", 12, "no delete notification (2102)"}, {"m", 112, "no read receipt (2200)"}} {
+		d.jump(c.seq)
+		d.keys(c.key)
+		if text := strings.Join(d.m.confirm.lines, " "); d.m.overlay != ovConfirm || !strings.Contains(text, c.want) {
+			t.Errorf("%s dialog %q: want %q", c.key, text, c.want)
+		}
+		d.keys("esc")
+	}
+	if store.NotificationNote(store.ActionRevoke, "alice") == "" {
+		t.Error("no note for revoke")
+	}
+}
