@@ -577,6 +577,9 @@ func runUI(ctx context.Context, e *env) error {
 }
 
 func runConversations(ctx context.Context, e *env) error {
+	if err := e.warnViewer(ctx, ""); err != nil {
+		return err
+	}
 	list, err := e.st.ConversationsOf(ctx, e.o.as)
 	if err != nil {
 		return err
@@ -626,8 +629,22 @@ func kindName(t int32) string {
 		store.SessionNotification: "notice"}[t]
 }
 
+// warnViewer warns on stderr when --as names a user the store does not
+// know, or (for cid) someone who is not a member: the output is then what
+// nobody real sees.
+func (e *env) warnViewer(ctx context.Context, cid string) error {
+	warnings, err := e.st.ViewerWarnings(ctx, e.o.as, cid)
+	for _, w := range warnings {
+		fmt.Fprintln(e.stderr, "chatlens: warning: "+oneLine(w))
+	}
+	return err
+}
+
 func runDump(ctx context.Context, e *env) error {
 	o, st := e.o, e.st
+	if err := e.warnViewer(ctx, o.cid); err != nil {
+		return err
+	}
 	ws, err := st.Windows(ctx, o.as, []string{o.cid}, nil)
 	if err != nil {
 		return err

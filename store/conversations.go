@@ -19,9 +19,10 @@ type ConversationSummary struct {
 const ListLimit = 10000
 
 // ConversationsOf lists uid's conversations with their windows, pinned
-// first, then by conversation ID. Without a conversation collection it lists
-// every conversation found in msg (a bare export), single chats filtered to
-// those naming uid.
+// first, then by conversation ID: none when the conversation collection
+// holds others' lists but not uid's. Without a conversation collection it
+// lists every conversation found in msg (a bare export), single chats
+// filtered to those naming uid.
 func (s *Store) ConversationsOf(ctx context.Context, uid string) ([]ConversationSummary, error) {
 	s.trip()
 	convs, err := s.backend.Conversations(ctx, uid)
@@ -30,6 +31,12 @@ func (s *Store) ConversationsOf(ctx context.Context, uid string) ([]Conversation
 	}
 	fromMsgs := false
 	if len(convs) == 0 {
+		// A conversation collection that holds anyone's list is the truth:
+		// uid has none (a mistyped or unknown user). Only a bare msg
+		// export is listed from the messages.
+		if any, err := s.holdsAny(ctx, CollConversation); err != nil || any {
+			return nil, err
+		}
 		fromMsgs = true
 		all, err := s.AllConversationIDs(ctx)
 		if err != nil {

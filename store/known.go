@@ -126,15 +126,16 @@ func (s *Store) ViewerWarnings(ctx context.Context, uid, cid string) ([]string, 
 	if err != nil {
 		return nil, err
 	}
+	var out []string
 	if !uc.Known {
-		return []string{fmt.Sprintf("%q is not a user this store knows (%s)", uid, uc.Why)}, nil
+		out = append(out, fmt.Sprintf("%q is not a user this store knows (%s)", uid, uc.Why))
 	}
 	if cid == "" {
-		return nil, nil
+		return out, nil
 	}
 	member, decided, err := s.isMember(ctx, uid, cid)
 	if err != nil || !decided || member {
-		return nil, err
+		return out, err
 	}
-	return []string{fmt.Sprintf("%q is not a member of %s: this is what a non-member would be shown", uid, cid)}, nil
+	return append(out, fmt.Sprintf("%q is not a member of %s: this is what a non-member would be shown", uid, cid)), nil
 }
