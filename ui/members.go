@@ -2,6 +2,8 @@ package ui
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/chatlens/chatlens/store"
 )
 
 // The members of the open conversation are read on first need, never on
@@ -50,9 +52,10 @@ func (m *Model) membersLoaded(msg membersLoadedMsg) tea.Cmd {
 }
 
 // askRevoke offers the revoke of the selected message once the members,
-// and so the revoker's role, are known.
+// and so the revoker's role, are known; outside groups the rule needs no
+// member (and an ambiguous single-chat ID does not block it).
 func (m *Model) askRevoke() tea.Cmd {
-	if m.tl.membersAt == membersRead {
+	if m.tl.membersAt == membersRead || !store.IsGroupConversation(m.tl.cid) {
 		m.askAction(actRevoke)
 		return nil
 	}
