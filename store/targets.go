@@ -41,8 +41,9 @@ func (e *TargetError) Error() string {
 // message: "msg not found"), of a seq outside uid's pull window (also "msg
 // not found": controller/msg.go GetMsgBySeqs returns nothing there), or of
 // a message already revoked (the original revoker stays); a delete of a
-// hole or of a seq outside uid's window; a read above the window's max seq
-// (the server never raises a read seq past max seq); a delete, or a read in
+// hole or of a seq outside uid's window; a read outside the window (the
+// server never raises a read seq past max seq; below the window nothing is
+// the user's to mark); a delete, or a read in
 // a single chat, of a message that is only in the Redis cache so far (the
 // write would find no stored slot). Revoke, DeleteForMe and MarkRead stay
 // the raw state machine; a caller acting for a person checks first (Do).
@@ -75,7 +76,7 @@ func (s *Store) checkTargets(ctx context.Context, cid, uid string, seqs []int64,
 			refused.add(fmt.Sprintf("msg not found: before %s's first visible seq %d (history cleared)", uid, w.MinSeq), seq)
 		case seq > w.MaxSeq:
 			refused.add(fmt.Sprintf("beyond the last message (max seq %d)", w.MaxSeq), seq)
-		case seq < w.MinSeq && action != ActionRead:
+		case seq < w.MinSeq: // nothing before the window is writable, a read mark included
 			refused.add(fmt.Sprintf("before %s's first visible seq %d (history cleared)", uid, w.MinSeq), seq)
 		default:
 			visible = append(visible, seq)

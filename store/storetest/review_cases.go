@@ -142,7 +142,8 @@ func testCheckTargets(e *env) {
 		{store.ActionDelete, "u1", []int64{3, 4}, nil},
 		{store.ActionDelete, "u1", []int64{1, 5, 11}, []string{"1: before", "5: no message", "11: beyond"}},
 		{store.ActionDelete, "u2", []int64{1}, nil}, // u2's window starts at 1
-		{store.ActionRead, "u1", []int64{1, 5, 10}, nil},
+		{store.ActionRead, "u1", []int64{2, 5, 10}, nil},
+		{store.ActionRead, "u1", []int64{1, 5}, []string{"1: before u1's first visible seq 2"}}, // nothing below the window is writable
 		{store.ActionRead, "u1", []int64{9, 5000}, []string{"5000: beyond the last message (max seq 10)"}},
 	} {
 		where := fmt.Sprintf("%s %v by %s", c.action, c.seqs, c.uid)
