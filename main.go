@@ -657,6 +657,11 @@ func runDump(ctx context.Context, e *env) error {
 	if o.to > 0 {
 		to = min(to, o.to)
 	}
+	if w.Cleared() && (o.from > 0 && o.from < w.MinSeq || w.MinSeq > w.MaxSeq) {
+		// Asked for seqs the user cannot pull: say why they are missing.
+		fmt.Fprintf(e.stderr, "chatlens: note: %s's history starts at seq %d: %s\n",
+			projection.SingleLine(o.as), w.MinSeq, w.StartReason())
+	}
 	conv := projection.Conv{ID: o.cid, SessionType: store.ConversationTypeOf(o.cid)}
 	var prev []*store.Bucket // the batch before, for quotes that reach back
 	err = st.Scan(ctx, w, from, to, func(batch []*store.Bucket) error {

@@ -133,6 +133,10 @@ func TestPullWindowInTheCommands(t *testing.T) {
 			t.Errorf("dump --from %s as alice starts at %v, want 21", from, objs[0]["seq"])
 		}
 	}
+	if r := s.chatlens(t, "dump", "--conversation", chat, "--as", "alice", "--from", "5", "--to", "22"); r.code != 0 ||
+		!strings.Contains(r.stderr, "alice's history starts at seq 21: seq_user.min_seq = 21") {
+		t.Errorf("dump --from 5 as alice: exit %d, stderr %q; want a note saying why seqs 5-20 are missing", r.code, r.stderr)
+	}
 	var row struct{ MaxSeq, ReadSeq, Unread int64 }
 	for line := range strings.Lines(s.mustRun(t, "conversations", "--as", "alice", "--format", "json")) {
 		if strings.Contains(line, `"conversationID":"`+chat+`"`) {
