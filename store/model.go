@@ -77,6 +77,11 @@ const (
 
 	MsgFromUser   int32 = 100
 	MsgFromSystem int32 = 200
+
+	// ContentRevoked is the content type a revoked message is shown with
+	// (OpenIM's MsgRevokeNotification); a message stored with it cannot be
+	// revoked again.
+	ContentRevoked int32 = 2101
 )
 
 // EmptySlot is the slot the server writes for a seq it has no message for.

@@ -199,3 +199,23 @@ func TestDeleteOrReadOfACacheOnlySeqSaysSo(t *testing.T) {
 		t.Errorf("delete of stored seq 10: %v", err)
 	}
 }
+
+// TestRevokeOfARevokeNoticeIsRefused: revoke.go RevokeMsg refuses a message
+// whose content type is 2101 ("msg already revoke"), not only one with a
+// revoke record: a stored revoke notice cannot be revoked.
+func TestRevokeOfARevokeNoticeIsRefused(t *testing.T) {
+	b := newBackend(t)
+	s := store.New(b, store.Options{})
+	msgs := textMsgs(2)
+	for _, m := range msgs {
+		m.SessionType, m.RecvID = store.SessionSingle, "bob"
+	}
+	msgs[1].ContentType = store.ContentRevoked
+	if _, err := s.InsertMessages(t.Context(), "si_alice_bob", 1, msgs); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Do(t.Context(), store.WriteRequest{Action: store.ActionRevoke, Cid: "si_alice_bob", By: "alice", Seqs: []int64{1, 2}})
+	if err == nil || !strings.Contains(err.Error(), "seq 2: msg already revoke") || strings.Contains(err.Error(), "seq 1") {
+		t.Errorf("revoke of seqs 1 (a text) and 2 (a revoke notice): %v; want seq 2 refused as already revoked", err)
+	}
+}

@@ -97,6 +97,9 @@ func (s *Store) checkTargets(ctx context.Context, cid, uid string, seqs []int64,
 			case st.IsHole():
 			case action == ActionRevoke && st.Slot.Revoke != nil:
 				refused.add("already revoked by "+st.Slot.Revoke.UserID, seq)
+			case action == ActionRevoke && st.Slot.Msg.ContentType == ContentRevoked:
+				// revoke.go RevokeMsg refuses any message shown as 2101.
+				refused.add("msg already revoke: it is a revoke notice (content type 2101)", seq)
 			case cacheOnly && st.Cached:
 				cached = append(cached, seq)
 			case judge != nil:
