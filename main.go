@@ -742,7 +742,7 @@ func runWrite(ctx context.Context, e *env) error {
 	var done string
 	switch e.cmd {
 	case "revoke":
-		done = fmt.Sprintf("revoked seq %s of %s by %s", store.FormatSeqs(seqs), o.cid, as)
+		done = fmt.Sprintf("revoked seq %s of %s by %s (role %d)", store.FormatSeqs(seqs), o.cid, as, res.Revoke.Role)
 	case "delete":
 		done = fmt.Sprintf("deleted seq %s of %s for %s", store.FormatSeqs(seqs), o.cid, as)
 	case "read":

@@ -19,12 +19,18 @@ type WriteRequest struct {
 	Admin bool
 }
 
+// Done is what Do did: the write's result and, for a revoke, the record written.
+type Done struct {
+	WriteResult
+	Revoke *Revoke
+}
+
 // Do checks req as OpenIM would before it writes — the user is one the
 // store knows, each target is a message in the user's pull window, and a
 // revoke follows RevokeRule — then writes. A refusal writes nothing, is
 // one line (*UnknownUserError or *TargetError) and is audited "refused".
 // A read-only store refuses in the write itself, reading nothing first.
-func (s *Store) Do(ctx context.Context, req WriteRequest) (WriteResult, error) {
+func (s *Store) Do(ctx context.Context, req WriteRequest) (Done, error) {
 	if req.Admin {
 		ctx = context.WithValue(ctx, adminKey{}, true)
 	}
@@ -33,7 +39,7 @@ func (s *Store) Do(ctx context.Context, req WriteRequest) (WriteResult, error) {
 	}
 	uc, err := s.CheckUser(ctx, req.By, req.Cid)
 	if err != nil {
-		return WriteResult{Seqs: req.Seqs}, err
+		return Done{WriteResult: WriteResult{Seqs: req.Seqs}}, err
 	}
 	if !uc.Known {
 		return s.refuse(ctx, req, &UnknownUserError{Action: req.Action, Cid: req.Cid, UserID: req.By, Why: uc.Why})
@@ -42,7 +48,7 @@ func (s *Store) Do(ctx context.Context, req WriteRequest) (WriteResult, error) {
 	var rp *revokePlan
 	if req.Action == ActionRevoke {
 		if rp, err = s.planRevoke(ctx, req, uc.User); err != nil {
-			return WriteResult{Seqs: req.Seqs}, err
+			return Done{WriteResult: WriteResult{Seqs: req.Seqs}}, err
 		}
 		judge = rp.judge
 	}
@@ -51,7 +57,7 @@ func (s *Store) Do(ctx context.Context, req WriteRequest) (WriteResult, error) {
 		if errors.As(err, &te) {
 			return s.refuse(ctx, req, err)
 		}
-		return WriteResult{Seqs: req.Seqs}, err
+		return Done{WriteResult: WriteResult{Seqs: req.Seqs}}, err
 	}
 	rev := Revoke{UserID: req.By}
 	if rp != nil {
@@ -60,26 +66,32 @@ func (s *Store) Do(ctx context.Context, req WriteRequest) (WriteResult, error) {
 	return s.apply(ctx, req, rev)
 }
 
-func (s *Store) apply(ctx context.Context, req WriteRequest, rev Revoke) (WriteResult, error) {
+func (s *Store) apply(ctx context.Context, req WriteRequest, rev Revoke) (Done, error) {
+	var res WriteResult
+	var err error
 	switch req.Action {
 	case ActionRevoke:
-		return s.Revoke(ctx, req.Cid, req.Seqs, rev)
+		res, err = s.Revoke(ctx, req.Cid, req.Seqs, rev)
+		return Done{WriteResult: res, Revoke: &rev}, err
 	case ActionDelete:
-		return s.DeleteForMe(ctx, req.Cid, req.Seqs, req.By)
+		res, err = s.DeleteForMe(ctx, req.Cid, req.Seqs, req.By)
 	case ActionRead:
-		return s.MarkRead(ctx, req.Cid, req.Seqs, req.By)
+		res, err = s.MarkRead(ctx, req.Cid, req.Seqs, req.By)
+	default:
+		err = fmt.Errorf("unknown action %q", req.Action)
 	}
-	return WriteResult{}, fmt.Errorf("unknown action %q", req.Action)
+	return Done{WriteResult: res}, err
 }
 
 // refuse audits a refusal and returns it.
-func (s *Store) refuse(ctx context.Context, req WriteRequest, err error) (WriteResult, error) {
+func (s *Store) refuse(ctx context.Context, req WriteRequest, err error) (Done, error) {
 	entry := AuditEntry{Time: time.Now().UTC(), Operator: s.operator, Action: req.Action, Conversation: req.Cid,
 		Seqs: req.Seqs, As: req.By, Admin: actingAsAdmin(ctx), Result: "refused", Error: err.Error()}
+	done := Done{WriteResult: WriteResult{Seqs: req.Seqs}}
 	if aerr := s.audit.Append(entry); aerr != nil {
-		return WriteResult{Seqs: req.Seqs}, fmt.Errorf("%w (and the audit log failed: %v)", err, aerr)
+		return done, fmt.Errorf("%w (and the audit log failed: %v)", err, aerr)
 	}
-	return WriteResult{Seqs: req.Seqs}, err
+	return done, err
 }
 
 // adminKey marks a context whose writes an operator makes as an app admin.

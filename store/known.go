@@ -70,14 +70,10 @@ func (s *Store) CheckUser(ctx context.Context, uid, cid string) (UserCheck, erro
 	return UserCheck{Known: true, Why: "nothing stored says who the users are"}, nil
 }
 
-// IsMember tells whether uid belongs to cid: one of the two users of a
+// isMember tells whether uid belongs to cid: one of the two users of a
 // single or notification chat (no read), or in group_member for a group
 // (one read). decided is false when the store cannot tell (a group with no
 // group_member records, an ID that names no users).
-func (s *Store) IsMember(ctx context.Context, uid, cid string) (member, decided bool, err error) {
-	return s.isMember(ctx, uid, cid)
-}
-
 func (s *Store) isMember(ctx context.Context, uid, cid string) (member, decided bool, err error) {
 	group := GroupOf(cid)
 	if IsNotificationConversation(cid) {

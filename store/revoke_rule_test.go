@@ -79,14 +79,20 @@ func TestDoRevokeRecordsWhatOpenIMRecords(t *testing.T) {
 		}
 		return msgs
 	}
-	mustDo := func(_ store.WriteResult, err error) {
+	mustInsert := func(_ store.WriteResult, err error) {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	mustDo(s.InsertMessages(ctx, "sg_club", 1, from("mo", store.SessionGroup, 3)))
-	mustDo(s.InsertMessages(ctx, "si_alice_bob", 1, from("bob", store.SessionSingle, 2)))
+	mustDo := func(_ store.Done, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustInsert(s.InsertMessages(ctx, "sg_club", 1, from("mo", store.SessionGroup, 3)))
+	mustInsert(s.InsertMessages(ctx, "si_alice_bob", 1, from("bob", store.SessionSingle, 2)))
 	insertRaw(t, b, store.CollUser,
 		bsonD("user_id", "olga", "nickname", ""), bsonD("user_id", "mo", "nickname", "Mo"),
 		bsonD("user_id", "bob", "nickname", "Bob", "app_manger_level", int32(3)), bsonD("user_id", "alice", "nickname", "Alice"))

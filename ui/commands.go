@@ -250,8 +250,8 @@ func runAction(e *env, cid string, act action, viewer string, seqs []int64) tea.
 		if e.readOnly {
 			return actionDoneMsg{cid: cid, act: act, viewer: viewer, seqs: seqs, err: store.ErrReadOnly}
 		}
-		res, err := e.st.Do(e.ctx, store.WriteRequest{Action: storeAction[act], Cid: cid, By: viewer, Seqs: seqs})
-		return actionDoneMsg{cid: cid, act: act, viewer: viewer, seqs: seqs, res: res, err: err}
+		done, err := e.st.Do(e.ctx, store.WriteRequest{Action: storeAction[act], Cid: cid, By: viewer, Seqs: seqs})
+		return actionDoneMsg{cid: cid, act: act, viewer: viewer, seqs: seqs, res: done.WriteResult, err: err}
 	}
 }
 
