@@ -640,6 +640,10 @@ func runDump(ctx context.Context, e *env) error {
 	}
 	conv := projection.Conv{ID: o.cid, SessionType: store.ConversationTypeOf(o.cid)}
 	var prev []*store.Bucket // the batch before, for quotes that reach back
+	var holeTimes *store.HoleSendTimes
+	if o.format == "json" { // a hole prints as OpenIM's stand-in, with a send time
+		holeTimes = st.HoleSendTimes(o.cid)
+	}
 	err = st.Scan(ctx, w, from, to, func(batch []*store.Bucket) error {
 		// Rule 5 needs every quoted seq's slot: what the batch and the one
 		// before do not hold is read in one more call, only when needed.
@@ -659,11 +663,23 @@ func runDump(ctx context.Context, e *env) error {
 		lookup := projection.BucketLookup(near...)
 		prev = batch
 		for _, b := range batch {
-			for _, s := range b.Slots {
+			var times [store.BucketSize]int64
+			if holeTimes != nil {
+				t, err := holeTimes.Bucket(ctx, b)
+				if err != nil {
+					return err
+				}
+				times = t
+			}
+			for i, s := range b.Slots {
 				if s.Seq < from || s.Seq > to {
 					continue
 				}
-				if err := printMessage(e, projection.View(s, b.DocID, o.as, conv, lookup)); err != nil {
+				m := projection.View(s, b.DocID, o.as, conv, lookup)
+				if m.Hole && m.SendTime == 0 {
+					m.SendTime = times[i]
+				}
+				if err := printMessage(e, m); err != nil {
 					return err
 				}
 			}

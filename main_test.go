@@ -213,6 +213,22 @@ func slotsOf(t *testing.T, st *store.Store, cid string, maxSeq int64) map[int64]
 
 func num(v any) int64 { f, _ := v.(float64); return int64(f) }
 
+// prevSendTime is the send time OpenIM gives the stand-in of hole seq: the
+// newest message's before it, looking from the bucket below for a seq that
+// ends a bucket (mgo/msg.go findBeforeSendTime).
+func prevSendTime(slots map[int64]store.StoredSlot, seq int64) int64 {
+	from := seq - 1
+	if seq%store.BucketSize == 0 {
+		from = seq - store.BucketSize
+	}
+	for q := from; q >= 1; q-- {
+		if s := slots[q]; !s.IsHole() {
+			return s.Slot.Msg.SendTime
+		}
+	}
+	return 0
+}
+
 // TestDumpFollowsOpenIMRules dumps the showcase single and group chat as every
 // participant and checks each object against the stored slot.
 func TestDumpFollowsOpenIMRules(t *testing.T) {
@@ -248,8 +264,10 @@ func TestDumpFollowsOpenIMRules(t *testing.T) {
 				slot := slots[seq]
 				if slot.IsHole() {
 					seen["hole"]++
-					if len(o) != 2 || num(o["status"]) != 4 {
-						t.Errorf("%s: a hole must be {seq, status: 4}, got %v", where, o)
+					// OpenIM's stand-in (mgo/msg.go FindSeqs): seq, status 4
+					// and the send time of the newest message before it.
+					if want := prevSendTime(slots, seq); len(o) != 3 || num(o["status"]) != 4 || num(o["sendTime"]) != want {
+						t.Errorf("%s: a hole must be {seq, status: 4, sendTime: %d}, got %v", where, want, o)
 					}
 					continue
 				}

@@ -102,18 +102,21 @@ const (
 // is {"detail": "<JSON string>"}.
 func isNotification(ct int32) bool { return ct >= NotificationBegin && ct <= NotificationEnd }
 
-// holeJSON is the only shape a hole has in `dump --format json`.
+// holeJSON is the only shape a hole has in `dump --format json`: the
+// stand-in OpenIM returns for it (mgo/msg.go FindSeqs).
 type holeJSON struct {
-	Seq    int64 `json:"seq"`
-	Status int32 `json:"status"`
+	Seq      int64 `json:"seq"`
+	Status   int32 `json:"status"`
+	SendTime int64 `json:"sendTime"`
 }
 
-// MarshalJSON writes OpenIM's field names in order; a hole is {"seq":N,"status":4}.
+// MarshalJSON writes OpenIM's field names in order; a hole is
+// {"seq":N,"status":4,"sendTime":T}, T the previous message's send time.
 // HTML characters are left as they are: the caller's encoder decides
 // whether to escape them.
 func (m Message) MarshalJSON() ([]byte, error) {
 	if m.Hole {
-		return json.Marshal(holeJSON{Seq: m.Seq, Status: store.StatusDeleted})
+		return json.Marshal(holeJSON{Seq: m.Seq, Status: store.StatusDeleted, SendTime: m.SendTime})
 	}
 	type plain Message // no MarshalJSON method: no recursion
 	var b bytes.Buffer
@@ -141,9 +144,14 @@ func View(s store.StoredSlot, docID string, viewer string, conv Conv, quoted Loo
 	if s.Slot != nil {
 		m.DelList, m.Revoke, m.SlotIsRead = s.Slot.DelList, s.Slot.Revoke, s.Slot.IsRead
 	}
-	// Rule 4: nothing to show, whatever else the slot holds.
+	// Rule 4: nothing to show, whatever else the slot holds. A stand-in
+	// read from the cache carries the send time OpenIM gave it; for any
+	// other hole the caller fills it in (store.HoleSendTimes).
 	if s.IsHole() {
 		m.Hole, m.Status = true, store.StatusDeleted
+		if s.Slot != nil && s.Slot.Msg != nil && s.Slot.Msg.IsStandIn() {
+			m.SendTime = s.Slot.Msg.SendTime
+		}
 		return m
 	}
 	msg := s.Slot.Msg

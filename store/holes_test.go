@@ -100,3 +100,67 @@ func TestMalformedNewestMessageIsStillASlot(t *testing.T) {
 		t.Errorf("revoke of seq 31: %v", err)
 	}
 }
+
+// TestHoleSendTimes: the send time of the stand-in OpenIM returns for a
+// hole (mgo/msg.go FindSeqs with findBeforeSendTime) is that of the newest
+// stored message before it, looked for in its own bucket up to it, then in
+// the buckets below; a seq that ends a bucket starts from the bucket below.
+func TestHoleSendTimes(t *testing.T) {
+	const cid = "sg_g1"
+	b := newBackend(t)
+	s := store.New(b, store.Options{})
+	at := func(seq int64) int64 { return 1700000000000 + seq*1000 }
+	put := func(first, last int64) {
+		msgs := textMsgs(int(last - first + 1))
+		for i, m := range msgs {
+			m.SendTime = at(first + int64(i))
+		}
+		if _, err := s.InsertMessages(t.Context(), cid, first, msgs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(1, 10)    // bucket 0: 1..10, holes 11..100
+	put(150, 160) // bucket 1: 150..160, holes 101..149 and 161..200
+	put(450, 451) // bucket 4 (2 and 3 not stored): holes 401..449
+	times := func(h *store.HoleSendTimes, index int64) [store.BucketSize]int64 {
+		bs, err := s.Buckets(t.Context(), cid, []int64{index}, 500)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := h.Bucket(t.Context(), bs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	h := s.HoleSendTimes(cid)
+	b0, b1 := times(h, 0), times(h, 1)
+	for _, c := range []struct {
+		seq, want int64
+		why       string
+	}{
+		{11, at(10), "after seq 10 in the same bucket"},
+		{99, at(10), "the newest before it, however far"},
+		{100, 0, "ends bucket 0: OpenIM looks only below it, and nothing is there"},
+		{101, at(10), "start of bucket 1: the newest of bucket 0"},
+		{161, at(160), "after seq 160"},
+		{200, at(10), "ends bucket 1: bucket 1 is skipped, bucket 0 holds seq 10"},
+	} {
+		got := b0
+		if c.seq > 100 {
+			got = b1
+		}
+		if v := got[store.SlotIndex(c.seq)]; v != c.want {
+			t.Errorf("hole %d: send time %d, want %d (%s)", c.seq, v, c.want, c.why)
+		}
+	}
+	// Starting past missing buckets, the newest stored message below is found.
+	start := s.Stats().RoundTrips
+	b4 := times(s.HoleSendTimes(cid), 4)
+	if got := b4[store.SlotIndex(401)]; got != at(160) {
+		t.Errorf("hole 401 read alone: send time %d, want seq 160's %d", got, at(160))
+	}
+	if trips := s.Stats().RoundTrips - start; trips != 3 {
+		t.Errorf("%d round trips, want 3: bucket 4, the doc_id list, one find below", trips)
+	}
+}
