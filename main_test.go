@@ -672,6 +672,7 @@ var hostileTexts = []string{
 	"raw \x9b2J \x9d0;t byte",
 	"bell\x07 bs\x08 nul\x00 cr\rover del\x7f",
 	"abc\u202edcba\u202c \u2066iso\u2069",
+	"sep\u2028par\u2029 zw\u200bsp\u2060\ufeff marks\u200e\u200f\u061c soft\u00ad",
 	"line one\nline two\r\n\tindented",
 	strings.Repeat("A", 100<<10) + "\x1b[2Jend",
 }
@@ -715,7 +716,7 @@ func wantInert(t *testing.T, what, out string) {
 		t.Errorf("%s: invalid UTF-8 in the output", what)
 	}
 	for i, r := range out {
-		if r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
+		if r < 0x20 && r != '\n' || r == 0x7f || store.UnsafeRune(r) {
 			t.Errorf("%s: %U at byte %d: …%q…", what, r, i, out[max(0, i-30):min(len(out), i+10)])
 			return
 		}
@@ -750,6 +751,7 @@ func TestDumpNeverPrintsHostileContentRaw(t *testing.T) {
 
 	conv := s.mustRun(t, "conversations", "--as", "alice")
 	wantInert(t, "conversations", conv)
+	wantInert(t, "export", s.mustRun(t, "export"))
 	check := s.chatlens(t, "check")
 	wantInert(t, "check", check.stdout+check.stderr)
 }
