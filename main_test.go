@@ -1101,3 +1101,57 @@ func TestEnvironmentStandsForTheFlags(t *testing.T) {
 		t.Errorf("--data did not win over CHATLENS_DATA: %v", err)
 	}
 }
+
+// TestDumpHolesCarryThePreviousSendTime: a hole prints as the stand-in
+// OpenIM returns for it (mgo/msg.go FindSeqs): {seq, status 4, sendTime}
+// with the send time of the newest stored message before it, found below
+// the dumped range and past buckets that are not stored at all.
+func TestDumpHolesCarryThePreviousSendTime(t *testing.T) {
+	const cid = "si_alice_bob"
+	s := empty(t)
+	b, err := embedded.Open(s.data, embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := store.New(b, store.Options{})
+	msg := func(seq int64) *store.MsgData {
+		return &store.MsgData{SendID: "alice", RecvID: "bob", ClientMsgID: fmt.Sprint("c", seq), SenderNickname: "Alice",
+			SessionType: store.SessionSingle, MsgFrom: store.MsgFromUser, ContentType: 101, Content: `{"content":"hi"}`,
+			SendTime: 1700000000000 + seq*1000, Status: store.StatusSent, Options: map[string]bool{}, AtUserIDList: []string{}}
+	}
+	ctx := context.Background()
+	// seqs 1..5 in bucket 0, nothing in buckets 1 and 2, seqs 350 and 352 in bucket 3.
+	for _, first := range []int64{1, 350, 352} {
+		n := int64(5)
+		if first > 5 {
+			n = 1
+		}
+		var msgs []*store.MsgData
+		for seq := first; seq < first+n; seq++ {
+			msgs = append(msgs, msg(seq))
+		}
+		if _, err := st.InsertMessages(ctx, cid, first, msgs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	objs := s.dumpJSON(t, cid, "alice", "--from", "301", "--to", "352")
+	if len(objs) != 52 {
+		t.Fatalf("dump printed %d objects, want 52", len(objs))
+	}
+	for _, o := range objs {
+		seq := num(o["seq"])
+		if seq == 350 || seq == 352 {
+			continue
+		}
+		want := int64(1700000000000 + 5*1000) // seq 5's
+		if seq == 351 {
+			want = 1700000000000 + 350*1000
+		}
+		if len(o) != 3 || num(o["status"]) != 4 || num(o["sendTime"]) != want {
+			t.Errorf("hole %d = %v, want {seq, status 4, sendTime %d}", seq, o, want)
+		}
+	}
+}
