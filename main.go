@@ -641,8 +641,10 @@ func runDump(ctx context.Context, e *env) error {
 	conv := projection.Conv{ID: o.cid, SessionType: store.ConversationTypeOf(o.cid)}
 	var prev []*store.Bucket // the batch before, for quotes that reach back
 	var holeTimes *store.HoleSendTimes
-	if o.format == "json" { // a hole prints as OpenIM's stand-in, with a send time
-		holeTimes = st.HoleSendTimes(o.cid)
+	if o.format == "json" { // a hole prints as OpenIM's stand-in: it needs the range read once before
+		if holeTimes, err = st.HoleSendTimes(ctx, w, from, to); err != nil {
+			return err
+		}
 	}
 	err = st.Scan(ctx, w, from, to, func(batch []*store.Bucket) error {
 		// Rule 5 needs every quoted seq's slot: what the batch and the one
@@ -663,21 +665,13 @@ func runDump(ctx context.Context, e *env) error {
 		lookup := projection.BucketLookup(near...)
 		prev = batch
 		for _, b := range batch {
-			var times [store.BucketSize]int64
-			if holeTimes != nil {
-				t, err := holeTimes.Bucket(ctx, b)
-				if err != nil {
-					return err
-				}
-				times = t
-			}
-			for i, s := range b.Slots {
+			for _, s := range b.Slots {
 				if s.Seq < from || s.Seq > to {
 					continue
 				}
 				m := projection.View(s, b.DocID, o.as, conv, lookup)
-				if m.Hole && m.SendTime == 0 {
-					m.SendTime = times[i]
+				if m.Hole && m.SendTime == 0 && holeTimes != nil {
+					m.SendTime = holeTimes.At(s.Seq)
 				}
 				if err := printMessage(e, m); err != nil {
 					return err

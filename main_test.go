@@ -213,20 +213,44 @@ func slotsOf(t *testing.T, st *store.Store, cid string, maxSeq int64) map[int64]
 
 func num(v any) int64 { f, _ := v.(float64); return int64(f) }
 
-// prevSendTime is the send time OpenIM gives the stand-in of hole seq: the
-// newest message's before it, looking from the bucket below for a seq that
-// ends a bucket (mgo/msg.go findBeforeSendTime).
-func prevSendTime(slots map[int64]store.StoredSlot, seq int64) int64 {
-	from := seq - 1
-	if seq%store.BucketSize == 0 {
-		from = seq - store.BucketSize
-	}
-	for q := from; q >= 1; q-- {
-		if s := slots[q]; !s.IsHole() {
-			return s.Slot.Msg.SendTime
+// openIMHoleTimes is, for one pull of from..to, the send time OpenIM puts
+// on the stand-in of each hole (mgo/msg.go FindSeqs): holes newest first;
+// an answer is reused for a lower hole at or above the message it names;
+// otherwise findBeforeSendTime looks in the hole's bucket, its first
+// seq%100 slots (none for a seq ending a bucket), then each bucket below,
+// whole, for the last message with a send time; none found ends the search.
+func openIMHoleTimes(slots map[int64]store.StoredSlot, from, to int64) map[int64]int64 {
+	findBefore := func(seq int64) (int64, int64) {
+		for i := store.BucketIndex(seq); i >= 0; i-- {
+			n := int64(store.BucketSize)
+			if i == store.BucketIndex(seq) {
+				n = seq % store.BucketSize
+			}
+			for q := store.FirstSeq(i) + n - 1; q >= store.FirstSeq(i); q-- {
+				if s := slots[q]; !s.IsHole() && s.Slot.Msg.SendTime > 0 {
+					return s.Slot.Msg.Seq, s.Slot.Msg.SendTime
+				}
+			}
 		}
+		return 0, 0
 	}
-	return 0
+	out := map[int64]int64{}
+	var lastSeq, lastTime int64
+	for seq := to; seq >= from; seq-- {
+		if !slots[seq].IsHole() {
+			continue
+		}
+		if lastTime > 0 && lastSeq <= seq {
+			out[seq] = lastTime
+			continue
+		}
+		msgSeq, t := findBefore(seq)
+		if t <= 0 {
+			break
+		}
+		out[seq], lastSeq, lastTime = t, msgSeq, t
+	}
+	return out
 }
 
 // TestDumpFollowsOpenIMRules dumps the showcase single and group chat as every
@@ -251,6 +275,7 @@ func TestDumpFollowsOpenIMRules(t *testing.T) {
 			}
 			w := ws[cid]
 			slots := slotsOf(t, st, cid, w.MaxSeq)
+			holeTimes := openIMHoleTimes(slots, w.MinSeq, w.MaxSeq)
 			objs := s.dumpJSON(t, cid, viewer)
 			if int64(len(objs)) != w.MaxSeq-w.MinSeq+1 || num(objs[0]["seq"]) != w.MinSeq {
 				t.Fatalf("%s as %s: %d objects from seq %v, want seqs %d..%d", cid, viewer, len(objs), objs[0]["seq"], w.MinSeq, w.MaxSeq)
@@ -265,8 +290,8 @@ func TestDumpFollowsOpenIMRules(t *testing.T) {
 				if slot.IsHole() {
 					seen["hole"]++
 					// OpenIM's stand-in (mgo/msg.go FindSeqs): seq, status 4
-					// and the send time of the newest message before it.
-					if want := prevSendTime(slots, seq); len(o) != 3 || num(o["status"]) != 4 || num(o["sendTime"]) != want {
+					// and the send time its pull of the window gives it.
+					if want := holeTimes[seq]; len(o) != 3 || num(o["status"]) != 4 || num(o["sendTime"]) != want {
 						t.Errorf("%s: a hole must be {seq, status: 4, sendTime: %d}, got %v", where, want, o)
 					}
 					continue
@@ -1103,9 +1128,9 @@ func TestEnvironmentStandsForTheFlags(t *testing.T) {
 }
 
 // TestDumpHolesCarryThePreviousSendTime: a hole prints as the stand-in
-// OpenIM returns for it (mgo/msg.go FindSeqs): {seq, status 4, sendTime}
-// with the send time of the newest stored message before it, found below
-// the dumped range and past buckets that are not stored at all.
+// OpenIM's pull of the dumped range returns for it (mgo/msg.go FindSeqs):
+// {seq, status 4, sendTime} with the send time of the newest stored message
+// before it, found below the range and past buckets not stored at all.
 func TestDumpHolesCarryThePreviousSendTime(t *testing.T) {
 	const cid = "si_alice_bob"
 	s := empty(t)
@@ -1120,8 +1145,9 @@ func TestDumpHolesCarryThePreviousSendTime(t *testing.T) {
 			SendTime: 1700000000000 + seq*1000, Status: store.StatusSent, Options: map[string]bool{}, AtUserIDList: []string{}}
 	}
 	ctx := context.Background()
-	// seqs 1..5 in bucket 0, nothing in buckets 1 and 2, seqs 350 and 352 in bucket 3.
-	for _, first := range []int64{1, 350, 352} {
+	// seqs 1..5 in bucket 0, nothing in buckets 1 and 2, seqs 350 and 352 in
+	// bucket 3, seq 401 in bucket 4.
+	for _, first := range []int64{1, 350, 352, 401} {
 		n := int64(5)
 		if first > 5 {
 			n = 1
@@ -1152,6 +1178,14 @@ func TestDumpHolesCarryThePreviousSendTime(t *testing.T) {
 		}
 		if len(o) != 3 || num(o["status"]) != 4 || num(o["sendTime"]) != want {
 			t.Errorf("hole %d = %v, want {seq, status 4, sendTime %d}", seq, o, want)
+		}
+	}
+	// In one pull OpenIM takes the holes newest first: seq 400 ends bucket 3,
+	// so its search skips bucket 3 and finds seq 5, and holes 390..399 reuse
+	// that answer although seq 352 is nearer.
+	for _, o := range s.dumpJSON(t, cid, "alice", "--from", "390", "--to", "401") {
+		if seq := num(o["seq"]); seq <= 400 && num(o["sendTime"]) != 1700000000000+5*1000 {
+			t.Errorf("hole %d = %v, want seq 5's send time", seq, o)
 		}
 	}
 }

@@ -101,10 +101,13 @@ func TestMalformedNewestMessageIsStillASlot(t *testing.T) {
 	}
 }
 
-// TestHoleSendTimes: the send time of the stand-in OpenIM returns for a
-// hole (mgo/msg.go FindSeqs with findBeforeSendTime) is that of the newest
-// stored message before it, looked for in its own bucket up to it, then in
-// the buckets below; a seq that ends a bucket starts from the bucket below.
+// TestHoleSendTimes: the send times of the stand-ins OpenIM returns for the
+// holes of one pull (mgo/msg.go FindSeqs with findBeforeSendTime): holes
+// are taken newest first; each gets the newest stored message before it
+// (its own bucket up to it, then the buckets below; a seq that ends a
+// bucket skips its own bucket), a lower hole at or above the message found
+// reuses that answer, and a hole with nothing before it stops the search,
+// leaving 0 to it and every lower hole.
 func TestHoleSendTimes(t *testing.T) {
 	const cid = "sg_g1"
 	b := newBackend(t)
@@ -122,45 +125,32 @@ func TestHoleSendTimes(t *testing.T) {
 	put(1, 10)    // bucket 0: 1..10, holes 11..100
 	put(150, 160) // bucket 1: 150..160, holes 101..149 and 161..200
 	put(450, 451) // bucket 4 (2 and 3 not stored): holes 401..449
-	times := func(h *store.HoleSendTimes, index int64) [store.BucketSize]int64 {
-		bs, err := s.Buckets(t.Context(), cid, []int64{index}, 500)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := h.Bucket(t.Context(), bs[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		return got
+	ws, err := s.Windows(t.Context(), "m1", []string{cid}, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	h := s.HoleSendTimes(cid)
-	b0, b1 := times(h, 0), times(h, 1)
 	for _, c := range []struct {
-		seq, want int64
-		why       string
+		from, to int64
+		want     map[int64]int64 // hole -> send time
+		why      string
 	}{
-		{11, at(10), "after seq 10 in the same bucket"},
-		{99, at(10), "the newest before it, however far"},
-		{100, 0, "ends bucket 0: OpenIM looks only below it, and nothing is there"},
-		{101, at(10), "start of bucket 1: the newest of bucket 0"},
-		{161, at(160), "after seq 160"},
-		{200, at(10), "ends bucket 1: bucket 1 is skipped, bucket 0 holds seq 10"},
+		{1, 451, map[int64]int64{11: at(10), 99: at(10), 100: at(10), 149: at(10), 161: at(160), 200: at(160), 300: at(160), 449: at(160)},
+			"the whole conversation: each run of holes gets the message below it, seq 100 and 200 too (answers reused)"},
+		{90, 100, map[int64]int64{90: 0, 99: 0, 100: 0},
+			"seq 100 ends bucket 0 and is searched first: nothing below bucket 0, so the search stops"},
+		{90, 99, map[int64]int64{90: at(10), 99: at(10)}, "the message before them"},
+		{195, 200, map[int64]int64{195: at(10), 199: at(10), 200: at(10)},
+			"seq 200 skips bucket 1 and finds seq 10; the lower holes reuse that"},
+		{401, 449, map[int64]int64{401: at(160), 449: at(160)}, "past buckets 2 and 3, not stored, to seq 160"},
 	} {
-		got := b0
-		if c.seq > 100 {
-			got = b1
+		h, err := s.HoleSendTimes(t.Context(), ws[cid], c.from, c.to)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if v := got[store.SlotIndex(c.seq)]; v != c.want {
-			t.Errorf("hole %d: send time %d, want %d (%s)", c.seq, v, c.want, c.why)
+		for seq, want := range c.want {
+			if got := h.At(seq); got != want {
+				t.Errorf("pull %d..%d: hole %d gets %d, want %d (%s)", c.from, c.to, seq, got, want, c.why)
+			}
 		}
-	}
-	// Starting past missing buckets, the newest stored message below is found.
-	start := s.Stats().RoundTrips
-	b4 := times(s.HoleSendTimes(cid), 4)
-	if got := b4[store.SlotIndex(401)]; got != at(160) {
-		t.Errorf("hole 401 read alone: send time %d, want seq 160's %d", got, at(160))
-	}
-	if trips := s.Stats().RoundTrips - start; trips != 3 {
-		t.Errorf("%d round trips, want 3: bucket 4, the doc_id list, one find below", trips)
 	}
 }
