@@ -48,11 +48,11 @@ type Message struct {
 	Problem          string        `json:"-"` // why the slot breaks the contract; "" when it does not
 	Cached           bool          `json:"-"` // the slot came from the cache layer
 	Viewer           string        `json:"-"`
-	// QuoteResolved is true when rule 5 was applied: the quoted seq's slot
-	// was at hand, so the quoted message in Content is what the viewer sees
-	// of it. When false (no lookup, a miss, no usable seq) Content keeps the
-	// quote as stored, unverified, and Summary does not show the quoted
-	// message's text: it may have been revoked or deleted since.
+	// QuoteResolved is true when rule 5 was applied: Content is the quote as
+	// OpenIM returns it (rewritten only if the quoted slot is revoked or the
+	// quoted seq is 0 or less). When false (the quoted slot was needed and
+	// not at hand) Content keeps the quote as stored, unverified, and
+	// Summary does not show the quoted message's text: it may be revoked.
 	QuoteResolved bool `json:"-"`
 
 	// The stored message before projection, for the inspector. Slices are
@@ -130,8 +130,8 @@ func (m Message) MarshalJSON() ([]byte, error) {
 
 // View projects stored slot s for viewer, following OPENIM.md's read-time
 // rules in order. docID names the bucket ("" derives it from conv.ID). quoted
-// serves rule 5 (a quoted message gets the same treatment); it may be nil or
-// miss, and then the quote is left unresolved (see Message.QuoteResolved):
+// serves rule 5 (the quoted seq's slot decides whether OpenIM rewrites the
+// quote); it may be nil or miss, and then the quote is left unresolved (see Message.QuoteResolved):
 // callers read the buckets QuotedBuckets names to resolve every quote.
 func View(s store.StoredSlot, docID string, viewer string, conv Conv, quoted Lookup) Message {
 	m := Message{Seq: s.Seq, DocID: docID, Problem: s.Problem, Cached: s.Cached, Viewer: viewer}
