@@ -158,7 +158,7 @@ func projectQuote(content, viewer string, quoted Lookup) (shown string, resolved
 	if qm.Seq <= 0 && qm.ContentType == RevokeNotice {
 		return shown, true
 	}
-	content = "{}"
+	quotedContent := "{}" // what a quoted seq of 0 or less gets
 	if qm.Seq > 0 {
 		if quoted == nil {
 			return shown, false
@@ -174,9 +174,9 @@ func projectQuote(content, viewer string, quoted Lookup) (shown string, resolved
 		if ct != RevokeNotice {
 			return shown, true
 		}
-		content = c
+		quotedContent = c
 	}
-	qm.ContentType, qm.Content = RevokeNotice, content
+	qm.ContentType, qm.Content = RevokeNotice, quotedContent
 	data, err := json.Marshal(&q)
 	if err != nil {
 		return shown, true
