@@ -32,15 +32,16 @@ func Sanitize(s string) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 8)
-	var prev rune // the rune written last, -1 at the start
-	prev = -1
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
+		prev := rune(-1) // the rune written last: what a second pass would see
+		if b.Len() > 0 {
+			prev, _ = utf8.DecodeLastRuneInString(b.String())
+		}
 		if disputedWidth(prev, r) {
 			i += size
 			continue
 		}
-		prev = r
 		switch {
 		case r == utf8.RuneError && size <= 1:
 			b.WriteRune(utf8.RuneError)

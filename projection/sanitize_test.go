@@ -192,3 +192,14 @@ func TestWidthsAsTmuxDrawsThem(t *testing.T) {
 		}
 	}
 }
+
+// Sanitize stays idempotent around what it leaves out: a selector or a
+// modifier after a character it rewrote is judged by what it wrote.
+func TestSanitizeIdempotentAroundEmojiParts(t *testing.T) {
+	for _, in := range []string{"\x01\ufe0f", "\u009b\ufe0f", "\xff\ufe0f", "\x01\U0001F3FD", "\r\n\U0001F3FD", "\r\U0001F3FD", "\ufe0f", "中\ufe0f"} {
+		once := Sanitize(in)
+		if twice := Sanitize(once); twice != once {
+			t.Errorf("Sanitize(%q) = %q, again %q", in, once, twice)
+		}
+	}
+}
