@@ -664,6 +664,12 @@ func runDump(ctx context.Context, e *env) error {
 	}
 	conv := projection.Conv{ID: o.cid, SessionType: store.ConversationTypeOf(o.cid)}
 	var prev []*store.Bucket // the batch before, for quotes that reach back
+	var holeTimes *store.HoleSendTimes
+	if o.format == "json" { // a hole prints as OpenIM's stand-in: it needs the range read once before
+		if holeTimes, err = st.HoleSendTimes(ctx, w, from, to); err != nil {
+			return err
+		}
+	}
 	err = st.Scan(ctx, w, from, to, func(batch []*store.Bucket) error {
 		// Rule 5 needs every quoted seq's slot: what the batch and the one
 		// before do not hold is read in one more call, only when needed.
@@ -687,7 +693,11 @@ func runDump(ctx context.Context, e *env) error {
 				if s.Seq < from || s.Seq > to {
 					continue
 				}
-				if err := printMessage(e, projection.View(s, b.DocID, o.as, conv, lookup)); err != nil {
+				m := projection.View(s, b.DocID, o.as, conv, lookup)
+				if m.Hole && m.SendTime == 0 && holeTimes != nil {
+					m.SendTime = holeTimes.At(s.Seq)
+				}
+				if err := printMessage(e, m); err != nil {
 					return err
 				}
 			}

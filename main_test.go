@@ -213,6 +213,46 @@ func slotsOf(t *testing.T, st *store.Store, cid string, maxSeq int64) map[int64]
 
 func num(v any) int64 { f, _ := v.(float64); return int64(f) }
 
+// openIMHoleTimes is, for one pull of from..to, the send time OpenIM puts
+// on the stand-in of each hole (mgo/msg.go FindSeqs): holes newest first;
+// an answer is reused for a lower hole at or above the message it names;
+// otherwise findBeforeSendTime looks in the hole's bucket, its first
+// seq%100 slots (none for a seq ending a bucket), then each bucket below,
+// whole, for the last message with a send time; none found ends the search.
+func openIMHoleTimes(slots map[int64]store.StoredSlot, from, to int64) map[int64]int64 {
+	findBefore := func(seq int64) (int64, int64) {
+		for i := store.BucketIndex(seq); i >= 0; i-- {
+			n := int64(store.BucketSize)
+			if i == store.BucketIndex(seq) {
+				n = seq % store.BucketSize
+			}
+			for q := store.FirstSeq(i) + n - 1; q >= store.FirstSeq(i); q-- {
+				if s := slots[q]; !s.IsHole() && s.Slot.Msg.SendTime > 0 {
+					return s.Slot.Msg.Seq, s.Slot.Msg.SendTime
+				}
+			}
+		}
+		return 0, 0
+	}
+	out := map[int64]int64{}
+	var lastSeq, lastTime int64
+	for seq := to; seq >= from; seq-- {
+		if !slots[seq].IsHole() {
+			continue
+		}
+		if lastTime > 0 && lastSeq <= seq {
+			out[seq] = lastTime
+			continue
+		}
+		msgSeq, t := findBefore(seq)
+		if t <= 0 {
+			break
+		}
+		out[seq], lastSeq, lastTime = t, msgSeq, t
+	}
+	return out
+}
+
 // TestDumpFollowsOpenIMRules dumps the showcase single and group chat as every
 // participant and checks each object against the stored slot.
 func TestDumpFollowsOpenIMRules(t *testing.T) {
@@ -235,6 +275,7 @@ func TestDumpFollowsOpenIMRules(t *testing.T) {
 			}
 			w := ws[cid]
 			slots := slotsOf(t, st, cid, w.MaxSeq)
+			holeTimes := openIMHoleTimes(slots, w.MinSeq, w.MaxSeq)
 			objs := s.dumpJSON(t, cid, viewer)
 			if int64(len(objs)) != w.MaxSeq-w.MinSeq+1 || num(objs[0]["seq"]) != w.MinSeq {
 				t.Fatalf("%s as %s: %d objects from seq %v, want seqs %d..%d", cid, viewer, len(objs), objs[0]["seq"], w.MinSeq, w.MaxSeq)
@@ -248,8 +289,10 @@ func TestDumpFollowsOpenIMRules(t *testing.T) {
 				slot := slots[seq]
 				if slot.IsHole() {
 					seen["hole"]++
-					if len(o) != 2 || num(o["status"]) != 4 {
-						t.Errorf("%s: a hole must be {seq, status: 4}, got %v", where, o)
+					// OpenIM's stand-in (mgo/msg.go FindSeqs): seq, status 4
+					// and the send time its pull of the window gives it.
+					if want := holeTimes[seq]; len(o) != 3 || num(o["status"]) != 4 || num(o["sendTime"]) != want {
+						t.Errorf("%s: a hole must be {seq, status: 4, sendTime: %d}, got %v", where, want, o)
 					}
 					continue
 				}
@@ -313,8 +356,9 @@ func checkSlot(t *testing.T, where string, o map[string]any, slot store.StoredSl
 	}
 }
 
-// checkQuote applies rule 5: a quote shows its quoted message the way the
-// viewer sees that seq (revoked: type 2101; deleted for the viewer: status 4).
+// checkQuote applies rule 5 as OpenIM does (controller/msg.go handlerDBMsg):
+// a quote of a revoked seq shows it as type 2101; any other quote, one of a
+// message deleted for the viewer included, is shown as stored.
 func checkQuote(t *testing.T, where, shown, stored string, slots map[int64]store.StoredSlot, viewer string, seen map[string]int) {
 	t.Helper()
 	type quote struct {
@@ -338,10 +382,6 @@ func checkQuote(t *testing.T, where, shown, stored string, slots map[int64]store
 		seen["quote of a revoked message"]++
 		if got.QuoteMessage.ContentType != 2101 {
 			t.Errorf("%s: quotes revoked seq %d but shows it as type %d", where, want.QuoteMessage.Seq, got.QuoteMessage.ContentType)
-		}
-	case !quoted.IsHole() && slices.Contains(quoted.Slot.DelList, viewer):
-		if got.QuoteMessage.Status != 4 {
-			t.Errorf("%s: quotes seq %d deleted for the viewer but shows status %d", where, want.QuoteMessage.Seq, got.QuoteMessage.Status)
 		}
 	case shown != stored:
 		t.Errorf("%s: quote of an untouched message changed: %q, stored %q", where, shown, stored)
@@ -657,6 +697,7 @@ var hostileTexts = []string{
 	"raw \x9b2J \x9d0;t byte",
 	"bell\x07 bs\x08 nul\x00 cr\rover del\x7f",
 	"abc\u202edcba\u202c \u2066iso\u2069",
+	"sep\u2028par\u2029 zw\u200bsp\u2060\ufeff marks\u200e\u200f\u061c soft\u00ad",
 	"line one\nline two\r\n\tindented",
 	strings.Repeat("A", 100<<10) + "\x1b[2Jend",
 }
@@ -700,7 +741,7 @@ func wantInert(t *testing.T, what, out string) {
 		t.Errorf("%s: invalid UTF-8 in the output", what)
 	}
 	for i, r := range out {
-		if r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
+		if r < 0x20 && r != '\n' || r == 0x7f || store.UnsafeRune(r) {
 			t.Errorf("%s: %U at byte %d: …%q…", what, r, i, out[max(0, i-30):min(len(out), i+10)])
 			return
 		}
@@ -735,6 +776,7 @@ func TestDumpNeverPrintsHostileContentRaw(t *testing.T) {
 
 	conv := s.mustRun(t, "conversations", "--as", "alice")
 	wantInert(t, "conversations", conv)
+	wantInert(t, "export", s.mustRun(t, "export"))
 	check := s.chatlens(t, "check")
 	wantInert(t, "check", check.stdout+check.stderr)
 }
@@ -742,8 +784,8 @@ func TestDumpNeverPrintsHostileContentRaw(t *testing.T) {
 // A quote far from what a dump batch holds still gets rule 5: seq 2001
 // quotes seq 3 (revoked) and seq 2002 quotes seq 4 (deleted for bob), both
 // in bucket 0, twenty buckets back. `dump --from 2001` reads what is quoted
-// and never prints the quoted originals; a quote of a visible message far
-// back still shows its text.
+// and never prints the revoked original; a quote of a message deleted for
+// the viewer or visible far back shows its text, as OpenIM returns it.
 func TestDumpTreatsFarQuotes(t *testing.T) {
 	const cid = "si_alice_bob"
 	s := empty(t)
@@ -789,20 +831,22 @@ func TestDumpTreatsFarQuotes(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// OpenIM (controller/msg.go handlerDBMsg) rewrites the quote of the
+	// revoked seq 3 only; the quote of seq 4, deleted for bob, stays as stored.
 	out := s.mustRun(t, "dump", "--conversation", cid, "--as", "bob", "--from", "2001")
-	for _, hidden := range []string{"hello 3", "hello 4"} {
+	for _, hidden := range []string{"hello 3"} {
 		if strings.Contains(out, hidden) {
 			t.Errorf("text dump shows the quoted original %q:\n%s", hidden, out)
 		}
 	}
-	for _, want := range []string{`reply to 3 ↩ "Alice revoked a message"`, `reply to 4 ↩ "[deleted]"`, `reply to 5 ↩ "hello 5"`} {
+	for _, want := range []string{`reply to 3 ↩ "Alice revoked a message"`, `reply to 4 ↩ "hello 4"`, `reply to 5 ↩ "hello 5"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text dump lacks %q:\n%s", want, out)
 		}
 	}
 
 	js := s.mustRun(t, "dump", "--conversation", cid, "--as", "bob", "--from", "2001", "--format", "json")
-	for _, hidden := range []string{"hello 3", "hello 4"} {
+	for _, hidden := range []string{"hello 3"} {
 		if strings.Contains(js, hidden) {
 			t.Errorf("json dump shows the quoted original %q:\n%s", hidden, js)
 		}
@@ -811,7 +855,7 @@ func TestDumpTreatsFarQuotes(t *testing.T) {
 	if len(objs) != 3 {
 		t.Fatalf("json dump has %d objects, want 3", len(objs))
 	}
-	for i, want := range []struct{ contentType, status int32 }{{2101, 2}, {101, 4}, {101, 2}} {
+	for i, want := range []struct{ contentType, status int32 }{{2101, 2}, {101, 2}, {101, 2}} {
 		var c struct {
 			QuoteMessage struct {
 				Seq         int64
@@ -1080,5 +1124,68 @@ func TestEnvironmentStandsForTheFlags(t *testing.T) {
 	}
 	if _, err := os.Stat(other); err != nil {
 		t.Errorf("--data did not win over CHATLENS_DATA: %v", err)
+	}
+}
+
+// TestDumpHolesCarryThePreviousSendTime: a hole prints as the stand-in
+// OpenIM's pull of the dumped range returns for it (mgo/msg.go FindSeqs):
+// {seq, status 4, sendTime} with the send time of the newest stored message
+// before it, found below the range and past buckets not stored at all.
+func TestDumpHolesCarryThePreviousSendTime(t *testing.T) {
+	const cid = "si_alice_bob"
+	s := empty(t)
+	b, err := embedded.Open(s.data, embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := store.New(b, store.Options{})
+	msg := func(seq int64) *store.MsgData {
+		return &store.MsgData{SendID: "alice", RecvID: "bob", ClientMsgID: fmt.Sprint("c", seq), SenderNickname: "Alice",
+			SessionType: store.SessionSingle, MsgFrom: store.MsgFromUser, ContentType: 101, Content: `{"content":"hi"}`,
+			SendTime: 1700000000000 + seq*1000, Status: store.StatusSent, Options: map[string]bool{}, AtUserIDList: []string{}}
+	}
+	ctx := context.Background()
+	// seqs 1..5 in bucket 0, nothing in buckets 1 and 2, seqs 350 and 352 in
+	// bucket 3, seq 401 in bucket 4.
+	for _, first := range []int64{1, 350, 352, 401} {
+		n := int64(5)
+		if first > 5 {
+			n = 1
+		}
+		var msgs []*store.MsgData
+		for seq := first; seq < first+n; seq++ {
+			msgs = append(msgs, msg(seq))
+		}
+		if _, err := st.InsertMessages(ctx, cid, first, msgs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	objs := s.dumpJSON(t, cid, "alice", "--from", "301", "--to", "352")
+	if len(objs) != 52 {
+		t.Fatalf("dump printed %d objects, want 52", len(objs))
+	}
+	for _, o := range objs {
+		seq := num(o["seq"])
+		if seq == 350 || seq == 352 {
+			continue
+		}
+		want := int64(1700000000000 + 5*1000) // seq 5's
+		if seq == 351 {
+			want = 1700000000000 + 350*1000
+		}
+		if len(o) != 3 || num(o["status"]) != 4 || num(o["sendTime"]) != want {
+			t.Errorf("hole %d = %v, want {seq, status 4, sendTime %d}", seq, o, want)
+		}
+	}
+	// In one pull OpenIM takes the holes newest first: seq 400 ends bucket 3,
+	// so its search skips bucket 3 and finds seq 5, and holes 390..399 reuse
+	// that answer although seq 352 is nearer.
+	for _, o := range s.dumpJSON(t, cid, "alice", "--from", "390", "--to", "401") {
+		if seq := num(o["seq"]); seq <= 400 && num(o["sendTime"]) != 1700000000000+5*1000 {
+			t.Errorf("hole %d = %v, want seq 5's send time", seq, o)
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package projection
 
 import (
-	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -125,106 +124,4 @@ func (o object) count(k string) int {
 		return -1
 	}
 	return len(raws)
-}
-
-// member is one key of an object in its stored order.
-type member struct {
-	key string
-	val json.RawMessage
-}
-
-// parseOrdered reads a JSON object keeping key order, so re-encoding a
-// quote changes only the fields the projection rewrites. The input is
-// validated first; the split below then only has to find boundaries.
-func parseOrdered(s string) ([]member, bool) {
-	if !json.Valid([]byte(s)) {
-		return nil, false
-	}
-	i := skipSpace(s, 0)
-	if i >= len(s) || s[i] != '{' {
-		return nil, false
-	}
-	var out []member
-	i = skipSpace(s, i+1)
-	for i < len(s) && s[i] != '}' {
-		end := skipValue(s, i) // the key, a string
-		var key string
-		if json.Unmarshal([]byte(s[i:end]), &key) != nil {
-			return nil, false
-		}
-		i = skipSpace(s, skipSpace(s, end)+1) // past ':'
-		end = skipValue(s, i)
-		out = append(out, member{key, json.RawMessage(s[i:end])})
-		i = skipSpace(s, end)
-		if i < len(s) && s[i] == ',' {
-			i = skipSpace(s, i+1)
-		}
-	}
-	return out, true
-}
-
-func skipSpace(s string, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipValue returns the end of the valid JSON value starting at i.
-func skipValue(s string, i int) int {
-	depth, inString := 0, false
-	for j := i; j < len(s); j++ {
-		c := s[j]
-		switch {
-		case inString && c == '\\':
-			j++
-		case c == '"':
-			inString = !inString
-			if !inString && depth == 0 {
-				return j + 1
-			}
-		case inString:
-		case c == '{' || c == '[':
-			depth++
-		case c == '}' || c == ']':
-			if depth == 0 { // the end of the enclosing object: a scalar ended
-				return j
-			}
-			depth--
-			if depth == 0 {
-				return j + 1
-			}
-		case depth == 0 && (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r'):
-			return j
-		}
-	}
-	return len(s)
-}
-
-// encodeOrdered writes members back as one compact JSON object.
-func encodeOrdered(ms []member) string {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, m := range ms {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		key, _ := json.Marshal(m.key)
-		b.Write(key)
-		b.WriteByte(':')
-		b.Write(m.val)
-	}
-	b.WriteByte('}')
-	return b.String()
-}
-
-// set replaces key's value, appending the key when it is absent.
-func set(ms []member, key string, val json.RawMessage) []member {
-	for i := range ms {
-		if ms[i].key == key {
-			ms[i].val = val
-			return ms
-		}
-	}
-	return append(ms, member{key, val})
 }

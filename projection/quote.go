@@ -9,20 +9,81 @@ import (
 	"github.com/chatlens/chatlens/store"
 )
 
-// QuotedSeq is the seq of the message a quote's content (content type 114)
-// embeds, read exactly the way Summary reads the quoted message; ok is false
-// when the content names no usable seq (not a JSON object, no quoteMessage
-// object, seq missing, not an integer, or below 1). Pure: callers use it to
-// find which seqs to read before calling View.
-func QuotedSeq(content string) (int64, bool) {
-	o, ok := parseObject(content)
-	if !ok {
-		return 0, false
-	}
-	return quotedSeqOf(o.obj("quoteMessage"))
+// quoteContent is a quote's content (content type 114) the way OpenIM
+// reads and re-encodes it when it rewrites a quote (controller/msg.go
+// handlerDBMsg): only these members survive a rewrite, in this order.
+type quoteContent struct {
+	Text              string          `json:"text,omitempty"`
+	QuoteMessage      *quotedMsg      `json:"quoteMessage,omitempty"`
+	MessageEntityList json.RawMessage `json:"messageEntityList,omitempty"`
 }
 
-// quotedSeqOf reads the seq of an embedded quoted message (nil: none).
+// quotedMsg is the message embedded in a quote, with OpenIM's JSON names.
+type quotedMsg struct {
+	SendID           string           `json:"sendID"`
+	RecvID           string           `json:"recvID"`
+	GroupID          string           `json:"groupID"`
+	ClientMsgID      string           `json:"clientMsgID"`
+	ServerMsgID      string           `json:"serverMsgID"`
+	SenderPlatformID int32            `json:"senderPlatformID"`
+	SenderNickname   string           `json:"senderNickname"`
+	SenderFaceURL    string           `json:"senderFaceURL"`
+	SessionType      int32            `json:"sessionType"`
+	MsgFrom          int32            `json:"msgFrom"`
+	ContentType      int32            `json:"contentType"`
+	Content          string           `json:"content"`
+	Seq              int64            `json:"seq"`
+	SendTime         int64            `json:"sendTime"`
+	CreateTime       int64            `json:"createTime"`
+	Status           int32            `json:"status"`
+	IsRead           bool             `json:"isRead"`
+	Options          map[string]bool  `json:"options,omitempty"`
+	OfflinePushInfo  *offlinePushInfo `json:"offlinePushInfo"`
+	AtUserIDList     []string         `json:"atUserIDList"`
+	AttachedInfo     string           `json:"attachedInfo"`
+	Ex               string           `json:"ex"`
+	KeyVersion       int32            `json:"keyVersion"`
+	DstUserIDs       []string         `json:"dstUserIDs"`
+}
+
+// offlinePushInfo is the push block of an embedded message (sdkws.OfflinePushInfo).
+type offlinePushInfo struct {
+	Title         string `json:"title"`
+	Desc          string `json:"desc"`
+	Ex            string `json:"ex"`
+	IOSPushSound  string `json:"iOSPushSound"`
+	IOSBadgeCount bool   `json:"iOSBadgeCount"`
+	SignalInfo    string `json:"signalInfo"`
+}
+
+// emptyObjectBase64 is "{}" as a []byte field of a protobuf message
+// encodes in JSON; OpenIM turns it back into "{}".
+const emptyObjectBase64 = "e30="
+
+// parseQuote reads content as OpenIM does; ok is false when OpenIM would
+// leave the content alone (not JSON of that shape, or no quoted message).
+func parseQuote(content string) (quoteContent, bool) {
+	var q quoteContent
+	if json.Unmarshal([]byte(content), &q) != nil || q.QuoteMessage == nil {
+		return q, false
+	}
+	return q, true
+}
+
+// QuotedSeq is the seq of the message a quote's content embeds, as OpenIM
+// reads it; ok is false when OpenIM looks nothing up for it (content it
+// cannot read, no quoted message, a seq of 0 or less). Pure: callers use
+// it to find which seqs to read before calling View.
+func QuotedSeq(content string) (int64, bool) {
+	q, ok := parseQuote(content)
+	if !ok || q.QuoteMessage.Seq <= 0 {
+		return 0, false
+	}
+	return q.QuoteMessage.Seq, true
+}
+
+// quotedSeqOf reads the seq of an embedded quoted message (nil: none), for
+// showing an unresolved quote by seq.
 func quotedSeqOf(q object) (int64, bool) {
 	if q == nil {
 		return 0, false
@@ -71,97 +132,70 @@ func QuotedBuckets(buckets []*store.Bucket, from, to int64, have func(index int6
 	return out
 }
 
-// projectQuote applies the read-time rules to the message embedded in a
-// quote's content (rule 5) and returns the content to show. resolved is true
-// only when the quoted message in the returned content was checked against
-// the quoted seq's slot; otherwise the content is returned unchanged.
+// projectQuote rewrites a quote's content exactly when OpenIM does
+// (controller/msg.go handlerDBMsg, looking the quoted seq up with
+// mgo/msg.go GetMsgBySeqIndexIn1Doc): when the quoted slot is revoked, the
+// quoted message becomes type 2101 with the revoked slot's projected
+// content; when the quoted seq is 0 or less, type 2101 with content "{}".
+// A quoted hole, a quoted seq in a missing bucket and a quoted message the
+// viewer deleted are left exactly as stored. A rewrite re-encodes the
+// content the way OpenIM does, keeping only the members it knows.
+// resolved is false only when the quoted slot was needed and not at hand:
+// the content is then as stored, and may not be what OpenIM returns.
 func projectQuote(content, viewer string, quoted Lookup) (shown string, resolved bool) {
-	seq, ok := QuotedSeq(content)
-	if !ok || quoted == nil {
-		return content, false
-	}
-	slot, ok := quoted(seq)
+	q, ok := parseQuote(content)
 	if !ok {
-		return content, false
+		return content, true
 	}
-	if !(slot.IsHole() || deletedFor(slot.Slot, viewer) || slot.Slot.Revoke != nil) {
-		return content, true // the viewer sees the quoted message as stored
-	}
-	// Rewrite in place, keeping the stored key order. The member rewritten
-	// is the one QuotedSeq (and Summary) read: the last "quoteMessage".
-	outer, ok := parseOrdered(content)
-	if !ok {
-		return content, false
-	}
-	qi := -1
-	for i, m := range outer {
-		if m.key == "quoteMessage" {
-			qi = i
+	shown = content
+	qm := q.QuoteMessage
+	if qm.Content == emptyObjectBase64 {
+		qm.Content = "{}"
+		if data, err := json.Marshal(&q); err == nil {
+			shown = string(data)
 		}
 	}
-	if qi < 0 {
-		return content, false
+	if qm.Seq <= 0 && qm.ContentType == RevokeNotice {
+		return shown, true
 	}
-	inner, ok := parseOrdered(string(outer[qi].val))
-	if !ok || seqOf(inner) != seq {
-		return content, false
+	quotedContent := "{}" // what a quoted seq of 0 or less gets
+	if qm.Seq > 0 {
+		if quoted == nil {
+			return shown, false
+		}
+		slot, ok := quoted(qm.Seq)
+		if !ok {
+			return shown, false
+		}
+		if slot.Slot == nil || slot.Slot.Msg == nil {
+			return shown, true // a hole or a missing bucket: left as it is
+		}
+		ct, c := quotedProjection(slot.Slot, viewer)
+		if ct != RevokeNotice {
+			return shown, true
+		}
+		quotedContent = c
 	}
-	inner, changed := hideQuoted(inner, slot, viewer)
-	if !changed {
-		return content, false
+	qm.ContentType, qm.Content = RevokeNotice, quotedContent
+	data, err := json.Marshal(&q)
+	if err != nil {
+		return shown, true
 	}
-	outer[qi].val = json.RawMessage(encodeOrdered(inner))
-	return encodeOrdered(outer), true
+	return string(data), true
 }
 
-// hideQuoted rewrites the embedded message the way View would show its slot.
-func hideQuoted(inner []member, s store.StoredSlot, viewer string) ([]member, bool) {
-	hidden := s.IsHole() || deletedFor(s.Slot, viewer)
-	revoked := !s.IsHole() && s.Slot.Revoke != nil
-	if !hidden && !revoked {
-		return inner, false
+// quotedProjection is the content type and content the viewer gets for a
+// quoted slot holding a message (rules 2 and 3, as GetMsgBySeqIndexIn1Doc
+// applies them).
+func quotedProjection(slot *store.Slot, viewer string) (int32, string) {
+	ct, content := slot.Msg.ContentType, slot.Msg.Content
+	if deletedFor(slot, viewer) {
+		content = ""
 	}
-	if hidden {
-		inner = setEvery(inner, "content", jsonString(""))
-		inner = setEvery(inner, "status", json.RawMessage(strconv.Itoa(int(store.StatusDeleted))))
+	if slot.Revoke != nil {
+		return RevokeNotice, RevokeContent(slot.Msg, slot.Revoke)
 	}
-	if revoked {
-		inner = setEvery(inner, "contentType", json.RawMessage(strconv.Itoa(int(RevokeNotice))))
-		inner = setEvery(inner, "content", jsonString(RevokeContent(s.Slot.Msg, s.Slot.Revoke)))
-	}
-	// SDK messages also carry their content as elements (textElem,
-	// pictureElem, ...); drop them so the hidden content cannot show
-	// through a second path.
-	kept := inner[:0]
-	for _, m := range inner {
-		if !strings.HasSuffix(m.key, "Elem") {
-			kept = append(kept, m)
-		}
-	}
-	return kept, true
-}
-
-// setEvery replaces the value of every member named key (a decoder keeps the
-// last of duplicates, so replacing only the first would let the stored value
-// show through), appending the key when it is absent.
-func setEvery(ms []member, key string, val json.RawMessage) []member {
-	for i := range ms {
-		if ms[i].key == key {
-			ms[i].val = val
-		}
-	}
-	return set(ms, key, val) // appends it when absent
-}
-
-// seqOf reads the last "seq" member (the one a decoder keeps).
-func seqOf(ms []member) int64 {
-	var seq int64
-	for _, m := range ms {
-		if m.key == "seq" {
-			seq = seqValue(m.val)
-		}
-	}
-	return seq
+	return ct, content
 }
 
 // seqValue reads a seq written as a number or a numeric string; 0 if neither.
@@ -171,9 +205,4 @@ func seqValue(raw json.RawMessage) int64 {
 		return 0
 	}
 	return n
-}
-
-func jsonString(s string) json.RawMessage {
-	b, _ := json.Marshal(s)
-	return b
 }

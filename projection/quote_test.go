@@ -16,44 +16,51 @@ func quoteOf(reply string, seq any, content string) string {
 		`"textElem":{"content":"secret"}},"messageEntityList":[]}`
 }
 
-func TestQuotedMessageTreatment(t *testing.T) {
+// The rules below are OpenIM's (open-im-server pkg/common/storage/
+// controller/msg.go handlerDBMsg, which looks the quoted seq up with
+// mgo/msg.go GetMsgBySeqIndexIn1Doc): a quote is rewritten only when the
+// quoted slot is revoked, or when the quoted seq is 0 or less.
+func TestQuoteRewrittenOnlyWhenOpenIMRewrites(t *testing.T) {
 	quotedText := text("secret")
-	reply := func(seq any) *store.MsgData {
+	reply := func(seq any) store.StoredSlot {
 		m := message(9, Quote, quoteOf("yes", seq, quotedText))
 		m.SendID = "bob"
-		return m
+		return stored(9, m)
 	}
 	plain := stored(3, message(3, Text, quotedText))
 	deleted := stored(3, message(3, Text, quotedText), deletedBy("bob"))
 	revoked := stored(3, message(3, Text, quotedText), revokedBy("alice", "Alice", 100, 1700000005000))
+	revokedAndDeleted := stored(3, message(3, Text, quotedText), deletedBy("bob"), revokedBy("alice", "Alice", 100, 1700000005000))
 	hole := stored(3, nil)
+	missingBucket := store.MissingBucket(single, 0).Slots[2]
+	standIn := stored(3, &store.MsgData{Seq: 3, Status: store.StatusDeleted, SendTime: 1700000000002})
 	revokeContent := RevokeContent(revoked.Slot.Msg, revoked.Slot.Revoke)
 
 	tests := []struct {
 		name        string
 		slot        store.StoredSlot
-		viewer      string
 		lookup      Lookup
 		unchanged   bool
 		wantType    int32
 		wantContent string
-		wantStatus  int32
 		wantSummary string
 	}{
-		{"quoted message visible: content untouched", stored(9, reply(3)), "bob", lookupOf(plain), true, 0, "", 0, `yes ↩ "secret"`},
-		{"quoted message deleted for the viewer", stored(9, reply(3)), "bob", lookupOf(deleted), false, Text, "", 4, `yes ↩ "[deleted]"`},
-		{"quoted message deleted for someone else", stored(9, reply(3)), "alice", lookupOf(deleted), true, 0, "", 0, `yes ↩ "secret"`},
-		{"quoted message revoked", stored(9, reply(3)), "bob", lookupOf(revoked), false, 2101, revokeContent, 2, `yes ↩ "Alice revoked a message"`},
-		{"quoted slot is a hole", stored(9, reply(3)), "bob", lookupOf(hole), false, Text, "", 4, `yes ↩ "[deleted]"`},
-		{"quoted slot not at hand: stored, shown by seq only", stored(9, reply(3)), "bob", lookupOf(), true, 0, "", 0, `yes ↩ [quoted seq 3]`},
-		{"no lookup: stored, shown by seq only", stored(9, reply(3)), "bob", nil, true, 0, "", 0, `yes ↩ [quoted seq 3]`},
-		{"seq written as a string", stored(9, reply("3")), "bob", lookupOf(deleted), false, Text, "", 4, `yes ↩ "[deleted]"`},
+		{"quoted message visible", reply(3), lookupOf(plain), true, 0, "", `yes ↩ "secret"`},
+		{"quoted message deleted for the viewer: left as stored", reply(3), lookupOf(deleted), true, 0, "", `yes ↩ "secret"`},
+		{"quoted slot a hole: left as stored", reply(3), lookupOf(hole), true, 0, "", `yes ↩ "secret"`},
+		{"quoted slot a cached stand-in: left as stored", reply(3), lookupOf(standIn), true, 0, "", `yes ↩ "secret"`},
+		{"quoted seq in a missing bucket: left as stored", reply(3), lookupOf(missingBucket), true, 0, "", `yes ↩ "secret"`},
+		{"quoted message revoked", reply(3), lookupOf(revoked), false, RevokeNotice, revokeContent, `yes ↩ "Alice revoked a message"`},
+		{"quoted message revoked and deleted for the viewer", reply(3), lookupOf(revokedAndDeleted), false, RevokeNotice, revokeContent, `yes ↩ "Alice revoked a message"`},
+		{"quoted seq 0", reply(0), nil, false, RevokeNotice, "{}", `yes ↩ "someone revoked a message"`},
+		{"quoted seq below 0", reply(-3), nil, false, RevokeNotice, "{}", `yes ↩ "someone revoked a message"`},
+		{"seq written as a string: OpenIM cannot read it", reply("3"), lookupOf(revoked), true, 0, "", `yes ↩ "secret"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			m := View(tc.slot, "", tc.viewer, Conv{ID: single}, tc.lookup)
-			if m.ContentType != Quote {
-				t.Fatalf("outer content type became %d", m.ContentType)
+			m := View(tc.slot, "", "bob", Conv{ID: single}, tc.lookup)
+			if m.ContentType != Quote || !m.QuoteResolved {
+				t.Fatalf("outer content type %d, resolved %v", m.ContentType, m.QuoteResolved)
 			}
 			if got := Summary(m); got != tc.wantSummary {
 				t.Errorf("Summary = %q, want %q", got, tc.wantSummary)
@@ -72,16 +79,15 @@ func TestQuotedMessageTreatment(t *testing.T) {
 			if err := json.Unmarshal([]byte(m.Content), &c); err != nil {
 				t.Fatalf("content is not JSON: %v\n%s", err, m.Content)
 			}
-			var ct, status int32
+			var ct int32
 			var content string
 			json.Unmarshal(c.QuoteMessage["contentType"], &ct)
-			json.Unmarshal(c.QuoteMessage["status"], &status)
 			json.Unmarshal(c.QuoteMessage["content"], &content)
-			if ct != tc.wantType || content != tc.wantContent || status != tc.wantStatus {
-				t.Errorf("quoted: type %d content %q status %d, want %d %q %d", ct, content, status, tc.wantType, tc.wantContent, tc.wantStatus)
+			if ct != tc.wantType || content != tc.wantContent {
+				t.Errorf("quoted: type %d content %q, want %d %q", ct, content, tc.wantType, tc.wantContent)
 			}
-			if _, leaked := c.QuoteMessage["textElem"]; leaked {
-				t.Error("the quoted text is still readable in textElem")
+			if _, kept := c.QuoteMessage["textElem"]; kept {
+				t.Error("textElem survived OpenIM's re-encoding")
 			}
 			if c.Text != "yes" || string(c.MessageEntityList) != "[]" || string(c.QuoteMessage["clientMsgID"]) != `"c"` {
 				t.Errorf("other fields lost: %s", m.Content)
@@ -90,13 +96,30 @@ func TestQuotedMessageTreatment(t *testing.T) {
 	}
 }
 
-// The re-encoded content keeps the stored key order and every other field.
-func TestQuoteReencodingExact(t *testing.T) {
-	content := `{"text":"ok","quoteMessage":{"seq":3,"contentType":101,"content":"{\"content\":\"x\"}","status":2,"ex":"e"},"z":1}`
-	m := View(stored(9, message(9, Quote, content)), "", "bob", Conv{ID: single}, lookupOf(stored(3, message(3, Text, text("x")), deletedBy("bob"))))
-	want := `{"text":"ok","quoteMessage":{"seq":3,"contentType":101,"content":"","status":4,"ex":"e"},"z":1}`
+// A rewritten quote is encoded as OpenIM's handlerDBMsg encodes it: its
+// own members only, in its order, every field of the quoted message.
+func TestQuoteRewriteIsOpenIMsEncoding(t *testing.T) {
+	content := `{"text":"ok","z":1,"quoteMessage":{"seq":-1,"contentType":101,"content":"<x>","ex":"e","extra":1}}`
+	m := View(stored(9, message(9, Quote, content)), "", "bob", Conv{ID: single}, nil)
+	want := `{"text":"ok","quoteMessage":{"sendID":"","recvID":"","groupID":"","clientMsgID":"","serverMsgID":"",` +
+		`"senderPlatformID":0,"senderNickname":"","senderFaceURL":"","sessionType":0,"msgFrom":0,"contentType":2101,` +
+		`"content":"{}","seq":-1,"sendTime":0,"createTime":0,"status":0,"isRead":false,"offlinePushInfo":null,` +
+		`"atUserIDList":null,"attachedInfo":"","ex":"e","keyVersion":0,"dstUserIDs":null}}`
 	if m.Content != want {
 		t.Errorf("content:\n got %s\nwant %s", m.Content, want)
+	}
+	// A quoted content of "e30=" (base64 of "{}") is turned back into "{}",
+	// the only rewrite OpenIM makes of a visible quoted message.
+	b64 := `{"text":"ok","quoteMessage":{"seq":3,"contentType":101,"content":"e30="}}`
+	m = View(stored(9, message(9, Quote, b64)), "", "bob", Conv{ID: single}, lookupOf(stored(3, message(3, Text, text("x")))))
+	var c quoteContent
+	if err := json.Unmarshal([]byte(m.Content), &c); err != nil || c.QuoteMessage.Content != "{}" || c.QuoteMessage.ContentType != Text {
+		t.Errorf("e30= quote became %s", m.Content)
+	}
+	// A quoted seq of 0 already shown as revoked is left alone.
+	done := `{"text":"ok","quoteMessage":{"seq":0,"contentType":2101,"content":"x"}}`
+	if m := View(stored(9, message(9, Quote, done)), "", "bob", Conv{ID: single}, nil); m.Content != done {
+		t.Errorf("revoked seq 0 quote became %s", m.Content)
 	}
 }
 
@@ -114,15 +137,15 @@ func TestQuoteOfDeletedOrRevokedReply(t *testing.T) {
 	}
 }
 
-// Quote content that does not have the expected shape is left as stored.
+// Quote content OpenIM cannot read as a quote is left as stored.
 func TestMalformedQuotesLeftAlone(t *testing.T) {
-	gone := lookupOf(stored(3, nil))
+	revoked := lookupOf(stored(3, message(3, Text, text("x")), revokedBy("alice", "Alice", 100, 1)))
 	for _, content := range []string{
 		``, `not json`, `[]`, `{"text":"a"}`, `{"quoteMessage":"str"}`, `{"quoteMessage":{"seq":"x"}}`,
-		`{"quoteMessage":{"seq":0}}`, `{"quoteMessage":{"seq":-3}}`, `{"quoteMessage":{"seq":3}} trailing`,
-		`{"quoteMessage":{"seq":3}`, `{"quoteMessage":null}`,
+		`{"quoteMessage":{"seq":3}} trailing`, `{"quoteMessage":{"seq":3}`, `{"quoteMessage":null}`,
+		`{"quoteMessage":{"seq":3,"sendID":5}}`, `{"text":1,"quoteMessage":{"seq":3}}`,
 	} {
-		m := View(stored(9, message(9, Quote, content)), "", "bob", Conv{ID: single}, gone)
+		m := View(stored(9, message(9, Quote, content)), "", "bob", Conv{ID: single}, revoked)
 		if m.Content != content {
 			t.Errorf("%q became %q", content, m.Content)
 		}
@@ -130,14 +153,11 @@ func TestMalformedQuotesLeftAlone(t *testing.T) {
 	}
 }
 
-// A quote whose quoted seq was not checked against its slot never shows the
-// quoted message's stored text, in Summary or in Detail: it may have been
-// revoked or deleted for the viewer since. The content itself stays as stored
-// (Message.QuoteResolved says it is unverified).
+// A quote whose quoted slot was needed and not at hand never shows the
+// quoted message's stored text, in Summary or in Detail: OpenIM may show
+// it revoked. The content itself stays as stored (QuoteResolved false).
 func TestUnresolvedQuoteNeverShowsQuotedText(t *testing.T) {
 	secret := text("secret")
-	everything := func(seq int64) (store.StoredSlot, bool) { return stored(seq, message(seq, Text, text("x"))), true }
-	deleted := lookupOf(stored(3, message(3, Text, secret), deletedBy("bob")))
 	tests := []struct {
 		name    string
 		content string
@@ -146,13 +166,6 @@ func TestUnresolvedQuoteNeverShowsQuotedText(t *testing.T) {
 	}{
 		{"no lookup", quoteOf("yes", 3, secret), nil, "yes ↩ [quoted seq 3]"},
 		{"quoted seq not at hand", quoteOf("yes", 3, secret), lookupOf(stored(4, message(4, Text, secret))), "yes ↩ [quoted seq 3]"},
-		{"seq written as a string, no lookup", quoteOf("yes", "3", secret), nil, "yes ↩ [quoted seq 3]"},
-		{"no seq to check", `{"text":"yes","quoteMessage":{"contentType":101,"content":` + jsonOf(secret) + `}}`, everything, "yes ↩ [quoted message]"},
-		{"seq 0", quoteOf("yes", 0, secret), everything, "yes ↩ [quoted message]"},
-		{"seq not an integer", quoteOf("yes", 2.5, secret), everything, "yes ↩ [quoted message]"},
-		// Summary reads a quoted message nested as a JSON string too; the
-		// rewrite cannot reach it there, so it must not count as treated.
-		{"quoted message nested in a string", `{"text":"yes","quoteMessage":` + jsonOf(`{"seq":3,"contentType":101,"content":`+jsonOf(secret)+`}`) + `}`, deleted, "yes ↩ [quoted seq 3]"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -175,33 +188,27 @@ func TestUnresolvedQuoteNeverShowsQuotedText(t *testing.T) {
 	}
 }
 
-// The treatment of a revoked or deleted quoted message holds against content
-// that names its parts twice or in another letter case.
-func TestQuoteTreatmentCannotBeSidestepped(t *testing.T) {
+// The quoted seq is read as OpenIM's encoding/json reads it: the last of
+// two "seq" members, a member name in another letter case.
+func TestQuoteReadAsOpenIMReadsIt(t *testing.T) {
 	secret := text("secret")
 	revoked := stored(3, message(3, Text, secret), revokedBy("alice", "Alice", 100, 1))
-	deleted := stored(3, message(3, Text, secret), deletedBy("bob"))
 	visible5 := stored(5, message(5, Text, text("fine")))
-	twoContents := `{"text":"yes","quoteMessage":{"seq":3,"contentType":101,"content":"","content":` + jsonOf(secret) + `}}`
-	otherCase := `{"text":"yes","quoteMessage":{"seq":3,"contentType":101,"content":` + jsonOf(secret) + `},"QuoteMessage":{"seq":5}}`
-	twoSeqs := `{"text":"yes","quoteMessage":{"seq":5,"seq":3,"contentType":101,"content":` + jsonOf(secret) + `}}`
-	tests := []struct {
+	for _, tc := range []struct {
 		name, content string
-		quoted        store.StoredSlot
-		want          string
+		rewritten     bool
 	}{
-		{"content named twice, revoked", twoContents, revoked, `yes ↩ "Alice revoked a message"`},
-		{"content named twice, deleted", twoContents, deleted, `yes ↩ "[deleted]"`},
-		{"another letter case naming a visible seq", otherCase, revoked, `yes ↩ "Alice revoked a message"`},
-		{"seq named twice: the last counts", twoSeqs, deleted, `yes ↩ "[deleted]"`},
-	}
-	for _, tc := range tests {
+		{"content named twice", `{"text":"yes","quoteMessage":{"seq":3,"contentType":101,"content":"","content":` + jsonOf(secret) + `}}`, true},
+		{"seq named twice: the last counts", `{"text":"yes","quoteMessage":{"seq":5,"seq":3,"contentType":101,"content":` + jsonOf(secret) + `}}`, true},
+		{"seq named twice: the last is visible", `{"text":"yes","quoteMessage":{"seq":3,"seq":5,"contentType":101,"content":` + jsonOf(secret) + `}}`, false},
+		{"another letter case", `{"text":"yes","QUOTEMESSAGE":{"Seq":3,"contentType":101,"content":` + jsonOf(secret) + `}}`, true},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := View(stored(9, message(9, Quote, tc.content)), "", "bob", Conv{ID: single}, lookupOf(tc.quoted, visible5))
-			if got := Summary(m); got != tc.want {
-				t.Errorf("Summary = %q, want %q", got, tc.want)
+			m := View(stored(9, message(9, Quote, tc.content)), "", "bob", Conv{ID: single}, lookupOf(revoked, visible5))
+			if got := m.Content != tc.content; got != tc.rewritten {
+				t.Errorf("rewritten %v, want %v: %s", got, tc.rewritten, m.Content)
 			}
-			if strings.Contains(m.Content, "secret") {
+			if tc.rewritten && strings.Contains(m.Content, "secret") {
 				t.Errorf("content still holds the quoted text: %s", m.Content)
 			}
 		})
@@ -215,15 +222,15 @@ func TestQuotedSeq(t *testing.T) {
 		ok      bool
 	}{
 		{quoteOf("a", 3, text("x")), 3, true},
-		{quoteOf("a", "250", text("x")), 250, true},
+		{quoteOf("a", "250", text("x")), 0, false},
 		{`{"quoteMessage":{"seq":7,"seq":8}}`, 8, true},
-		{`{"quoteMessage":"{\"seq\":4}"}`, 4, true},
+		{`{"quoteMessage":"{\"seq\":4}"}`, 0, false},
 		{`{"quoteMessage":{"seq":0}}`, 0, false},
 		{`{"quoteMessage":{"seq":-2}}`, 0, false},
 		{`{"quoteMessage":{"seq":1.5}}`, 0, false},
 		{`{"quoteMessage":{}}`, 0, false},
 		{`{"quoteMessage":null}`, 0, false},
-		{`{"QuoteMessage":{"seq":3}}`, 0, false},
+		{`{"QuoteMessage":{"seq":3}}`, 3, true},
 		{`{"text":"a"}`, 0, false},
 		{`not json`, 0, false},
 		{``, 0, false},

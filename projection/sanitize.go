@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/chatlens/chatlens/store"
 )
 
 // Message text is untrusted: whatever it holds, what reaches the terminal
@@ -16,9 +18,14 @@ import (
 // as "^[]52;c;...".
 
 // Sanitize returns s with every C0 control except \n and \t shown in caret
-// notation (ESC as "^["), DEL as "^?", C1 controls and bidi embeddings,
-// overrides and isolates as "<U+XXXX>", and invalid UTF-8 as U+FFFD.
-// A "\r\n" line end becomes "\n".
+// notation (ESC as "^["), DEL as "^?", the characters store.UnsafeRune
+// lists (C1 controls, bidi controls and marks, line separators, invisible
+// characters) as "<U+XXXX>", and invalid UTF-8 as U+FFFD. A "\r\n" line
+// end becomes "\n". An emoji presentation selector after a character that
+// is narrow as text, and a skin tone modifier after another character, are
+// left out: terminals disagree on their width (tmux 3.3 draws ❤️ in one
+// cell and 👍🏽 in four, lipgloss measures two for each), and a width
+// measured wrong shifts the layout and leaves stale cells behind.
 func Sanitize(s string) string {
 	if isPlain(s) {
 		return s
@@ -27,6 +34,14 @@ func Sanitize(s string) string {
 	b.Grow(len(s) + 8)
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
+		prev := rune(-1) // the rune written last: what a second pass would see
+		if b.Len() > 0 {
+			prev, _ = utf8.DecodeLastRuneInString(b.String())
+		}
+		if disputedWidth(prev, r) {
+			i += size
+			continue
+		}
 		switch {
 		case r == utf8.RuneError && size <= 1:
 			b.WriteRune(utf8.RuneError)
@@ -49,6 +64,21 @@ func Sanitize(s string) string {
 	return b.String()
 }
 
+// disputedWidth reports r, following prev, as a character terminals draw
+// at different widths: U+FE0F (emoji presentation) after a character one
+// cell wide as text, or a skin tone modifier after another character.
+func disputedWidth(prev, r rune) bool {
+	switch {
+	case prev < 0 || prev == '\n' || prev == ' ' || prev == '\t':
+		return false
+	case r == 0xfe0f:
+		return ansi.StringWidthWc(string(prev)) == 1
+	case r >= 0x1f3fb && r <= 0x1f3ff:
+		return true
+	}
+	return false
+}
+
 // isPlain reports s made only of printable ASCII, \n and \t: the common
 // case, returned as is without allocating.
 func isPlain(s string) bool {
@@ -61,19 +91,8 @@ func isPlain(s string) bool {
 	return true
 }
 
-// unsafeRune reports C1 controls (a UTF-8 terminal may act on U+009B as
-// CSI) and the bidi controls that reorder text after them.
-func unsafeRune(r rune) bool {
-	switch {
-	case r >= 0x80 && r <= 0x9f:
-		return true
-	case r >= 0x202a && r <= 0x202e: // LRE RLE PDF LRO RLO
-		return true
-	case r >= 0x2066 && r <= 0x2069: // LRI RLI FSI PDI
-		return true
-	}
-	return false
-}
+// unsafeRune is the policy every output shares (store.UnsafeRune).
+func unsafeRune(r rune) bool { return store.UnsafeRune(r) }
 
 // SingleLine sanitises s and turns each run of whitespace that holds a
 // newline or tab into one space (dropped at either end), for one-line

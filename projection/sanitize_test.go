@@ -27,7 +27,11 @@ func TestSanitizeHostileStrings(t *testing.T) {
 		name, in, want string
 	}{
 		{"plain text untouched", "hello, world\n\tok", "hello, world\n\tok"},
-		{"CJK and emoji untouched", "你好 👋🏽 مرحبا", "你好 👋🏽 مرحبا"},
+		{"CJK and emoji untouched", "你好 👋 👨‍👩‍👧 🇫🇷 مرحبا", "你好 👋 👨‍👩‍👧 🇫🇷 مرحبا"},
+		{"skin tone modifiers and text-width VS16 left out", "👋🏽 ✌🏿 ❤️ 😀️ 🏽", "👋 ✌ ❤ 😀️ 🏽"},
+		{"line and paragraph separators", "a\u2028b\u2029c", "a<U+2028>b<U+2029>c"},
+		{"zero width and invisible characters", "pay\u200bpal\u2060\ufeff\u00ad", "pay<U+200B>pal<U+2060><U+FEFF><U+00AD>"},
+		{"bidi marks", "\u200eabc\u200f\u061c", "<U+200E>abc<U+200F><U+061C>"},
 		{"CSI cursor moves", "a\x1b[2J\x1b[H\x1b[10;10Hb", "a^[[2J^[[H^[[10;10Hb"},
 		{"SGR colour", "\x1b[31mred\x1b[0m", "^[[31mred^[[0m"},
 		{"OSC 0 title", "\x1b]0;pwned\x07text", "^[]0;pwned^Gtext"},
@@ -158,6 +162,44 @@ func TestHumanSizeAndDuration(t *testing.T) {
 	for s, want := range durations {
 		if got := Duration(s); got != want {
 			t.Errorf("Duration(%d) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestWidthsAsTmuxDrawsThem: what Sanitize leaves of an emoji takes the
+// cells Width says, in tmux as in terminals that draw by grapheme. Measured
+// with tmux 3.3a (print the text in a 40-column pane, read #{cursor_x}):
+// ❤️ takes 1 cell, 👍🏽 4 and ✌🏽 3, where lipgloss (and Width) counted 2, 2
+// and 1, so every row holding one shifted the border and left stale cells.
+func TestWidthsAsTmuxDrawsThem(t *testing.T) {
+	for _, c := range []struct {
+		in        string
+		tmuxCells int // cells tmux 3.3a draws for Sanitize(in)
+	}{
+		{"\u2764\ufe0f", 1},                               // ❤️: VS16 after a text-width heart
+		{"\u263a\ufe0f", 1},                               // ☺️
+		{"\U0001F44D\U0001F3FD", 2},                       // 👍🏽: tmux draws 👍 in 2
+		{"\u270c\U0001F3FD", 1},                           // ✌🏽: tmux draws ✌ in 1
+		{"\U0001F44B\U0001F3FF!", 3},                      // 👋🏿!
+		{"\U0001F44D", 2},                                 // 👍
+		{"\U0001F468\u200d\U0001F469\u200d\U0001F467", 2}, // 👨‍👩‍👧
+		{"\U0001F1EB\U0001F1F7", 2},                       // 🇫🇷
+		{"\u4e2d", 2},                                     // 中
+	} {
+		got := Sanitize(c.in)
+		if w := Width(got); w != c.tmuxCells {
+			t.Errorf("Width(Sanitize(%q)) = %d (%q), tmux draws %d cells", c.in, w, got, c.tmuxCells)
+		}
+	}
+}
+
+// Sanitize stays idempotent around what it leaves out: a selector or a
+// modifier after a character it rewrote is judged by what it wrote.
+func TestSanitizeIdempotentAroundEmojiParts(t *testing.T) {
+	for _, in := range []string{"\x01\ufe0f", "\u009b\ufe0f", "\xff\ufe0f", "\x01\U0001F3FD", "\r\n\U0001F3FD", "\r\U0001F3FD", "\ufe0f", "中\ufe0f"} {
+		once := Sanitize(in)
+		if twice := Sanitize(once); twice != once {
+			t.Errorf("Sanitize(%q) = %q, again %q", in, once, twice)
 		}
 	}
 }

@@ -187,8 +187,7 @@ func custom(o object) string {
 
 // quote shows the reply text and what the viewer sees of the quoted message.
 // A quoted message that was not checked against its seq's slot (resolved
-// false) is shown by seq only: its stored text may have been revoked or
-// deleted for the viewer since it was quoted.
+// false) is shown by seq only: it may have been revoked since it was quoted.
 func quote(o object, depth int, resolved bool) string {
 	text := o.str("text")
 	q := o.obj("quoteMessage")

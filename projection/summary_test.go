@@ -22,7 +22,7 @@ func TestSummaryContentTypes(t *testing.T) {
 	}{
 		{"text", Text, text("hello there"), "hello there"},
 		{"text over lines becomes one line", Text, text("line one\n\nline two\tend"), "line one line two end"},
-		{"CJK and emoji text", Text, text("你好 👋🏽"), "你好 👋🏽"},
+		{"CJK and emoji text", Text, text("你好 👋 ❤"), "你好 👋 ❤"},
 		{"picture", Picture, `{"sourcePicture":{"url":"u","width":1024,"height":768,"size":1},"bigPicture":{}}`, "[picture 1024×768]"},
 		{"picture without size", Picture, `{"sourcePicture":{"url":"u"}}`, "[picture]"},
 		{"voice", Voice, `{"sourceUrl":"u","duration":12,"dataSize":1}`, "[voice 0:12]"},

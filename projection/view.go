@@ -48,11 +48,11 @@ type Message struct {
 	Problem          string        `json:"-"` // why the slot breaks the contract; "" when it does not
 	Cached           bool          `json:"-"` // the slot came from the cache layer
 	Viewer           string        `json:"-"`
-	// QuoteResolved is true when rule 5 was applied: the quoted seq's slot
-	// was at hand, so the quoted message in Content is what the viewer sees
-	// of it. When false (no lookup, a miss, no usable seq) Content keeps the
-	// quote as stored, unverified, and Summary does not show the quoted
-	// message's text: it may have been revoked or deleted since.
+	// QuoteResolved is true when rule 5 was applied: Content is the quote as
+	// OpenIM returns it (rewritten only if the quoted slot is revoked or the
+	// quoted seq is 0 or less). When false (the quoted slot was needed and
+	// not at hand) Content keeps the quote as stored, unverified, and
+	// Summary does not show the quoted message's text: it may be revoked.
 	QuoteResolved bool `json:"-"`
 
 	// The stored message before projection, for the inspector. Slices are
@@ -102,18 +102,21 @@ const (
 // is {"detail": "<JSON string>"}.
 func isNotification(ct int32) bool { return ct >= NotificationBegin && ct <= NotificationEnd }
 
-// holeJSON is the only shape a hole has in `dump --format json`.
+// holeJSON is the only shape a hole has in `dump --format json`: the
+// stand-in OpenIM returns for it (mgo/msg.go FindSeqs).
 type holeJSON struct {
-	Seq    int64 `json:"seq"`
-	Status int32 `json:"status"`
+	Seq      int64 `json:"seq"`
+	Status   int32 `json:"status"`
+	SendTime int64 `json:"sendTime"`
 }
 
-// MarshalJSON writes OpenIM's field names in order; a hole is {"seq":N,"status":4}.
+// MarshalJSON writes OpenIM's field names in order; a hole is
+// {"seq":N,"status":4,"sendTime":T}, T the previous message's send time.
 // HTML characters are left as they are: the caller's encoder decides
 // whether to escape them.
 func (m Message) MarshalJSON() ([]byte, error) {
 	if m.Hole {
-		return json.Marshal(holeJSON{Seq: m.Seq, Status: store.StatusDeleted})
+		return json.Marshal(holeJSON{Seq: m.Seq, Status: store.StatusDeleted, SendTime: m.SendTime})
 	}
 	type plain Message // no MarshalJSON method: no recursion
 	var b bytes.Buffer
@@ -127,8 +130,8 @@ func (m Message) MarshalJSON() ([]byte, error) {
 
 // View projects stored slot s for viewer, following OPENIM.md's read-time
 // rules in order. docID names the bucket ("" derives it from conv.ID). quoted
-// serves rule 5 (a quoted message gets the same treatment); it may be nil or
-// miss, and then the quote is left unresolved (see Message.QuoteResolved):
+// serves rule 5 (the quoted seq's slot decides whether OpenIM rewrites the
+// quote); it may be nil or miss, and then the quote is left unresolved (see Message.QuoteResolved):
 // callers read the buckets QuotedBuckets names to resolve every quote.
 func View(s store.StoredSlot, docID string, viewer string, conv Conv, quoted Lookup) Message {
 	m := Message{Seq: s.Seq, DocID: docID, Problem: s.Problem, Cached: s.Cached, Viewer: viewer}
@@ -141,9 +144,14 @@ func View(s store.StoredSlot, docID string, viewer string, conv Conv, quoted Loo
 	if s.Slot != nil {
 		m.DelList, m.Revoke, m.SlotIsRead = s.Slot.DelList, s.Slot.Revoke, s.Slot.IsRead
 	}
-	// Rule 4: nothing to show, whatever else the slot holds.
+	// Rule 4: nothing to show, whatever else the slot holds. A stand-in
+	// read from the cache carries the send time OpenIM gave it; for any
+	// other hole the caller fills it in (store.HoleSendTimes).
 	if s.IsHole() {
 		m.Hole, m.Status = true, store.StatusDeleted
+		if s.Slot != nil && s.Slot.Msg != nil && s.Slot.Msg.IsStandIn() {
+			m.SendTime = s.Slot.Msg.SendTime
+		}
 		return m
 	}
 	msg := s.Slot.Msg

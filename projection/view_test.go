@@ -106,7 +106,7 @@ func TestViewAddressesAndRawFields(t *testing.T) {
 
 func TestMessageJSONShape(t *testing.T) {
 	hole := View(stored(7, nil), "", "bob", Conv{ID: single}, nil)
-	if b, err := json.Marshal(hole); err != nil || string(b) != `{"seq":7,"status":4}` {
+	if b, err := json.Marshal(hole); err != nil || string(b) != `{"seq":7,"status":4,"sendTime":0}` {
 		t.Errorf("hole JSON = %s (%v)", b, err)
 	}
 	m := View(stored(101, message(101, Text, text("hi")), read), "", "bob", Conv{ID: single}, nil)
@@ -130,7 +130,7 @@ func TestMessageJSONShape(t *testing.T) {
 	}
 	// Inside a slice too (dump may marshal a page at once).
 	b, _ := json.Marshal([]Message{hole})
-	if string(b) != `[{"seq":7,"status":4}]` {
+	if string(b) != `[{"seq":7,"status":4,"sendTime":0}]` {
 		t.Errorf("hole in a slice = %s", b)
 	}
 }

@@ -75,7 +75,7 @@ func (s *Store) cachedSlots(ctx context.Context, cid string, seqs []int64) map[i
 func overlay(b *Bucket, hits map[int64]*Slot) {
 	for j := range b.Slots {
 		if slot := hits[b.Slots[j].Seq]; slot != nil {
-			b.Slots[j] = StoredSlot{Seq: b.Slots[j].Seq, Slot: slot, Cached: true}
+			b.Slots[j] = CachedSlot(b.Slots[j].Seq, slot)
 		}
 	}
 }

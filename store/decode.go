@@ -83,7 +83,7 @@ func DecodeBucket(raw bson.Raw) *Bucket {
 		d.decodeSlot(&b.Slots[i], elems[i], n-i)
 	}
 	for i := len(elems); i < BucketSize; i++ {
-		b.Slots[i].Problem = "slot is missing from a short msgs array"
+		b.Slots[i].Problem = problemShortArray
 	}
 	return b
 }
@@ -110,9 +110,7 @@ func (d *slotDecoder) decodeSlot(s *StoredSlot, v bson.RawValue, left int) {
 		}
 	}
 	s.Slot = slot
-	if slot.Msg != nil && slot.Msg.SendTime != 0 && slot.Msg.Seq != s.Seq {
-		s.Problem = fmt.Sprintf("message says seq %d but its slot holds seq %d", slot.Msg.Seq, s.Seq)
-	}
+	s.Problem = seqProblem(slot, s.Seq)
 	// What a lenient decode hides (missing fields, nulls, bad content) still
 	// deserves a marker.
 	if s.Problem == "" {
@@ -120,16 +118,54 @@ func (d *slotDecoder) decodeSlot(s *StoredSlot, v bson.RawValue, left int) {
 	}
 }
 
-// IsHole reports a position that holds no message: a missing bucket or slot,
-// a null msg, or send_time 0 (OPENIM.md, reading rule 4).
-func (s StoredSlot) IsHole() bool {
-	return s.Slot == nil || s.Slot.Msg == nil || s.Slot.Msg.SendTime == 0
+// problemShortArray marks the positions a short msgs array does not reach:
+// nothing is stored there, so they do not extend the conversation.
+const problemShortArray = "slot is missing from a short msgs array"
+
+// seqProblem is the marker of a message whose seq disagrees with the
+// position holding it, "" when it agrees (or the slot holds no message).
+func seqProblem(slot *Slot, seq int64) string {
+	if slot != nil && slot.Msg != nil && slot.Msg.SendTime != 0 && slot.Msg.Seq != seq {
+		return fmt.Sprintf("message says seq %d but its slot holds seq %d", slot.Msg.Seq, seq)
+	}
+	return ""
 }
 
-// LastFilledSeq is the highest seq in b holding a message, 0 if none.
+// CachedSlot is the position seq holding slot, as read from the cache
+// layer: a cached message whose seq disagrees with its key gets the same
+// marker the stored one gets.
+func CachedSlot(seq int64, slot *Slot) StoredSlot {
+	return StoredSlot{Seq: seq, Slot: slot, Cached: true, Problem: seqProblem(slot, seq)}
+}
+
+// IsHole reports a position that holds no message: a missing bucket or slot,
+// a null msg, send_time 0 (OPENIM.md, reading rule 4), or the stand-in
+// OpenIM caches in Redis for such a seq (see IsStandIn).
+func (s StoredSlot) IsHole() bool {
+	return s.Slot == nil || s.Slot.Msg == nil || s.Slot.Msg.SendTime == 0 || s.Slot.Msg.IsStandIn()
+}
+
+// IsStandIn reports the message OpenIM makes up for a seq that holds none
+// and caches in Redis for a day (mgo/msg.go FindSeqs): seq, status 4
+// (deleted) and the previous message's send time, nothing else. A real
+// message always has a sender, a content type and content.
+func (m *MsgData) IsStandIn() bool {
+	return m.Status == StatusDeleted && m.Content == "" && m.ContentType == 0 &&
+		m.SendID == "" && m.ClientMsgID == ""
+}
+
+// filled reports a position that holds something: a message, or a stored
+// element that does not read as one and is shown with its marker.
+func (s StoredSlot) filled() bool {
+	return !s.IsHole() || s.Problem != "" && s.Problem != problemShortArray
+}
+
+// LastFilledSeq is the highest seq in b holding a message or a malformed
+// slot (a malformed slot is still a slot: it is shown with its marker), 0
+// if none.
 func (b *Bucket) LastFilledSeq() int64 {
 	for i := BucketSize - 1; i >= 0; i-- {
-		if !b.Slots[i].IsHole() {
+		if b.Slots[i].filled() {
 			return b.Slots[i].Seq
 		}
 	}

@@ -113,24 +113,25 @@ const (
 )
 
 type refFieldSpec struct {
-	name string
-	typ  refFieldType
+	name    string
+	typ     refFieldType
+	mayLack bool // OpenIM's physical delete leaves {msg: null} alone
 }
 
-var refSlotFields = []refFieldSpec{{"msg", rTMsgOrNull}, {"revoke", rTRevokeOrNull}, {"del_list", rTStrings}, {"is_read", rTBool}}
+var refSlotFields = []refFieldSpec{{"msg", rTMsgOrNull, false}, {"revoke", rTRevokeOrNull, true}, {"del_list", rTStrings, true}, {"is_read", rTBool, true}}
 
 var refMsgFields = []refFieldSpec{
-	{"send_id", rTString}, {"recv_id", rTString}, {"group_id", rTString}, {"client_msg_id", rTString},
-	{"server_msg_id", rTString}, {"sender_platform_id", rTInt32}, {"sender_nickname", rTString},
-	{"sender_face_url", rTString}, {"session_type", rTInt32}, {"msg_from", rTInt32}, {"content_type", rTInt32},
-	{"content", rTString}, {"seq", rTInt64}, {"send_time", rTInt64}, {"create_time", rTInt64}, {"status", rTInt32},
-	{"is_read", rTBool}, {"options", rTBoolMapOrNull}, {"offline_push", rTPushOrNull},
-	{"at_user_id_list", rTStringsOrNull}, {"attached_info", rTString}, {"ex", rTString},
+	{"send_id", rTString, false}, {"recv_id", rTString, false}, {"group_id", rTString, false}, {"client_msg_id", rTString, false},
+	{"server_msg_id", rTString, false}, {"sender_platform_id", rTInt32, false}, {"sender_nickname", rTString, false},
+	{"sender_face_url", rTString, false}, {"session_type", rTInt32, false}, {"msg_from", rTInt32, false}, {"content_type", rTInt32, false},
+	{"content", rTString, false}, {"seq", rTInt64, false}, {"send_time", rTInt64, false}, {"create_time", rTInt64, false}, {"status", rTInt32, false},
+	{"is_read", rTBool, false}, {"options", rTBoolMapOrNull, false}, {"offline_push", rTPushOrNull, false},
+	{"at_user_id_list", rTStringsOrNull, false}, {"attached_info", rTString, false}, {"ex", rTString, false},
 }
 
-var refRevokeFields = []refFieldSpec{{"role", rTInt32}, {"user_id", rTString}, {"nickname", rTString}, {"time", rTInt64}}
+var refRevokeFields = []refFieldSpec{{"role", rTInt32, false}, {"user_id", rTString, false}, {"nickname", rTString, false}, {"time", rTInt64, false}}
 
-var refPushFields = []refFieldSpec{{"title", rTString}, {"desc", rTString}, {"ex", rTString}, {"ios_push_sound", rTString}, {"ios_badge_count", rTBool}}
+var refPushFields = []refFieldSpec{{"title", rTString, false}, {"desc", rTString, false}, {"ex", rTString, false}, {"ios_push_sound", rTString, false}, {"ios_badge_count", rTBool, false}}
 
 // refCheckSlot inspects one element of a msgs array, at the position holding
 // seq, against the contract of OPENIM.md. It reads the raw BSON, so it sees
@@ -181,7 +182,9 @@ func (c *refChecker) fields(where string, doc bson.Raw, specs []refFieldSpec) {
 	for _, f := range specs {
 		v, err := doc.LookupErr(f.name)
 		if err != nil {
-			missing = append(missing, f.name)
+			if !f.mayLack {
+				missing = append(missing, f.name)
+			}
 			continue
 		}
 		c.value(where, f.name, v, f.typ)
@@ -293,24 +296,15 @@ func (c *refChecker) message(msg bson.Raw, seq int64) {
 	}
 }
 
-// emptyShape checks a slot that holds neither message nor revoke: the server
-// writes it exactly as {msg: null, revoke: null, del_list: [], is_read: false}.
+// emptyShape checks a slot that holds neither message nor revoke for fields
+// OpenIM never writes (a del_list or is_read true is OpenIM's own doing).
 func (c *refChecker) emptyShape(doc bson.Raw) {
-	msg, err1 := doc.LookupErr("msg")
-	rev, err2 := doc.LookupErr("revoke")
-	if err1 != nil || err2 != nil || msg.Type != bson.TypeNull || rev.Type != bson.TypeNull {
+	msg, err := doc.LookupErr("msg")
+	if err != nil || msg.Type != bson.TypeNull {
 		return
 	}
-	if dl, err := doc.LookupErr("del_list"); err == nil && dl.Type == bson.TypeArray {
-		users := 0
-		if refEachElement(bson.Raw(dl.Value), func([]byte, bson.RawValue) { users++ }) == nil && users > 0 {
-			c.add(store.KindEmptySlot, "empty slot has %d users in del_list", users)
-		}
-	}
-	if ir, err := doc.LookupErr("is_read"); err == nil {
-		if read, ok := ir.BooleanOK(); ok && read {
-			c.add(store.KindEmptySlot, "empty slot is marked read")
-		}
+	if rev, err := doc.LookupErr("revoke"); err == nil && rev.Type != bson.TypeNull {
+		return
 	}
 	_ = refEachElement(doc, func(key []byte, _ bson.RawValue) {
 		switch string(key) {

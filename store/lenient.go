@@ -3,6 +3,7 @@ package store
 import (
 	"math"
 	"strconv"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
@@ -119,5 +120,21 @@ func DecodeGroup(raw bson.Raw) Group {
 func DecodeGroupMember(raw bson.Raw) GroupMember {
 	return GroupMember{GroupID: LenientString(raw, "group_id"), UserID: LenientString(raw, "user_id"),
 		Nickname: LenientString(raw, "nickname"), RoleLevel: LenientInt32(raw, "role_level"),
-		JoinTime: LenientInt64(raw, "join_time")}
+		JoinTime: LenientTime(raw, "join_time")}
+}
+
+// LenientTime is raw[key] as a time: a BSON date (how OpenIM stores its
+// times), or a number of unix milliseconds; the zero time otherwise.
+func LenientTime(raw bson.Raw, key string) time.Time {
+	v, err := raw.LookupErr(key)
+	if err != nil {
+		return time.Time{}
+	}
+	if dt, ok := v.DateTimeOK(); ok {
+		return time.UnixMilli(dt).UTC()
+	}
+	if ms := LenientInt64(raw, key); ms != 0 {
+		return time.UnixMilli(ms).UTC()
+	}
+	return time.Time{}
 }

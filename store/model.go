@@ -1,5 +1,7 @@
 package store
 
+import "time"
+
 // The document model of OpenIM's msg collection. BSON names and types are the
 // storage contract; Go field names are the Redis JSON contract (MSG_CACHE
 // values are encoded with encoding/json and no tags). Pointers and slices are
@@ -153,12 +155,13 @@ type Group struct {
 }
 
 // GroupMember is one member of a group. RoleLevel: 100 owner, 60 admin, 20 member.
+// JoinTime is a BSON date, as OpenIM's model.GroupMember stores it.
 type GroupMember struct {
-	GroupID   string `bson:"group_id"`
-	UserID    string `bson:"user_id"`
-	Nickname  string `bson:"nickname"`
-	RoleLevel int32  `bson:"role_level"`
-	JoinTime  int64  `bson:"join_time"`
+	GroupID   string    `bson:"group_id"`
+	UserID    string    `bson:"user_id"`
+	Nickname  string    `bson:"nickname"`
+	RoleLevel int32     `bson:"role_level"`
+	JoinTime  time.Time `bson:"join_time"`
 }
 
 // Member role levels.

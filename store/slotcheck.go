@@ -26,11 +26,11 @@ const (
 	KindMissingField ProblemKind = "missing-field" // a field of a slot, message, revoke, push is absent
 	KindFieldType    ProblemKind = "field-type"    // a field holds the wrong BSON type
 	KindSeqMismatch  ProblemKind = "seq-mismatch"  // msg.seq disagrees with the slot's position
-	KindEmptySlot    ProblemKind = "empty-slot"    // an empty slot not shaped {msg:null, revoke:null, del_list:[], is_read:false}
+	KindEmptySlot    ProblemKind = "empty-slot"    // an empty slot with a field OpenIM never writes
 	KindContentJSON  ProblemKind = "content-json"  // content of a known type is not a JSON object
 	KindContentSize  ProblemKind = "content-size"  // content larger than MaxContentBytes
 	KindIndex        ProblemKind = "index"         // the unique {doc_id: 1} index is absent
-	KindSeqRecord    ProblemKind = "seq-record"    // seq.max_seq below the last filled slot
+	KindSeqRecord    ProblemKind = "seq-record"    // seq.max_seq below the last filled slot, or no seq document
 )
 
 // MaxContentBytes is the content size above which a message is flagged: far
@@ -65,6 +65,13 @@ type fieldSpec struct {
 }
 
 var slotFields = []fieldSpec{{"msg", tMsgOrNull}, {"revoke", tRevokeOrNull}, {"del_list", tStrings}, {"is_read", tBool}}
+
+// slotMayLack are the slot fields OpenIM's own writes can leave absent: its
+// physical delete (mgo/msg.go DeleteMsgsInOneDocByIndex) replaces a slot
+// with {msg: null} alone, and the $set / $addToSet that may follow add
+// revoke, is_read or del_list one at a time. Absent, they read as null, []
+// and false, as OpenIM's decoder reads them.
+var slotMayLack = uint32(1<<fSlotRevoke | 1<<fSlotDelList | 1<<fSlotIsRead)
 
 var msgFields = []fieldSpec{
 	{"send_id", tString}, {"recv_id", tString}, {"group_id", tString}, {"client_msg_id", tString},
@@ -108,7 +115,7 @@ func indexSlot(doc []byte, slot, msg *fieldTable) {
 // checkIndexed is CheckSlot over the tables of indexSlot.
 func checkIndexed(doc []byte, slot, msg *fieldTable, seq int64) []SlotProblem {
 	c := &checker{}
-	c.fields("slot", slot, slotFields)
+	c.fields("slot", slot, slotFields, slotMayLack)
 	if m, ok := slot.get(fSlotMsg); ok && m.Type == bson.TypeEmbeddedDocument {
 		c.message(msg, seq)
 	}
@@ -117,8 +124,7 @@ func checkIndexed(doc []byte, slot, msg *fieldTable, seq int64) []SlotProblem {
 }
 
 // markerOf is the reason DecodeBucket shows for a slot: the first problem
-// CheckSlot finds, except the shape of an empty slot, which the server itself
-// leaves behind when a read or a delete lands on a hole and which changes
+// CheckSlot finds, except an extra field on an empty slot, which changes
 // nothing a reader sees. check still reports it.
 func markerOf(problems []SlotProblem) string {
 	for _, p := range problems {
@@ -135,14 +141,17 @@ func (c *checker) add(kind ProblemKind, format string, args ...any) {
 	c.out = append(c.out, SlotProblem{kind, fmt.Sprintf(format, args...)})
 }
 
-// fields checks that every field of specs is present with its type; the
-// missing ones are reported together, so an empty {} is one problem, not 22.
-func (c *checker) fields(where string, t *fieldTable, specs []fieldSpec) {
+// fields checks that every field of specs is present with its type, except
+// that the fields of bit set mayLack may be absent; the missing ones are
+// reported together, so an empty {} is one problem, not 22.
+func (c *checker) fields(where string, t *fieldTable, specs []fieldSpec, mayLack uint32) {
 	var missing []string
 	for i, f := range specs {
 		v, ok := t.get(i)
 		if !ok {
-			missing = append(missing, f.name)
+			if mayLack&(1<<i) == 0 {
+				missing = append(missing, f.name)
+			}
 			continue
 		}
 		c.value(where, f.name, v, f.typ)
@@ -221,7 +230,7 @@ func (c *checker) wrong(where, name string, v bson.RawValue, want string) {
 func (c *checker) nested(where string, v bson.RawValue, specs []fieldSpec) {
 	var t fieldTable
 	t.index(v.Value, specs)
-	c.fields(where, &t, specs)
+	c.fields(where, &t, specs, 0)
 }
 
 // path is where.name, without building the two paths the contract has.
@@ -253,7 +262,7 @@ func (c *checker) elements(where, name string, doc bson.Raw, want bson.Type, wan
 }
 
 func (c *checker) message(msg *fieldTable, seq int64) {
-	c.fields("msg", msg, msgFields)
+	c.fields("msg", msg, msgFields, 0)
 	sendTime, _ := msg.integer(fMsgSendTime)
 	if got, ok := msg.integer(fMsgSeq); ok && sendTime != 0 && got != seq {
 		c.add(KindSeqMismatch, "message says seq %d but its slot holds seq %d", got, seq)
@@ -274,24 +283,19 @@ func (c *checker) message(msg *fieldTable, seq int64) {
 	}
 }
 
-// emptyShape checks a slot that holds neither message nor revoke: the server
-// writes it exactly as {msg: null, revoke: null, del_list: [], is_read: false}.
+// emptyShape checks a slot that holds neither message nor revoke for fields
+// OpenIM never writes. A del_list or is_read true on such a slot is
+// OpenIM's own doing, not a problem: its delete-for-me checks no message is
+// there (internal/rpc/msg/delete.go), and its mark-read filter
+// {"msgs.N.msg.send_id": {$ne: reader}} matches a null msg
+// (mgo/msg.go MarkSingleChatMsgsAsRead).
 func (c *checker) emptyShape(doc bson.Raw, slot *fieldTable) {
-	msg, ok1 := slot.get(fSlotMsg)
-	rev, ok2 := slot.get(fSlotRevoke)
-	if !ok1 || !ok2 || msg.Type != bson.TypeNull || rev.Type != bson.TypeNull {
+	msg, ok := slot.get(fSlotMsg)
+	if !ok || msg.Type != bson.TypeNull {
 		return
 	}
-	if dl, ok := slot.get(fSlotDelList); ok && dl.Type == bson.TypeArray {
-		users := 0
-		if eachElement(bson.Raw(dl.Value), func([]byte, bson.RawValue) { users++ }) == nil && users > 0 {
-			c.add(KindEmptySlot, "empty slot has %d users in del_list", users)
-		}
-	}
-	if ir, ok := slot.get(fSlotIsRead); ok {
-		if read, ok := ir.BooleanOK(); ok && read {
-			c.add(KindEmptySlot, "empty slot is marked read")
-		}
+	if rev, ok := slot.get(fSlotRevoke); ok && rev.Type != bson.TypeNull {
+		return
 	}
 	_ = eachElement(doc, func(key []byte, _ bson.RawValue) {
 		switch string(key) {

@@ -24,7 +24,7 @@ func EscapeUntrusted(s string, maxBytes int) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == ' ' || strconv.IsPrint(r):
+		case r == ' ' || strconv.IsPrint(r) && !UnsafeRune(r):
 			b.WriteRune(r)
 		default:
 			q := strconv.QuoteRune(r)
@@ -33,4 +33,58 @@ func EscapeUntrusted(s string, maxBytes int) string {
 		i += size
 	}
 	return b.String()
+}
+
+// UnsafeRune is the one list of characters no human-facing output writes
+// raw, whatever the format: text, JSON, reports and errors all write them
+// escaped. They are the C1 controls (a UTF-8 terminal may act on U+009B as
+// CSI), the bidi controls and marks that reorder or disguise what follows,
+// the line and paragraph separators, and the invisible characters that hide
+// text inside text (zero width space, word joiner, BOM and the like). The
+// zero width joiner and non-joiner are not among them: emoji sequences and
+// several scripts need them, and they hide nothing on their own.
+func UnsafeRune(r rune) bool {
+	switch {
+	case r >= 0x80 && r <= 0x9f: // C1 controls
+		return true
+	case r == 0xad, r == 0x61c, r == 0x180e: // soft hyphen, Arabic letter mark, Mongolian vowel separator
+		return true
+	case r == 0x200b, r == 0x200e, r == 0x200f: // zero width space, LRM, RLM
+		return true
+	case r >= 0x2028 && r <= 0x202e: // line and paragraph separators, LRE RLE PDF LRO RLO
+		return true
+	case r >= 0x2060 && r <= 0x206f: // word joiner, invisible operators, LRI RLI FSI PDI, deprecated format
+		return true
+	case r == 0xfeff, r >= 0xfff9 && r <= 0xfffb: // BOM, interlinear annotation
+		return true
+	}
+	return false
+}
+
+// EscapeJSONLine rewrites, in one line of JSON, DEL and every UnsafeRune as
+// a \uXXXX escape: the same text to a JSON reader, nothing a terminal acts
+// on. Outside strings JSON is ASCII, so every such rune is inside a string
+// (a value or a key), where the escape means the same.
+func EscapeJSONLine(line []byte) []byte {
+	clean := true
+	for _, r := range string(line) {
+		if r == 0x7f || UnsafeRune(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return line
+	}
+	out := make([]byte, 0, len(line)+16)
+	for i := 0; i < len(line); {
+		r, size := utf8.DecodeRune(line[i:])
+		if r == 0x7f || size > 1 && UnsafeRune(r) {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = append(out, line[i:i+size]...)
+		}
+		i += size
+	}
+	return out
 }

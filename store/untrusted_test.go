@@ -1,6 +1,8 @@
 package store
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -21,5 +23,39 @@ func TestEscapeUntrustedShowsWhatATerminalWouldAct(t *testing.T) {
 	long := EscapeUntrusted(strings.Repeat("é", 400), 300)
 	if !strings.HasSuffix(long, "…") || len(long) > 300+len("é")+len("…") {
 		t.Errorf("long text not cut near 300 bytes: %d bytes", len(long))
+	}
+}
+
+// TestOnePolicyForEveryOutput: every character UnsafeRune lists is written
+// escaped by EscapeUntrusted (reports, errors) and by EscapeJSONLine (dump
+// --format json, export), where JSON readers still read the same text.
+func TestOnePolicyForEveryOutput(t *testing.T) {
+	var unsafe []rune
+	for r := rune(0x80); r <= 0xffff; r++ {
+		if UnsafeRune(r) {
+			unsafe = append(unsafe, r)
+		}
+	}
+	for _, r := range []rune{0x85, 0x9b, 0xad, 0x61c, 0x200b, 0x200e, 0x200f, 0x2028, 0x2029, 0x202e, 0x2060, 0x2066, 0xfeff} {
+		if !UnsafeRune(r) {
+			t.Errorf("%U is not in the policy", r)
+		}
+	}
+	for _, r := range []rune{'a', 'é', '中', 0x200d, 0x200c, 0xfe0f, 0x1f44b} {
+		if UnsafeRune(r) {
+			t.Errorf("%U, which text needs, is in the policy", r)
+		}
+	}
+	for _, r := range unsafe {
+		s := "a" + string(r) + "b"
+		if strings.ContainsRune(EscapeUntrusted(s, 100), r) {
+			t.Errorf("EscapeUntrusted writes %U raw", r)
+		}
+		line, _ := json.Marshal(map[string]string{s: s})
+		esc := EscapeJSONLine(line)
+		var back map[string]string
+		if bytes.ContainsRune(esc, r) || json.Unmarshal(esc, &back) != nil || back[s] != s {
+			t.Errorf("EscapeJSONLine of %U: %q", r, esc)
+		}
 	}
 }

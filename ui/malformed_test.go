@@ -11,8 +11,8 @@ import (
 // TestMalformedBucketsAreMarked opens a conversation holding each bucket of
 // the malformed catalogue that check reports (issue 5): nothing panics, the
 // screen stays safe, and the broken slot, or the broken bucket, is marked.
-// Empty slots of an odd shape are the exception: the server leaves them
-// after a read or delete on a hole, so they draw as plain holes. So are
+// Empty slots with an extra field are the exception: nothing a reader sees
+// changes, so they draw as plain holes. So are
 // documents whose doc_id addresses no bucket: only check can find them.
 func TestMalformedBucketsAreMarked(t *testing.T) {
 	const width, height = 120, 40

@@ -34,8 +34,8 @@ func TestCatalogueDecodes(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			b := store.DecodeBucket(raw(c.doc))
 			if c.kind == store.KindEmptySlot {
-				// The server leaves these after a read or delete on a hole:
-				// check reports them, the timeline draws a plain hole.
+				// An extra field on an empty slot changes nothing a reader
+				// sees: check reports it, the timeline draws a plain hole.
 				for i, s := range b.Slots {
 					if s.Problem != "" || !s.IsHole() && i == c.slot {
 						t.Errorf("slot %d marked: %q", i, s.Problem)

@@ -88,8 +88,10 @@ func (r *Report) checkIndexes(ctx context.Context, b store.Backend) {
 }
 
 // checkSeqRecords flags seq documents whose max_seq, a reserved upper bound,
-// is below a seq that already holds a message: the server would hand out
-// that seq again.
+// is below a seq that is already stored, and conversations with stored
+// seqs and no seq document at all, the worst case: OpenIM's Malloc
+// (mgo/seq_conversation.go) then starts again from 0 and hands out seq 1,
+// whose slot already holds a message.
 func (r *Report) checkSeqRecords(ctx context.Context, b store.Backend, lastFilled map[string]int64) error {
 	cids := make([]string, 0, len(lastFilled))
 	for c, last := range lastFilled {
@@ -99,18 +101,32 @@ func (r *Report) checkSeqRecords(ctx context.Context, b store.Backend, lastFille
 	}
 	slices.Sort(cids)
 	for start := 0; start < len(cids); start += seqBatch {
-		recs, err := b.SeqRecords(ctx, cids[start:min(start+seqBatch, len(cids))])
+		batch := cids[start:min(start+seqBatch, len(cids))]
+		recs, err := b.SeqRecords(ctx, batch)
 		if err != nil {
 			return fmt.Errorf("check: reading seq documents: %w", err)
 		}
+		found := map[string]bool{}
 		for _, rec := range recs {
 			last, ok := lastFilled[rec.ConversationID]
-			if !ok || rec.MaxSeq >= last {
+			if !ok {
+				continue
+			}
+			found[rec.ConversationID] = true
+			if rec.MaxSeq >= last {
 				continue
 			}
 			r.add(Problem{Kind: store.KindSeqRecord, DocID: store.DocIDForSeq(rec.ConversationID, last),
 				Slot: store.SlotIndex(last), Seq: last,
-				Reason: fmt.Sprintf("seq document says max_seq %d but seq %d holds a message", rec.MaxSeq, last)})
+				Reason: fmt.Sprintf("seq document says max_seq %d but seq %d is stored", rec.MaxSeq, last)})
+		}
+		for _, c := range batch {
+			if !found[c] {
+				last := lastFilled[c]
+				r.add(Problem{Kind: store.KindSeqRecord, DocID: store.DocIDForSeq(c, last),
+					Slot: store.SlotIndex(last), Seq: last,
+					Reason: fmt.Sprintf("no seq document for %s: the server would hand out seq 1 to %d again", quote(c), last)})
+			}
 		}
 		r.SeqChecked += len(recs)
 	}

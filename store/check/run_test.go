@@ -61,7 +61,8 @@ func runCheck(t *testing.T, st *store.Store, c string) (*Report, string) {
 func TestRunCatalogue(t *testing.T) {
 	for _, c := range catalogue() {
 		t.Run(c.name, func(t *testing.T) {
-			st, _ := openStore(t, c.doc)
+			st, b := openStore(t, c.doc)
+			put(t, b, store.CollSeq, seqRecord(cid, 100))
 			r, out := runCheck(t, st, "")
 			if r.Documents != 1 || r.Problems() == 0 {
 				t.Fatalf("read %d documents, %d problems; want 1 document with problems", r.Documents, r.Problems())
@@ -147,6 +148,7 @@ func (n noIndexes) Indexes(context.Context) (map[string][]store.IndexInfo, error
 // TestRunIndex: a msg collection without a unique doc_id index is reported.
 func TestRunIndex(t *testing.T) {
 	_, b := openStore(t, cleanBucket())
+	put(t, b, store.CollSeq, seqRecord(cid, 100))
 	for name, idx := range map[string][]store.IndexInfo{
 		"absent":     {{Name: "_id_", Keys: []string{"_id"}, Unique: true}},
 		"not unique": {{Name: "doc_id_1", Keys: []string{"doc_id"}}},
@@ -164,7 +166,8 @@ func TestRunIndex(t *testing.T) {
 // TestRunFiltersConversation: checking one conversation ignores the broken
 // buckets of another, even one whose ID starts the same way.
 func TestRunFiltersConversation(t *testing.T) {
-	st, _ := openStore(t, cleanBucket(), bucket(cid+"x:0", withSlot(5, nil)), bucket("sg_other:0", bson.A{}))
+	st, b := openStore(t, cleanBucket(), bucket(cid+"x:0", withSlot(5, nil)), bucket("sg_other:0", bson.A{}))
+	put(t, b, store.CollSeq, seqRecord(cid, 100), seqRecord(cid+"x", 100))
 	r, out := runCheck(t, st, cid)
 	if r.Documents != 1 || r.Problems() != 0 {
 		t.Errorf("want 1 clean document:\n%s", out)
@@ -207,7 +210,8 @@ func TestReportCapsTheList(t *testing.T) {
 	for i := range 11 {
 		docs = append(docs, bucket(store.DocID(cid, int64(i)), nulls))
 	}
-	st, _ := openStore(t, docs...)
+	st, b := openStore(t, docs...)
+	put(t, b, store.CollSeq, seqRecord(cid, 1100))
 	r, out := runCheck(t, st, cid)
 	if r.Problems() != 1100 || len(r.Listed) != MaxListed || r.ByKind[store.KindNullSlot] != 1100 {
 		t.Fatalf("%d problems, %d listed; want 1100, %d", r.Problems(), len(r.Listed), MaxListed)

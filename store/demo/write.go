@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -194,7 +195,7 @@ func (w *writer) memberships(ctx context.Context, c *conv) error {
 	var members []any
 	for _, u := range c.current {
 		members = append(members, store.GroupMember{GroupID: c.group.ID, UserID: u,
-			RoleLevel: c.group.role(u), JoinTime: c.joined[u]})
+			RoleLevel: c.group.role(u), JoinTime: time.UnixMilli(c.joined[u]).UTC()})
 	}
 	return w.raw(ctx, store.CollGroupMember, members)
 }

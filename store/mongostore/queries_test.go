@@ -1,6 +1,8 @@
 package mongostore_test
 
 import (
+	"time"
+
 	"slices"
 	"strings"
 	"testing"
@@ -107,7 +109,7 @@ func TestImportedNumbersOfAnyTypeAreRead(t *testing.T) {
 		t.Errorf("conversation = %+v, %v; want type 3, pinned", convs, err)
 	}
 	members, err := b.GroupMembers(ctx, "g")
-	if err != nil || len(members) != 1 || members[0].RoleLevel != store.RoleOwner || members[0].JoinTime != 1.7e12 {
+	if err != nil || len(members) != 1 || members[0].RoleLevel != store.RoleOwner || !members[0].JoinTime.Equal(time.UnixMilli(1.7e12)) {
 		t.Errorf("group_member = %+v, %v; want owner joined at 1.7e12", members, err)
 	}
 

@@ -73,6 +73,8 @@ var cases = []testCase{
 	{name: "raw/short array update", run: testShortArrayUpdate},
 	{name: "names and members", run: testNamesAndMembers},
 	{name: "indexes", run: testIndexes},
+	{name: "openim/physically deleted slots", run: testPhysicallyDeletedSlots},
+	{name: "openim/join time dates", run: testJoinTimeDates},
 	{name: "concurrent/overlapping inserts", concurrent: true, run: testConcurrentInserts},
 	{name: "concurrent/mutations on one bucket", concurrent: true, run: testConcurrentMutations},
 }

@@ -58,7 +58,10 @@ func Export(ctx context.Context, b store.Backend, coll, cid string, w io.Writer)
 				firstLossy = describe(raw, n+1)
 			}
 		}
-		line = append(line, '\n')
+		// Byte-exact JSON, and safe on a terminal: the characters no output
+		// writes raw (C1 controls, bidi controls, ...) become \uXXXX, which
+		// import reads back as the same characters.
+		line = append(store.EscapeJSONLine(line), '\n')
 		if _, err := bw.Write(line); err != nil {
 			return err
 		}

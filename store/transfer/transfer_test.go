@@ -402,3 +402,34 @@ func TestCancel(t *testing.T) {
 		t.Errorf("export: %d, %v", n, err)
 	}
 }
+
+// TestExportEscapesUnsafeCharacters: export prints to terminals too, so the
+// characters no output writes raw (C1 controls such as U+009B, which some
+// terminals take as CSI, bidi controls and marks, line separators,
+// invisible characters, DEL) are written as \u escapes; the line is the same
+// JSON, and importing it gives back the same bytes.
+func TestExportEscapesUnsafeCharacters(t *testing.T) {
+	a := open(t)
+	text := "a\u0085b\u009b31mc\u009d0;t\u009c \u202eabc\u200f \u2028\u2029 pay\u200bpal\ufeff \x7f 中文 👋"
+	doc := mustRaw(t, bson.D{{Key: "_id", Value: "x"}, {Key: "doc_id", Value: "si_u_a_u_b:0"},
+		{Key: "k\u009b", Value: text}})
+	if err := a.InsertRaw(context.Background(), store.CollMsg, []bson.Raw{doc}); err != nil {
+		t.Fatal(err)
+	}
+	_, out := export(t, a, store.CollMsg, "")
+	for _, r := range out {
+		if r == 0x7f || store.UnsafeRune(r) {
+			t.Errorf("export writes %U raw: %q", r, out)
+		}
+	}
+	if !strings.Contains(out, `\u0085`) || !strings.Contains(out, `\u009b`) || !strings.Contains(out, "中文 👋") {
+		t.Errorf("export does not escape C1 controls, or escapes plain text: %s", out)
+	}
+	b := open(t)
+	if _, err := importString(t, b, store.CollMsg, out); err != nil {
+		t.Fatal(err)
+	}
+	if got := scan(t, b, store.CollMsg); len(got) != 1 || !bytes.Equal(got[0], doc) {
+		t.Errorf("import of the escaped export changed the document:\n%v\n%v", got, doc)
+	}
+}
