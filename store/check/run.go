@@ -74,6 +74,7 @@ func (r *Report) checkIndexes(ctx context.Context, b store.Backend) {
 		return
 	}
 	r.Indexes = idx
+	r.adviseIndexes(b, idx)
 	for _, ix := range idx[store.CollMsg] {
 		if slices.Equal(ix.Keys, []string{"doc_id"}) {
 			if !ix.Unique {
