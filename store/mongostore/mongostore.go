@@ -92,6 +92,7 @@ func Open(ctx context.Context, uri, db string, opts Options) (*Backend, error) {
 	if co.ConnectTimeout == nil {
 		co.SetConnectTimeout(timeout)
 	}
+	majorityUnlessSet(co)
 	if opts.Monitor != nil {
 		co.SetMonitor(opts.Monitor)
 	}
