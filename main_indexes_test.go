@@ -14,6 +14,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/demo"
 	"github.com/chatlens/chatlens/store/mongotest"
 )
 
@@ -38,8 +39,9 @@ func listIndexes(t *testing.T, client *mongo.Client, db string) []string {
 
 // On a database OpenIM Server has started on (its constructors in
 // open-im-server pkg/common/storage/database/mgo/*.go create its indexes:
-// seq and seq_user NOT unique), seed, import and check work and leave every
-// index exactly as OpenIM made it, and check has no advice.
+// seq and seq_user NOT unique), seed, import, revoke, dump and check work
+// and leave every index exactly as OpenIM made it, and check has no
+// advice. (The UI opens the store as dump and revoke do, creating none.)
 func TestOpenIMIndexesSurviveSeedImportAndCheck(t *testing.T) {
 	uri, _ := mongotest.URI(t)
 	db := mongotest.Database(t, uri)
@@ -88,6 +90,12 @@ func TestOpenIMIndexesSurviveSeedImportAndCheck(t *testing.T) {
 	}
 	if r := mongo("import", users, "--collection", "user"); r.code != 0 {
 		t.Fatalf("import: exit %d: %s", r.code, r.stderr)
+	}
+	if r := mongo("revoke", "--conversation", demo.ShowcaseSingleID, "--seq", "2", "--by", "bob"); r.code != 0 {
+		t.Fatalf("revoke: exit %d: %s", r.code, r.stderr)
+	}
+	if r := mongo("dump", "--conversation", demo.ShowcaseSingleID, "--as", "alice", "--to", "3"); r.code != 0 {
+		t.Fatalf("dump: exit %d: %s", r.code, r.stderr)
 	}
 	r := mongo("check")
 	if r.code != 0 || strings.Contains(r.stdout, "advice:") {
