@@ -69,11 +69,13 @@ const (
 // and which present index it conflicts with, if any.
 func CompareIndex(want IndexSpec, have []IndexInfo) (IndexState, IndexInfo) {
 	for _, ix := range have {
-		if slices.Equal(ix.Keys, want.Keys) {
-			if ix.Unique != want.Unique || ix.Name != want.Name && ix.Name != "" {
-				return IndexConflict, ix
-			}
+		if slices.Equal(ix.Keys, want.Keys) && ix.Unique == want.Unique && ix.Name == want.Name {
 			return IndexPresent, ix
+		}
+	}
+	for _, ix := range have {
+		if slices.Equal(ix.Keys, want.Keys) {
+			return IndexConflict, ix
 		}
 	}
 	for _, ix := range have {

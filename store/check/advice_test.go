@@ -74,3 +74,15 @@ func TestEmbeddedCheckGivesNoIndexAdvice(t *testing.T) {
 		t.Errorf("embedded check does not list its doc_id key:\n%s", out)
 	}
 }
+
+// A second, non-unique index on doc_id (a hashed one for sharding) beside
+// OpenIM's unique doc_id_1 is neither a problem nor advice.
+func TestHashedDocIDBesideTheUniqueOneIsFine(t *testing.T) {
+	_, b := openStore(t, cleanBucket())
+	idx := map[string][]store.IndexInfo{store.CollMsg: {
+		{Name: "doc_id_hashed", Keys: []string{"doc_id"}}, {Name: "doc_id_1", Keys: []string{"doc_id"}, Unique: true}}}
+	r, out := writeReport(t, store.New(sharedWithOpenIM{noIndexes{b, idx}}, store.Options{}))
+	if r.Problems() != 0 || len(r.Advice) != 0 {
+		t.Errorf("want a clean report:\n%s", out)
+	}
+}
