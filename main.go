@@ -440,7 +440,10 @@ func (e *env) openEmbedded(ctx context.Context, autoSeed, writes bool) (*embedde
 	// per transaction it takes seconds instead of minutes.
 	_, statErr := os.Stat(path)
 	shared := (e.o.readOnly || !writes && e.cmd != "") && statErr == nil
-	return embedded.Open(path, embedded.Options{ReadOnly: shared, NoSync: e.cmd == "seed"})
+	// Every run but a bulk write holds the file only for each transaction,
+	// so a UI left open and commands in another terminal take turns.
+	bulk := e.cmd == "seed" || e.cmd == "import"
+	return embedded.Open(path, embedded.Options{ReadOnly: shared, NoSync: e.cmd == "seed", Shared: !bulk})
 }
 
 // mongoTimeout bounds connecting to MongoDB (tests shorten it).

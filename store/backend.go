@@ -68,7 +68,9 @@ type Backend interface {
 	// ScanRaw calls fn for each stored document of coll; for msg, prefix
 	// limits it to doc_ids starting with prefix (export, check).
 	ScanRaw(ctx context.Context, coll, prefix string, fn func(bson.Raw) error) error
-	// EnsureIndexes creates the indexes chatlens relies on (unique doc_id, ...).
+	// EnsureIndexes creates those of OpenIM's indexes (OpenIMIndexes) that
+	// are missing, with OpenIM's keys, options and names; an index present
+	// with the same keys or name is left exactly as it is.
 	EnsureIndexes(ctx context.Context) error
 	// Indexes describes the indexes present, per collection (for check).
 	Indexes(ctx context.Context) (map[string][]IndexInfo, error)

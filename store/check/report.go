@@ -23,6 +23,7 @@ type Report struct {
 	Indexes       map[string][]store.IndexInfo
 	Plans         *store.QueryPlans // nil when the backend cannot explain (embedded)
 	PlansErr      error             // explain could not be run, or the shard key not read
+	Advice        []string          // worth knowing, not problems: OpenIM indexes missing or different
 	Listed        []Problem
 	ByKind        map[store.ProblemKind]int
 	total         int
@@ -63,6 +64,9 @@ func (r *Report) Write(w io.Writer) {
 	fmt.Fprintf(w, "check: msg documents of %s\n", scope)
 	r.writeIndexes(w)
 	r.writePlans(w)
+	for _, a := range r.Advice {
+		fmt.Fprintf(w, "advice: %s\n", clean(a))
+	}
 	if r.total > 0 {
 		fmt.Fprintln(w, "problems:")
 	}

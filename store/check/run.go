@@ -66,7 +66,10 @@ func Run(ctx context.Context, st *store.Store, cid string, progress func(done, t
 }
 
 // checkIndexes looks for the unique {doc_id: 1} index on msg, without which
-// two writers can create the same bucket twice.
+// two writers can create the same bucket twice: the insert state machine
+// (OpenIM's and chatlens's) learns that another writer created a bucket
+// first only from its duplicate-key error. That one is a problem; any other
+// index OpenIM creates is advice (adviseIndexes).
 func (r *Report) checkIndexes(ctx context.Context, b store.Backend) {
 	idx, err := b.Indexes(ctx)
 	if err != nil {
@@ -74,14 +77,20 @@ func (r *Report) checkIndexes(ctx context.Context, b store.Backend) {
 		return
 	}
 	r.Indexes = idx
-	for _, ix := range idx[store.CollMsg] {
+	r.adviseIndexes(b, idx)
+	var plain *store.IndexInfo // a doc_id index that is not unique
+	for i, ix := range idx[store.CollMsg] {
 		if slices.Equal(ix.Keys, []string{"doc_id"}) {
-			if !ix.Unique {
-				r.add(Problem{Kind: store.KindIndex, Slot: -1,
-					Reason: fmt.Sprintf("msg index %s on {doc_id: 1} is not unique: a bucket can be created twice", ix.Name)})
+			if ix.Unique {
+				return
 			}
-			return
+			plain = &idx[store.CollMsg][i]
 		}
+	}
+	if plain != nil {
+		r.add(Problem{Kind: store.KindIndex, Slot: -1,
+			Reason: fmt.Sprintf("msg index %s on {doc_id: 1} is not unique: a bucket can be created twice", plain.Name)})
+		return
 	}
 	r.add(Problem{Kind: store.KindIndex, Slot: -1,
 		Reason: "msg has no unique index on {doc_id: 1}: a bucket can be created twice and reads scan the collection"})

@@ -136,8 +136,8 @@ func benchWrites(b *testing.B, write func(be *Backend, r *rand.Rand) error) {
 	be := benchStore(b)
 	for _, sync := range []bool{false, true} {
 		b.Run(map[bool]string{false: "nosync", true: "fsync"}[sync], func(b *testing.B) {
-			be.db.NoSync = !sync
-			defer func() { be.db.NoSync = true }()
+			be.db.exclusive.NoSync = !sync
+			defer func() { be.db.exclusive.NoSync = true }()
 			r := rand.New(rand.NewPCG(3, 4))
 			reportCPU(b)
 			b.ReportAllocs()

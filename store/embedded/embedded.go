@@ -12,7 +12,6 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	bolt "go.etcd.io/bbolt"
-	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // Options configure Open.
@@ -26,6 +25,12 @@ type Options struct {
 	// ReadOnly opens the file with a shared lock: several readers may share
 	// it, and every write fails.
 	ReadOnly bool
+	// Shared holds the file only for the duration of each transaction (a
+	// read under the shared lock, a write under the exclusive one), so
+	// other processes can read and write it between them and their writes
+	// are seen on the next read. For a UI left open and commands that may
+	// run beside it; bulk writers (seed, import) keep it for their run.
+	Shared bool
 }
 
 // DefaultTimeout is how long Open waits for the file lock.
@@ -35,7 +40,7 @@ const DefaultTimeout = time.Second
 // transaction; bbolt runs one writer at a time, so concurrent updates to one
 // document never lose each other.
 type Backend struct {
-	db   *bolt.DB
+	db   *file
 	path string
 }
 
@@ -60,13 +65,10 @@ func Open(path string, opts Options) (*Backend, error) {
 	if timeout == 0 {
 		timeout = DefaultTimeout
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, NoSync: opts.NoSync,
-		ReadOnly: opts.ReadOnly, FreelistType: bolt.FreelistMapType})
-	if errors.Is(err, bolterrors.ErrTimeout) {
-		return nil, fmt.Errorf("embedded store %s is in use by another process (lock not released within %s)", path, timeout)
-	}
+	db, err := openFile(path, bolt.Options{Timeout: timeout, NoSync: opts.NoSync,
+		ReadOnly: opts.ReadOnly, FreelistType: bolt.FreelistMapType}, opts.Shared)
 	if err != nil {
-		return nil, fmt.Errorf("open embedded store %s: %w", path, err)
+		return nil, err
 	}
 	b := &Backend{db: db, path: path}
 	if err := b.checkFormat(!opts.ReadOnly); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -13,58 +12,45 @@ import (
 	"github.com/chatlens/chatlens/store"
 )
 
-// wantIndex is an index chatlens relies on: ascending keys, in order.
-type wantIndex struct {
-	coll   string
-	keys   []string
-	unique bool
-}
-
-// wanted lists the indexes that keep every query of this backend on an index.
-var wanted = []wantIndex{
-	{store.CollMsg, []string{"doc_id"}, true},
-	{store.CollSeq, []string{"conversation_id"}, true},
-	{store.CollSeqUser, []string{"user_id", "conversation_id"}, true},
-	{store.CollConversation, []string{"owner_user_id", "conversation_id"}, true},
-	{store.CollConversation, []string{"conversation_id"}, false},
-	{store.CollUser, []string{"user_id"}, false},
-	{store.CollGroup, []string{"group_id"}, false},
-	{store.CollGroupMember, []string{"group_id", "user_id"}, false},
-}
-
-// EnsureIndexes creates the wanted indexes that are missing. An index with
-// the same keys under another name (OpenIM creates its own) counts as
-// present; one that is not unique where uniqueness is needed is an error,
-// because the state machine depends on the duplicate-key answer.
+// EnsureIndexes creates those of OpenIM's indexes (store.OpenIMIndexes)
+// that are missing, with OpenIM's keys, options and names, so OpenIM's own
+// createIndexes at its next start-up finds exactly what it would have made.
+// An index with the same keys (under any name, with any options) or with
+// the same name is left alone: nothing present is ever changed, and check
+// reports where it differs from OpenIM's.
 func (b *Backend) EnsureIndexes(ctx context.Context) error {
 	have, err := b.Indexes(ctx)
 	if err != nil {
 		return err
 	}
-	for _, w := range wanted {
-		i := slices.IndexFunc(have[w.coll], func(ix store.IndexInfo) bool { return slices.Equal(ix.Keys, w.keys) })
-		if i >= 0 {
-			if w.unique && !have[w.coll][i].Unique {
-				return fmt.Errorf("%s has a non-unique index %s on %v: it must be unique (drop it and run again)",
-					w.coll, have[w.coll][i].Name, w.keys)
-			}
+	for _, want := range store.OpenIMIndexes {
+		if state, _ := store.CompareIndex(want, have[want.Coll]); state != store.IndexMissing {
 			continue
 		}
 		var keys bson.D
-		for _, k := range w.keys {
+		for _, k := range want.Keys {
 			keys = append(keys, bson.E{Key: k, Value: 1})
 		}
-		model := mongo.IndexModel{Keys: keys, Options: options.Index().SetUnique(w.unique)}
+		// OpenIM never sets unique: false; sending it would differ in spelling.
+		opts := options.Index().SetName(want.Name)
+		if want.Unique {
+			opts.SetUnique(true)
+		}
 		err := b.run(ctx, func(ctx context.Context) error {
-			_, err := b.coll(w.coll).Indexes().CreateOne(ctx, model)
+			_, err := b.coll(want.Coll).Indexes().CreateOne(ctx, mongo.IndexModel{Keys: keys, Options: opts})
 			return err
 		})
 		if err != nil {
-			return fmt.Errorf("create index on %s %v: %w", w.coll, w.keys, b.wrap(err))
+			return fmt.Errorf("create index %s %s on %s: %w", want.Name, want.Describe(), want.Coll, b.wrap(err))
 		}
 	}
 	return nil
 }
+
+var _ store.OpenIMIndexed = (*Backend)(nil)
+
+// SharesIndexesWithOpenIM: OpenIM Server creates indexes on this database too.
+func (b *Backend) SharesIndexesWithOpenIM() bool { return true }
 
 // Indexes lists the indexes of each collection chatlens reads; a missing
 // collection has none.

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"go.mongodb.org/mongo-driver/v2/event"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/mongo/readpref"
@@ -42,6 +43,9 @@ type Options struct {
 	// import) unless the caller's context ends sooner. Scans (export,
 	// check) are bounded by the caller only.
 	OpTimeout time.Duration
+	// Monitor, if set, sees every command sent and its outcome (tests
+	// assert on the exact commands: index specs, read and write concerns).
+	Monitor *event.CommandMonitor
 }
 
 // Backend is a store.Backend on one MongoDB database.
@@ -87,6 +91,10 @@ func Open(ctx context.Context, uri, db string, opts Options) (*Backend, error) {
 	}
 	if co.ConnectTimeout == nil {
 		co.SetConnectTimeout(timeout)
+	}
+	majorityUnlessSet(co)
+	if opts.Monitor != nil {
+		co.SetMonitor(opts.Monitor)
 	}
 	if err := co.Validate(); err != nil {
 		var dnsErr *net.DNSError // mongodb+srv:// resolves while parsing: the network, not the input

@@ -7,7 +7,9 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/mongo/readconcern"
 	"go.mongodb.org/mongo-driver/v2/mongo/readpref"
+	"go.mongodb.org/mongo-driver/v2/mongo/writeconcern"
 )
 
 // causalClock makes every operation of a Backend causally consistent with
@@ -24,6 +26,21 @@ type causalClock struct {
 }
 
 var causalOpts = options.Session().SetCausalConsistency(true)
+
+// majorityUnlessSet gives writes majority write concern and reads majority
+// read concern, unless the URI chose its own (w=, journal=, wtimeoutMS=,
+// readConcernLevel=). MongoDB promises read-your-writes in a causally
+// consistent session across a failover only with both at majority: a
+// write acknowledged by the primary alone can be rolled back when another
+// member is elected, and a local read can see data that is then rolled back.
+func majorityUnlessSet(co *options.ClientOptions) {
+	if co.WriteConcern == nil {
+		co.SetWriteConcern(writeconcern.Majority())
+	}
+	if co.ReadConcern == nil {
+		co.SetReadConcern(readconcern.Majority())
+	}
+}
 
 // probeSessions returns a clock when the deployment accepts a command in an
 // explicit causally consistent session, nil otherwise.

@@ -28,6 +28,9 @@ type Options struct {
 	// TLSConfig replaces the default TLS settings of rediss:// addresses
 	// (system roots, TLS 1.2+). Ignored for plain addresses.
 	TLSConfig *tls.Config
+	// Cooldown is how long the cache stops asking Redis after a call that
+	// failed; 0 means DefaultCooldown. Calls in that time fail at once.
+	Cooldown time.Duration
 	// NoPing skips Open's connectivity check: the cache is returned even when
 	// Redis cannot be reached now, and each call fails (quickly) until it can.
 	NoPing bool
@@ -39,6 +42,7 @@ type Cache struct {
 	target  target
 	timeout time.Duration
 
+	breaker    *breaker
 	roundTrips atomic.Int64
 	dials      atomic.Int64
 	badValues  atomic.Int64
@@ -60,7 +64,12 @@ func Open(ctx context.Context, addr string, opts Options) (*Cache, error) {
 	// go-redis logs dial failures to stderr, which would scribble over the
 	// TUI; every failure reaches the caller as an error anyway.
 	redis.SetLogger(quietLogger{})
-	c := &Cache{client: redis.NewUniversalClient(t.options(opts)), target: t, timeout: opts.Timeout}
+	if opts.Cooldown <= 0 {
+		opts.Cooldown = DefaultCooldown
+	}
+	c := &Cache{client: redis.NewUniversalClient(t.options(opts)), target: t, timeout: opts.Timeout,
+		breaker: &breaker{cooldown: opts.Cooldown, now: time.Now}}
+	c.client.AddHook(c.breaker)
 	c.client.AddHook(dialCounter{&c.dials})
 	if opts.NoPing {
 		return c, nil
@@ -134,11 +143,13 @@ type Stats struct {
 	RoundTrips int64
 	Dials      int64 // connections opened (each adds a handshake)
 	BadValues  int64 // cached values that did not decode, served as misses
+	Skipped    int64 // calls not sent because Redis had just failed
 }
 
 // Stats returns a snapshot of the counters.
 func (c *Cache) Stats() Stats {
-	return Stats{RoundTrips: c.roundTrips.Load(), Dials: c.dials.Load(), BadValues: c.badValues.Load()}
+	return Stats{RoundTrips: c.roundTrips.Load(), Dials: c.dials.Load(), BadValues: c.badValues.Load(),
+		Skipped: c.breaker.skipped.Load()}
 }
 
 // pipelined sends fn's commands as one pipeline: one round trip.

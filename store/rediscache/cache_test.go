@@ -329,3 +329,35 @@ func TestSentinelMode(t *testing.T) {
 		t.Errorf("sentinel Slots after invalidation = %d hits, %v", len(got), err)
 	}
 }
+
+// Raising a cached read seq writes the value and gives the key 30 days to
+// live again, as OpenIM's SetUserReadSeq does (open-im-server
+// pkg/common/storage/cache/redis/seq_user.go: readExpireTime 30 days,
+// rockscache RawSet = HSET value + EXPIRE). A raise that changes nothing
+// leaves the TTL alone, as there OpenIM writes nothing.
+func TestRaiseReadSeqRefreshesThirtyDays(t *testing.T) {
+	srv := newServer(t)
+	c := openCache(t, srv.addr)
+	cid := srv.newCid(t)
+	ctx := context.Background()
+	key := SeqUserReadKey(cid, "u1")
+	srv.raw.HSet(ctx, key, fieldValue, 5)
+	srv.raw.Expire(ctx, key, time.Hour)
+
+	if err := c.RaiseReadSeq(ctx, cid, "u1", 8); err != nil {
+		t.Fatal(err)
+	}
+	if v := srv.raw.HGet(ctx, key, fieldValue).Val(); v != "8" {
+		t.Errorf("read seq = %s after a raise to 8", v)
+	}
+	if ttl := srv.raw.TTL(ctx, key).Val(); ttl <= 29*24*time.Hour || ttl > 30*24*time.Hour {
+		t.Errorf("TTL after a raise = %s, want 30 days", ttl)
+	}
+	srv.raw.Expire(ctx, key, time.Hour)
+	if err := c.RaiseReadSeq(ctx, cid, "u1", 3); err != nil {
+		t.Fatal(err)
+	}
+	if v, ttl := srv.raw.HGet(ctx, key, fieldValue).Val(), srv.raw.TTL(ctx, key).Val(); v != "8" || ttl > time.Hour {
+		t.Errorf("after a lower raise: value %s, TTL %s; want 8 and the hour it had", v, ttl)
+	}
+}

@@ -21,6 +21,9 @@ const (
 	// deletedTTL is how long a tagged-as-deleted key lives, in seconds: the
 	// server's rockscache Delay.
 	deletedTTL = 10
+	// readSeqTTL is how long a raised SEQ_USER_READ key lives, in seconds:
+	// 30 days, the server's readExpireTime (cache/redis/seq_user.go).
+	readSeqTTL = 30 * 24 * 60 * 60
 )
 
 // MsgCacheKey is the key of one message slot: MSG_CACHE:<cid>:<seq>.

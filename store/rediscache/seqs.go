@@ -97,16 +97,19 @@ func byCid(cids []string, vals []int64) map[string]int64 {
 	return out
 }
 
-// raiseValue sets field value of KEYS[1] to ARGV[1] when that is larger,
-// atomically. A key without a value is left alone: the server fills it from
-// seq_user, which the caller has raised already, and writing a value here
-// could put a lower read seq in front of a higher one in MongoDB.
+// raiseValue sets field value of KEYS[1] to ARGV[1] when that is larger and
+// then gives the key ARGV[2] more seconds to live, atomically, as OpenIM's
+// SetUserReadSeq does (rockscache RawSet: HSET value, EXPIRE). A key
+// without a value is left alone: the server fills it from seq_user, which
+// the caller has raised already, and writing a value here could put a
+// lower read seq in front of a higher one in MongoDB.
 var raiseValue = redis.NewScript(`
 local cur = redis.call('HGET', KEYS[1], 'value')
 if not cur then return -1 end
 local want = tonumber(ARGV[1])
 if tonumber(cur) == nil or want > tonumber(cur) then
   redis.call('HSET', KEYS[1], 'value', ARGV[1])
+  redis.call('EXPIRE', KEYS[1], ARGV[2])
   return want
 end
 return tonumber(cur)`)
@@ -117,7 +120,7 @@ func (c *Cache) RaiseReadSeq(ctx context.Context, cid, uid string, seq int64) er
 	ctx, cancel := c.bound(ctx)
 	defer cancel()
 	key := SeqUserReadKey(cid, uid)
-	failed, err := c.runPerKey(ctx, raiseValue, []string{key}, seq)
+	failed, err := c.runPerKey(ctx, raiseValue, []string{key}, seq, readSeqTTL)
 	if len(failed) > 0 {
 		return c.fail("raise "+key, err)
 	}
