@@ -10,6 +10,15 @@ import (
 // msgs array encodes the seq, so this is part of the storage format.
 const BucketSize = 100
 
+// MaxBucketIndex is the highest bucket index whose seqs all fit in an
+// int64: the doc_id ":92233720368547758" would hold seqs past 2^63-1, which
+// wrap negative. A stored bucket beyond it cannot be addressed by seq.
+const MaxBucketIndex = (1<<63-1)/BucketSize - 1
+
+// MaxSeq is the last seq of bucket MaxBucketIndex: the highest seq any
+// command can name or walk to without overflowing.
+const MaxSeq = (MaxBucketIndex + 1) * BucketSize
+
 // BucketIndex is the bucket that holds seq (seqs start at 1).
 // (seq-1)/100, never seq/100: 100 must land in bucket 0 beside 1..99.
 func BucketIndex(seq int64) int64 { return (seq - 1) / BucketSize }
