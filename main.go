@@ -710,7 +710,7 @@ func runWrite(ctx context.Context, e *env) error {
 	// read-only store refuses the write itself, so it reads nothing either.
 	if !st.ReadOnly() {
 		if err := st.CheckTargets(ctx, o.cid, o.by, seqs, e.cmd); err != nil {
-			return err
+			return st.AuditRefusal(e.cmd, o.cid, o.by, seqs, err)
 		}
 	}
 	var res store.WriteResult

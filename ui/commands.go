@@ -251,6 +251,7 @@ func runAction(e *env, cid string, act action, viewer string, seqs []int64) tea.
 		// they are now (someone else may have revoked meanwhile), as the
 		// scripted commands do, and builds the revoke record the same way.
 		if err := e.st.CheckTargets(e.ctx, cid, viewer, seqs, storeAction[act]); err != nil {
+			err = e.st.AuditRefusal(storeAction[act], cid, viewer, seqs, err)
 			return actionDoneMsg{cid: cid, act: act, viewer: viewer, seqs: seqs, err: err}
 		}
 		var res store.WriteResult
