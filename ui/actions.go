@@ -80,6 +80,7 @@ func (m *Model) confirmKey(k tea.KeyMsg) tea.Cmd {
 	case "y", "Y", "enter":
 		m.overlay = ovNone
 		m.setStatus(m.confirm.title+" working…", false)
+		m.writing++
 		return m.confirm.run
 	case "n", "N", "esc", "q":
 		m.overlay = ovNone
