@@ -1,13 +1,16 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/demo"
+	"github.com/chatlens/chatlens/store/embedded"
 )
 
 // A seq list ending at the top of int64 once looped forever: it is bad
@@ -63,4 +66,40 @@ func auditEntries(t *testing.T, s sandbox) []store.AuditEntry {
 		out = append(out, e)
 	}
 	return out
+}
+
+// A bucket stored at index 10,000,000 beside the first one once made dump
+// walk ten million buckets and print a billion rows. Text dump now prints
+// the run without buckets as one row; JSON still prints one hole per seq
+// of the range asked for, as OpenIM's pull does.
+func TestDumpOfAFarBucketPrintsOneRowForTheRunBetween(t *testing.T) {
+	s := seeded(t)
+	const cid, far = "sg_far", 1_000_000_001
+	b, err := embedded.Open(s.data, embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := store.New(b, store.Options{})
+	for _, first := range []int64{1, far} {
+		msgs := make([]*store.MsgData, 10)
+		for i := range msgs {
+			msgs[i] = &store.MsgData{SendID: "alice", GroupID: "far", SessionType: store.SessionGroup, ContentType: 101,
+				Content: `{"content":"hello"}`, SendTime: 1700000000000 + int64(i), Status: store.StatusSent,
+				ClientMsgID: fmt.Sprintf("far-%d-%d", first, i), Options: map[string]bool{}, AtUserIDList: []string{}}
+		}
+		if _, err := st.InsertMessages(t.Context(), cid, first, msgs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = st.Close(context.Background())
+
+	out := s.mustRun(t, "dump", "--conversation", cid, "--as", "alice")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) > 200 || !strings.Contains(out, fmt.Sprintf("no messages: seq 101-%d", far-1)) {
+		t.Errorf("dump printed %d lines; want the two buckets and one row for seq 101-%d:\n%s", len(lines), far-1, out)
+	}
+	objs := s.dumpJSON(t, cid, "alice", "--from", "5", "--to", "1205")
+	if len(objs) != 1201 || num(objs[0]["seq"]) != 5 || num(objs[1200]["seq"]) != 1205 || num(objs[600]["status"]) != int64(store.StatusDeleted) {
+		t.Errorf("JSON dump of 5..1205: %d objects; want one per seq, holes past 10", len(objs))
+	}
 }
