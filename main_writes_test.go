@@ -103,3 +103,34 @@ func TestDumpOfAFarBucketPrintsOneRowForTheRunBetween(t *testing.T) {
 		t.Errorf("JSON dump of 5..1205: %d objects; want one per seq, holes past 10", len(objs))
 	}
 }
+
+// check names a bucket standing far past the others, and a doc_id whose
+// seqs would overflow (":92233720368547758" once printed negative seqs).
+func TestCheckReportsFarAndOverflowingBuckets(t *testing.T) {
+	s := seeded(t)
+	b, err := embedded.Open(s.data, embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := store.New(b, store.Options{})
+	for _, first := range []int64{1, 1_000_000_001} {
+		if _, err := st.InsertMessages(t.Context(), "sg_far", first, []*store.MsgData{{SendID: "alice", GroupID: "far",
+			SessionType: store.SessionGroup, ContentType: 101, Content: `{"content":"hi"}`, SendTime: 1700000000000,
+			Status: store.StatusSent, Options: map[string]bool{}, AtUserIDList: []string{}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.InsertBucket(t.Context(), store.NewDoc("sg_wrap:92233720368547758")); err != nil {
+		t.Fatal(err)
+	}
+	_ = st.Close(context.Background())
+	for cid, want := range map[string]string{
+		"sg_far":  "bucket 10000000 stands 9999999 buckets past the one before it",
+		"sg_wrap": "bucket index 92233720368547758 is past",
+	} {
+		r := s.chatlens(t, "check", "--conversation", cid)
+		if !strings.Contains(r.stdout, want) || strings.Contains(r.stdout, "seq -") {
+			t.Errorf("check --conversation %s: exit %d, want %q and no negative seq:\n%s%s", cid, r.code, want, r.stdout, r.stderr)
+		}
+	}
+}

@@ -50,6 +50,10 @@ func ParseDocID(docID string) (cid string, index int64, err error) {
 	if err != nil || index < 0 || docID[i+1:] != strconv.FormatInt(index, 10) {
 		return docID[:i], 0, fmt.Errorf("doc_id %q has a suffix that is not a bucket index", docID)
 	}
+	if index > MaxBucketIndex {
+		return docID[:i], 0, fmt.Errorf("doc_id %q: bucket index %d is past %d, the last whose seqs fit in 64 bits",
+			docID, index, int64(MaxBucketIndex))
+	}
 	return docID[:i], index, nil
 }
 
