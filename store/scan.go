@@ -86,14 +86,31 @@ func absent(b *Bucket) bool {
 }
 
 // walkIndexes lists the buckets Scan reads for from..to: all of them when
-// one find covers the range; else the stored ones (from the doc_id index),
-// plus the one holding the window's max seq, which the cache may hold ahead
-// of the backend. Bounded by the buckets stored, never by the seq count.
+// one find covers the range, else the ones StoredIndexes lists.
 func (s *Store) walkIndexes(ctx context.Context, w *Window, from, to int64) ([]int64, error) {
-	lo, hi := BucketIndex(from), BucketIndex(to)
-	if hi-lo < int64(s.FindBatch) {
+	if BucketIndex(to)-BucketIndex(from) < int64(s.FindBatch) {
 		return BucketsCovering(from, to), nil
 	}
+	out, err := s.StoredIndexes(ctx, w, from, to)
+	if err != nil {
+		return nil, err
+	}
+	if w.Last != nil && w.Last.Index >= BucketIndex(from) && w.Last.Index <= BucketIndex(to) {
+		out = append(out, w.Last.Index)
+		slices.Sort(out)
+		out = slices.Compact(out)
+	}
+	return out, nil
+}
+
+// StoredIndexes lists, ascending, the stored buckets of w's conversation
+// that hold seqs from..to, from the doc_id index alone (one round trip),
+// plus the one holding the window's max seq when a cache is configured:
+// Redis may hold its slots before the backend does. A reader walking a
+// long range walks these, so its cost follows the buckets stored, never
+// the seq count.
+func (s *Store) StoredIndexes(ctx context.Context, w *Window, from, to int64) ([]int64, error) {
+	lo, hi := BucketIndex(max(from, 1)), BucketIndex(min(to, MaxSeq))
 	s.trip()
 	ids, err := s.backend.BucketIDs(ctx, w.Cid)
 	if err != nil {
@@ -107,9 +124,6 @@ func (s *Store) walkIndexes(ctx context.Context, w *Window, from, to int64) ([]i
 	}
 	if s.cache != nil && w.MaxSeq >= from && w.MaxSeq <= to {
 		out = append(out, BucketIndex(w.MaxSeq))
-	}
-	if w.Last != nil && w.Last.Index >= lo && w.Last.Index <= hi {
-		out = append(out, w.Last.Index)
 	}
 	slices.Sort(out)
 	return slices.Compact(out), nil

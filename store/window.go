@@ -19,6 +19,10 @@ type Window struct {
 	// this user's conversation.max_seq cap: what WindowAt needs to compute
 	// another user's window without reading a bucket.
 	EndSeq int64
+	// stored is the stored bucket read to check a max seq from the cache,
+	// kept so NewestBuckets lays the cache over it instead of reading it
+	// again; nil otherwise.
+	stored *Bucket
 }
 
 // Unread is max seq minus read seq, never below 0.
@@ -275,6 +279,9 @@ func (s *Store) trustCachedMax(ctx context.Context, ws map[string]*Window, cids 
 		}
 		limit := LastSeq(min(newest+cachedMaxSlack, MaxBucketIndex))
 		ws[cid].MaxSeq = min(ws[cid].MaxSeq, limit)
+		if b := found[cid]; b != nil && b.Index == BucketIndex(ws[cid].MaxSeq) {
+			ws[cid].stored = b
+		}
 	}
 	return nil
 }
