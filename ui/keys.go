@@ -152,7 +152,14 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.MarkRead):
 		m.askAction(actRead)
 	case m.e.readOnly && key.Matches(k, m.writeKeys.Revoke, m.writeKeys.Delete, m.writeKeys.MarkRead):
-		m.setStatus("read-only: revoke, delete and mark read are disabled", true)
+		act := actRevoke
+		switch {
+		case key.Matches(k, m.writeKeys.Delete):
+			act = actDelete
+		case key.Matches(k, m.writeKeys.MarkRead):
+			act = actRead
+		}
+		m.refuse(act, []int64{t.cursor}, "read-only: revoke, delete and mark read are disabled")
 	case key.Matches(k, keys.Inspect):
 		if _, _, ok := t.slot(t.cursor); ok {
 			m.overlay, m.inspectAt = ovInspector, 0

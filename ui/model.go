@@ -77,6 +77,7 @@ type Model struct {
 	// so no write is cut off half way and each reaches the audit log.
 	writing  int
 	quitting bool
+	refusals []tea.Cmd // audits of refused writes, not yet run
 	help     help.Model
 }
 
@@ -125,7 +126,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.help.Width = msg.Width
 	case tea.KeyMsg:
-		return m, m.handleKey(msg)
+		return m, m.withRefusals(m.handleKey(msg))
 	case tea.MouseMsg:
 		return m, m.handleMouse(msg)
 	case firstViewerMsg:
@@ -161,7 +162,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.tl.loaded(msg)
 		}
 	case membersLoadedMsg:
-		return m, m.membersLoaded(msg)
+		return m, m.withRefusals(m.membersLoaded(msg))
 	case windowLoadedMsg:
 		if m.tl != nil {
 			if msg.err != nil && msg.cid == m.tl.cid {

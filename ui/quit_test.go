@@ -75,3 +75,39 @@ func isQuit(cmd tea.Cmd) bool {
 	_, ok := cmd().(tea.QuitMsg)
 	return ok
 }
+
+// Every refusal is in the audit log, the UI's too: a revoke of a message
+// already revoked, a delete of a hole, and any write key in read-only mode.
+func TestRefusalsInTheUIAreAudited(t *testing.T) {
+	plain, tb := newTestStore(t, false)
+	seedSmall(t, plain)
+	for _, c := range []struct {
+		readOnly bool
+		seq      int64
+		key      string
+		want     string
+	}{
+		{false, 7, "r", "revoke refused seq 7"},     // revoked by bob
+		{false, 106, "d", "delete refused seq 106"}, // a hole
+		{true, 110, "d", "delete refused seq 110"},
+	} {
+		var log bytes.Buffer
+		st := store.New(tb, store.Options{Audit: store.NewAuditLog(&log), Operator: "ops", ReadOnly: c.readOnly})
+		opts, _ := testOptions(t, "alice")
+		opts.ReadOnly = c.readOnly
+		d := newDriver(t, st, opts, 120, 40)
+		d.open(chatAB)
+		d.jump(c.seq)
+		d.keys(c.key)
+		var got []string
+		for _, line := range strings.Split(strings.TrimSpace(log.String()), "\n") {
+			var e store.AuditEntry
+			if json.Unmarshal([]byte(line), &e) == nil {
+				got = append(got, e.Action+" "+e.Result+" seq "+store.FormatSeqs(e.Seqs))
+			}
+		}
+		if strings.Join(got, ";") != c.want {
+			t.Errorf("%s on seq %d (read-only %v): audit %q, want %q", c.key, c.seq, c.readOnly, got, c.want)
+		}
+	}
+}
