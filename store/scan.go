@@ -52,7 +52,7 @@ func (s *Store) Scan(ctx context.Context, w *Window, from, to int64, fn func(bat
 		}
 		var batch []*Bucket
 		for _, b := range read {
-			if absent(b) {
+			if NotStored(b) {
 				continue
 			}
 			if err := gapTo(FirstSeq(b.Index) - 1); err != nil {
@@ -70,10 +70,10 @@ func (s *Store) Scan(ctx context.Context, w *Window, from, to int64, fn func(bat
 	return gapTo(to)
 }
 
-// absent reports a bucket read back as neither stored nor cached: every
+// NotStored reports a bucket read back as neither stored nor cached: every
 // position empty, nothing wrong with it (a stored bucket of empty slots has
 // slots; a broken one has problems).
-func absent(b *Bucket) bool {
+func NotStored(b *Bucket) bool {
 	if len(b.Problems) > 0 {
 		return false
 	}
