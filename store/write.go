@@ -219,6 +219,16 @@ func (s *Store) MarkRead(ctx context.Context, cid string, seqs []int64, reader s
 	})
 }
 
+// partialRefusal is a write done for some seqs and refused for others; it
+// unwraps to the TargetError naming the refused ones.
+type partialRefusal struct {
+	te  *TargetError
+	msg string
+}
+
+func (e *partialRefusal) Error() string { return e.msg }
+func (e *partialRefusal) Unwrap() error { return e.te }
+
 // staleCacheError marks a failure that happened after the backend write stood.
 type staleCacheError struct{ err error }
 
@@ -311,7 +321,12 @@ func partialError(action string, p *progress, err error) error {
 	refusedOnly := errors.As(err, &te) && len(p.unknown) == 0
 	switch {
 	case refusedOnly && len(p.applied) > 0:
-		return fmt.Errorf("%s done for seq %s only: %w", action, FormatSeqs(p.applied), err)
+		// Not the TargetError's own text: that says nothing was written.
+		why := make([]string, len(te.Refused))
+		for i, r := range te.Refused {
+			why[i] = "seq " + FormatSeqs(r.Seqs) + ": " + r.Reason
+		}
+		return &partialRefusal{te: te, msg: fmt.Sprintf("%s done for seq %s only; %s", action, FormatSeqs(p.applied), strings.Join(why, "; "))}
 	case refusedOnly:
 		return err
 	case errors.Is(err, context.Canceled) && len(p.unknown) == 0:
