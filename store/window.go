@@ -31,7 +31,9 @@ func (w Window) Unread() int64 { return max(0, w.MaxSeq-w.ReadSeq) }
 // Windows computes uid's window in each conversation of cids. Conversation
 // records are read from the backend unless given in convs (keyed by cid).
 // Cost: one round trip per collection read (seq, seq_user, conversation) and
-// one find for the newest buckets when the cache does not know max seqs.
+// one find for the newest buckets, whether max seqs come from the seq
+// documents (trimmed to the last filled slot) or the cache (believed only
+// up to the stored buckets); more only when those buckets are missing.
 func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs map[string]Conversation) (map[string]*Window, error) {
 	out := make(map[string]*Window, len(cids))
 	if len(cids) == 0 {
