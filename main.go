@@ -706,7 +706,7 @@ func runDump(ctx context.Context, e *env) error {
 			}
 		}
 		return nil
-	})
+	}, func(from, to int64) error { return printGap(ctx, e, conv, from, to) })
 	if err != nil {
 		return err
 	}
@@ -714,6 +714,27 @@ func runDump(ctx context.Context, e *env) error {
 		s := st.Stats()
 		fmt.Fprintf(e.stderr, "chatlens: %d round trips; cache: %d round trips, %d hits, %d misses\n",
 			s.RoundTrips, s.CacheRoundTrips, s.CacheHits, s.CacheMisses)
+	}
+	return nil
+}
+
+// printGap writes seqs from..to whose buckets are not stored: one row of
+// text, or in JSON one hole per seq, as OpenIM's pull returns them
+// (streamed; Ctrl-C stops it).
+func printGap(ctx context.Context, e *env, conv projection.Conv, from, to int64) error {
+	if e.o.format != "json" {
+		_, err := fmt.Fprintf(e.stdout, "%7d  %-19s  no messages: seq %d-%d (%d seqs, no bucket stored)\n", from, "", from, to, to-from+1)
+		return err
+	}
+	for seq := from; seq <= to; seq++ {
+		if seq%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if err := printMessage(e, projection.View(store.StoredSlot{Seq: seq}, "", e.o.as, conv, nil)); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -449,13 +449,13 @@ func TestWritesShowInDump(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(log)), "\n")
-	if len(lines) != 3 {
-		t.Fatalf("audit log has %d lines, want one per write:\n%s", len(lines), log)
+	if len(lines) != 6 {
+		t.Fatalf("audit log has %d lines, want an intent and an outcome per write:\n%s", len(lines), log)
 	}
 	for i, action := range []string{"revoke", "delete", "read"} {
 		var e store.AuditEntry
-		if err := json.Unmarshal([]byte(lines[i]), &e); err != nil || e.Action != action || e.Result != "ok" || e.Conversation != cid {
-			t.Errorf("audit line %d = %s, want a successful %s of %s", i+1, lines[i], action, cid)
+		if err := json.Unmarshal([]byte(lines[2*i+1]), &e); err != nil || e.Action != action || e.Result != "ok" || e.Conversation != cid {
+			t.Errorf("audit line %d = %s, want a successful %s of %s", 2*i+2, lines[2*i+1], action, cid)
 		}
 	}
 }

@@ -86,7 +86,7 @@ func (s *Store) apply(ctx context.Context, req WriteRequest, rev Revoke) (Done, 
 // refuse audits a refusal and returns it.
 func (s *Store) refuse(ctx context.Context, req WriteRequest, err error) (Done, error) {
 	entry := AuditEntry{Time: time.Now().UTC(), Operator: s.operator, Action: req.Action, Conversation: req.Cid,
-		Seqs: req.Seqs, As: req.By, Admin: actingAsAdmin(ctx), Result: "refused", Error: err.Error()}
+		Seqs: req.Seqs, As: req.By, Admin: actingAsAdmin(ctx), Result: ResultRefused, Error: err.Error()}
 	done := Done{WriteResult: WriteResult{Seqs: req.Seqs}}
 	if aerr := s.audit.Append(entry); aerr != nil {
 		return done, fmt.Errorf("%w (and the audit log failed: %v)", err, aerr)

@@ -10,6 +10,15 @@ import (
 // msgs array encodes the seq, so this is part of the storage format.
 const BucketSize = 100
 
+// MaxBucketIndex is the highest bucket index whose seqs all fit in an
+// int64: the doc_id ":92233720368547758" would hold seqs past 2^63-1, which
+// wrap negative. A stored bucket beyond it cannot be addressed by seq.
+const MaxBucketIndex = (1<<63-1)/BucketSize - 1
+
+// MaxSeq is the last seq of bucket MaxBucketIndex: the highest seq any
+// command can name or walk to without overflowing.
+const MaxSeq = (MaxBucketIndex + 1) * BucketSize
+
 // BucketIndex is the bucket that holds seq (seqs start at 1).
 // (seq-1)/100, never seq/100: 100 must land in bucket 0 beside 1..99.
 func BucketIndex(seq int64) int64 { return (seq - 1) / BucketSize }
@@ -40,6 +49,10 @@ func ParseDocID(docID string) (cid string, index int64, err error) {
 	index, err = strconv.ParseInt(docID[i+1:], 10, 64)
 	if err != nil || index < 0 || docID[i+1:] != strconv.FormatInt(index, 10) {
 		return docID[:i], 0, fmt.Errorf("doc_id %q has a suffix that is not a bucket index", docID)
+	}
+	if index > MaxBucketIndex {
+		return docID[:i], 0, fmt.Errorf("doc_id %q: bucket index %d is past %d, the last whose seqs fit in 64 bits",
+			docID, index, int64(MaxBucketIndex))
 	}
 	return docID[:i], index, nil
 }

@@ -2,23 +2,84 @@ package store
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
 
-// AuditEntry is one line of the audit log: every write, done or failed.
+// Results an audit line records.
+const (
+	// ResultIntent is written before a batch touches the store: if the
+	// process dies part way, this line still names every seq it may have
+	// changed.
+	ResultIntent       = "intent"
+	ResultOK           = "ok"
+	ResultOKCacheStale = "ok-cache-stale"
+	ResultPartial      = "partial" // some seqs done (Applied), the rest not or unknown
+	ResultUnknown      = "unknown" // nothing surely done, some replies lost (Unknown)
+	ResultFailed       = "failed"  // nothing written
+	ResultRefused      = "refused" // refused before anything was written
+)
+
+// AuditEntry is one line of the audit log: every write, its intent before
+// and its outcome after, and every refusal.
 type AuditEntry struct {
 	Time         time.Time `json:"time"`
 	Operator     string    `json:"operator"`
 	Action       string    `json:"action"`
 	Conversation string    `json:"conversation"`
-	Seqs         []int64   `json:"seqs"`
-	As           string    `json:"as,omitempty"`      // the user the action was taken for
-	Admin        bool      `json:"admin,omitempty"`   // the operator acted as an app admin (--admin)
-	Result       string    `json:"result"`            // "ok", "failed", "partial", "refused", "ok-cache-stale"
-	Applied      []int64   `json:"applied,omitempty"` // with "partial": the seqs that were changed
+	Seqs         SeqList   `json:"seqs"`
+	As           string    `json:"as,omitempty"`    // the user the action was taken for
+	Admin        bool      `json:"admin,omitempty"` // the operator acted as an app admin (--admin)
+	Result       string    `json:"result"`
+	Applied      SeqList   `json:"applied,omitempty"` // with "partial": the seqs that were changed
+	Unknown      SeqList   `json:"unknown,omitempty"` // seqs whose reply was lost: maybe changed
 	Error        string    `json:"error,omitempty"`
+}
+
+// SeqList is a list of seqs written to the log as ranges ("1-330,400"), so a
+// batch of thousands of seqs stays one short line. It reads back the ranges
+// and the plain arrays of older lines.
+type SeqList []int64
+
+// MarshalJSON writes the seqs as one range string.
+func (l SeqList) MarshalJSON() ([]byte, error) { return json.Marshal(FormatSeqs(l)) }
+
+// UnmarshalJSON reads a range string or an array of numbers.
+func (l *SeqList) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		var nums []int64
+		if err := json.Unmarshal(b, &nums); err != nil {
+			return fmt.Errorf("seqs: want a range string or an array: %w", err)
+		}
+		*l = nums
+		return nil
+	}
+	var out []int64
+	for part := range strings.SplitSeq(s, ",") {
+		if part == "" {
+			continue
+		}
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.ParseInt(lo, 10, 64)
+		b := a
+		if err == nil && isRange {
+			b, err = strconv.ParseInt(hi, 10, 64)
+		}
+		if err != nil || b < a || b-a >= MaxSeqsPerCommand {
+			return fmt.Errorf("seqs: bad range %q", part)
+		}
+		for n := range b - a + 1 {
+			out = append(out, a+n)
+		}
+	}
+	*l = out
+	return nil
 }
 
 // AuditLog appends JSON lines to a writer; safe for concurrent use.
@@ -43,4 +104,25 @@ func (a *AuditLog) Append(e AuditEntry) error {
 	defer a.mu.Unlock()
 	_, err = a.w.Write(append(line, '\n'))
 	return err
+}
+
+// AuditRefusal logs a write that was refused, or whose check failed, before
+// anything was written: action by as on seqs of cid, and why. It returns
+// reason, so a caller can `return st.AuditRefusal(...)`; if the log itself
+// fails, the error says so too. A refusal (a *TargetError, ErrReadOnly) is
+// logged "refused", any other failure of the check "failed".
+func (s *Store) AuditRefusal(action, cid, as string, seqs []int64, reason error) error {
+	if reason == nil {
+		return nil
+	}
+	entry := AuditEntry{Time: time.Now().UTC(), Operator: s.operator, Action: action,
+		Conversation: cid, Seqs: seqs, As: as, Result: ResultFailed, Error: reason.Error()}
+	var te *TargetError
+	if errors.As(reason, &te) || errors.Is(reason, ErrReadOnly) {
+		entry.Result = ResultRefused
+	}
+	if err := s.audit.Append(entry); err != nil {
+		return fmt.Errorf("%w (and the audit log failed: %v)", reason, err)
+	}
+	return reason
 }

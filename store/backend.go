@@ -34,6 +34,12 @@ type Backend interface {
 	// SetSlotField runs updateOne({doc_id}, {$set: {"msgs.<slot>.<field>": value}}).
 	// matched is false when no document has that doc_id.
 	SetSlotField(ctx context.Context, docID string, slot int, field string, value any) (matched bool, err error)
+	// SetSlotFieldIfUnset runs updateOne({doc_id, "msgs.<slot>.<field>":
+	// {$not: {$type: "object"}}}, {$set: {"msgs.<slot>.<field>": value}}):
+	// the check (the field holds no document yet, e.g. not revoked) and the
+	// write in one step, so of two concurrent writers only one matches.
+	// matched is false when no document has that doc_id or the field is set.
+	SetSlotFieldIfUnset(ctx context.Context, docID string, slot int, field string, value any) (matched bool, err error)
 	// InsertBucket inserts a new bucket; ErrDuplicateKey if doc_id exists.
 	InsertBucket(ctx context.Context, doc *Doc) error
 	// AddToDelList runs updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}}}).

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"maps"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 )
@@ -12,17 +13,22 @@ import (
 // cache (one round trip per conversation) goes first, its slots replace the
 // stored ones, and a bucket it holds entirely is not read from the backend.
 // Empty windows are skipped; a bucket neither stored nor cached is left out.
+// A bucket Windows already read (to check a cached max seq) is not read again.
 func (s *Store) NewestBuckets(ctx context.Context, windows []Window) (map[string]*Bucket, error) {
 	ends := map[string]int64{} // cid -> max seq
 	need := map[string]int64{} // the ones the cache did not hold entirely
 	cached := map[string]map[int64]*Slot{}
+	read := map[string]*Bucket{}
 	for _, w := range windows {
 		if w.MaxSeq <= 0 {
 			continue
 		}
 		hits, complete := s.cachedUpTo(ctx, w.Cid, w.MaxSeq)
 		ends[w.Cid], cached[w.Cid] = w.MaxSeq, hits
-		if !complete {
+		switch {
+		case w.stored != nil && w.stored.Index == BucketIndex(w.MaxSeq):
+			read[w.Cid] = w.stored
+		case !complete:
 			need[w.Cid] = w.MaxSeq
 		}
 	}
@@ -30,6 +36,7 @@ func (s *Store) NewestBuckets(ctx context.Context, windows []Window) (map[string
 	if err != nil {
 		return nil, err
 	}
+	maps.Copy(found, read)
 	for cid, hits := range cached {
 		if len(hits) == 0 {
 			continue

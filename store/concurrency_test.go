@@ -301,6 +301,14 @@ func (g *gateBackend) SetSlotField(ctx context.Context, docID string, slot int, 
 	return g.Backend.SetSlotField(ctx, docID, slot, field, value)
 }
 
+func (g *gateBackend) SetSlotFieldIfUnset(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
+	if a, ok := ctx.Value(actorKey{}).(*actor); ok && !a.updated {
+		a.updated = true
+		g.gate.wait(a.phase+"/update", a.rank)()
+	}
+	return g.Backend.SetSlotFieldIfUnset(ctx, docID, slot, field, value)
+}
+
 func (g *gateBackend) InsertBucket(ctx context.Context, doc *store.Doc) error {
 	done := func() {}
 	if a, ok := ctx.Value(actorKey{}).(*actor); ok && !a.inserted {

@@ -85,7 +85,7 @@ func (s *Store) HoleSendTimes(ctx context.Context, w *Window, from, to int64) (*
 			ends = append(ends, bucketEnd{b.Index, last})
 		}
 		return nil
-	})
+	}, nil) // a run without buckets is a run of holes: found from next above
 	if err != nil {
 		return nil, err
 	}

@@ -1,32 +1,130 @@
 package store
 
-import "context"
+import (
+	"context"
+	"slices"
+)
 
 // Scan reads the buckets holding seqs from..to of w's conversation, oldest
-// first, FindBatch buckets per find, and calls fn with each batch. The
-// newest bucket the window already read (w.Last) is reused, not read again.
-// Only one batch is held at a time, however long the range.
-func (s *Store) Scan(ctx context.Context, w *Window, from, to int64, fn func(batch []*Bucket) error) error {
-	indexes := BucketsCovering(from, to)
+// first, FindBatch buckets per find, and calls fn with each batch of buckets
+// that hold anything and gap (when not nil) with each run of seqs (within from..to) whose
+// buckets are neither stored nor cached, in seq order. The newest bucket the
+// window already read (w.Last) is reused, not read again. Only one batch is
+// held at a time, and nothing is allocated by seq count: a range of more
+// buckets than one find reads asks the doc_id index which buckets exist and
+// walks only those, so a bucket stored at index 10,000,000 costs one gap,
+// not ten million reads.
+func (s *Store) Scan(ctx context.Context, w *Window, from, to int64, fn func(batch []*Bucket) error, gap func(from, to int64) error) error {
+	from, to = max(from, 1), min(to, MaxSeq)
+	if to < from {
+		return nil
+	}
+	indexes, err := s.walkIndexes(ctx, w, from, to)
+	if err != nil {
+		return err
+	}
+	next := from // the first seq not yet handed to fn or gap
+	gapTo := func(end int64) error {
+		if end >= next && gap != nil {
+			if err := gap(next, end); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	for start := 0; start < len(indexes); start += s.FindBatch {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		want := indexes[start:min(start+s.FindBatch, len(indexes))]
 		toRead := want
 		if w.Last != nil && want[len(want)-1] == w.Last.Index {
 			toRead = want[:len(want)-1]
 		}
-		var batch []*Bucket
+		var read []*Bucket
 		if len(toRead) > 0 {
-			var err error
-			if batch, err = s.Buckets(ctx, w.Cid, toRead, w.MaxSeq); err != nil {
+			if read, err = s.Buckets(ctx, w.Cid, toRead, w.MaxSeq); err != nil {
 				return err
 			}
 		}
 		if len(toRead) < len(want) {
-			batch = append(batch, w.Last)
+			read = append(read, w.Last)
 		}
-		if err := fn(batch); err != nil {
-			return err
+		var batch []*Bucket
+		for _, b := range read {
+			if NotStored(b) {
+				continue
+			}
+			if err := gapTo(FirstSeq(b.Index) - 1); err != nil {
+				return err
+			}
+			batch = append(batch, b)
+			next = LastSeq(b.Index) + 1
+		}
+		if len(batch) > 0 {
+			if err := fn(batch); err != nil {
+				return err
+			}
 		}
 	}
-	return nil
+	return gapTo(to)
+}
+
+// NotStored reports a bucket read back as neither stored nor cached: every
+// position empty, nothing wrong with it (a stored bucket of empty slots has
+// slots; a broken one has problems).
+func NotStored(b *Bucket) bool {
+	if len(b.Problems) > 0 {
+		return false
+	}
+	for _, st := range b.Slots {
+		if st.Slot != nil || st.Problem != "" || st.Cached {
+			return false
+		}
+	}
+	return true
+}
+
+// walkIndexes lists the buckets Scan reads for from..to: all of them when
+// one find covers the range, else the ones StoredIndexes lists.
+func (s *Store) walkIndexes(ctx context.Context, w *Window, from, to int64) ([]int64, error) {
+	if BucketIndex(to)-BucketIndex(from) < int64(s.FindBatch) {
+		return BucketsCovering(from, to), nil
+	}
+	out, err := s.StoredIndexes(ctx, w, from, to)
+	if err != nil {
+		return nil, err
+	}
+	if w.Last != nil && w.Last.Index >= BucketIndex(from) && w.Last.Index <= BucketIndex(to) {
+		out = append(out, w.Last.Index)
+		slices.Sort(out)
+		out = slices.Compact(out)
+	}
+	return out, nil
+}
+
+// StoredIndexes lists, ascending, the stored buckets of w's conversation
+// that hold seqs from..to, from the doc_id index alone (one round trip),
+// plus the one holding the window's max seq when a cache is configured:
+// Redis may hold its slots before the backend does. A reader walking a
+// long range walks these, so its cost follows the buckets stored, never
+// the seq count.
+func (s *Store) StoredIndexes(ctx context.Context, w *Window, from, to int64) ([]int64, error) {
+	lo, hi := BucketIndex(max(from, 1)), BucketIndex(min(to, MaxSeq))
+	s.trip()
+	ids, err := s.backend.BucketIDs(ctx, w.Cid)
+	if err != nil {
+		return nil, err
+	}
+	var out []int64
+	for _, id := range ids {
+		if c, idx, err := ParseDocID(id); err == nil && c == w.Cid && idx >= lo && idx <= hi {
+			out = append(out, idx)
+		}
+	}
+	if s.cache != nil && w.MaxSeq >= from && w.MaxSeq <= to {
+		out = append(out, BucketIndex(w.MaxSeq))
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
 }

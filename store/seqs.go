@@ -7,11 +7,18 @@ import (
 	"strings"
 )
 
+// MaxSeqsPerCommand bounds how many seqs one command may name. Each seq of a
+// write is one round trip and one slot changed, and the list is held in
+// memory and checked before anything is written: 100,000 is a minute or two
+// of writes, more than any operator does by hand, while a typo such as
+// "1-10000000" is refused before it writes ten million slots.
+const MaxSeqsPerCommand = 100000
+
 // ParseSeqs reads a seq list such as "5", "5,7,9" or "10-20,25" (sorted,
-// duplicates removed). Ranges are capped to keep a typo from writing a
-// million slots.
+// duplicates removed). Seqs above MaxSeq and lists naming more than
+// MaxSeqsPerCommand seqs are refused.
 func ParseSeqs(s string) ([]int64, error) {
-	const maxSeqs = 100000
+	const maxSeqs = MaxSeqsPerCommand
 	var out []int64
 	for _, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
@@ -29,11 +36,14 @@ func ParseSeqs(s string) ([]int64, error) {
 				return nil, fmt.Errorf("bad seq range %q: want A-B with A <= B", part)
 			}
 		}
+		if b > MaxSeq {
+			return nil, fmt.Errorf("bad seq %q: seqs end at %d (the last one a bucket can address)", part, int64(MaxSeq))
+		}
 		if b-a >= maxSeqs || len(out)+int(b-a) >= maxSeqs {
 			return nil, fmt.Errorf("seq list %q names more than %d seqs", s, maxSeqs)
 		}
-		for seq := a; seq <= b; seq++ {
-			out = append(out, seq)
+		for n := range b - a + 1 { // counted, not compared to b: b+1 may wrap
+			out = append(out, a+n)
 		}
 	}
 	if len(out) == 0 {

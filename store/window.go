@@ -29,6 +29,10 @@ type Window struct {
 	// conversation), CapField names it; 0 and "" when none applies.
 	CapSeq   int64
 	CapField string
+	// stored is the stored bucket read to check a max seq from the cache,
+	// kept so NewestBuckets lays the cache over it instead of reading it
+	// again; nil otherwise.
+	stored *Bucket
 }
 
 // Unread counts the seqs of the window after the read seq: max seq minus
@@ -55,7 +59,9 @@ func (w Window) StartReason() string {
 // Windows computes uid's window in each conversation of cids. Conversation
 // records are read from the backend unless given in convs (keyed by cid).
 // Cost: one round trip per collection read (seq, seq_user, conversation) and
-// one find for the newest buckets when the cache does not know max seqs.
+// one find for the newest buckets, whether max seqs come from the seq
+// documents (trimmed to the last filled slot) or the cache (believed only
+// up to the stored buckets); more only when those buckets are missing.
 func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs map[string]Conversation) (map[string]*Window, error) {
 	out := make(map[string]*Window, len(cids))
 	if len(cids) == 0 {
@@ -100,11 +106,12 @@ func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs ma
 	for _, u := range users {
 		userByCid[u.ConversationID] = u
 	}
-	var needLast []string
+	var needLast, fromCache []string
 	for _, cid := range cids {
 		w := newWindow(cid, seqByCid[cid].MinSeq, userByCid[cid], cacheRead)
 		if m, ok := cacheMax[cid]; ok {
 			w.MaxSeq = m
+			fromCache = append(fromCache, cid)
 		} else {
 			// seq.max_seq is a reserved upper bound: the newest bucket says
 			// where the messages really end.
@@ -114,6 +121,9 @@ func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs ma
 		out[cid] = w
 	}
 	if err := s.trimToLastFilled(ctx, out, needLast); err != nil {
+		return nil, err
+	}
+	if err := s.trustCachedMax(ctx, out, fromCache); err != nil {
 		return nil, err
 	}
 	for _, cid := range cids {
@@ -229,6 +239,7 @@ func (s *Store) trimToLastFilled(ctx context.Context, ws map[string]*Window, cid
 		return nil
 	}
 	for _, cid := range cids {
+		ws[cid].MaxSeq = min(ws[cid].MaxSeq, MaxSeq) // past it, bucket ends overflow
 		if ws[cid].MaxSeq == 0 {
 			idx, err := s.lastBucketIndex(ctx, cid, -1)
 			if err != nil {
@@ -272,6 +283,47 @@ func (s *Store) trimToLastFilled(ctx context.Context, ws map[string]*Window, cid
 		}
 		if last < w.MaxSeq {
 			w.MaxSeq = last
+		}
+	}
+	return nil
+}
+
+// cachedMaxSlack is how many buckets past the newest stored one a max seq
+// from the cache is believed: Redis holds new messages before MongoDB does,
+// so the newest of them may sit in a bucket not written yet.
+const cachedMaxSlack = 1
+
+// trustCachedMax lowers a max seq read from the cache (MALLOC_SEQ CURR) of
+// the given windows to the end of the bucket after the newest stored one. A
+// CURR of 9000000000000000000 over a conversation of 50 messages would
+// otherwise have every reader walk 90 quadrillion empty buckets. Cost: one
+// find when the bucket holding the cached max is stored (the usual case),
+// as newestStoredBuckets otherwise. The bucket read is not kept as Last:
+// the cache may hold newer slots of it.
+func (s *Store) trustCachedMax(ctx context.Context, ws map[string]*Window, cids []string) error {
+	ends := map[string]int64{}
+	for _, cid := range cids {
+		ws[cid].MaxSeq = min(ws[cid].MaxSeq, MaxSeq)
+		if ws[cid].MaxSeq > 0 {
+			ends[cid] = ws[cid].MaxSeq
+		}
+	}
+	if len(ends) == 0 {
+		return nil
+	}
+	found, err := s.newestStoredBuckets(ctx, ends)
+	if err != nil {
+		return err
+	}
+	for cid := range ends {
+		newest := int64(-1)
+		if b := found[cid]; b != nil {
+			newest = b.Index
+		}
+		limit := LastSeq(min(newest+cachedMaxSlack, MaxBucketIndex))
+		ws[cid].MaxSeq = min(ws[cid].MaxSeq, limit)
+		if b := found[cid]; b != nil && b.Index == BucketIndex(ws[cid].MaxSeq) {
+			ws[cid].stored = b
 		}
 	}
 	return nil
@@ -330,7 +382,9 @@ func (s *Store) lastBucketIndex(ctx context.Context, cid string, before int64) (
 	}
 	last := int64(-1)
 	for _, id := range ids {
-		if c, idx, err := ParseDocID(id); err == nil && c == cid && (before < 0 || idx < before) {
+		// A doc_id past MaxBucketIndex holds seqs that overflow int64:
+		// it cannot end a window (check reports it).
+		if c, idx, err := ParseDocID(id); err == nil && c == cid && idx <= MaxBucketIndex && (before < 0 || idx < before) {
 			last = max(last, idx)
 		}
 	}

@@ -43,6 +43,13 @@ func (c *countingBackend) SetSlotField(ctx context.Context, id string, slot int,
 	return c.Backend.SetSlotField(ctx, id, slot, f, v)
 }
 
+func (c *countingBackend) SetSlotFieldIfUnset(ctx context.Context, id string, slot int, f string, v any) (bool, error) {
+	if err := c.write(); err != nil {
+		return false, err
+	}
+	return c.Backend.SetSlotFieldIfUnset(ctx, id, slot, f, v)
+}
+
 func (c *countingBackend) InsertBucket(ctx context.Context, d *store.Doc) error {
 	if err := c.write(); err != nil {
 		return err
@@ -163,8 +170,9 @@ func TestEveryWriteIsAudited(t *testing.T) {
 	for _, e := range entries {
 		got = append(got, e.Action+" "+e.Conversation+" "+store.FormatSeqs(e.Seqs)+" "+e.Result)
 	}
-	want := []string{"insert si_alice_bob 1-3 ok", "revoke si_alice_bob 1 ok", "delete si_alice_bob 2 ok",
-		"read si_alice_bob 1-2 ok", "revoke si_alice_bob 1 failed"}
+	want := []string{"insert si_alice_bob 1-3 intent", "insert si_alice_bob 1-3 ok",
+		"revoke si_alice_bob 1 intent", "revoke si_alice_bob 1 ok", "delete si_alice_bob 2 intent", "delete si_alice_bob 2 ok",
+		"read si_alice_bob 1-2 intent", "read si_alice_bob 1-2 ok", "revoke si_alice_bob 1 intent", "revoke si_alice_bob 1 failed"}
 	if !slices.Equal(got, want) {
 		t.Errorf("audit log = %q, want %q", got, want)
 	}
@@ -242,8 +250,8 @@ func TestFailedInvalidationIsReportedNotHidden(t *testing.T) {
 	if err != nil || bs[0].Slots[0].Slot.Revoke == nil {
 		t.Errorf("revoke did not reach the backend: %v", err)
 	}
-	if e := auditLines(t, &log); len(e) != 1 || e[0].Result != "ok-cache-stale" {
-		t.Errorf("audit = %+v, want one ok-cache-stale entry", e)
+	if e := auditLines(t, &log); len(e) != 2 || e[1].Result != "ok-cache-stale" {
+		t.Errorf("audit = %+v, want the intent and one ok-cache-stale entry", e)
 	}
 	if s.Stats().CacheError == nil {
 		t.Errorf("Stats().CacheError is nil after a failed invalidation")

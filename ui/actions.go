@@ -30,11 +30,11 @@ func (m *Model) askAction(act action) {
 	switch act {
 	case actRevoke:
 		if msg.Hole {
-			m.setStatus(fmt.Sprintf("seq %d holds no message: nothing to revoke", seq), true)
+			m.refuse(act, []int64{seq}, fmt.Sprintf("seq %d holds no message: nothing to revoke", seq))
 			return
 		}
 		if msg.Revoked {
-			m.setStatus(fmt.Sprintf("seq %d is already revoked", seq), true)
+			m.refuse(act, []int64{seq}, fmt.Sprintf("seq %d is already revoked", seq))
 			return
 		}
 		d = t.revokeDialog(seq, viewer, summary)
@@ -43,11 +43,11 @@ func (m *Model) askAction(act action) {
 		}
 	case actDelete:
 		if msg.Hole {
-			m.setStatus(fmt.Sprintf("seq %d holds no message: nothing to delete", seq), true)
+			m.refuse(act, []int64{seq}, fmt.Sprintf("seq %d holds no message: nothing to delete", seq))
 			return
 		}
 		if msg.DeletedForViewer {
-			m.setStatus(fmt.Sprintf("seq %d is already deleted for %s", seq, viewer), true)
+			m.refuse(act, []int64{seq}, fmt.Sprintf("seq %d is already deleted for %s", seq, viewer))
 			return
 		}
 		d = confirmDialog{title: "Delete for " + viewer + " only?", lines: []string{
@@ -57,7 +57,7 @@ func (m *Model) askAction(act action) {
 	case actRead:
 		from := max(t.win.ReadSeq+1, t.minSeq())
 		if seq < from {
-			m.setStatus(fmt.Sprintf("%s has read up to seq %d already", viewer, t.win.ReadSeq), true)
+			m.refuse(act, []int64{seq}, fmt.Sprintf("%s has read up to seq %d already", viewer, t.win.ReadSeq))
 			return
 		}
 		seqs := make([]int64, 0, seq-from+1)
@@ -78,6 +78,36 @@ func (m *Model) askAction(act action) {
 	m.confirm, m.overlay = d, ovConfirm
 }
 
+// refuse says on the status bar why a write on seqs is not offered, and
+// logs the refusal (every refusal is in the audit log) from a command, so
+// the screen never waits on the file.
+func (m *Model) refuse(act action, seqs []int64, why string) {
+	m.setStatus(why, true)
+	if m.tl == nil {
+		return
+	}
+	e, cid, viewer := m.e, m.tl.cid, m.tl.viewer
+	reason := error(store.ErrReadOnly)
+	if !e.readOnly {
+		reason = &store.TargetError{Action: storeAction[act], Cid: cid, UserID: viewer,
+			Refused: []store.RefusedSeqs{{Reason: why, Seqs: seqs}}}
+	}
+	m.refusals = append(m.refusals, func() tea.Msg {
+		_ = e.st.AuditRefusal(storeAction[act], cid, viewer, seqs, reason)
+		return nil
+	})
+}
+
+// withRefusals runs cmd and the audit of the refusals made meanwhile.
+func (m *Model) withRefusals(cmd tea.Cmd) tea.Cmd {
+	if len(m.refusals) == 0 {
+		return cmd
+	}
+	cmds := append([]tea.Cmd{cmd}, m.refusals...)
+	m.refusals = nil
+	return tea.Batch(cmds...)
+}
+
 func (m *Model) confirmKey(k tea.KeyMsg) tea.Cmd {
 	switch k.String() {
 	case "y", "Y", "enter":
@@ -86,6 +116,7 @@ func (m *Model) confirmKey(k tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		m.setStatus(m.confirm.title+" working…", false)
+		m.writing++
 		return m.confirm.run
 	case "n", "N", "esc", "q":
 		m.overlay = ovNone

@@ -149,7 +149,10 @@ type bucketsLoadedMsg struct {
 	// quotes-only read, in the held ones) quote: for rule 5, not for display.
 	quoted    []*store.Bucket
 	quotedIdx []int64 // what a quotes-only read asked for
-	err       error
+	// gap is set when the bucket asked for held nothing and the read went
+	// on to the nearest stored bucket beyond it (in buckets, if any).
+	gap *gap
+	err error
 }
 
 // bucketRequest is one read for the timeline.
@@ -159,6 +162,9 @@ type bucketRequest struct {
 	indexes        []int64
 	minSeq, maxSeq int64
 	refresh        bool
+	// skipGap is -1 (older) or 1 (newer) for a read at an end of the run:
+	// if the bucket holds nothing, find the gap beyond it (findGap).
+	skipGap int
 	// have is what the timeline holds when asking (its buckets and quoted
 	// ones): quotes into them need no read. Built for the request, read-only.
 	have map[int64]bool
@@ -173,6 +179,19 @@ func loadBuckets(e *env, r bucketRequest) tea.Cmd {
 		msg.buckets, msg.err = e.st.Buckets(e.ctx, r.cid, r.indexes, r.maxSeq)
 		if msg.err != nil {
 			return msg
+		}
+		if r.skipGap != 0 && len(msg.buckets) == 1 && store.NotStored(msg.buckets[0]) {
+			g, next, err := findGap(e, r, r.indexes[0])
+			if err != nil {
+				msg.err = err
+				return msg
+			}
+			msg.gap, msg.buckets = &g, nil
+			if next >= 0 {
+				if msg.buckets, msg.err = e.st.Buckets(e.ctx, r.cid, []int64{next}, r.maxSeq); msg.err != nil {
+					return msg
+				}
+			}
 		}
 		read := map[int64]bool{}
 		for _, b := range msg.buckets {

@@ -14,7 +14,7 @@ import (
 // focused pane.
 func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	if k.Type == tea.KeyCtrlC {
-		return tea.Quit
+		return m.quit()
 	}
 	if m.inputFor != inNone {
 		return m.inputKey(k)
@@ -37,7 +37,7 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	m.status = ""
 	switch {
 	case key.Matches(k, keys.Quit):
-		return tea.Quit
+		return m.quit()
 	case key.Matches(k, keys.Help):
 		m.overlay = ovHelp
 		return nil
@@ -58,6 +58,17 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 		return m.timelineKey(k)
 	}
 	return m.listKey(k)
+}
+
+// quit ends the program, or, while a write is under way, ends it when the
+// write is done: quitting then would cut the write off part way, unaudited.
+func (m *Model) quit() tea.Cmd {
+	if m.writing == 0 {
+		return tea.Quit
+	}
+	m.quitting = true
+	m.setStatus("a write is under way: quitting when it is done…", false)
+	return nil
 }
 
 func (m *Model) retry() tea.Cmd {
@@ -141,7 +152,14 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.MarkRead):
 		m.askAction(actRead)
 	case m.e.readOnly && key.Matches(k, m.writeKeys.Revoke, m.writeKeys.Delete, m.writeKeys.MarkRead):
-		m.setStatus("read-only: revoke, delete and mark read are disabled", true)
+		act := actRevoke
+		switch {
+		case key.Matches(k, m.writeKeys.Delete):
+			act = actDelete
+		case key.Matches(k, m.writeKeys.MarkRead):
+			act = actRead
+		}
+		m.refuse(act, []int64{t.cursor}, "read-only: revoke, delete and mark read are disabled")
 	case key.Matches(k, keys.Inspect):
 		if _, _, ok := t.slot(t.cursor); ok {
 			m.overlay, m.inspectAt = ovInspector, 0

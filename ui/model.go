@@ -72,7 +72,13 @@ type Model struct {
 	// revoker's role) were known: it is offered when they arrive, only if
 	// the same message is still selected by the same viewer.
 	revokeWaits *pendingRevoke
-	help        help.Model
+	// writing counts the writes under way; quitting is set when the user
+	// asked to quit meanwhile: the program ends when the last one is done,
+	// so no write is cut off half way and each reaches the audit log.
+	writing  int
+	quitting bool
+	refusals []tea.Cmd // audits of refused writes, not yet run
+	help     help.Model
 }
 
 func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *Model {
@@ -120,7 +126,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.help.Width = msg.Width
 	case tea.KeyMsg:
-		return m, m.handleKey(msg)
+		return m, m.withRefusals(m.handleKey(msg))
 	case tea.MouseMsg:
 		return m, m.handleMouse(msg)
 	case firstViewerMsg:
@@ -156,7 +162,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.tl.loaded(msg)
 		}
 	case membersLoadedMsg:
-		return m, m.membersLoaded(msg)
+		return m, m.withRefusals(m.membersLoaded(msg))
 	case windowLoadedMsg:
 		if m.tl != nil {
 			if msg.err != nil && msg.cid == m.tl.cid {
@@ -215,6 +221,10 @@ func (m *Model) openSelected() tea.Cmd {
 }
 
 func (m *Model) actionDone(msg actionDoneMsg) tea.Cmd {
+	m.writing = max(0, m.writing-1)
+	if m.quitting && m.writing == 0 {
+		return tea.Quit
+	}
 	what := fmt.Sprintf("%s seq %s as %s", msg.act, store.FormatSeqs(msg.seqs), msg.viewer)
 	if msg.err != nil {
 		m.setStatus(what+" failed: "+msg.err.Error(), true)

@@ -15,13 +15,16 @@ import (
 
 // search scans the open conversation from the newest bucket to the oldest,
 // one find of a batch of buckets per step, keeping only the seqs that
-// match, so a search holds no more memory than its hits.
+// match, so a search holds no more memory than its hits. It scans the
+// buckets that are stored (listed by its first step), not every index up
+// to max seq: a bucket stored at index 10,000,000 is one bucket to scan.
 type search struct {
 	id       int
 	query    string
 	hits     []int64 // newest first
 	scanning bool
-	next     int64 // the next bucket to scan (scanning downward)
+	stored   []int64 // the stored buckets, ascending; nil until listed
+	next     int     // how many of stored, from the newest, are scanned
 	scanned  int
 	total    int
 	err      error
@@ -30,6 +33,7 @@ type search struct {
 type searchStepMsg struct {
 	id      int
 	cid     string
+	stored  []int64 // the first step's listing of the stored buckets
 	hits    []int64
 	scanned int
 	err     error
@@ -42,25 +46,34 @@ func (m *Model) startSearch(q string) tea.Cmd {
 		return nil
 	}
 	m.searchID++
-	t.search = search{id: m.searchID, query: q, scanning: true,
-		next:  store.BucketIndex(t.maxSeq()),
-		total: int(store.BucketIndex(t.maxSeq()) - store.BucketIndex(t.minSeq()) + 1)}
+	t.search = search{id: m.searchID, query: q, scanning: true}
 	return t.searchStep()
 }
 
 // searchStep reads the next batch of buckets and matches the query against
-// what the viewer sees.
+// what the viewer sees. The first step lists the stored buckets first.
 func (t *timeline) searchStep() tea.Cmd {
 	s := t.search
-	lowest := store.BucketIndex(t.minSeq())
-	var idx []int64
-	for i := s.next; i >= lowest && len(idx) < t.e.st.FindBatch; i-- {
-		idx = append(idx, i)
-	}
 	e, cid, conv, viewer := t.e, t.cid, t.conv, t.viewer
+	win := t.win
 	minSeq, maxSeq := t.minSeq(), t.maxSeq()
 	q := strings.ToLower(s.query)
 	return func() tea.Msg {
+		stored, listed := s.stored, []int64(nil)
+		if stored == nil {
+			var err error
+			if stored, err = e.st.StoredIndexes(e.ctx, &win, minSeq, maxSeq); err != nil {
+				return searchStepMsg{id: s.id, cid: cid, err: err}
+			}
+			listed = append([]int64{}, stored...) // non-nil even when empty
+		}
+		var idx []int64 // the next batch, newest first
+		for i := len(stored) - 1 - s.next; i >= 0 && len(idx) < e.st.FindBatch; i-- {
+			idx = append(idx, stored[i])
+		}
+		if len(idx) == 0 {
+			return searchStepMsg{id: s.id, cid: cid, stored: listed}
+		}
 		bs, err := e.st.Buckets(e.ctx, cid, idx, maxSeq)
 		if err != nil {
 			return searchStepMsg{id: s.id, cid: cid, err: err}
@@ -81,7 +94,7 @@ func (t *timeline) searchStep() tea.Cmd {
 				}
 			}
 		}
-		return searchStepMsg{id: s.id, cid: cid, hits: hits, scanned: len(idx)}
+		return searchStepMsg{id: s.id, cid: cid, stored: listed, hits: hits, scanned: len(idx)}
 	}
 }
 
@@ -96,15 +109,18 @@ func (m *Model) searchStep(msg searchStepMsg) tea.Cmd {
 		m.setStatus("search failed: "+msg.err.Error(), true)
 		return nil
 	}
+	if msg.stored != nil {
+		s.stored, s.total = msg.stored, len(msg.stored)
+	}
 	first := len(s.hits) == 0 && len(msg.hits) > 0
 	s.hits = append(s.hits, msg.hits...)
 	s.scanned += msg.scanned
-	s.next -= int64(msg.scanned)
+	s.next += msg.scanned
 	var cmds []tea.Cmd
 	if first {
 		cmds = append(cmds, t.jumpTo(s.hits[0]))
 	}
-	if s.next >= store.BucketIndex(t.minSeq()) && msg.scanned > 0 {
+	if s.next < len(s.stored) && msg.scanned > 0 {
 		cmds = append(cmds, t.searchStep())
 	} else {
 		s.scanning = false

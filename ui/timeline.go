@@ -2,6 +2,7 @@ package ui
 
 import (
 	"maps"
+	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -32,6 +33,7 @@ type timeline struct {
 	newest *store.Bucket           // the list's read of the newest bucket, until open uses it
 
 	buckets map[int64]*store.Bucket
+	gaps    []gap // runs of the held run with nothing stored (timeline_gaps.go)
 	lo, hi  int64 // the held run, when buckets is not empty
 	pending map[int64]bool
 	fetched int // timeline bucket reads issued (quote reads apart): tests check paging with it
@@ -112,7 +114,7 @@ func (t *timeline) open() tea.Cmd {
 // a bucket already read (nil if none).
 func (t *timeline) loadAround(seq int64, have *store.Bucket) tea.Cmd {
 	t.gen = t.e.nextGen()
-	t.buckets, t.pending, t.err = map[int64]*store.Bucket{}, map[int64]bool{}, nil
+	t.buckets, t.pending, t.err, t.gaps = map[int64]*store.Bucket{}, map[int64]bool{}, nil, nil
 	t.quoted, t.quotePending = map[int64]*store.Bucket{}, map[int64]bool{}
 	t.cursor, t.top = seq, seq
 	b := store.BucketIndex(seq)
@@ -182,13 +184,16 @@ func (t *timeline) loaded(msg bucketsLoadedMsg) tea.Cmd {
 	for _, b := range msg.quoted {
 		t.quoted[b.Index] = b
 	}
+	if msg.gap != nil && !msg.refresh {
+		t.takeGap(*msg.gap)
+	}
 	for _, b := range msg.buckets {
 		switch {
 		case msg.refresh:
 			if _, held := t.buckets[b.Index]; held {
 				t.buckets[b.Index] = b
 			}
-		case len(t.buckets) == 0:
+		case len(t.buckets)+len(t.gaps) == 0:
 			t.buckets[b.Index], t.lo, t.hi = b, b.Index, b.Index
 		case b.Index == t.lo-1:
 			t.buckets[b.Index], t.lo = b, b.Index
@@ -199,7 +204,8 @@ func (t *timeline) loaded(msg bucketsLoadedMsg) tea.Cmd {
 	t.clampCursor()
 	t.trim()
 	t.keepQuoted(nil)
-	return tea.Batch(t.prefetch(), t.readQuoted())
+	drop := t.dropNotStored()
+	return tea.Batch(drop, t.prefetch(), t.readQuoted())
 }
 
 // prefetch asks for the next bucket in either direction as soon as the
@@ -208,32 +214,42 @@ func (t *timeline) prefetch() tea.Cmd {
 	if len(t.buckets) == 0 || t.err != nil {
 		return nil
 	}
-	cb := store.BucketIndex(t.cursor)
-	var cmds []tea.Cmd
-	if cb-1 < t.lo && t.lo > store.BucketIndex(t.minSeq()) && !t.pending[t.lo-1] {
-		cmds = append(cmds, t.request([]int64{t.lo - 1}, false))
+	// The cursor's unit: its bucket, or the gap it is the row of.
+	lo, hi := store.BucketIndex(t.cursor), store.BucketIndex(t.cursor)
+	if g, ok := t.gapAt(lo); ok {
+		lo, hi = g.lo, g.hi
 	}
-	if cb+1 > t.hi && t.hi < store.BucketIndex(t.maxSeq()) && !t.pending[t.hi+1] {
-		cmds = append(cmds, t.request([]int64{t.hi + 1}, false))
+	var cmds []tea.Cmd
+	if lo-1 < t.lo && t.lo > store.BucketIndex(t.minSeq()) && !t.pending[t.lo-1] {
+		cmds = append(cmds, t.requestEdge(t.lo-1, true))
+	}
+	if hi+1 > t.hi && t.hi < store.BucketIndex(t.maxSeq()) && !t.pending[t.hi+1] {
+		cmds = append(cmds, t.requestEdge(t.hi+1, false))
 	}
 	return tea.Batch(cmds...)
 }
 
-// trim drops buckets far from the cursor, keeping aside those that quotes
-// still held quote.
+// trim drops buckets (and gaps) far from the cursor, keepBuckets of them
+// on each side, keeping aside those that quotes still held quote.
 func (t *timeline) trim() {
+	units := t.units()
 	cb := store.BucketIndex(t.cursor)
+	at := slices.IndexFunc(units, func(u gap) bool { return cb >= u.lo && cb <= u.hi })
+	if at < 0 {
+		return
+	}
 	dropped := map[int64]*store.Bucket{}
-	for len(t.buckets) > 0 && t.lo < cb-keepBuckets {
-		dropped[t.lo] = t.buckets[t.lo]
-		delete(t.buckets, t.lo)
-		t.lo++
+	for i, u := range units {
+		if i >= at-keepBuckets && i <= at+keepBuckets {
+			continue
+		}
+		if b := t.buckets[u.lo]; b != nil && u.lo == u.hi {
+			dropped[u.lo] = b
+			delete(t.buckets, u.lo)
+		}
+		t.gaps = slices.DeleteFunc(t.gaps, func(g gap) bool { return g == u })
 	}
-	for len(t.buckets) > 0 && t.hi > cb+keepBuckets {
-		dropped[t.hi] = t.buckets[t.hi]
-		delete(t.buckets, t.hi)
-		t.hi--
-	}
+	t.lo, t.hi = units[max(0, at-keepBuckets)].lo, units[min(len(units)-1, at+keepBuckets)].hi
 	if len(dropped) > 0 {
 		t.keepQuoted(dropped)
 	}
@@ -293,8 +309,8 @@ func (t *timeline) heldRange() (from, to int64) {
 
 func (t *timeline) clampCursor() {
 	from, to := t.heldRange()
-	t.cursor = max(from, min(to, t.cursor))
-	t.top = max(from, min(t.top, t.cursor))
+	t.cursor = t.rowOf(max(from, min(to, t.cursor)))
+	t.top = t.rowOf(max(from, min(t.top, t.cursor)))
 }
 
 // move shifts the cursor by delta seqs within what is held and prefetches.
@@ -303,12 +319,23 @@ func (t *timeline) move(delta int64, page bool) tea.Cmd {
 	if len(t.buckets) == 0 {
 		return nil
 	}
-	old := t.cursor
-	t.cursor += delta
+	// Row by row: a gap is one row, however many seqs it stands for.
+	from, to := t.heldRange()
+	step := int64(1)
+	if delta < 0 {
+		step = -1
+	}
+	moved := int64(0)
+	for moved != delta {
+		next := t.stepRows(t.cursor, step)
+		if next < from || next > to {
+			break
+		}
+		t.cursor, moved = next, moved+step
+	}
 	t.clampCursor()
 	if page {
-		from, _ := t.heldRange()
-		t.top = max(from, t.top+(t.cursor-old))
+		t.top = t.rowOf(max(from, t.stepRows(t.top, moved)))
 	}
 	t.trim()
 	return tea.Batch(t.prefetch(), t.readQuoted())
@@ -444,7 +471,8 @@ func (t *timeline) retry() tea.Cmd {
 // jumpTo moves the cursor to seq, re-reading around it when not held.
 func (t *timeline) jumpTo(seq int64) tea.Cmd {
 	seq = max(t.minSeq(), min(t.maxSeq(), seq))
-	if _, _, ok := t.slot(seq); ok {
+	_, inGap := t.gapAt(store.BucketIndex(seq))
+	if _, _, ok := t.slot(seq); ok || inGap {
 		t.cursor = seq
 		t.clampCursor()
 		t.trim()

@@ -49,35 +49,36 @@ func (t *timeline) groupHeight(seq int64) int {
 	return n
 }
 
-// scrollTo moves t.top so that the cursor's group is on screen.
+// scrollTo moves t.top so that the cursor's group is on screen. It walks
+// rows (nextRow, prevRow), so a gap of a billion seqs is one step.
 func (t *timeline) scrollTo(height int) {
 	if t.cursor < t.top {
 		t.top = t.cursor
 	}
-	if t.cursor-t.top > int64(height) {
-		t.top = t.cursor - int64(height)
+	if t.stepRows(t.top, int64(height)) < t.cursor {
+		t.top = t.stepRows(t.cursor, -int64(height))
 	}
 	for t.top < t.cursor {
 		lines := 0
-		for s := t.top; s <= t.cursor; s++ {
+		for s := t.top; s <= t.cursor; s = t.nextRow(s) {
 			lines += t.groupHeight(s)
 		}
 		if lines <= height {
 			break
 		}
-		t.top++
+		t.top = t.nextRow(t.top)
 	}
 	// Fill the screen when the newest messages end it early.
 	from, _ := t.heldRange()
-	for t.top > from {
+	for t.top > t.rowOf(from) {
 		lines := 0
-		for s := t.top - 1; s <= t.maxSeq() && lines <= height; s++ {
+		for s := t.prevRow(t.top); s <= t.maxSeq() && lines <= height; s = t.nextRow(s) {
 			lines += t.groupHeight(s)
 		}
 		if lines > height {
 			break
 		}
-		t.top--
+		t.top = t.prevRow(t.top)
 	}
 }
 
@@ -129,7 +130,7 @@ func (t *timeline) rows(width, height int) []string {
 	}
 	t.scrollTo(height)
 	from, to := t.heldRange()
-	if t.top == from && t.top > t.minSeq() && t.err == nil {
+	if t.top == t.rowOf(from) && from > t.minSeq() && t.err == nil {
 		out = append(out, th.Muted.Render("  … loading older messages"))
 		height--
 		t.scrollTo(height)
@@ -140,7 +141,17 @@ func (t *timeline) rows(width, height int) []string {
 		t.scrollTo(height)
 	}
 	seqWidth := len(strconv.FormatInt(t.maxSeq(), 10))
-	for s := t.top; s <= to && height > 0; s++ {
+	for s := t.top; s <= to && height > 0; s = t.nextRow(s) {
+		if gFrom, gTo, ok := t.gapRow(s); ok {
+			line := padRight(projection.Truncate(fmt.Sprintf("%s%*d %11s ", t.marker(s), seqWidth, s, "")+gapLine(gFrom, gTo), width), width)
+			style := th.Hole
+			if s == t.cursor {
+				style = th.Selected
+			}
+			out = append(out, style.Render(line))
+			height--
+			continue
+		}
 		if t.showBoundary(s) {
 			out = append(out, th.BucketLine.Render(projection.Truncate(
 				fmt.Sprintf("── bucket %s ──", projection.SingleLine(store.DocIDForSeq(t.cid, s))), width)))
@@ -173,12 +184,8 @@ func (t *timeline) clearedLine() string {
 
 func (t *timeline) messageLine(seq int64, width, seqWidth int) string {
 	th := t.e.theme
-	marker := "  "
-	if seq == t.cursor {
-		marker = "▸ "
-	}
 	m, _ := t.message(seq, t.viewer)
-	prefix := fmt.Sprintf("%s%*d %s ", marker, seqWidth, seq, t.clock(m))
+	prefix := fmt.Sprintf("%s%*d %s ", t.marker(seq), seqWidth, seq, t.clock(m))
 	if t.compareAs == "" {
 		text, style := t.describe(m)
 		line := projection.Truncate(prefix+text, width)
@@ -204,6 +211,14 @@ func (t *timeline) messageLine(seq int64, width, seqWidth int) string {
 	}
 	line := prefix + padRight(projection.Truncate(a, half), half) + sep + projection.Truncate(b, half)
 	return style.Render(padRight(projection.Truncate(line, width), width))
+}
+
+// marker points at the cursor's row.
+func (t *timeline) marker(seq int64) string {
+	if seq == t.cursor {
+		return "▸ "
+	}
+	return "  "
 }
 
 // compareHalf is the width of each side of a compare row after prefix cells.

@@ -42,11 +42,8 @@ func (t *timeline) viewerChoices() []store.Member {
 	add(t.viewer, "")
 	add(t.owner, "")
 	add(t.peer, "")
-	for i := t.lo; i <= t.hi; i++ {
+	for _, i := range t.heldIndexes() {
 		b := t.buckets[i]
-		if b == nil {
-			continue
-		}
 		for _, s := range b.Slots {
 			if !s.IsHole() {
 				add(s.Slot.Msg.SendID, s.Slot.Msg.SenderNickname)

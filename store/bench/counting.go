@@ -67,6 +67,11 @@ func (c *Counting) SetSlotField(ctx context.Context, docID string, slot int, fie
 	return c.inner.SetSlotField(ctx, docID, slot, field, value)
 }
 
+func (c *Counting) SetSlotFieldIfUnset(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
+	c.trip()
+	return c.inner.SetSlotFieldIfUnset(ctx, docID, slot, field, value)
+}
+
 func (c *Counting) InsertBucket(ctx context.Context, doc *store.Doc) error {
 	c.trip()
 	return c.inner.InsertBucket(ctx, doc)

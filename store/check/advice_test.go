@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/check/checktest"
 )
 
 // sharedWithOpenIM is a backend whose indexes OpenIM Server creates too
@@ -14,6 +15,15 @@ import (
 type sharedWithOpenIM struct{ noIndexes }
 
 func (sharedWithOpenIM) SharesIndexesWithOpenIM() bool { return true }
+
+// openCleanStore holds one sound bucket and its seq document, so that only
+// indexes can make the report unclean.
+func openCleanStore(t *testing.T) (*store.Store, store.Backend) {
+	t.Helper()
+	st, b := openStore(t, cleanBucket())
+	put(t, b, store.CollSeq, seqRecord(checktest.Cid, 100))
+	return st, b
+}
 
 func writeReport(t *testing.T, st *store.Store) (*Report, string) {
 	t.Helper()
@@ -31,7 +41,7 @@ func writeReport(t *testing.T, st *store.Store) (*Report, string) {
 // advice naming the index OpenIM will create; check still passes. A
 // collection the database does not have gets no advice.
 func TestMissingOpenIMIndexIsAdvice(t *testing.T) {
-	_, b := openStore(t, cleanBucket())
+	_, b := openCleanStore(t)
 	idx := map[string][]store.IndexInfo{
 		store.CollMsg: {{Name: "_id_", Keys: []string{"_id"}, Unique: true}, {Name: "doc_id_1", Keys: []string{"doc_id"}, Unique: true}},
 		store.CollSeq: {{Name: "_id_", Keys: []string{"_id"}, Unique: true}},
@@ -54,7 +64,7 @@ func TestMissingOpenIMIndexIsAdvice(t *testing.T) {
 // cannot learn that another writer created a bucket first: that stays a
 // problem, not advice.
 func TestMissingUniqueDocIDStaysAProblem(t *testing.T) {
-	_, b := openStore(t, cleanBucket())
+	_, b := openCleanStore(t)
 	idx := map[string][]store.IndexInfo{store.CollMsg: {{Name: "doc_id_1", Keys: []string{"doc_id"}}}}
 	r, out := writeReport(t, store.New(sharedWithOpenIM{noIndexes{b, idx}}, store.Options{}))
 	if r.Problems() != 1 || r.ByKind[store.KindIndex] != 1 || len(r.Advice) != 0 {
@@ -65,7 +75,7 @@ func TestMissingUniqueDocIDStaysAProblem(t *testing.T) {
 // The embedded store has no indexes to create: its check lists its key
 // layouts and gives no index advice.
 func TestEmbeddedCheckGivesNoIndexAdvice(t *testing.T) {
-	st, _ := openStore(t, cleanBucket())
+	st, _ := openCleanStore(t)
 	r, out := writeReport(t, st)
 	if len(r.Advice) != 0 || strings.Contains(out, "advice:") || r.Problems() != 0 {
 		t.Errorf("embedded check:\n%s", out)
@@ -78,7 +88,7 @@ func TestEmbeddedCheckGivesNoIndexAdvice(t *testing.T) {
 // A second, non-unique index on doc_id (a hashed one for sharding) beside
 // OpenIM's unique doc_id_1 is neither a problem nor advice.
 func TestHashedDocIDBesideTheUniqueOneIsFine(t *testing.T) {
-	_, b := openStore(t, cleanBucket())
+	_, b := openCleanStore(t)
 	idx := map[string][]store.IndexInfo{store.CollMsg: {
 		{Name: "doc_id_hashed", Keys: []string{"doc_id"}}, {Name: "doc_id_1", Keys: []string{"doc_id"}, Unique: true}}}
 	r, out := writeReport(t, store.New(sharedWithOpenIM{noIndexes{b, idx}}, store.Options{}))

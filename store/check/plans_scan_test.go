@@ -23,7 +23,7 @@ func TestEveryScanningShapeIsReported(t *testing.T) {
 			plans := store.QueryPlans{Plans: []store.PlanReport{
 				{Shape: "find msg {doc_id: {$in}} (read buckets)", Stage: "IXSCAN", Index: "doc_id_1"},
 				{Shape: shape, Stage: "COLLSCAN"}}}
-			_, b := openStore(t, cleanBucket())
+			_, b := openCleanStore(t)
 			r, err := Run(context.Background(), store.New(explaining{Backend: b, plans: &plans}, store.Options{}), "", nil)
 			if err != nil {
 				t.Fatal(err)

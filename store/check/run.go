@@ -40,6 +40,7 @@ func Run(ctx context.Context, st *store.Store, cid string, progress func(done, t
 		total = len(ids)
 	}
 	lastFilled := map[string]int64{} // conversation -> highest seq holding a message
+	indexes := map[string][]int64{}  // conversation -> its bucket indexes, for far buckets
 	err := b.ScanRaw(ctx, store.CollMsg, prefix, func(raw bson.Raw) error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -48,6 +49,7 @@ func Run(ctx context.Context, st *store.Store, cid string, progress func(done, t
 		r.addDocument(d)
 		if bk := d.Bucket; addressable(bk.DocID) {
 			lastFilled[bk.Cid] = max(lastFilled[bk.Cid], bk.LastFilledSeq())
+			indexes[bk.Cid] = append(indexes[bk.Cid], bk.Index)
 		}
 		if progress != nil {
 			progress(r.Documents, max(total, r.Documents))
@@ -57,6 +59,7 @@ func Run(ctx context.Context, st *store.Store, cid string, progress func(done, t
 	if err != nil {
 		return nil, fmt.Errorf("check: reading msg documents: %w", err)
 	}
+	r.checkFarBuckets(indexes)
 	r.checkIndexes(ctx, b)
 	r.checkPlans(ctx, b)
 	if err := r.checkSeqRecords(ctx, b, lastFilled); err != nil {

@@ -157,7 +157,10 @@ func (b *Backend) NextConversationID(_ context.Context, after string) (string, b
 }
 
 // InsertBucket inserts a new bucket with a fresh _id.
-func (b *Backend) InsertBucket(_ context.Context, doc *store.Doc) error {
+func (b *Backend) InsertBucket(ctx context.Context, doc *store.Doc) error {
+	if err := ctx.Err(); err != nil {
+		return err // an interrupted batch stops between buckets
+	}
 	raw, err := bson.Marshal(doc)
 	if err != nil {
 		return fmt.Errorf("encode bucket %s: %w", doc.DocID, err)
@@ -172,33 +175,57 @@ func (b *Backend) InsertBucket(_ context.Context, doc *store.Doc) error {
 }
 
 // SetSlotField is updateOne({doc_id}, {$set: {"msgs.<slot>.<field>": value}}).
-func (b *Backend) SetSlotField(_ context.Context, docID string, slot int, field string, value any) (bool, error) {
+func (b *Backend) SetSlotField(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
 	v, err := toRaw(value)
 	if err != nil {
 		return false, fmt.Errorf("encode %s of %s slot %d: %w", field, docID, slot, err)
 	}
-	return b.updateMsg(docID, slot, nil, []string{field}, setTo(v))
+	return b.updateMsg(ctx, docID, slot, nil, []string{field}, setTo(v))
+}
+
+// SetSlotFieldIfUnset is updateOne({doc_id, "msgs.<slot>.<field>":
+// {$not: {$type: "object"}}}, {$set: ...}): the field must not hold a
+// document yet. The check and the write share one transaction.
+func (b *Backend) SetSlotFieldIfUnset(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
+	v, err := toRaw(value)
+	if err != nil {
+		return false, fmt.Errorf("encode %s of %s slot %d: %w", field, docID, slot, err)
+	}
+	unset := func(doc bson.Raw, slotPath string) bool {
+		for _, v := range pathValues(docValue(doc), []string{"msgs", slotPath, field}, nil) {
+			if v.Type == bson.TypeEmbeddedDocument {
+				return false
+			}
+		}
+		return true
+	}
+	return b.updateMsg(ctx, docID, slot, unset, []string{field}, setTo(v))
 }
 
 // AddToDelList is updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}}}).
-func (b *Backend) AddToDelList(_ context.Context, docID string, slot int, users []string) (bool, error) {
-	return b.updateMsg(docID, slot, nil, []string{"del_list"}, addToSet(users))
+func (b *Backend) AddToDelList(ctx context.Context, docID string, slot int, users []string) (bool, error) {
+	return b.updateMsg(ctx, docID, slot, nil, []string{"del_list"}, addToSet(users))
 }
 
 // MarkSlotRead is updateOne({doc_id, "msgs.<slot>.msg.send_id": {$ne: reader}},
 // {$set: {"msgs.<slot>.is_read": true}}): a null msg or a missing send_id
 // matches, as $ne does in MongoDB.
-func (b *Backend) MarkSlotRead(_ context.Context, docID string, slot int, reader string) (bool, error) {
+func (b *Backend) MarkSlotRead(ctx context.Context, docID string, slot int, reader string) (bool, error) {
 	notSentBy := func(doc bson.Raw, slotPath string) bool {
 		vals := pathValues(docValue(doc), []string{"msgs", slotPath, "msg", "send_id"}, nil)
 		return !equalsString(vals, reader)
 	}
-	return b.updateMsg(docID, slot, notSentBy, []string{"is_read"}, setTo(bson.RawValue{Type: bson.TypeBoolean, Value: []byte{1}}))
+	return b.updateMsg(ctx, docID, slot, notSentBy, []string{"is_read"}, setTo(bson.RawValue{Type: bson.TypeBoolean, Value: []byte{1}}))
 }
 
 // updateMsg runs one update of "msgs.<slot>.<field...>" in one transaction:
-// matched is false when no document has docID or filter rejects it.
-func (b *Backend) updateMsg(docID string, slot int, filter func(bson.Raw, string) bool, field []string, op operator) (bool, error) {
+// matched is false when no document has docID or filter rejects it. A
+// cancelled ctx stops it before the transaction: bbolt itself never looks
+// at a context, so this is where Ctrl-C reaches a long batch.
+func (b *Backend) updateMsg(ctx context.Context, docID string, slot int, filter func(bson.Raw, string) bool, field []string, op operator) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
 	if slot < 0 {
 		return false, fmt.Errorf("%s: slot %d is negative", docID, slot)
 	}

@@ -2,11 +2,13 @@ package mongostore
 
 import (
 	"context"
+	"errors"
 	"strconv"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
 
 	"github.com/chatlens/chatlens/store"
 )
@@ -87,6 +89,17 @@ func (b *Backend) SetSlotField(ctx context.Context, docID string, slot int, fiel
 		bson.D{{Key: "$set", Value: bson.D{{Key: slotPath(slot, field), Value: value}}}})
 }
 
+// SetSlotFieldIfUnset: updateOne({doc_id, "msgs.<slot>.<field>": {$not:
+// {$type: "object"}}}, {$set: ...}). Not {field: null}: on an array path a
+// null test also matches slot documents that merely lack a field named
+// "<slot>", which every slot does; a type test sees only the slot's value.
+func (b *Backend) SetSlotFieldIfUnset(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
+	filter := bson.D{{Key: "doc_id", Value: docID},
+		{Key: slotPath(slot, field), Value: bson.D{{Key: "$not", Value: bson.D{{Key: "$type", Value: "object"}}}}}}
+	return b.updateOne(ctx, store.CollMsg, filter,
+		bson.D{{Key: "$set", Value: bson.D{{Key: slotPath(slot, field), Value: value}}}})
+}
+
 // InsertBucket: insertOne(doc); a duplicate doc_id is store.ErrDuplicateKey.
 func (b *Backend) InsertBucket(ctx context.Context, doc *store.Doc) error {
 	err := b.run(ctx, func(ctx context.Context) error {
@@ -96,7 +109,7 @@ func (b *Backend) InsertBucket(ctx context.Context, doc *store.Doc) error {
 	if mongo.IsDuplicateKeyError(err) {
 		return store.ErrDuplicateKey
 	}
-	return b.wrapOp("insert", store.CollMsg, err)
+	return b.wrapWrite("insert", store.CollMsg, err)
 }
 
 // AddToDelList: updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}}}).
@@ -125,8 +138,32 @@ func (b *Backend) updateOne(ctx context.Context, coll string, filter, update bso
 		}
 		return err
 	})
-	return matched, b.wrapOp("update", coll, err)
+	return matched, b.wrapWrite("update", coll, err)
 }
+
+// wrapWrite is wrapOp for a write: when the request may have reached the
+// server but no reply came back (the connection broke, the time ran out,
+// the caller gave up), the error also says store.ErrOutcomeUnknown, so
+// the seqs are reported as maybe written, never as not done. A server
+// that could not be selected was sent nothing.
+func (b *Backend) wrapWrite(op, coll string, err error) error {
+	werr := b.wrapOp(op, coll, err)
+	var sse topology.ServerSelectionError
+	if err == nil || errors.As(err, &sse) {
+		return werr
+	}
+	if mongo.IsNetworkError(err) || mongo.IsTimeout(err) ||
+		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return &lostReplyError{werr}
+	}
+	return werr
+}
+
+// lostReplyError is a write error whose outcome is unknown.
+type lostReplyError struct{ err error }
+
+func (e *lostReplyError) Error() string   { return e.err.Error() }
+func (e *lostReplyError) Unwrap() []error { return []error{e.err, store.ErrOutcomeUnknown} }
 
 // find runs one find, bounded by the operation timeout, and hands each
 // document (a copy) to fn.

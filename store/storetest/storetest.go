@@ -52,6 +52,7 @@ var cases = []testCase{
 	{name: "insert/empty slots", run: testEmptySlots},
 	{name: "replay/every write", run: testReplayEveryWrite},
 	{name: "revoke", run: testRevoke},
+	{name: "revoke/after another writer", run: testRevokeAfterAnotherWriter},
 	{name: "delete for me", run: testDeleteForMe},
 	{name: "mark read/single", run: testMarkReadSingle},
 	{name: "mark read/group", run: testMarkReadGroup},
@@ -77,4 +78,5 @@ var cases = []testCase{
 	{name: "openim/join time dates", run: testJoinTimeDates},
 	{name: "concurrent/overlapping inserts", concurrent: true, run: testConcurrentInserts},
 	{name: "concurrent/mutations on one bucket", concurrent: true, run: testConcurrentMutations},
+	{name: "concurrent/revokes of one seq", concurrent: true, run: testConcurrentRevokes},
 }

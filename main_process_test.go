@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/embedded"
+)
+
+// Process tests: a real chatlens process, signalled part way through a
+// batch write, and the store and audit log it leaves behind.
+
+var (
+	buildOnce sync.Once
+	binary    string
+	buildErr  error
+)
+
+// chatlensBinary builds the command once per test run.
+func chatlensBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		binary = filepath.Join(filepath.Dir(template), "chatlens")
+		out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v: %s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binary
+}
+
+// batchCid is a chat of batchMsgs plain messages, all alice's, no holes: a
+// batch over it passes every target check.
+const batchCid = "si_alice_olga"
+
+// withLongChat adds batchCid with n messages to a seeded sandbox.
+func withLongChat(t *testing.T, n int) sandbox {
+	t.Helper()
+	s := seeded(t)
+	b, err := embedded.Open(s.data, embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := store.New(b, store.Options{})
+	msgs := make([]*store.MsgData, n)
+	for i := range msgs {
+		msgs[i] = &store.MsgData{SendID: "alice", RecvID: "olga", ClientMsgID: fmt.Sprintf("batch-%d", i+1),
+			SessionType: store.SessionSingle, ContentType: 101, Content: fmt.Sprintf(`{"content":"m%d"}`, i+1),
+			SendTime: 1700000000000 + int64(i), Status: store.StatusSent, Options: map[string]bool{}, AtUserIDList: []string{}}
+	}
+	if _, err := st.InsertMessages(t.Context(), batchCid, 1, msgs); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// startWrite starts a chatlens write as a process and returns once its
+// intent line is in the audit log: the batch has begun.
+func startWrite(t *testing.T, s sandbox, args ...string) (*exec.Cmd, *bytes.Buffer) {
+	t.Helper()
+	full := append([]string{args[0], "--data", s.data, "--audit-log", s.audit}, args[1:]...)
+	cmd := exec.Command(chatlensBinary(t), full...)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	for {
+		for _, e := range auditEntries(t, s) {
+			if e.Result == store.ResultIntent {
+				return cmd, &stderr
+			}
+			if e.Result != "" {
+				t.Fatalf("the write logged %q before any intent line: %+v", e.Result, e)
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// countSlots counts the slots of batchCid for which pred holds.
+func countSlots(t *testing.T, s sandbox, n int, pred func(store.StoredSlot) bool) []int64 {
+	t.Helper()
+	st := s.stored(t)
+	var out []int64
+	for seq, slot := range slotsOf(t, st, batchCid, int64(n)) {
+		if !slot.IsHole() && pred(slot) {
+			out = append(out, seq)
+		}
+	}
+	return out
+}
+
+// SIGKILL part way through a revoke of 2,000 seqs: whatever landed is
+// covered by the intent line written before the batch.
+func TestKilledBatchLeavesItsIntentInTheAuditLog(t *testing.T) {
+	const n = 2000
+	s := withLongChat(t, n)
+	cmd, _ := startWrite(t, s, "revoke", "--conversation", batchCid, "--seq", "1-2000", "--by", "alice")
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	revoked := countSlots(t, s, n, func(sl store.StoredSlot) bool { return sl.Slot.Revoke != nil })
+	entries := auditEntries(t, s)
+	if len(entries) == 0 || entries[0].Result != store.ResultIntent || store.FormatSeqs(entries[0].Seqs) != "1-2000" ||
+		entries[0].Action != "revoke" || entries[0].Conversation != batchCid {
+		t.Fatalf("audit log after the kill: %+v; want an intent line for revoke of 1-2000", entries)
+	}
+	t.Logf("killed with %d of %d seqs revoked; audit: %d lines", len(revoked), n, len(entries))
+}
+
+// SIGINT part way through a delete of 20,000 seqs: the process stops early,
+// says on one line what it did, and the audit log agrees with the store.
+func TestInterruptedBatchStopsAndSaysWhatWasDone(t *testing.T) {
+	const n = 20000
+	s := withLongChat(t, n)
+	cmd, out := startWrite(t, s, "delete", "--conversation", batchCid, "--seq", "1-20000", "--by", "olga")
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	code := cmd.ProcessState.ExitCode()
+	deleted := countSlots(t, s, n, func(sl store.StoredSlot) bool { return len(sl.Slot.DelList) > 0 })
+	if code != 1 || len(deleted) == n {
+		t.Fatalf("exit %d (%v) with %d of %d seqs deleted: the interrupt did not stop the batch; output %q", code, err, len(deleted), n, out)
+	}
+	done := store.FormatSeqs(sortedSeqs(deleted))
+	if strings.Count(out.String(), "\n") != 1 || !strings.Contains(out.String(), "interrupted") ||
+		(len(deleted) > 0 && !strings.Contains(out.String(), "done for seq "+done+" only")) {
+		t.Errorf("output %q; want one line saying it was interrupted after seq %s", out, done)
+	}
+	entries := auditEntries(t, s)
+	last := entries[len(entries)-1]
+	if len(entries) != 2 || store.FormatSeqs(last.Applied) != done || last.Result == store.ResultOK {
+		t.Errorf("audit log %+v; want the intent, then the outcome with applied %s", entries, done)
+	}
+	t.Logf("interrupted after %d of %d seqs: %s", len(deleted), n, strings.TrimSpace(out.String()))
+}
+
+func sortedSeqs(seqs []int64) []int64 {
+	out := slices.Clone(seqs)
+	slices.Sort(out)
+	return out
+}

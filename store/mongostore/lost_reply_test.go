@@ -1,0 +1,124 @@
+package mongostore_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/mongotest"
+)
+
+// A connection that breaks after the request reached the server but before
+// the reply came back: seq 15's revoke is stored, yet the writer heard
+// nothing. It must be reported (and audited) as unknown, not as not done.
+func TestLostReplyIsUnknownNotNotDone(t *testing.T) {
+	srv := mongotest.Start(t)
+	lose := newReplyDropper(t, srv.Addr())
+	s, tb, log := faultStore(t, lose.addr(), 4*faultTimeout)
+	if _, err := s.InsertMessages(t.Context(), faultCid, 1, faultMsgs(1, 20)); err != nil {
+		t.Fatal(err)
+	}
+	seqs := []int64{}
+	for seq := int64(1); seq <= 20; seq++ {
+		seqs = append(seqs, seq)
+	}
+	// Every seq is one update in an existing bucket: the 15th loses its reply.
+	tb.tripAfter(14, lose.dropNextReply)
+	res, err := within(t, "a revoke whose reply is lost", func() (store.WriteResult, error) {
+		return s.Revoke(t.Context(), faultCid, seqs, store.Revoke{UserID: "alice", Time: 5})
+	})
+	wantCleanError(t, "revoke with a lost reply", err)
+	if !slices.Equal(res.Unknown, []int64{15}) || len(res.Applied) != 14 {
+		t.Errorf("applied %v, unknown %v; want 1-14 done and 15 unknown", res.Applied, res.Unknown)
+	}
+	if !strings.Contains(err.Error(), "seq 15 unknown") {
+		t.Errorf("error %q does not say seq 15's outcome is unknown", err)
+	}
+	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+	var last store.AuditEntry
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
+		t.Fatal(err)
+	}
+	if last.Result != "partial" || store.FormatSeqs(last.Applied) != "1-14" || store.FormatSeqs(last.Unknown) != "15" {
+		t.Errorf("audit outcome %s, want partial, applied 1-14, unknown 15", lines[len(lines)-1])
+	}
+	// The server did write it: "unknown" was the honest answer.
+	var bs []*store.Bucket
+	eventually(t, "read after the dropped connection", func() error {
+		bs, err = s.Buckets(t.Context(), faultCid, []int64{0}, 0)
+		return err
+	})
+	if bs[0].Slots[14].Slot.Revoke == nil {
+		t.Errorf("seq 15 is not revoked: the test did not lose a reply after the write")
+	}
+}
+
+// replyDropper forwards TCP to a server; once armed, it lets the next
+// update command through and closes its connection when the reply arrives
+// (heartbeats on other connections are left alone).
+type replyDropper struct {
+	ln    net.Listener
+	to    string
+	armed atomic.Bool
+}
+
+func newReplyDropper(t *testing.T, to string) *replyDropper {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &replyDropper{ln: ln, to: to}
+	go p.serve()
+	t.Cleanup(func() { _ = ln.Close() })
+	return p
+}
+
+func (p *replyDropper) addr() string   { return p.ln.Addr().String() }
+func (p *replyDropper) dropNextReply() { p.armed.Store(true) }
+
+func (p *replyDropper) serve() {
+	for {
+		in, err := p.ln.Accept()
+		if err != nil {
+			return
+		}
+		out, err := net.DialTimeout("tcp", p.to, 5*time.Second)
+		if err != nil {
+			_ = in.Close()
+			continue
+		}
+		var drop atomic.Bool // this connection's next reply is lost
+		go p.pipe(out, in, &drop, false)
+		go p.pipe(in, out, &drop, true)
+	}
+}
+
+func (p *replyDropper) pipe(dst, src net.Conn, drop *atomic.Bool, replies bool) {
+	defer dst.Close()
+	defer src.Close()
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			if !replies && bytes.Contains(buf[:n], []byte("update\x00")) && p.armed.CompareAndSwap(true, false) {
+				drop.Store(true)
+			}
+			if replies && drop.Load() {
+				return // the reply is lost with the connection
+			}
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
