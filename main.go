@@ -69,7 +69,7 @@ var commands = []command{
 		required: writeRequired, autoSeed: true, writes: true, flags: writeFlags, run: runWrite},
 	{name: "read", args: "--conversation CID --seq N[,N|A-B] --by USER", help: "mark messages read by USER",
 		required: writeRequired, autoSeed: true, writes: true, flags: writeFlags, run: runWrite},
-	{name: "import", args: "FILE|- [--collection NAME]", help: "load mongoexport output (Extended JSON lines)",
+	{name: "import", args: "FILE|- [--collection NAME] [--mode insert|upsert]", help: "load mongoexport output (Extended JSON lines)",
 		required: []string{"collection"}, writes: true, flags: collectionFlags, run: runImport},
 	{name: "export", args: "[--collection NAME] [--conversation CID]", help: "write stored documents as mongoexport does",
 		required: []string{"collection"}, autoSeed: true, flags: collectionFlags, run: runExport},
@@ -93,6 +93,7 @@ type opts struct {
 	mouse                                         bool
 
 	cid, format, seqs, by, collection string
+	mode                              string // import: insert or upsert
 	from, to                          int64
 	stats, force                      bool
 	seed                              int64
@@ -135,6 +136,9 @@ func collectionFlags(fs *flag.FlagSet, o *opts) {
 	fs.StringVar(&o.collection, "collection", store.CollMsg, "collection")
 	if fs.Name() == "export" {
 		fs.StringVar(&o.cid, "conversation", "", "only this conversation")
+	}
+	if fs.Name() == "import" {
+		fs.StringVar(&o.mode, "mode", "insert", "insert: refuse documents whose key is stored; upsert: replace them")
 	}
 }
 
@@ -341,6 +345,9 @@ func (e *env) validate(required []string) error {
 	}
 	if e.cmd == "import" && o.file == "" {
 		return usagef("import: FILE (or - for stdin) is required")
+	}
+	if e.cmd == "import" && o.mode != "insert" && o.mode != "upsert" {
+		return usagef("import: --mode is insert or upsert, not %q", o.mode)
 	}
 	if o.from < 0 || o.to < 0 || (o.to > 0 && o.to < o.from) {
 		return usagef("dump: want 1 <= --from <= --to")
@@ -794,15 +801,24 @@ func runImport(ctx context.Context, e *env) error {
 		defer f.Close()
 		r = f
 	}
-	step, end := progressPrinter(e.stderr, "importing into "+projection.SingleLine(e.o.collection), false)
-	n, err := transfer.Import(ctx, e.st.Backend(), e.o.collection, r, func(docs int) { step(docs, 0) })
-	end()
-	e.logRaw(action, err)
-	if err != nil {
-		return err // names the line, and how many documents before it were stored
+	mode := store.RawInsert
+	if e.o.mode == "upsert" {
+		mode = store.RawUpsert
 	}
-	fmt.Fprintf(e.stdout, "imported %d documents into %s\n", n, projection.SingleLine(e.o.collection))
-	return nil
+	coll := projection.SingleLine(e.o.collection)
+	step, end := progressPrinter(e.stderr, "importing into "+coll, false)
+	res, err := transfer.Import(ctx, e.st.Backend(), e.o.collection, r, mode, func(docs int) { step(docs, 0) })
+	end()
+	if err == nil && res.Refused > 0 {
+		// Like mongoimport, the other documents are stored; unlike a
+		// silent success, the exit code tells a script the file is not
+		// in the store as given.
+		err = fmt.Errorf("import: %d documents refused: their keys are stored already (first: %s); --mode upsert replaces them",
+			res.Refused, res.FirstRefused)
+	}
+	e.logRaw(action, err)
+	fmt.Fprintf(e.stdout, "imported into %s: %d inserted, %d replaced, %d refused\n", coll, res.Inserted, res.Replaced, res.Refused)
+	return err // names the line, and how many documents before it were stored
 }
 
 func runExport(ctx context.Context, e *env) error {

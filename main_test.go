@@ -474,7 +474,7 @@ func TestImportFromStdin(t *testing.T) {
 	src, dst := seeded(t), empty(t)
 	stdin = strings.NewReader(src.mustRun(t, "export", "--collection", store.CollUser))
 	defer func() { stdin = os.Stdin }()
-	if out := dst.mustRun(t, "import", "-", "--collection", store.CollUser); !strings.Contains(out, "imported 12 documents") {
+	if out := dst.mustRun(t, "import", "-", "--collection", store.CollUser); !strings.Contains(out, "imported into user: 12 inserted, 0 replaced, 0 refused") {
 		t.Errorf("import - printed %q", out)
 	}
 }

@@ -50,7 +50,7 @@ func putMarker(ctx context.Context, b store.Backend, m marker) error {
 	if err != nil {
 		return err
 	}
-	if err := b.InsertRaw(ctx, MetaCollection, []bson.Raw{doc}); err != nil {
+	if _, err := b.InsertRaw(ctx, MetaCollection, []bson.Raw{doc}, store.RawUpsert); err != nil {
 		return fmt.Errorf("demo marker: %w", err)
 	}
 	return nil

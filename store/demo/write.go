@@ -92,7 +92,9 @@ func (w *writer) raw(ctx context.Context, coll string, docs []any) error {
 		}
 		raws[i] = b
 	}
-	return w.st.Backend().InsertRaw(ctx, coll, raws)
+	// Upsert: seed --force writes the demo again over its own documents.
+	_, err := w.st.Backend().InsertRaw(ctx, coll, raws, store.RawUpsert)
+	return err
 }
 
 func (w *writer) conversation(ctx context.Context, c *conv) error {
