@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"os/user"
@@ -430,23 +431,47 @@ func (e *env) openEmbedded(ctx context.Context, autoSeed, writes bool) (*embedde
 	if path == "" {
 		path = defaultDataPath()
 	}
-	if autoSeed {
+	readOnly := e.o.readOnly
+	// Only import and seed create a store; a first run seeds only the
+	// default path, never under --read-only. Anything else needs a store:
+	// a typo in --data is an error, not a new demo.
+	creates := e.cmd == "import" || e.cmd == "seed"
+	firstRun := autoSeed && !readOnly && filepath.Clean(path) == filepath.Clean(defaultDataPath())
+	fi, statErr := os.Stat(path)
+	switch {
+	case firstRun:
 		notice := func(line string) { fmt.Fprintln(e.stderr, "chatlens: "+line) }
 		seed := func(st *store.Store, what string) error { return e.seed(ctx, st, firstRunDemo, what) }
 		if err := demo.FirstRun(ctx, path, firstRunDemo, notice, seed); err != nil {
 			return nil, err
 		}
-	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("embedded store: %w", err)
+	case creates && !readOnly && errors.Is(statErr, fs.ErrNotExist):
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, fmt.Errorf("embedded store: %w", err)
+		}
+	case errors.Is(statErr, fs.ErrNotExist):
+		return nil, fmt.Errorf("no store at %s (chatlens import or chatlens seed creates one)", path)
+	case statErr != nil:
+		return nil, fmt.Errorf("embedded store: %w", statErr)
+	case !creates && fi.Mode().IsRegular() && fi.Size() == 0:
+		return nil, fmt.Errorf("%s is an empty file (0 bytes), not a chatlens store", path)
 	}
 	// Commands that only read, and read-only runs, take a shared lock so
-	// several can run side by side; a file that does not exist yet is
-	// created read-write. The UI (no command) may write. seed writes a
-	// generated dataset in thousands of small transactions: without fsync
-	// per transaction it takes seconds instead of minutes.
-	_, statErr := os.Stat(path)
-	shared := (e.o.readOnly || !writes && e.cmd != "") && statErr == nil
-	return embedded.Open(path, embedded.Options{ReadOnly: shared, NoSync: e.cmd == "seed"})
+	// several can run side by side. The UI (no command) may write. seed
+	// writes a generated dataset in thousands of small transactions:
+	// without fsync per transaction it takes seconds instead of minutes.
+	shared := readOnly || !writes && e.cmd != ""
+	b, err := embedded.Open(path, embedded.Options{ReadOnly: shared, NoSync: e.cmd == "seed"})
+	if err != nil || shared {
+		return b, err
+	}
+	// What this command writes is the user's: a first run must never empty
+	// the file for an unfinished demo that is in it.
+	if err := demo.Adopt(ctx, b); err != nil {
+		_ = b.Close(ctx)
+		return nil, err
+	}
+	return b, nil
 }
 
 // mongoTimeout bounds connecting to MongoDB (tests shorten it).
