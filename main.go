@@ -4,6 +4,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,9 +17,11 @@ import (
 	"os/user"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/chatlens/chatlens/projection"
@@ -159,16 +162,30 @@ func benchFlags(fs *flag.FlagSet, o *opts) {
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of the table")
 }
 
-// run is the whole program; main only exits with its code. Ctrl-C
-// cancels the context every command runs under.
+// run is the whole program; main only exits with its code. Ctrl-C and
+// SIGTERM (kill, a service manager) cancel the context every command runs
+// under, so a seed stops between batches and bench removes its scratch files.
 func run(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return runContext(ctx, args, stdout, stderr)
 }
 
 // runContext is run under a context the caller ends (tests interrupt with it).
-func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+	// A damaged embedded store that passed the checks at open (a page
+	// overwritten in the middle) makes bbolt panic or fault on its memory
+	// map: say so in one line instead of a stack trace.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if !storeFault(r) {
+				panic(r)
+			}
+			fmt.Fprintln(stderr, errorLine(fmt.Errorf("%w: %v", embedded.ErrDamaged, r)))
+			code = 1
+		}
+	}()
 	err := dispatch(ctx, args, stdout, stderr)
 	var ue usageError
 	switch {
@@ -181,6 +198,15 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, errorLine(err))
 		return 1
 	}
+}
+
+// storeFault tells whether a panic came from reading the embedded store's
+// file: a fault on its memory map, or one of bbolt's own assertions.
+func storeFault(r any) bool {
+	if fault, ok := r.(interface{ Addr() uintptr }); ok && fault.Addr() != 0 {
+		return true
+	}
+	return bytes.Contains(debug.Stack(), []byte("go.etcd.io/bbolt"))
 }
 
 // errorLine is err as one stderr line with exactly one "chatlens: " prefix,
@@ -358,8 +384,18 @@ func (e *env) validate(required []string) error {
 			return usagef("%s: --seq: %v", e.cmd, err)
 		}
 	}
-	if o.conversations < 0 || o.messages < 0 || o.long < 0 {
-		return usagef("seed: sizes cannot be negative")
+	switch e.cmd {
+	case "seed":
+		if o.conversations < 0 || o.messages < 0 || o.long < 0 {
+			return usagef("seed: sizes cannot be negative")
+		}
+	case "bench":
+		if o.messages < 1 || o.batch < 1 {
+			return usagef("bench: --messages and --batch must be at least 1")
+		}
+		if o.messages > bench.MaxMessages {
+			return usagef("bench: --messages is at most %d (each message is written twice: about 3 KB of scratch space)", bench.MaxMessages)
+		}
 	}
 	// Checked here, before open creates or seeds a store for nothing.
 	if o.redis != "" {
@@ -876,9 +912,6 @@ func runSeed(ctx context.Context, e *env) error {
 // runBench measures both layouts on the embedded store, or on the MongoDB
 // of --mongo-uri in a scratch database it drops afterwards.
 func runBench(ctx context.Context, e *env) error {
-	if e.o.messages < 1 || e.o.batch < 1 {
-		return usagef("bench: --messages and --batch must be at least 1")
-	}
 	target := bench.Target{MongoURI: e.o.mongoURI, NoSync: e.o.noSync}
 	step, end := progressPrinter(e.stderr, "bench", false)
 	stage := ""
@@ -892,6 +925,9 @@ func runBench(ctx context.Context, e *env) error {
 			step(done, total)
 		})
 	end()
+	if errors.Is(err, context.Canceled) && res == nil {
+		return fmt.Errorf("bench: interrupted: %w", err) // a cleanup that failed says what is left
+	}
 	if res == nil {
 		return err
 	}

@@ -60,6 +60,9 @@ func Open(path string, opts Options) (*Backend, error) {
 	if timeout == 0 {
 		timeout = DefaultTimeout
 	}
+	if err := checkFile(path, opts.ReadOnly); err != nil {
+		return nil, err
+	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: timeout, NoSync: opts.NoSync,
 		ReadOnly: opts.ReadOnly, FreelistType: bolt.FreelistMapType})
 	if errors.Is(err, bolterrors.ErrTimeout) {
