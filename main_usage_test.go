@@ -27,3 +27,14 @@ func TestBenchSizesAreUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// A Redis URL with an unclosed IPv6 bracket is a usage error, not an
+// address rewritten into another host.
+func TestRedisAddressMissingBracketIsRefused(t *testing.T) {
+	s := seeded(t)
+	r := s.chatlens(t, "conversations", "--as", "alice", "--redis", "redis://[::1:6379")
+	if r.code != 2 || !strings.Contains(r.stderr, `"[::1:6379"`) || r.stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 2 and the host named", r.code, r.stdout, r.stderr)
+	}
+	oneErrorLine(t, r.stderr)
+}
