@@ -894,10 +894,10 @@ func runSeed(ctx context.Context, e *env) error {
 	if err := e.ensureIndexes(ctx); err != nil {
 		return err
 	}
-	if empty, err := store.IsEmpty(ctx, e.st.Backend()); err != nil {
+	if coll, err := demo.Occupied(ctx, e.st.Backend()); err != nil {
 		return err
-	} else if !empty && !e.o.force {
-		return errors.New("seed: the store already holds messages; --force seeds anyway (demo conversations are overwritten)")
+	} else if coll != "" && !e.o.force {
+		return fmt.Errorf("seed: the store already holds %s documents; --force seeds anyway (demo documents with the same keys are overwritten)", coll)
 	}
 	long := e.o.long
 	if long == 0 {

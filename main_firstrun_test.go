@@ -113,3 +113,21 @@ func TestEmptyFileIsNotAStore(t *testing.T) {
 		t.Errorf("the empty file was written to")
 	}
 }
+
+// seed asked for by name still refuses a store holding documents of any
+// collection, not only messages: the demo's seq and conversation documents
+// would overwrite the user's with the same keys.
+func TestSeedRefusesAStoreHoldingAnyDocuments(t *testing.T) {
+	s := empty(t)
+	seq := `{"conversation_id":"si_alice_bob","max_seq":{"$numberLong":"7"},"min_seq":{"$numberLong":"0"}}` + "\n"
+	if r := s.importText(t, seq, "--collection", store.CollSeq); r.code != 0 {
+		t.Fatalf("import: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r := s.chatlens(t, "seed")
+	if r.code != 1 || !strings.Contains(r.stderr, "seq documents") || !strings.Contains(r.stderr, "--force") {
+		t.Errorf("seed into a store with seq documents: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if out := s.mustRun(t, "export", "--collection", store.CollSeq); strings.Count(out, "\n") != 1 || !strings.Contains(out, `"$numberLong":"7"`) {
+		t.Errorf("the seq collection changed:\n%.300s", out)
+	}
+}

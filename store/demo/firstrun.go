@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -67,4 +68,22 @@ func FirstRun(ctx context.Context, path string, opts Options, notice func(string
 		err = cerr
 	}
 	return err
+}
+
+var errHolds = errors.New("holds a document")
+
+// Occupied names the first collection chatlens knows that holds a document
+// in b, "" when none does: the demo's users, conversations and seq records
+// would overwrite documents with the same keys, not only its messages.
+func Occupied(ctx context.Context, b store.Backend) (string, error) {
+	for _, coll := range store.Collections {
+		err := b.ScanRaw(ctx, coll, "", func(bson.Raw) error { return errHolds })
+		if errors.Is(err, errHolds) {
+			return coll, nil
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	return "", nil
 }
