@@ -34,6 +34,13 @@ func FirstRun(ctx context.Context, path string, opts Options, notice func(string
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("embedded store: %w", err)
 	}
+	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
+		// The usual case, a store in use, is told under a shared lock, so
+		// a first-run check never waits for or blocks other readers.
+		if used, err := inUse(ctx, path); used || err != nil {
+			return err
+		}
+	}
 	b, err := embedded.Open(path, embedded.Options{NoSync: true})
 	if err != nil {
 		return err
@@ -86,4 +93,21 @@ func Occupied(ctx context.Context, b store.Backend) (string, error) {
 		}
 	}
 	return "", nil
+}
+
+// inUse tells, reading under a shared lock, whether the store at path
+// holds data of its own (anything but an unfinished demo): then FirstRun
+// has nothing to do. ClearIf decides for the other cases, under the lock.
+func inUse(ctx context.Context, path string) (bool, error) {
+	b, err := embedded.Open(path, embedded.Options{ReadOnly: true})
+	if err != nil {
+		return false, err
+	}
+	defer b.Close(ctx)
+	progress, err := SeedProgress(ctx, b)
+	if err != nil || progress == Started {
+		return false, err
+	}
+	coll, err := Occupied(ctx, b)
+	return coll != "", err
 }
