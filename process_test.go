@@ -258,3 +258,29 @@ func TestBenchRemovesScratchFilesOnSignals(t *testing.T) {
 		})
 	}
 }
+
+// A bench killed outright (SIGKILL cannot be caught) leaves its scratch
+// files; the next bench removes them.
+func TestNextBenchRemovesScratchFilesOfAKilledOne(t *testing.T) {
+	tmp := t.TempDir()
+	env := []string{"TMPDIR=" + tmp}
+	p := startChatlens(t, env, "bench", "--messages", "300000", "--no-sync")
+	p.waitFor(t, "scratch files written", func() bool {
+		files, _ := filepath.Glob(filepath.Join(tmp, "chatlens-bench-*", "*.db"))
+		return len(files) > 0
+	})
+	if err := p.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	p.exitWithin(t, 30*time.Second)
+	if left, _ := os.ReadDir(tmp); len(left) == 0 {
+		t.Fatal("the killed bench left nothing to clean up; the test proves nothing")
+	}
+	next := startChatlens(t, env, "bench", "--messages", "200", "--json")
+	if code := next.exitWithin(t, time.Minute); code != 0 {
+		t.Fatalf("next bench: exit %d, stderr %q", code, next.stderr.String())
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("the killed bench's scratch files are still there: %v", left)
+	}
+}
