@@ -499,6 +499,11 @@ func (e *env) openEmbedded(ctx context.Context, autoSeed, writes bool) (*embedde
 	shared := readOnly || !writes && e.cmd != ""
 	b, err := embedded.Open(path, embedded.Options{ReadOnly: shared, NoSync: e.cmd == "seed"})
 	if err != nil || shared {
+		if err == nil && readOnly && autoSeed {
+			if p, _ := demo.SeedProgress(ctx, b); p == demo.Started {
+				fmt.Fprintln(e.stderr, "chatlens: the demo dataset in "+path+" was never finished; a run without --read-only seeds it again")
+			}
+		}
 		return b, err
 	}
 	// What this command writes is the user's: a first run must never empty

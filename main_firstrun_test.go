@@ -131,3 +131,23 @@ func TestSeedRefusesAStoreHoldingAnyDocuments(t *testing.T) {
 		t.Errorf("the seq collection changed:\n%.300s", out)
 	}
 }
+
+// --read-only never seeds, not even an unfinished demo: it says so and
+// reads the file as it is.
+func TestReadOnlyLeavesAnUnfinishedDemoAsItIs(t *testing.T) {
+	s := fresh(t)
+	if r := interruptedFirstRun(t, s, "conversations", "--as", "alice"); r.code == 0 {
+		t.Fatalf("first run cancelled mid-seed: exit 0, stderr %q", r.stderr)
+	}
+	before, err := os.ReadFile(s.data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := s.chatlens(t, "conversations", "--as", "alice", "--read-only")
+	if r.code != 0 || strings.Contains(r.stderr, "seeded") || !strings.Contains(r.stderr, "never finished") {
+		t.Errorf("--read-only on an unfinished demo: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if after, _ := os.ReadFile(s.data); !bytes.Equal(after, before) {
+		t.Error("--read-only changed the store file")
+	}
+}
