@@ -4,7 +4,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -201,12 +200,17 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) (c
 }
 
 // storeFault tells whether a panic came from reading the embedded store's
-// file: a fault on its memory map, or one of bbolt's own assertions.
+// file: a fault on its memory map (a nil dereference faults below 64 KiB,
+// Linux's lowest mappable address, and stays a crash), or a panic raised
+// by bbolt itself, such as its page assertions.
 func storeFault(r any) bool {
-	if fault, ok := r.(interface{ Addr() uintptr }); ok && fault.Addr() != 0 {
-		return true
+	if fault, ok := r.(interface{ Addr() uintptr }); ok {
+		return fault.Addr() >= 64<<10
 	}
-	return bytes.Contains(debug.Stack(), []byte("go.etcd.io/bbolt"))
+	// The frame after the runtime's panic is the function that panicked.
+	_, after, ok := strings.Cut(string(debug.Stack()), "\npanic(")
+	lines := strings.SplitN(after, "\n", 4)
+	return ok && len(lines) > 2 && strings.HasPrefix(lines[2], "go.etcd.io/bbolt")
 }
 
 // errorLine is err as one stderr line with exactly one "chatlens: " prefix,
