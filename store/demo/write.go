@@ -133,10 +133,10 @@ func (w *writer) flush(ctx context.Context, c *conv, all bool) error {
 	}
 	c.msgs = slices.Clone(c.msgs[upTo-c.base:])
 	c.base = upTo
-	var later []revokePlan
+	var laterRevokes []revokePlan
 	for _, r := range c.revokes {
 		if r.seq > upTo {
-			later = append(later, r)
+			laterRevokes = append(laterRevokes, r)
 			continue
 		}
 		if err := ctx.Err(); err != nil {
@@ -147,11 +147,11 @@ func (w *writer) flush(ctx context.Context, c *conv, all bool) error {
 		}
 		w.revoked++
 	}
-	c.revokes = later
-	var keep []deletePlan
+	c.revokes = laterRevokes
+	var laterDeletes []deletePlan
 	for _, d := range c.deletes {
 		if d.seq > upTo {
-			keep = append(keep, d)
+			laterDeletes = append(laterDeletes, d)
 			continue
 		}
 		if err := ctx.Err(); err != nil {
@@ -162,7 +162,7 @@ func (w *writer) flush(ctx context.Context, c *conv, all bool) error {
 		}
 		w.deleted++
 	}
-	c.deletes = keep
+	c.deletes = laterDeletes
 	return nil
 }
 
