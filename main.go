@@ -10,14 +10,17 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"os/user"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/chatlens/chatlens/projection"
@@ -69,7 +72,7 @@ var commands = []command{
 		required: writeRequired, autoSeed: true, writes: true, flags: writeFlags, run: runWrite},
 	{name: "read", args: "--conversation CID --seq N[,N|A-B] --by USER [--admin]", help: "mark messages read by USER",
 		required: writeRequired, autoSeed: true, writes: true, flags: writeFlags, run: runWrite},
-	{name: "import", args: "FILE|- [--collection NAME]", help: "load mongoexport output (Extended JSON lines)",
+	{name: "import", args: "FILE|- [--collection NAME] [--mode insert|upsert]", help: "load mongoexport output (Extended JSON lines)",
 		required: []string{"collection"}, writes: true, flags: collectionFlags, run: runImport},
 	{name: "export", args: "[--collection NAME] [--conversation CID]", help: "write stored documents as mongoexport does",
 		required: []string{"collection"}, autoSeed: true, flags: collectionFlags, run: runExport},
@@ -93,6 +96,7 @@ type opts struct {
 	mouse                                         bool
 
 	cid, format, seqs, by, collection string
+	mode                              string // import: insert or upsert
 	from, to                          int64
 	stats, force, admin               bool
 	seed                              int64
@@ -137,6 +141,9 @@ func collectionFlags(fs *flag.FlagSet, o *opts) {
 	if fs.Name() == "export" {
 		fs.StringVar(&o.cid, "conversation", "", "only this conversation")
 	}
+	if fs.Name() == "import" {
+		fs.StringVar(&o.mode, "mode", "insert", "insert: refuse documents whose key is stored; upsert: replace them")
+	}
 }
 
 func seedFlags(fs *flag.FlagSet, o *opts) {
@@ -155,16 +162,30 @@ func benchFlags(fs *flag.FlagSet, o *opts) {
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of the table")
 }
 
-// run is the whole program; main only exits with its code. Ctrl-C
-// cancels the context every command runs under.
+// run is the whole program; main only exits with its code. Ctrl-C and
+// SIGTERM (kill, a service manager) cancel the context every command runs
+// under, so a seed stops between batches and bench removes its scratch files.
 func run(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return runContext(ctx, args, stdout, stderr)
 }
 
 // runContext is run under a context the caller ends (tests interrupt with it).
-func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+	// A damaged embedded store that passed the checks at open (a page
+	// overwritten in the middle) makes bbolt panic or fault on its memory
+	// map: say so in one line instead of a stack trace.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if !storeFault(r) {
+				panic(r)
+			}
+			fmt.Fprintln(stderr, errorLine(fmt.Errorf("%w: %v", embedded.ErrDamaged, r)))
+			code = 1
+		}
+	}()
 	err := dispatch(ctx, args, stdout, stderr)
 	var ue usageError
 	switch {
@@ -177,6 +198,20 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, errorLine(err))
 		return 1
 	}
+}
+
+// storeFault tells whether a panic came from reading the embedded store's
+// file: a fault on its memory map (a nil dereference faults below 64 KiB,
+// Linux's lowest mappable address, and stays a crash), or a panic raised
+// by bbolt itself, such as its page assertions.
+func storeFault(r any) bool {
+	if fault, ok := r.(interface{ Addr() uintptr }); ok {
+		return fault.Addr() >= 64<<10
+	}
+	// The frame after the runtime's panic is the function that panicked.
+	_, after, ok := strings.Cut(string(debug.Stack()), "\npanic(")
+	lines := strings.SplitN(after, "\n", 4)
+	return ok && len(lines) > 2 && strings.HasPrefix(lines[2], "go.etcd.io/bbolt")
 }
 
 // errorLine is err as one stderr line with exactly one "chatlens: " prefix,
@@ -343,6 +378,9 @@ func (e *env) validate(required []string) error {
 	if e.cmd == "import" && o.file == "" {
 		return usagef("import: FILE (or - for stdin) is required")
 	}
+	if e.cmd == "import" && o.mode != "insert" && o.mode != "upsert" {
+		return usagef("import: --mode is insert or upsert, not %q", o.mode)
+	}
 	if o.from < 0 || o.to < 0 || (o.to > 0 && o.to < o.from) {
 		return usagef("dump: want 1 <= --from <= --to")
 	}
@@ -351,8 +389,18 @@ func (e *env) validate(required []string) error {
 			return usagef("%s: --seq: %v", e.cmd, err)
 		}
 	}
-	if o.conversations < 0 || o.messages < 0 || o.long < 0 {
-		return usagef("seed: sizes cannot be negative")
+	switch e.cmd {
+	case "seed":
+		if o.conversations < 0 || o.messages < 0 || o.long < 0 {
+			return usagef("seed: sizes cannot be negative")
+		}
+	case "bench":
+		if o.messages < 1 || o.batch < 1 {
+			return usagef("bench: --messages and --batch must be at least 1")
+		}
+		if o.messages > bench.MaxMessages {
+			return usagef("bench: --messages is at most %d (each message is written twice: about 3 KB of scratch space)", bench.MaxMessages)
+		}
 	}
 	// Checked here, before open creates or seeds a store for nothing.
 	if o.redis != "" {
@@ -424,26 +472,55 @@ func (e *env) openEmbedded(ctx context.Context, autoSeed, writes bool) (*embedde
 	if path == "" {
 		path = defaultDataPath()
 	}
-	if autoSeed {
+	readOnly := e.o.readOnly
+	// Only import and seed create a store; a first run seeds only the
+	// default path, never under --read-only. Anything else needs a store:
+	// a typo in --data is an error, not a new demo.
+	creates := e.cmd == "import" || e.cmd == "seed"
+	firstRun := autoSeed && !readOnly && filepath.Clean(path) == filepath.Clean(defaultDataPath())
+	fi, statErr := os.Stat(path)
+	switch {
+	case firstRun:
 		notice := func(line string) { fmt.Fprintln(e.stderr, "chatlens: "+line) }
 		seed := func(st *store.Store, what string) error { return e.seed(ctx, st, firstRunDemo, what) }
 		if err := demo.FirstRun(ctx, path, firstRunDemo, notice, seed); err != nil {
 			return nil, err
 		}
-	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("embedded store: %w", err)
+	case creates && !readOnly && errors.Is(statErr, fs.ErrNotExist):
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, fmt.Errorf("embedded store: %w", err)
+		}
+	case errors.Is(statErr, fs.ErrNotExist):
+		return nil, fmt.Errorf("no store at %s (chatlens import or chatlens seed creates one)", path)
+	case statErr != nil:
+		return nil, fmt.Errorf("embedded store: %w", statErr)
+	case !creates && fi.Mode().IsRegular() && fi.Size() == 0:
+		return nil, fmt.Errorf("%s is an empty file (0 bytes), not a chatlens store", path)
 	}
 	// Commands that only read, and read-only runs, take a shared lock so
-	// several can run side by side; a file that does not exist yet is
-	// created read-write. The UI (no command) may write. seed writes a
-	// generated dataset in thousands of small transactions: without fsync
-	// per transaction it takes seconds instead of minutes.
-	_, statErr := os.Stat(path)
-	shared := (e.o.readOnly || !writes && e.cmd != "") && statErr == nil
+	// several can run side by side. The UI (no command) may write. seed
+	// writes a generated dataset in thousands of small transactions:
+	// without fsync per transaction it takes seconds instead of minutes.
+	shared := readOnly || !writes && e.cmd != ""
 	// Every run but a bulk write holds the file only for each transaction,
 	// so a UI left open and commands in another terminal take turns.
 	bulk := e.cmd == "seed" || e.cmd == "import"
-	return embedded.Open(path, embedded.Options{ReadOnly: shared, NoSync: e.cmd == "seed", Shared: !bulk})
+	b, err := embedded.Open(path, embedded.Options{ReadOnly: shared, NoSync: e.cmd == "seed", Shared: !bulk})
+	if err != nil || shared {
+		if err == nil && readOnly && autoSeed {
+			if p, _ := demo.SeedProgress(ctx, b); p == demo.Started {
+				fmt.Fprintln(e.stderr, "chatlens: the demo dataset in "+path+" was never finished; a run without --read-only seeds it again")
+			}
+		}
+		return b, err
+	}
+	// What this command writes is the user's: a first run must never empty
+	// the file for an unfinished demo that is in it.
+	if err := demo.Adopt(ctx, b); err != nil {
+		_ = b.Close(ctx)
+		return nil, err
+	}
+	return b, nil
 }
 
 // mongoTimeout bounds connecting to MongoDB (tests shorten it).
@@ -844,15 +921,24 @@ func runImport(ctx context.Context, e *env) error {
 		defer f.Close()
 		r = f
 	}
-	step, end := progressPrinter(e.stderr, "importing into "+projection.SingleLine(e.o.collection), false)
-	n, err := transfer.Import(ctx, e.st.Backend(), e.o.collection, r, func(docs int) { step(docs, 0) })
-	end()
-	e.logRaw(action, err)
-	if err != nil {
-		return err // names the line, and how many documents before it were stored
+	mode := store.RawInsert
+	if e.o.mode == "upsert" {
+		mode = store.RawUpsert
 	}
-	fmt.Fprintf(e.stdout, "imported %d documents into %s\n", n, projection.SingleLine(e.o.collection))
-	return nil
+	coll := projection.SingleLine(e.o.collection)
+	step, end := progressPrinter(e.stderr, "importing into "+coll, false)
+	res, err := transfer.Import(ctx, e.st.Backend(), e.o.collection, r, mode, func(docs int) { step(docs, 0) })
+	end()
+	if err == nil && res.Refused > 0 {
+		// Like mongoimport, the other documents are stored; unlike a
+		// silent success, the exit code tells a script the file is not
+		// in the store as given.
+		err = fmt.Errorf("import: %d documents refused: their keys are stored already (first: %s); --mode upsert replaces them",
+			res.Refused, res.FirstRefused)
+	}
+	e.logRaw(action, err)
+	fmt.Fprintf(e.stdout, "imported into %s: %d inserted, %d replaced, %d refused\n", coll, res.Inserted, res.Replaced, res.Refused)
+	return err // names the line, and how many documents before it were stored
 }
 
 func runExport(ctx context.Context, e *env) error {
@@ -867,10 +953,10 @@ func runSeed(ctx context.Context, e *env) error {
 	if err := e.ensureIndexes(ctx); err != nil {
 		return err
 	}
-	if empty, err := store.IsEmpty(ctx, e.st.Backend()); err != nil {
+	if coll, err := demo.Occupied(ctx, e.st.Backend()); err != nil {
 		return err
-	} else if !empty && !e.o.force {
-		return errors.New("seed: the store already holds messages; --force seeds anyway (demo conversations are overwritten)")
+	} else if coll != "" && !e.o.force {
+		return fmt.Errorf("seed: the store already holds %s documents; --force seeds anyway (demo documents with the same keys are overwritten)", coll)
 	}
 	long := e.o.long
 	if long == 0 {
@@ -885,9 +971,6 @@ func runSeed(ctx context.Context, e *env) error {
 // runBench measures both layouts on the embedded store, or on the MongoDB
 // of --mongo-uri in a scratch database it drops afterwards.
 func runBench(ctx context.Context, e *env) error {
-	if e.o.messages < 1 || e.o.batch < 1 {
-		return usagef("bench: --messages and --batch must be at least 1")
-	}
 	target := bench.Target{MongoURI: e.o.mongoURI, NoSync: e.o.noSync}
 	step, end := progressPrinter(e.stderr, "bench", false)
 	stage := ""
@@ -901,6 +984,9 @@ func runBench(ctx context.Context, e *env) error {
 			step(done, total)
 		})
 	end()
+	if errors.Is(err, context.Canceled) && res == nil {
+		return fmt.Errorf("bench: interrupted: %w", err) // a cleanup that failed says what is left
+	}
 	if res == nil {
 		return err
 	}

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,28 +18,6 @@ import (
 
 // Process tests: a real chatlens process, signalled part way through a
 // batch write, and the store and audit log it leaves behind.
-
-var (
-	buildOnce sync.Once
-	binary    string
-	buildErr  error
-)
-
-// chatlensBinary builds the command once per test run.
-func chatlensBinary(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		binary = filepath.Join(filepath.Dir(template), "chatlens")
-		out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v: %s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return binary
-}
 
 // batchCid is a chat of batchMsgs plain messages, all alice's, no holes: a
 // batch over it passes every target check.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -21,28 +20,6 @@ import (
 
 // Process tests of one embedded store shared by a UI left open and
 // commands run from another terminal: real processes on one file.
-
-var (
-	shareBuildOnce sync.Once
-	shareBinaryAt  string
-	shareBuildErr  error
-)
-
-// shareBinary builds the command once per test run.
-func shareBinary(t *testing.T) string {
-	t.Helper()
-	shareBuildOnce.Do(func() {
-		shareBinaryAt = filepath.Join(filepath.Dir(template), "chatlens-share")
-		out, err := exec.Command("go", "build", "-o", shareBinaryAt, ".").CombinedOutput()
-		if err != nil {
-			shareBuildErr = fmt.Errorf("go build: %v: %s", err, out)
-		}
-	})
-	if shareBuildErr != nil {
-		t.Fatal(shareBuildErr)
-	}
-	return shareBinaryAt
-}
 
 // terminal is a pseudo-terminal a UI process runs on: what the UI draws is
 // kept (escape sequences and all), and its questions to the terminal
@@ -150,7 +127,7 @@ func (term *terminal) waitFor(t *testing.T, from int, want string) {
 func startUI(t *testing.T, s sandbox, viewer, listed string) (*terminal, *exec.Cmd) {
 	t.Helper()
 	term, tty := openTerminal(t)
-	cmd := exec.Command(shareBinary(t), "--data", s.data, "--audit-log", s.audit, "--as", viewer, "--theme", "dark")
+	cmd := exec.Command(chatlensBinary(t), "--data", s.data, "--audit-log", s.audit, "--as", viewer, "--theme", "dark")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
@@ -170,7 +147,7 @@ func startUI(t *testing.T, s sandbox, viewer, listed string) (*terminal, *exec.C
 func runProcess(t *testing.T, s sandbox, args ...string) result {
 	t.Helper()
 	full := append([]string{args[0], "--data", s.data, "--audit-log", s.audit}, args[1:]...)
-	cmd := exec.Command(shareBinary(t), full...)
+	cmd := exec.Command(chatlensBinary(t), full...)
 	var out, errs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errs
 	err := cmd.Run()

@@ -51,6 +51,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
+	removeBuiltBinary()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -75,6 +76,14 @@ func seeded(t *testing.T) sandbox {
 func empty(t *testing.T) sandbox {
 	dir := t.TempDir()
 	return sandbox{data: filepath.Join(dir, "chatlens.db"), audit: filepath.Join(dir, "audit.log")}
+}
+
+// fresh is a sandbox at the default store path of a new user directory:
+// the only place a first run seeds the demo.
+func fresh(t *testing.T) sandbox {
+	dir := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
+	return sandbox{data: defaultDataPath(), audit: filepath.Join(dir, "audit.log")}
 }
 
 type result struct {
@@ -514,7 +523,7 @@ func TestImportFromStdin(t *testing.T) {
 	src, dst := seeded(t), empty(t)
 	stdin = strings.NewReader(src.mustRun(t, "export", "--collection", store.CollUser))
 	defer func() { stdin = os.Stdin }()
-	if out := dst.mustRun(t, "import", "-", "--collection", store.CollUser); !strings.Contains(out, "imported 12 documents") {
+	if out := dst.mustRun(t, "import", "-", "--collection", store.CollUser); !strings.Contains(out, "imported into user: 12 inserted, 0 replaced, 0 refused") {
 		t.Errorf("import - printed %q", out)
 	}
 }
@@ -598,7 +607,7 @@ func TestSeedRefusesAStoreWithMessages(t *testing.T) {
 }
 
 func TestFirstRunSeedsTheDemo(t *testing.T) {
-	s := empty(t)
+	s := fresh(t)
 	r := s.chatlens(t, "conversations", "--as", "alice")
 	if r.code != 0 || !strings.Contains(r.stderr, "seeded") || !strings.Contains(r.stdout, demo.ShowcaseSingleID) {
 		t.Fatalf("first run: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
@@ -993,7 +1002,7 @@ func TestInterruptedSeedCommandFails(t *testing.T) {
 }
 
 func TestInterruptedFirstRunIsSeededAgain(t *testing.T) {
-	s := empty(t)
+	s := fresh(t)
 	if r := interruptedFirstRun(t, s, "conversations", "--as", "alice"); r.code == 0 || !strings.Contains(r.stderr, "canceled") {
 		t.Fatalf("first run cancelled mid-seed: exit %d, stderr %q", r.code, r.stderr)
 	}
@@ -1007,7 +1016,7 @@ func TestInterruptedFirstRunIsSeededAgain(t *testing.T) {
 	if progress, _ := demoProgress(t, s); progress != demo.Complete {
 		t.Errorf("after the second seed: progress %d, want complete", progress)
 	}
-	whole := empty(t)
+	whole := fresh(t)
 	if want := whole.mustRun(t, "conversations", "--as", "alice"); r.stdout != want {
 		t.Errorf("re-seeded demo differs from an uninterrupted one:\n%s\nwant\n%s", r.stdout, want)
 	}
@@ -1116,14 +1125,14 @@ func TestEnvironmentStandsForTheFlags(t *testing.T) {
 	if code := run([]string{"conversations", "--as", "alice"}, &out, &errs); code != 2 {
 		t.Errorf("a bad CHATLENS_REDIS: exit %d, want 2 (stderr %q)", code, errs.String())
 	}
-	other := filepath.Join(t.TempDir(), "other.db")
+	other := seeded(t).data
 	t.Setenv("CHATLENS_REDIS", "")
 	errs.Reset()
-	if code := run([]string{"conversations", "--as", "alice", "--data", other}, &out, &errs); code != 0 {
-		t.Fatalf("exit %d, stderr %q", code, errs.String())
+	if err := os.Remove(s.data); err != nil {
+		t.Fatal(err)
 	}
-	if _, err := os.Stat(other); err != nil {
-		t.Errorf("--data did not win over CHATLENS_DATA: %v", err)
+	if code := run([]string{"conversations", "--as", "alice", "--data", other}, &out, &errs); code != 0 {
+		t.Errorf("--data did not win over CHATLENS_DATA (removed): exit %d, stderr %q", code, errs.String())
 	}
 }
 

@@ -50,7 +50,7 @@ func (s sandbox) storeDocs(t *testing.T, coll string, docs ...bson.D) {
 		}
 		raws = append(raws, raw)
 	}
-	if err := b.InsertRaw(context.Background(), coll, raws); err != nil {
+	if _, err := b.InsertRaw(context.Background(), coll, raws, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 }

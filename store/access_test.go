@@ -42,8 +42,10 @@ func (n noWrites) RaiseMaxSeq(context.Context, string, int64) error { return n.f
 func (n noWrites) RaiseReadSeq(context.Context, string, string, int64) error {
 	return n.fail("RaiseReadSeq")
 }
-func (n noWrites) InsertRaw(context.Context, string, []bson.Raw) error { return n.fail("InsertRaw") }
-func (n noWrites) EnsureIndexes(context.Context) error                 { return n.fail("EnsureIndexes") }
+func (n noWrites) InsertRaw(context.Context, string, []bson.Raw, store.RawMode) (store.RawResult, error) {
+	return store.RawResult{}, n.fail("InsertRaw")
+}
+func (n noWrites) EnsureIndexes(context.Context) error { return n.fail("EnsureIndexes") }
 
 // noCacheWrites fails the test on any cache write (invalidation, read seq).
 type noCacheWrites struct {

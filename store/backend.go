@@ -67,10 +67,12 @@ type Backend interface {
 	Groups(ctx context.Context, ids []string) ([]Group, error)
 	GroupMembers(ctx context.Context, groupID string) ([]GroupMember, error)
 
-	// InsertRaw stores documents of any collection exactly as given (import),
-	// replacing a stored document with the same UniqueKey(coll). Documents
-	// that break the bucket rules are stored too: real stores have them.
-	InsertRaw(ctx context.Context, coll string, docs []bson.Raw) error
+	// InsertRaw stores documents of any collection exactly as given (import).
+	// A document whose UniqueKey(coll) is stored already (or comes earlier in
+	// docs) is refused under RawInsert and replaces the stored one under
+	// RawUpsert, as mongoimport's --mode insert and upsert. Documents that
+	// break the bucket rules are stored too: real stores have them.
+	InsertRaw(ctx context.Context, coll string, docs []bson.Raw, mode RawMode) (RawResult, error)
 	// ScanRaw calls fn for each stored document of coll; for msg, prefix
 	// limits it to doc_ids starting with prefix (export, check).
 	ScanRaw(ctx context.Context, coll, prefix string, fn func(bson.Raw) error) error
@@ -91,4 +93,18 @@ type IndexInfo struct {
 	Name   string
 	Keys   []string
 	Unique bool
+}
+
+// RawMode says what InsertRaw does with a document whose key is stored.
+type RawMode int
+
+const (
+	RawInsert RawMode = iota // refuse it: nothing stored is ever replaced
+	RawUpsert                // replace the stored document with it
+)
+
+// RawResult is what InsertRaw did with each document of a call.
+type RawResult struct {
+	Inserted, Replaced int
+	Refused            []int // positions in docs of the documents refused (RawInsert)
 }

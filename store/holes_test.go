@@ -77,11 +77,11 @@ func TestMalformedNewestMessageIsStillASlot(t *testing.T) {
 	b := newBackend(t)
 	slots := checktest.CleanSlots() // messages at 1..30, a hole at 20
 	slots[30] = checktest.Slot(checktest.With(checktest.Message(31, 101, `{"content":"newest"}`), "send_id", int64(12345)), nil, bson.A{}, false)
-	if err := b.InsertRaw(t.Context(), store.CollMsg, []bson.Raw{checktest.Raw(checktest.Bucket(cid+":0", slots))}); err != nil {
+	if _, err := b.InsertRaw(t.Context(), store.CollMsg, []bson.Raw{checktest.Raw(checktest.Bucket(cid+":0", slots))}, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 	seqDoc := bson.D{{Key: "conversation_id", Value: cid}, {Key: "max_seq", Value: int64(100)}, {Key: "min_seq", Value: int64(0)}}
-	if err := b.InsertRaw(t.Context(), store.CollSeq, []bson.Raw{checktest.Raw(seqDoc)}); err != nil {
+	if _, err := b.InsertRaw(t.Context(), store.CollSeq, []bson.Raw{checktest.Raw(seqDoc)}, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 	s := store.New(b, store.Options{})

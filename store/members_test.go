@@ -35,7 +35,7 @@ func insertRaw(t *testing.T, b store.Backend, coll string, docs ...bson.D) {
 		}
 		raws[i] = raw
 	}
-	if err := b.InsertRaw(t.Context(), coll, raws); err != nil {
+	if _, err := b.InsertRaw(t.Context(), coll, raws, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -18,7 +18,7 @@ func insertDocs(t *testing.T, s *store.Store, coll string, docs ...any) {
 		}
 		raws = append(raws, b)
 	}
-	if err := s.Backend().InsertRaw(t.Context(), coll, raws); err != nil {
+	if _, err := s.Backend().InsertRaw(t.Context(), coll, raws, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 }

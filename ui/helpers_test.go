@@ -115,7 +115,7 @@ func insertRaw(t testing.TB, st *store.Store, coll string, docs ...any) {
 		}
 		raws = append(raws, b)
 	}
-	if err := st.Backend().InsertRaw(context.Background(), coll, raws); err != nil {
+	if _, err := st.Backend().InsertRaw(context.Background(), coll, raws, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -42,6 +42,9 @@ const (
 	DefaultConversation = "sg_bench"
 	DefaultBatchSize    = 100
 	DefaultRandomReads  = 1000
+	// MaxMessages bounds the conversation: each message is written in both
+	// layouts, about 3 KB of scratch space in all (3 GB at the bound).
+	MaxMessages = 1_000_000
 )
 
 func (o Options) withDefaults() (Options, error) {
@@ -60,6 +63,8 @@ func (o Options) withDefaults() (Options, error) {
 	switch {
 	case o.Messages < 1:
 		return o, fmt.Errorf("bench: --messages must be at least 1, got %d", o.Messages)
+	case o.Messages > MaxMessages:
+		return o, fmt.Errorf("bench: --messages must be at most %d, got %d", MaxMessages, o.Messages)
 	case strings.ContainsAny(o.Conversation, ":\x00"):
 		return o, fmt.Errorf("bench: conversation ID %q must not contain ':' or NUL", o.Conversation)
 	case o.RandomReads < 1:

@@ -132,9 +132,9 @@ func (c *Counting) GroupMembers(ctx context.Context, groupID string) ([]store.Gr
 	return c.inner.GroupMembers(ctx, groupID)
 }
 
-func (c *Counting) InsertRaw(ctx context.Context, coll string, docs []bson.Raw) error {
+func (c *Counting) InsertRaw(ctx context.Context, coll string, docs []bson.Raw, mode store.RawMode) (store.RawResult, error) {
 	c.trip()
-	return c.inner.InsertRaw(ctx, coll, docs)
+	return c.inner.InsertRaw(ctx, coll, docs, mode)
 }
 
 // ScanRaw is one round trip per call; the documents it streams are counted.

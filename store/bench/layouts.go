@@ -59,6 +59,9 @@ func (l *bucketLayout) read(ctx context.Context, from, to int64) (int, error) {
 func (l *bucketLayout) scroll(ctx context.Context, maxSeq int64, step func(int)) (int, error) {
 	done := 0
 	for idx := store.BucketIndex(maxSeq); idx >= 0; idx-- {
+		if err := ctx.Err(); err != nil { // the embedded store does not look at ctx
+			return done, err
+		}
 		n, err := l.read(ctx, store.FirstSeq(idx), min(store.LastSeq(idx), maxSeq))
 		if err != nil {
 			return done, err
@@ -109,6 +112,9 @@ func (l *flatLayout) read(ctx context.Context, from, to int64) (int, error) {
 func (l *flatLayout) scroll(ctx context.Context, maxSeq int64, step func(int)) (int, error) {
 	done := 0
 	for before := maxSeq + 1; before > 1; {
+		if err := ctx.Err(); err != nil {
+			return done, err
+		}
 		raws, err := l.fs.Before(ctx, l.cid, before, flatPage)
 		if err != nil {
 			return done, err

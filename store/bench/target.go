@@ -34,7 +34,7 @@ func newBucketLayout(b store.Backend, cid string, maxSeq int64, sizeOf func(cont
 // openEmbedded creates two bbolt files in a new temporary directory, one
 // per layout, so each file's size is one layout's size.
 func openEmbedded(target Target, opts Options) (*session, error) {
-	dir, err := os.MkdirTemp(target.TempDir, "chatlens-bench-")
+	dir, err := newScratchDir(target.TempDir)
 	if err != nil {
 		return nil, fmt.Errorf("bench: scratch directory: %w", err)
 	}

@@ -35,7 +35,7 @@ func put(t *testing.T, b store.Backend, coll string, docs ...bson.D) {
 	for i, d := range docs {
 		raws[i] = raw(d)
 	}
-	if err := b.InsertRaw(context.Background(), coll, raws); err != nil {
+	if _, err := b.InsertRaw(context.Background(), coll, raws, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -327,5 +328,26 @@ func TestSeedGivesMembersTheirOwnWindows(t *testing.T) {
 	}
 	if len(list) < 3 || !unread {
 		t.Errorf("alice has %d conversations, unread somewhere: %v", len(list), unread)
+	}
+}
+
+// Writing a conversation while it is planned (a window of messages in
+// memory) stores exactly what planning it whole first stored.
+func TestSeedWrittenAsPlannedIsTheSame(t *testing.T) {
+	opts := Options{Seed: 4, Conversations: 3, Messages: 1300, LongMessages: 2600}
+	seedWithWindow := func(size int) map[string][][]byte {
+		defer func(old int) { windowSize = old }(windowSize)
+		windowSize = size
+		st, _ := seedInto(t, opts)
+		return dump(t, st)
+	}
+	whole := seedWithWindow(1 << 30)
+	for _, size := range []int{1, windowSize} {
+		got := seedWithWindow(size)
+		for _, coll := range store.Collections {
+			if !slices.EqualFunc(got[coll], whole[coll], bytes.Equal) {
+				t.Errorf("window of %d messages: %s differs from the seed planned whole", size, coll)
+			}
+		}
 	}
 }

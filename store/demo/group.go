@@ -34,32 +34,32 @@ func (p *planner) group(g *groupPlan, n int, kind groupKind) *conv {
 		active = append(active, g.Invited)
 	}
 	// Seqs of the membership changes and the holes, spread over the history.
-	events := map[int]func(){}
+	events := map[int64]func(){}
 	if kind == groupShowcase {
-		events[max(count+5, n/5)] = func() { active = p.enter(g, g.Entered, active) }
-		events[max(count+10, 3*n/10)] = func() { active = p.quit(g, g.Quit, active) }
-		events[max(count+15, 2*n/5)] = func() { active = p.kick(g, g.Admins[0], g.Kicked, active) }
-		events[max(count+20, n/2)] = func() { p.mute(g, g.Owner, "bob") }
+		events[int64(max(count+5, n/5))] = func() { active = p.enter(g, g.Entered, active) }
+		events[int64(max(count+10, 3*n/10))] = func() { active = p.quit(g, g.Quit, active) }
+		events[int64(max(count+15, 2*n/5))] = func() { active = p.kick(g, g.Admins[0], g.Kicked, active) }
+		events[int64(max(count+20, n/2))] = func() { p.mute(g, g.Owner, "bob") }
 	}
-	holeEdge := -1
+	holeEdge := int64(-1)
 	if kind == groupLong && n > 220 {
-		holeEdge = max(100, (n/4)/store.BucketSize*store.BucketSize)
+		holeEdge = int64(max(100, (n/4)/store.BucketSize*store.BucketSize))
 	}
-	for count < n {
-		if len(c.msgs)+3 == holeEdge {
+	for count < n && p.err == nil {
+		if c.top()+3 == holeEdge {
 			for range 6 { // seqs edge-2 .. edge+3: a run of holes across two buckets
 				p.hole()
 			}
 		}
 		p.advance(5, 1200)
-		if ev := events[len(c.msgs)+1]; ev != nil {
+		if ev := events[c.top()+1]; ev != nil {
 			ev()
 		} else if kind == groupLong && count%10000 == 5000 {
 			p.announce(g, g.Owner, p.text(g.Owner))
 		} else {
 			sender := p.pick(active)
 			p.randomMessage(sender, without(active, sender))
-			p.maybeRevokeOrDelete(c.msgs[len(c.msgs)-1], active, g)
+			p.maybeRevokeOrDelete(c.last(), active, g)
 		}
 		count++
 	}
@@ -67,7 +67,7 @@ func (p *planner) group(g *groupPlan, n int, kind groupKind) *conv {
 	c.users = append(g.initial(), g.Invited, g.Entered)
 	c.users = slices.DeleteFunc(c.users, func(u string) bool { return u == "" })
 	c.users = slices.Compact(c.users)
-	last := int64(len(c.msgs))
+	last := c.top()
 	for _, u := range c.users {
 		lo, hi := max(1, c.minSeq[u]), last
 		if end := c.endSeq[u]; end > 0 {
@@ -115,7 +115,7 @@ func (p *planner) groupShowcase(g *groupPlan) int {
 	p.deleteFor(say("kenji", ctText, textContent("Reminder: retro at 4pm")), "bob")
 	p.advance(60, 600)
 	p.invite(g, g.Admins[0], g.Invited)
-	return len(p.c.msgs)
+	return int(p.c.top())
 }
 
 func (p *planner) notify(op string, ct int32, tips any) *store.MsgData {
@@ -150,28 +150,28 @@ func (p *planner) invite(g *groupPlan, op, uid string) {
 	p.c.joined[uid] = p.clock
 	p.notify(op, ntMemberInvited, memberInvitedTips{Group: p.groupInfo(g, 0), OpUser: p.member(g, op),
 		InvitedUserList: []memberInfo{p.member(g, uid)}, OperationTime: p.clock})
-	p.c.minSeq[uid] = int64(len(p.c.msgs))
+	p.c.minSeq[uid] = p.c.top()
 }
 
 func (p *planner) enter(g *groupPlan, uid string, active []string) []string {
 	p.c.joined[uid] = p.clock
 	p.notify(uid, ntMemberEnter, memberEnterTips{Group: p.groupInfo(g, len(active)+1),
 		EntrantUser: p.member(g, uid), OperationTime: p.clock})
-	p.c.minSeq[uid] = int64(len(p.c.msgs))
+	p.c.minSeq[uid] = p.c.top()
 	return append(active, uid)
 }
 
 func (p *planner) quit(g *groupPlan, uid string, active []string) []string {
 	p.notify(uid, ntMemberQuit, memberQuitTips{Group: p.groupInfo(g, len(active)-1),
 		QuitUser: p.member(g, uid), OperationTime: p.clock})
-	p.c.endSeq[uid] = int64(len(p.c.msgs))
+	p.c.endSeq[uid] = p.c.top()
 	return without(active, uid)
 }
 
 func (p *planner) kick(g *groupPlan, op, uid string, active []string) []string {
 	p.notify(op, ntMemberKicked, memberKickedTips{Group: p.groupInfo(g, len(active)-1),
 		OpUser: p.member(g, op), KickedUserList: []memberInfo{p.member(g, uid)}, OperationTime: p.clock})
-	p.c.endSeq[uid] = int64(len(p.c.msgs))
+	p.c.endSeq[uid] = p.c.top()
 	return without(active, uid)
 }
 

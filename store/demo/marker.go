@@ -2,7 +2,6 @@ package demo
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -22,8 +21,9 @@ type Progress int
 
 const (
 	NotSeeded Progress = iota // no marker: not a demo chatlens seeded (imported or user data)
-	Started                   // a demo seed began and never finished
+	Started                   // a demo seed began and never finished; nothing else was written
 	Complete                  // the demo seed finished
+	Adopted                   // a demo seed never finished, then something else wrote: the user's
 )
 
 // marker is the document of MetaCollection that records a demo seed. It is
@@ -33,6 +33,7 @@ type marker struct {
 	ID       string `bson:"_id"`
 	Complete bool   `bson:"complete"`
 	Seed     int64  `bson:"seed"`
+	Adopted  bool   `bson:"adopted,omitempty"`
 }
 
 // MarkStarted records, before any data, that a demo seed begins.
@@ -50,32 +51,70 @@ func putMarker(ctx context.Context, b store.Backend, m marker) error {
 	if err != nil {
 		return err
 	}
-	if err := b.InsertRaw(ctx, MetaCollection, []bson.Raw{doc}); err != nil {
+	if _, err := b.InsertRaw(ctx, MetaCollection, []bson.Raw{doc}, store.RawUpsert); err != nil {
 		return fmt.Errorf("demo marker: %w", err)
 	}
 	return nil
 }
 
-var errMarkerFound = errors.New("marker found")
+// Adopt marks an unfinished demo seed in b as the user's, so that no first
+// run ever empties it: every command that may write into an embedded store
+// calls it before writing (an import into an interrupted first run's file
+// must survive the next run). Other stores are left as they are.
+func Adopt(ctx context.Context, b store.Backend) error {
+	var found []bson.Raw
+	err := b.ScanRaw(ctx, MetaCollection, "", func(doc bson.Raw) error {
+		found = append(found, doc)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("demo marker: %w", err)
+	}
+	if progressOf(found) != Started {
+		return nil
+	}
+	var m marker
+	if err := bson.Unmarshal(markerIn(found), &m); err != nil {
+		return fmt.Errorf("demo marker: %w", err)
+	}
+	m.Adopted = true
+	return putMarker(ctx, b, m)
+}
 
 // SeedProgress reads the demo marker of b.
 func SeedProgress(ctx context.Context, b store.Backend) (Progress, error) {
-	var found marker
+	var found []bson.Raw
 	err := b.ScanRaw(ctx, MetaCollection, "", func(doc bson.Raw) error {
-		var m marker
-		if bson.Unmarshal(doc, &m) == nil && m.ID == markerID {
-			found = m
-			return errMarkerFound
-		}
+		found = append(found, doc)
 		return nil
 	})
-	switch {
-	case errors.Is(err, errMarkerFound) && found.Complete:
-		return Complete, nil
-	case errors.Is(err, errMarkerFound):
-		return Started, nil
-	case err != nil:
+	if err != nil {
 		return NotSeeded, fmt.Errorf("demo marker: %w", err)
 	}
-	return NotSeeded, nil
+	return progressOf(found), nil
+}
+
+// markerIn finds the demo marker among the documents of MetaCollection.
+func markerIn(docs []bson.Raw) bson.Raw {
+	for _, doc := range docs {
+		if id, ok := doc.Lookup("_id").StringValueOK(); ok && id == markerID {
+			return doc
+		}
+	}
+	return nil
+}
+
+// progressOf reads the demo marker among the documents of MetaCollection.
+func progressOf(docs []bson.Raw) Progress {
+	var m marker
+	doc := markerIn(docs)
+	switch {
+	case doc == nil || bson.Unmarshal(doc, &m) != nil:
+		return NotSeeded
+	case m.Complete:
+		return Complete
+	case m.Adopted:
+		return Adopted
+	}
+	return Started
 }

@@ -72,3 +72,29 @@ func TestSeedProgressFollowsTheMarkers(t *testing.T) {
 		t.Errorf("the markers count as messages: empty %v, %v", empty, err)
 	}
 }
+
+// Adopt turns only an unfinished demo into the user's store; a finished
+// demo and a store without a marker stay as they are.
+func TestAdoptClaimsOnlyAnUnfinishedDemo(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name  string
+		mark  func(store.Backend) error
+		after Progress
+	}{
+		{"no marker", func(store.Backend) error { return nil }, NotSeeded},
+		{"started", func(b store.Backend) error { return MarkStarted(ctx, b, 1) }, Adopted},
+		{"complete", func(b store.Backend) error { return MarkComplete(ctx, b, 1) }, Complete},
+	} {
+		st := emptyStore(t)
+		if err := c.mark(st.Backend()); err != nil {
+			t.Fatal(err)
+		}
+		if err := Adopt(ctx, st.Backend()); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := SeedProgress(ctx, st.Backend()); err != nil || got != c.after {
+			t.Errorf("%s, adopted: progress %d (%v), want %d", c.name, got, err, c.after)
+		}
+	}
+}

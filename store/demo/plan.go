@@ -11,15 +11,20 @@ import (
 // so a seed always produces the same documents.
 const baseTime int64 = 1704704400000
 
-// conv is one conversation laid out in memory before it is written: its
-// messages by seq (nil is a hole), the writes that follow, and each member's
-// window and read position.
+// conv is one conversation as it is laid out: its messages by seq not yet
+// written (nil is a hole), the writes that follow them, and each member's
+// window and read position. Messages are written a few batches at a time
+// while the conversation is planned (see writer.flush), so memory stays
+// flat however long it is; the last ones stay for quotes and forwards.
 type conv struct {
 	cid   string
 	kind  int32
 	pair  [2]string  // single chats
 	group *groupPlan // group chats
 	msgs  []*store.MsgData
+	base  int64   // seqs before msgs[0]: written and dropped
+	holes []int64 // the seq of every hole (a handful)
+	count int     // messages planned, holes not included
 
 	revokes []revokePlan
 	deletes []deletePlan
@@ -48,6 +53,27 @@ type planner struct {
 	rng   *rand.Rand
 	clock int64
 	c     *conv
+	// flush, when set, writes out the planned messages of c once they pass
+	// windowSize; err is its first failure, which stops the planning.
+	flush func() error
+	err   error
+}
+
+// windowSize is how many planned messages a conversation holds before the
+// oldest are written out; a variable so tests can make it small.
+var windowSize = 5 * batchSize
+
+// top is the highest seq planned so far.
+func (c *conv) top() int64 { return c.base + int64(len(c.msgs)) }
+
+// last is the message just planned.
+func (c *conv) last() *store.MsgData { return c.msgs[len(c.msgs)-1] }
+
+// grew writes out the oldest messages once the window is full.
+func (p *planner) grew() {
+	if p.flush != nil && p.err == nil && len(p.c.msgs) >= windowSize {
+		p.err = p.flush()
+	}
 }
 
 func (p *planner) chance(pct float64) bool { return p.rng.Float64()*100 < pct }
@@ -74,7 +100,7 @@ func (p *planner) add(sender string, from, ct int32, content string) *store.MsgD
 	m := &store.MsgData{SendID: sender, ClientMsgID: p.hexID(), ServerMsgID: p.hexID(),
 		SenderPlatformID: platformOf(sender), SenderNickname: sp.Nickname, SenderFaceURL: faceURL(sender),
 		SessionType: c.kind, MsgFrom: from, ContentType: ct, Content: content,
-		Seq: int64(len(c.msgs) + 1), SendTime: p.clock, CreateTime: p.clock - int64(p.rng.IntN(800)),
+		Seq: c.top() + 1, SendTime: p.clock, CreateTime: p.clock - int64(p.rng.IntN(800)),
 		Status: store.StatusSent}
 	if c.kind == store.SessionSingle {
 		m.RecvID = c.pair[0]
@@ -88,11 +114,17 @@ func (p *planner) add(sender string, from, ct int32, content string) *store.MsgD
 		m.SenderPlatformID = 0
 	}
 	c.msgs = append(c.msgs, m)
+	c.count++
+	p.grew()
 	return m
 }
 
 // hole reserves the next seq without a message (a seq allocated, never stored).
-func (p *planner) hole() { p.c.msgs = append(p.c.msgs, nil) }
+func (p *planner) hole() {
+	p.c.holes = append(p.c.holes, p.c.top()+1)
+	p.c.msgs = append(p.c.msgs, nil)
+	p.grew()
+}
 
 func (p *planner) text(sender string) string {
 	pool := phrases[personByID(sender).Lang]

@@ -1,6 +1,8 @@
 package demo
 
 import (
+	"slices"
+
 	"github.com/chatlens/chatlens/store"
 )
 
@@ -21,12 +23,12 @@ func (p *planner) single(a, b string, n int, showcase bool) *conv {
 	if showcase {
 		count = p.singleShowcase(a, b)
 	}
-	holeAt := -1
+	holeAt := int64(-1)
 	if showcase {
-		holeAt = max(len(c.msgs)+5, n/2)
+		holeAt = max(c.top()+5, int64(n/2))
 	}
-	for count < n {
-		if len(c.msgs)+1 == holeAt {
+	for count < n && p.err == nil {
+		if c.top()+1 == holeAt {
 			p.hole()
 			p.hole()
 			p.hole()
@@ -35,11 +37,11 @@ func (p *planner) single(a, b string, n int, showcase bool) *conv {
 		sender := c.pair[p.rng.IntN(2)]
 		p.randomMessage(sender, nil)
 		count++
-		p.maybeRevokeOrDelete(c.msgs[len(c.msgs)-1], c.users, nil)
+		p.maybeRevokeOrDelete(c.last(), c.users, nil)
 	}
 	// One side has nearly caught up; the other has a backlog. The showcase
 	// chat leaves its first user with unread messages to show the counts.
-	last := int64(len(c.msgs))
+	last := c.top()
 	c.readSeq[a] = last - int64(p.rng.IntN(4))
 	c.readSeq[b] = last - int64(p.rng.IntN(30))
 	if showcase {
@@ -82,7 +84,7 @@ func (p *planner) singleShowcase(a, b string) int {
 	p.revokeBy(both, a, 0, 90)
 	p.deleteFor(both, b)
 	say(b, ctQuote, quoteContent("What did you say here?", oops))
-	return len(c.msgs)
+	return int(c.top())
 }
 
 // revokeBy plans a revoke of m by uid with role, after m by some seconds.
@@ -120,8 +122,8 @@ func (p *planner) maybeRevokeOrDelete(m *store.MsgData, audience []string, g *gr
 // lastMessageAtOrBefore is the highest seq up to seq holding a message, so
 // read positions never point at a hole.
 func (c *conv) lastMessageAtOrBefore(seq int64) int64 {
-	for s := min(seq, int64(len(c.msgs))); s >= 1; s-- {
-		if c.msgs[s-1] != nil {
+	for s := min(seq, c.top()); s >= 1; s-- {
+		if !slices.Contains(c.holes, s) {
 			return s
 		}
 	}

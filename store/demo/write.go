@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -43,37 +44,39 @@ func Seed(ctx context.Context, st *store.Store, opts Options, progress func(done
 	}
 	sum.Users = len(users)
 	p := &planner{rng: rng}
+	p.flush = func() error { return w.flush(ctx, p.c, false) }
 	for i, s := range specs {
 		if err := ctx.Err(); err != nil {
 			return sum, w.interrupted(err)
 		}
 		p.clock = baseTime + int64(i)*37*60*1000 // staggered starts
 		c := s.plan(p, s.n)
-		if err := w.conversation(ctx, c); err != nil {
+		err := p.err
+		if err == nil {
+			err = w.conversation(ctx, c)
+		}
+		if err != nil {
 			return sum, fmt.Errorf("conversation %s: %w", c.cid, err)
 		}
 		sum.Conversations++
 		if c.group != nil {
 			sum.Groups++
 		}
-		for _, m := range c.msgs {
-			if m == nil {
-				sum.Holes++
-			} else {
-				sum.Messages++
-			}
-		}
-		sum.Revoked += len(c.revokes)
-		sum.Deleted += len(c.deletes)
+		sum.Messages += c.count
+		sum.Holes += len(c.holes)
+		sum.Revoked += w.revoked
+		sum.Deleted += w.deleted
+		w.revoked, w.deleted = 0, 0
 	}
 	return sum, nil
 }
 
 // writer writes planned conversations through a Store.
 type writer struct {
-	st          *store.Store
-	progress    func(done, total int)
-	done, total int
+	st               *store.Store
+	progress         func(done, total int)
+	done, total      int
+	revoked, deleted int // of the conversation being written
 }
 
 // interrupted wraps the context's error with how far the seed got.
@@ -93,28 +96,16 @@ func (w *writer) raw(ctx context.Context, coll string, docs []any) error {
 		}
 		raws[i] = b
 	}
-	return w.st.Backend().InsertRaw(ctx, coll, raws)
+	// Upsert: seed --force writes the demo again over its own documents.
+	_, err := w.st.Backend().InsertRaw(ctx, coll, raws, store.RawUpsert)
+	return err
 }
 
+// conversation writes what is left of a planned conversation, then its
+// members' records and read positions.
 func (w *writer) conversation(ctx context.Context, c *conv) error {
-	if err := w.messages(ctx, c); err != nil {
+	if err := w.flush(ctx, c, true); err != nil {
 		return err
-	}
-	for _, r := range c.revokes {
-		if err := ctx.Err(); err != nil {
-			return w.interrupted(err)
-		}
-		if _, err := w.st.Revoke(ctx, c.cid, []int64{r.seq}, r.rev); err != nil {
-			return err
-		}
-	}
-	for _, d := range c.deletes {
-		if err := ctx.Err(); err != nil {
-			return w.interrupted(err)
-		}
-		if _, err := w.st.DeleteForMe(ctx, c.cid, []int64{d.seq}, d.uid); err != nil {
-			return err
-		}
 	}
 	if err := w.memberships(ctx, c); err != nil {
 		return err
@@ -122,9 +113,64 @@ func (w *writer) conversation(ctx context.Context, c *conv) error {
 	return w.reads(ctx, c)
 }
 
-// messages inserts the conversation in batches of consecutive seqs, cut at
-// holes (a gap between two batches is how a hole arises on a real server).
-func (w *writer) messages(ctx context.Context, c *conv) error {
+// windowTail is how many of the newest planned messages a flush keeps in
+// memory: quotes and forwards look back at most a few of them.
+const windowTail = batchSize
+
+// flush writes c's planned messages, all of them or only whole batches
+// before the newest windowTail, then the revokes and deletes of the seqs
+// written: their buckets are complete, as a server's are before anyone
+// revokes. What is written is dropped from memory.
+func (w *writer) flush(ctx context.Context, c *conv, all bool) error {
+	upTo := c.top()
+	if !all {
+		upTo = (c.top() - windowTail) / batchSize * batchSize
+	}
+	if upTo <= c.base && !all {
+		return nil
+	}
+	if err := w.messages(ctx, c, upTo); err != nil {
+		return err
+	}
+	c.msgs = slices.Clone(c.msgs[upTo-c.base:])
+	c.base = upTo
+	var laterRevokes []revokePlan
+	for _, r := range c.revokes {
+		if r.seq > upTo {
+			laterRevokes = append(laterRevokes, r)
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return w.interrupted(err)
+		}
+		if _, err := w.st.Revoke(ctx, c.cid, []int64{r.seq}, r.rev); err != nil {
+			return err
+		}
+		w.revoked++
+	}
+	c.revokes = laterRevokes
+	var laterDeletes []deletePlan
+	for _, d := range c.deletes {
+		if d.seq > upTo {
+			laterDeletes = append(laterDeletes, d)
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return w.interrupted(err)
+		}
+		if _, err := w.st.DeleteForMe(ctx, c.cid, []int64{d.seq}, d.uid); err != nil {
+			return err
+		}
+		w.deleted++
+	}
+	c.deletes = laterDeletes
+	return nil
+}
+
+// messages inserts c's planned messages up to seq upTo in batches of
+// consecutive seqs, cut at holes (a gap between two batches is how a hole
+// arises on a real server) and at multiples of batchSize.
+func (w *writer) messages(ctx context.Context, c *conv, upTo int64) error {
 	var batch []*store.MsgData
 	var first int64
 	flush := func() error {
@@ -144,8 +190,8 @@ func (w *writer) messages(ctx context.Context, c *conv) error {
 		batch = nil
 		return nil
 	}
-	for i, m := range c.msgs {
-		seq := int64(i + 1)
+	for i, m := range c.msgs[:upTo-c.base] {
+		seq := c.base + int64(i+1)
 		if m == nil || (len(batch) > 0 && (seq-1)%batchSize == 0) {
 			if err := flush(); err != nil {
 				return err
@@ -208,14 +254,53 @@ func (w *writer) reads(ctx context.Context, c *conv) error {
 		if top < 1 {
 			continue
 		}
-		seqs := []int64{top}
-		if c.kind == store.SessionSingle {
-			seqs = seqs[:0]
-			for seq := int64(1); seq <= top; seq++ {
-				if m := c.msgs[seq-1]; m != nil && (m.SendID != u || seq == top) {
-					seqs = append(seqs, seq)
+		if c.kind != store.SessionSingle {
+			if _, err := w.st.MarkRead(ctx, c.cid, []int64{top}, u); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := w.singleReads(ctx, c, u, top); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readBackBuckets is how many buckets singleReads reads back at a time.
+const readBackBuckets = batchSize / store.BucketSize * 10
+
+// singleReads marks every message up to top that u received read, and top
+// itself. The messages are written and no longer in memory: their buckets
+// are read back a few at a time to tell who sent each one.
+func (w *writer) singleReads(ctx context.Context, c *conv, u string, top int64) error {
+	last := store.BucketIndex(top)
+	for from := int64(0); from <= last; from += readBackBuckets {
+		if err := ctx.Err(); err != nil {
+			return w.interrupted(err)
+		}
+		var indexes []int64
+		for i := from; i <= min(last, from+readBackBuckets-1); i++ {
+			indexes = append(indexes, i)
+		}
+		buckets, err := w.st.Buckets(ctx, c.cid, indexes, top)
+		if err != nil {
+			return err
+		}
+		var seqs []int64
+		for _, b := range buckets {
+			for _, s := range b.Slots {
+				if s.Seq < 1 || s.Seq > top || s.Slot == nil || s.Slot.Msg == nil || slices.Contains(c.holes, s.Seq) {
+					continue
+				}
+				if s.Slot.Msg.SendID != u || s.Seq == top {
+					seqs = append(seqs, s.Seq)
 				}
 			}
+		}
+		slices.Sort(seqs)
+		if len(seqs) == 0 {
+			continue
 		}
 		if _, err := w.st.MarkRead(ctx, c.cid, seqs, u); err != nil {
 			return err

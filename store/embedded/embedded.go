@@ -65,6 +65,9 @@ func Open(path string, opts Options) (*Backend, error) {
 	if timeout == 0 {
 		timeout = DefaultTimeout
 	}
+	if err := checkFile(path, opts.ReadOnly); err != nil {
+		return nil, err
+	}
 	db, err := openFile(path, bolt.Options{Timeout: timeout, NoSync: opts.NoSync,
 		ReadOnly: opts.ReadOnly, FreelistType: bolt.FreelistMapType}, opts.Shared)
 	if err != nil {

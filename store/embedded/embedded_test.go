@@ -105,7 +105,7 @@ func TestOddDocIDs(t *testing.T) {
 	}
 	numeric, _ := bson.Marshal(bson.D{{Key: "doc_id", Value: int32(7)}})
 	docs = append(docs, numeric)
-	if err := b.InsertRaw(ctx, store.CollMsg, docs); err != nil {
+	if _, err := b.InsertRaw(ctx, store.CollMsg, docs, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 	for _, id := range []string{"x:abc", "x:007", "noindex", "sg_g1:1:2", "si_a\x00b:3", ":5"} {
@@ -153,7 +153,7 @@ func TestScanRawInChunks(t *testing.T) {
 		docs = append(docs, raw)
 	}
 	raw, _ := bson.Marshal(store.NewDoc("sg_bigger:0"))
-	if err := b.InsertRaw(ctx, store.CollMsg, append(docs, raw)); err != nil {
+	if _, err := b.InsertRaw(ctx, store.CollMsg, append(docs, raw), store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 	seen := map[string]int{}
@@ -183,7 +183,7 @@ func TestUpdateOfNullSlotFails(t *testing.T) {
 	doc := store.NewDoc("sg_g1:0")
 	doc.Msgs[3] = nil
 	raw, _ := bson.Marshal(doc)
-	if err := b.InsertRaw(ctx, store.CollMsg, []bson.Raw{raw}); err != nil {
+	if _, err := b.InsertRaw(ctx, store.CollMsg, []bson.Raw{raw}, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := b.FindBuckets(ctx, []string{"sg_g1:0"})

@@ -11,35 +11,63 @@ import (
 )
 
 // InsertRaw stores docs of coll exactly as given (an _id is added when
-// absent), each replacing the stored document with the same unique key.
-// The whole batch is one transaction: it lands entirely or not at all.
-func (b *Backend) InsertRaw(_ context.Context, coll string, docs []bson.Raw) error {
+// absent). A document whose unique key is stored is refused (RawInsert) or
+// replaces the stored one (RawUpsert). The whole batch is one transaction:
+// it lands entirely or not at all.
+func (b *Backend) InsertRaw(_ context.Context, coll string, docs []bson.Raw, mode store.RawMode) (store.RawResult, error) {
+	var res store.RawResult
 	prepared := make([]bson.Raw, len(docs))
 	for i, d := range docs {
 		if err := d.Validate(); err != nil {
-			return fmt.Errorf("%s document %d is not valid BSON: %w", coll, i+1, err)
+			return res, fmt.Errorf("%s document %d is not valid BSON: %w", coll, i+1, err)
 		}
 		prepared[i] = withID(d)
 	}
-	return b.db.Update(func(tx *bolt.Tx) error {
-		for _, d := range prepared {
-			if err := putRaw(tx, coll, d); err != nil {
+	err := b.db.Update(func(tx *bolt.Tx) error {
+		res = store.RawResult{}
+		for i, d := range prepared {
+			bk, key, err := rawSlot(tx, coll, d)
+			if err != nil {
+				return err
+			}
+			stored := bk.Get(key) != nil
+			switch {
+			case stored && mode != store.RawUpsert:
+				res.Refused = append(res.Refused, i)
+				continue
+			case stored:
+				res.Replaced++
+			default:
+				res.Inserted++
+			}
+			if err := putRaw(tx, coll, bk, key, d); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+	if err != nil {
+		return store.RawResult{}, err
+	}
+	return res, nil
 }
 
-func putRaw(tx *bolt.Tx, coll string, doc bson.Raw) error {
+// rawSlot is the bbolt bucket and key a raw document of coll is stored under.
+func rawSlot(tx *bolt.Tx, coll string, doc bson.Raw) (*bolt.Bucket, []byte, error) {
+	name, key := collBucket(coll), []byte(nil)
 	if coll == store.CollMsg {
-		return putMsg(tx, doc)
+		var main bool
+		if key, main = msgKeyOf(doc); !main {
+			name = bucketMsgOdd
+		}
+	} else {
+		key = uniqueKeyOf(coll, doc)
 	}
-	bk, err := tx.CreateBucketIfNotExists(collBucket(coll))
-	if err != nil {
-		return err
-	}
-	key := uniqueKeyOf(coll, doc)
+	bk, err := tx.CreateBucketIfNotExists(name)
+	return bk, key, err
+}
+
+func putRaw(tx *bolt.Tx, coll string, bk *bolt.Bucket, key []byte, doc bson.Raw) error {
 	if err := bk.Put(key, doc); err != nil {
 		return err
 	}

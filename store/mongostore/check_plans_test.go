@@ -30,7 +30,7 @@ func TestCheckReportsPlansOnFerretDB(t *testing.T) {
 	if err := b.EnsureIndexes(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.InsertRaw(t.Context(), store.CollMsg, []bson.Raw{checktest.Raw(checktest.CleanBucket())}); err != nil {
+	if _, err := b.InsertRaw(t.Context(), store.CollMsg, []bson.Raw{checktest.Raw(checktest.CleanBucket())}, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 	r, err := check.Run(t.Context(), store.New(b, store.Options{}), "", nil)

@@ -35,7 +35,7 @@ func TestNextConversationIDWalksOddDocIDs(t *testing.T) {
 	for _, id := range ids {
 		docs = append(docs, tinyBucket(id))
 	}
-	if err := b.InsertRaw(t.Context(), store.CollMsg, docs); err != nil {
+	if _, err := b.InsertRaw(t.Context(), store.CollMsg, docs, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
@@ -62,7 +62,7 @@ func TestBucketIDsKeepToOneConversation(t *testing.T) {
 	for _, id := range []string{"sg_a:0", "sg_a:1", "sg_a:10", "sg_ab:0", "sg_:0", "sg_a;0", "sg_a"} {
 		docs = append(docs, tinyBucket(id))
 	}
-	if err := b.InsertRaw(t.Context(), store.CollMsg, docs); err != nil {
+	if _, err := b.InsertRaw(t.Context(), store.CollMsg, docs, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 	got, err := b.BucketIDs(t.Context(), "sg_a")
@@ -92,7 +92,7 @@ func TestImportedNumbersOfAnyTypeAreRead(t *testing.T) {
 		for _, d := range docs {
 			raws = append(raws, mustRaw(t, d))
 		}
-		if err := b.InsertRaw(ctx, coll, raws); err != nil {
+		if _, err := b.InsertRaw(ctx, coll, raws, store.RawUpsert); err != nil {
 			t.Fatalf("import %s: %v", coll, err)
 		}
 	}
@@ -149,7 +149,7 @@ func TestInsertRawReplacesADocumentWithAnotherID(t *testing.T) {
 	first := mustRaw(t, bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "doc_id", Value: "sg_g:0"}, {Key: "msgs", Value: bson.A{"old"}}})
 	second := mustRaw(t, bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "doc_id", Value: "sg_g:0"}, {Key: "msgs", Value: bson.A{"new"}}})
 	for _, doc := range []bson.Raw{first, second} {
-		if err := b.InsertRaw(ctx, store.CollMsg, []bson.Raw{doc}); err != nil {
+		if _, err := b.InsertRaw(ctx, store.CollMsg, []bson.Raw{doc}, store.RawUpsert); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -175,7 +175,7 @@ func TestScanRawPrefixAndOrder(t *testing.T) {
 	for _, id := range ids {
 		docs = append(docs, tinyBucket(id))
 	}
-	if err := b.InsertRaw(ctx, store.CollMsg, docs); err != nil {
+	if _, err := b.InsertRaw(ctx, store.CollMsg, docs, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {

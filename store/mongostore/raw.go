@@ -3,6 +3,7 @@ package mongostore
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -23,39 +24,133 @@ const (
 	codeDuplicateKey   = 11000
 )
 
-// InsertRaw stores docs as given, replacing the stored document with the
-// same unique key: one unordered bulk of ReplaceOne upserts per RawBatch
-// documents. A document whose stored twin has another _id is replaced by a
-// delete and an insert instead, keeping the _id it was given.
-func (b *Backend) InsertRaw(ctx context.Context, coll string, docs []bson.Raw) error {
+// InsertRaw stores docs as given, RawBatch documents per bulk write. Under
+// RawUpsert each is a ReplaceOne upsert on its unique key; a document whose
+// stored twin has another _id is replaced by a delete and an insert instead,
+// keeping the _id it was given. Under RawInsert the stored keys of the batch
+// are read first and those documents refused; the unique indexes refuse the
+// ones another writer stored in between. On an error the counts say what
+// was stored before it.
+func (b *Backend) InsertRaw(ctx context.Context, coll string, docs []bson.Raw, mode store.RawMode) (store.RawResult, error) {
+	var res store.RawResult
 	key := store.UniqueKey(coll)
 	for start := 0; start < len(docs); start += RawBatch {
 		batch := docs[start:min(start+RawBatch, len(docs))]
-		models := make([]mongo.WriteModel, len(batch))
-		for i, doc := range batch {
-			models[i] = replaceModel(doc, key)
+		var err error
+		if mode == store.RawUpsert {
+			err = b.upsertRaw(ctx, coll, batch, key, &res)
+		} else {
+			err = b.insertNewRaw(ctx, coll, batch, key, start, &res)
 		}
-		failed, err := b.bulk(ctx, coll, models)
+		if err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+func (b *Backend) upsertRaw(ctx context.Context, coll string, batch []bson.Raw, key []string, res *store.RawResult) error {
+	models := make([]mongo.WriteModel, len(batch))
+	for i, doc := range batch {
+		models[i] = replaceModel(doc, key)
+	}
+	done, failed, err := b.bulk(ctx, coll, models, codeImmutableField, codeDuplicateKey)
+	res.Inserted += int(done.InsertedCount + done.UpsertedCount)
+	res.Replaced += int(done.MatchedCount)
+	if err != nil || len(failed) == 0 {
+		return err
+	}
+	// Ordered, so that each delete runs before its insert.
+	var swap []mongo.WriteModel
+	for _, i := range failed {
+		swap = append(swap, mongo.NewDeleteOneModel().SetFilter(keyFilter(batch[i], key)),
+			mongo.NewInsertOneModel().SetDocument(batch[i]))
+	}
+	err = b.run(ctx, func(ctx context.Context) error {
+		_, err := b.coll(coll).BulkWrite(ctx, swap, options.BulkWrite().SetOrdered(true))
+		return err
+	})
+	if err != nil {
+		return b.wrapOp("import", coll, err)
+	}
+	res.Replaced += len(failed)
+	return nil
+}
+
+// insertNewRaw inserts the documents of batch whose key is neither stored
+// nor taken by an earlier document; offset is batch's position in the call.
+func (b *Backend) insertNewRaw(ctx context.Context, coll string, batch []bson.Raw, key []string, offset int, res *store.RawResult) error {
+	var or bson.A
+	for _, doc := range batch {
+		if f := keyFilter(doc, key); f != nil {
+			or = append(or, f)
+		}
+	}
+	taken := map[string]bool{}
+	if len(or) > 0 {
+		err := b.scan(ctx, coll, bson.D{{Key: "$or", Value: or}}, nil, func(raw bson.Raw) error {
+			taken[keyString(raw, key, false)] = true
+			taken[keyString(raw, key, true)] = true
+			return nil
+		})
 		if err != nil {
 			return err
 		}
-		if len(failed) > 0 {
-			// Ordered, so that each delete runs before its insert.
-			var swap []mongo.WriteModel
-			for _, i := range failed {
-				swap = append(swap, mongo.NewDeleteOneModel().SetFilter(keyFilter(batch[i], key)),
-					mongo.NewInsertOneModel().SetDocument(batch[i]))
-			}
-			err := b.run(ctx, func(ctx context.Context) error {
-				_, err := b.coll(coll).BulkWrite(ctx, swap, options.BulkWrite().SetOrdered(true))
-				return err
-			})
-			if err != nil {
-				return b.wrapOp("import", coll, err)
-			}
+	}
+	var models []mongo.WriteModel
+	var at []int // position in batch of each model
+	for i, doc := range batch {
+		k := keyString(doc, key, keyFilter(doc, key) != nil && !hasKey(doc, key))
+		if k != "" && taken[k] {
+			res.Refused = append(res.Refused, offset+i)
+			continue
+		}
+		if k != "" {
+			taken[k] = true
+		}
+		models = append(models, mongo.NewInsertOneModel().SetDocument(doc))
+		at = append(at, i)
+	}
+	if len(models) == 0 {
+		return nil
+	}
+	done, dups, err := b.bulk(ctx, coll, models, codeDuplicateKey)
+	res.Inserted += int(done.InsertedCount)
+	for _, j := range dups {
+		res.Refused = append(res.Refused, offset+at[j])
+	}
+	slices.Sort(res.Refused)
+	return err
+}
+
+// hasKey tells whether doc holds every field of key.
+func hasKey(doc bson.Raw, key []string) bool {
+	for _, k := range key {
+		if _, err := doc.LookupErr(k); err != nil {
+			return false
 		}
 	}
-	return nil
+	return true
+}
+
+// keyString is doc's key as comparable text: its key fields, or its _id
+// when byID (keyFilter falls back to _id for an incomplete key); "" when
+// doc has neither.
+func keyString(doc bson.Raw, key []string, byID bool) string {
+	if byID {
+		key = []string{"_id"}
+	}
+	var sb strings.Builder
+	sb.WriteString(strings.Join(key, ","))
+	for _, k := range key {
+		v, err := doc.LookupErr(k)
+		if err != nil {
+			return ""
+		}
+		sb.WriteByte(byte(v.Type))
+		sb.Write(v.Value)
+	}
+	return sb.String()
 }
 
 // replaceModel upserts doc on its unique key, on _id when the key is
@@ -84,26 +179,34 @@ func keyFilter(doc bson.Raw, key []string) bson.D {
 	return f
 }
 
-// bulk runs one unordered bulk write; it returns the indexes of the models
-// that failed only because they would have changed _id (or, on FerretDB,
-// collided with the document they were meant to replace).
-func (b *Backend) bulk(ctx context.Context, coll string, models []mongo.WriteModel) ([]int, error) {
+// bulk runs one unordered bulk write. It returns what was done and the
+// indexes of the models that failed only with one of the given codes (a
+// replacement that would change _id or, on FerretDB, collided with the
+// document it was meant to replace; an insert of a stored key).
+func (b *Backend) bulk(ctx context.Context, coll string, models []mongo.WriteModel, codes ...int) (mongo.BulkWriteResult, []int, error) {
+	var done mongo.BulkWriteResult
 	err := b.run(ctx, func(ctx context.Context) error {
-		_, err := b.coll(coll).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
+		r, err := b.coll(coll).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
+		if r != nil {
+			done = *r
+		}
 		return err
 	})
 	var bwe mongo.BulkWriteException
+	if err == nil {
+		return done, nil, nil
+	}
 	if !errors.As(err, &bwe) || bwe.WriteConcernError != nil {
-		return nil, b.wrapOp("import", coll, err)
+		return done, nil, b.wrapOp("import", coll, err)
 	}
 	var failed []int
 	for _, we := range bwe.WriteErrors {
-		if we.Code != codeImmutableField && we.Code != codeDuplicateKey {
-			return nil, b.wrapOp("import", coll, err)
+		if !slices.Contains(codes, we.Code) {
+			return done, nil, b.wrapOp("import", coll, err)
 		}
 		failed = append(failed, we.Index)
 	}
-	return failed, nil
+	return done, failed, nil
 }
 
 // ScanRaw calls fn for each document of coll in unique-key order; for msg a

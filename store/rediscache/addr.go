@@ -150,9 +150,11 @@ func hostPort(h, defPort string) (string, error) {
 	}
 	host, port, err := net.SplitHostPort(h)
 	if err != nil {
-		// No port given (a bare IPv6 address must be bracketed).
+		// No port given (a bare IPv6 address must be bracketed, both ends:
+		// "[::1:6379" is a typo, not the host "::1:6379").
 		host, port = strings.TrimSuffix(strings.TrimPrefix(h, "["), "]"), defPort
-		if strings.ContainsAny(host, "[]") || (strings.Contains(host, ":") && !strings.HasPrefix(h, "[")) {
+		bracketed := strings.HasPrefix(h, "[") && strings.HasSuffix(h, "]")
+		if strings.ContainsAny(host, "[]") || strings.HasPrefix(h, "[") != bracketed || (strings.Contains(host, ":") && !bracketed) {
 			return "", fmt.Errorf("%w: host %q is not host:port", ErrBadAddress, h)
 		}
 	}

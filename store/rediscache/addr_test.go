@@ -25,6 +25,7 @@ func TestParseAddr(t *testing.T) {
 		{"redis://s3cret@host", ModeSingle, false, []string{"host:6379"}, "", "s3cret", "", 0, "redis://:****@host:6379/0"},
 		{"redis://:pa/ss@host:1/3", ModeSingle, false, []string{"host:1"}, "", "pa/ss", "", 3, "redis://:****@host:1/3"},
 		{"rediss://[::1]:6390", ModeSingle, true, []string{"[::1]:6390"}, "", "", "", 0, "rediss://[::1]:6390/0"},
+		{"redis://[::1]", ModeSingle, false, []string{"[::1]:6379"}, "", "", "", 0, "redis://[::1]:6379/0"},
 		{"a:7000,b:7001,c:7002", ModeCluster, false, []string{"a:7000", "b:7001", "c:7002"}, "", "", "", 0, "redis+cluster://a:7000,b:7001,c:7002"},
 		{"redis+cluster://:pw@a:7000,b", ModeCluster, false, []string{"a:7000", "b:6379"}, "", "pw", "", 0, "redis+cluster://:****@a:7000,b:6379"},
 		{"rediss+cluster://a:7000/0", ModeCluster, true, []string{"a:7000"}, "", "", "", 0, "rediss+cluster://a:7000"},
@@ -53,6 +54,9 @@ func TestParseAddrRejects(t *testing.T) {
 		"redis://:hunter2@host:6379/0?dial_timeout=1", "redis+sentinel://:hunter2@s1:26379",
 		"redis+cluster://:hunter2@a:7000/3", "redis://:hunter2@/0", "host:6379/0", "redis://:hunter2@h:1/0/1",
 		"redis://:hun%zzter2@h",
+		// An IPv6 address missing a bracket is a typo, never rewritten
+		// into some other host.
+		"redis://[::1:6379", "[::1", "redis://:hunter2@[::1:6379/0", "::1]", "a:7000,[::1",
 	} {
 		_, err := parseAddr(addr)
 		if !errors.Is(err, ErrBadAddress) {

@@ -24,7 +24,13 @@ func (e *env) insertRaw(coll string, docs ...any) {
 	for i, d := range docs {
 		raws[i] = e.marshal(d)
 	}
-	e.must(e.b.InsertRaw(e.ctx, coll, raws), "insert raw "+coll)
+	e.must(e.upsertRaw(coll, raws), "insert raw "+coll)
+}
+
+// upsertRaw stores raws through InsertRaw, replacing stored twins.
+func (e *env) upsertRaw(coll string, raws []bson.Raw) error {
+	_, err := e.b.InsertRaw(e.ctx, coll, raws, store.RawUpsert)
+	return err
 }
 
 // scan returns every stored document of coll under prefix, sorted by bytes.
@@ -57,7 +63,7 @@ func testRawRoundTrip(e *env) {
 		"black": {e.marshal(bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "owner_user_id", Value: "a"}})},
 	}
 	for coll, raws := range docs {
-		e.must(e.b.InsertRaw(e.ctx, coll, raws), "insert raw "+coll)
+		e.must(e.upsertRaw(coll, raws), "insert raw "+coll)
 		want := slices.Clone(raws)
 		sort.Slice(want, func(i, j int) bool { return bytes.Compare(want[i], want[j]) < 0 })
 		got := e.scan(coll, "")
@@ -107,6 +113,69 @@ func testRawReplace(e *env) {
 		e.errorf("importing sg_g1:0 twice stored %d documents", len(got))
 	} else if s := e.slot(e.slots("sg_g1:0")[0]); s.Msg != nil {
 		e.errorf("the second import of sg_g1:0 did not replace the first")
+	}
+}
+
+// testRawInsertMode: under RawInsert (mongoimport's default) a document
+// whose unique key is stored, or taken earlier in the same call, is refused
+// and the stored one stays; RawUpsert replaces it. The counts say which.
+func testRawInsertMode(e *env) {
+	user := func(id, nick string) bson.Raw {
+		return e.marshal(bson.D{{Key: "user_id", Value: id}, {Key: "nickname", Value: nick}})
+	}
+	raw := func(coll string, mode store.RawMode, docs ...bson.Raw) store.RawResult {
+		e.t.Helper()
+		res, err := e.b.InsertRaw(e.ctx, coll, docs, mode)
+		e.must(err, "insert raw "+coll)
+		return res
+	}
+	if res := raw(store.CollUser, store.RawInsert, user("u1", "First")); res.Inserted != 1 || len(res.Refused) != 0 {
+		e.errorf("first insert of u1: %+v, want 1 inserted", res)
+	}
+	res := raw(store.CollUser, store.RawInsert, user("u1", "Second"), user("u2", "Two"), user("u2", "Again"))
+	if res.Inserted != 1 || res.Replaced != 0 || !slices.Equal(res.Refused, []int{0, 2}) {
+		e.errorf("insert of u1 (stored), u2, u2 again: %+v, want 1 inserted and documents 0 and 2 refused", res)
+	}
+	users, err := e.b.Users(e.ctx, []string{"u1", "u2"})
+	e.must(err, "users")
+	names := map[string]string{}
+	for _, u := range users {
+		names[u.UserID] = u.Nickname
+	}
+	if names["u1"] != "First" || names["u2"] != "Two" || len(e.scan(store.CollUser, "")) != 2 {
+		e.errorf("after refused duplicates: %v, want u1 First and u2 Two, one each", names)
+	}
+
+	// A revoked message stays revoked when an older export of its bucket
+	// is imported again.
+	e.insert("sg_g1", 1, 1)
+	_, err = e.s.Revoke(e.ctx, "sg_g1", []int64{1}, store.Revoke{Role: store.RoleMember, UserID: sender("sg_g1", 1), Time: 1})
+	e.must(err, "revoke")
+	old := store.NewDoc("sg_g1:0")
+	old.Msgs[0].Msg = newMsg("sg_g1", 1)
+	if res := raw(store.CollMsg, store.RawInsert, e.marshal(old)); len(res.Refused) != 1 || res.Inserted != 0 {
+		e.errorf("insert of a stored bucket: %+v, want it refused", res)
+	}
+	if s := e.slot(e.slots("sg_g1:0")[0]); s.Revoke == nil {
+		e.errorf("an insert-mode import undid a revoke")
+	}
+	if res := raw(store.CollSeqUser, store.RawInsert,
+		e.marshal(bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: "c1"}}),
+		e.marshal(bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: "c2"}}),
+		e.marshal(bson.D{{Key: "user_id", Value: "u2"}, {Key: "conversation_id", Value: "c1"}}),
+		e.marshal(bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: "c1"}})); res.Inserted != 3 || !slices.Equal(res.Refused, []int{3}) {
+		e.errorf("seq_user keyed on (user_id, conversation_id): %+v, want 3 inserted, the 4th refused", res)
+	}
+
+	res = raw(store.CollUser, store.RawUpsert, user("u1", "Third"), user("u3", "Three"))
+	if res.Inserted != 1 || res.Replaced != 1 || len(res.Refused) != 0 {
+		e.errorf("upsert of u1 (stored) and u3: %+v, want 1 replaced, 1 inserted", res)
+	}
+	if users, _ := e.b.Users(e.ctx, []string{"u1"}); len(users) != 1 || users[0].Nickname != "Third" {
+		e.errorf("upsert did not replace u1: %+v", users)
+	}
+	if res := raw(store.CollMsg, store.RawUpsert, e.marshal(old)); res.Replaced != 1 {
+		e.errorf("upsert of a stored bucket: %+v, want 1 replaced", res)
 	}
 }
 

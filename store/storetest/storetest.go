@@ -70,6 +70,7 @@ var cases = []testCase{
 	{name: "conversations/from doc ids", run: testConversationsFromDocIDs},
 	{name: "raw/round trip", run: testRawRoundTrip},
 	{name: "raw/replace same key", run: testRawReplace},
+	{name: "raw/insert refuses stored keys", run: testRawInsertMode},
 	{name: "raw/malformed msg", run: testRawMalformed},
 	{name: "raw/short array update", run: testShortArrayUpdate},
 	{name: "names and members", run: testNamesAndMembers},

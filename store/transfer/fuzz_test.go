@@ -13,7 +13,9 @@ import (
 // discard is a backend that accepts any document and keeps none.
 type discard struct{ store.Backend }
 
-func (discard) InsertRaw(context.Context, string, []bson.Raw) error { return nil }
+func (discard) InsertRaw(_ context.Context, _ string, docs []bson.Raw, _ store.RawMode) (store.RawResult, error) {
+	return store.RawResult{Inserted: len(docs)}, nil
+}
 
 // FuzzImport: any input gives a count and at most one safe error line,
 // never a panic.
@@ -23,9 +25,9 @@ func FuzzImport(f *testing.F) {
 	f.Add("[{\"a\":1},\n{\"b\":{\"$oid\":\"65a1b2c3d4e5f60718293a4b\"}}]")
 	f.Add("\ufeff\n\n{\"x\": \x1b]0;t\x07}")
 	f.Fuzz(func(t *testing.T, input string) {
-		n, err := Import(context.Background(), discard{}, store.CollMsg, strings.NewReader(input), nil)
-		if n < 0 {
-			t.Fatalf("count %d", n)
+		res, err := Import(context.Background(), discard{}, store.CollMsg, strings.NewReader(input), store.RawInsert, nil)
+		if res.Stored() < 0 {
+			t.Fatalf("count %d", res.Stored())
 		}
 		if err != nil && strings.ContainsAny(err.Error(), "\n\r\x1b\x07") {
 			t.Fatalf("error is not one safe line: %q", err.Error())

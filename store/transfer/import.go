@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -28,21 +29,34 @@ const MaxLineBytes = 64 << 20
 // maxLine is MaxLineBytes, lowered by tests.
 var maxLine = MaxLineBytes
 
+// Result counts what an import did with the documents it read.
+type Result struct {
+	Inserted, Replaced, Refused int
+	// FirstRefused says where the first refused document was and its key
+	// ("line 3, doc_id \"si_a_b:0\""); empty when none was.
+	FirstRefused string
+}
+
+// Stored is the number of documents written, new or replacing.
+func (r Result) Stored() int { return r.Inserted + r.Replaced }
+
 // Import reads mongoexport output from r (one Extended JSON document a line,
 // canonical or relaxed, or a single JSON array as --jsonArray writes it) and
-// stores each document into coll exactly as given, _id included. Blank lines
-// are skipped. progress, if not nil, is called with the running total after
-// each stored batch. It returns the number of documents stored; on a bad line
-// the documents before it stay stored and the error names the line.
-func Import(ctx context.Context, b store.Backend, coll string, r io.Reader, progress func(docs int)) (int, error) {
-	im := &importer{ctx: ctx, b: b, coll: coll, progress: progress}
+// stores each document into coll exactly as given, _id included. A document
+// whose unique key is stored already is refused under store.RawInsert (and
+// the import goes on, as mongoimport does) or replaces the stored one under
+// store.RawUpsert. Blank lines are skipped. progress, if not nil, is called
+// with the running total after each stored batch. On a bad line the
+// documents before it stay stored and the error names the line.
+func Import(ctx context.Context, b store.Backend, coll string, r io.Reader, mode store.RawMode, progress func(docs int)) (Result, error) {
+	im := &importer{ctx: ctx, b: b, coll: coll, mode: mode, progress: progress}
 	br := bufio.NewReaderSize(r, 64<<10)
 	first, skipped, err := firstByte(br)
 	switch {
 	case err == io.EOF:
-		return 0, nil
+		return im.res, nil
 	case err != nil:
-		return 0, wrap(err, "import: reading: %s", oneLine(err.Error()))
+		return im.res, wrap(err, "import: reading: %s", oneLine(err.Error()))
 	case first == '[':
 		err = im.array(br)
 	default:
@@ -51,16 +65,18 @@ func Import(ctx context.Context, b store.Backend, coll string, r io.Reader, prog
 	if err == nil {
 		err = im.flush()
 	}
-	return im.stored, err
+	return im.res, err
 }
 
 type importer struct {
 	ctx      context.Context
 	b        store.Backend
 	coll     string
+	mode     store.RawMode
 	progress func(int)
 	batch    []bson.Raw
-	stored   int
+	where    []string // where each document of batch was read ("line 3")
+	res      Result
 }
 
 // lines reads one document a line; skipped blank lines were already read.
@@ -74,11 +90,12 @@ func (im *importer) lines(r io.Reader, skipped int) error {
 		if len(text) == 0 {
 			continue
 		}
-		raw, err := parse(text)
+		where := fmt.Sprintf("line %d", line)
+		raw, err := parseOne(text)
 		if err != nil {
-			return im.fail(fmt.Sprintf("line %d", line), err)
+			return im.fail(where, err)
 		}
-		if err := im.add(raw); err != nil {
+		if err := im.add(raw, where); err != nil {
 			return err
 		}
 	}
@@ -98,15 +115,16 @@ func (im *importer) array(r io.Reader) error {
 		return im.fail("the array", err)
 	}
 	for n := 1; dec.More(); n++ {
+		where := fmt.Sprintf("array element %d", n)
 		var doc json.RawMessage
 		if err := dec.Decode(&doc); err != nil {
-			return im.fail(fmt.Sprintf("array element %d", n), err)
+			return im.fail(where, err)
 		}
 		raw, err := parse(doc)
 		if err != nil {
-			return im.fail(fmt.Sprintf("array element %d", n), err)
+			return im.fail(where, err)
 		}
-		if err := im.add(raw); err != nil {
+		if err := im.add(raw, where); err != nil {
 			return err
 		}
 	}
@@ -119,8 +137,29 @@ func (im *importer) array(r io.Reader) error {
 	return nil
 }
 
+// parseOne reads a line that must hold exactly one document: a second
+// document or any other text after the first is an error, not dropped.
+func parseOne(text []byte) (bson.Raw, error) {
+	dec := json.NewDecoder(bytes.NewReader(text))
+	var first json.RawMessage
+	if err := dec.Decode(&first); err != nil {
+		return nil, fmt.Errorf("not an Extended JSON document: %w", err)
+	}
+	switch rest := bytes.TrimSpace(text[dec.InputOffset():]); {
+	case len(rest) == 0:
+	case rest[0] == '{':
+		return nil, errors.New("a second document on the same line (one document a line)")
+	default:
+		return nil, fmt.Errorf("unexpected text after the document: %q", truncate(rest))
+	}
+	return parse(first)
+}
+
 // parse reads one Extended JSON document, canonical or relaxed.
 func parse(text []byte) (bson.Raw, error) {
+	if t := bytes.TrimSpace(text); len(t) == 0 || t[0] != '{' {
+		return nil, fmt.Errorf("not a document: %q", truncate(t))
+	}
 	var raw bson.Raw
 	if err := bson.UnmarshalExtJSON(text, false, &raw); err != nil {
 		return nil, fmt.Errorf("not an Extended JSON document: %w", err)
@@ -128,9 +167,18 @@ func parse(text []byte) (bson.Raw, error) {
 	return raw, nil
 }
 
+// truncate shortens quoted input to a few dozen bytes.
+func truncate(b []byte) []byte {
+	if len(b) > 40 {
+		return append(b[:40:40], "..."...)
+	}
+	return b
+}
+
 // add queues one document and stores the batch when it is full.
-func (im *importer) add(raw bson.Raw) error {
+func (im *importer) add(raw bson.Raw, where string) error {
 	im.batch = append(im.batch, raw)
+	im.where = append(im.where, where)
 	if len(im.batch) >= BatchSize {
 		return im.flush()
 	}
@@ -142,19 +190,42 @@ func (im *importer) flush() error {
 		return nil
 	}
 	err := im.ctx.Err()
+	var res store.RawResult
 	if err == nil {
-		err = im.b.InsertRaw(im.ctx, im.coll, im.batch)
+		res, err = im.b.InsertRaw(im.ctx, im.coll, im.batch, im.mode)
 	}
+	im.res.Inserted += res.Inserted
+	im.res.Replaced += res.Replaced
 	if err != nil {
-		return wrap(err, "import: storing documents %d-%d: %s; %d documents before them were imported",
-			im.stored+1, im.stored+len(im.batch), oneLine(err.Error()), im.stored)
+		return wrap(err, "import: storing documents %d-%d: %s; %d documents before them were stored",
+			im.read()+1, im.read()+len(im.batch), oneLine(err.Error()), im.res.Stored())
 	}
-	im.stored += len(im.batch)
-	im.batch = im.batch[:0]
+	if len(res.Refused) > 0 && im.res.Refused == 0 {
+		i := res.Refused[0]
+		im.res.FirstRefused = im.where[i] + ", " + keyText(im.coll, im.batch[i])
+	}
+	im.res.Refused += len(res.Refused)
+	im.batch, im.where = im.batch[:0], im.where[:0]
 	if im.progress != nil {
-		im.progress(im.stored)
+		im.progress(im.res.Stored())
 	}
 	return nil
+}
+
+// read is how many documents were handed to the store so far.
+func (im *importer) read() int { return im.res.Stored() + im.res.Refused }
+
+// keyText names doc's unique key for a message: doc_id "si_a_b:0".
+func keyText(coll string, doc bson.Raw) string {
+	var parts []string
+	for _, k := range store.UniqueKey(coll) {
+		v, err := doc.LookupErr(k)
+		if err != nil {
+			continue
+		}
+		parts = append(parts, k+" "+oneLine(v.String()))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // fail stores what was read before the bad input and explains both in one line.
@@ -162,7 +233,7 @@ func (im *importer) fail(where string, cause error) error {
 	if err := im.flush(); err != nil {
 		return err
 	}
-	return wrap(cause, "import: %s: %s; %d documents before it were imported", where, oneLine(cause.Error()), im.stored)
+	return wrap(cause, "import: %s: %s; %d documents before it were stored", where, oneLine(cause.Error()), im.res.Stored())
 }
 
 var utf8BOM = []byte("\xef\xbb\xbf")

@@ -36,9 +36,12 @@ func mustRaw(t *testing.T, v any) bson.Raw {
 	return b
 }
 
+// importString imports input in insert mode and returns how many
+// documents were stored.
 func importString(t *testing.T, b store.Backend, coll, input string) (int, error) {
 	t.Helper()
-	return Import(context.Background(), b, coll, strings.NewReader(input), nil)
+	res, err := Import(context.Background(), b, coll, strings.NewReader(input), store.RawInsert, nil)
+	return res.Stored(), err
 }
 
 func export(t *testing.T, b store.Backend, coll, cid string) (int, string) {
@@ -146,14 +149,14 @@ func TestRoundTrip(t *testing.T) {
 			"\x1b]0;title\x07 \u202e 中文 👋 \u2028 \"quoted\" <tag> &", bson.D{}, bson.A{bson.A{}}, bson.Regex{Pattern: "^a", Options: "i"},
 			bson.Timestamp{T: 1, I: 2}, bson.MinKey{}, bson.MaxKey{}, true, nil}}}),
 	}
-	if err := a.InsertRaw(ctx, store.CollMsg, docs); err != nil {
+	if _, err := a.InsertRaw(ctx, store.CollMsg, docs, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 	seqs := []bson.Raw{
 		mustRaw(t, store.SeqRecord{ConversationID: "si_u_a_u_b", MaxSeq: 200}),
 		mustRaw(t, store.SeqRecord{ConversationID: "sg_team", MaxSeq: 400}),
 	}
-	if err := a.InsertRaw(ctx, store.CollSeq, seqs); err != nil {
+	if _, err := a.InsertRaw(ctx, store.CollSeq, seqs, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 	for _, coll := range []string{store.CollMsg, store.CollSeq} {
@@ -199,11 +202,11 @@ func TestExportConversation(t *testing.T) {
 		mustRaw(t, bucketDoc("si_a_bc", 0, 4, 1)), mustRaw(t, bucketDoc("sg_x", 0, 4, 1)),
 		mustRaw(t, bson.D{{Key: "doc_id", Value: "si_a_b:abc"}}),
 	}
-	if err := b.InsertRaw(ctx, store.CollMsg, msgs); err != nil {
+	if _, err := b.InsertRaw(ctx, store.CollMsg, msgs, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 	seqs := []bson.Raw{mustRaw(t, store.SeqRecord{ConversationID: "si_a_b", MaxSeq: 9}), mustRaw(t, store.SeqRecord{ConversationID: "si_a_bc", MaxSeq: 9})}
-	if err := b.InsertRaw(ctx, store.CollSeq, seqs); err != nil {
+	if _, err := b.InsertRaw(ctx, store.CollSeq, seqs, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 	n, out := export(t, b, store.CollMsg, "si_a_b")
@@ -231,6 +234,9 @@ func TestImportBadLine(t *testing.T) {
 		{"a number", `42`, 5},
 		{"bad canonical number", `{"n":{"$numberInt":"x1"}}`, 5},
 		{"hostile text", "{\"doc_id\": \x1b]0;owned\x07 \n}", 5},
+		{"two documents on one line", `{"doc_id":"si_a_b:7"}{"doc_id":"si_a_b:8"}`, 5},
+		{"text after the document", `{"doc_id":"si_a_b:7"} xyz`, 5},
+		{"null", `null`, 5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			b := open(t)
@@ -280,7 +286,7 @@ func TestImportHugeLine(t *testing.T) {
 		all[i] = i
 	}
 	huge := mustRaw(t, bucketDoc("sg_big", 0, 20_000, all...))
-	if err := a.InsertRaw(context.Background(), store.CollMsg, []bson.Raw{huge}); err != nil {
+	if _, err := a.InsertRaw(context.Background(), store.CollMsg, []bson.Raw{huge}, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 	_, line := export(t, a, store.CollMsg, "")
@@ -329,12 +335,12 @@ type counting struct {
 	failAt  int // 1-based batch that fails; 0 never
 }
 
-func (c *counting) InsertRaw(ctx context.Context, coll string, docs []bson.Raw) error {
+func (c *counting) InsertRaw(ctx context.Context, coll string, docs []bson.Raw, mode store.RawMode) (store.RawResult, error) {
 	c.batches = append(c.batches, len(docs))
 	if len(c.batches) == c.failAt {
-		return errors.New("connection reset\nby peer")
+		return store.RawResult{}, errors.New("connection reset\nby peer")
 	}
-	return c.Backend.InsertRaw(ctx, coll, docs)
+	return c.Backend.InsertRaw(ctx, coll, docs, mode)
 }
 
 // TestImportBatches: documents are stored BatchSize at a time, progress
@@ -346,8 +352,8 @@ func TestImportBatches(t *testing.T) {
 	}
 	c := &counting{Backend: open(t)}
 	var progress []int
-	n, err := Import(context.Background(), c, store.CollMsg, strings.NewReader(input.String()), func(d int) { progress = append(progress, d) })
-	if err != nil || n != 2*BatchSize+1 {
+	res, err := Import(context.Background(), c, store.CollMsg, strings.NewReader(input.String()), store.RawInsert, func(d int) { progress = append(progress, d) })
+	if n := res.Stored(); err != nil || n != 2*BatchSize+1 {
 		t.Fatalf("import: %d, %v", n, err)
 	}
 	if fmt.Sprint(c.batches) != fmt.Sprint([]int{BatchSize, BatchSize, 1}) ||
@@ -355,10 +361,10 @@ func TestImportBatches(t *testing.T) {
 		t.Errorf("batches %v, progress %v", c.batches, progress)
 	}
 	c = &counting{Backend: open(t), failAt: 2}
-	n, err = Import(context.Background(), c, store.CollMsg, strings.NewReader(input.String()), nil)
-	want := fmt.Sprintf("import: storing documents %d-%d: connection reset\\nby peer; %d documents before them were imported",
+	res, err = Import(context.Background(), c, store.CollMsg, strings.NewReader(input.String()), store.RawInsert, nil)
+	want := fmt.Sprintf("import: storing documents %d-%d: connection reset\\nby peer; %d documents before them were stored",
 		BatchSize+1, 2*BatchSize, BatchSize)
-	if n != BatchSize || err == nil || err.Error() != want {
+	if n := res.Stored(); n != BatchSize || err == nil || err.Error() != want {
 		t.Errorf("failing batch: %d, %v; want %d, %s", n, err, BatchSize, want)
 	}
 }
@@ -373,7 +379,7 @@ func TestExportInvalidUTF8(t *testing.T) {
 		mustRaw(t, bson.D{{Key: "doc_id", Value: "si_a_b:1"}, {Key: "t", Value: bson.A{"ok", "bad \xff byte"}}}),
 		mustRaw(t, bson.D{{Key: "doc_id", Value: "si_a_b:2"}}),
 	}
-	if err := b.InsertRaw(context.Background(), store.CollMsg, docs); err != nil {
+	if _, err := b.InsertRaw(context.Background(), store.CollMsg, docs, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
@@ -395,8 +401,8 @@ func TestCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if n, err := Import(ctx, b, store.CollMsg, strings.NewReader(`{"doc_id":"a:1"}`), nil); n != 0 || !errors.Is(err, context.Canceled) {
-		t.Errorf("import: %d, %v", n, err)
+	if res, err := Import(ctx, b, store.CollMsg, strings.NewReader(`{"doc_id":"a:1"}`), store.RawInsert, nil); res.Stored() != 0 || !errors.Is(err, context.Canceled) {
+		t.Errorf("import: %+v, %v", res, err)
 	}
 	if n, err := Export(ctx, b, store.CollMsg, "", &bytes.Buffer{}); n != 0 || !errors.Is(err, context.Canceled) {
 		t.Errorf("export: %d, %v", n, err)
@@ -413,7 +419,7 @@ func TestExportEscapesUnsafeCharacters(t *testing.T) {
 	text := "a\u0085b\u009b31mc\u009d0;t\u009c \u202eabc\u200f \u2028\u2029 pay\u200bpal\ufeff \x7f 中文 👋"
 	doc := mustRaw(t, bson.D{{Key: "_id", Value: "x"}, {Key: "doc_id", Value: "si_u_a_u_b:0"},
 		{Key: "k\u009b", Value: text}})
-	if err := a.InsertRaw(context.Background(), store.CollMsg, []bson.Raw{doc}); err != nil {
+	if _, err := a.InsertRaw(context.Background(), store.CollMsg, []bson.Raw{doc}, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 	_, out := export(t, a, store.CollMsg, "")

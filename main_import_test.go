@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/demo"
+)
+
+// importText runs import - on s with text as stdin.
+func (s sandbox) importText(t *testing.T, text string, args ...string) result {
+	t.Helper()
+	stdin = strings.NewReader(text)
+	defer func() { stdin = os.Stdin }()
+	return s.chatlens(t, append([]string{"import", "-"}, args...)...)
+}
+
+// An export taken before a revoke, imported again, must not undo the
+// revoke: insert mode (the default, as mongoimport's) refuses documents
+// whose key is stored and says so with exit 1; --mode upsert replaces them
+// and counts them as replaced, not imported.
+func TestImportRefusesStoredDocumentsUnlessUpsert(t *testing.T) {
+	s := seeded(t)
+	cid := demo.ShowcaseSingleID
+	st := s.stored(t)
+	seq := plainSeq(t, st, cid, "bob", 20, false)
+	_ = st.Close(context.Background())
+	before := s.mustRun(t, "export", "--conversation", cid)
+	docs := strings.Count(before, "\n")
+	s.mustRun(t, "revoke", "--conversation", cid, "--seq", fmt.Sprint(seq), "--by", "bob")
+	revoked := s.mustRun(t, "export", "--conversation", cid)
+
+	r := s.importText(t, before)
+	if r.code != 1 || !strings.Contains(r.stderr, "refused") || !strings.Contains(r.stderr, "--mode upsert") ||
+		!strings.Contains(r.stderr, "line 1") {
+		t.Errorf("re-import of an older export: exit %d, stderr %q; want 1 and the refusal explained", r.code, r.stderr)
+	}
+	oneErrorLine(t, r.stderr)
+	if want := fmt.Sprintf("imported into msg: 0 inserted, 0 replaced, %d refused\n", docs); r.stdout != want {
+		t.Errorf("stdout %q, want %q", r.stdout, want)
+	}
+	if now := s.mustRun(t, "export", "--conversation", cid); now != revoked {
+		t.Errorf("an insert-mode import changed the stored documents (the revoke of seq %d was undone)", seq)
+	}
+
+	// New documents beside stored ones: the new are inserted, the rest refused.
+	extra := `{"doc_id":"si_x_y:0","msgs":[]}` + "\n"
+	r = s.importText(t, extra+before)
+	if r.code != 1 || r.stdout != fmt.Sprintf("imported into msg: 1 inserted, 0 replaced, %d refused\n", docs) ||
+		!strings.Contains(r.stderr, "line 2") {
+		t.Errorf("mixed import: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+
+	r = s.importText(t, before, "--mode", "upsert")
+	if r.code != 0 || r.stdout != fmt.Sprintf("imported into msg: 0 inserted, %d replaced, 0 refused\n", docs) || r.stderr != "" {
+		t.Errorf("upsert: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if now := s.mustRun(t, "export", "--conversation", cid); now != before {
+		t.Errorf("--mode upsert did not replace the stored documents")
+	}
+	if r := s.importText(t, extra, "--mode", "merge"); r.code != 2 || !strings.Contains(r.stderr, "--mode") {
+		t.Errorf("--mode merge: exit %d, stderr %q; want a usage error", r.code, r.stderr)
+	}
+}
+
+// A line holds one document: a second one or trailing text rejects the
+// line by number instead of being dropped, and "null" is not a document.
+func TestImportRejectsALineThatIsNotOneDocument(t *testing.T) {
+	good := `{"doc_id":"si_a_b:0","msgs":[]}`
+	for _, c := range []struct{ name, input, want string }{
+		{"two documents", good + "\n" + `{"doc_id":"si_a_b:1","msgs":[]}{"doc_id":"si_a_b:2","msgs":[]}` + "\n", "line 2: a second document"},
+		{"trailing garbage", good + "\n" + `{"doc_id":"si_a_b:1","msgs":[]} xyz` + "\n", "line 2: unexpected text after the document"},
+		{"null", "null\n", "line 1: not a document"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := empty(t)
+			r := s.importText(t, c.input)
+			if r.code != 1 || !strings.Contains(r.stderr, c.want) {
+				t.Errorf("exit %d, stderr %q; want 1 and %q", r.code, r.stderr, c.want)
+			}
+			oneErrorLine(t, r.stderr)
+			out := s.mustRun(t, "export", "--collection", store.CollMsg)
+			if strings.Contains(out, "si_a_b:1") || strings.Contains(out, "si_a_b:2") {
+				t.Errorf("a document of the rejected line was stored:\n%s", out)
+			}
+		})
+	}
+}
