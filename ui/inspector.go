@@ -39,6 +39,12 @@ func (t *timeline) inspectLines() []string {
 	if t.win.CapField != "" {
 		add("  ends at seq %d: %s caps it (OpenIM's pull stops there)", t.win.CapSeq, t.win.CapField)
 	}
+	if t.compareAs == "" { // (the compare view says it beside, for both)
+		m, _ := t.message(t.cursor, t.viewer)
+		for i, why := range projection.Explain(m, t.win, t.e.loc) {
+			add("%s%s", map[bool]string{true: "why         ", false: "            "}[i == 0], why)
+		}
+	}
 	for _, p := range b.Problems {
 		add("bucket problem: %s", p)
 	}
@@ -65,12 +71,12 @@ func (t *timeline) inspectLines() []string {
 		return out
 	}
 	add("")
-	return append(out, t.seenBy(t.viewer, "")...)
+	return append(out, t.seenBy(t.viewer, "", false)...)
 }
 
-// seenBy is what viewer sees at the cursor and which rules made it so
-// (side names the compare view's column, "" outside it).
-func (t *timeline) seenBy(viewer, side string) []string {
+// seenBy is what viewer sees at the cursor and, with why, which rules made
+// it so (side names the compare view's column, "" outside it).
+func (t *timeline) seenBy(viewer, side string, why bool) []string {
 	var out []string
 	add := func(format string, args ...any) {
 		out = append(out, projection.Sanitize(fmt.Sprintf(format, args...)))
@@ -80,7 +86,7 @@ func (t *timeline) seenBy(viewer, side string) []string {
 	for _, l := range projection.Detail(m) {
 		add("  %s", l)
 	}
-	if w, ok := t.wins[viewer]; ok || viewer == t.viewer {
+	if w, ok := t.wins[viewer]; why && (ok || viewer == t.viewer) {
 		if viewer == t.viewer {
 			w = t.win
 		}
@@ -99,9 +105,9 @@ func (t *timeline) compareLines() []string {
 	b, _ := t.message(t.cursor, t.compareAs)
 	reason := projection.DiffReason(a, b, false, t.outsideWindow(t.compareAs, t.cursor))
 	out := []string{projection.Sanitize("A and B: " + projection.ReasonText(reason, t.viewer, t.compareAs)), ""}
-	out = append(out, t.seenBy(t.viewer, "A ")...)
+	out = append(out, t.seenBy(t.viewer, "A ", true)...)
 	out = append(out, "")
-	return append(out, t.seenBy(t.compareAs, "B ")...)
+	return append(out, t.seenBy(t.compareAs, "B ", true)...)
 }
 
 // besides lays right beside left in columns of width cells each; too
