@@ -63,10 +63,12 @@ func Explain(m Message, w store.Window, loc *time.Location) []string {
 	return out
 }
 
-// startWord says which field starts a window after seq 1.
+// startWord says which field starts a window after seq 1: the user's own
+// seq_user.min_seq, raised by clearing their history and set when they join
+// a group later, or the conversation's seq.min_seq.
 func startWord(w store.Window) string {
 	if w.UserMinSeq >= w.SeqMinSeq {
-		return "cleared history"
+		return "cleared history, or joined later"
 	}
 	return "cleared for everyone, or expired"
 }

@@ -87,7 +87,7 @@ func TestExplainTellsHolesApart(t *testing.T) {
 func TestExplainSaysWhereTheWindowStarts(t *testing.T) {
 	w := store.Window{Cid: single, MinSeq: 120, MaxSeq: 300, UserMinSeq: 120}
 	m := View(stored(5, message(5, Text, `{"content":"hi"}`)), "", "bob", Conv{ID: single}, nil)
-	if got, want := explainOf(m, w), "below bob's first visible seq 120 (cleared history)"; got != want {
+	if got, want := explainOf(m, w), "below bob's first visible seq 120 (cleared history, or joined later)"; got != want {
 		t.Errorf("explained as %q, want %q", got, want)
 	}
 }

@@ -152,3 +152,21 @@ func TestCompareInspectorShowsBothViewers(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareInspectorOutsideTheWindow: for a seq before carol's window the
+// inspector says she is shown nothing, and why.
+func TestCompareInspectorOutsideTheWindow(t *testing.T) {
+	d := compareDriver(t, 140, 50, func(st *store.Store) {
+		insertRaw(t, st, store.CollSeqUser, store.SeqUser{UserID: "carol", ConversationID: chatT, MinSeq: 20})
+	})
+	d.open(chatT)
+	d.keys("c")
+	d.typeText("carol")
+	d.keys("enter", "[", "i")
+	view := d.m.View()
+	for _, want := range []string{"nothing: the seq is outside their window", "below carol's first visible seq 20", "A and B: outside carol's window"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the compare inspector at seq %d lacks %q:\n%s", d.m.tl.cursor, want, view)
+		}
+	}
+}

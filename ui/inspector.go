@@ -83,8 +83,12 @@ func (t *timeline) seenBy(viewer, side string, why bool) []string {
 	}
 	add("%sas %s sees it:", side, viewer)
 	m, _ := t.message(t.cursor, viewer)
-	for _, l := range projection.Detail(m) {
-		add("  %s", l)
+	if viewer != t.viewer && t.outsideWindow(viewer, t.cursor) {
+		add("  nothing: the seq is outside their window")
+	} else {
+		for _, l := range projection.Detail(m) {
+			add("  %s", l)
+		}
 	}
 	if w, ok := t.wins[viewer]; why && (ok || viewer == t.viewer) {
 		if viewer == t.viewer {
