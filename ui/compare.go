@@ -273,10 +273,10 @@ func (t *timeline) diffProgress(k keyNames) string {
 	if t.diffOnly {
 		only = "all rows"
 	}
-	return line + fmt.Sprintf(" · %s/%s next/prev · %s %s · %s list · %s end", k.next, k.prev, k.only, only, k.list, k.back)
+	return line + fmt.Sprintf(" · %s/%s next/prev · %s %s · %s why · %s list · %s end", k.next, k.prev, k.only, only, k.why, k.list, k.back)
 }
 
-type keyNames struct{ next, prev, only, list, back string }
+type keyNames struct{ next, prev, only, why, list, back string }
 
 // compareCols is the layout of a compare row: prefix cells (marker, seq,
 // clock), then two halves, the " ≠ " between them and the reason column.

@@ -119,7 +119,7 @@ func (m *Model) footer() string {
 	case m.tl != nil && m.tl.compareAs != "" && m.focus == paneTimeline && m.overlay == ovNone:
 		k := m.e.keys
 		names := keyNames{next: k.NextDiff.Help().Key, prev: k.PrevDiff.Help().Key, only: k.DiffOnly.Help().Key,
-			list: k.SwitchPane.Help().Key, back: k.Back.Help().Key}
+			why: k.Inspect.Help().Key, list: k.SwitchPane.Help().Key, back: k.Back.Help().Key}
 		return th.Accent.Render(projection.Truncate(m.tl.diffProgress(names), m.width))
 	}
 	if m.overlay != ovNone {
