@@ -263,6 +263,9 @@ func (t *timeline) diffProgress(k keyNames) string {
 		n += int(r.to - r.from + 1)
 	}
 	line := fmt.Sprintf("%d seqs differ", n)
+	if n == 1 {
+		line = "1 seq differs"
+	}
 	if i := d.runAt(t.cursor); i >= 0 {
 		line = fmt.Sprintf("difference %d of %d · %s", i+1, len(d.runs), line)
 	}
