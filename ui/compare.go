@@ -335,6 +335,25 @@ func (t *timeline) compareHeader(width int) string {
 	return t.e.theme.Title.Render(padRight(projection.Truncate(line, width), width))
 }
 
+// beyondNotes say what B sees outside A's window: those seqs have no row
+// (the timeline is A's window), but they are what B sees and A does not.
+func (t *timeline) beyondNotes() []string {
+	wb, ok := t.wins[t.compareAs]
+	if !ok || !t.winOK {
+		return nil
+	}
+	var out []string
+	if from, to := max(1, wb.MinSeq), min(wb.MaxSeq, t.minSeq()-1); from <= to {
+		out = append(out, fmt.Sprintf("B also sees seqs %d–%d (%d), before A's window: %s", from, to, to-from+1,
+			projection.Explain(projection.Message{Seq: to, Viewer: t.viewer}, t.win, t.e.loc)[0]))
+	}
+	if from, to := max(wb.MinSeq, t.maxSeq()+1), wb.MaxSeq; from <= to {
+		out = append(out, fmt.Sprintf("B also sees seqs %d–%d (%d), after A's window: %s", from, to, to-from+1,
+			projection.Explain(projection.Message{Seq: from, Viewer: t.viewer}, t.win, t.e.loc)[0]))
+	}
+	return out
+}
+
 // diffRows draws "differences only": one row per difference (a collapsed
 // run as one), the cursor's kept on screen.
 func (t *timeline) diffRows(width, height int) []string {

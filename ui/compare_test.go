@@ -170,3 +170,20 @@ func TestCompareInspectorOutsideTheWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareSaysWhatBSeesBeforeAsWindow: alice cleared her history up to
+// seq 40 and bob did not: seqs 1-40 are what bob sees and alice does not,
+// though the timeline (alice's window) has no row for them.
+func TestCompareSaysWhatBSeesBeforeAsWindow(t *testing.T) {
+	d := compareDriver(t, 120, 40, clearedBefore41(t))
+	d.open(chatAB)
+	d.keys("c")
+	want := "B also sees seqs 1–40 (40), before A's window: below alice's first visible seq 41"
+	if view := d.m.View(); !strings.Contains(view, want) {
+		t.Errorf("the compare view does not say %q:\n%s", want, view)
+	}
+	d.keys("D")
+	if view := d.m.View(); !strings.Contains(view, want) {
+		t.Errorf("differences only does not say %q:\n%s", want, view)
+	}
+}

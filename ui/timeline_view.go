@@ -103,6 +103,10 @@ func (t *timeline) view(width, height int, focused bool) string {
 		if t.compareAs != "" {
 			lines = append(lines, t.compareHeader(width))
 			body--
+			for _, note := range t.beyondNotes() {
+				lines = append(lines, t.e.theme.Diff.Render(padRight(projection.Truncate(projection.SingleLine(note), width), width)))
+				body--
+			}
 		}
 		if t.compareAs != "" && t.diffOnly {
 			lines = append(lines, t.diffRows(width, body)...)
