@@ -134,7 +134,7 @@ func (s *screen) compareTeamWithCarol() {
 	s.waitFor("Compare alice with")
 	s.typeText("carol")
 	s.keys("enter")
-	s.waitFor("vs Carol", "seqs differ")
+	s.waitFor("vs Carol", "19 seqs differ") // the scan has ended
 }
 
 // TestGoldenCompareDiffOnly: only the rows alice and carol see
