@@ -187,3 +187,19 @@ func TestCompareSaysWhatBSeesBeforeAsWindow(t *testing.T) {
 		t.Errorf("differences only does not say %q:\n%s", want, view)
 	}
 }
+
+// TestCompareFollowsAWrite: a delete for alice made from the compare view
+// becomes a difference at once, counted and reachable with [.
+func TestCompareFollowsAWrite(t *testing.T) {
+	d := compareDriver(t, 120, 40)
+	d.open(chatAB)
+	d.jump(10)
+	d.keys("c", "d", "y")
+	if row := rowOf(d.m.View(), 10); !strings.Contains(row, "deleted-for-A") {
+		t.Fatalf("seq 10 after alice deleted it for herself: %q", row)
+	}
+	d.keys("G", "[")
+	if d.m.tl.cursor != 10 {
+		t.Errorf("[ from the newest went to %d, want the new difference at 10", d.m.tl.cursor)
+	}
+}
