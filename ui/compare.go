@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
@@ -235,7 +236,7 @@ func (m *Model) toggleDiffOnly() tea.Cmd {
 	return m.stepDiff(1, false)
 }
 
-// diffOnlyKey moves between the rows of "differences only": each row is a
+// diffOnlyMove moves between the rows of "differences only": each row is a
 // difference, so up and down step between them.
 func (m *Model) diffOnlyMove(delta int) tea.Cmd {
 	t := m.tl
@@ -305,7 +306,7 @@ func (t *timeline) compareRow(prefix, a, b, reason string, width int, selected b
 	why := " " + padRight(reason, projection.ReasonWidth)
 	used := projection.Width(left) + 3 + half + projection.Width(why)
 	if used > width { // too narrow for the columns: the reason stays, the text goes
-		return projection.Truncate(rowStyle.Render(projection.Truncate(prefix, max(0, width-projection.Width(why))))+markStyle.Render(why), width)
+		return ansi.Truncate(rowStyle.Render(projection.Truncate(prefix, max(0, width-projection.Width(why))))+markStyle.Render(why), width, "")
 	}
 	return rowStyle.Render(left) + markStyle.Render(sep) + rowStyle.Render(right) + markStyle.Render(padRight(why, width-used+projection.Width(why)))
 }
@@ -369,7 +370,7 @@ func (t *timeline) diffRows(width, height int) []string {
 	}
 	cur := d.runAt(t.cursor)
 	if cur < 0 {
-		cur = max(0, min(len(d.runs)-1, sort0(d.runs, t.cursor)))
+		cur = max(0, min(len(d.runs)-1, firstRunAfter(d.runs, t.cursor)))
 	}
 	t.diffTop = max(0, min(t.diffTop, cur), cur-height+1)
 	seqWidth := len(strconv.FormatInt(t.maxSeq(), 10))
@@ -396,8 +397,8 @@ func (t *timeline) diffRows(width, height int) []string {
 	return out
 }
 
-// sort0 is the index of the first run after seq.
-func sort0(runs []diffRun, seq int64) int {
+// firstRunAfter is the index of the first run after seq.
+func firstRunAfter(runs []diffRun, seq int64) int {
 	i, _ := slices.BinarySearchFunc(runs, seq, func(r diffRun, s int64) int {
 		if r.to < s {
 			return -1

@@ -203,3 +203,21 @@ func TestCompareFollowsAWrite(t *testing.T) {
 		t.Errorf("[ from the newest went to %d, want the new difference at 10", d.m.tl.cursor)
 	}
 }
+
+// TestReasonColumnOnANarrowTerminal: at 40 columns the rows keep their
+// width and the reason.
+func TestReasonColumnOnANarrowTerminal(t *testing.T) {
+	d := compareDriver(t, 40, 20)
+	d.open(chatAB)
+	d.jump(5)
+	d.keys("c")
+	view := d.m.View()
+	if row := rowOf(view, 5); !strings.Contains(row, "deleted-for-A") {
+		t.Errorf("at 40 columns seq 5 is drawn as %q, without its reason", row)
+	}
+	for i, line := range strings.Split(view, "\n") {
+		if w := len([]rune(line)); strings.Contains(line, "│") && w != 40 {
+			t.Errorf("line %d is %d cells, not 40: %q", i, w, line)
+		}
+	}
+}
