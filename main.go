@@ -64,7 +64,7 @@ type command struct {
 var commands = []command{
 	{name: "conversations", args: "--as USER [--format text|json]", help: "a user's conversations with unread counts",
 		required: []string{"as"}, autoSeed: true, flags: formatFlags, run: runConversations},
-	{name: "dump", args: "--conversation CID --as USER [--from SEQ] [--to SEQ] [--format text|json] [--stats]",
+	{name: "dump", args: "--conversation CID --as USER [--from SEQ] [--to SEQ] [--format text|json] [--explain] [--stats]",
 		help: "a conversation as one user sees it", required: []string{"conversation", "as"}, autoSeed: true, flags: dumpFlags, run: runDump},
 	{name: "revoke", args: "--conversation CID --seq N[,N|A-B] --by USER [--admin]", help: "revoke messages as USER",
 		required: writeRequired, autoSeed: true, writes: true, flags: writeFlags, run: runWrite},
@@ -99,6 +99,7 @@ type opts struct {
 	mode                              string // import: insert or upsert
 	from, to                          int64
 	stats, force, admin               bool
+	explain                           bool
 	seed                              int64
 	conversations, messages, long     int
 	file                              string
@@ -127,6 +128,7 @@ func dumpFlags(fs *flag.FlagSet, o *opts) {
 	fs.Int64Var(&o.from, "from", 0, "first seq (default: the start of the user's window)")
 	fs.Int64Var(&o.to, "to", 0, "last seq (default: the newest message)")
 	fs.BoolVar(&o.stats, "stats", false, "print round trips and cache hits to stderr")
+	fs.BoolVar(&o.explain, "explain", false, "say which rule made each row what the user sees")
 }
 
 func writeFlags(fs *flag.FlagSet, o *opts) {
@@ -777,7 +779,11 @@ func runDump(ctx context.Context, e *env) error {
 				if m.Hole && m.SendTime == 0 && holeTimes != nil {
 					m.SendTime = holeTimes.At(s.Seq)
 				}
-				if err := printMessage(e, m); err != nil {
+				var why []string
+				if o.explain {
+					why = projection.Explain(m, *w, time.UTC)
+				}
+				if err := printMessage(e, m, why); err != nil {
 					return err
 				}
 			}
@@ -809,17 +815,24 @@ func printGap(ctx context.Context, e *env, conv projection.Conv, from, to int64)
 				return err
 			}
 		}
-		if err := printMessage(e, projection.View(store.StoredSlot{Seq: seq}, "", e.o.as, conv, nil)); err != nil {
+		if err := printMessage(e, projection.View(store.StoredSlot{Seq: seq}, "", e.o.as, conv, nil), nil); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// printMessage writes one seq of a dump in the chosen format.
-func printMessage(e *env, m projection.Message) error {
-	if e.o.format == "json" {
+// printMessage writes one seq of a dump in the chosen format, with why it
+// is seen so when why is given (--explain).
+func printMessage(e *env, m projection.Message, why []string) error {
+	switch {
+	case e.o.format == "json" && why != nil:
+		return printJSON(e.stdout, projection.Explained{Message: m, Why: why})
+	case e.o.format == "json":
 		return printJSON(e.stdout, m)
+	case why != nil:
+		_, err := fmt.Fprintln(e.stdout, projection.ExplainedLine(m, why))
+		return err
 	}
 	_, err := fmt.Fprintln(e.stdout, projection.Line(m))
 	return err

@@ -16,6 +16,10 @@ type KeyMap struct {
 	Revoke, Delete, MarkRead                key.Binding
 	Inspect, Search, NextHit, PrevHit, Jump key.Binding
 	Copy, Boundaries, Retry, Help, Quit     key.Binding
+
+	// The compare view: step between the rows two viewers see differently,
+	// show only those.
+	NextDiff, PrevDiff, DiffOnly key.Binding
 }
 
 // Default is the key map of issue 3.
@@ -50,6 +54,10 @@ func Default() KeyMap {
 		Retry:       b("R", "retry", "R"),
 		Help:        b("?", "help", "?"),
 		Quit:        b("q", "quit", "q", "ctrl+c"),
+
+		NextDiff: b("]", "next diff", "]"),
+		PrevDiff: b("[", "prev diff", "["),
+		DiffOnly: b("D", "diffs only", "D"),
 	}
 }
 
@@ -77,7 +85,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.SwitchPane, k.Open, k.Back},
 		{k.ViewAs, k.CycleViewer, k.ViewAsAny, k.Compare, k.Inspect, k.Boundaries, k.Copy},
 		{k.Revoke, k.Delete, k.MarkRead, k.Search, k.NextHit, k.PrevHit, k.Jump},
-		{k.Retry, k.Help, k.Quit},
+		{k.Retry, k.Help, k.Quit, k.NextDiff, k.PrevDiff, k.DiffOnly},
 	}
 }
 

@@ -118,3 +118,23 @@ func TestWithoutWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareKeys: the compare view's keys have defaults and move with an
+// override file like the others, help text included.
+func TestCompareKeys(t *testing.T) {
+	k := Default()
+	for s, b := range map[string]key.Binding{"]": k.NextDiff, "[": k.PrevDiff, "D": k.DiffOnly} {
+		if !key.Matches(press(s), b) {
+			t.Errorf("%q does not trigger %q", s, b.Help().Desc)
+		}
+	}
+	if err := k.Apply([]byte(`{"nextdiff": ["."], "prevdiff": [","], "diffonly": ["O"]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if !key.Matches(press("."), k.NextDiff) || key.Matches(press("]"), k.NextDiff) || k.NextDiff.Help().Key != "." {
+		t.Error("nextdiff not moved to .")
+	}
+	if !key.Matches(press(","), k.PrevDiff) || !key.Matches(press("O"), k.DiffOnly) {
+		t.Error("prevdiff or diffonly not moved")
+	}
+}

@@ -23,6 +23,7 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"inspect": &k.Inspect, "search": &k.Search, "nexthit": &k.NextHit, "prevhit": &k.PrevHit,
 		"jump": &k.Jump, "copy": &k.Copy, "boundaries": &k.Boundaries, "retry": &k.Retry,
 		"help": &k.Help, "quit": &k.Quit,
+		"nextdiff": &k.NextDiff, "prevdiff": &k.PrevDiff, "diffonly": &k.DiffOnly,
 	}
 }
 

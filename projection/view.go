@@ -69,6 +69,11 @@ type Message struct {
 	Ex               string   `json:"-"`
 	DelList          []string `json:"-"`
 	SlotIsRead       bool     `json:"-"` // the stored slot flag, whatever the session type
+
+	// Where the slot came from, for Explain: a bucket not stored at all, a
+	// slot the bucket lacks, a stored msg (a hole may still have one, with
+	// send_time 0), a cached slot the backend read found no message for.
+	BucketMissing, SlotAbsent, HasMsg, Unstored bool `json:"-"`
 }
 
 // OpenIM content types, session types and statuses used by the projection.
@@ -134,7 +139,9 @@ func (m Message) MarshalJSON() ([]byte, error) {
 // quote); it may be nil or miss, and then the quote is left unresolved (see Message.QuoteResolved):
 // callers read the buckets QuotedBuckets names to resolve every quote.
 func View(s store.StoredSlot, docID string, viewer string, conv Conv, quoted Lookup) Message {
-	m := Message{Seq: s.Seq, DocID: docID, Problem: s.Problem, Cached: s.Cached, Viewer: viewer}
+	m := Message{Seq: s.Seq, DocID: docID, Problem: s.Problem, Cached: s.Cached, Viewer: viewer,
+		Unstored: s.Unstored, BucketMissing: s.Slot == nil && s.Problem == "", SlotAbsent: s.Slot == nil && s.Problem != "",
+		HasMsg: s.Slot != nil && s.Slot.Msg != nil}
 	if s.Seq >= 1 {
 		m.Index = store.SlotIndex(s.Seq)
 		if docID == "" && conv.ID != "" {

@@ -45,7 +45,8 @@ func (s *Store) NewestBuckets(ctx context.Context, windows []Window) (map[string
 		if b == nil {
 			b = MissingBucket(cid, BucketIndex(ends[cid]))
 		}
-		overlay(b, hits)
+		_, read := need[cid]
+		overlay(b, hits, read)
 		found[cid] = b
 	}
 	return found, nil
@@ -78,11 +79,15 @@ func (s *Store) cachedSlots(ctx context.Context, cid string, seqs []int64) map[i
 	return hits
 }
 
-// overlay puts cached slots over the stored ones: Redis holds the newer state.
-func overlay(b *Bucket, hits map[int64]*Slot) {
+// overlay puts cached slots over the stored ones: Redis holds the newer
+// state. read says b came from the backend, so a cached message over one of
+// its holes is not in the store yet.
+func overlay(b *Bucket, hits map[int64]*Slot, read bool) {
 	for j := range b.Slots {
 		if slot := hits[b.Slots[j].Seq]; slot != nil {
-			b.Slots[j] = CachedSlot(b.Slots[j].Seq, slot)
+			cs := CachedSlot(b.Slots[j].Seq, slot)
+			cs.Unstored = read && b.Slots[j].IsHole()
+			b.Slots[j] = cs
 		}
 	}
 }
@@ -103,6 +108,7 @@ func (s *Store) Buckets(ctx context.Context, cid string, indexes []int64, maxSeq
 	}
 	// A bucket whose every visible seq is cached needs no backend read.
 	var missing []string
+	read := map[int64]bool{} // buckets asked of the backend
 	for _, idx := range indexes {
 		complete := s.cache != nil && maxSeq > 0
 		for seq := FirstSeq(idx); complete && seq <= LastSeq(idx) && seq <= maxSeq; seq++ {
@@ -112,6 +118,7 @@ func (s *Store) Buckets(ctx context.Context, cid string, indexes []int64, maxSeq
 		}
 		if !complete {
 			missing = append(missing, DocID(cid, idx))
+			read[idx] = true
 		}
 	}
 	byID := map[string]*Bucket{}
@@ -133,7 +140,7 @@ func (s *Store) Buckets(ctx context.Context, cid string, indexes []int64, maxSeq
 		if b == nil {
 			b = MissingBucket(cid, idx)
 		}
-		overlay(b, cached)
+		overlay(b, cached, read[idx])
 		out[i] = b
 	}
 	return out, nil

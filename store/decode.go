@@ -24,6 +24,9 @@ type StoredSlot struct {
 	Slot    *Slot  // nil when the bucket, the array element or the slot is absent or unreadable
 	Problem string // why this slot breaks the contract, "" when it does not
 	Cached  bool   // true when the slot came from the cache layer
+	// Unstored: cached, and the backend's copy of the bucket read with it
+	// holds no message there (Redis has it before MongoDB does).
+	Unstored bool
 }
 
 // Missing reports a bucket that is not stored at all: every slot a hole.

@@ -7,8 +7,10 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/muesli/termenv"
 
 	"github.com/chatlens/chatlens/store"
 )
@@ -111,11 +113,62 @@ func TestGoldenCompare(t *testing.T) {
 	s := startScreen(t)
 	s.open()
 	s.jump("5")
+	s.keys("c") // a single chat: compared with bob at once
+	s.waitFor("vs Bob", "difference 1 of 1")
+	s.check()
+}
+
+// carolFrom20 stores that carol's window of the group starts at seq 20.
+func carolFrom20(t *testing.T) func(*store.Store) {
+	return func(st *store.Store) {
+		insertRaw(t, st, store.CollSeqUser, store.SeqUser{UserID: "carol", ConversationID: chatT, MinSeq: 20})
+	}
+}
+
+func (s *screen) compareTeamWithCarol() {
+	s.keys("/")
+	s.typeText(chatT)
+	s.keys("enter", "enter")
+	s.waitFor("team note 30")
 	s.keys("c")
 	s.waitFor("Compare alice with")
-	s.typeText("bob")
+	s.typeText("carol")
 	s.keys("enter")
-	s.waitFor("vs Bob")
+	s.waitFor("vs Carol", "19 seqs differ") // the scan has ended
+}
+
+// TestGoldenCompareDiffOnly: only the rows alice and carol see
+// differently, the seqs before carol's window as one row.
+func TestGoldenCompareDiffOnly(t *testing.T) {
+	s := startScreenWith(t, carolFrom20(t))
+	s.compareTeamWithCarol()
+	s.keys("D")
+	s.waitFor("seqs 1–19 (19)")
+	s.check()
+}
+
+// TestGoldenCompareInspector: the raw slot beside both projections and
+// the rules behind them.
+func TestGoldenCompareInspector(t *testing.T) {
+	s := startScreen(t)
+	s.open()
+	s.jump("5")
+	s.keys("c")
+	s.waitFor("vs Bob", "difference 1 of 1")
+	s.keys("i")
+	s.waitFor("B as bob sees it")
+	s.check()
+}
+
+// TestGoldenCompareColour is taken with ANSI colours on: the ≠ marker and
+// the reason column keep the diff highlight, on the selected row too.
+func TestGoldenCompareColour(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.ANSI256)
+	t.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
+	s := startScreenWith(t, carolFrom20(t))
+	s.compareTeamWithCarol()
+	s.keys("[")
+	s.waitFor("difference 1 of 1")
 	s.check()
 }
 

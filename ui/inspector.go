@@ -39,6 +39,12 @@ func (t *timeline) inspectLines() []string {
 	if t.win.CapField != "" {
 		add("  ends at seq %d: %s caps it (OpenIM's pull stops there)", t.win.CapSeq, t.win.CapField)
 	}
+	if t.compareAs == "" { // (the compare view says it beside, for both)
+		m, _ := t.message(t.cursor, t.viewer)
+		for i, why := range projection.Explain(m, t.win, t.e.loc) {
+			add("%s%s", map[bool]string{true: "why         ", false: "            "}[i == 0], why)
+		}
+	}
 	for _, p := range b.Problems {
 		add("bucket problem: %s", p)
 	}
@@ -61,11 +67,69 @@ func (t *timeline) inspectLines() []string {
 			add("%s", indentJSON(s.Slot.Msg.Content))
 		}
 	}
+	if t.compareAs != "" {
+		return out
+	}
 	add("")
-	add("as %s sees it:", t.viewer)
-	m, _ := t.message(t.cursor, t.viewer)
-	for _, l := range projection.Detail(m) {
-		add("  %s", l)
+	return append(out, t.seenBy(t.viewer, "", false)...)
+}
+
+// seenBy is what viewer sees at the cursor and, with why, which rules made
+// it so (side names the compare view's column, "" outside it).
+func (t *timeline) seenBy(viewer, side string, why bool) []string {
+	var out []string
+	add := func(format string, args ...any) {
+		out = append(out, projection.Sanitize(fmt.Sprintf(format, args...)))
+	}
+	add("%sas %s sees it:", side, viewer)
+	m, _ := t.message(t.cursor, viewer)
+	if viewer != t.viewer && t.outsideWindow(viewer, t.cursor) {
+		add("  nothing: the seq is outside their window")
+	} else {
+		for _, l := range projection.Detail(m) {
+			add("  %s", l)
+		}
+	}
+	if w, ok := t.wins[viewer]; why && (ok || viewer == t.viewer) {
+		if viewer == t.viewer {
+			w = t.win
+		}
+		add("why:")
+		for _, l := range projection.Explain(m, w, t.e.loc) {
+			add("  %s", l)
+		}
+	}
+	return out
+}
+
+// compareLines is the compare view's right column of the inspector: both
+// viewers' projections, their reasons, and what sets them apart.
+func (t *timeline) compareLines() []string {
+	a, _ := t.message(t.cursor, t.viewer)
+	b, _ := t.message(t.cursor, t.compareAs)
+	reason := projection.DiffReason(a, b, false, t.outsideWindow(t.compareAs, t.cursor))
+	out := []string{projection.Sanitize("A and B: " + projection.ReasonText(reason, t.viewer, t.compareAs)), ""}
+	out = append(out, t.seenBy(t.viewer, "A ", true)...)
+	out = append(out, "")
+	return append(out, t.seenBy(t.compareAs, "B ", true)...)
+}
+
+// besides lays right beside left in columns of width cells each; too
+// narrow for two columns, right follows left.
+func besides(left, right []string, width int) []string {
+	if width < 30 {
+		return append(append(left, ""), right...)
+	}
+	out := make([]string, max(len(left), len(right)))
+	for i := range out {
+		l, r := "", ""
+		if i < len(left) {
+			l = left[i]
+		}
+		if i < len(right) {
+			r = right[i]
+		}
+		out[i] = padRight(projection.Truncate(l, width), width) + " │ " + projection.Truncate(r, width)
 	}
 	return out
 }
@@ -99,6 +163,9 @@ func indentJSON(s string) string {
 func (m *Model) inspectorView(h int) string {
 	th := m.e.theme
 	lines := m.tl.inspectLines()
+	if m.tl.compareAs != "" {
+		lines = besides(lines, m.tl.compareLines(), (m.width-4-3)/2)
+	}
 	inner := h - 2
 	m.inspectAt = max(0, min(m.inspectAt, len(lines)-(inner-1)))
 	shown := []string{th.Title.Render(fmt.Sprintf("Inspector · seq %d · %d lines · j/k scroll · esc close", m.tl.cursor, len(lines)))}

@@ -114,7 +114,30 @@ func (m *Model) listKey(k tea.KeyMsg) tea.Cmd {
 func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 	keys, t := m.e.keys, m.tl
 	page := int64(max(1, m.bodyHeight()-4))
+	if t.compareAs != "" && t.diffOnly {
+		// Every row is a difference: moving steps between them.
+		switch {
+		case key.Matches(k, keys.Up):
+			return m.diffOnlyMove(-1)
+		case key.Matches(k, keys.Down):
+			return m.diffOnlyMove(1)
+		case key.Matches(k, keys.PageUp):
+			return m.diffOnlyMove(-int(page))
+		case key.Matches(k, keys.PageDown):
+			return m.diffOnlyMove(int(page))
+		case key.Matches(k, keys.Top):
+			return m.diffOnlyMove(-len(t.diffs.runs))
+		case key.Matches(k, keys.Bottom):
+			return m.diffOnlyMove(len(t.diffs.runs))
+		}
+	}
 	switch {
+	case key.Matches(k, keys.NextDiff):
+		return m.stepDiff(1, true)
+	case key.Matches(k, keys.PrevDiff):
+		return m.stepDiff(-1, true)
+	case key.Matches(k, keys.DiffOnly):
+		return m.toggleDiffOnly()
 	case key.Matches(k, keys.Up):
 		return t.move(-1, false)
 	case key.Matches(k, keys.Down):
@@ -129,7 +152,7 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		return t.jumpTo(t.maxSeq())
 	case key.Matches(k, keys.Back):
 		if t.compareAs != "" {
-			t.compareAs = ""
+			t.stopCompare()
 		} else {
 			m.focus = paneList
 		}
@@ -140,8 +163,12 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		return tea.Batch(m.cycleViewer(), t.needMembers())
 	case key.Matches(k, keys.Compare):
 		if t.compareAs != "" {
-			t.compareAs = ""
+			t.stopCompare()
 			return nil
+		}
+		if peer := t.peerOf(t.viewer); peer != "" {
+			// A single chat has one other member: no choice to make.
+			return t.setCompare(peer)
 		}
 		m.openPicker(true)
 		return t.needMembers()

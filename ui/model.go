@@ -174,6 +174,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.actionDone(msg)
 	case searchStepMsg:
 		return m, m.searchStep(msg)
+	case diffStepMsg:
+		return m, m.diffStepped(msg)
 	case jumpResolvedMsg:
 		if m.tl != nil && msg.cid == m.tl.cid {
 			if msg.err != nil {

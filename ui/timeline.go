@@ -57,6 +57,9 @@ type timeline struct {
 	names        map[string]string // nicknames known from the conversation list
 	compareAs    string            // second viewer of the compare view, "" when off
 	lastCompared string            // the compare picker starts on them next time
+	diffs        diffScan          // what the two viewers of the compare view see differently
+	diffOnly     bool              // the compare view shows only the differences
+	diffTop      int               // first run drawn in "differences only"
 	search       search
 }
 
@@ -386,9 +389,9 @@ func (t *timeline) setViewer(v string) tea.Cmd {
 	}
 	t.viewer = v
 	if w, ok := t.wins[v]; ok {
-		t.applyWindow(w)
-		return nil
+		return tea.Batch(t.applyWindow(w), t.restartDiffs())
 	}
+	t.diffs = diffScan{}
 	t.winOK = false
 	return loadWindow(t.e, v, t.base)
 }
@@ -398,9 +401,15 @@ func (t *timeline) setViewer(v string) tea.Cmd {
 func (t *timeline) setCompare(id string) tea.Cmd {
 	t.compareAs, t.lastCompared = id, id
 	if _, ok := t.wins[id]; ok || id == "" {
-		return nil
+		return t.restartDiffs()
 	}
+	t.diffs = diffScan{}
 	return loadWindow(t.e, id, t.base)
+}
+
+// stopCompare leaves the compare view.
+func (t *timeline) stopCompare() {
+	t.compareAs, t.diffOnly, t.diffs = "", false, diffScan{}
 }
 
 // outsideWindow reports seq beyond the window known for viewer (false
@@ -417,9 +426,12 @@ func (t *timeline) windowLoaded(msg windowLoadedMsg) tea.Cmd {
 	}
 	t.wins[msg.viewer] = msg.win
 	if msg.viewer != t.viewer {
+		if msg.viewer == t.compareAs {
+			return t.restartDiffs()
+		}
 		return nil
 	}
-	return t.applyWindow(msg.win)
+	return tea.Batch(t.applyWindow(msg.win), t.restartDiffs())
 }
 
 func (t *timeline) applyWindow(w store.Window) tea.Cmd {
@@ -455,7 +467,7 @@ func (t *timeline) refreshAfterWrite(seqs []int64) tea.Cmd {
 		return nil
 	}
 	t.fetched += len(idx)
-	return loadBuckets(t.e, t.readOf(idx, true))
+	return tea.Batch(loadBuckets(t.e, t.readOf(idx, true)), t.restartDiffs())
 }
 
 // retry repeats what failed: the first screen, the next bucket or a read

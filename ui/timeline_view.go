@@ -104,6 +104,14 @@ func (t *timeline) view(width, height int, focused bool) string {
 		if t.compareAs != "" {
 			lines = append(lines, t.compareHeader(width))
 			body--
+			for _, note := range t.beyondNotes() {
+				lines = append(lines, t.e.theme.Diff.Render(padRight(projection.Truncate(projection.SingleLine(note), width), width)))
+				body--
+			}
+		}
+		if t.compareAs != "" && t.diffOnly {
+			lines = append(lines, t.diffRows(width, body)...)
+			break
 		}
 		lines = append(lines, t.rows(width, body)...)
 	}
@@ -194,23 +202,7 @@ func (t *timeline) messageLine(seq int64, width, seqWidth int) string {
 		}
 		return style.Render(padRight(line, width))
 	}
-	other, _ := t.message(seq, t.compareAs)
-	half := t.compareHalf(width, projection.Width(prefix))
-	a, _ := t.describe(m)
-	b, _ := t.describe(other)
-	differ := !projection.Same(m, other)
-	if t.outsideWindow(t.compareAs, seq) {
-		b, differ = "⊘ not in "+projection.SingleLine(t.memberName(t.compareAs))+"'s window", true
-	}
-	sep, style := " │ ", th.Text
-	if differ {
-		sep, style = " ≠ ", th.Diff
-	}
-	if seq == t.cursor {
-		style = th.Selected
-	}
-	line := prefix + padRight(projection.Truncate(a, half), half) + sep + projection.Truncate(b, half)
-	return style.Render(padRight(projection.Truncate(line, width), width))
+	return t.compareLine(seq, prefix, width)
 }
 
 // marker points at the cursor's row.
@@ -219,23 +211,6 @@ func (t *timeline) marker(seq int64) string {
 		return "▸ "
 	}
 	return "  "
-}
-
-// compareHalf is the width of each side of a compare row after prefix cells.
-func (t *timeline) compareHalf(width, prefix int) int {
-	return max(1, (width-prefix-3)/2)
-}
-
-// compareHeader names the two columns of the compare view above its rows.
-func (t *timeline) compareHeader(width int) string {
-	seqWidth := len(strconv.FormatInt(t.maxSeq(), 10))
-	prefix := 2 + seqWidth + 1 + 11 + 1 // marker, seq, clock, as messageLine draws them
-	half := t.compareHalf(width, prefix)
-	name := func(id string) string {
-		return projection.Truncate("as "+projection.SingleLine(t.memberName(id)), half)
-	}
-	line := strings.Repeat(" ", prefix) + padRight(name(t.viewer), half) + " │ " + name(t.compareAs)
-	return t.e.theme.Title.Render(padRight(projection.Truncate(line, width), width))
 }
 
 // clock is the send time, or blanks for a hole.

@@ -53,7 +53,9 @@ func (m *Model) panes(h int) string {
 		return th.Pane
 	}
 	inner := h - 2
-	if m.width < narrow || m.tl == nil {
+	// Comparing takes the full width; the list comes back with its focus.
+	comparing := m.tl != nil && m.tl.compareAs != "" && m.focus == paneTimeline
+	if m.width < narrow || m.tl == nil || comparing {
 		w := m.width - 2
 		if m.tl != nil && m.focus == paneTimeline {
 			return frame(true).Render(fitBlock(m.tl.view(w, inner, true), w, inner))
@@ -114,6 +116,11 @@ func (m *Model) footer() string {
 		return style.Render(projection.Truncate(projection.SingleLine(m.status), m.width))
 	case m.tl != nil && m.tl.search.query != "" && m.focus == paneTimeline:
 		return th.Accent.Render(projection.Truncate(m.tl.searchProgress(), m.width))
+	case m.tl != nil && m.tl.compareAs != "" && m.focus == paneTimeline && m.overlay == ovNone:
+		k := m.e.keys
+		names := keyNames{next: k.NextDiff.Help().Key, prev: k.PrevDiff.Help().Key, only: k.DiffOnly.Help().Key,
+			why: k.Inspect.Help().Key, list: k.SwitchPane.Help().Key, back: k.Back.Help().Key}
+		return th.Accent.Render(projection.Truncate(m.tl.diffProgress(names), m.width))
 	}
 	if m.overlay != ovNone {
 		return m.keyHints(m.hints(), m.width)

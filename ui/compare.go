@@ -1,0 +1,409 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store"
+)
+
+// The compare view as a diff: a background scan of the viewer's window
+// finds every seq the two viewers see differently, so the next difference
+// is one key away however far it is, and "differences only" can list them
+// without holding their buckets.
+
+// diffRun is one difference, or a run of neighbouring seqs that differ for
+// one reason that holds no message worth a row each (outside a window,
+// holes): drawn as one row.
+type diffRun struct {
+	from, to int64
+	a, b     projection.Message // at from
+	reason   string
+}
+
+func (r diffRun) collapsible() bool {
+	return r.reason == projection.ReasonOutsideA || r.reason == projection.ReasonOutsideB || (r.a.Hole && r.b.Hole)
+}
+
+// diffScan walks the viewer's window from the newest bucket down, one find
+// of a batch of buckets per step, keeping only what differs.
+type diffScan struct {
+	id       int
+	with     string    // the second viewer
+	runs     []diffRun // oldest first
+	scanning bool
+	next     int64 // the next bucket to scan, downward
+	scanned  int
+	total    int
+	err      error
+	pending  int // a step asked for before the scan found one: -1 older, +1 newer
+}
+
+type diffStepMsg struct {
+	id      int
+	cid     string
+	runs    []diffRun // oldest first, all older than what was found before
+	scanned int
+	err     error
+}
+
+// restartDiffs starts the scan once both windows are known; before that,
+// or when not comparing, it drops what an old scan found.
+func (t *timeline) restartDiffs() tea.Cmd {
+	wb, ok := t.wins[t.compareAs]
+	if t.compareAs == "" || !ok || !t.winOK || t.empty() {
+		t.diffs = diffScan{}
+		return nil
+	}
+	t.diffs = diffScan{id: t.e.nextGen(), with: t.compareAs, scanning: true,
+		next:  store.BucketIndex(t.maxSeq()),
+		total: int(store.BucketIndex(t.maxSeq()) - store.BucketIndex(t.minSeq()) + 1)}
+	return t.diffStep(wb)
+}
+
+// diffStep reads the next batch of buckets and projects each seq of the
+// viewer's window for both viewers.
+func (t *timeline) diffStep(wb store.Window) tea.Cmd {
+	d := t.diffs
+	lowest := store.BucketIndex(t.minSeq())
+	var idx []int64
+	for i := d.next; i >= lowest && len(idx) < t.e.st.FindBatch; i-- {
+		idx = append(idx, i)
+	}
+	slices.Reverse(idx) // oldest first, as the runs are kept
+	e, cid, conv, va, vb := t.e, t.cid, t.conv, t.viewer, d.with
+	minSeq, maxSeq := t.minSeq(), t.maxSeq()
+	return func() tea.Msg {
+		bs, err := e.st.Buckets(e.ctx, cid, idx, maxSeq)
+		if err != nil {
+			return diffStepMsg{id: d.id, cid: cid, err: err}
+		}
+		quoted := projection.BucketLookup(bs...)
+		var runs []diffRun
+		for _, b := range bs {
+			for _, s := range b.Slots {
+				if s.Seq < minSeq || s.Seq > maxSeq {
+					continue
+				}
+				a := projection.View(s, b.DocID, va, conv, quoted)
+				o := projection.View(s, b.DocID, vb, conv, quoted)
+				outB := s.Seq < max(1, wb.MinSeq) || s.Seq > wb.MaxSeq
+				if r := projection.DiffReason(a, o, false, outB); r != "" {
+					runs = appendRun(runs, diffRun{from: s.Seq, to: s.Seq, a: a, b: o, reason: r})
+				}
+			}
+		}
+		return diffStepMsg{id: d.id, cid: cid, runs: runs, scanned: len(idx)}
+	}
+}
+
+// appendRun adds r after runs, joining it to the last run when both are
+// collapsible neighbours with the same reason.
+func appendRun(runs []diffRun, r diffRun) []diffRun {
+	if n := len(runs); n > 0 {
+		last := &runs[n-1]
+		if last.to+1 == r.from && last.reason == r.reason && last.collapsible() && r.collapsible() {
+			last.to = r.to
+			return runs
+		}
+	}
+	return append(runs, r)
+}
+
+func (m *Model) diffStepped(msg diffStepMsg) tea.Cmd {
+	t := m.tl
+	if t == nil || msg.cid != t.cid || msg.id != t.diffs.id || t.diffs.id == 0 {
+		return nil // a scan already replaced or left
+	}
+	d := &t.diffs
+	if msg.err != nil {
+		d.scanning, d.err = false, msg.err
+		m.setStatus("looking for differences failed: "+msg.err.Error(), true)
+		return nil
+	}
+	// Everything new is older than what is held: join at the seam.
+	merged := msg.runs
+	for _, r := range d.runs {
+		merged = appendRun(merged, r)
+	}
+	d.runs = merged
+	d.scanned += msg.scanned
+	d.next -= int64(msg.scanned)
+	var cmds []tea.Cmd
+	if d.next >= store.BucketIndex(t.minSeq()) && msg.scanned > 0 {
+		cmds = append(cmds, t.diffStep(t.wins[d.with]))
+	} else {
+		d.scanning = false
+	}
+	if d.pending != 0 {
+		dir := d.pending
+		if _, ok := t.diffTarget(dir); ok || !d.scanning {
+			d.pending = 0
+			cmds = append(cmds, m.stepDiff(dir, true))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// runAt is the index of the run holding seq, -1 if none.
+func (d *diffScan) runAt(seq int64) int {
+	i, found := slices.BinarySearchFunc(d.runs, seq, func(r diffRun, s int64) int {
+		switch {
+		case r.to < s:
+			return -1
+		case r.from > s:
+			return 1
+		}
+		return 0
+	})
+	if !found {
+		return -1
+	}
+	return i
+}
+
+// diffTarget is the nearest run older (dir < 0) or newer than the cursor's.
+func (t *timeline) diffTarget(dir int) (diffRun, bool) {
+	runs := t.diffs.runs
+	if dir < 0 {
+		for i := len(runs) - 1; i >= 0; i-- {
+			if runs[i].to < t.cursor {
+				return runs[i], true
+			}
+		}
+		return diffRun{}, false
+	}
+	for _, r := range runs {
+		if r.from > t.cursor {
+			return r, true
+		}
+	}
+	return diffRun{}, false
+}
+
+// stepDiff moves to the next difference older (dir < 0) or newer, wrapping
+// at the ends when wrap is set; while the scan runs, a step that finds
+// nothing yet waits for it.
+func (m *Model) stepDiff(dir int, wrap bool) tea.Cmd {
+	t := m.tl
+	if t.compareAs == "" {
+		m.setStatus("not comparing: "+m.e.keys.Compare.Help().Key+" to compare with another viewer", true)
+		return nil
+	}
+	d := &t.diffs
+	if r, ok := t.diffTarget(dir); ok {
+		return t.jumpTo(r.from)
+	}
+	switch {
+	case d.scanning:
+		d.pending = dir
+		m.setStatus("looking for differences…", false)
+		return nil
+	case len(d.runs) == 0:
+		m.setStatus(fmt.Sprintf("%s and %s see every seq alike", t.memberName(t.viewer), t.memberName(t.compareAs)), false)
+		return nil
+	case !wrap:
+		return nil
+	}
+	if dir < 0 {
+		m.setStatus("no older difference: wrapped to the newest", false)
+		return t.jumpTo(d.runs[len(d.runs)-1].from)
+	}
+	m.setStatus("no newer difference: wrapped to the oldest", false)
+	return t.jumpTo(d.runs[0].from)
+}
+
+// toggleDiffOnly switches "differences only" and puts the cursor on one.
+func (m *Model) toggleDiffOnly() tea.Cmd {
+	t := m.tl
+	if t.compareAs == "" {
+		m.setStatus("not comparing: "+m.e.keys.Compare.Help().Key+" to compare with another viewer", true)
+		return nil
+	}
+	t.diffOnly = !t.diffOnly
+	if !t.diffOnly || t.diffs.runAt(t.cursor) >= 0 {
+		return nil
+	}
+	if _, ok := t.diffTarget(-1); ok {
+		return m.stepDiff(-1, false)
+	}
+	return m.stepDiff(1, false)
+}
+
+// diffOnlyMove moves between the rows of "differences only": each row is a
+// difference, so up and down step between them.
+func (m *Model) diffOnlyMove(delta int) tea.Cmd {
+	t := m.tl
+	runs := t.diffs.runs
+	if len(runs) == 0 {
+		return nil
+	}
+	i := t.diffs.runAt(t.cursor)
+	if i < 0 {
+		dir := -1
+		if delta > 0 {
+			dir = 1
+		}
+		return m.stepDiff(dir, false)
+	}
+	i = max(0, min(len(runs)-1, i+delta))
+	return t.jumpTo(runs[i].from)
+}
+
+// diffProgress is the footer line of the compare view.
+func (t *timeline) diffProgress(k keyNames) string {
+	d := t.diffs
+	n := 0
+	for _, r := range d.runs {
+		n += int(r.to - r.from + 1)
+	}
+	line := fmt.Sprintf("%d seqs differ", n)
+	if n == 1 {
+		line = "1 seq differs"
+	}
+	if i := d.runAt(t.cursor); i >= 0 {
+		line = fmt.Sprintf("difference %d of %d · %s", i+1, len(d.runs), line)
+	}
+	if d.scanning {
+		line += fmt.Sprintf(" · scanning %d/%d buckets", d.scanned, d.total)
+	}
+	only := "only differences"
+	if t.diffOnly {
+		only = "all rows"
+	}
+	return line + fmt.Sprintf(" · %s/%s next/prev · %s %s · %s why · %s list · %s end", k.next, k.prev, k.only, only, k.why, k.list, k.back)
+}
+
+type keyNames struct{ next, prev, only, why, list, back string }
+
+// compareCols is the layout of a compare row: prefix cells (marker, seq,
+// clock), then two halves, the " ≠ " between them and the reason column.
+func compareCols(width, prefix int) (half int) {
+	return max(1, (width-prefix-3-1-projection.ReasonWidth)/2)
+}
+
+// compareRow draws one row of the compare view. The marker and the reason
+// carry the diff style even on the selected row, so the difference under
+// the cursor still shows.
+func (t *timeline) compareRow(prefix, a, b, reason string, width int, selected bool) string {
+	th := t.e.theme
+	half := compareCols(width, projection.Width(prefix))
+	rowStyle, markStyle, sep := th.Text, th.Text, " │ "
+	if reason != "" {
+		rowStyle, markStyle, sep = th.Diff, th.Diff, " ≠ "
+	}
+	if selected {
+		rowStyle = th.Selected
+	}
+	left := padRight(projection.Truncate(prefix+padRight(projection.Truncate(a, half), half), width), projection.Width(prefix)+half)
+	right := padRight(projection.Truncate(b, half), half)
+	why := " " + padRight(reason, projection.ReasonWidth)
+	used := projection.Width(left) + 3 + half + projection.Width(why)
+	if used > width { // too narrow for the columns: the reason stays, the text goes
+		return ansi.Truncate(rowStyle.Render(projection.Truncate(prefix, max(0, width-projection.Width(why))))+markStyle.Render(why), width, "")
+	}
+	return rowStyle.Render(left) + markStyle.Render(sep) + rowStyle.Render(right) + markStyle.Render(padRight(why, width-used+projection.Width(why)))
+}
+
+// compareLine is the compare row of seq in the full timeline.
+func (t *timeline) compareLine(seq int64, prefix string, width int) string {
+	m, _ := t.message(seq, t.viewer)
+	other, _ := t.message(seq, t.compareAs)
+	a, _ := t.describe(m)
+	b, _ := t.describe(other)
+	outB := t.outsideWindow(t.compareAs, seq)
+	if outB {
+		b = "⊘ not in " + projection.SingleLine(t.memberName(t.compareAs)) + "'s window"
+	}
+	return t.compareRow(prefix, a, b, projection.DiffReason(m, other, false, outB), width, seq == t.cursor)
+}
+
+// compareHeader names the two columns of the compare view above its rows.
+func (t *timeline) compareHeader(width int) string {
+	seqWidth := len(strconv.FormatInt(t.maxSeq(), 10))
+	prefix := 2 + seqWidth + 1 + 11 + 1 // marker, seq, clock, as messageLine draws them
+	half := compareCols(width, prefix)
+	name := func(side, id string) string {
+		return projection.Truncate(side+" as "+projection.SingleLine(t.memberName(id)), half)
+	}
+	line := strings.Repeat(" ", prefix) + padRight(name("A", t.viewer), half) + " │ " + padRight(name("B", t.compareAs), half) + " why"
+	return t.e.theme.Title.Render(padRight(projection.Truncate(line, width), width))
+}
+
+// beyondNotes say what B sees outside A's window: those seqs have no row
+// (the timeline is A's window), but they are what B sees and A does not.
+func (t *timeline) beyondNotes() []string {
+	wb, ok := t.wins[t.compareAs]
+	if !ok || !t.winOK {
+		return nil
+	}
+	var out []string
+	if from, to := max(1, wb.MinSeq), min(wb.MaxSeq, t.minSeq()-1); from <= to {
+		out = append(out, fmt.Sprintf("B also sees seqs %d–%d (%d), before A's window: %s", from, to, to-from+1,
+			projection.Explain(projection.Message{Seq: to, Viewer: t.viewer}, t.win, t.e.loc)[0]))
+	}
+	if from, to := max(wb.MinSeq, t.maxSeq()+1), wb.MaxSeq; from <= to {
+		out = append(out, fmt.Sprintf("B also sees seqs %d–%d (%d), after A's window: %s", from, to, to-from+1,
+			projection.Explain(projection.Message{Seq: from, Viewer: t.viewer}, t.win, t.e.loc)[0]))
+	}
+	return out
+}
+
+// diffRows draws "differences only": one row per difference (a collapsed
+// run as one), the cursor's kept on screen.
+func (t *timeline) diffRows(width, height int) []string {
+	th := t.e.theme
+	d := &t.diffs
+	var out []string
+	if len(d.runs) == 0 {
+		msg := "no differences"
+		if d.scanning {
+			msg = "looking for differences…"
+		}
+		return []string{th.Muted.Render(msg)}
+	}
+	cur := d.runAt(t.cursor)
+	if cur < 0 {
+		cur = max(0, min(len(d.runs)-1, firstRunAfter(d.runs, t.cursor)))
+	}
+	t.diffTop = max(0, min(t.diffTop, cur), cur-height+1)
+	seqWidth := len(strconv.FormatInt(t.maxSeq(), 10))
+	for i := t.diffTop; i < len(d.runs) && len(out) < height; i++ {
+		r := d.runs[i]
+		marker := "  "
+		if r.from <= t.cursor && t.cursor <= r.to {
+			marker = "▸ "
+		}
+		prefix := fmt.Sprintf("%s%*d %s ", marker, seqWidth, r.from, t.clock(r.a))
+		a, _ := t.describe(r.a)
+		b, _ := t.describe(r.b)
+		if r.reason == projection.ReasonOutsideB {
+			b = "⊘ not in " + projection.SingleLine(t.memberName(t.compareAs)) + "'s window"
+		}
+		if r.to > r.from {
+			a = fmt.Sprintf("· seqs %d–%d (%d)", r.from, r.to, r.to-r.from+1)
+			if r.a.Hole {
+				a += " no message"
+			}
+		}
+		out = append(out, t.compareRow(prefix, a, b, r.reason, width, marker == "▸ "))
+	}
+	return out
+}
+
+// firstRunAfter is the index of the first run after seq.
+func firstRunAfter(runs []diffRun, seq int64) int {
+	i, _ := slices.BinarySearchFunc(runs, seq, func(r diffRun, s int64) int {
+		if r.to < s {
+			return -1
+		}
+		return 1
+	})
+	return i
+}

@@ -1,0 +1,223 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+// longerChat adds seqs 121-450 to alice and bob's chat (five buckets in
+// all), deleted for bob at seq 420: with seq 5 deleted for alice, the two
+// differences are four buckets apart.
+func longerChat(t *testing.T) func(*store.Store) {
+	return func(st *store.Store) {
+		ctx := context.Background()
+		var more []*store.MsgData
+		for i := 121; i <= 450; i++ {
+			more = append(more, textMsg("alice", "bob", "", store.SessionSingle, i, fmt.Sprintf("later %d", i)))
+		}
+		if _, err := st.InsertMessages(ctx, chatAB, 121, more); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.DeleteForMe(ctx, chatAB, []int64{420}, "bob"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func compareDriver(t *testing.T, w, h int, setup ...func(*store.Store)) *driver {
+	t.Helper()
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	for _, s := range setup {
+		s(st)
+	}
+	opts, _ := testOptions(t, "alice")
+	return newDriver(t, st, opts, w, h)
+}
+
+// TestCompareSingleChatAtOnce: a single chat has one other member, so c
+// compares with them without a picker, across the full width; tab brings
+// the conversation list back.
+func TestCompareSingleChatAtOnce(t *testing.T) {
+	d := compareDriver(t, 120, 40)
+	d.open(chatAB)
+	d.keys("c")
+	if d.m.overlay != ovNone || d.m.tl.compareAs != "bob" {
+		t.Fatalf("c in a single chat: overlay %v, comparing with %q; want no dialog, bob", d.m.overlay, d.m.tl.compareAs)
+	}
+	view := d.m.View()
+	if !strings.Contains(view, "A as Alice") || !strings.Contains(view, "│ B as Bob") {
+		t.Errorf("compare columns are not named:\n%s", view)
+	}
+	if strings.Contains(view, "Conversations of alice") {
+		t.Errorf("the list pane still takes room while comparing:\n%s", view)
+	}
+	d.keys("tab")
+	if view := d.m.View(); !strings.Contains(view, "Conversations of alice") || !strings.Contains(view, "vs Bob") {
+		t.Errorf("tab did not bring the list back beside the compare view:\n%s", view)
+	}
+}
+
+// TestStepBetweenDifferencesLoadsBuckets: ] and [ go to the next and
+// previous rows the two viewers see differently, reading the buckets they
+// are in, and wrap at the ends with a note.
+func TestStepBetweenDifferencesLoadsBuckets(t *testing.T) {
+	d := compareDriver(t, 120, 40, longerChat(t))
+	d.open(chatAB)
+	d.keys("c")
+	if _, _, held := d.m.tl.slot(5); held {
+		t.Fatal("bucket 0 is held from the start: the test proves nothing")
+	}
+	d.keys("[")
+	if d.m.tl.cursor != 420 {
+		t.Fatalf("[ from seq 450 went to %d, want 420 (deleted for bob)", d.m.tl.cursor)
+	}
+	if row := rowOf(d.m.View(), 420); !strings.Contains(row, "≠") || !strings.Contains(row, "deleted-for-B") {
+		t.Errorf("seq 420 drawn as %q, want ≠ and its reason", row)
+	}
+	d.keys("[")
+	if d.m.tl.cursor != 5 {
+		t.Fatalf("[ from seq 420 went to %d, want 5 (deleted for alice)", d.m.tl.cursor)
+	}
+	if row := rowOf(d.m.View(), 5); !strings.Contains(row, "deleted-for-A") {
+		t.Errorf("seq 5 drawn as %q once its bucket was read", row)
+	}
+	d.keys("[")
+	if d.m.tl.cursor != 420 || !strings.Contains(d.m.status, "wrapped") {
+		t.Errorf("[ from the oldest difference: cursor %d, status %q; want 420 and a note that it wrapped", d.m.tl.cursor, d.m.status)
+	}
+	d.keys("]")
+	if d.m.tl.cursor != 5 || !strings.Contains(d.m.status, "wrapped") {
+		t.Errorf("] from the newest difference: cursor %d, status %q; want 5 and a note that it wrapped", d.m.tl.cursor, d.m.status)
+	}
+}
+
+// TestDifferencesOnly: D hides the rows both see alike; seqs before
+// carol's window (seq_user.min_seq 20) collapse into one row.
+func TestDifferencesOnly(t *testing.T) {
+	d := compareDriver(t, 120, 40, func(st *store.Store) {
+		insertRaw(t, st, store.CollSeqUser, store.SeqUser{UserID: "carol", ConversationID: chatT, MinSeq: 20})
+	})
+	d.open(chatT)
+	d.keys("c")
+	d.typeText("carol")
+	d.keys("enter", "D")
+	view := d.m.View()
+	if !strings.Contains(view, "seqs 1–19 (19)") || !strings.Contains(view, "outside-B-win") {
+		t.Errorf("the run outside carol's window is not one row with its reason:\n%s", view)
+	}
+	if rowOf(view, 25) != "" || rowOf(view, 30) != "" {
+		t.Errorf("rows both see alike are still drawn:\n%s", view)
+	}
+	d.keys("D")
+	if rowOf(d.m.View(), 30) == "" {
+		t.Errorf("D again does not bring every row back:\n%s", d.m.View())
+	}
+}
+
+// TestReasonColumnAt80Columns: the reason stays readable on a small
+// terminal, not cut with the message text.
+func TestReasonColumnAt80Columns(t *testing.T) {
+	d := compareDriver(t, 80, 24)
+	d.open(chatAB)
+	d.jump(5)
+	d.keys("c")
+	view := d.m.View()
+	if row := rowOf(view, 5); !strings.Contains(row, "deleted-for-A") {
+		t.Errorf("at 80 columns seq 5 is drawn as %q, without its reason", row)
+	}
+	for i, line := range strings.Split(view, "\n") {
+		if w := len([]rune(line)); strings.Contains(line, "│") && w != 80 {
+			t.Errorf("line %d is %d cells, not 80: %q", i, w, line)
+		}
+	}
+}
+
+// TestCompareInspectorShowsBothViewers: the inspector in compare shows
+// the raw slot beside what each viewer sees and the rule that made it.
+func TestCompareInspectorShowsBothViewers(t *testing.T) {
+	d := compareDriver(t, 140, 50)
+	d.open(chatAB)
+	d.jump(5)
+	d.keys("c", "i")
+	view := d.m.View()
+	for _, want := range []string{`del_list    ["alice"]`, "A as alice sees it:", "B as bob sees it:",
+		"in del_list of alice", "A and B: deleted for alice only"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the compare inspector lacks %q:\n%s", want, view)
+		}
+	}
+}
+
+// TestCompareInspectorOutsideTheWindow: for a seq before carol's window the
+// inspector says she is shown nothing, and why.
+func TestCompareInspectorOutsideTheWindow(t *testing.T) {
+	d := compareDriver(t, 140, 50, func(st *store.Store) {
+		insertRaw(t, st, store.CollSeqUser, store.SeqUser{UserID: "carol", ConversationID: chatT, MinSeq: 20})
+	})
+	d.open(chatT)
+	d.keys("c")
+	d.typeText("carol")
+	d.keys("enter", "[", "i")
+	view := d.m.View()
+	for _, want := range []string{"nothing: the seq is outside their window", "below carol's first visible seq 20", "A and B: outside carol's window"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the compare inspector at seq %d lacks %q:\n%s", d.m.tl.cursor, want, view)
+		}
+	}
+}
+
+// TestCompareSaysWhatBSeesBeforeAsWindow: alice cleared her history up to
+// seq 40 and bob did not: seqs 1-40 are what bob sees and alice does not,
+// though the timeline (alice's window) has no row for them.
+func TestCompareSaysWhatBSeesBeforeAsWindow(t *testing.T) {
+	d := compareDriver(t, 120, 40, clearedBefore41(t))
+	d.open(chatAB)
+	d.keys("c")
+	want := "B also sees seqs 1–40 (40), before A's window: below alice's first visible seq 41"
+	if view := d.m.View(); !strings.Contains(view, want) {
+		t.Errorf("the compare view does not say %q:\n%s", want, view)
+	}
+	d.keys("D")
+	if view := d.m.View(); !strings.Contains(view, want) {
+		t.Errorf("differences only does not say %q:\n%s", want, view)
+	}
+}
+
+// TestCompareFollowsAWrite: a delete for alice made from the compare view
+// becomes a difference at once, counted and reachable with [.
+func TestCompareFollowsAWrite(t *testing.T) {
+	d := compareDriver(t, 120, 40)
+	d.open(chatAB)
+	d.jump(10)
+	d.keys("c", "d", "y")
+	if row := rowOf(d.m.View(), 10); !strings.Contains(row, "deleted-for-A") {
+		t.Fatalf("seq 10 after alice deleted it for herself: %q", row)
+	}
+	d.keys("G", "[")
+	if d.m.tl.cursor != 10 {
+		t.Errorf("[ from the newest went to %d, want the new difference at 10", d.m.tl.cursor)
+	}
+}
+
+// TestReasonColumnOnANarrowTerminal: at 40 columns the rows keep their
+// width and the reason.
+func TestReasonColumnOnANarrowTerminal(t *testing.T) {
+	d := compareDriver(t, 40, 20)
+	d.open(chatAB)
+	d.jump(5)
+	d.keys("c")
+	view := d.m.View()
+	if row := rowOf(view, 5); !strings.Contains(row, "deleted-for-A") {
+		t.Errorf("at 40 columns seq 5 is drawn as %q, without its reason", row)
+	}
+	for i, line := range strings.Split(view, "\n") {
+		if w := len([]rune(line)); strings.Contains(line, "│") && w != 40 {
+			t.Errorf("line %d is %d cells, not 40: %q", i, w, line)
+		}
+	}
+}
