@@ -78,6 +78,8 @@ var commands = []command{
 	{name: "bench", args: "[--messages N] [--batch N] [--seed N] [--no-sync] [--json]",
 		help:     "the bucket layout against one document per message, side by side, in scratch stores",
 		ownStore: true, flags: benchFlags, run: runBench},
+	{name: "find", args: "--client-msg-id ID | --server-msg-id ID", help: "a message across all conversations: conversation, seq, bucket",
+		flags: findFlags, run: runFind},
 	{name: "check", args: "[--conversation CID]", help: "bucket invariants, indexes and seq documents",
 		autoSeed: true, flags: func(fs *flag.FlagSet, o *opts) { fs.StringVar(&o.cid, "conversation", "", "only this conversation") },
 		run: runCheck},
@@ -100,6 +102,7 @@ type opts struct {
 	file                              string
 	json, noSync                      bool
 	batch                             int
+	clientMsgID, serverMsgID          string
 }
 
 func connectionFlags(fs *flag.FlagSet, o *opts) {
