@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"time"
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
@@ -52,4 +53,13 @@ func runFind(ctx context.Context, e *env) error {
 func findPlanLine(field string, p store.FindPlan) string {
 	return fmt.Sprintf("no index on msgs.msg.%s: scanning %d buckets in %d conversations (check suggests the index)",
 		field, p.Buckets, p.Conversations)
+}
+
+// zone is where times are shown: UTC with --utc, else the local zone, the
+// same for the UI and dump.
+func (e *env) zone() *time.Location {
+	if e.o.utc {
+		return time.UTC
+	}
+	return time.Local
 }

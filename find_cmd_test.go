@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestFindLocatesAMessageByItsIDs: a support engineer holding only a
@@ -48,5 +49,20 @@ func TestCheckSuggestsTheFindIndexes(t *testing.T) {
 		if !strings.Contains(out, `db.msg.createIndex({"msgs.msg.`+f+`": 1})`) {
 			t.Errorf("check does not suggest the %s index:\n%s", f, out)
 		}
+	}
+}
+
+// TestDumpTimesFollowTheZone: dump writes times in the local zone, named on
+// each line, and --utc forces UTC (the UI takes the same zone). The local
+// zone is set here, so the test does not depend on the machine's.
+func TestDumpTimesFollowTheZone(t *testing.T) {
+	s := seeded(t)
+	saved := time.Local
+	time.Local = time.FixedZone("JST", 9*3600)
+	defer func() { time.Local = saved }()
+	local := s.mustRun(t, "dump", "--conversation", "si_alice_bob", "--as", "alice", "--to", "1")
+	utc := s.mustRun(t, "dump", "--conversation", "si_alice_bob", "--as", "alice", "--to", "1", "--utc")
+	if !strings.Contains(local, " JST ") || !strings.Contains(utc, " UTC ") || local == utc {
+		t.Errorf("dump in JST then with --utc:\n%s%s", local, utc)
 	}
 }

@@ -103,6 +103,7 @@ type opts struct {
 	json, noSync                      bool
 	batch                             int
 	clientMsgID, serverMsgID          string
+	utc                               bool
 }
 
 func connectionFlags(fs *flag.FlagSet, o *opts) {
@@ -113,6 +114,7 @@ func connectionFlags(fs *flag.FlagSet, o *opts) {
 	fs.BoolVar(&o.readOnly, "read-only", false, "refuse every write")
 	fs.StringVar(&o.readPref, "read-preference", "", "MongoDB read preference (primary, secondaryPreferred, ...)")
 	fs.StringVar(&o.auditLog, "audit-log", "", "audit log file (default "+defaultAuditPath()+")")
+	fs.BoolVar(&o.utc, "utc", false, "show times in UTC, not the local time zone")
 }
 
 func formatFlags(fs *flag.FlagSet, o *opts) {
@@ -576,7 +578,7 @@ func runUI(ctx context.Context, e *env) error {
 	}
 	defer e.close()
 	return ui.Run(ctx, e.st, ui.Options{As: e.o.as, Theme: e.o.theme, Mouse: e.o.mouse,
-		ReadOnly: e.o.readOnly, Operator: operator(), Deployment: e.o.mongoURI != ""})
+		ReadOnly: e.o.readOnly, Operator: operator(), Deployment: e.o.mongoURI != "", TimeZone: e.zone()})
 }
 
 func runConversations(ctx context.Context, e *env) error {
@@ -713,7 +715,7 @@ func printMessage(e *env, m projection.Message) error {
 	if e.o.format == "json" {
 		return printJSON(e.stdout, m)
 	}
-	_, err := fmt.Fprintln(e.stdout, projection.Line(m))
+	_, err := fmt.Fprintln(e.stdout, projection.LineIn(m, e.zone()))
 	return err
 }
 

@@ -64,7 +64,7 @@ func (t *timeline) inspectLines() []string {
 	add("")
 	add("as %s sees it:", t.viewer)
 	m, _ := t.message(t.cursor, t.viewer)
-	for _, l := range projection.Detail(m) {
+	for _, l := range projection.DetailIn(m, t.e.loc) {
 		add("  %s", l)
 	}
 	return out

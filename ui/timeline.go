@@ -56,6 +56,7 @@ type timeline struct {
 	compareAs    string            // second viewer of the compare view, "" when off
 	lastCompared string            // the compare picker starts on them next time
 	search       search
+	clockFmt     string // the send time layout of the rows drawn (clock.go)
 }
 
 type membersState int

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/lipgloss"
 
@@ -100,6 +99,7 @@ func (t *timeline) view(width, height int, focused bool) string {
 	case len(t.buckets) == 0:
 		lines = append(lines, th.Muted.Render("loading…"))
 	default:
+		t.clockFmt = t.clockLayout()
 		if t.compareAs != "" {
 			lines = append(lines, t.compareHeader(width))
 			body--
@@ -178,7 +178,7 @@ func (t *timeline) messageLine(seq int64, width, seqWidth int) string {
 		marker = "▸ "
 	}
 	m, _ := t.message(seq, t.viewer)
-	prefix := fmt.Sprintf("%s%*d %s ", marker, seqWidth, seq, t.clock(m))
+	prefix := fmt.Sprintf("%s%*d %s ", marker, seqWidth, seq, t.clock(m, t.clockFmt))
 	if t.compareAs == "" {
 		text, style := t.describe(m)
 		line := projection.Truncate(prefix+text, width)
@@ -214,21 +214,13 @@ func (t *timeline) compareHalf(width, prefix int) int {
 // compareHeader names the two columns of the compare view above its rows.
 func (t *timeline) compareHeader(width int) string {
 	seqWidth := len(strconv.FormatInt(t.maxSeq(), 10))
-	prefix := 2 + seqWidth + 1 + 11 + 1 // marker, seq, clock, as messageLine draws them
+	prefix := 2 + seqWidth + 1 + len(t.clockFmt) + 1 // marker, seq, clock, as messageLine draws them
 	half := t.compareHalf(width, prefix)
 	name := func(id string) string {
 		return projection.Truncate("as "+projection.SingleLine(t.memberName(id)), half)
 	}
 	line := strings.Repeat(" ", prefix) + padRight(name(t.viewer), half) + " │ " + name(t.compareAs)
 	return t.e.theme.Title.Render(padRight(projection.Truncate(line, width), width))
-}
-
-// clock is the send time, or blanks for a hole.
-func (t *timeline) clock(m projection.Message) string {
-	if m.SendTime == 0 {
-		return "           "
-	}
-	return time.UnixMilli(m.SendTime).In(t.e.loc).Format("01-02 15:04")
 }
 
 // describe is the one-line text of a message as its viewer sees it, and the

@@ -81,6 +81,8 @@ func (m *Model) statusBar() string {
 		if !t.empty() {
 			parts = append(parts, fmt.Sprintf("seq %d/%d · bucket %d", t.cursor, t.maxSeq(), store.BucketIndex(t.cursor)))
 		}
+		parts = append(parts, "times "+zoneLabel(m.e.loc, m.e.now())) // the one place the zone is said
+
 	}
 	parts = append(parts, fmt.Sprintf("%d round trips", stats.RoundTrips))
 	if stats.CacheRoundTrips > 0 {
