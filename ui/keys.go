@@ -148,6 +148,7 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		}
 	case key.Matches(k, keys.Search):
 		m.startInput(inSearch, "search: ", t.search.query)
+		m.inputSelected = t.search.query != "" // typing replaces the last query
 	case key.Matches(k, keys.NextHit):
 		return m.stepHit(true)
 	case key.Matches(k, keys.PrevHit):
@@ -192,9 +193,20 @@ func (m *Model) startInput(purpose inputFor, prompt, value string) {
 	m.input.SetValue(value)
 	m.input.CursorEnd()
 	m.input.Focus()
+	m.inputSelected = false
 }
 
 func (m *Model) inputKey(k tea.KeyMsg) tea.Cmd {
+	if m.inputSelected {
+		m.inputSelected = false
+		switch k.Type {
+		case tea.KeyRunes, tea.KeySpace:
+			m.input.SetValue("") // the typed key starts a new value
+		case tea.KeyBackspace, tea.KeyDelete, tea.KeyCtrlU:
+			m.input.SetValue("")
+			return nil
+		}
+	}
 	switch k.Type {
 	case tea.KeyEsc:
 		if m.inputFor == inFilter {

@@ -62,6 +62,9 @@ type Model struct {
 
 	input    textinput.Model
 	inputFor inputFor
+	// inputSelected: the input holds a value offered whole (the last
+	// search), shown selected; the first key typed replaces it.
+	inputSelected bool
 
 	status    string
 	statusErr bool

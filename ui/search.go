@@ -3,25 +3,32 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 )
 
-// search scans the open conversation from the newest bucket to the oldest,
-// one find of a batch of buckets per step, keeping only the seqs that
-// match, so a search holds no more memory than its hits.
+// search scans the open conversation outwards from the cursor's bucket, one
+// find of a batch of buckets per step, keeping only the seqs that match, so
+// a search holds no more memory than its hits. The first hit shown is the
+// nearest at or before the cursor; past the oldest it wraps to the newest.
 type search struct {
 	id       int
 	query    string
-	hits     []int64 // newest first
+	hits     []int64 // ascending
 	scanning bool
-	next     int64 // the next bucket to scan (scanning downward)
+	origin   int64 // the cursor when the search started
+	lo, hi   int64 // the buckets scanned so far, contiguous around origin's
+	lowest   int64 // the oldest and newest buckets of the window
+	highest  int64
+	shown    bool // the first hit was jumped to
 	scanned  int
 	total    int
 	err      error
@@ -31,32 +38,60 @@ type searchStepMsg struct {
 	id      int
 	cid     string
 	hits    []int64
-	scanned int
+	indexes []int64 // the buckets this step read
 	err     error
 }
 
 func (m *Model) startSearch(q string) tea.Cmd {
 	t := m.tl
 	q = strings.TrimSpace(q)
-	if t == nil || q == "" || t.empty() {
+	if t == nil || q == "" {
+		return nil
+	}
+	if t.empty() {
+		t.search = search{query: q}
+		m.setStatus(noMatch(q), true)
 		return nil
 	}
 	m.searchID++
-	t.search = search{id: m.searchID, query: q, scanning: true,
-		next:  store.BucketIndex(t.maxSeq()),
-		total: int(store.BucketIndex(t.maxSeq()) - store.BucketIndex(t.minSeq()) + 1)}
+	origin := store.BucketIndex(t.cursor)
+	t.search = search{id: m.searchID, query: q, scanning: true, origin: t.cursor,
+		lo: origin + 1, hi: origin, // nothing scanned yet
+		lowest: store.BucketIndex(t.minSeq()), highest: store.BucketIndex(t.maxSeq())}
+	t.search.total = int(t.search.highest - t.search.lowest + 1)
 	return t.searchStep()
+}
+
+// noMatch is the one way a search with no hit says so, whatever the size.
+func noMatch(q string) string { return fmt.Sprintf("no match for %q", projection.SingleLine(q)) }
+
+// nextBuckets are the next buckets to scan: older and newer in turn from
+// the scanned run, at most n.
+func (s *search) nextBuckets(n int) []int64 {
+	var idx []int64
+	lo, hi := s.lo, s.hi
+	if lo > hi { // the first step starts at the cursor's bucket
+		idx = append(idx, lo-1)
+		lo, hi = lo-1, lo-1
+	}
+	for len(idx) < n && (lo > s.lowest || hi < s.highest) {
+		if lo > s.lowest {
+			lo--
+			idx = append(idx, lo)
+		}
+		if hi < s.highest && len(idx) < n {
+			hi++
+			idx = append(idx, hi)
+		}
+	}
+	return idx
 }
 
 // searchStep reads the next batch of buckets and matches the query against
 // what the viewer sees.
 func (t *timeline) searchStep() tea.Cmd {
 	s := t.search
-	lowest := store.BucketIndex(t.minSeq())
-	var idx []int64
-	for i := s.next; i >= lowest && len(idx) < t.e.st.FindBatch; i-- {
-		idx = append(idx, i)
-	}
+	idx := s.nextBuckets(max(1, t.e.st.FindBatch))
 	e, cid, conv, viewer := t.e, t.cid, t.conv, t.viewer
 	minSeq, maxSeq := t.minSeq(), t.maxSeq()
 	q := strings.ToLower(s.query)
@@ -70,8 +105,7 @@ func (t *timeline) searchStep() tea.Cmd {
 		quoted := projection.BucketLookup(bs...)
 		var hits []int64
 		for _, b := range bs {
-			for i := store.BucketSize - 1; i >= 0; i-- {
-				slot := b.Slots[i]
+			for _, slot := range b.Slots {
 				if slot.Seq < minSeq || slot.Seq > maxSeq {
 					continue
 				}
@@ -81,7 +115,7 @@ func (t *timeline) searchStep() tea.Cmd {
 				}
 			}
 		}
-		return searchStepMsg{id: s.id, cid: cid, hits: hits, scanned: len(idx)}
+		return searchStepMsg{id: s.id, cid: cid, hits: hits, indexes: idx}
 	}
 }
 
@@ -96,48 +130,79 @@ func (m *Model) searchStep(msg searchStepMsg) tea.Cmd {
 		m.setStatus("search failed: "+msg.err.Error(), true)
 		return nil
 	}
-	first := len(s.hits) == 0 && len(msg.hits) > 0
 	s.hits = append(s.hits, msg.hits...)
-	s.scanned += msg.scanned
-	s.next -= int64(msg.scanned)
-	var cmds []tea.Cmd
-	if first {
-		cmds = append(cmds, t.jumpTo(s.hits[0]))
+	slices.Sort(s.hits)
+	for _, i := range msg.indexes {
+		s.lo, s.hi = min(s.lo, i), max(s.hi, i)
 	}
-	if s.next >= store.BucketIndex(t.minSeq()) && msg.scanned > 0 {
-		cmds = append(cmds, t.searchStep())
-	} else {
+	s.scanned += len(msg.indexes)
+	done := s.lo <= s.lowest && s.hi >= s.highest || len(msg.indexes) == 0
+	if done {
 		s.scanning = false
-		if len(s.hits) == 0 {
-			m.setStatus(fmt.Sprintf("no match for %q", s.query), true)
+	}
+	var cmds []tea.Cmd
+	if !s.shown {
+		if cmd := m.showFirstHit(done); cmd != nil {
+			cmds = append(cmds, cmd)
 		}
+	}
+	if !done {
+		cmds = append(cmds, t.searchStep())
 	}
 	return tea.Batch(cmds...)
 }
 
-// stepHit moves to the next hit older (n) or newer (N) than the cursor.
-func (m *Model) stepHit(older bool) tea.Cmd {
+// showFirstHit jumps to the nearest hit older than where the search
+// started (or that message itself), as soon as the scanned run proves it
+// the nearest; with none
+// older, to the newest hit once the scan is done, saying it wrapped.
+func (m *Model) showFirstHit(done bool) tea.Cmd {
 	t := m.tl
-	if len(t.search.hits) == 0 {
-		m.setStatus("no search hits (/ to search)", true)
+	s := &t.search
+	if i, _ := slices.BinarySearch(s.hits, s.origin+1); i > 0 { // the cursor's own message first
+		s.shown = true
+		return t.jumpTo(s.hits[i-1])
+	}
+	if !done {
 		return nil
 	}
-	hits := t.search.hits
-	if older {
-		for _, h := range hits {
-			if h < t.cursor {
-				return t.jumpTo(h)
-			}
-		}
-	} else {
-		for i := len(hits) - 1; i >= 0; i-- {
-			if hits[i] > t.cursor {
-				return t.jumpTo(hits[i])
-			}
-		}
+	s.shown = true
+	if len(s.hits) == 0 {
+		m.setStatus(noMatch(s.query), true)
+		return nil
 	}
-	m.setStatus("no more hits that way", false)
-	return nil
+	m.setStatus("search wrapped: no hit older than the cursor, showing the newest", false)
+	return t.jumpTo(s.hits[len(s.hits)-1])
+}
+
+// stepHit moves to the next hit older (n) or newer (N) than the cursor,
+// wrapping at the ends with a note.
+func (m *Model) stepHit(older bool) tea.Cmd {
+	t := m.tl
+	hits := t.search.hits
+	if len(hits) == 0 {
+		if t.search.query != "" && !t.search.scanning {
+			m.setStatus(noMatch(t.search.query), true)
+		} else {
+			m.setStatus("no search hits (/ to search)", true)
+		}
+		return nil
+	}
+	i, found := slices.BinarySearch(hits, t.cursor)
+	switch {
+	case older && i > 0:
+		return t.jumpTo(hits[i-1])
+	case older:
+		m.setStatus("search wrapped to the newest hit", false)
+		return t.jumpTo(hits[len(hits)-1])
+	case found && i+1 < len(hits):
+		return t.jumpTo(hits[i+1])
+	case !found && i < len(hits):
+		return t.jumpTo(hits[i])
+	default:
+		m.setStatus("search wrapped to the oldest hit", false)
+		return t.jumpTo(hits[0])
+	}
 }
 
 // searchProgress is the footer line while a search runs or has hits.
@@ -147,10 +212,8 @@ func (t *timeline) searchProgress() string {
 		return ""
 	}
 	pos := ""
-	for i, h := range s.hits {
-		if h == t.cursor {
-			pos = fmt.Sprintf("hit %d of ", i+1)
-		}
+	if i, found := slices.BinarySearch(s.hits, t.cursor); found {
+		pos = fmt.Sprintf("hit %d of ", len(s.hits)-i) // counted from the newest
 	}
 	line := fmt.Sprintf("search %q: %s%d hits", projection.SingleLine(s.query), pos, len(s.hits))
 	if s.scanning {
@@ -235,4 +298,30 @@ func resolveDate(e *env, cid string, minSeq, maxSeq, target int64) tea.Cmd {
 		}
 		return jumpResolvedMsg{cid: cid, seq: found}
 	}
+}
+
+// highlight renders a timeline row in style with every match of the search
+// query after its first skip bytes (the seq and time) marked, so the eye
+// finds why the row is a hit.
+func (t *timeline) highlight(line string, skip int, style lipgloss.Style) string {
+	q := strings.ToLower(t.search.query)
+	lower := strings.ToLower(line)
+	if q == "" || len(lower) != len(line) || skip > len(line) {
+		return style.Render(line) // a case change that moves bytes: no mark rather than a wrong one
+	}
+	match := t.e.theme.Match.Inherit(style)
+	var b strings.Builder
+	from := 0
+	for {
+		i := strings.Index(lower[max(from, skip):], q)
+		if i < 0 {
+			break
+		}
+		i += max(from, skip)
+		b.WriteString(style.Render(line[from:i]))
+		b.WriteString(match.Render(line[i : i+len(q)]))
+		from = i + len(q)
+	}
+	b.WriteString(style.Render(line[from:]))
+	return b.String()
 }

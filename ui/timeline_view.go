@@ -185,7 +185,7 @@ func (t *timeline) messageLine(seq int64, width, seqWidth int) string {
 		if seq == t.cursor {
 			style = th.Selected
 		}
-		return style.Render(padRight(line, width))
+		return t.highlight(padRight(line, width), len(prefix), style)
 	}
 	other, _ := t.message(seq, t.compareAs)
 	half := t.compareHalf(width, projection.Width(prefix))
