@@ -5,6 +5,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/embedded"
 )
 
 // TestFindLocatesAMessageByItsIDs: a support engineer holding only a
@@ -64,5 +68,64 @@ func TestDumpTimesFollowTheZone(t *testing.T) {
 	utc := s.mustRun(t, "dump", "--conversation", "si_alice_bob", "--as", "alice", "--to", "1", "--utc")
 	if !strings.Contains(local, " JST ") || !strings.Contains(utc, " UTC ") || local == utc {
 		t.Errorf("dump in JST then with --utc:\n%s%s", local, utc)
+	}
+}
+
+// TestDumpTextCollapsesHoleRuns: seqs 2..300 hold nothing (bucket 0 holes,
+// buckets 1 and 2 never written): dump --format text prints them as one
+// line, JSON keeps one object per seq.
+func TestDumpTextCollapsesHoleRuns(t *testing.T) {
+	s := empty(t)
+	b, err := embedded.Open(s.data, embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := store.New(b, store.Options{})
+	msg := func(seq int64) *store.MsgData {
+		return &store.MsgData{SendID: "x", RecvID: "y", SessionType: store.SessionSingle, ContentType: 101,
+			Content: fmt.Sprintf(`{"content":"m%d"}`, seq), SendTime: 1700000000000 + seq, Status: store.StatusSent}
+	}
+	for _, seq := range []int64{1, 301} {
+		if _, err := st.InsertMessages(t.Context(), "si_x_y", seq, []*store.MsgData{msg(seq)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = st.Close(t.Context())
+	out := s.mustRun(t, "dump", "--conversation", "si_x_y", "--as", "x", "--utc")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || !strings.HasSuffix(lines[1], "· seqs 2–300: no message (299)") {
+		t.Errorf("dump text of 1, a 299-seq gap and 301:\n%s", out)
+	}
+	if n := len(s.dumpJSON(t, "si_x_y", "x")); n != 301 {
+		t.Errorf("dump json printed %d objects, want one per seq (301)", n)
+	}
+}
+
+// TestDumpPrinterTreatsSkippedSeqsAsHoles: seqs a scan never hands over
+// (buckets that do not exist) join the run of holes around them, at the
+// end too; a lone hole keeps its own line.
+func TestDumpPrinterTreatsSkippedSeqsAsHoles(t *testing.T) {
+	var buf strings.Builder
+	e := &env{o: &opts{format: "text", utc: true}, stdout: &buf}
+	p := newDumpPrinter(e, 1)
+	msg := func(seq int64) projection.Message {
+		return projection.Message{Seq: seq, SendID: "x", ContentType: 101, Content: `{"content":"hi"}`, SendTime: 1}
+	}
+	for _, m := range []projection.Message{msg(1), {Seq: 2, Hole: true}, msg(3), {Seq: 4, Hole: true}, msg(9000)} {
+		if err := p.add(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := p.end(10085); err != nil {
+		t.Fatal(err)
+	}
+	got := buf.String()
+	for _, want := range []string{"      2  ", "· seqs 4–8999: no message (8,996)", "· seqs 9001–10085: no message (1,085)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("dump lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Count(got, "\n") != 6 {
+		t.Errorf("want 6 lines (1, 2, 3, run, 9000, run):\n%s", got)
 	}
 }

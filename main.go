@@ -669,6 +669,7 @@ func runDump(ctx context.Context, e *env) error {
 	}
 	conv := projection.Conv{ID: o.cid, SessionType: store.ConversationTypeOf(o.cid)}
 	var prev []*store.Bucket // the batch before, for quotes that reach back
+	out := newDumpPrinter(e, from)
 	err = st.Scan(ctx, w, from, to, func(batch []*store.Bucket) error {
 		// Rule 5 needs every quoted seq's slot: what the batch and the one
 		// before do not hold is read in one more call, only when needed.
@@ -692,13 +693,16 @@ func runDump(ctx context.Context, e *env) error {
 				if s.Seq < from || s.Seq > to {
 					continue
 				}
-				if err := printMessage(e, projection.View(s, b.DocID, o.as, conv, lookup)); err != nil {
+				if err := out.add(projection.View(s, b.DocID, o.as, conv, lookup)); err != nil {
 					return err
 				}
 			}
 		}
 		return nil
 	})
+	if err == nil {
+		err = out.end(to)
+	}
 	if err != nil {
 		return err
 	}
