@@ -16,6 +16,9 @@ type KeyMap struct {
 	Revoke, Delete, MarkRead                key.Binding
 	Inspect, Search, NextHit, PrevHit, Jump key.Binding
 	Copy, Boundaries, Retry, Help, Quit     key.Binding
+
+	// Finding messages (issue 11): past a run of holes, by message ID.
+	NextMessage, PrevMessage, FindByID key.Binding
 }
 
 // Default is the key map of issue 3.
@@ -50,6 +53,10 @@ func Default() KeyMap {
 		Retry:       b("R", "retry", "R"),
 		Help:        b("?", "help", "?"),
 		Quit:        b("q", "quit", "q", "ctrl+c"),
+
+		NextMessage: b("}", "next message (past holes)", "}"),
+		PrevMessage: b("{", "previous message (past holes)", "{"),
+		FindByID:    b("I", "find by message ID", "I"),
 	}
 }
 
@@ -76,7 +83,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.SwitchPane, k.Open, k.Back},
 		{k.ViewAs, k.CycleViewer, k.ViewAsAny, k.Compare, k.Inspect, k.Boundaries, k.Copy},
-		{k.Revoke, k.Delete, k.MarkRead, k.Search, k.NextHit, k.PrevHit, k.Jump},
+		{k.Revoke, k.Delete, k.MarkRead, k.Search, k.NextHit, k.PrevHit, k.Jump, k.NextMessage, k.PrevMessage, k.FindByID},
 		{k.Retry, k.Help, k.Quit},
 	}
 }

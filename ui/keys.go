@@ -13,6 +13,11 @@ import (
 // never fires an action), then an overlay, then the global keys, then the
 // focused pane.
 func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
+	if m.find != nil && m.inputFor == inNone && (k.Type == tea.KeyEsc || k.Type == tea.KeyCtrlC) {
+		m.cancelFind() // a running find is what esc and ctrl+c stop first
+		m.setStatus("find cancelled", false)
+		return nil
+	}
 	if k.Type == tea.KeyCtrlC {
 		return tea.Quit
 	}
@@ -52,6 +57,9 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 		return m.retry()
 	case key.Matches(k, keys.ViewAsAny):
 		m.startInput(inViewAs, "view as user ID: ", "")
+		return nil
+	case key.Matches(k, keys.FindByID):
+		m.startInput(inFindID, "find message by client or server msg ID: ", "")
 		return nil
 	}
 	if m.focus == paneTimeline && m.tl != nil {
@@ -105,9 +113,19 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 	page := int64(max(1, m.bodyHeight()-4))
 	switch {
 	case key.Matches(k, keys.Up):
+		if cmd, ok := t.stepOverRun(-1); ok {
+			return cmd
+		}
 		return t.move(-1, false)
 	case key.Matches(k, keys.Down):
+		if cmd, ok := t.stepOverRun(1); ok {
+			return cmd
+		}
 		return t.move(1, false)
+	case key.Matches(k, keys.NextMessage):
+		return t.nextMessage(1)
+	case key.Matches(k, keys.PrevMessage):
+		return t.nextMessage(-1)
 	case key.Matches(k, keys.PageUp):
 		return t.move(-page, true)
 	case key.Matches(k, keys.PageDown):
@@ -240,6 +258,8 @@ func (m *Model) submitInput(purpose inputFor, value string) tea.Cmd {
 		return m.jump(value)
 	case inSearch:
 		return m.startSearch(value)
+	case inFindID:
+		return m.startFind(value)
 	}
 	return nil
 }

@@ -42,6 +42,7 @@ const (
 	inViewAs
 	inJump
 	inSearch
+	inFindID
 )
 
 // Model is the root of the program.
@@ -54,6 +55,8 @@ type Model struct {
 	list     convList
 	tl       *timeline
 	searchID int
+	find     *finding // a find by message ID in flight (find.go)
+	findID   int
 
 	overlay   overlay
 	confirm   confirmDialog
@@ -171,6 +174,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.actionDone(msg)
 	case searchStepMsg:
 		return m, m.searchStep(msg)
+	case findEvent:
+		return m, m.findEvent(msg)
 	case jumpResolvedMsg:
 		if m.tl != nil && msg.cid == m.tl.cid {
 			if msg.err != nil {

@@ -56,7 +56,8 @@ type timeline struct {
 	compareAs    string            // second viewer of the compare view, "" when off
 	lastCompared string            // the compare picker starts on them next time
 	search       search
-	clockFmt     string // the send time layout of the rows drawn (clock.go)
+	clockFmt     string             // the send time layout of the rows drawn (clock.go)
+	runOf        map[int64][2]int64 // runs of holes drawn as one row (holes.go)
 }
 
 type membersState int

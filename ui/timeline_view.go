@@ -35,6 +35,9 @@ func (t *timeline) bucketProblem(seq int64) string {
 }
 
 func (t *timeline) groupHeight(seq int64) int {
+	if r, ok := t.runOf[seq]; ok && seq != r[0] {
+		return 0 // drawn in the row of its run
+	}
 	n := 1
 	if t.showBoundary(seq) {
 		n++
@@ -127,6 +130,8 @@ func (t *timeline) rows(width, height int) []string {
 		out = append(out, t.errorLines(width)...)
 		height -= len(out)
 	}
+	t.indexHoleRuns()
+	t.snapToRun()
 	t.scrollTo(height)
 	from, to := t.heldRange()
 	if t.top == from && t.top > t.minSeq() && t.err == nil {
@@ -154,7 +159,12 @@ func (t *timeline) rows(width, height int) []string {
 		if height <= 0 {
 			break
 		}
-		out = append(out, t.messageLine(s, width, seqWidth))
+		if r, ok := t.runOf[s]; ok {
+			out = append(out, t.holeRunLine(r, width, seqWidth))
+			s = r[1] // the read line may follow the run
+		} else {
+			out = append(out, t.messageLine(s, width, seqWidth))
+		}
 		height--
 		if t.showReadLine(s) && height > 0 {
 			out = append(out, th.ReadLine.Render(projection.Truncate(
