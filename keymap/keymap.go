@@ -54,9 +54,9 @@ func Default() KeyMap {
 		Help:        b("?", "help", "?"),
 		Quit:        b("q", "quit", "q", "ctrl+c"),
 
-		NextMessage: b("}", "next message (past holes)", "}"),
-		PrevMessage: b("{", "previous message (past holes)", "{"),
-		FindByID:    b("I", "find by message ID", "I"),
+		NextMessage: b("}", "next message", "}"),
+		PrevMessage: b("{", "previous message", "{"),
+		FindByID:    b("I", "find by msg ID", "I"),
 	}
 }
 
