@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -159,13 +160,7 @@ func (s *Store) locate(ctx context.Context, ids []string, field, value string) (
 		}
 	}
 	slices.SortFunc(out, func(a, b Found) int {
-		if a.ConversationID != b.ConversationID {
-			if a.ConversationID < b.ConversationID {
-				return -1
-			}
-			return 1
-		}
-		return int(a.Seq - b.Seq)
+		return cmp.Or(cmp.Compare(a.ConversationID, b.ConversationID), cmp.Compare(a.Seq, b.Seq))
 	})
 	return out, nil
 }
