@@ -81,6 +81,8 @@ var commands = []command{
 	{name: "bench", args: "[--messages N] [--batch N] [--seed N] [--no-sync] [--json]",
 		help:     "the bucket layout against one document per message, side by side, in scratch stores",
 		ownStore: true, flags: benchFlags, run: runBench},
+	{name: "find", args: "--client-msg-id ID | --server-msg-id ID", help: "a message across all conversations: conversation, seq, bucket",
+		flags: findFlags, run: runFind},
 	{name: "check", args: "[--conversation CID]", help: "bucket invariants, indexes and seq documents",
 		autoSeed: true, flags: func(fs *flag.FlagSet, o *opts) { fs.StringVar(&o.cid, "conversation", "", "only this conversation") },
 		run: runCheck},
@@ -105,6 +107,8 @@ type opts struct {
 	file                              string
 	json, noSync                      bool
 	batch                             int
+	clientMsgID, serverMsgID          string
+	utc                               bool
 }
 
 func connectionFlags(fs *flag.FlagSet, o *opts) {
@@ -115,6 +119,7 @@ func connectionFlags(fs *flag.FlagSet, o *opts) {
 	fs.BoolVar(&o.readOnly, "read-only", false, "refuse every write")
 	fs.StringVar(&o.readPref, "read-preference", "", "MongoDB read preference (primary, secondaryPreferred, ...)")
 	fs.StringVar(&o.auditLog, "audit-log", "", "audit log file (default "+defaultAuditPath()+")")
+	fs.BoolVar(&o.utc, "utc", false, "show times in UTC, not the local time zone")
 }
 
 func formatFlags(fs *flag.FlagSet, o *opts) {
@@ -655,7 +660,7 @@ func runUI(ctx context.Context, e *env) error {
 	}
 	defer e.close()
 	return ui.Run(ctx, e.st, ui.Options{As: e.o.as, Theme: e.o.theme, Mouse: e.o.mouse,
-		ReadOnly: e.o.readOnly, Operator: operator(), Deployment: e.o.mongoURI != ""})
+		ReadOnly: e.o.readOnly, Operator: operator(), Deployment: e.o.mongoURI != "", TimeZone: e.zone()})
 }
 
 func runConversations(ctx context.Context, e *env) error {
@@ -752,6 +757,7 @@ func runDump(ctx context.Context, e *env) error {
 			return err
 		}
 	}
+	out := &dumpPrinter{e: e, w: w, conv: conv, holeTimes: holeTimes, next: from}
 	err = st.Scan(ctx, w, from, to, func(batch []*store.Bucket) error {
 		// Rule 5 needs every quoted seq's slot: what the batch and the one
 		// before do not hold is read in one more call, only when needed.
@@ -775,21 +781,16 @@ func runDump(ctx context.Context, e *env) error {
 				if s.Seq < from || s.Seq > to {
 					continue
 				}
-				m := projection.View(s, b.DocID, o.as, conv, lookup)
-				if m.Hole && m.SendTime == 0 && holeTimes != nil {
-					m.SendTime = holeTimes.At(s.Seq)
-				}
-				var why []string
-				if o.explain {
-					why = projection.Explain(m, *w, time.UTC)
-				}
-				if err := printMessage(e, m, why); err != nil {
+				if err := out.add(projection.View(s, b.DocID, o.as, conv, lookup)); err != nil {
 					return err
 				}
 			}
 		}
 		return nil
-	}, func(from, to int64) error { return printGap(ctx, e, conv, from, to) })
+	}, func(from, to int64) error { return out.gap(ctx, from, to) })
+	if err == nil {
+		err = out.end(to)
+	}
 	if err != nil {
 		return err
 	}
@@ -797,27 +798,6 @@ func runDump(ctx context.Context, e *env) error {
 		s := st.Stats()
 		fmt.Fprintf(e.stderr, "chatlens: %d round trips; cache: %d round trips, %d hits, %d misses\n",
 			s.RoundTrips, s.CacheRoundTrips, s.CacheHits, s.CacheMisses)
-	}
-	return nil
-}
-
-// printGap writes seqs from..to whose buckets are not stored: one row of
-// text, or in JSON one hole per seq, as OpenIM's pull returns them
-// (streamed; Ctrl-C stops it).
-func printGap(ctx context.Context, e *env, conv projection.Conv, from, to int64) error {
-	if e.o.format != "json" {
-		_, err := fmt.Fprintf(e.stdout, "%7d  %-19s  no messages: seq %d-%d (%d seqs, no bucket stored)\n", from, "", from, to, to-from+1)
-		return err
-	}
-	for seq := from; seq <= to; seq++ {
-		if seq%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		if err := printMessage(e, projection.View(store.StoredSlot{Seq: seq}, "", e.o.as, conv, nil), nil); err != nil {
-			return err
-		}
 	}
 	return nil
 }
@@ -831,10 +811,10 @@ func printMessage(e *env, m projection.Message, why []string) error {
 	case e.o.format == "json":
 		return printJSON(e.stdout, m)
 	case why != nil:
-		_, err := fmt.Fprintln(e.stdout, projection.ExplainedLine(m, why))
+		_, err := fmt.Fprintln(e.stdout, projection.ExplainedLine(m, why, e.zone()))
 		return err
 	}
-	_, err := fmt.Fprintln(e.stdout, projection.Line(m))
+	_, err := fmt.Fprintln(e.stdout, projection.LineIn(m, e.zone()))
 	return err
 }
 

@@ -20,6 +20,9 @@ type KeyMap struct {
 	// The compare view: step between the rows two viewers see differently,
 	// show only those.
 	NextDiff, PrevDiff, DiffOnly key.Binding
+
+	// Finding messages (issue 11): past a run of holes, by message ID.
+	NextMessage, PrevMessage, FindByID key.Binding
 }
 
 // Default is the key map of issue 3.
@@ -58,6 +61,10 @@ func Default() KeyMap {
 		NextDiff: b("]", "next diff", "]"),
 		PrevDiff: b("[", "prev diff", "["),
 		DiffOnly: b("D", "diffs only", "D"),
+
+		NextMessage: b("}", "next message", "}"),
+		PrevMessage: b("{", "previous message", "{"),
+		FindByID:    b("I", "find by msg ID", "I"),
 	}
 }
 
@@ -84,7 +91,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.SwitchPane, k.Open, k.Back},
 		{k.ViewAs, k.CycleViewer, k.ViewAsAny, k.Compare, k.Inspect, k.Boundaries, k.Copy},
-		{k.Revoke, k.Delete, k.MarkRead, k.Search, k.NextHit, k.PrevHit, k.Jump},
+		{k.Revoke, k.Delete, k.MarkRead, k.Search, k.NextHit, k.PrevHit, k.Jump, k.NextMessage, k.PrevMessage, k.FindByID},
 		{k.Retry, k.Help, k.Quit, k.NextDiff, k.PrevDiff, k.DiffOnly},
 	}
 }

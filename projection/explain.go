@@ -209,6 +209,6 @@ func (x Explained) MarshalJSON() ([]byte, error) {
 }
 
 // ExplainedLine is the message's dump line with the rules as a trailing note.
-func ExplainedLine(m Message, why []string) string {
-	return Line(m) + "  ← " + SingleLine(strings.Join(why, "; "))
+func ExplainedLine(m Message, why []string, loc *time.Location) string {
+	return LineIn(m, loc) + "  ← " + SingleLine(strings.Join(why, "; "))
 }

@@ -3,13 +3,17 @@ package projection
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/chatlens/chatlens/store"
 )
 
 // Line is one readable, sanitised line for a text dump: seq, time, sender
 // and what the viewer sees, with markers for revoked and read messages.
-func Line(m Message) string {
+func Line(m Message) string { return LineIn(m, time.UTC) }
+
+// LineIn is Line with the time in loc.
+func LineIn(m Message, loc *time.Location) string {
 	if m.Hole {
 		return fmt.Sprintf("%7d  %-19s  %s", m.Seq, "", Summary(m))
 	}
@@ -17,7 +21,7 @@ func Line(m Message) string {
 	if sender == "" {
 		sender = m.SendID
 	}
-	line := fmt.Sprintf("%7d  %-19s  %s: %s", m.Seq, Timestamp(m.SendTime),
+	line := fmt.Sprintf("%7d  %-19s  %s: %s", m.Seq, TimestampIn(m.SendTime, loc),
 		Truncate(SingleLine(sender), 24), Summary(m))
 	var marks []string
 	if m.Revoked {

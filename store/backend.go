@@ -30,6 +30,11 @@ type Backend interface {
 	// false past the end. A loose index scan over doc_id, for a bare msg
 	// collection without a conversation collection.
 	NextConversationID(ctx context.Context, after string) (cid string, ok bool, err error)
+	// FindMsgDocIDs lists the doc_ids of the msg documents holding a message
+	// whose msgs.msg.<field> is value, only among the buckets of cid when cid
+	// is not "": find({"msgs.msg.<field>": value [, doc_id range of cid]},
+	// {doc_id: 1}). Fast with an index on that path; a scan without one.
+	FindMsgDocIDs(ctx context.Context, cid, field, value string) ([]string, error)
 
 	// SetSlotField runs updateOne({doc_id}, {$set: {"msgs.<slot>.<field>": value}}).
 	// matched is false when no document has that doc_id.

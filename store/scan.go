@@ -50,21 +50,34 @@ func (s *Store) Scan(ctx context.Context, w *Window, from, to int64, fn func(bat
 		if len(toRead) < len(want) {
 			read = append(read, w.Last)
 		}
+		// fn and gap see the seqs in order: the buckets before a gap are
+		// handed over before the gap, the ones after it after.
 		var batch []*Bucket
+		flush := func() error {
+			if len(batch) == 0 {
+				return nil
+			}
+			err := fn(batch)
+			batch = nil
+			return err
+		}
 		for _, b := range read {
 			if NotStored(b) {
 				continue
 			}
-			if err := gapTo(FirstSeq(b.Index) - 1); err != nil {
-				return err
+			if FirstSeq(b.Index)-1 >= next && gap != nil {
+				if err := flush(); err != nil {
+					return err
+				}
+				if err := gapTo(FirstSeq(b.Index) - 1); err != nil {
+					return err
+				}
 			}
 			batch = append(batch, b)
 			next = LastSeq(b.Index) + 1
 		}
-		if len(batch) > 0 {
-			if err := fn(batch); err != nil {
-				return err
-			}
+		if err := flush(); err != nil {
+			return err
 		}
 	}
 	return gapTo(to)

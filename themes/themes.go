@@ -40,6 +40,7 @@ type Theme struct {
 	Revoked, Deleted, Hole     lipgloss.Style
 	Problem, Warn, Error       lipgloss.Style
 	ReadLine, BucketLine, Diff lipgloss.Style
+	Match                      lipgloss.Style // a search match inside a row, over the row's style
 	StatusBar, Dialog          lipgloss.Style
 	Pane, FocusedPane          lipgloss.Style
 }
@@ -147,6 +148,7 @@ func New(p Palette) Theme {
 		ReadLine:    fg(p.Warn),
 		BucketLine:  fg(p.Muted).Faint(true),
 		Diff:        bg(fg(p.Text), p.DiffBg).Bold(true),
+		Match:       fg(p.Warn).Bold(true).Underline(true), // underlined: seen without colour too
 		StatusBar:   bg(fg(p.BarFg), p.BarBg),
 		Dialog:      border(p.Accent).Padding(0, 1),
 		Pane:        border(p.Border),

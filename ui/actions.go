@@ -60,6 +60,10 @@ func (m *Model) askAction(act action) {
 			m.refuse(act, []int64{seq}, fmt.Sprintf("%s has read up to seq %d already", viewer, t.win.ReadSeq))
 			return
 		}
+		if n := seq - from + 1; n > store.MaxSeqsPerCommand {
+			m.refuse(act, []int64{seq}, fmt.Sprintf("seqs %d-%d are %d messages: a write names at most %d; mark read in steps", from, seq, n, store.MaxSeqsPerCommand))
+			return
+		}
 		seqs := make([]int64, 0, seq-from+1)
 		for s := from; s <= seq; s++ {
 			seqs = append(seqs, s)

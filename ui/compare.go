@@ -327,7 +327,7 @@ func (t *timeline) compareLine(seq int64, prefix string, width int) string {
 // compareHeader names the two columns of the compare view above its rows.
 func (t *timeline) compareHeader(width int) string {
 	seqWidth := len(strconv.FormatInt(t.maxSeq(), 10))
-	prefix := 2 + seqWidth + 1 + 11 + 1 // marker, seq, clock, as messageLine draws them
+	prefix := 2 + seqWidth + 1 + len(t.clockFmt) + 1 // marker, seq, clock, as messageLine draws them
 	half := compareCols(width, prefix)
 	name := func(side, id string) string {
 		return projection.Truncate(side+" as "+projection.SingleLine(t.memberName(id)), half)
@@ -380,7 +380,7 @@ func (t *timeline) diffRows(width, height int) []string {
 		if r.from <= t.cursor && t.cursor <= r.to {
 			marker = "▸ "
 		}
-		prefix := fmt.Sprintf("%s%*d %s ", marker, seqWidth, r.from, t.clock(r.a))
+		prefix := fmt.Sprintf("%s%*d %s ", marker, seqWidth, r.from, t.clock(r.a, t.clockFmt))
 		a, _ := t.describe(r.a)
 		b, _ := t.describe(r.b)
 		if r.reason == projection.ReasonOutsideB {

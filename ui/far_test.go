@@ -72,7 +72,7 @@ func TestTimelineShowsARunWithoutBucketsAsOneRow(t *testing.T) {
 	for range 10 {
 		d.keys("up")
 	}
-	const row = "no messages: seq 101-1000000000"
+	const row = "· seqs 101–1000000000: no message (999,999,900)"
 	view := d.m.View()
 	if d.m.tl.cursor != farSeq-1 || !strings.Contains(view, row) {
 		t.Fatalf("after 10 ups the cursor is at %d, want the gap's row %d:\n%s", d.m.tl.cursor, farSeq-1, view)
@@ -88,17 +88,18 @@ func TestTimelineShowsARunWithoutBucketsAsOneRow(t *testing.T) {
 	if n := d.m.tl.fetched; n > 4 {
 		t.Errorf("%d timeline bucket reads to cross the gap", n)
 	}
-	// From the oldest end, downward: the same row, then the far bucket.
+	// From the oldest end, downward: the run of holes 11-100 in bucket 0
+	// (one row), the same gap row, then the far bucket.
 	d.jump(5)
-	for range 95 {
+	for range 6 {
 		d.keys("down")
 	}
-	if d.m.tl.cursor != 101-1 {
-		t.Fatalf("cursor at %d, want 100", d.m.tl.cursor)
+	if d.m.tl.cursor != 11 || !strings.Contains(d.m.View(), "· seqs 11–100: no message (90)") {
+		t.Fatalf("cursor at %d, want 11, the row of the holes 11-100:\n%s", d.m.tl.cursor, d.m.View())
 	}
 	d.keys("down")
 	if d.m.tl.cursor != farSeq-1 || !strings.Contains(d.m.View(), row) {
-		t.Errorf("down from seq 100 went to %d, want the gap's row:\n%s", d.m.tl.cursor, d.m.View())
+		t.Errorf("down from the holes' row went to %d, want the gap's row:\n%s", d.m.tl.cursor, d.m.View())
 	}
 	d.keys("down")
 	if d.m.tl.cursor != farSeq {
@@ -117,12 +118,10 @@ func TestTimelineFindsAGapAboveToo(t *testing.T) {
 	opts, _ := testOptions(t, "alice")
 	d := newDriver(t, st, opts, 120, 40)
 	d.open(chatFar)
-	d.jump(99)
-	for range 2 {
-		d.keys("down")
-	}
-	if d.m.tl.cursor != 500_000 || !strings.Contains(d.m.View(), "no messages: seq 101-500000") {
-		t.Fatalf("two downs from seq 99 reached %d, want the gap's row 500000:\n%s", d.m.tl.cursor, d.m.View())
+	d.jump(99) // in the run of holes 11-100: one row
+	d.keys("down")
+	if d.m.tl.cursor != 500_000 || !strings.Contains(d.m.View(), "· seqs 101–500000: no message (499,900)") {
+		t.Fatalf("down from the holes 11-100 reached %d, want the gap's row 500000:\n%s", d.m.tl.cursor, d.m.View())
 	}
 	d.keys("down")
 	if d.m.tl.cursor != 500_001 {

@@ -86,7 +86,7 @@ func (t *timeline) seenBy(viewer, side string, why bool) []string {
 	if viewer != t.viewer && t.outsideWindow(viewer, t.cursor) {
 		add("  nothing: the seq is outside their window")
 	} else {
-		for _, l := range projection.Detail(m) {
+		for _, l := range projection.DetailIn(m, t.e.loc) {
 			add("  %s", l)
 		}
 	}

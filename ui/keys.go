@@ -13,6 +13,11 @@ import (
 // never fires an action), then an overlay, then the global keys, then the
 // focused pane.
 func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
+	if m.find != nil && m.inputFor == inNone && (k.Type == tea.KeyEsc || k.Type == tea.KeyCtrlC) {
+		m.cancelFind() // a running find is what esc and ctrl+c stop first
+		m.setStatus("find cancelled", false)
+		return nil
+	}
 	if k.Type == tea.KeyCtrlC {
 		return m.quit()
 	}
@@ -52,6 +57,9 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 		return m.retry()
 	case key.Matches(k, keys.ViewAsAny):
 		m.startInput(inViewAs, "view as user ID: ", "")
+		return nil
+	case key.Matches(k, keys.FindByID):
+		m.startInput(inFindID, "find message by client or server msg ID: ", "")
 		return nil
 	}
 	if m.focus == paneTimeline && m.tl != nil {
@@ -139,9 +147,19 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.DiffOnly):
 		return m.toggleDiffOnly()
 	case key.Matches(k, keys.Up):
+		if cmd, ok := t.stepOverRun(-1); ok {
+			return cmd
+		}
 		return t.move(-1, false)
 	case key.Matches(k, keys.Down):
+		if cmd, ok := t.stepOverRun(1); ok {
+			return cmd
+		}
 		return t.move(1, false)
+	case key.Matches(k, keys.NextMessage):
+		return t.nextMessage(1)
+	case key.Matches(k, keys.PrevMessage):
+		return t.nextMessage(-1)
 	case key.Matches(k, keys.PageUp):
 		return t.move(-page, true)
 	case key.Matches(k, keys.PageDown):
@@ -193,6 +211,7 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		}
 	case key.Matches(k, keys.Search):
 		m.startInput(inSearch, "search: ", t.search.query)
+		m.inputSelected = t.search.query != "" // typing replaces the last query
 	case key.Matches(k, keys.NextHit):
 		return m.stepHit(true)
 	case key.Matches(k, keys.PrevHit):
@@ -237,9 +256,20 @@ func (m *Model) startInput(purpose inputFor, prompt, value string) {
 	m.input.SetValue(value)
 	m.input.CursorEnd()
 	m.input.Focus()
+	m.inputSelected = false
 }
 
 func (m *Model) inputKey(k tea.KeyMsg) tea.Cmd {
+	if m.inputSelected {
+		m.inputSelected = false
+		switch k.Type {
+		case tea.KeyRunes, tea.KeySpace:
+			m.input.SetValue("") // the typed key starts a new value
+		case tea.KeyBackspace, tea.KeyDelete, tea.KeyCtrlU:
+			m.input.SetValue("")
+			return nil
+		}
+	}
 	switch k.Type {
 	case tea.KeyEsc:
 		if m.inputFor == inFilter {
@@ -273,6 +303,8 @@ func (m *Model) submitInput(purpose inputFor, value string) tea.Cmd {
 		return m.jump(value)
 	case inSearch:
 		return m.startSearch(value)
+	case inFindID:
+		return m.startFind(value)
 	}
 	return nil
 }

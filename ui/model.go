@@ -42,6 +42,7 @@ const (
 	inViewAs
 	inJump
 	inSearch
+	inFindID
 )
 
 // Model is the root of the program.
@@ -54,6 +55,8 @@ type Model struct {
 	list     convList
 	tl       *timeline
 	searchID int
+	find     *finding // a find by message ID in flight (find.go)
+	findID   int
 
 	overlay   overlay
 	confirm   confirmDialog
@@ -62,6 +65,9 @@ type Model struct {
 
 	input    textinput.Model
 	inputFor inputFor
+	// inputSelected: the input holds a value offered whole (the last
+	// search), shown selected; the first key typed replaces it.
+	inputSelected bool
 
 	status    string
 	statusErr bool
@@ -176,6 +182,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.searchStep(msg)
 	case diffStepMsg:
 		return m, m.diffStepped(msg)
+	case findEvent:
+		return m, m.findEvent(msg)
 	case jumpResolvedMsg:
 		if m.tl != nil && msg.cid == m.tl.cid {
 			if msg.err != nil {

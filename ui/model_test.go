@@ -24,7 +24,7 @@ func TestTimelineDrawsEachKindOfSlot(t *testing.T) {
 	if !strings.Contains(view, "Alice read up to here (seq 100)") {
 		t.Errorf("no read line at alice's read seq 100:\n%s", view)
 	}
-	for seq, want := range map[int64]string{107: "· (no message)", 115: "! ", 120: "Bob: hello 120 from bob"} {
+	for seq, want := range map[int64]string{106: "· seqs 106–109: no message (4)", 115: "! ", 120: "Bob: hello 120 from bob"} {
 		if row := rowOf(view, seq); !strings.Contains(row, want) {
 			t.Errorf("seq %d drawn as %q, want it to contain %q", seq, row, want)
 		}

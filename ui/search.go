@@ -3,51 +3,95 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 )
 
-// search scans the open conversation from the newest bucket to the oldest,
-// one find of a batch of buckets per step, keeping only the seqs that
-// match, so a search holds no more memory than its hits. It scans the
-// buckets that are stored (listed by its first step), not every index up
-// to max seq: a bucket stored at index 10,000,000 is one bucket to scan.
+// search scans the open conversation outwards from the cursor's bucket, one
+// find of a batch of buckets per step, keeping only the seqs that match, so
+// a search holds no more memory than its hits. It scans the buckets that
+// are stored (listed by its first step), not every index up to max seq: a
+// bucket stored at index 10,000,000 is one bucket to scan. The first hit
+// shown is the nearest at or before the cursor; past the oldest it wraps to
+// the newest.
 type search struct {
 	id       int
 	query    string
-	hits     []int64 // newest first
+	hits     []int64 // ascending
 	scanning bool
-	stored   []int64 // the stored buckets, ascending; nil until listed
-	next     int     // how many of stored, from the newest, are scanned
+	origin   int64   // the cursor when the search started
+	stored   []int64 // the window's stored buckets, ascending; nil until listed
+	lo, hi   int     // the positions in stored scanned so far, contiguous; lo > hi: none yet
+	shown    bool    // the first hit was jumped to
 	scanned  int
 	total    int
 	err      error
 }
 
 type searchStepMsg struct {
-	id      int
-	cid     string
-	stored  []int64 // the first step's listing of the stored buckets
-	hits    []int64
-	scanned int
-	err     error
+	id        int
+	cid       string
+	stored    []int64 // the first step's listing of the stored buckets
+	hits      []int64
+	positions []int // the positions in stored this step read
+	err       error
 }
 
 func (m *Model) startSearch(q string) tea.Cmd {
 	t := m.tl
 	q = strings.TrimSpace(q)
-	if t == nil || q == "" || t.empty() {
+	if t == nil || q == "" {
+		return nil
+	}
+	if t.empty() {
+		t.search = search{query: q}
+		m.setStatus(noMatch(q), true)
 		return nil
 	}
 	m.searchID++
-	t.search = search{id: m.searchID, query: q, scanning: true}
+	t.search = search{id: m.searchID, query: q, scanning: true, origin: t.cursor, lo: 1, hi: 0}
 	return t.searchStep()
+}
+
+// noMatch is the one way a search with no hit says so, whatever the size.
+func noMatch(q string) string { return fmt.Sprintf("no match for %q", projection.SingleLine(q)) }
+
+// nextPositions are the next positions in stored to scan: the cursor's
+// bucket (or the nearest stored one below it) first, then older and newer
+// in turn from the scanned run, at most n.
+func (s *search) nextPositions(n int) []int {
+	var out []int
+	lo, hi := s.lo, s.hi
+	if lo > hi {
+		if len(s.stored) == 0 {
+			return nil
+		}
+		p, found := slices.BinarySearch(s.stored, store.BucketIndex(s.origin))
+		if !found && p > 0 {
+			p--
+		}
+		out = append(out, p)
+		lo, hi = p, p
+	}
+	for len(out) < n && (lo > 0 || hi < len(s.stored)-1) {
+		if lo > 0 {
+			lo--
+			out = append(out, lo)
+		}
+		if hi < len(s.stored)-1 && len(out) < n {
+			hi++
+			out = append(out, hi)
+		}
+	}
+	return out
 }
 
 // searchStep reads the next batch of buckets and matches the query against
@@ -59,20 +103,21 @@ func (t *timeline) searchStep() tea.Cmd {
 	minSeq, maxSeq := t.minSeq(), t.maxSeq()
 	q := strings.ToLower(s.query)
 	return func() tea.Msg {
-		stored, listed := s.stored, []int64(nil)
-		if stored == nil {
-			var err error
-			if stored, err = e.st.StoredIndexes(e.ctx, &win, minSeq, maxSeq); err != nil {
+		var listed []int64
+		if s.stored == nil {
+			stored, err := e.st.StoredIndexes(e.ctx, &win, minSeq, maxSeq)
+			if err != nil {
 				return searchStepMsg{id: s.id, cid: cid, err: err}
 			}
-			listed = append([]int64{}, stored...) // non-nil even when empty
+			s.stored, listed = stored, append([]int64{}, stored...) // non-nil even when empty
 		}
-		var idx []int64 // the next batch, newest first
-		for i := len(stored) - 1 - s.next; i >= 0 && len(idx) < e.st.FindBatch; i-- {
-			idx = append(idx, stored[i])
-		}
-		if len(idx) == 0 {
+		pos := s.nextPositions(max(1, e.st.FindBatch))
+		if len(pos) == 0 {
 			return searchStepMsg{id: s.id, cid: cid, stored: listed}
+		}
+		idx := make([]int64, len(pos))
+		for i, p := range pos {
+			idx[i] = s.stored[p]
 		}
 		bs, err := e.st.Buckets(e.ctx, cid, idx, maxSeq)
 		if err != nil {
@@ -83,8 +128,7 @@ func (t *timeline) searchStep() tea.Cmd {
 		quoted := projection.BucketLookup(bs...)
 		var hits []int64
 		for _, b := range bs {
-			for i := store.BucketSize - 1; i >= 0; i-- {
-				slot := b.Slots[i]
+			for _, slot := range b.Slots {
 				if slot.Seq < minSeq || slot.Seq > maxSeq {
 					continue
 				}
@@ -94,7 +138,7 @@ func (t *timeline) searchStep() tea.Cmd {
 				}
 			}
 		}
-		return searchStepMsg{id: s.id, cid: cid, stored: listed, hits: hits, scanned: len(idx)}
+		return searchStepMsg{id: s.id, cid: cid, stored: listed, hits: hits, positions: pos}
 	}
 }
 
@@ -112,48 +156,82 @@ func (m *Model) searchStep(msg searchStepMsg) tea.Cmd {
 	if msg.stored != nil {
 		s.stored, s.total = msg.stored, len(msg.stored)
 	}
-	first := len(s.hits) == 0 && len(msg.hits) > 0
 	s.hits = append(s.hits, msg.hits...)
-	s.scanned += msg.scanned
-	s.next += msg.scanned
-	var cmds []tea.Cmd
-	if first {
-		cmds = append(cmds, t.jumpTo(s.hits[0]))
-	}
-	if s.next < len(s.stored) && msg.scanned > 0 {
-		cmds = append(cmds, t.searchStep())
-	} else {
-		s.scanning = false
-		if len(s.hits) == 0 {
-			m.setStatus(fmt.Sprintf("no match for %q", s.query), true)
+	slices.Sort(s.hits)
+	for _, p := range msg.positions {
+		if s.lo > s.hi {
+			s.lo, s.hi = p, p
 		}
+		s.lo, s.hi = min(s.lo, p), max(s.hi, p)
+	}
+	s.scanned += len(msg.positions)
+	done := len(msg.positions) == 0 || s.lo <= 0 && s.hi >= len(s.stored)-1
+	if done {
+		s.scanning = false
+	}
+	var cmds []tea.Cmd
+	if !s.shown {
+		if cmd := m.showFirstHit(done); cmd != nil {
+			cmds = append(cmds, cmd)
+		}
+	}
+	if !done {
+		cmds = append(cmds, t.searchStep())
 	}
 	return tea.Batch(cmds...)
 }
 
-// stepHit moves to the next hit older (n) or newer (N) than the cursor.
-func (m *Model) stepHit(older bool) tea.Cmd {
+// showFirstHit jumps to the nearest hit older than where the search
+// started (or that message itself), as soon as the scanned run proves it
+// the nearest; with none
+// older, to the newest hit once the scan is done, saying it wrapped.
+func (m *Model) showFirstHit(done bool) tea.Cmd {
 	t := m.tl
-	if len(t.search.hits) == 0 {
-		m.setStatus("no search hits (/ to search)", true)
+	s := &t.search
+	if i, _ := slices.BinarySearch(s.hits, s.origin+1); i > 0 { // the cursor's own message first
+		s.shown = true
+		return t.jumpTo(s.hits[i-1])
+	}
+	if !done {
 		return nil
 	}
-	hits := t.search.hits
-	if older {
-		for _, h := range hits {
-			if h < t.cursor {
-				return t.jumpTo(h)
-			}
-		}
-	} else {
-		for i := len(hits) - 1; i >= 0; i-- {
-			if hits[i] > t.cursor {
-				return t.jumpTo(hits[i])
-			}
-		}
+	s.shown = true
+	if len(s.hits) == 0 {
+		m.setStatus(noMatch(s.query), true)
+		return nil
 	}
-	m.setStatus("no more hits that way", false)
-	return nil
+	m.setStatus("search wrapped: no hit older than the cursor, showing the newest", false)
+	return t.jumpTo(s.hits[len(s.hits)-1])
+}
+
+// stepHit moves to the next hit older (n) or newer (N) than the cursor,
+// wrapping at the ends with a note.
+func (m *Model) stepHit(older bool) tea.Cmd {
+	t := m.tl
+	hits := t.search.hits
+	if len(hits) == 0 {
+		if t.search.query != "" && !t.search.scanning {
+			m.setStatus(noMatch(t.search.query), true)
+		} else {
+			m.setStatus("no search hits (/ to search)", true)
+		}
+		return nil
+	}
+	i, found := slices.BinarySearch(hits, t.cursor)
+	switch {
+	case older && i > 0:
+		return t.jumpTo(hits[i-1])
+	case older:
+		m.setStatus("search wrapped to the newest hit", false)
+		return t.jumpTo(hits[len(hits)-1])
+	case found && i+1 < len(hits):
+		return t.jumpTo(hits[i+1])
+	case !found && i < len(hits):
+		return t.jumpTo(hits[i])
+	default:
+		m.setStatus("search wrapped to the oldest hit", false)
+		return t.jumpTo(hits[0])
+	}
 }
 
 // searchProgress is the footer line while a search runs or has hits.
@@ -163,10 +241,8 @@ func (t *timeline) searchProgress() string {
 		return ""
 	}
 	pos := ""
-	for i, h := range s.hits {
-		if h == t.cursor {
-			pos = fmt.Sprintf("hit %d of ", i+1)
-		}
+	if i, found := slices.BinarySearch(s.hits, t.cursor); found {
+		pos = fmt.Sprintf("hit %d of ", len(s.hits)-i) // counted from the newest
 	}
 	line := fmt.Sprintf("search %q: %s%d hits", projection.SingleLine(s.query), pos, len(s.hits))
 	if s.scanning {
@@ -251,4 +327,30 @@ func resolveDate(e *env, cid string, minSeq, maxSeq, target int64) tea.Cmd {
 		}
 		return jumpResolvedMsg{cid: cid, seq: found}
 	}
+}
+
+// highlight renders a timeline row in style with every match of the search
+// query after its first skip bytes (the seq and time) marked, so the eye
+// finds why the row is a hit.
+func (t *timeline) highlight(line string, skip int, style lipgloss.Style) string {
+	q := strings.ToLower(t.search.query)
+	lower := strings.ToLower(line)
+	if q == "" || len(lower) != len(line) || skip > len(line) {
+		return style.Render(line) // a case change that moves bytes: no mark rather than a wrong one
+	}
+	match := t.e.theme.Match.Inherit(style)
+	var b strings.Builder
+	from := 0
+	for {
+		i := strings.Index(lower[max(from, skip):], q)
+		if i < 0 {
+			break
+		}
+		i += max(from, skip)
+		b.WriteString(style.Render(line[from:i]))
+		b.WriteString(match.Render(line[i : i+len(q)]))
+		from = i + len(q)
+	}
+	b.WriteString(style.Render(line[from:]))
+	return b.String()
 }

@@ -61,6 +61,8 @@ type timeline struct {
 	diffOnly     bool              // the compare view shows only the differences
 	diffTop      int               // first run drawn in "differences only"
 	search       search
+	clockFmt     string             // the send time layout of the rows drawn (clock.go)
+	runOf        map[int64][2]int64 // runs of holes drawn as one row (holes.go)
 }
 
 type membersState int

@@ -1,11 +1,11 @@
 package ui
 
 import (
-	"fmt"
 	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 )
 
@@ -166,7 +166,7 @@ func findGap(e *env, r bucketRequest, idx int64) (gap, int64, error) {
 
 // gapLine is the row drawn for a gap.
 func gapLine(from, to int64) string {
-	return fmt.Sprintf("· no messages: seq %d-%d (%d seqs, no bucket stored)", from, to, to-from+1)
+	return projection.HoleRun(from, to) + ", no bucket stored"
 }
 
 // heldIndexes lists the held buckets in order.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/lipgloss"
 
@@ -36,6 +35,9 @@ func (t *timeline) bucketProblem(seq int64) string {
 }
 
 func (t *timeline) groupHeight(seq int64) int {
+	if r, ok := t.runOf[seq]; ok && seq != r[0] {
+		return 0 // drawn in the row of its run
+	}
 	n := 1
 	if t.showBoundary(seq) {
 		n++
@@ -101,6 +103,7 @@ func (t *timeline) view(width, height int, focused bool) string {
 	case len(t.buckets) == 0:
 		lines = append(lines, th.Muted.Render("loading…"))
 	default:
+		t.clockFmt = t.clockLayout()
 		if t.compareAs != "" {
 			lines = append(lines, t.compareHeader(width))
 			body--
@@ -136,6 +139,8 @@ func (t *timeline) rows(width, height int) []string {
 		out = append(out, t.errorLines(width)...)
 		height -= len(out)
 	}
+	t.indexHoleRuns()
+	t.snapToRun()
 	t.scrollTo(height)
 	from, to := t.heldRange()
 	if t.top == t.rowOf(from) && from > t.minSeq() && t.err == nil {
@@ -173,7 +178,12 @@ func (t *timeline) rows(width, height int) []string {
 		if height <= 0 {
 			break
 		}
-		out = append(out, t.messageLine(s, width, seqWidth))
+		if r, ok := t.runOf[s]; ok {
+			out = append(out, t.holeRunLine(r, width, seqWidth))
+			s = r[1] // the read line may follow the run
+		} else {
+			out = append(out, t.messageLine(s, width, seqWidth))
+		}
 		height--
 		if t.showReadLine(s) && height > 0 {
 			out = append(out, th.ReadLine.Render(projection.Truncate(
@@ -193,14 +203,14 @@ func (t *timeline) clearedLine() string {
 func (t *timeline) messageLine(seq int64, width, seqWidth int) string {
 	th := t.e.theme
 	m, _ := t.message(seq, t.viewer)
-	prefix := fmt.Sprintf("%s%*d %s ", t.marker(seq), seqWidth, seq, t.clock(m))
+	prefix := fmt.Sprintf("%s%*d %s ", t.marker(seq), seqWidth, seq, t.clock(m, t.clockFmt))
 	if t.compareAs == "" {
 		text, style := t.describe(m)
 		line := projection.Truncate(prefix+text, width)
 		if seq == t.cursor {
 			style = th.Selected
 		}
-		return style.Render(padRight(line, width))
+		return t.highlight(padRight(line, width), len(prefix), style)
 	}
 	return t.compareLine(seq, prefix, width)
 }
@@ -211,14 +221,6 @@ func (t *timeline) marker(seq int64) string {
 		return "▸ "
 	}
 	return "  "
-}
-
-// clock is the send time, or blanks for a hole.
-func (t *timeline) clock(m projection.Message) string {
-	if m.SendTime == 0 {
-		return "           "
-	}
-	return time.UnixMilli(m.SendTime).In(t.e.loc).Format("01-02 15:04")
 }
 
 // describe is the one-line text of a message as its viewer sees it, and the

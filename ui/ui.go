@@ -33,6 +33,9 @@ type Options struct {
 
 	// TimeZone displays send times; nil means the local zone.
 	TimeZone *time.Location
+	// Now is the clock that tells which year is the current one (times of
+	// other years show theirs); nil means time.Now.
+	Now func() time.Time
 	// Clipboard receives the OSC52 sequence of y; nil means standard output.
 	Clipboard io.Writer
 }
@@ -86,6 +89,7 @@ type env struct {
 	deployment bool
 	operator   string
 	loc        *time.Location
+	now        func() time.Time
 	clip       io.Writer
 	gen        int // the last request generation handed out
 }
@@ -101,9 +105,12 @@ func (e *env) nextGen() int {
 
 func newEnv(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *env {
 	e := &env{ctx: ctx, st: st, theme: theme, keys: keys, operator: opts.Operator, deployment: opts.Deployment,
-		readOnly: opts.ReadOnly || st.ReadOnly(), loc: opts.TimeZone, clip: opts.Clipboard}
+		readOnly: opts.ReadOnly || st.ReadOnly(), loc: opts.TimeZone, now: opts.Now, clip: opts.Clipboard}
 	if e.loc == nil {
 		e.loc = time.Local
+	}
+	if e.now == nil {
+		e.now = time.Now
 	}
 	if e.clip == nil {
 		e.clip = os.Stdout

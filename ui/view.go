@@ -83,6 +83,8 @@ func (m *Model) statusBar() string {
 		if !t.empty() {
 			parts = append(parts, fmt.Sprintf("seq %d/%d · bucket %d", t.cursor, t.maxSeq(), store.BucketIndex(t.cursor)))
 		}
+		parts = append(parts, "times "+zoneLabel(m.e.loc, m.e.now())) // the one place the zone is said
+
 	}
 	parts = append(parts, fmt.Sprintf("%d round trips", stats.RoundTrips))
 	if stats.CacheRoundTrips > 0 {
@@ -106,6 +108,8 @@ func (m *Model) statusBar() string {
 func (m *Model) footer() string {
 	th := m.e.theme
 	switch {
+	case m.inputFor != inNone && m.inputSelected:
+		return lipgloss.NewStyle().MaxWidth(m.width).Render(m.input.Prompt + th.Selected.Render(projection.SingleLine(m.input.Value())))
 	case m.inputFor != inNone:
 		return lipgloss.NewStyle().MaxWidth(m.width).Render(m.input.View())
 	case m.status != "":

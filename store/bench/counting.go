@@ -57,6 +57,11 @@ func (c *Counting) BucketIDs(ctx context.Context, cid string) ([]string, error) 
 	return c.inner.BucketIDs(ctx, cid)
 }
 
+func (c *Counting) FindMsgDocIDs(ctx context.Context, cid, field, value string) ([]string, error) {
+	c.trip()
+	return c.inner.FindMsgDocIDs(ctx, cid, field, value)
+}
+
 func (c *Counting) NextConversationID(ctx context.Context, after string) (string, bool, error) {
 	c.trip()
 	return c.inner.NextConversationID(ctx, after)

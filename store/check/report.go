@@ -109,6 +109,17 @@ func (r *Report) writeIndexes(w io.Writer) {
 		}
 		fmt.Fprintf(w, "indexes: %s %s\n", clean(c), strings.Join(parts, ", "))
 	}
+	writeFindAdvice(w, r.Indexes)
+}
+
+// writeFindAdvice suggests the indexes `chatlens find` uses; chatlens
+// never creates them unasked (they cost every insert on a live server).
+func writeFindAdvice(w io.Writer, indexes map[string][]store.IndexInfo) {
+	for _, f := range []string{store.FieldClientMsgID, store.FieldServerMsgID} {
+		if store.IndexFor(indexes, f) == "" {
+			fmt.Fprintf(w, "suggest: no index on msgs.msg.%s, so find scans every bucket; on MongoDB: db.msg.createIndex({\"msgs.msg.%s\": 1}) (optional: OpenIM does not create it)\n", f, f)
+		}
+	}
 }
 
 // where names the position of a problem: doc_id, slot and seq when known.

@@ -62,6 +62,7 @@ var cases = []testCase{
 	{name: "read/windows", run: testWindows},
 	{name: "read/pull window", run: testPullWindow},
 	{name: "read/bucket ids", run: testBucketIDs},
+	{name: "find/by message id", run: testFindMessage},
 	{name: "read/max seq reserved into an unwritten bucket", run: testReservedMaxSeq},
 	{name: "records/upserted seq documents", run: testSeqUpsertShape},
 	{name: "records/mistyped fields", run: testLenientRecords},

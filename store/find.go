@@ -1,0 +1,166 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+)
+
+// The message IDs a find looks up, as stored in msgs.<i>.msg.
+const (
+	FieldClientMsgID = "client_msg_id"
+	FieldServerMsgID = "server_msg_id"
+)
+
+// Found is one stored slot holding the message looked for.
+type Found struct {
+	ConversationID string
+	Seq            int64 // the seq the slot's position gives (OPENIM.md addressing)
+	DocID          string
+	Slot           int
+}
+
+// FindPlan is how a find will go, told before the work starts: with an index
+// on msgs.msg.<field> one query; without, a scan of every bucket, one
+// conversation at a time.
+type FindPlan struct {
+	Index         string // the index used; "" for a scan
+	Conversations int    // scan only
+	Buckets       int    // scan only: what the scan will read on the server
+}
+
+// FindOptions are the callbacks of a find; both may be nil.
+type FindOptions struct {
+	Plan     func(FindPlan)
+	Progress func(done, total int) // buckets scanned of the plan's
+}
+
+// IndexFor is the name of the msg index whose first key is
+// msgs.msg.<field>, "" when there is none.
+func IndexFor(indexes map[string][]IndexInfo, field string) string {
+	for _, ix := range indexes[CollMsg] {
+		if len(ix.Keys) > 0 && ix.Keys[0] == "msgs.msg."+field {
+			return ix.Name
+		}
+	}
+	return ""
+}
+
+// FindMessage finds the slots whose message has field (FieldClientMsgID or
+// FieldServerMsgID) equal to value, across every conversation. The scan
+// stops between conversations when ctx ends. Messages only in the Redis
+// layer are not found: the search is of the msg collection.
+func (s *Store) FindMessage(ctx context.Context, field, value string, o FindOptions) ([]Found, FindPlan, error) {
+	if field != FieldClientMsgID && field != FieldServerMsgID {
+		return nil, FindPlan{}, fmt.Errorf("find: unknown field %q", field)
+	}
+	s.trip()
+	indexes, err := s.backend.Indexes(ctx)
+	if err != nil {
+		return nil, FindPlan{}, err
+	}
+	plan := FindPlan{Index: IndexFor(indexes, field)}
+	var ids []string
+	if plan.Index != "" {
+		if o.Plan != nil {
+			o.Plan(plan)
+		}
+		s.trip()
+		if ids, err = s.backend.FindMsgDocIDs(ctx, "", field, value); err != nil {
+			return nil, plan, err
+		}
+	} else if ids, err = s.scanFor(ctx, field, value, &plan, o); err != nil {
+		return nil, plan, err
+	}
+	found, err := s.locate(ctx, ids, field, value)
+	return found, plan, err
+}
+
+// scanFor counts the buckets first (the doc_id index alone), so the plan
+// can say how long the scan will take, then asks each conversation in turn.
+func (s *Store) scanFor(ctx context.Context, field, value string, plan *FindPlan, o FindOptions) ([]string, error) {
+	type conv struct {
+		id      string
+		buckets int
+	}
+	var convs []conv
+	for after := ""; ; {
+		cid, ok, err := s.NextConversationID(ctx, after)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			break
+		}
+		s.trip()
+		bucketIDs, err := s.backend.BucketIDs(ctx, cid)
+		if err != nil {
+			return nil, err
+		}
+		convs = append(convs, conv{cid, len(bucketIDs)})
+		plan.Buckets += len(bucketIDs)
+		after = cid
+	}
+	plan.Conversations = len(convs)
+	if o.Plan != nil {
+		o.Plan(*plan)
+	}
+	var ids []string
+	done := 0
+	for _, c := range convs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		s.trip()
+		got, err := s.backend.FindMsgDocIDs(ctx, c.id, field, value)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, got...)
+		done += c.buckets
+		if o.Progress != nil {
+			o.Progress(done, plan.Buckets)
+		}
+	}
+	return ids, nil
+}
+
+// locate reads the matching buckets and names each slot that holds value.
+func (s *Store) locate(ctx context.Context, ids []string, field, value string) ([]Found, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	s.trip()
+	raws, err := s.backend.FindBuckets(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var out []Found
+	for _, raw := range raws {
+		docID, _ := raw.Lookup("doc_id").StringValueOK()
+		cid, index, perr := ParseDocID(docID)
+		arr, _ := raw.Lookup("msgs").ArrayOK()
+		vals, _ := arr.Values()
+		for i, v := range vals {
+			slot, ok := v.DocumentOK()
+			if !ok {
+				continue
+			}
+			if got, ok := slot.Lookup("msg", field).StringValueOK(); !ok || got != value {
+				continue
+			}
+			f := Found{ConversationID: cid, DocID: docID, Slot: i}
+			if perr == nil {
+				f.Seq = FirstSeq(index) + int64(i)
+			} else if seq, ok := slot.Lookup("msg", "seq").AsInt64OK(); ok {
+				f.Seq = seq // an odd doc_id: the message's own seq is all there is
+			}
+			out = append(out, f)
+		}
+	}
+	slices.SortFunc(out, func(a, b Found) int {
+		return cmp.Or(cmp.Compare(a.ConversationID, b.ConversationID), cmp.Compare(a.Seq, b.Seq))
+	})
+	return out, nil
+}

@@ -1,0 +1,155 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store"
+)
+
+// Find by message ID: the ID is looked up as a client_msg_id, then as a
+// server_msg_id, across every conversation (store.FindMessage). Without an
+// index the status line says how many buckets the scan reads and shows its
+// progress; esc or ctrl+c cancels it. A hit opens its conversation at the
+// message, when the viewer has that conversation.
+
+// finding is a find in flight.
+type finding struct {
+	id     int
+	value  string
+	cancel context.CancelFunc
+	events <-chan findEvent
+}
+
+// findEvent is one report of a running find: a plan, progress, or the end.
+type findEvent struct {
+	id          int
+	field       string
+	plan        *store.FindPlan
+	done, total int
+	found       []store.Found
+	err         error
+	final       bool
+}
+
+func (m *Model) startFind(value string) tea.Cmd {
+	value = strings.TrimSpace(value)
+	if value == "" {
+		return nil
+	}
+	m.cancelFind()
+	m.findID++
+	ctx, cancel := context.WithCancel(m.e.ctx)
+	events := make(chan findEvent, 8)
+	m.find = &finding{id: m.findID, value: value, cancel: cancel, events: events}
+	m.setStatus(fmt.Sprintf("finding %s…", projection.SingleLine(value)), false)
+	id, st := m.findID, m.e.st
+	go func() {
+		defer close(events)
+		send := func(ev findEvent) {
+			ev.id = id
+			select {
+			case events <- ev:
+			case <-ctx.Done():
+			}
+		}
+		for _, field := range []string{store.FieldClientMsgID, store.FieldServerMsgID} {
+			found, _, err := st.FindMessage(ctx, field, value, store.FindOptions{
+				Plan:     func(p store.FindPlan) { send(findEvent{field: field, plan: &p}) },
+				Progress: func(done, total int) { send(findEvent{field: field, done: done, total: total}) },
+			})
+			if err != nil || len(found) > 0 {
+				send(findEvent{field: field, found: found, err: err, final: true})
+				return
+			}
+		}
+		send(findEvent{final: true})
+	}()
+	return waitFind(events)
+}
+
+func waitFind(events <-chan findEvent) tea.Cmd {
+	return func() tea.Msg {
+		ev, ok := <-events
+		if !ok {
+			return nil
+		}
+		return ev
+	}
+}
+
+// cancelFind stops a running find; true if there was one.
+func (m *Model) cancelFind() bool {
+	if m.find == nil {
+		return false
+	}
+	m.find.cancel()
+	m.find = nil
+	return true
+}
+
+func (m *Model) findEvent(ev findEvent) tea.Cmd {
+	f := m.find
+	if f == nil || ev.id != f.id {
+		return nil // cancelled or replaced: its reports are dropped
+	}
+	switch {
+	case ev.plan != nil && ev.plan.Index == "":
+		m.setStatus(fmt.Sprintf("no index on msgs.msg.%s: scanning %d buckets in %d conversations · esc cancels",
+			ev.field, ev.plan.Buckets, ev.plan.Conversations), false)
+	case !ev.final && ev.total > 0:
+		m.setStatus(fmt.Sprintf("finding %s by %s: %d/%d buckets scanned · esc cancels",
+			projection.SingleLine(f.value), ev.field, ev.done, ev.total), false)
+	case ev.final:
+		m.find = nil
+		return m.found(f.value, ev)
+	}
+	return waitFind(f.events)
+}
+
+// found opens the conversation of the first hit at its seq.
+func (m *Model) found(value string, ev findEvent) tea.Cmd {
+	switch {
+	case errors.Is(ev.err, context.Canceled):
+		m.setStatus("find cancelled", false)
+		return nil
+	case ev.err != nil:
+		m.setStatus("find failed: "+ev.err.Error(), true)
+		return nil
+	case len(ev.found) == 0:
+		m.setStatus(fmt.Sprintf("no stored message has client or server msg ID %s", projection.SingleLine(value)), true)
+		return nil
+	}
+	f := ev.found[0]
+	where := fmt.Sprintf("%s seq %d (bucket %s slot %d)", projection.SingleLine(f.ConversationID), f.Seq,
+		projection.SingleLine(f.DocID), f.Slot)
+	if n := len(ev.found) - 1; n > 0 {
+		where += fmt.Sprintf(", and %d more slots", n)
+	}
+	for i := range m.list.items {
+		it := &m.list.items[i]
+		if it.sum.ConversationID != f.ConversationID {
+			continue
+		}
+		m.setStatus("found by "+ev.field+" in "+where, false)
+		for j, shown := range m.list.shown {
+			if shown == i {
+				m.list.cursor = j // the list shows what is open
+			}
+		}
+		if m.tl == nil || m.tl.cid != f.ConversationID {
+			m.tl = newTimeline(m.e, it, m.list.owner, m.list.names)
+			m.tl.newest = nil
+		}
+		m.focus = paneTimeline
+		return m.tl.jumpTo(f.Seq)
+	}
+	m.setStatus(fmt.Sprintf("found by %s in %s, not a conversation of %s (u: view as a member)", ev.field, where,
+		projection.SingleLine(m.list.owner)), false)
+	return nil
+}

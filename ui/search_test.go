@@ -1,0 +1,107 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+)
+
+// searchDriver opens the single chat with the cursor at seq.
+func searchDriver(t *testing.T, at int64) *driver {
+	t.Helper()
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	d.jump(at)
+	return d
+}
+
+func (d *driver) search(q string) {
+	d.keys("/")
+	d.typeText(q)
+	d.keys("enter")
+}
+
+// TestSearchStartsAtTheCursor: "hello 11" is in seq 11 and 110-119; from
+// seq 60 the first hit is the nearest one back, 11, not the newest (119).
+func TestSearchStartsAtTheCursor(t *testing.T) {
+	d := searchDriver(t, 60)
+	d.search("hello 11")
+	if d.m.tl.cursor != 11 {
+		t.Fatalf("first hit from seq 60 at %d, want 11 (the nearest older)", d.m.tl.cursor)
+	}
+	if got := len(d.m.tl.search.hits); got != 10 { // 115 is malformed, no text
+		t.Errorf("hits %v, want 10 of them", d.m.tl.search.hits)
+	}
+}
+
+// TestSearchWrapsWithANote: with no hit before the cursor the search wraps
+// to the newest hit and says so; n past the oldest hit wraps the same way,
+// N past the newest wraps to the oldest.
+func TestSearchWrapsWithANote(t *testing.T) {
+	d := searchDriver(t, 5)
+	d.search("hello 11")
+	if d.m.tl.cursor != 119 || !strings.Contains(d.m.View(), "search wrapped") {
+		t.Fatalf("from seq 5: cursor %d, footer %q; want 119 and a wrap note", d.m.tl.cursor, d.m.status)
+	}
+	d.jump(11)
+	d.keys("n")
+	if d.m.tl.cursor != 119 || !strings.Contains(d.m.status, "wrapped to the newest") {
+		t.Errorf("n at the oldest hit: cursor %d, status %q", d.m.tl.cursor, d.m.status)
+	}
+	d.keys("N")
+	if d.m.tl.cursor != 11 || !strings.Contains(d.m.status, "wrapped to the oldest") {
+		t.Errorf("N at the newest hit: cursor %d, status %q", d.m.tl.cursor, d.m.status)
+	}
+}
+
+// TestSearchOffersTheLastQuerySelected: / shows the last query selected, so
+// a key typed replaces it, and enter alone searches it again.
+func TestSearchOffersTheLastQuerySelected(t *testing.T) {
+	d := searchDriver(t, 60)
+	d.search("hello 11")
+	d.keys("/")
+	if v := d.m.input.Value(); v != "hello 11" || !d.m.inputSelected {
+		t.Fatalf("second / offers %q (selected %v), want the last query selected", v, d.m.inputSelected)
+	}
+	d.typeText("hello 2")
+	if v := d.m.input.Value(); v != "hello 2" {
+		t.Errorf("typing over the offered query gave %q, want %q", v, "hello 2")
+	}
+	d.keys("esc", "/", "enter")
+	if d.m.tl.search.query != "hello 11" {
+		t.Errorf("enter on the offered query searched %q", d.m.tl.search.query)
+	}
+}
+
+// TestNoMatchIsSaidOneWay: a search with no hit says "no match for" it, and
+// n afterwards says the same, not that nothing was searched.
+func TestNoMatchIsSaidOneWay(t *testing.T) {
+	d := searchDriver(t, 60)
+	d.search("zebra")
+	if !strings.Contains(d.m.status, `no match for "zebra"`) {
+		t.Fatalf("status %q, want no match", d.m.status)
+	}
+	d.keys("n")
+	if !strings.Contains(d.m.status, `no match for "zebra"`) {
+		t.Errorf("n after a search with no hit says %q", d.m.status)
+	}
+}
+
+// TestGoldenSearchHighlight is compared with colours on: the match inside
+// each hit row is marked (bold, underlined) and a lost mark fails here.
+func TestGoldenSearchHighlight(t *testing.T) {
+	lipgloss.SetColorProfile(termenv.ANSI256)
+	t.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
+	s := startScreen(t)
+	s.open()
+	s.keys("/")
+	s.typeText("hello 11")
+	s.keys("enter")
+	s.waitFor("hit 1 of 10")
+	s.check()
+}
