@@ -120,7 +120,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.help.Width = msg.Width
 	case tea.KeyMsg:
-		return m, m.handleKey(msg)
+		return m, m.handleKeys(msg)
 	case tea.MouseMsg:
 		return m, m.handleMouse(msg)
 	case firstViewerMsg:
