@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chatlens/chatlens/keymap"
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bench"
@@ -567,6 +568,9 @@ func runUI(ctx context.Context, e *env) error {
 		if _, err := themes.Get(e.o.theme); err != nil {
 			return usageError{err.Error()}
 		}
+	}
+	if _, err := keymap.Load(""); err != nil {
+		return usageError{err.Error()} // names the keys.json it read
 	}
 	if err := e.open(ctx, true, true); err != nil {
 		return err

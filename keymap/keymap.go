@@ -16,7 +16,15 @@ type KeyMap struct {
 	Revoke, Delete, MarkRead                key.Binding
 	Inspect, Search, NextHit, PrevHit, Jump key.Binding
 	Copy, Boundaries, Retry, Help, Quit     key.Binding
+
+	// Input and feedback: the dialog answers (their own context, so they
+	// may share keys with the actions above), the message log, follow mode.
+	Confirm, Cancel    key.Binding
+	MessageLog, Follow key.Binding
 }
+
+// dialogActions are the actions that only act inside a dialog.
+var dialogActions = map[string]bool{"confirm": true, "cancel": true}
 
 // Default is the key map of issue 3.
 func Default() KeyMap {
@@ -50,6 +58,11 @@ func Default() KeyMap {
 		Retry:       b("R", "retry", "R"),
 		Help:        b("?", "help", "?"),
 		Quit:        b("q", "quit", "q", "ctrl+c"),
+
+		Confirm:    b("y/enter", "do it", "y", "Y", "enter"),
+		Cancel:     b("n/esc", "cancel", "n", "N", "esc", "q"),
+		MessageLog: b("L", "message log", "L"),
+		Follow:     b("F", "follow", "F"),
 	}
 }
 
@@ -77,7 +90,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.SwitchPane, k.Open, k.Back},
 		{k.ViewAs, k.CycleViewer, k.ViewAsAny, k.Compare, k.Inspect, k.Boundaries, k.Copy},
 		{k.Revoke, k.Delete, k.MarkRead, k.Search, k.NextHit, k.PrevHit, k.Jump},
-		{k.Retry, k.Help, k.Quit},
+		{k.Follow, k.MessageLog, k.Retry, k.Help, k.Quit},
 	}
 }
 

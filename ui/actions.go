@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/projection"
@@ -79,15 +80,15 @@ func (m *Model) askAction(act action) {
 }
 
 func (m *Model) confirmKey(k tea.KeyMsg) tea.Cmd {
-	switch k.String() {
-	case "y", "Y", "enter":
+	switch keys := m.e.keys; {
+	case key.Matches(k, keys.Confirm):
 		m.overlay = ovNone
 		if m.confirm.run == nil { // a refusal: nothing to do
 			return nil
 		}
 		m.setStatus(m.confirm.title+" working…", false)
 		return m.confirm.run
-	case "n", "N", "esc", "q":
+	case key.Matches(k, keys.Cancel):
 		m.overlay = ovNone
 		m.setStatus("cancelled", false)
 	}

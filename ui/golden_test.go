@@ -195,3 +195,17 @@ func TestGoldenError(t *testing.T) {
 	s.waitFor("could not load", "as Alice")
 	s.check()
 }
+
+// TestGoldenHelpNarrow: at 60 columns the help stacks its columns two by
+// two, every key still on it.
+func TestGoldenHelpNarrow(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	tm := teatest.NewTestModel(t, NewModel(st, opts), teatest.WithInitialTermSize(60, 30))
+	s := &screen{t: t, tm: tm}
+	s.waitFor("hello 120 from bob")
+	s.keys("?")
+	s.waitFor("Keys")
+	s.check()
+}

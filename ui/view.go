@@ -159,7 +159,10 @@ func (m *Model) hints() []key.Binding {
 		}
 		return []key.Binding{hint("type", "filter"), hint("↑/↓", "choose"), hint("enter", what), hint("esc", "cancel")}
 	case ovConfirm:
-		return []key.Binding{hint("y/enter", "do it"), hint("n/esc", "cancel")}
+		if m.confirm.run == nil { // a refusal: nothing to confirm
+			return []key.Binding{hint(keys.Cancel.Help().Key, "close")}
+		}
+		return []key.Binding{keys.Confirm, keys.Cancel}
 	case ovHelp:
 		return []key.Binding{hint(keys.Help.Help().Key+"/"+keys.Back.Help().Key, "close")}
 	case ovInspector:
@@ -173,13 +176,34 @@ func (m *Model) hints() []key.Binding {
 
 func (m *Model) helpView() string {
 	th := m.e.theme
-	body := m.help.FullHelpView(m.e.keys.FullHelp())
+	body := m.fullHelp(m.width - 4) // the dialog's border and padding
 	title := th.Title.Render("Keys")
 	note := th.Muted.Render("? or esc to close")
 	if m.e.readOnly {
 		note = th.Muted.Render("read-only: revoke, delete and mark read are off · ? or esc to close")
 	}
 	return th.Dialog.MaxWidth(m.width).Render(lipgloss.JoinVertical(lipgloss.Left, title, "", body, "", note))
+}
+
+// fullHelp lays the help's columns out in as few rows as fit width: all
+// side by side on a wide terminal, two by two at 60 columns, one under the
+// other below that.
+func (m *Model) fullHelp(width int) string {
+	groups := m.e.keys.FullHelp()
+	h := m.help
+	h.Width = 0 // measured here; help's own cut drops whole columns behind a "…"
+	var out string
+	for per := len(groups); per >= 1; per-- {
+		var rows []string
+		for i := 0; i < len(groups); i += per {
+			rows = append(rows, h.FullHelpView(groups[i:min(i+per, len(groups))]))
+		}
+		out = strings.Join(rows, "\n\n")
+		if lipgloss.Width(out) <= width {
+			return out
+		}
+	}
+	return out
 }
 
 func (m *Model) confirmView() string {
@@ -189,9 +213,12 @@ func (m *Model) confirmView() string {
 	for _, l := range m.confirm.lines {
 		lines = append(lines, wrapWords(projection.SingleLine(l), w)...)
 	}
-	keys := "y/enter: do it   n/esc: cancel"
+	// The answers are read from the key map, so a keys.json moving them
+	// moves the hint too.
+	ans := func(b key.Binding, what string) string { return b.Help().Key + ": " + what }
+	keys := ans(m.e.keys.Confirm, "do it") + "   " + ans(m.e.keys.Cancel, "cancel")
 	if m.confirm.run == nil {
-		keys = "esc: close"
+		keys = ans(m.e.keys.Cancel, "close")
 	}
 	lines = append(lines, "", th.Accent.Render(keys))
 	return th.Dialog.Width(w + 2).Render(strings.Join(lines, "\n"))

@@ -1,0 +1,63 @@
+package ui
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// withKeys is testOptions with body as the keys.json.
+func withKeys(t *testing.T, body string) Options {
+	t.Helper()
+	opts, _ := testOptions(t, "alice")
+	if err := os.WriteFile(opts.KeymapFile, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return opts
+}
+
+// TestDialogKeysFromKeyMap: with confirm moved to ctrl+y and cancel to x,
+// the delete dialog says so, y no longer confirms, and x cancels.
+func TestDialogKeysFromKeyMap(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	d := newDriver(t, st, withKeys(t, `{"confirm": ["ctrl+y"], "cancel": ["x"]}`), 120, 40)
+	d.open(chatAB)
+	d.jump(11)
+	d.keys("d")
+	view := d.m.View()
+	if !strings.Contains(view, "ctrl+y: do it") || !strings.Contains(view, "x: cancel") {
+		t.Fatalf("the dialog does not name the moved keys:\n%s", view)
+	}
+	d.keys("y")
+	if d.m.overlay != ovConfirm {
+		t.Fatal("y still answers the dialog after confirm moved to ctrl+y")
+	}
+	d.keys("x")
+	if d.m.overlay != ovNone || d.m.status != "cancelled" {
+		t.Errorf("x did not cancel: overlay %d, status %q", d.m.overlay, d.m.status)
+	}
+}
+
+// TestHelpFitsSixtyColumns: every line of the ? overlay at 60x20 stays
+// inside the screen, and every key is on it.
+func TestHelpFitsSixtyColumns(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 60, 24)
+	d.keys("?")
+	view := d.m.View()
+	for i, l := range strings.Split(view, "\n") {
+		if w := ansi.StringWidth(l); w != 60 {
+			t.Errorf("line %d is %d cells wide:\n%s", i, w, view)
+		}
+	}
+	for _, want := range []string{"retry", "quit", "follow", "message log", "jump to seq/date", "bucket boundaries"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("%q is not on the help at 60 columns:\n%s", want, view)
+		}
+	}
+}
