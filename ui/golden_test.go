@@ -209,3 +209,16 @@ func TestGoldenHelpNarrow(t *testing.T) {
 	s.waitFor("Keys")
 	s.check()
 }
+
+// TestGoldenMessageLog: a long load error, cut in the pane, whole in the log.
+func TestGoldenMessageLog(t *testing.T) {
+	s := startScreen(t)
+	s.tb.setFail(errLong)
+	s.keys("/")
+	s.typeText(chatAB)
+	s.keys("enter", "enter")
+	s.waitFor("could not load", "as Alice")
+	s.keys("L")
+	s.waitFor("Messages (1)")
+	s.check()
+}

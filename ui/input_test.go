@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -59,5 +60,46 @@ func TestHelpFitsSixtyColumns(t *testing.T) {
 		if !strings.Contains(view, want) {
 			t.Errorf("%q is not on the help at 60 columns:\n%s", want, view)
 		}
+	}
+}
+
+// errLong is a failure longer than any status bar.
+var errLong = errors.New("server selection error: context deadline exceeded, current topology: { Type: ReplicaSetNoPrimary, Servers: [{ Addr: mongo-2.internal:27017, Type: Unknown }] } END-OF-ERROR")
+
+// TestMessageLogHoldsErrorsInFull: a load that fails with a long error is
+// cut on screen; the message log key shows it whole, once.
+func TestMessageLogHoldsErrorsInFull(t *testing.T) {
+	st, tb := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 80, 30)
+	tb.setFail(errLong)
+	d.open(chatAB)
+	d.jump(5) // a bucket not held: the read fails
+	if strings.Contains(d.m.View(), "END-OF-ERROR") {
+		t.Fatalf("the error fits the screen, the test proves nothing:\n%s", d.m.View())
+	}
+	d.keys("L")
+	view := d.m.View()
+	if !strings.Contains(view, "END-OF-ERROR") || !strings.Contains(view, "Messages (1)") {
+		t.Errorf("the message log does not hold the whole error once:\n%s", view)
+	}
+	d.keys("L")
+	if d.m.overlay != ovNone {
+		t.Error("L does not close the log")
+	}
+}
+
+// TestCutErrorPointsAtTheLog: a status error cut by the width ends with
+// the key that shows it in full.
+func TestCutErrorPointsAtTheLog(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 60, 20)
+	d.m.setStatus(errLong.Error(), true)
+	lines := strings.Split(d.m.View(), "\n")
+	if last := lines[len(lines)-1]; !strings.HasSuffix(strings.TrimSpace(last), "L: full text") {
+		t.Errorf("the cut error does not point at the log: %q", last)
 	}
 }

@@ -33,6 +33,9 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	case ovInspector:
 		m.inspectorKey(k)
 		return nil
+	case ovMsgLog:
+		m.msgLogKey(k)
+		return nil
 	}
 	m.status = ""
 	switch {
@@ -40,6 +43,9 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 		return tea.Quit
 	case key.Matches(k, keys.Help):
 		m.overlay = ovHelp
+		return nil
+	case key.Matches(k, keys.MessageLog):
+		m.overlay, m.log.scroll = ovMsgLog, 0
 		return nil
 	case key.Matches(k, keys.SwitchPane):
 		if m.tl != nil && m.focus == paneList {

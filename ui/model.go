@@ -31,6 +31,7 @@ const (
 	ovConfirm
 	ovInspector
 	ovPicker
+	ovMsgLog
 )
 
 // inputFor is what the one-line input at the bottom is collecting.
@@ -65,6 +66,7 @@ type Model struct {
 
 	status    string
 	statusErr bool
+	log       msgLog // every warning and error in full
 	// usersKnown: a list load found user records, so the user collection
 	// is there and a user missing from it is worth a warning.
 	usersKnown bool
@@ -113,8 +115,15 @@ func (m *Model) viewer() string {
 	return m.list.owner
 }
 
-// Update handles replies from commands, terminal events and keys.
+// Update handles replies from commands, terminal events and keys, and
+// logs any problem they leave on the screen.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.update(msg)
+	m.noteProblems()
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height

@@ -38,6 +38,8 @@ func (m *Model) View() string {
 		body = m.inspectorView(h)
 	case ovPicker:
 		body = floatOver(m.panes(h), m.pickerView(h), m.width, h)
+	case ovMsgLog:
+		body = floatOver(m.panes(h), m.msgLogView(h), m.width, h)
 	default:
 		body = m.panes(h)
 	}
@@ -111,7 +113,13 @@ func (m *Model) footer() string {
 		if m.statusErr {
 			style = th.Error
 		}
-		return style.Render(projection.Truncate(projection.SingleLine(m.status), m.width))
+		line := projection.SingleLine(m.status)
+		if m.statusErr && projection.Width(line) > m.width {
+			// Cut: say where the whole text is.
+			more := " · " + m.e.keys.MessageLog.Help().Key + ": full text"
+			line = projection.Truncate(line, max(0, m.width-projection.Width(more))) + more
+		}
+		return style.Render(projection.Truncate(line, m.width))
 	case m.tl != nil && m.tl.search.query != "" && m.focus == paneTimeline:
 		return th.Accent.Render(projection.Truncate(m.tl.searchProgress(), m.width))
 	}
@@ -167,6 +175,8 @@ func (m *Model) hints() []key.Binding {
 		return []key.Binding{hint(keys.Help.Help().Key+"/"+keys.Back.Help().Key, "close")}
 	case ovInspector:
 		return []key.Binding{keys.Up, keys.Down, keys.PageUp, keys.PageDown, keys.Back}
+	case ovMsgLog:
+		return []key.Binding{keys.Up, keys.Down, hint(keys.MessageLog.Help().Key+"/"+keys.Back.Help().Key, "close")}
 	}
 	if m.focus == paneTimeline && m.tl != nil {
 		return keys.TimelineHelp()
