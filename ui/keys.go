@@ -238,18 +238,27 @@ func (m *Model) submitInput(purpose inputFor, value string) tea.Cmd {
 	return nil
 }
 
-// viewAsAnyone switches to any user ID: that user's list is loaded, and an
-// open timeline is re-projected for them.
+// viewAsAnyone switches to any user ID typed at the prompt.
 func (m *Model) viewAsAnyone(id string) tea.Cmd {
 	id = trimID(id)
 	if id == "" {
 		return nil
 	}
-	m.list.owner = id
-	m.list.items, m.list.shown = nil, nil
-	m.list.cursor, m.list.offset = 0, 0
+	return m.switchViewer(id)
+}
+
+// switchViewer is the one way the viewer changes (v, V, u): in the same
+// update the list's owner and title, the timeline's projection and header
+// change, and what belongs to the old viewer (the list's unread counts, the
+// read line) is hidden until the new viewer's arrives, so no frame shows
+// one viewer's title over another's counts.
+func (m *Model) switchViewer(id string) tea.Cmd {
 	m.setStatus(fmt.Sprintf("viewing as %s", id), false)
-	cmds := []tea.Cmd{m.reloadList()}
+	var cmds []tea.Cmd
+	if id != m.list.owner {
+		m.list.owner = id
+		cmds = append(cmds, m.reloadList())
+	}
 	if m.tl != nil {
 		cmds = append(cmds, m.tl.setViewer(id))
 	}

@@ -153,6 +153,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.list.err = msg.err
 		if msg.err == nil {
 			m.list.setItems(msg.items)
+			m.list.itemsFor = msg.owner
 			m.list.names = msg.names
 			m.list.fromMessages = msg.fromMessages
 			if m.tl != nil {

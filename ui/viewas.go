@@ -157,7 +157,7 @@ func (m *Model) pickerKey(k tea.KeyMsg) tea.Cmd {
 		if p.forCompare {
 			return m.tl.setCompare(id)
 		}
-		return m.tl.setViewer(id)
+		return m.switchViewer(id)
 	}
 	p.input, _ = p.input.Update(k)
 	p.filter()
@@ -177,8 +177,7 @@ func (m *Model) cycleViewer() tea.Cmd {
 			next = ms[(i+1)%len(ms)].UserID
 		}
 	}
-	m.setStatus("viewing as "+next, false)
-	return m.tl.setViewer(next)
+	return m.switchViewer(next)
 }
 
 func trimID(s string) string { return strings.TrimSpace(s) }
