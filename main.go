@@ -199,7 +199,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	root := newFlagSet("chatlens", stdout)
 	connectionFlags(root, o)
 	root.StringVar(&o.as, "as", "", "the user whose view the UI starts with")
-	root.StringVar(&o.theme, "theme", "", "UI theme: dark, light, high-contrast")
+	root.StringVar(&o.theme, "theme", "", "UI theme: dark, light, high-contrast, none (no colour)")
 	root.BoolVar(&o.mouse, "mouse", false, "let the UI use the mouse")
 	root.Usage = func() { printUsage(root) }
 	if err := parse(root, args, nil); err != nil {

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/muesli/termenv"
 
 	"github.com/chatlens/chatlens/store"
 )
@@ -220,5 +221,36 @@ func TestGoldenMessageLog(t *testing.T) {
 	s.waitFor("could not load", "as Alice")
 	s.keys("L")
 	s.waitFor("Messages (1)")
+	s.check()
+}
+
+// startScreenOpts is startScreen with the options changed by set.
+func startScreenOpts(t *testing.T, set func(*Options)) *screen {
+	t.Helper()
+	st, tb := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	set(&opts)
+	tm := teatest.NewTestModel(t, NewModel(st, opts), teatest.WithInitialTermSize(100, 30))
+	s := &screen{t: t, tm: tm, tb: tb}
+	s.waitFor("hello 120 from bob")
+	return s
+}
+
+// TestGoldenNoColourFocus: without colour the focused timeline has a heavy
+// border, the list a light one.
+func TestGoldenNoColourFocus(t *testing.T) {
+	s := startScreenOpts(t, func(o *Options) { o.Theme = "none" })
+	s.open()
+	s.check()
+}
+
+// TestGoldenColour: the timeline drawn with the dark theme's colours, so
+// a lost highlight (selection, read line, deleted, revoked, focus) fails.
+func TestGoldenColour(t *testing.T) {
+	withProfile(t, termenv.ANSI256)
+	s := startScreen(t)
+	s.open()
+	s.jump("5")
 	s.check()
 }

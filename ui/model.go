@@ -84,9 +84,22 @@ func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.T
 	m.help.Styles.ShortDesc = theme.Muted
 	m.help.Styles.FullKey = theme.Accent
 	m.help.Styles.FullDesc = theme.Text
+	// help's own defaults are colours: the theme's muted style replaces
+	// them, so --theme none and NO_COLOR emit none.
+	m.help.Styles.ShortSeparator = theme.Muted
+	m.help.Styles.FullSeparator = theme.Muted
+	m.help.Styles.Ellipsis = theme.Muted
 	m.list.owner = opts.As
-	m.input = textinput.New()
+	m.input = newInput(theme)
 	return m
+}
+
+// newInput is a text input drawn with the theme only (textinput's
+// placeholder and completion defaults are colours).
+func newInput(th themes.Theme) textinput.Model {
+	in := textinput.New()
+	in.PlaceholderStyle, in.CompletionStyle = th.Muted, th.Muted
+	return in
 }
 
 // Init starts the first load: the list of --as, or a search for a user.

@@ -59,7 +59,7 @@ func (t *timeline) viewerChoices() []store.Member {
 
 func (m *Model) openPicker(forCompare bool) {
 	t := m.tl
-	p := picker{forCompare: forCompare, input: textinput.New()}
+	p := picker{forCompare: forCompare, input: newInput(m.e.theme)}
 	p.input.Prompt = "type to filter: "
 	p.input.Focus()
 	p.setMembers(t.pickerChoices(forCompare), t.pickerDefault(forCompare))
