@@ -254,3 +254,19 @@ func TestGoldenColour(t *testing.T) {
 	s.jump("5")
 	s.check()
 }
+
+// TestGoldenInspectorSmall: the inspector at 40x12, border whole.
+func TestGoldenInspectorSmall(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	tm := teatest.NewTestModel(t, NewModel(st, opts), teatest.WithInitialTermSize(40, 12))
+	s := &screen{t: t, tm: tm}
+	s.keys("/")
+	s.typeText(chatAB)
+	s.keys("enter", "enter")
+	s.waitFor("as Alice")
+	s.keys("i")
+	s.waitFor("Inspector")
+	s.check()
+}

@@ -103,3 +103,24 @@ func TestCutErrorPointsAtTheLog(t *testing.T) {
 		t.Errorf("the cut error does not point at the log: %q", last)
 	}
 }
+
+// TestSmallScreensKeepTheirBorders: at 40x12 the inspector, the help and
+// the message log are drawn inside the screen with their top border.
+func TestSmallScreensKeepTheirBorders(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 40, 12)
+	d.open(chatAB)
+	d.keys("i")
+	view := d.m.View()
+	lines := strings.Split(view, "\n")
+	if len(lines) != 12 || !strings.HasPrefix(lines[0], "╭") || !strings.HasPrefix(lines[9], "╰") {
+		t.Errorf("the inspector at 40x12 lost its border:\n%s", view)
+	}
+	for i, l := range lines {
+		if w := ansi.StringWidth(l); w != 40 {
+			t.Errorf("line %d is %d cells wide", i, w)
+		}
+	}
+}
