@@ -38,6 +38,7 @@ type convList struct {
 	shown        []int // indexes into items that pass the filter
 	cursor       int   // index into shown
 	offset       int
+	firstRowLine int // the line of the view the first shown row starts on (mouse clicks)
 }
 
 func (l *convList) setItems(items []convItem) {
@@ -127,6 +128,7 @@ func (l *convList) view(e *env, width, height int) string {
 	if l.cursor >= l.offset+rows {
 		l.offset = l.cursor - rows + 1
 	}
+	l.firstRowLine = len(lines)
 	for i := l.offset; i < len(l.shown) && i < l.offset+rows; i++ {
 		lines = append(lines, l.row(e, &l.items[l.shown[i]], i == l.cursor, width)...)
 	}

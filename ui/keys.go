@@ -171,26 +171,6 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
-	if msg.Action != tea.MouseActionPress || m.overlay != ovNone || m.inputFor != inNone {
-		return nil
-	}
-	delta := 0
-	switch msg.Button {
-	case tea.MouseButtonWheelUp:
-		delta = -3
-	case tea.MouseButtonWheelDown:
-		delta = 3
-	default:
-		return nil
-	}
-	if m.focus == paneTimeline && m.tl != nil {
-		return m.tl.move(int64(delta), false)
-	}
-	m.list.move(delta)
-	return nil
-}
-
 // startInput opens the bottom line input for a purpose.
 func (m *Model) startInput(purpose inputFor, prompt, value string) {
 	m.inputFor = purpose
