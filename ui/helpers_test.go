@@ -189,6 +189,7 @@ func testOptions(t testing.TB, as string) (Options, *strings.Builder) {
 		t.Fatal(err)
 	}
 	clip := &strings.Builder{}
+	t.Setenv("TMUX", "") // y goes to the captured clipboard, not to a tmux around the tests
 	return Options{As: as, Theme: "dark", TimeZone: time.UTC, KeymapFile: keys, Clipboard: clip}, clip
 }
 

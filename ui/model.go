@@ -201,11 +201,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.tl.jumpTo(msg.seq)
 		}
 	case copiedMsg:
-		if msg.err != nil {
-			m.setStatus("copy failed: "+msg.err.Error(), true)
-		} else {
-			m.setStatus(fmt.Sprintf("copied %d characters (OSC52)", msg.chars), false)
-		}
+		m.copied(msg)
 	}
 	return m, nil
 }

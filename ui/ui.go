@@ -87,6 +87,7 @@ type env struct {
 	operator   string
 	loc        *time.Location
 	clip       io.Writer
+	tmux       func(stdin string, args ...string) (string, error) // runs tmux (y inside tmux)
 	gen        int // the last request generation handed out
 }
 
@@ -108,6 +109,7 @@ func newEnv(ctx context.Context, st *store.Store, opts Options, theme themes.The
 	if e.clip == nil {
 		e.clip = os.Stdout
 	}
+	e.tmux = runTmux
 	if e.readOnly {
 		e.keys = e.keys.WithoutWrites()
 	}
