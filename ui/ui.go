@@ -88,7 +88,7 @@ type env struct {
 	loc        *time.Location
 	clip       io.Writer
 	tmux       func(stdin string, args ...string) (string, error) // runs tmux (y inside tmux)
-	gen        int // the last request generation handed out
+	gen        int                                                // the last request generation handed out
 }
 
 // nextGen is a generation no request has had: replies carry it, and a reply
