@@ -572,12 +572,28 @@ func runUI(ctx context.Context, e *env) error {
 	if _, err := keymap.Load(""); err != nil {
 		return usageError{err.Error()} // names the keys.json it read
 	}
+	defer e.close()
+	opts := ui.Options{As: e.o.as, Theme: e.o.theme, Mouse: e.o.mouse,
+		ReadOnly: e.o.readOnly, Operator: operator(), Deployment: e.o.mongoURI != ""}
+	if e.o.mongoURI != "" {
+		// A server can be slow to answer: the UI draws first and says so.
+		opts.ConnectingTo = mongostore.Describe(e.o.mongoURI, e.o.db)
+		opts.Connect = func(ctx context.Context) (*store.Store, string, error) {
+			var warn strings.Builder // the screen is the UI's now: warnings go to its status line
+			stderr := e.stderr
+			e.stderr = &warn
+			defer func() { e.stderr = stderr }()
+			if err := e.open(ctx, true, true); err != nil {
+				return nil, "", err
+			}
+			return e.st, strings.TrimSpace(strings.TrimPrefix(warn.String(), "chatlens: ")), nil
+		}
+		return ui.Run(ctx, nil, opts)
+	}
 	if err := e.open(ctx, true, true); err != nil {
 		return err
 	}
-	defer e.close()
-	return ui.Run(ctx, e.st, ui.Options{As: e.o.as, Theme: e.o.theme, Mouse: e.o.mouse,
-		ReadOnly: e.o.readOnly, Operator: operator(), Deployment: e.o.mongoURI != ""})
+	return ui.Run(ctx, e.st, opts)
 }
 
 func runConversations(ctx context.Context, e *env) error {

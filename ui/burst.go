@@ -11,6 +11,9 @@ import (
 // handled as its own key, in order, so the first can open an input that the
 // rest are typed into. A bracketed paste into an input stays whole.
 func (m *Model) handleKeys(k tea.KeyMsg) tea.Cmd {
+	if m.conn.waiting && !m.keyWhileConnecting(k) {
+		return nil // nothing to act on before the store answers
+	}
 	if k.Type != tea.KeyRunes || len(k.Runes) < 2 || (k.Paste && m.inputFor != inNone) {
 		return m.handleKey(k)
 	}

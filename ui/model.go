@@ -67,6 +67,8 @@ type Model struct {
 	status    string
 	statusErr bool
 	log       msgLog // every warning and error in full
+	conn      connection
+	connect   Connect
 	// usersKnown: a list load found user records, so the user collection
 	// is there and a user missing from it is worth a warning.
 	usersKnown bool
@@ -90,6 +92,10 @@ func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.T
 	m.help.Styles.FullSeparator = theme.Muted
 	m.help.Styles.Ellipsis = theme.Muted
 	m.list.owner = opts.As
+	if st == nil && opts.Connect != nil {
+		m.conn = connection{waiting: true, to: opts.ConnectingTo}
+		m.connect = opts.Connect
+	}
 	m.input = newInput(theme)
 	return m
 }
@@ -102,8 +108,12 @@ func newInput(th themes.Theme) textinput.Model {
 	return in
 }
 
-// Init starts the first load: the list of --as, or a search for a user.
+// Init starts the first load: the list of --as, or a search for a user;
+// or first the connection, when the store is still to be opened.
 func (m *Model) Init() tea.Cmd {
+	if m.conn.waiting {
+		return connectCmd(m.e.ctx, m.connect)
+	}
 	if m.list.owner == "" {
 		m.list.loading = true
 		return findFirstViewer(m.e)
@@ -138,6 +148,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case connectedMsg:
+		return m, m.connected(msg)
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.help.Width = msg.Width

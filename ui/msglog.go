@@ -59,7 +59,10 @@ func (m *Model) noteProblems() {
 	if m.tl != nil {
 		m.log.add("timeline", prefixed(m.tl.cid+": ", errText(m.tl.err)))
 	}
-	m.log.add("cache", prefixed("cache failing, reading the store: ", errText(m.e.st.Stats().CacheError)))
+	if m.e.st != nil {
+		m.log.add("cache", prefixed("cache failing, reading the store: ", errText(m.e.st.Stats().CacheError)))
+	}
+	m.log.add("connect", prefixed("could not connect to "+m.conn.to+": ", errText(m.conn.err)))
 }
 
 func prefixed(p, s string) string {

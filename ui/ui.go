@@ -35,6 +35,11 @@ type Options struct {
 	TimeZone *time.Location
 	// Clipboard receives the OSC52 sequence of y; nil means standard output.
 	Clipboard io.Writer
+
+	// Connect, when set and Run is given no store, opens the store after
+	// the first frame; ConnectingTo names what it connects to meanwhile.
+	Connect      Connect
+	ConnectingTo string
 }
 
 // Run opens the terminal UI and returns when the user quits or ctx ends.
@@ -56,6 +61,9 @@ func Run(ctx context.Context, st *store.Store, opts Options) error {
 	_, err = tea.NewProgram(m, popts...).Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil // interrupted from outside: not a failure of the UI
+	}
+	if err == nil {
+		err = m.conn.err // the store never answered
 	}
 	return err
 }
@@ -101,8 +109,8 @@ func (e *env) nextGen() int {
 }
 
 func newEnv(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *env {
-	e := &env{ctx: ctx, st: st, theme: theme, keys: keys, operator: opts.Operator, deployment: opts.Deployment,
-		readOnly: opts.ReadOnly || st.ReadOnly(), loc: opts.TimeZone, clip: opts.Clipboard}
+	e := &env{ctx: ctx, theme: theme, keys: keys, operator: opts.Operator, deployment: opts.Deployment,
+		readOnly: opts.ReadOnly, loc: opts.TimeZone, clip: opts.Clipboard}
 	if e.loc == nil {
 		e.loc = time.Local
 	}
@@ -110,8 +118,20 @@ func newEnv(ctx context.Context, st *store.Store, opts Options, theme themes.The
 		e.clip = os.Stdout
 	}
 	e.tmux = runTmux
-	if e.readOnly {
+	if st != nil {
+		e.useStore(st)
+	} else if e.readOnly {
 		e.keys = e.keys.WithoutWrites()
 	}
 	return e
+}
+
+// useStore is the store every command uses from now on; a read-only store
+// turns the write keys off.
+func (e *env) useStore(st *store.Store) {
+	e.st = st
+	e.readOnly = e.readOnly || st.ReadOnly()
+	if e.readOnly {
+		e.keys = e.keys.WithoutWrites()
+	}
 }

@@ -55,6 +55,9 @@ func (m *Model) panes(h int) string {
 		return th.Pane
 	}
 	inner := h - 2
+	if m.conn.waiting {
+		return frame(true).Render(fitBlock(m.connectingPane(m.width-2), m.width-2, inner))
+	}
 	if m.width < narrow || m.tl == nil {
 		w := m.width - 2
 		if m.tl != nil && m.focus == paneTimeline {
@@ -72,6 +75,10 @@ func (m *Model) panes(h int) string {
 // statusBar: backend, viewer, conversation, position, round trips, warnings.
 func (m *Model) statusBar() string {
 	th := m.e.theme
+	if m.e.st == nil { // not connected yet
+		line := projection.SingleLine("as " + m.viewer() + " │ " + m.connectingLine())
+		return th.StatusBar.Width(m.width).MaxWidth(m.width).Render(projection.Truncate(line, m.width))
+	}
 	stats := m.e.st.Stats()
 	// Most telling first: a narrow terminal cuts from the right.
 	parts := []string{"as " + m.viewer()}
@@ -177,6 +184,9 @@ func (m *Model) hints() []key.Binding {
 		return []key.Binding{keys.Up, keys.Down, keys.PageUp, keys.PageDown, keys.Back}
 	case ovMsgLog:
 		return []key.Binding{keys.Up, keys.Down, hint(keys.MessageLog.Help().Key+"/"+keys.Back.Help().Key, "close")}
+	}
+	if m.conn.waiting {
+		return []key.Binding{keys.MessageLog}
 	}
 	if m.focus == paneTimeline && m.tl != nil {
 		return keys.TimelineHelp()
