@@ -270,3 +270,13 @@ func TestGoldenInspectorSmall(t *testing.T) {
 	s.waitFor("Inspector")
 	s.check()
 }
+
+// TestGoldenFollow: follow mode on, said in the status bar and the footer.
+func TestGoldenFollow(t *testing.T) {
+	manualTicks(t)
+	s := startScreen(t)
+	s.open()
+	s.keys("F")
+	s.waitFor("following (seq.max_seq)") // the first poll has answered
+	s.check()
+}

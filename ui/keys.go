@@ -167,6 +167,8 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		m.setStatus("nothing to copy at this seq", true)
 	case key.Matches(k, keys.Boundaries):
 		t.boundaries = !t.boundaries
+	case key.Matches(k, keys.Follow):
+		return m.toggleFollow()
 	}
 	return nil
 }

@@ -150,6 +150,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case connectedMsg:
 		return m, m.connected(msg)
+	case followTickMsg:
+		return m, m.followTicked(msg)
+	case followPolledMsg:
+		return m, m.followPolled(msg)
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.help.Width = msg.Width

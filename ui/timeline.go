@@ -56,6 +56,7 @@ type timeline struct {
 	compareAs    string            // second viewer of the compare view, "" when off
 	lastCompared string            // the compare picker starts on them next time
 	search       search
+	follow       follow
 }
 
 type membersState int
@@ -183,7 +184,10 @@ func (t *timeline) loaded(msg bucketsLoadedMsg) tea.Cmd {
 		t.quoted[b.Index] = b
 	}
 	for _, b := range msg.buckets {
+		_, held := t.buckets[b.Index]
 		switch {
+		case held && !msg.refresh: // follow mode re-reads the newest bucket as it fills
+			t.buckets[b.Index] = b
 		case msg.refresh:
 			if _, held := t.buckets[b.Index]; held {
 				t.buckets[b.Index] = b
@@ -195,6 +199,9 @@ func (t *timeline) loaded(msg bucketsLoadedMsg) tea.Cmd {
 		case b.Index == t.hi+1:
 			t.buckets[b.Index], t.hi = b, b.Index
 		}
+	}
+	if t.follow.tailTo > 0 {
+		t.cursor, t.follow.tailTo = t.follow.tailTo, 0 // following: onto the newest message
 	}
 	t.clampCursor()
 	t.trim()

@@ -90,6 +90,13 @@ func (m *Model) statusBar() string {
 		if !t.empty() {
 			parts = append(parts, fmt.Sprintf("seq %d/%d · bucket %d", t.cursor, t.maxSeq(), store.BucketIndex(t.cursor)))
 		}
+		if t.follow.on {
+			f := "following"
+			if t.follow.from != "" {
+				f += " (" + t.follow.from + ")" // where the new max seq is read
+			}
+			parts = append(parts, f)
+		}
 	}
 	parts = append(parts, fmt.Sprintf("%d round trips", stats.RoundTrips))
 	if stats.CacheRoundTrips > 0 {
