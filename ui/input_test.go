@@ -1,12 +1,15 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/chatlens/chatlens/store"
 )
 
 // withKeys is testOptions with body as the keys.json.
@@ -121,6 +124,36 @@ func TestSmallScreensKeepTheirBorders(t *testing.T) {
 	for i, l := range lines {
 		if w := ansi.StringWidth(l); w != 40 {
 			t.Errorf("line %d is %d cells wide", i, w)
+		}
+	}
+}
+
+// TestEmojiWithVS16KeepsBordersInTmux: a message holding "❤️" and "⛰️"
+// (a one-cell character and VS16, two cells to a grapheme-aware terminal,
+// one to tmux) leaves every line of the list, the timeline and the delete
+// dialog exactly as wide as the screen by both measures.
+func TestEmojiWithVS16KeepsBordersInTmux(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	msg := textMsg("alice", "bob", "", store.SessionSingle, 121, "love it ❤️ see you at ⛰️ and ☕️")
+	if _, err := st.InsertMessages(context.Background(), chatAB, 121, []*store.MsgData{msg}); err != nil {
+		t.Fatal(err)
+	}
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	screens := map[string]string{"list": d.m.View()}
+	d.open(chatAB)
+	screens["timeline"] = d.m.View()
+	d.keys("d")
+	screens["dialog"] = d.m.View()
+	for name, view := range screens {
+		if !strings.Contains(view, "love it") {
+			t.Fatalf("%s: the message is not on screen:\n%s", name, view)
+		}
+		for i, l := range strings.Split(view, "\n") {
+			if g, wc := ansi.StringWidth(l), ansi.StringWidthWc(l); g != 120 || wc != 120 {
+				t.Errorf("%s line %d: %d cells to a grapheme-aware terminal, %d to tmux; want 120: %q", name, i, g, wc, l)
+			}
 		}
 	}
 }

@@ -238,7 +238,7 @@ func (m *Model) confirmView() string {
 	w := max(20, min(70, m.width-6))
 	lines := []string{th.Title.Render(projection.Truncate(m.confirm.title, w)), ""}
 	for _, l := range m.confirm.lines {
-		lines = append(lines, wrapWords(projection.SingleLine(l), w)...)
+		lines = append(lines, wrapWords(textPresentation(projection.SingleLine(l)), w)...)
 	}
 	// The answers are read from the key map, so a keys.json moving them
 	// moves the hint too.
@@ -295,6 +295,8 @@ func fitBlock(s string, width, height int) string {
 		lines = append(lines, "")
 	}
 	for i, l := range lines {
+		l = textPresentation(l) // one width in every terminal, tmux included
+		lines[i] = l
 		w := ansi.StringWidth(l)
 		switch {
 		case w > width:
