@@ -262,6 +262,7 @@ func TestGoldenInspectorSmall(t *testing.T) {
 	opts, _ := testOptions(t, "alice")
 	tm := teatest.NewTestModel(t, NewModel(st, opts), teatest.WithInitialTermSize(40, 12))
 	s := &screen{t: t, tm: tm}
+	s.waitFor("hello 120 from bob") // the list, before typing into its filter
 	s.keys("/")
 	s.typeText(chatAB)
 	s.keys("enter", "enter")
