@@ -54,6 +54,14 @@ func TestHelpFitsSixtyColumns(t *testing.T) {
 	d := newDriver(t, st, opts, 60, 24)
 	d.keys("?")
 	view := d.m.View()
+	boxTop, boxBottom := false, false // the box's corners, inside the pane's
+	for _, l := range strings.Split(view, "\n") {
+		boxTop = boxTop || strings.Index(l, "╭") > 0
+		boxBottom = boxBottom || strings.Index(l, "╰") > 0
+	}
+	if !boxTop || !boxBottom {
+		t.Errorf("the help box lost a border at 60x24:\n%s", view)
+	}
 	for i, l := range strings.Split(view, "\n") {
 		if w := ansi.StringWidth(l); w != 60 {
 			t.Errorf("line %d is %d cells wide:\n%s", i, w, view)

@@ -203,19 +203,26 @@ func (m *Model) hints() []key.Binding {
 
 func (m *Model) helpView() string {
 	th := m.e.theme
-	body := m.fullHelp(m.width - 4) // the dialog's border and padding
-	title := th.Title.Render("Keys")
-	note := th.Muted.Render("? or esc to close")
+	keys := m.e.keys
+	closeKeys := keys.Help.Help().Key + " or " + keys.Back.Help().Key + " to close"
+	note := th.Muted.Render(closeKeys)
 	if m.e.readOnly {
-		note = th.Muted.Render("read-only: revoke, delete and mark read are off · ? or esc to close")
+		note = th.Muted.Render("read-only: revoke, delete and mark read are off · " + closeKeys)
 	}
-	return th.Dialog.MaxWidth(m.width).Render(lipgloss.JoinVertical(lipgloss.Left, title, "", body, "", note))
+	title := th.Title.Render("Keys")
+	body := m.fullHelp(m.width-4, "\n\n") // the dialog's border and padding
+	parts := []string{title, "", body, "", note}
+	if lipgloss.Height(body)+6 > m.bodyHeight() {
+		// A short screen: no blank lines, so the box keeps its borders.
+		parts = []string{title, m.fullHelp(m.width-4, "\n"), note}
+	}
+	return th.Dialog.MaxWidth(m.width).Render(lipgloss.JoinVertical(lipgloss.Left, parts...))
 }
 
 // fullHelp lays the help's columns out in as few rows as fit width: all
 // side by side on a wide terminal, two by two at 60 columns, one under the
 // other below that.
-func (m *Model) fullHelp(width int) string {
+func (m *Model) fullHelp(width int, rowSep string) string {
 	groups := m.e.keys.FullHelp()
 	h := m.help
 	h.Width = 0 // measured here; help's own cut drops whole columns behind a "…"
@@ -225,7 +232,7 @@ func (m *Model) fullHelp(width int) string {
 		for i := 0; i < len(groups); i += per {
 			rows = append(rows, h.FullHelpView(groups[i:min(i+per, len(groups))]))
 		}
-		out = strings.Join(rows, "\n\n")
+		out = strings.Join(rows, rowSep)
 		if lipgloss.Width(out) <= width {
 			return out
 		}
