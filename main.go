@@ -23,6 +23,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/chatlens/chatlens/keymap"
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bench"
@@ -240,7 +241,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	root := newFlagSet("chatlens", stdout)
 	connectionFlags(root, o)
 	root.StringVar(&o.as, "as", "", "the user whose view the UI starts with")
-	root.StringVar(&o.theme, "theme", "", "UI theme: dark, light, high-contrast")
+	root.StringVar(&o.theme, "theme", "", "UI theme: dark, light, high-contrast, none (no colour)")
 	root.BoolVar(&o.mouse, "mouse", false, "let the UI use the mouse")
 	root.Usage = func() { printUsage(root) }
 	if err := parse(root, args, nil); err != nil {
@@ -655,12 +656,31 @@ func runUI(ctx context.Context, e *env) error {
 			return usageError{err.Error()}
 		}
 	}
+	if _, err := keymap.Load(""); err != nil {
+		return usageError{err.Error()} // names the keys.json it read
+	}
+	defer e.close()
+	opts := ui.Options{As: e.o.as, Theme: e.o.theme, Mouse: e.o.mouse,
+		ReadOnly: e.o.readOnly, Operator: operator(), Deployment: e.o.mongoURI != "", TimeZone: e.zone()}
+	if e.o.mongoURI != "" {
+		// A server can be slow to answer: the UI draws first and says so.
+		opts.ConnectingTo = mongostore.Describe(e.o.mongoURI, e.o.db)
+		opts.Connect = func(ctx context.Context) (*store.Store, string, error) {
+			var warn strings.Builder // the screen is the UI's now: warnings go to its status line
+			stderr := e.stderr
+			e.stderr = &warn
+			defer func() { e.stderr = stderr }()
+			if err := e.open(ctx, true, true); err != nil {
+				return nil, "", err
+			}
+			return e.st, strings.TrimSpace(strings.TrimPrefix(warn.String(), "chatlens: ")), nil
+		}
+		return ui.Run(ctx, nil, opts)
+	}
 	if err := e.open(ctx, true, true); err != nil {
 		return err
 	}
-	defer e.close()
-	return ui.Run(ctx, e.st, ui.Options{As: e.o.as, Theme: e.o.theme, Mouse: e.o.mouse,
-		ReadOnly: e.o.readOnly, Operator: operator(), Deployment: e.o.mongoURI != "", TimeZone: e.zone()})
+	return ui.Run(ctx, e.st, opts)
 }
 
 func runConversations(ctx context.Context, e *env) error {

@@ -1198,3 +1198,39 @@ func TestDumpHolesCarryThePreviousSendTime(t *testing.T) {
 		}
 	}
 }
+
+// TestBadKeysFileExitsTwoNamingIt: a keys.json with an unknown key name, a
+// key bound to two actions or an action with no key stops the UI before
+// it opens the store, with one line that names the file.
+func TestBadKeysFileExitsTwoNamingIt(t *testing.T) {
+	for name, body := range map[string]string{
+		"unknown key": `{"revoke": ["ctrl+shift+banana"]}`,
+		"shadow":      `{"revoke": ["d"]}`,
+		"no key":      `{"follow": []}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			cfg := t.TempDir()
+			t.Setenv("XDG_CONFIG_HOME", cfg)
+			file := filepath.Join(cfg, "chatlens", "keys.json")
+			if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(file, []byte(body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			s := empty(t)
+			var out, errs bytes.Buffer
+			code := run([]string{"--data", s.data, "--audit-log", s.audit}, &out, &errs)
+			if code != 2 {
+				t.Errorf("exit %d, want 2 (stderr %q)", code, errs.String())
+			}
+			oneErrorLine(t, errs.String())
+			if !strings.Contains(errs.String(), file) {
+				t.Errorf("the error does not name %s: %q", file, errs.String())
+			}
+			if _, err := os.Stat(s.data); err == nil {
+				t.Error("a bad keys.json created the store file")
+			}
+		})
+	}
+}

@@ -23,7 +23,15 @@ type KeyMap struct {
 
 	// Finding messages (issue 11): past a run of holes, by message ID.
 	NextMessage, PrevMessage, FindByID key.Binding
+
+	// Input and feedback: the dialog answers (their own context, so they
+	// may share keys with the actions above), the message log, follow mode.
+	Confirm, Cancel    key.Binding
+	MessageLog, Follow key.Binding
 }
+
+// dialogActions are the actions that only act inside a dialog.
+var dialogActions = map[string]bool{"confirm": true, "cancel": true}
 
 // Default is the key map of issue 3.
 func Default() KeyMap {
@@ -65,6 +73,11 @@ func Default() KeyMap {
 		NextMessage: b("}", "next message", "}"),
 		PrevMessage: b("{", "previous message", "{"),
 		FindByID:    b("I", "find by msg ID", "I"),
+
+		Confirm:    b("y/enter", "do it", "y", "Y", "enter"),
+		Cancel:     b("n/esc", "cancel", "n", "N", "esc", "q"),
+		MessageLog: b("L", "message log", "L"),
+		Follow:     b("F", "follow", "F"),
 	}
 }
 
@@ -86,13 +99,15 @@ func (k KeyMap) TimelineHelp() []key.Binding {
 		k.Inspect, k.Search, k.Jump, k.Back}
 }
 
-// FullHelp is the ? overlay, one column per kind of key.
+// FullHelp is the ? overlay, one column per kind of key, at most nine keys
+// a column so that two rows of columns fit a 60x24 terminal (? itself is
+// named in the overlay's closing line).
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.SwitchPane, k.Open, k.Back},
-		{k.ViewAs, k.CycleViewer, k.ViewAsAny, k.Compare, k.Inspect, k.Boundaries, k.Copy},
-		{k.Revoke, k.Delete, k.MarkRead, k.Search, k.NextHit, k.PrevHit, k.Jump, k.NextMessage, k.PrevMessage, k.FindByID},
-		{k.Retry, k.Help, k.Quit, k.NextDiff, k.PrevDiff, k.DiffOnly},
+		{k.ViewAs, k.CycleViewer, k.ViewAsAny, k.Compare, k.NextDiff, k.PrevDiff, k.DiffOnly, k.Inspect},
+		{k.Revoke, k.Delete, k.MarkRead, k.Search, k.NextHit, k.PrevHit, k.Jump, k.FindByID},
+		{k.NextMessage, k.PrevMessage, k.Boundaries, k.Copy, k.Follow, k.MessageLog, k.Retry, k.Quit},
 	}
 }
 

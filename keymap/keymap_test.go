@@ -138,3 +138,57 @@ func TestCompareKeys(t *testing.T) {
 		t.Error("prevdiff or diffonly not moved")
 	}
 }
+
+// TestValidation: each mistake in a keys.json is one line naming the file
+// and what is wrong.
+func TestValidation(t *testing.T) {
+	for name, c := range map[string]struct{ body, want string }{
+		"unknown key name":         {`{"revoke": ["ctrl+banana"]}`, `unknown key name "ctrl+banana"`},
+		"word for a key":           {`{"quit": ["space"]}`, `unknown key name "space"`},
+		"shadows a default":        {`{"revoke": ["d"]}`, `key "d" is bound to both delete and revoke`},
+		"shadows another override": {`{"revoke": ["x"], "copy": ["x"]}`, `key "x" is bound to both copy and revoke`},
+		"dialog keys clash":        {`{"confirm": ["n"]}`, `key "n" is bound to both cancel and confirm`},
+		"action left with no key":  {`{"follow": []}`, `action "follow" has no keys`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "keys.json")
+			if err := os.WriteFile(path, []byte(c.body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Load(path)
+			if err == nil || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("want a one-line error, got %v", err)
+			}
+			if !strings.HasPrefix(err.Error(), path+": ") || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got %q, want it to start with the path and say %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestValidFiles: keys Bubble Tea names, alt+ keys, and a dialog key equal
+// to an action's key are all fine.
+func TestValidFiles(t *testing.T) {
+	k := Default()
+	if err := k.Apply([]byte(`{"revoke": ["ctrl+r", "alt+r", "f5"], "follow": ["ctrl+f"], "cancel": ["esc", "x"]}`)); err != nil {
+		t.Fatal(err)
+	}
+	d := Default()
+	if err := d.checkShadows(); err != nil {
+		t.Errorf("the defaults clash: %v", err)
+	}
+}
+
+// TestDialogKeysComeFromTheKeyMap: a keys.json can move confirm and cancel.
+func TestDialogKeysComeFromTheKeyMap(t *testing.T) {
+	k := Default()
+	if err := k.Apply([]byte(`{"confirm": ["ctrl+y"], "cancel": ["ctrl+g"]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if !key.Matches(press("ctrl+y"), k.Confirm) || key.Matches(press("y"), k.Confirm) {
+		t.Error("confirm not moved to ctrl+y")
+	}
+	if k.Cancel.Help().Key != "ctrl+g" {
+		t.Errorf("cancel's hint says %q", k.Cancel.Help().Key)
+	}
+}

@@ -9,8 +9,11 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+	"unicode"
 
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // actions maps the names used in the override file to the bindings.
@@ -24,6 +27,7 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"jump": &k.Jump, "copy": &k.Copy, "boundaries": &k.Boundaries, "retry": &k.Retry,
 		"help": &k.Help, "quit": &k.Quit,
 		"nextdiff": &k.NextDiff, "prevdiff": &k.PrevDiff, "diffonly": &k.DiffOnly,
+		"confirm": &k.Confirm, "cancel": &k.Cancel, "messagelog": &k.MessageLog, "follow": &k.Follow,
 	}
 }
 
@@ -51,6 +55,7 @@ func DefaultPath() string {
 // Load returns the defaults with the overrides of the JSON file at path
 // applied: {"revoke": ["R", "ctrl+r"], "quit": ["ctrl+q"]}. A missing file
 // at the default path is not an error; a named file that is missing is.
+// Every error is one line that starts with the file's path.
 func Load(path string) (KeyMap, error) {
 	named := path != ""
 	if !named {
@@ -67,18 +72,29 @@ func Load(path string) (KeyMap, error) {
 	if err != nil {
 		return k, fmt.Errorf("key map: %w", err)
 	}
-	return k, k.Apply(data)
+	if err := k.Apply(data); err != nil {
+		return k, fmt.Errorf("%s: %w", path, err)
+	}
+	return k, nil
 }
 
-// Apply overrides bindings from JSON (action name -> keys). The help text
-// follows the new keys so the footer never lies.
+// Apply overrides bindings from JSON (action name -> keys) and checks the
+// result: every key is one Bubble Tea knows, no key does two things, no
+// action is left without a key. The help text follows the new keys so the
+// footer never lies.
 func (k *KeyMap) Apply(data []byte) error {
 	var over map[string][]string
 	if err := json.Unmarshal(data, &over); err != nil {
-		return fmt.Errorf("key map: not a JSON object of action -> [keys]: %w", err)
+		return fmt.Errorf("key map: not a JSON object of action -> [keys]: %s", oneLine(err.Error()))
 	}
 	acts := k.actions()
-	for name, keys := range over {
+	names := make([]string, 0, len(over))
+	for name := range over {
+		names = append(names, name)
+	}
+	sort.Strings(names) // the same file gives the same first error
+	for _, name := range names {
+		keys := over[name]
 		b, ok := acts[strings.ToLower(name)]
 		if !ok {
 			return fmt.Errorf("key map: unknown action %q (known: %s)", name, strings.Join(Actions(), ", "))
@@ -86,8 +102,58 @@ func (k *KeyMap) Apply(data []byte) error {
 		if len(keys) == 0 {
 			return fmt.Errorf("key map: action %q has no keys", name)
 		}
+		for _, kn := range keys {
+			if !ValidKey(kn) {
+				return fmt.Errorf("key map: action %q: unknown key name %q (a single character, or a name such as enter, esc, pgdown, ctrl+r, alt+x, f5)", name, kn)
+			}
+		}
 		b.SetKeys(keys...)
 		b.SetHelp(strings.Join(keys, "/"), b.Help().Desc)
 	}
+	return k.checkShadows()
+}
+
+// checkShadows refuses a key bound to two actions of the same context: the
+// first one matched would hide the other for good. Dialog answers are a
+// context of their own (y confirms in a dialog and copies outside one).
+func (k *KeyMap) checkShadows() error {
+	acts := k.actions()
+	owner := map[string]string{}
+	for _, name := range Actions() {
+		for _, kn := range acts[name].Keys() {
+			slot := kn
+			if dialogActions[name] {
+				slot = "dialog " + kn
+			}
+			if other, taken := owner[slot]; taken {
+				return fmt.Errorf("key map: key %q is bound to both %s and %s; one would never run", kn, other, name)
+			}
+			owner[slot] = name
+		}
+	}
 	return nil
 }
+
+// ValidKey reports whether name is a key Bubble Tea can deliver: one
+// printable character, a named key (enter, pgdown, ctrl+r, f5), either
+// with an alt+ prefix.
+func ValidKey(name string) bool {
+	name = strings.TrimPrefix(name, "alt+")
+	if r := []rune(name); len(r) == 1 {
+		return unicode.IsPrint(r[0])
+	}
+	return keyNames()[name]
+}
+
+// keyNames are the names Bubble Tea v1 gives its key types (KeyType.String).
+var keyNames = sync.OnceValue(func() map[string]bool {
+	out := map[string]bool{}
+	for t := -300; t <= 300; t++ {
+		if n := tea.KeyType(t).String(); n != "" && n != "runes" {
+			out[n] = true
+		}
+	}
+	return out
+})
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

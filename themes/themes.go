@@ -159,5 +159,9 @@ func New(p Palette) Theme {
 		t.Selected = t.Selected.Reverse(true)
 		t.Diff = t.Diff.Underline(true)
 	}
+	if p.Accent == "" || p.Accent == p.Border {
+		// The focused pane cannot be told by colour: a heavy border marks it.
+		t.FocusedPane = t.FocusedPane.Border(lipgloss.ThickBorder())
+	}
 	return t
 }

@@ -65,3 +65,19 @@ func TestSelectionVisibleInEveryTheme(t *testing.T) {
 		}
 	}
 }
+
+// TestNoColourStillMarksFocus: with NO_COLOR the focused pane cannot be
+// told by colour, so its border is heavy where the others are light.
+func TestNoColourStillMarksFocus(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	th, err := Resolve("dark", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if th.FocusedPane.GetBorderStyle() == th.Pane.GetBorderStyle() {
+		t.Error("the focused pane's border is the same as the others'")
+	}
+	if d, _ := Get("dark"); d.FocusedPane.GetBorderStyle() != d.Pane.GetBorderStyle() {
+		t.Error("with colour the focused pane keeps the light border (the accent marks it)")
+	}
+}

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/projection"
@@ -113,8 +114,8 @@ func (m *Model) withRefusals(cmd tea.Cmd) tea.Cmd {
 }
 
 func (m *Model) confirmKey(k tea.KeyMsg) tea.Cmd {
-	switch k.String() {
-	case "y", "Y", "enter":
+	switch keys := m.e.keys; {
+	case key.Matches(k, keys.Confirm):
 		m.overlay = ovNone
 		if m.confirm.run == nil { // a refusal: nothing to do
 			return nil
@@ -122,7 +123,7 @@ func (m *Model) confirmKey(k tea.KeyMsg) tea.Cmd {
 		m.setStatus(m.confirm.title+" working…", false)
 		m.writing++
 		return m.confirm.run
-	case "n", "N", "esc", "q":
+	case key.Matches(k, keys.Cancel):
 		m.overlay = ovNone
 		m.setStatus("cancelled", false)
 	}

@@ -1,11 +1,6 @@
 package ui
 
 import (
-	"fmt"
-	"os"
-	"strings"
-
-	osc52 "github.com/aymanbagabas/go-osc52/v2"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/projection"
@@ -271,25 +266,5 @@ func runAction(e *env, cid string, act action, viewer string, seqs []int64) tea.
 		}
 		done, err := e.st.Do(e.ctx, store.WriteRequest{Action: storeAction[act], Cid: cid, By: viewer, Seqs: seqs})
 		return actionDoneMsg{cid: cid, act: act, viewer: viewer, seqs: seqs, res: done.WriteResult, err: err}
-	}
-}
-
-type copiedMsg struct {
-	chars int
-	err   error
-}
-
-// copyText hands text to the terminal's clipboard with OSC52. The text is
-// sanitised first, so a message can never smuggle its own sequence out.
-func copyText(e *env, text string) tea.Cmd {
-	return func() tea.Msg {
-		seq := osc52.New(text)
-		if os.Getenv("TMUX") != "" {
-			seq = seq.Tmux()
-		} else if strings.HasPrefix(os.Getenv("TERM"), "screen") {
-			seq = seq.Screen()
-		}
-		_, err := fmt.Fprint(e.clip, seq.String())
-		return copiedMsg{chars: len([]rune(text)), err: err}
 	}
 }

@@ -33,10 +33,12 @@ type convList struct {
 	// found in the messages (every group, the single chats naming owner).
 	fromMessages bool
 	items        []convItem
+	itemsFor     string // the owner items were loaded for: their counts are no one else's
 	filter       string
 	shown        []int // indexes into items that pass the filter
 	cursor       int   // index into shown
 	offset       int
+	firstRowLine int // the line of the view the first shown row starts on (mouse clicks)
 }
 
 func (l *convList) setItems(items []convItem) {
@@ -106,6 +108,8 @@ func (l *convList) view(e *env, width, height int) string {
 			t.Muted.Render(fmt.Sprintf("press %s to retry", e.keys.Retry.Help().Key)))
 	case l.loading && len(l.items) == 0:
 		lines = append(lines, t.Muted.Render("loading…"))
+	case l.loading && l.itemsFor != l.owner:
+		lines = append(lines, t.Muted.Render(projection.Truncate("loading "+projection.SingleLine(l.owner)+"'s conversations…", width)))
 	case len(l.shown) == 0 && l.filter != "":
 		lines = append(lines, t.Muted.Render("no match for "+projection.Truncate(projection.SingleLine(l.filter), width-13)))
 	case len(l.items) == 0:
@@ -124,6 +128,7 @@ func (l *convList) view(e *env, width, height int) string {
 	if l.cursor >= l.offset+rows {
 		l.offset = l.cursor - rows + 1
 	}
+	l.firstRowLine = len(lines)
 	for i := l.offset; i < len(l.shown) && i < l.offset+rows; i++ {
 		lines = append(lines, l.row(e, &l.items[l.shown[i]], i == l.cursor, width)...)
 	}
@@ -136,7 +141,7 @@ func (l *convList) view(e *env, width, height int) string {
 func (l *convList) row(e *env, it *convItem, selected bool, width int) []string {
 	t := e.theme
 	unread := ""
-	if n := it.sum.Unread(); n > 0 {
+	if n := it.sum.Unread(); n > 0 && l.itemsFor == l.owner {
 		unread = fmt.Sprintf(" (%d)", n)
 	}
 	marker := "  "

@@ -248,3 +248,88 @@ func TestGoldenError(t *testing.T) {
 	s.waitFor("could not load", "as Alice")
 	s.check()
 }
+
+// TestGoldenHelpNarrow: at 60 columns the help stacks its columns two by
+// two, every key still on it.
+func TestGoldenHelpNarrow(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	tm := teatest.NewTestModel(t, NewModel(st, opts), teatest.WithInitialTermSize(60, 30))
+	s := &screen{t: t, tm: tm}
+	s.waitFor("hello 120 from bob")
+	s.keys("?")
+	s.waitFor("Keys")
+	s.check()
+}
+
+// TestGoldenMessageLog: a long load error, cut in the pane, whole in the log.
+func TestGoldenMessageLog(t *testing.T) {
+	s := startScreen(t)
+	s.tb.setFail(errLong)
+	s.keys("/")
+	s.typeText(chatAB)
+	s.keys("enter", "enter")
+	s.waitFor("could not load", "as Alice")
+	s.keys("L")
+	s.waitFor("Messages (1)")
+	s.check()
+}
+
+// startScreenOpts is startScreen with the options changed by set.
+func startScreenOpts(t *testing.T, set func(*Options)) *screen {
+	t.Helper()
+	st, tb := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	set(&opts)
+	tm := teatest.NewTestModel(t, NewModel(st, opts), teatest.WithInitialTermSize(100, 30))
+	s := &screen{t: t, tm: tm, tb: tb}
+	s.waitFor("hello 120 from bob")
+	return s
+}
+
+// TestGoldenNoColourFocus: without colour the focused timeline has a heavy
+// border, the list a light one.
+func TestGoldenNoColourFocus(t *testing.T) {
+	s := startScreenOpts(t, func(o *Options) { o.Theme = "none" })
+	s.open()
+	s.check()
+}
+
+// TestGoldenColour: the timeline drawn with the dark theme's colours, so
+// a lost highlight (selection, read line, deleted, revoked, focus) fails.
+func TestGoldenColour(t *testing.T) {
+	withProfile(t, termenv.ANSI256)
+	s := startScreen(t)
+	s.open()
+	s.jump("5")
+	s.check()
+}
+
+// TestGoldenInspectorSmall: the inspector at 40x12, border whole.
+func TestGoldenInspectorSmall(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	tm := teatest.NewTestModel(t, NewModel(st, opts), teatest.WithInitialTermSize(40, 12))
+	s := &screen{t: t, tm: tm}
+	s.waitFor("hello 120 from bob") // the list, before typing into its filter
+	s.keys("/")
+	s.typeText(chatAB)
+	s.keys("enter", "enter")
+	s.waitFor("as Alice")
+	s.keys("i")
+	s.waitFor("Inspector")
+	s.check()
+}
+
+// TestGoldenFollow: follow mode on, said in the status bar and the footer.
+func TestGoldenFollow(t *testing.T) {
+	manualTicks(t)
+	s := startScreen(t)
+	s.open()
+	s.keys("F")
+	s.waitFor("following (seq.max_seq)") // the first poll has answered
+	s.check()
+}

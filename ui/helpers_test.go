@@ -193,6 +193,7 @@ func testOptions(t testing.TB, as string) (Options, *strings.Builder) {
 		t.Fatal(err)
 	}
 	clip := &strings.Builder{}
+	t.Setenv("TMUX", "") // y goes to the captured clipboard, not to a tmux around the tests
 	return Options{As: as, Theme: "dark", TimeZone: time.UTC, Now: func() time.Time { return testNow },
 		KeymapFile: keys, Clipboard: clip}, clip
 }

@@ -168,7 +168,9 @@ func (m *Model) inspectorView(h int) string {
 	}
 	inner := h - 2
 	m.inspectAt = max(0, min(m.inspectAt, len(lines)-(inner-1)))
-	shown := []string{th.Title.Render(fmt.Sprintf("Inspector · seq %d · %d lines · j/k scroll · esc close", m.tl.cursor, len(lines)))}
+	// Cut, never wrapped: a wrapped title pushes the top border off a short screen.
+	title := fmt.Sprintf("Inspector · seq %d · %d lines · j/k scroll · esc close", m.tl.cursor, len(lines))
+	shown := []string{th.Title.Render(projection.Truncate(title, m.width-2))}
 	for i := m.inspectAt; i < len(lines) && len(shown) < inner; i++ {
 		shown = append(shown, projection.Truncate(lines[i], m.width-4))
 	}

@@ -38,6 +38,9 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	case ovInspector:
 		m.inspectorKey(k)
 		return nil
+	case ovMsgLog:
+		m.msgLogKey(k)
+		return nil
 	}
 	m.status = ""
 	switch {
@@ -45,6 +48,9 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 		return m.quit()
 	case key.Matches(k, keys.Help):
 		m.overlay = ovHelp
+		return nil
+	case key.Matches(k, keys.MessageLog):
+		m.overlay, m.log.scroll = ovMsgLog, 0
 		return nil
 	case key.Matches(k, keys.SwitchPane):
 		if m.tl != nil && m.focus == paneList {
@@ -225,27 +231,9 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		m.setStatus("nothing to copy at this seq", true)
 	case key.Matches(k, keys.Boundaries):
 		t.boundaries = !t.boundaries
+	case key.Matches(k, keys.Follow):
+		return m.toggleFollow()
 	}
-	return nil
-}
-
-func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
-	if msg.Action != tea.MouseActionPress || m.overlay != ovNone || m.inputFor != inNone {
-		return nil
-	}
-	delta := 0
-	switch msg.Button {
-	case tea.MouseButtonWheelUp:
-		delta = -3
-	case tea.MouseButtonWheelDown:
-		delta = 3
-	default:
-		return nil
-	}
-	if m.focus == paneTimeline && m.tl != nil {
-		return m.tl.move(int64(delta), false)
-	}
-	m.list.move(delta)
 	return nil
 }
 
@@ -309,18 +297,27 @@ func (m *Model) submitInput(purpose inputFor, value string) tea.Cmd {
 	return nil
 }
 
-// viewAsAnyone switches to any user ID: that user's list is loaded, and an
-// open timeline is re-projected for them.
+// viewAsAnyone switches to any user ID typed at the prompt.
 func (m *Model) viewAsAnyone(id string) tea.Cmd {
 	id = trimID(id)
 	if id == "" {
 		return nil
 	}
-	m.list.owner = id
-	m.list.items, m.list.shown = nil, nil
-	m.list.cursor, m.list.offset = 0, 0
+	return m.switchViewer(id)
+}
+
+// switchViewer is the one way the viewer changes (v, V, u): in the same
+// update the list's owner and title, the timeline's projection and header
+// change, and what belongs to the old viewer (the list's unread counts, the
+// read line) is hidden until the new viewer's arrives, so no frame shows
+// one viewer's title over another's counts.
+func (m *Model) switchViewer(id string) tea.Cmd {
 	m.setStatus(fmt.Sprintf("viewing as %s", id), false)
-	cmds := []tea.Cmd{m.reloadList()}
+	var cmds []tea.Cmd
+	if id != m.list.owner {
+		m.list.owner = id
+		cmds = append(cmds, m.reloadList())
+	}
 	if m.tl != nil {
 		cmds = append(cmds, m.tl.setViewer(id))
 	}

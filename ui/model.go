@@ -31,6 +31,7 @@ const (
 	ovConfirm
 	ovInspector
 	ovPicker
+	ovMsgLog
 )
 
 // inputFor is what the one-line input at the bottom is collecting.
@@ -71,6 +72,9 @@ type Model struct {
 
 	status    string
 	statusErr bool
+	log       msgLog // every warning and error in full
+	conn      connection
+	connect   Connect
 	// usersKnown: a list load found user records, so the user collection
 	// is there and a user missing from it is worth a warning.
 	usersKnown bool
@@ -94,13 +98,34 @@ func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.T
 	m.help.Styles.ShortDesc = theme.Muted
 	m.help.Styles.FullKey = theme.Accent
 	m.help.Styles.FullDesc = theme.Text
+	// help's own defaults are colours: the theme's muted style replaces
+	// them, so --theme none and NO_COLOR emit none.
+	m.help.Styles.ShortSeparator = theme.Muted
+	m.help.Styles.FullSeparator = theme.Muted
+	m.help.Styles.Ellipsis = theme.Muted
 	m.list.owner = opts.As
-	m.input = textinput.New()
+	if st == nil && opts.Connect != nil {
+		m.conn = connection{waiting: true, to: opts.ConnectingTo}
+		m.connect = opts.Connect
+	}
+	m.input = newInput(theme)
 	return m
 }
 
-// Init starts the first load: the list of --as, or a search for a user.
+// newInput is a text input drawn with the theme only (textinput's
+// placeholder and completion defaults are colours).
+func newInput(th themes.Theme) textinput.Model {
+	in := textinput.New()
+	in.PlaceholderStyle, in.CompletionStyle = th.Muted, th.Muted
+	return in
+}
+
+// Init starts the first load: the list of --as, or a search for a user;
+// or first the connection, when the store is still to be opened.
 func (m *Model) Init() tea.Cmd {
+	if m.conn.waiting {
+		return connectCmd(m.e.ctx, m.connect)
+	}
 	if m.list.owner == "" {
 		m.list.loading = true
 		return findFirstViewer(m.e)
@@ -125,14 +150,27 @@ func (m *Model) viewer() string {
 	return m.list.owner
 }
 
-// Update handles replies from commands, terminal events and keys.
+// Update handles replies from commands, terminal events and keys, and
+// logs any problem they leave on the screen.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.update(msg)
+	m.noteProblems()
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case connectedMsg:
+		return m, m.connected(msg)
+	case followTickMsg:
+		return m, m.followTicked(msg)
+	case followPolledMsg:
+		return m, m.followPolled(msg)
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.help.Width = msg.Width
 	case tea.KeyMsg:
-		return m, m.withRefusals(m.handleKey(msg))
+		return m, m.withRefusals(m.handleKeys(msg))
 	case tea.MouseMsg:
 		return m, m.handleMouse(msg)
 	case firstViewerMsg:
@@ -156,6 +194,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.list.err = msg.err
 		if msg.err == nil {
 			m.list.setItems(msg.items)
+			m.list.itemsFor = msg.owner
 			m.list.names = msg.names
 			m.list.fromMessages = msg.fromMessages
 			if m.tl != nil {
@@ -194,11 +233,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.tl.jumpTo(msg.seq)
 		}
 	case copiedMsg:
-		if msg.err != nil {
-			m.setStatus("copy failed: "+msg.err.Error(), true)
-		} else {
-			m.setStatus(fmt.Sprintf("copied %d characters (OSC52)", msg.chars), false)
-		}
+		m.copied(msg)
 	}
 	return m, nil
 }

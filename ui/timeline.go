@@ -63,6 +63,7 @@ type timeline struct {
 	search       search
 	clockFmt     string             // the send time layout of the rows drawn (clock.go)
 	runOf        map[int64][2]int64 // runs of holes drawn as one row (holes.go)
+	follow       follow
 }
 
 type membersState int
@@ -193,7 +194,10 @@ func (t *timeline) loaded(msg bucketsLoadedMsg) tea.Cmd {
 		t.takeGap(*msg.gap)
 	}
 	for _, b := range msg.buckets {
+		_, held := t.buckets[b.Index]
 		switch {
+		case held && !msg.refresh: // follow mode re-reads the newest bucket as it fills
+			t.buckets[b.Index] = b
 		case msg.refresh:
 			if _, held := t.buckets[b.Index]; held {
 				t.buckets[b.Index] = b
@@ -205,6 +209,9 @@ func (t *timeline) loaded(msg bucketsLoadedMsg) tea.Cmd {
 		case b.Index == t.hi+1:
 			t.buckets[b.Index], t.hi = b, b.Index
 		}
+	}
+	if t.follow.tailTo > 0 {
+		t.cursor, t.follow.tailTo = t.follow.tailTo, 0 // following: onto the newest message
 	}
 	t.clampCursor()
 	t.trim()

@@ -38,6 +38,11 @@ type Options struct {
 	Now func() time.Time
 	// Clipboard receives the OSC52 sequence of y; nil means standard output.
 	Clipboard io.Writer
+
+	// Connect, when set and Run is given no store, opens the store after
+	// the first frame; ConnectingTo names what it connects to meanwhile.
+	Connect      Connect
+	ConnectingTo string
 }
 
 // Run opens the terminal UI and returns when the user quits or ctx ends.
@@ -59,6 +64,9 @@ func Run(ctx context.Context, st *store.Store, opts Options) error {
 	_, err = tea.NewProgram(m, popts...).Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil // interrupted from outside: not a failure of the UI
+	}
+	if err == nil {
+		err = m.conn.err // the store never answered
 	}
 	return err
 }
@@ -91,7 +99,8 @@ type env struct {
 	loc        *time.Location
 	now        func() time.Time
 	clip       io.Writer
-	gen        int // the last request generation handed out
+	tmux       func(stdin string, args ...string) (string, error) // runs tmux (y inside tmux)
+	gen        int                                                // the last request generation handed out
 }
 
 // nextGen is a generation no request has had: replies carry it, and a reply
@@ -104,8 +113,8 @@ func (e *env) nextGen() int {
 }
 
 func newEnv(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *env {
-	e := &env{ctx: ctx, st: st, theme: theme, keys: keys, operator: opts.Operator, deployment: opts.Deployment,
-		readOnly: opts.ReadOnly || st.ReadOnly(), loc: opts.TimeZone, now: opts.Now, clip: opts.Clipboard}
+	e := &env{ctx: ctx, theme: theme, keys: keys, operator: opts.Operator, deployment: opts.Deployment,
+		readOnly: opts.ReadOnly, loc: opts.TimeZone, now: opts.Now, clip: opts.Clipboard}
 	if e.loc == nil {
 		e.loc = time.Local
 	}
@@ -115,8 +124,21 @@ func newEnv(ctx context.Context, st *store.Store, opts Options, theme themes.The
 	if e.clip == nil {
 		e.clip = os.Stdout
 	}
-	if e.readOnly {
+	e.tmux = runTmux
+	if st != nil {
+		e.useStore(st)
+	} else if e.readOnly {
 		e.keys = e.keys.WithoutWrites()
 	}
 	return e
+}
+
+// useStore is the store every command uses from now on; a read-only store
+// turns the write keys off.
+func (e *env) useStore(st *store.Store) {
+	e.st = st
+	e.readOnly = e.readOnly || st.ReadOnly()
+	if e.readOnly {
+		e.keys = e.keys.WithoutWrites()
+	}
 }

@@ -38,6 +38,8 @@ func (m *Model) View() string {
 		body = m.inspectorView(h)
 	case ovPicker:
 		body = floatOver(m.panes(h), m.pickerView(h), m.width, h)
+	case ovMsgLog:
+		body = floatOver(m.panes(h), m.msgLogView(h), m.width, h)
 	default:
 		body = m.panes(h)
 	}
@@ -53,6 +55,9 @@ func (m *Model) panes(h int) string {
 		return th.Pane
 	}
 	inner := h - 2
+	if m.conn.waiting {
+		return frame(true).Render(fitBlock(m.connectingPane(m.width-2), m.width-2, inner))
+	}
 	// Comparing takes the full width; the list comes back with its focus.
 	comparing := m.tl != nil && m.tl.compareAs != "" && m.focus == paneTimeline
 	if m.width < narrow || m.tl == nil || comparing {
@@ -72,6 +77,10 @@ func (m *Model) panes(h int) string {
 // statusBar: backend, viewer, conversation, position, round trips, warnings.
 func (m *Model) statusBar() string {
 	th := m.e.theme
+	if m.e.st == nil { // not connected yet
+		line := projection.SingleLine("as " + m.viewer() + " │ " + m.connectingLine())
+		return th.StatusBar.Width(m.width).MaxWidth(m.width).Render(projection.Truncate(line, m.width))
+	}
 	stats := m.e.st.Stats()
 	// Most telling first: a narrow terminal cuts from the right.
 	parts := []string{"as " + m.viewer()}
@@ -84,7 +93,13 @@ func (m *Model) statusBar() string {
 			parts = append(parts, fmt.Sprintf("seq %d/%d · bucket %d", t.cursor, t.maxSeq(), store.BucketIndex(t.cursor)))
 		}
 		parts = append(parts, "times "+zoneLabel(m.e.loc, m.e.now())) // the one place the zone is said
-
+		if t.follow.on {
+			f := "following"
+			if t.follow.from != "" {
+				f += " (" + t.follow.from + ")" // where the new max seq is read
+			}
+			parts = append(parts, f)
+		}
 	}
 	parts = append(parts, fmt.Sprintf("%d round trips", stats.RoundTrips))
 	if stats.CacheRoundTrips > 0 {
@@ -117,7 +132,13 @@ func (m *Model) footer() string {
 		if m.statusErr {
 			style = th.Error
 		}
-		return style.Render(projection.Truncate(projection.SingleLine(m.status), m.width))
+		line := projection.SingleLine(m.status)
+		if m.statusErr && projection.Width(line) > m.width {
+			// Cut: say where the whole text is.
+			more := " · " + m.e.keys.MessageLog.Help().Key + ": full text"
+			line = projection.Truncate(line, max(0, m.width-projection.Width(more))) + more
+		}
+		return style.Render(projection.Truncate(line, m.width))
 	case m.tl != nil && m.tl.search.query != "" && m.focus == paneTimeline:
 		return th.Accent.Render(projection.Truncate(m.tl.searchProgress(), m.width))
 	case m.tl != nil && m.tl.compareAs != "" && m.focus == paneTimeline && m.overlay == ovNone:
@@ -170,11 +191,19 @@ func (m *Model) hints() []key.Binding {
 		}
 		return []key.Binding{hint("type", "filter"), hint("↑/↓", "choose"), hint("enter", what), hint("esc", "cancel")}
 	case ovConfirm:
-		return []key.Binding{hint("y/enter", "do it"), hint("n/esc", "cancel")}
+		if m.confirm.run == nil { // a refusal: nothing to confirm
+			return []key.Binding{hint(keys.Cancel.Help().Key, "close")}
+		}
+		return []key.Binding{keys.Confirm, keys.Cancel}
 	case ovHelp:
 		return []key.Binding{hint(keys.Help.Help().Key+"/"+keys.Back.Help().Key, "close")}
 	case ovInspector:
 		return []key.Binding{keys.Up, keys.Down, keys.PageUp, keys.PageDown, keys.Back}
+	case ovMsgLog:
+		return []key.Binding{keys.Up, keys.Down, hint(keys.MessageLog.Help().Key+"/"+keys.Back.Help().Key, "close")}
+	}
+	if m.conn.waiting {
+		return []key.Binding{keys.MessageLog}
 	}
 	if m.focus == paneTimeline && m.tl != nil {
 		return keys.TimelineHelp()
@@ -184,13 +213,42 @@ func (m *Model) hints() []key.Binding {
 
 func (m *Model) helpView() string {
 	th := m.e.theme
-	body := m.help.FullHelpView(m.e.keys.FullHelp())
-	title := th.Title.Render("Keys")
-	note := th.Muted.Render("? or esc to close")
+	keys := m.e.keys
+	closeKeys := keys.Help.Help().Key + " or " + keys.Back.Help().Key + " to close"
+	note := th.Muted.Render(closeKeys)
 	if m.e.readOnly {
-		note = th.Muted.Render("read-only: revoke, delete and mark read are off · ? or esc to close")
+		note = th.Muted.Render("read-only: revoke, delete and mark read are off · " + closeKeys)
 	}
-	return th.Dialog.MaxWidth(m.width).Render(lipgloss.JoinVertical(lipgloss.Left, title, "", body, "", note))
+	title := th.Title.Render("Keys")
+	body := m.fullHelp(m.width-4, "\n\n") // the dialog's border and padding
+	parts := []string{title, "", body, "", note}
+	if lipgloss.Height(body)+6 > m.bodyHeight() {
+		// A short screen: no blank lines and the title on the closing
+		// line, so the box keeps its borders.
+		parts = []string{m.fullHelp(m.width-4, "\n"), title + th.Muted.Render(" · ") + note}
+	}
+	return th.Dialog.MaxWidth(m.width).Render(lipgloss.JoinVertical(lipgloss.Left, parts...))
+}
+
+// fullHelp lays the help's columns out in as few rows as fit width: all
+// side by side on a wide terminal, two by two at 60 columns, one under the
+// other below that.
+func (m *Model) fullHelp(width int, rowSep string) string {
+	groups := m.e.keys.FullHelp()
+	h := m.help
+	h.Width = 0 // measured here; help's own cut drops whole columns behind a "…"
+	var out string
+	for per := len(groups); per >= 1; per-- {
+		var rows []string
+		for i := 0; i < len(groups); i += per {
+			rows = append(rows, h.FullHelpView(groups[i:min(i+per, len(groups))]))
+		}
+		out = strings.Join(rows, rowSep)
+		if lipgloss.Width(out) <= width {
+			return out
+		}
+	}
+	return out
 }
 
 func (m *Model) confirmView() string {
@@ -198,11 +256,14 @@ func (m *Model) confirmView() string {
 	w := max(20, min(70, m.width-6))
 	lines := []string{th.Title.Render(projection.Truncate(m.confirm.title, w)), ""}
 	for _, l := range m.confirm.lines {
-		lines = append(lines, wrapWords(projection.SingleLine(l), w)...)
+		lines = append(lines, wrapWords(textPresentation(projection.SingleLine(l)), w)...)
 	}
-	keys := "y/enter: do it   n/esc: cancel"
+	// The answers are read from the key map, so a keys.json moving them
+	// moves the hint too.
+	ans := func(b key.Binding, what string) string { return b.Help().Key + ": " + what }
+	keys := ans(m.e.keys.Confirm, "do it") + "   " + ans(m.e.keys.Cancel, "cancel")
 	if m.confirm.run == nil {
-		keys = "esc: close"
+		keys = ans(m.e.keys.Cancel, "close")
 	}
 	lines = append(lines, "", th.Accent.Render(keys))
 	return th.Dialog.Width(w + 2).Render(strings.Join(lines, "\n"))
@@ -252,6 +313,8 @@ func fitBlock(s string, width, height int) string {
 		lines = append(lines, "")
 	}
 	for i, l := range lines {
+		l = textPresentation(l) // one width in every terminal, tmux included
+		lines[i] = l
 		w := ansi.StringWidth(l)
 		switch {
 		case w > width:

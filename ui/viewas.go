@@ -56,7 +56,7 @@ func (t *timeline) viewerChoices() []store.Member {
 
 func (m *Model) openPicker(forCompare bool) {
 	t := m.tl
-	p := picker{forCompare: forCompare, input: textinput.New()}
+	p := picker{forCompare: forCompare, input: newInput(m.e.theme)}
 	p.input.Prompt = "type to filter: "
 	p.input.Focus()
 	p.setMembers(t.pickerChoices(forCompare), t.pickerDefault(forCompare))
@@ -154,7 +154,7 @@ func (m *Model) pickerKey(k tea.KeyMsg) tea.Cmd {
 		if p.forCompare {
 			return m.tl.setCompare(id)
 		}
-		return m.tl.setViewer(id)
+		return m.switchViewer(id)
 	}
 	p.input, _ = p.input.Update(k)
 	p.filter()
@@ -174,8 +174,7 @@ func (m *Model) cycleViewer() tea.Cmd {
 			next = ms[(i+1)%len(ms)].UserID
 		}
 	}
-	m.setStatus("viewing as "+next, false)
-	return m.tl.setViewer(next)
+	return m.switchViewer(next)
 }
 
 func trimID(s string) string { return strings.TrimSpace(s) }

@@ -220,3 +220,7 @@ type safeError struct {
 
 func (e *safeError) Error() string { return e.msg }
 func (e *safeError) Unwrap() error { return e.err }
+
+// Describe names the deployment of uri and db as Backend.Describe will,
+// password masked, before connecting (the UI shows it while it connects).
+func Describe(uri, db string) string { return describe(uri, db) }

@@ -1,0 +1,70 @@
+package ui
+
+import (
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// burst is what Bubble Tea v1 delivers when several runes are read from the
+// terminal at once: one KeyMsg holding them all.
+func burst(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+
+// TestBurstOfKeysIsEveryKey: "jj", "kkkkk" and ":100" typed faster than
+// the terminal is read each do what the keys do one by one.
+func TestBurstOfKeysIsEveryKey(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	if len(d.m.list.shown) < 2 {
+		t.Fatalf("want two conversations, have %d", len(d.m.list.shown))
+	}
+	d.send(burst("jj"))
+	if d.m.list.cursor != 1 { // the second j stops at the last of two
+		t.Errorf("list cursor at %d after jj, want 1", d.m.list.cursor)
+	}
+	d.send(burst("kk"))
+	if d.m.list.cursor != 0 {
+		t.Errorf("list cursor at %d after kk, want 0", d.m.list.cursor)
+	}
+	d.open(chatAB)
+	d.send(burst("kkkkk"))
+	if d.m.tl.cursor != 115 {
+		t.Errorf("timeline cursor at %d after kkkkk from 120, want 115", d.m.tl.cursor)
+	}
+	d.send(burst(":100"))
+	d.keys("enter")
+	if d.m.tl.cursor != 100 {
+		t.Errorf("timeline cursor at %d after :100 enter, want 100", d.m.tl.cursor)
+	}
+}
+
+// TestBurstPasteIntoInputStaysWhole: a bracketed paste into the jump
+// prompt is typed as it is.
+func TestBurstPasteIntoInputStaysWhole(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	d.keys(":")
+	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("42"), Paste: true})
+	d.keys("enter")
+	if d.m.tl.cursor != 42 {
+		t.Errorf("cursor at %d after pasting 42 into the jump prompt", d.m.tl.cursor)
+	}
+}
+
+// TestGoldenBurstJump: ":5" and enter arriving as one burst in a real
+// program land on seq 5.
+func TestGoldenBurstJump(t *testing.T) {
+	s := startScreen(t)
+	s.open()
+	s.tm.Send(burst(":5"))
+	s.keys("enter")
+	s.waitFor("▸   5 ")
+	s.tm.Send(burst("jj"))
+	s.waitFor("▸   7 ")
+	s.check()
+}

@@ -1,0 +1,129 @@
+package ui
+
+import (
+	"fmt"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+// followEvery is how often a followed conversation asks where its
+// messages end: one small read, so a modest interval costs little.
+const followEvery = 2 * time.Second
+
+// follow is follow mode (like less +F): the open conversation polls its
+// max seq and, only when it moves, reads the bucket(s) the new messages are
+// in; the cursor, when it was on the newest message, moves with them.
+type follow struct {
+	on     bool
+	id     int    // ticks of an earlier follow are dropped
+	from   string // where the max seq was read (MALLOC_SEQ:<cid> or seq.max_seq)
+	tailTo int64  // the seq the cursor moves to when the new bucket arrives
+}
+
+type followTickMsg struct {
+	cid string
+	id  int
+}
+
+type followPolledMsg struct {
+	cid  string
+	id   int
+	seq  int64
+	from string
+	err  error
+}
+
+// followTick waits, then asks for a poll; tests replace it to drive polls
+// by hand.
+var followTick = func(cid string, id int) tea.Cmd {
+	return tea.Tick(followEvery, func(time.Time) tea.Msg { return followTickMsg{cid: cid, id: id} })
+}
+
+func pollLatest(e *env, cid string, id int) tea.Cmd {
+	return func() tea.Msg {
+		seq, from, err := e.st.LatestSeq(e.ctx, cid)
+		return followPolledMsg{cid: cid, id: id, seq: seq, from: from, err: err}
+	}
+}
+
+// toggleFollow turns follow mode on or off for the open conversation.
+func (m *Model) toggleFollow() tea.Cmd {
+	t := m.tl
+	t.follow.on = !t.follow.on
+	t.follow.id = m.e.nextGen()
+	if !t.follow.on {
+		m.setStatus("stopped following "+t.cid, false)
+		return nil
+	}
+	m.setStatus(fmt.Sprintf("following %s: new messages appear as they arrive (%s to stop)",
+		t.cid, m.e.keys.Follow.Help().Key), false)
+	return pollLatest(m.e, t.cid, t.follow.id)
+}
+
+// followTicked polls, if the tick is of the follow still on.
+func (m *Model) followTicked(msg followTickMsg) tea.Cmd {
+	t := m.tl
+	if t == nil || t.cid != msg.cid || !t.follow.on || t.follow.id != msg.id {
+		return nil
+	}
+	return pollLatest(m.e, t.cid, t.follow.id)
+}
+
+// followPolled takes a poll's answer: nothing more is read unless the max
+// seq moved; the next tick is set only now, so slow polls never pile up.
+func (m *Model) followPolled(msg followPolledMsg) tea.Cmd {
+	t := m.tl
+	if t == nil || t.cid != msg.cid || !t.follow.on || t.follow.id != msg.id {
+		return nil
+	}
+	next := followTick(t.cid, t.follow.id)
+	if msg.err != nil {
+		m.setStatus("follow: "+msg.err.Error(), true)
+		return next
+	}
+	t.follow.from = msg.from
+	return tea.Batch(t.grow(msg.seq), next)
+}
+
+// grow moves where the conversation ends to seq for every window known,
+// and reads the bucket(s) that gained messages: the held newest one again
+// and the next one, never the rest of the run.
+func (t *timeline) grow(seq int64) tea.Cmd {
+	old := t.base.EndSeq
+	if seq <= old {
+		return nil
+	}
+	tailing := t.cursor == t.maxSeq()
+	raise := func(w store.Window) store.Window {
+		w.EndSeq = seq
+		if w.CapSeq == 0 {
+			w.MaxSeq = seq
+		}
+		return w
+	}
+	t.base = raise(t.base)
+	t.win = raise(t.win)
+	for v, w := range t.wins {
+		t.wins[v] = raise(w)
+	}
+	if t.empty() || len(t.buckets) == 0 {
+		return nil
+	}
+	last := store.BucketIndex(t.maxSeq())
+	if tailing && last > t.hi+1 {
+		return t.loadAround(t.maxSeq(), nil) // more than a bucket arrived: start again there
+	}
+	var idx []int64
+	for i := store.BucketIndex(old + 1); i <= min(last, t.hi+1); i++ {
+		if !t.pending[i] {
+			idx = append(idx, i)
+		}
+	}
+	if tailing {
+		t.follow.tailTo = t.maxSeq()
+	}
+	return t.request(idx, false)
+}
