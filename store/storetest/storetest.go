@@ -62,6 +62,8 @@ var cases = []testCase{
 	{name: "read/windows", run: testWindows},
 	{name: "read/pull window", run: testPullWindow},
 	{name: "read/bucket ids", run: testBucketIDs},
+	{name: "read/slots as whole buckets read them", run: testSlotsAsBuckets},
+	{name: "read/slots read only the slots asked", run: testSlotsReadLittle},
 	{name: "read/max seq reserved into an unwritten bucket", run: testReservedMaxSeq},
 	{name: "records/upserted seq documents", run: testSeqUpsertShape},
 	{name: "records/mistyped fields", run: testLenientRecords},
