@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"reflect"
+	"slices"
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/check/checktest"
@@ -9,9 +10,10 @@ import (
 )
 
 // slotSets are the seqs asked of Slots: single slots, neighbours, both
-// ends of a bucket, holes (seq 20, seqs past 30), the whole bucket, and
-// seqs in a bucket that is not stored.
-var slotSets = [][]int64{{1}, {6}, {20}, {50}, {100}, {5, 6, 7}, {6, 99}, {99, 100, 101, 150}, seqsFrom(1, 100)}
+// ends of a bucket, holes (seq 20, seqs past 30), the whole bucket, seqs
+// in buckets that are not stored, and seqs over more buckets than Slots
+// reads one by one.
+var slotSets = [][]int64{{1}, {6}, {20}, {50}, {100}, {5, 6, 7}, {6, 99}, {99, 100, 101, 150}, {6, 150, 250, 399, 99}, seqsFrom(1, 100)}
 
 func seqsFrom(from, to int64) []int64 {
 	var out []int64
@@ -36,7 +38,7 @@ func testSlotsAsBuckets(e *env) {
 		for _, seqs := range slotSets {
 			got, err := e.s.Slots(e.ctx, cid, seqs, 0)
 			e.must(err, c.Name+": Slots")
-			bs, err := e.s.Buckets(e.ctx, cid, store.BucketsCovering(seqs[0], seqs[len(seqs)-1]), 0)
+			bs, err := e.s.Buckets(e.ctx, cid, store.BucketsCovering(slices.Min(seqs), slices.Max(seqs)), 0)
 			e.must(err, c.Name+": Buckets")
 			whole := map[int64]store.StoredSlot{}
 			for _, b := range bs {
