@@ -9,7 +9,7 @@ import (
 	"github.com/chatlens/chatlens/store"
 )
 
-// BenchmarkSingleRead is one random message of a 10,000-message
+// BenchmarkSingleRead is one random message of a 100,000-message
 // conversation read as the random-reads scenario reads it, on the embedded
 // store without fsync: its whole bucket (Store.Buckets, what every single
 // read cost before slot reads), its slot only (Store.Slots), and the flat
@@ -18,7 +18,7 @@ import (
 //	go test ./store/bench -run '^$' -bench SingleRead -benchmem -count 5
 func BenchmarkSingleRead(b *testing.B) {
 	ctx := context.Background()
-	const cid, n = "sg_bench", 10_000
+	const cid, n = "sg_bench", 100_000
 	st := openEmbeddedStore(b)
 	fb, err := OpenFlatBolt(filepath.Join(b.TempDir(), "flat.db"), true)
 	if err != nil {
