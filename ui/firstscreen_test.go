@@ -56,7 +56,8 @@ func TestFirstScreenOfALongConversation(t *testing.T) {
 			before := st.Stats().RoundTrips
 			d.open(cid)
 			got := st.Stats().RoundTrips - before
-			t.Logf("%s, %d messages: %d round trips to the first screen", be.name, be.messages, got)
+			reads := tb.resetReads()
+			t.Logf("%s, %d messages: %d round trips to the first screen, buckets read %v", be.name, be.messages, got, reads)
 			if got > 2 {
 				t.Errorf("opening %d messages took %d round trips before the first screen, want at most 2", be.messages, got)
 			}
