@@ -786,15 +786,20 @@ func runDump(ctx context.Context, e *env) error {
 		for _, b := range near {
 			held[b.Index] = true
 		}
-		far := projection.QuotedBuckets(batch, from, to, func(i int64) bool { return held[i] })
-		if len(far) > 0 {
-			quoted, err := st.Buckets(ctx, o.cid, far, w.MaxSeq)
+		lookup := projection.BucketLookup(near...)
+		if far := projection.QuotedSeqs(batch, from, to, func(i int64) bool { return held[i] }); len(far) > 0 {
+			quoted, err := st.Slots(ctx, o.cid, far, w.MaxSeq) // the quoted slots, not their buckets
 			if err != nil {
 				return err
 			}
-			near = append(near, quoted...)
+			inBatch := lookup
+			lookup = func(seq int64) (store.StoredSlot, bool) {
+				if s, ok := quoted[seq]; ok {
+					return s, true
+				}
+				return inBatch(seq)
+			}
 		}
-		lookup := projection.BucketLookup(near...)
 		prev = batch
 		for _, b := range batch {
 			for _, s := range b.Slots {

@@ -104,6 +104,26 @@ func QuotedBy(s store.StoredSlot) (int64, bool) {
 	return QuotedSeq(s.Slot.Msg.Content)
 }
 
+// QuotedSeqs lists, ascending and once each, the seqs quoted by the slots
+// of buckets with a seq in from..to whose bucket have does not report at
+// hand: what a Lookup must add, read slot by slot, to resolve every quote
+// there (rule 5).
+func QuotedSeqs(buckets []*store.Bucket, from, to int64, have func(index int64) bool) []int64 {
+	var out []int64
+	for _, b := range buckets {
+		for _, s := range b.Slots {
+			if s.Seq < from || s.Seq > to {
+				continue
+			}
+			if seq, ok := QuotedBy(s); ok && !slices.Contains(out, seq) && (have == nil || !have(store.BucketIndex(seq))) {
+				out = append(out, seq)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // QuotedBuckets lists, ascending and once each, the bucket indexes holding
 // the seqs quoted by the slots of buckets with a seq in from..to, leaving out
 // those have reports at hand (have may be nil). Reading them and passing a

@@ -22,6 +22,16 @@ type Backend interface {
 	// FindBuckets returns the msg documents with the given doc_ids, in any
 	// order, missing ones left out: find({doc_id: {$in: ids}}).
 	FindBuckets(ctx context.Context, docIDs []string) ([]bson.Raw, error)
+	// FindSlots reads n slots of bucket docID from slot first, not the
+	// whole bucket where the server can: find({doc_id}, {msgs: {$slice:
+	// [first, n]}}). sliced says raw's msgs starts at slot first; false
+	// means raw is the whole bucket (a server without the projection).
+	// raw is nil when no document has that doc_id.
+	FindSlots(ctx context.Context, docID string, first, n int) (raw bson.Raw, sliced bool, err error)
+	// SlotReads says how FindSlots reads, for check and the status bar:
+	// SlotsProjected, SlotsWholeBucket, or SlotsUnknown before the first
+	// read on a server that has to be asked.
+	SlotReads() SlotReadMode
 	// BucketIDs lists the doc_ids of conversation cid (prefix "<cid>:"),
 	// answered from the doc_id index alone.
 	BucketIDs(ctx context.Context, cid string) ([]string, error)
@@ -112,4 +122,23 @@ const (
 type RawResult struct {
 	Inserted, Replaced int
 	Refused            []int // positions in docs of the documents refused (RawInsert)
+}
+
+// SlotReadMode is how a backend reads a few slots of a bucket.
+type SlotReadMode int
+
+const (
+	SlotsUnknown     SlotReadMode = iota // not asked of the server yet
+	SlotsProjected                       // only the slots asked for cross the wire
+	SlotsWholeBucket                     // the whole bucket is read; only the slots asked for are decoded
+)
+
+func (m SlotReadMode) String() string {
+	switch m {
+	case SlotsProjected:
+		return "slot reads: projected ($slice)"
+	case SlotsWholeBucket:
+		return "slot reads: whole bucket (no $slice projection)"
+	}
+	return "slot reads: not probed yet"
 }

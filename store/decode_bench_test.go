@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
 	"github.com/chatlens/chatlens/store"
 )
@@ -45,4 +46,35 @@ func BenchmarkCheckSlot(b *testing.B) {
 		store.CheckSlot(elems[i%len(elems)], int64(i%len(elems))+1)
 		i++
 	}
+}
+
+// BenchmarkDecodeSlots is the decoding a single read pays: one slot of a
+// full production-shaped bucket, from the bucket cut to that slot (what
+// FindSlots returns where the backend projects) and from the whole bucket
+// (a server without the projection), against DecodeBucket of it all.
+//
+//	go test ./store -run '^$' -bench 'DecodeSlots|DecodeBucket/production' -benchmem -count 5
+func BenchmarkDecodeSlots(b *testing.B) {
+	raw := withProductionExtras(b, fullestDemoBucket(b))
+	elems, err := raw.Lookup("msgs").Array().Values()
+	if err != nil {
+		b.Fatal(err)
+	}
+	const at = 42
+	one := bson.Raw(bsoncore.NewDocumentBuilder().
+		AppendArray("msgs", bsoncore.NewArrayBuilder().AppendDocument(elems[at].Value).Build()).Build())
+	b.Run("one-of-cut-bucket", func(b *testing.B) {
+		b.SetBytes(int64(len(one)))
+		b.ReportAllocs()
+		for b.Loop() {
+			store.DecodeSlots(one, true, 0, at, 1)
+		}
+	})
+	b.Run("one-of-whole-bucket", func(b *testing.B) {
+		b.SetBytes(int64(len(raw)))
+		b.ReportAllocs()
+		for b.Loop() {
+			store.DecodeSlots(raw, false, 0, at, 1)
+		}
+	})
 }

@@ -16,6 +16,7 @@ type slotDecoder struct {
 	slot, msg fieldTable // reused for each slot
 	slots     []Slot     // slab of the remaining slots
 	msgs      []MsgData  // slab of messages
+	left      int        // slots still to decode, this one included: no slab is larger
 	text      textArena
 }
 
@@ -64,6 +65,7 @@ func (d *slotDecoder) decode(doc []byte, left int) (slot *Slot, ok bool) {
 		return nil, false
 	}
 	d.text = textArena{doc: doc}
+	d.left = left
 	var s Slot
 	if v, present := d.slot.get(fSlotMsg); present {
 		switch v.Type {
@@ -112,7 +114,7 @@ func (d *slotDecoder) message() (*MsgData, bool) {
 		return nil, false
 	}
 	if len(d.msgs) == 0 {
-		d.msgs = make([]MsgData, msgSlab)
+		d.msgs = make([]MsgData, max(1, min(msgSlab, d.left)))
 	}
 	p := &d.msgs[0]
 	d.msgs = d.msgs[1:]

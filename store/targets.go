@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -124,29 +125,15 @@ func (s *Store) checkTargets(ctx context.Context, cid, uid string, seqs []int64,
 
 // refuseCacheOnly refuses the seqs, read from the cache, whose stored slot
 // holds no message: Redis has them before MongoDB does, and a delete or
-// mark read there would match no stored message (one find, only when some
-// target came from the cache).
+// mark read there would match no stored message (the stored slots of those
+// seqs only, read only when some target came from the cache).
 func (s *Store) refuseCacheOnly(ctx context.Context, cid string, seqs []int64, refused *TargetError) error {
 	if len(seqs) == 0 {
 		return nil
 	}
-	var ids []string
-	for _, seq := range seqs {
-		if id := DocIDForSeq(cid, seq); !slices.Contains(ids, id) {
-			ids = append(ids, id)
-		}
-	}
-	s.trip()
-	raws, err := s.backend.FindBuckets(ctx, ids)
+	stored, err := s.storedSlots(ctx, cid, seqs, nil)
 	if err != nil {
 		return err
-	}
-	stored := map[int64]StoredSlot{}
-	for _, raw := range raws {
-		b := DecodeBucket(raw)
-		for _, st := range b.Slots {
-			stored[st.Seq] = st
-		}
 	}
 	for _, seq := range seqs {
 		if st, ok := stored[seq]; !ok || st.IsHole() {
@@ -166,30 +153,22 @@ func (e *TargetError) add(reason string, seq int64) {
 	e.Refused = append(e.Refused, RefusedSeqs{Reason: reason, Seqs: []int64{seq}})
 }
 
-// slotsOf reads the stored slots of seqs, reusing the newest bucket the
-// window read already.
+// slotsOf reads the slots of seqs and no others, reusing the newest
+// bucket the window read already.
 func (s *Store) slotsOf(ctx context.Context, cid string, seqs []int64, w *Window) (map[int64]StoredSlot, error) {
-	var indexes []int64
-	seen := map[int64]bool{}
+	out := make(map[int64]StoredSlot, len(seqs))
+	var rest []int64
 	for _, seq := range seqs {
-		idx := BucketIndex(seq)
-		if !seen[idx] && (w.Last == nil || w.Last.Index != idx) {
-			seen[idx] = true
-			indexes = append(indexes, idx)
+		if w.Last != nil && w.Last.Index == BucketIndex(seq) {
+			out[seq] = w.Last.Slots[SlotIndex(seq)]
+		} else {
+			rest = append(rest, seq)
 		}
 	}
-	bs, err := s.Buckets(ctx, cid, indexes, w.MaxSeq)
+	read, err := s.Slots(ctx, cid, rest, w.MaxSeq)
 	if err != nil {
 		return nil, err
 	}
-	if w.Last != nil {
-		bs = append(bs, w.Last)
-	}
-	out := make(map[int64]StoredSlot, len(seqs))
-	for _, b := range bs {
-		for _, st := range b.Slots {
-			out[st.Seq] = st
-		}
-	}
+	maps.Copy(out, read)
 	return out, nil
 }

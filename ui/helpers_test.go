@@ -53,6 +53,18 @@ func (b *testBackend) FindBuckets(ctx context.Context, ids []string) ([]bson.Raw
 	return b.Backend.FindBuckets(ctx, ids)
 }
 
+// FindSlots counts a read of some slots of a bucket as a read of it.
+func (b *testBackend) FindSlots(ctx context.Context, id string, first, n int) (bson.Raw, bool, error) {
+	b.mu.Lock()
+	fail := b.failRead
+	b.reads[id]++
+	b.mu.Unlock()
+	if fail != nil {
+		return nil, false, fail
+	}
+	return b.Backend.FindSlots(ctx, id, first, n)
+}
+
 func (b *testBackend) resetReads() map[string]int {
 	b.mu.Lock()
 	defer b.mu.Unlock()

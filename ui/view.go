@@ -107,6 +107,9 @@ func (m *Model) statusBar() string {
 			stats.CacheHits, stats.CacheMisses, stats.CacheRoundTrips))
 	}
 	parts = append(parts, m.e.st.Describe())
+	if m.e.st.Backend().SlotReads() == store.SlotsWholeBucket {
+		parts = append(parts, "single messages read as whole buckets (no $slice)")
+	}
 	line := projection.SingleLine(strings.Join(parts, " │ "))
 	if stats.CacheError != nil {
 		// The warning gets at most half the bar: who is viewing what must

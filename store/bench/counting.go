@@ -165,3 +165,14 @@ func (c *Counting) Describe() string                { return c.inner.Describe() 
 func (c *Counting) Close(ctx context.Context) error { return c.inner.Close(ctx) }
 
 var _ store.Backend = (*Counting)(nil)
+
+func (c *Counting) FindSlots(ctx context.Context, docID string, first, n int) (bson.Raw, bool, error) {
+	c.trip()
+	raw, sliced, err := c.inner.FindSlots(ctx, docID, first, n)
+	if raw != nil {
+		c.read([]bson.Raw{raw})
+	}
+	return raw, sliced, err
+}
+
+func (c *Counting) SlotReads() store.SlotReadMode { return c.inner.SlotReads() }

@@ -40,6 +40,9 @@ func (l *bucketLayout) write(ctx context.Context, first int64, msgs []*store.Msg
 }
 
 func (l *bucketLayout) read(ctx context.Context, from, to int64) (int, error) {
+	if from == to {
+		return l.readOne(ctx, from)
+	}
 	bs, err := l.st.Buckets(ctx, l.cid, store.BucketsCovering(from, to), l.maxSeq)
 	if err != nil {
 		return 0, err
@@ -53,6 +56,16 @@ func (l *bucketLayout) read(ctx context.Context, from, to int64) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// readOne reads one message as the inspector and a quote do: that slot
+// only (Store.Slots), not its bucket.
+func (l *bucketLayout) readOne(ctx context.Context, seq int64) (int, error) {
+	slots, err := l.st.Slots(ctx, l.cid, []int64{seq}, l.maxSeq)
+	if err != nil || slots[seq].IsHole() {
+		return 0, err
+	}
+	return 1, nil
 }
 
 // scroll reads one whole bucket per round trip, newest first.

@@ -10,6 +10,9 @@ type Result struct {
 	BatchSize    int    `json:"batch_size"`
 	RandomReads  int    `json:"random_reads"`
 	NoSync       bool   `json:"no_sync"` // embedded commits were not fsynced
+	// SlotReads is how the bucket layout read single messages: only their
+	// slots ($slice projection) or whole buckets (a server without it).
+	SlotReads string `json:"slot_reads"`
 	// Range100 and Range1000 are the first and last seq of the consecutive
 	// reads (they start and end inside buckets).
 	Range100  [2]int64 `json:"range_100_seqs"`

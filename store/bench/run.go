@@ -39,6 +39,7 @@ func Run(ctx context.Context, target Target, opts Options, progress func(stage s
 	if err := runAll(ctx, s, opts, res, progress); err != nil {
 		return nil, err
 	}
+	res.SlotReads = s.buckets.counter.SlotReads().String()
 	res.Ratios = ratios(res.Buckets, res.Flat)
 	return res, nil
 }

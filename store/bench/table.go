@@ -12,8 +12,8 @@ import (
 // WriteTable prints the layouts side by side for people: one block per
 // scenario, one row per figure, and flat ÷ buckets in the last column.
 func (r *Result) WriteTable(w io.Writer) error {
-	if _, err := fmt.Fprintf(w, "chatlens bench: %s\n%s messages in %s, batches of %d, seed %d%s\n\n",
-		r.Target, count(int64(r.Messages)), r.Conversation, r.BatchSize, r.Seed, syncNote(r.NoSync)); err != nil {
+	if _, err := fmt.Fprintf(w, "chatlens bench: %s\n%s messages in %s, batches of %d, seed %d%s\n%s\n\n",
+		r.Target, count(int64(r.Messages)), r.Conversation, r.BatchSize, r.Seed, syncNote(r.NoSync), r.SlotReads); err != nil {
 		return err
 	}
 	var t table

@@ -21,9 +21,10 @@ type Report struct {
 	Conversations int    // conversations with messages, whose seq documents were looked up
 	SeqChecked    int    // seq documents found for them
 	Indexes       map[string][]store.IndexInfo
-	Plans         *store.QueryPlans // nil when the backend cannot explain (embedded)
-	PlansErr      error             // explain could not be run, or the shard key not read
-	Advice        []string          // worth knowing, not problems: OpenIM indexes missing or different
+	Plans         *store.QueryPlans  // nil when the backend cannot explain (embedded)
+	PlansErr      error              // explain could not be run, or the shard key not read
+	Advice        []string           // worth knowing, not problems: OpenIM indexes missing or different
+	SlotReads     store.SlotReadMode // how a read of a few slots reads: projected or whole buckets
 	Listed        []Problem
 	ByKind        map[store.ProblemKind]int
 	total         int
@@ -64,6 +65,7 @@ func (r *Report) Write(w io.Writer) {
 	fmt.Fprintf(w, "check: msg documents of %s\n", scope)
 	r.writeIndexes(w)
 	r.writePlans(w)
+	fmt.Fprintln(w, r.SlotReads)
 	for _, a := range r.Advice {
 		fmt.Fprintf(w, "advice: %s\n", clean(a))
 	}

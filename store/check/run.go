@@ -39,6 +39,7 @@ func Run(ctx context.Context, st *store.Store, cid string, progress func(done, t
 		}
 		total = len(ids)
 	}
+	probe := ""                      // a stored bucket to ask for one slot of
 	lastFilled := map[string]int64{} // conversation -> highest seq holding a message
 	indexes := map[string][]int64{}  // conversation -> its bucket indexes, for far buckets
 	err := b.ScanRaw(ctx, store.CollMsg, prefix, func(raw bson.Raw) error {
@@ -50,6 +51,9 @@ func Run(ctx context.Context, st *store.Store, cid string, progress func(done, t
 		if bk := d.Bucket; addressable(bk.DocID) {
 			lastFilled[bk.Cid] = max(lastFilled[bk.Cid], bk.LastFilledSeq())
 			indexes[bk.Cid] = append(indexes[bk.Cid], bk.Index)
+			if probe == "" && len(d.Bucket.Problems) == 0 {
+				probe = bk.DocID
+			}
 		}
 		if progress != nil {
 			progress(r.Documents, max(total, r.Documents))
@@ -62,6 +66,7 @@ func Run(ctx context.Context, st *store.Store, cid string, progress func(done, t
 	r.checkFarBuckets(indexes)
 	r.checkIndexes(ctx, b)
 	r.checkPlans(ctx, b)
+	r.checkSlotReads(ctx, b, probe)
 	if err := r.checkSeqRecords(ctx, b, lastFilled); err != nil {
 		return nil, err
 	}
@@ -150,4 +155,14 @@ func (r *Report) checkSeqRecords(ctx context.Context, b store.Backend, lastFille
 func addressable(docID string) bool {
 	_, _, err := store.ParseDocID(docID)
 	return err == nil
+}
+
+// checkSlotReads finds out, by reading one slot of a sound bucket, whether
+// the server cuts a bucket to the slots asked ($slice projection) or the
+// inspector, quotes and write checks read whole buckets here.
+func (r *Report) checkSlotReads(ctx context.Context, b store.Backend, docID string) {
+	if b.SlotReads() == store.SlotsUnknown && docID != "" {
+		_, _, _ = b.FindSlots(ctx, docID, 1, 1) // an error leaves the mode unknown, which is reported
+	}
+	r.SlotReads = b.SlotReads()
 }

@@ -51,3 +51,31 @@ func TestCheckReportsPlansOnFerretDB(t *testing.T) {
 		t.Errorf("no shard key line:\n%s", out.String())
 	}
 }
+
+// TestCheckSaysHowSlotsAreRead: check asks the server once whether it
+// cuts a bucket to the slots asked, and says so; the in-process FerretDB
+// does not, so the inspector and quotes read whole buckets there.
+func TestCheckSaysHowSlotsAreRead(t *testing.T) {
+	uri, real := mongotest.URI(t)
+	b, err := mongostore.Open(t.Context(), uri, mongotest.Database(t, uri), mongostore.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close(context.Background()) })
+	if _, err := b.InsertRaw(t.Context(), store.CollMsg, []bson.Raw{checktest.Raw(checktest.CleanBucket())}, store.RawUpsert); err != nil {
+		t.Fatal(err)
+	}
+	r, err := check.Run(t.Context(), store.New(b, store.Options{}), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	r.Write(&out)
+	want := store.SlotsWholeBucket
+	if real {
+		want = store.SlotsProjected // MongoDB has had the $slice projection since 1.x
+	}
+	if !strings.Contains(out.String(), want.String()+"\n") {
+		t.Errorf("check on %s does not say %q:\n%s", b.Describe(), want, out.String())
+	}
+}

@@ -79,6 +79,11 @@ func (b *trippingBackend) FindBuckets(ctx context.Context, ids []string) ([]bson
 	return b.Backend.FindBuckets(ctx, ids)
 }
 
+func (b *trippingBackend) FindSlots(ctx context.Context, id string, first, n int) (bson.Raw, bool, error) {
+	b.call()
+	return b.Backend.FindSlots(ctx, id, first, n)
+}
+
 func (b *trippingBackend) SeqRecords(ctx context.Context, cids []string) ([]store.SeqRecord, error) {
 	b.call()
 	return b.Backend.SeqRecords(ctx, cids)

@@ -11,6 +11,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/event"
@@ -59,6 +60,9 @@ type Backend struct {
 	opTime  time.Duration // one round trip
 	closeMu sync.Mutex
 	closed  bool
+	// slotReads is a store.SlotReadMode: whether this server honours the
+	// $slice projection, found out by the first FindSlots.
+	slotReads atomic.Int32
 }
 
 var _ store.Backend = (*Backend)(nil)

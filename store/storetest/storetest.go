@@ -63,6 +63,8 @@ var cases = []testCase{
 	{name: "read/pull window", run: testPullWindow},
 	{name: "read/bucket ids", run: testBucketIDs},
 	{name: "find/by message id", run: testFindMessage},
+	{name: "read/slots as whole buckets read them", run: testSlotsAsBuckets},
+	{name: "read/slots read only the slots asked", run: testSlotsReadLittle},
 	{name: "read/max seq reserved into an unwritten bucket", run: testReservedMaxSeq},
 	{name: "records/upserted seq documents", run: testSeqUpsertShape},
 	{name: "records/mistyped fields", run: testLenientRecords},

@@ -1,0 +1,91 @@
+package storetest
+
+import (
+	"reflect"
+	"slices"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/check/checktest"
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// slotSets are the seqs asked of Slots: single slots, neighbours, both
+// ends of a bucket, holes (seq 20, seqs past 30), the whole bucket, seqs
+// in buckets that are not stored, and seqs over more buckets than Slots
+// reads one by one.
+var slotSets = [][]int64{{1}, {6}, {20}, {50}, {100}, {5, 6, 7}, {6, 99}, {99, 100, 101, 150}, {6, 150, 250, 399, 99}, seqsFrom(1, 100)}
+
+func seqsFrom(from, to int64) []int64 {
+	var out []int64
+	for s := from; s <= to; s++ {
+		out = append(out, s)
+	}
+	return out
+}
+
+// testSlotsAsBuckets: reading a few slots gives, position by position,
+// what reading their whole bucket gives, on a sound bucket with holes and
+// on every malformed bucket of check's catalogue.
+func testSlotsAsBuckets(e *env) {
+	docs := []checktest.Case{{Name: "clean bucket", Doc: checktest.CleanBucket()}}
+	docs = append(docs, checktest.Catalogue()...)
+	cid := checktest.Cid
+	for _, c := range docs {
+		if _, err := e.b.InsertRaw(e.ctx, store.CollMsg, []bson.Raw{checktest.Raw(c.Doc)}, store.RawUpsert); err != nil {
+			e.t.Logf("%s: %s: not stored by this server, so never read: %v", e.name, c.Name, firstLine(err))
+			continue
+		}
+		for _, seqs := range slotSets {
+			got, err := e.s.Slots(e.ctx, cid, seqs, 0)
+			e.must(err, c.Name+": Slots")
+			bs, err := e.s.Buckets(e.ctx, cid, store.BucketsCovering(slices.Min(seqs), slices.Max(seqs)), 0)
+			e.must(err, c.Name+": Buckets")
+			whole := map[int64]store.StoredSlot{}
+			for _, b := range bs {
+				for _, st := range b.Slots {
+					whole[st.Seq] = st
+				}
+			}
+			for _, seq := range seqs {
+				if !reflect.DeepEqual(got[seq], whole[seq]) {
+					e.fatalf("%s: seq %d read alone: %+v (problem %q); read with its bucket: %+v (problem %q)",
+						c.Name, seq, got[seq].Slot, got[seq].Problem, whole[seq].Slot, whole[seq].Problem)
+				}
+			}
+		}
+	}
+}
+
+// testSlotsReadLittle: one slot read where the backend cuts the array
+// crosses the wire as that slot only, and the backend says which way it
+// reads.
+func testSlotsReadLittle(e *env) {
+	raw := checktest.Raw(checktest.CleanBucket())
+	_, err := e.b.InsertRaw(e.ctx, store.CollMsg, []bson.Raw{raw}, store.RawUpsert)
+	e.must(err, "store the bucket")
+	got, sliced, err := e.b.FindSlots(e.ctx, checktest.Cid+":0", 5, 1)
+	e.must(err, "FindSlots")
+	mode := e.b.SlotReads()
+	e.t.Logf("%s: %s", e.name, mode)
+	switch {
+	case sliced && mode != store.SlotsProjected:
+		e.errorf("FindSlots cut the array but SlotReads says %q", mode)
+	case !sliced && mode != store.SlotsWholeBucket:
+		e.errorf("FindSlots read the whole bucket but SlotReads says %q", mode)
+	case sliced && len(got) > len(raw)/10:
+		e.errorf("one slot read as %d bytes of a %d-byte bucket", len(got), len(raw))
+	}
+	missing, _, err := e.b.FindSlots(e.ctx, checktest.Cid+":7", 0, 1)
+	e.must(err, "FindSlots of a bucket not stored")
+	if missing != nil {
+		e.errorf("a bucket not stored read as %d bytes", len(missing))
+	}
+}
+
+func firstLine(err error) string {
+	msg := err.Error()
+	if len(msg) > 120 {
+		msg = msg[:120] + "…"
+	}
+	return msg
+}
