@@ -95,6 +95,11 @@ func (m *Model) retry() tea.Cmd {
 		return m.reloadList()
 	case m.tl != nil && m.tl.err != nil:
 		return m.tl.retry()
+	case m.tl != nil:
+		// Nothing failed: re-read what is held, so what another process
+		// wrote meanwhile (a script's revoke while the UI is open) shows.
+		m.setStatus("re-reading the buckets on screen", false)
+		return m.tl.reload()
 	}
 	return nil
 }

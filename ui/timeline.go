@@ -461,6 +461,15 @@ func (t *timeline) applyWindow(w store.Window) tea.Cmd {
 	return t.prefetch()
 }
 
+// reload re-reads every held bucket, replacing what is held.
+func (t *timeline) reload() tea.Cmd {
+	idx := t.heldIndexes()
+	if len(idx) == 0 {
+		return nil
+	}
+	return t.request(idx, true)
+}
+
 // refreshAfterWrite re-reads the held buckets among seqs.
 func (t *timeline) refreshAfterWrite(seqs []int64) tea.Cmd {
 	seen := map[int64]bool{}
