@@ -243,6 +243,7 @@ func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	root.StringVar(&o.as, "as", "", "the user whose view the UI starts with")
 	root.StringVar(&o.theme, "theme", "", "UI theme: dark, light, high-contrast, none (no colour)")
 	root.BoolVar(&o.mouse, "mouse", false, "let the UI use the mouse")
+	root.BoolVar(&o.admin, "admin", false, "the UI's writes act as an app admin (any message may be revoked, role 0, audited as admin)")
 	root.Usage = func() { printUsage(root) }
 	if err := parse(root, args, nil); err != nil {
 		return err
@@ -661,7 +662,7 @@ func runUI(ctx context.Context, e *env) error {
 	}
 	defer e.close()
 	opts := ui.Options{As: e.o.as, Theme: e.o.theme, Mouse: e.o.mouse,
-		ReadOnly: e.o.readOnly, Operator: operator(), Deployment: e.o.mongoURI != "", TimeZone: e.zone()}
+		ReadOnly: e.o.readOnly, Operator: operator(), Deployment: e.o.mongoURI != "", TimeZone: e.zone(), Admin: e.o.admin}
 	if e.o.mongoURI != "" {
 		// A server can be slow to answer: the UI draws first and says so.
 		opts.ConnectingTo = mongostore.Describe(e.o.mongoURI, e.o.db)

@@ -141,7 +141,7 @@ func (t *timeline) revokeDialog(seq int64, viewer, summary string) confirmDialog
 		return confirmDialog{title: "Revoke for everyone?", lines: lines, run: func() tea.Msg { return nil }}
 	}
 	msg := st.Slot.Msg
-	who := store.Revoker{UserID: viewer}
+	who := store.Revoker{UserID: viewer, Admin: t.e.admin}
 	var sender *store.GroupMember
 	for _, mb := range t.members {
 		gm := &store.GroupMember{UserID: mb.UserID, RoleLevel: mb.RoleLevel}

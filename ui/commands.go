@@ -264,7 +264,7 @@ func runAction(e *env, cid string, act action, viewer string, seqs []int64) tea.
 		if e.readOnly {
 			return actionDoneMsg{cid: cid, act: act, viewer: viewer, seqs: seqs, err: store.ErrReadOnly}
 		}
-		done, err := e.st.Do(e.ctx, store.WriteRequest{Action: storeAction[act], Cid: cid, By: viewer, Seqs: seqs})
+		done, err := e.st.Do(e.ctx, store.WriteRequest{Action: storeAction[act], Cid: cid, By: viewer, Seqs: seqs, Admin: e.admin})
 		return actionDoneMsg{cid: cid, act: act, viewer: viewer, seqs: seqs, res: done.WriteResult, err: err}
 	}
 }

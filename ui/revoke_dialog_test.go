@@ -83,3 +83,30 @@ func TestDialogsSayNoNotificationIsSent(t *testing.T) {
 		t.Error("no note for revoke")
 	}
 }
+
+// TestAdminRevokesAsOpenIMsAppAdmin: with Options.Admin (chatlens --admin)
+// the operator acts as an app admin, whom revoke.go RevokeMsg lets revoke
+// any message with role 0: carol, a group admin, may then revoke the
+// owner's message, the dialog says why, and the record carries role 0.
+func TestAdminRevokesAsOpenIMsAppAdmin(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "carol")
+	opts.Admin = true
+	d := newDriver(t, st, opts, 140, 40)
+	d.open(chatT)
+	d.jump(3)
+	d.keys("r")
+	text := strings.Join(d.m.confirm.lines, " ")
+	if d.m.confirm.title != "Revoke for everyone?" || !strings.Contains(text, "an app admin may revoke any message (role 0)") {
+		t.Fatalf("dialog %q %q: want carol allowed as an app admin", d.m.confirm.title, text)
+	}
+	d.keys("y")
+	bs, err := st.Buckets(context.Background(), chatT, []int64{0}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := bs[0].Slots[2].Slot.Revoke; r == nil || r.UserID != "carol" || r.Role != 0 {
+		t.Errorf("revoke record %+v: want carol with role 0", r)
+	}
+}

@@ -31,6 +31,11 @@ type Options struct {
 	// confirm dialogs say which notification chatlens does not send.
 	Deployment bool
 
+	// Admin: the operator's writes act as an app admin (OpenIM's IM admin,
+	// as --admin on the write commands): any message may be revoked, the
+	// record carries role 0, and the audit log says so.
+	Admin bool
+
 	// TimeZone displays send times; nil means the local zone.
 	TimeZone *time.Location
 	// Now is the clock that tells which year is the current one (times of
@@ -95,6 +100,7 @@ type env struct {
 	keys       keymap.KeyMap
 	readOnly   bool
 	deployment bool
+	admin      bool // writes act as an app admin (Options.Admin)
 	operator   string
 	loc        *time.Location
 	now        func() time.Time
@@ -113,7 +119,7 @@ func (e *env) nextGen() int {
 }
 
 func newEnv(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *env {
-	e := &env{ctx: ctx, theme: theme, keys: keys, operator: opts.Operator, deployment: opts.Deployment,
+	e := &env{ctx: ctx, theme: theme, keys: keys, operator: opts.Operator, deployment: opts.Deployment, admin: opts.Admin,
 		readOnly: opts.ReadOnly, loc: opts.TimeZone, now: opts.Now, clip: opts.Clipboard}
 	if e.loc == nil {
 		e.loc = time.Local
