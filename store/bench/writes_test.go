@@ -132,8 +132,12 @@ func BenchmarkWrites1000(b *testing.B) {
 		name string
 		run  func(st *store.Store, cid string) (store.WriteResult, error)
 	}{
-		{"mark-read", func(st *store.Store, cid string) (store.WriteResult, error) { return st.MarkRead(ctx, cid, seqs, "bob") }},
-		{"delete-for-me", func(st *store.Store, cid string) (store.WriteResult, error) { return st.DeleteForMe(ctx, cid, seqs, "bob") }},
+		{"mark-read", func(st *store.Store, cid string) (store.WriteResult, error) {
+			return st.MarkRead(ctx, cid, seqs, "bob")
+		}},
+		{"delete-for-me", func(st *store.Store, cid string) (store.WriteResult, error) {
+			return st.DeleteForMe(ctx, cid, seqs, "bob")
+		}},
 		{"revoke", func(st *store.Store, cid string) (store.WriteResult, error) {
 			return st.Revoke(ctx, cid, seqs, store.Revoke{Role: store.RoleAdmin, UserID: "user01", Time: startTime})
 		}},
