@@ -205,11 +205,7 @@ func (b *Backend) MarkSlotRead(ctx context.Context, docID string, slot int, read
 
 // SetSlotsField is updateOne({doc_id}, {$set: {"msgs.<slot>.<field>": value, ...}}).
 func (b *Backend) SetSlotsField(ctx context.Context, docID, field string, sets []store.SlotValue) (bool, error) {
-	edits, err := setEdits(docID, field, sets, nil)
-	if err != nil {
-		return false, err
-	}
-	return b.updateMsg(ctx, docID, true, edits)
+	return b.updateMsg(ctx, docID, true, setEdits(field, sets, nil))
 }
 
 // SetSlotsFieldIfUnset is SetSlotsField whose filter requires every slot's
@@ -224,23 +220,18 @@ func (b *Backend) SetSlotsFieldIfUnset(ctx context.Context, docID, field string,
 		}
 		return true
 	}
-	edits, err := setEdits(docID, field, sets, unset)
-	if err != nil {
-		return false, err
-	}
-	return b.updateMsg(ctx, docID, true, edits)
+	return b.updateMsg(ctx, docID, true, setEdits(field, sets, unset))
 }
 
-func setEdits(docID, field string, sets []store.SlotValue, filter func(bson.Raw, string) bool) ([]slotEdit, error) {
-	edits := make([]slotEdit, len(sets))
+// setEdits are the $set paths of sets. Each value is encoded only when its
+// edit is applied: a missed update (no bucket yet, the usual case before an
+// insert) encodes nothing.
+func setEdits(field string, sets []store.SlotValue, filter func(bson.Raw, string) bool) []slotEdit {
+	edits, path := make([]slotEdit, len(sets)), []string{field}
 	for i, sv := range sets {
-		v, err := toRaw(sv.Value)
-		if err != nil {
-			return nil, fmt.Errorf("encode %s of %s slot %d: %w", field, docID, sv.Slot, err)
-		}
-		edits[i] = slotEdit{slot: sv.Slot, filter: filter, field: []string{field}, op: setTo(v)}
+		edits[i] = slotEdit{slot: sv.Slot, filter: filter, field: path, op: setEncoded(sv.Value)}
 	}
-	return edits, nil
+	return edits
 }
 
 // AddToDelLists is updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}, ...}}).

@@ -19,6 +19,17 @@ func setTo(v bson.RawValue) operator {
 	return func(*bson.RawValue) (bson.RawValue, error) { return v, nil }
 }
 
+// setEncoded is $set of a Go value, encoded when the update applies it.
+func setEncoded(v any) operator {
+	return func(*bson.RawValue) (bson.RawValue, error) {
+		raw, err := toRaw(v)
+		if err != nil {
+			return bson.RawValue{}, fmt.Errorf("encode: %w", err)
+		}
+		return raw, nil
+	}
+}
+
 // addToSet is MongoDB's {$addToSet: {path: {$each: values}}}: each value not
 // already in the array is appended once; an absent field becomes the array;
 // any other type is an error.
