@@ -67,11 +67,11 @@ var commands = []command{
 		required: []string{"as"}, autoSeed: true, flags: formatFlags, run: runConversations},
 	{name: "dump", args: "--conversation CID --as USER [--from SEQ] [--to SEQ] [--format text|json] [--explain] [--stats]",
 		help: "a conversation as one user sees it", required: []string{"conversation", "as"}, autoSeed: true, flags: dumpFlags, run: runDump},
-	{name: "revoke", args: "--conversation CID --seq N[,N|A-B] --by USER [--admin]", help: "revoke messages as USER",
+	{name: "revoke", args: "--conversation CID --seq N[,N|A-B] --by USER [--admin] [--stats]", help: "revoke messages as USER",
 		required: writeRequired, autoSeed: true, writes: true, flags: writeFlags, run: runWrite},
-	{name: "delete", args: "--conversation CID --seq N[,N|A-B] --by USER [--admin]", help: "delete messages for USER only",
+	{name: "delete", args: "--conversation CID --seq N[,N|A-B] --by USER [--admin] [--stats]", help: "delete messages for USER only",
 		required: writeRequired, autoSeed: true, writes: true, flags: writeFlags, run: runWrite},
-	{name: "read", args: "--conversation CID --seq N[,N|A-B] --by USER [--admin]", help: "mark messages read by USER",
+	{name: "read", args: "--conversation CID --seq N[,N|A-B] --by USER [--admin] [--stats]", help: "mark messages read by USER",
 		required: writeRequired, autoSeed: true, writes: true, flags: writeFlags, run: runWrite},
 	{name: "import", args: "FILE|- [--collection NAME] [--mode insert|upsert]", help: "load mongoexport output (Extended JSON lines)",
 		required: []string{"collection"}, writes: true, flags: collectionFlags, run: runImport},
@@ -142,6 +142,7 @@ func writeFlags(fs *flag.FlagSet, o *opts) {
 	fs.StringVar(&o.seqs, "seq", "", "seqs: 5, 5,7 or 10-20")
 	fs.StringVar(&o.by, "by", "", "the user acting")
 	fs.BoolVar(&o.admin, "admin", false, "act as an app admin (OpenIM's IM admin): may revoke any message, recorded with role 0")
+	fs.BoolVar(&o.stats, "stats", false, "print round trips and time to stderr")
 }
 
 func collectionFlags(fs *flag.FlagSet, o *opts) {
@@ -861,7 +862,16 @@ func runWrite(ctx context.Context, e *env) error {
 	}
 	// The same checks as OpenIM's (a known user, a message in the user's
 	// pull window, the revoke permission rules), the same path as the UI.
-	res, err := st.Do(ctx, store.WriteRequest{Action: e.cmd, Cid: o.cid, By: o.by, Seqs: seqs, Admin: o.admin})
+	// A long write shows its progress bucket by bucket on a terminal.
+	step, end := progressPrinter(e.stderr, e.cmd+" of "+strconv.Itoa(len(seqs))+" seqs", false)
+	start := time.Now()
+	res, err := st.Do(store.WithProgress(ctx, step), store.WriteRequest{Action: e.cmd, Cid: o.cid, By: o.by, Seqs: seqs, Admin: o.admin})
+	end()
+	if o.stats { // a write stopped part way has made round trips too
+		s := st.Stats()
+		fmt.Fprintf(e.stderr, "chatlens: %d round trips in %s; cache: %d round trips, %d hits, %d misses\n",
+			s.RoundTrips, time.Since(start).Round(time.Microsecond), s.CacheRoundTrips, s.CacheHits, s.CacheMisses)
+	}
 	if err != nil {
 		return err
 	}

@@ -135,3 +135,29 @@ func TestCheckReportsFarAndOverflowingBuckets(t *testing.T) {
 		}
 	}
 }
+
+// read, delete and revoke take --stats as dump does: the round trips and
+// the time on stderr. Marking a whole single chat read is one request per
+// bucket (OpenIM's MarkSingleChatMsgsAsRead), not one per seq: the 123
+// seqs of 2 buckets stay within a handful of round trips, the target
+// checks' reads included.
+func TestWriteStatsShowOneRoundTripPerBucket(t *testing.T) {
+	s := seeded(t)
+	r := s.chatlens(t, "read", "--conversation", demo.ShowcaseSingleID, "--seq", "1-123", "--by", "alice", "--stats")
+	if r.code != 0 {
+		t.Fatalf("read --stats: exit %d, %s", r.code, r.stderr)
+	}
+	var trips int
+	var took string
+	for _, line := range strings.Split(r.stderr, "\n") {
+		if _, err := fmt.Sscanf(line, "chatlens: %d round trips in %s", &trips, &took); err == nil {
+			break
+		}
+	}
+	if took == "" {
+		t.Fatalf("read --stats printed no round trips and time: %q", r.stderr)
+	}
+	if trips > 10 {
+		t.Errorf("marking 123 seqs (2 buckets) read took %d round trips, want at most 10", trips)
+	}
+}

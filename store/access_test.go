@@ -38,6 +38,18 @@ func (n noWrites) AddToDelList(context.Context, string, int, []string) (bool, er
 func (n noWrites) MarkSlotRead(context.Context, string, int, string) (bool, error) {
 	return false, n.fail("MarkSlotRead")
 }
+func (n noWrites) SetSlotsField(context.Context, string, string, []store.SlotValue) (bool, error) {
+	return false, n.fail("SetSlotsField")
+}
+func (n noWrites) SetSlotsFieldIfUnset(context.Context, string, string, []store.SlotValue) (bool, error) {
+	return false, n.fail("SetSlotsFieldIfUnset")
+}
+func (n noWrites) AddToDelLists(context.Context, string, []int, []string) (bool, error) {
+	return false, n.fail("AddToDelLists")
+}
+func (n noWrites) MarkSlotsRead(context.Context, string, []int, string) (int, error) {
+	return 0, n.fail("MarkSlotsRead")
+}
 func (n noWrites) RaiseMaxSeq(context.Context, string, int64) error { return n.fail("RaiseMaxSeq") }
 func (n noWrites) RaiseReadSeq(context.Context, string, string, int64) error {
 	return n.fail("RaiseReadSeq")
@@ -182,9 +194,16 @@ func (f *failAfter) SetSlotFieldIfUnset(ctx context.Context, id string, slot int
 	return f.countingBackend.Backend.SetSlotFieldIfUnset(ctx, id, slot, field, v)
 }
 
-func (f *failAfter) SetSlotField(ctx context.Context, id string, slot int, field string, v any) (bool, error) {
+func (f *failAfter) SetSlotsField(ctx context.Context, id, field string, sets []store.SlotValue) (bool, error) {
 	if f.writes.Add(1) > f.after {
 		return false, errors.New("connection reset")
 	}
-	return f.countingBackend.Backend.SetSlotField(ctx, id, slot, field, v)
+	return f.countingBackend.Backend.SetSlotsField(ctx, id, field, sets)
+}
+
+func (f *failAfter) SetSlotsFieldIfUnset(ctx context.Context, id, field string, sets []store.SlotValue) (bool, error) {
+	if f.writes.Add(1) > f.after {
+		return false, errors.New("connection reset")
+	}
+	return f.countingBackend.Backend.SetSlotsFieldIfUnset(ctx, id, field, sets)
 }

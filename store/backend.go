@@ -63,6 +63,26 @@ type Backend interface {
 	// {$set: {"msgs.<slot>.is_read": true}}).
 	MarkSlotRead(ctx context.Context, docID string, slot int, reader string) (matched bool, err error)
 
+	// Writes of several slots of one bucket in one round trip: the state
+	// machine writes by the bucket, not by the seq. Slots are distinct.
+
+	// SetSlotsField runs updateOne({doc_id}, {$set: {"msgs.<slot>.<field>":
+	// value, ...}}) with one path per entry of sets. matched is false when
+	// no document has that doc_id.
+	SetSlotsField(ctx context.Context, docID, field string, sets []SlotValue) (matched bool, err error)
+	// SetSlotsFieldIfUnset is SetSlotsField with every slot's condition of
+	// SetSlotFieldIfUnset in the filter: it matches, and writes, only when
+	// none of the slots' fields holds a document yet.
+	SetSlotsFieldIfUnset(ctx context.Context, docID, field string, sets []SlotValue) (matched bool, err error)
+	// AddToDelLists runs updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list":
+	// {$each: users}, ...}}) with one path per slot.
+	AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (matched bool, err error)
+	// MarkSlotsRead runs MarkSlotRead's filtered update for each slot, in
+	// order, as one request: a BulkWrite on MongoDB (as OpenIM's
+	// MarkSingleChatMsgsAsRead), one transaction on the embedded store.
+	// ran counts the leading slots whose update ran before err stopped it.
+	MarkSlotsRead(ctx context.Context, docID string, slots []int, reader string) (ran int, err error)
+
 	// SeqRecords reads the seq documents of the given conversations.
 	SeqRecords(ctx context.Context, cids []string) ([]SeqRecord, error)
 	// RaiseMaxSeq sets seq.max_seq of cid to at least maxSeq (upsert, $max).
@@ -101,6 +121,12 @@ type Backend interface {
 	// Describe names the backend for the status bar, credentials masked.
 	Describe() string
 	Close(ctx context.Context) error
+}
+
+// SlotValue is the value one slot's field is set to.
+type SlotValue struct {
+	Slot  int
+	Value any
 }
 
 // IndexInfo describes one index: its name, its keys in order, uniqueness.

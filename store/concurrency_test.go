@@ -293,19 +293,25 @@ type gateBackend struct {
 	dups atomic.Int64
 }
 
-func (g *gateBackend) SetSlotField(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
+func (g *gateBackend) holdFirstUpdate(ctx context.Context) {
 	if a, ok := ctx.Value(actorKey{}).(*actor); ok && !a.updated {
 		a.updated = true
 		g.gate.wait(a.phase+"/update", a.rank)()
 	}
-	return g.Backend.SetSlotField(ctx, docID, slot, field, value)
+}
+
+func (g *gateBackend) SetSlotsField(ctx context.Context, docID, field string, sets []store.SlotValue) (bool, error) {
+	g.holdFirstUpdate(ctx)
+	return g.Backend.SetSlotsField(ctx, docID, field, sets)
+}
+
+func (g *gateBackend) SetSlotsFieldIfUnset(ctx context.Context, docID, field string, sets []store.SlotValue) (bool, error) {
+	g.holdFirstUpdate(ctx)
+	return g.Backend.SetSlotsFieldIfUnset(ctx, docID, field, sets)
 }
 
 func (g *gateBackend) SetSlotFieldIfUnset(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
-	if a, ok := ctx.Value(actorKey{}).(*actor); ok && !a.updated {
-		a.updated = true
-		g.gate.wait(a.phase+"/update", a.rank)()
-	}
+	g.holdFirstUpdate(ctx)
 	return g.Backend.SetSlotFieldIfUnset(ctx, docID, slot, field, value)
 }
 

@@ -25,68 +25,122 @@ var ErrAlreadySet = errors.New("already set")
 // reports those seqs as unknown, never as not done.
 var ErrOutcomeUnknown = errors.New("outcome unknown")
 
-// writeSlots is OpenIM's bucket state machine: for consecutive seqs from
-// firstSeq, try $set on the existing bucket; when no bucket matches, build a
-// new 100-slot bucket holding every following value that falls in it and
-// insert it; a duplicate key means someone created it first, so step back and
-// update instead. Replaying the same values leaves the same documents.
-// With unlessSet the update carries the checked state in its filter (the
-// field holds no document yet): a miss after the duplicate key tells the
-// bucket exists and the field is set, ErrAlreadySet. Each seq stored is
-// recorded in p as done, each seq of a round trip whose reply was lost as
-// unknown; ctx is checked before every round trip.
-func (s *Store) writeSlots(ctx context.Context, p *progress, cid string, firstSeq int64, field string, values []any, unlessSet bool) error {
-	if firstSeq < 1 {
-		return fmt.Errorf("seq %d: seqs start at 1", firstSeq)
-	}
-	tryUpdate, exists := true, false
-	for i := 0; i < len(values); i++ {
-		seq := firstSeq + int64(i)
-		docID := DocIDForSeq(cid, seq)
-		if err := ctx.Err(); err != nil {
-			return err
+// writeSlots is OpenIM's bucket state machine, one round trip per bucket
+// rather than per seq: for the seqs (ascending, distinct) that fall in one
+// bucket, try one $set of all their slots on the existing bucket; when no
+// bucket matches, build a new 100-slot bucket holding them and insert it; a
+// duplicate key means someone created it first, so step back and update
+// instead. After an insert the next bucket is tried by insert first, as
+// OpenIM's BatchInsertBlock does. Replaying the same values leaves the same
+// documents. With unlessSet the update carries every slot's checked state in
+// its filter (the field holds no document yet); see unlessSetEach for a miss.
+// It returns the seqs whose field was set already (unlessSet only). Each seq
+// stored is recorded in p as done, each seq of a round trip whose reply was
+// lost as unknown; ctx is checked before every round trip.
+func (s *Store) writeSlots(ctx context.Context, p *progress, cid string, seqs []int64, field string, values []any, unlessSet bool) (refused []int64, err error) {
+	for _, seq := range seqs {
+		if seq < 1 {
+			return nil, fmt.Errorf("seq %d: seqs start at 1", seq)
 		}
-		if tryUpdate {
-			s.trip()
-			set := s.backend.SetSlotField
-			if unlessSet {
-				set = s.backend.SetSlotFieldIfUnset
+	}
+	tryUpdate := true
+	for i := 0; i < len(seqs); {
+		end := bucketRunEnd(seqs, i)
+		r, err := s.writeBucket(ctx, p, cid, seqs[i:end], field, values[i:end], unlessSet, &tryUpdate)
+		refused = append(refused, r...)
+		if err != nil {
+			return refused, err
+		}
+		i = end
+	}
+	return refused, nil
+}
+
+// bucketRunEnd is the end of the run of seqs from i that fall in one bucket.
+func bucketRunEnd(seqs []int64, i int) int {
+	end := i + 1
+	for end < len(seqs) && BucketIndex(seqs[end]) == BucketIndex(seqs[i]) {
+		end++
+	}
+	return end
+}
+
+// writeBucket runs the state machine for seqs, all in one bucket.
+func (s *Store) writeBucket(ctx context.Context, p *progress, cid string, seqs []int64, field string, values []any, unlessSet bool, tryUpdate *bool) ([]int64, error) {
+	docID := DocIDForSeq(cid, seqs[0])
+	exists := false
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if *tryUpdate {
+			sets := make([]SlotValue, len(seqs))
+			for i, seq := range seqs {
+				sets[i] = SlotValue{Slot: SlotIndex(seq), Value: values[i]}
 			}
-			matched, err := set(ctx, docID, SlotIndex(seq), field, values[i])
+			set := s.backend.SetSlotsField
+			if unlessSet {
+				set = s.backend.SetSlotsFieldIfUnset
+			}
+			s.trip()
+			matched, err := set(ctx, docID, field, sets)
 			if err != nil {
-				p.failed(err, seq)
-				return fmt.Errorf("seq %d: %w", seq, err)
+				p.failed(err, seqs...)
+				return nil, fmt.Errorf("seq %s: %w", FormatSeqs(seqs), err)
 			}
 			if matched {
-				p.done(seq)
-				exists = false
-				continue
+				p.done(seqs...)
+				return nil, nil
 			}
-			if unlessSet && exists { // the bucket is there: the condition did not hold
-				return fmt.Errorf("seq %d: %w", seq, ErrAlreadySet)
+			if unlessSet && exists { // the bucket is there: some condition did not hold
+				return s.unlessSetEach(ctx, p, docID, seqs, field, values)
 			}
 		}
 		doc := NewDoc(docID)
-		end := i
-		for ; end < len(values) && BucketIndex(firstSeq+int64(end)) == BucketIndex(seq); end++ {
-			setSlotField(doc.Msgs[SlotIndex(firstSeq+int64(end))], field, values[end])
+		for i, seq := range seqs {
+			setSlotField(doc.Msgs[SlotIndex(seq)], field, values[i])
 		}
 		s.trip()
 		err := s.backend.InsertBucket(ctx, doc)
 		switch {
 		case errors.Is(err, ErrDuplicateKey):
-			tryUpdate, exists = true, true
-			i-- // the bucket exists now: update this seq
+			*tryUpdate, exists = true, true // the bucket exists now: update it
 		case err != nil:
-			p.failed(err, seqRange(seq, end-i)...)
-			return fmt.Errorf("seq %d: %w", seq, err)
+			p.failed(err, seqs...)
+			return nil, fmt.Errorf("seq %s: %w", FormatSeqs(seqs), err)
 		default:
-			p.done(seqRange(seq, end-i)...)
-			tryUpdate = false
-			i = end - 1
+			p.done(seqs...)
+			*tryUpdate = false
+			return nil, nil
 		}
 	}
-	return nil
+}
+
+// unlessSetEach writes seqs of an existing bucket one slot at a time, each
+// update conditional on its own slot. The bucket's update carried every
+// slot's condition, so a miss says only that at least one slot was set
+// meanwhile, not which: slot by slot, those that match are done, those that
+// do not were set by another writer and are returned.
+func (s *Store) unlessSetEach(ctx context.Context, p *progress, docID string, seqs []int64, field string, values []any) ([]int64, error) {
+	var refused []int64
+	for i, seq := range seqs {
+		if err := ctx.Err(); err != nil {
+			return refused, err
+		}
+		s.trip()
+		matched, err := s.backend.SetSlotFieldIfUnset(ctx, docID, SlotIndex(seq), field, values[i])
+		if err != nil {
+			p.failed(err, seq)
+			return refused, fmt.Errorf("seq %d: %w", seq, err)
+		}
+		if matched {
+			p.done(seq)
+		} else {
+			refused = append(refused, seq)
+			p.skipped(seq)
+		}
+	}
+	return refused, nil
 }
 
 func setSlotField(slot *Slot, field string, value any) {
@@ -125,7 +179,7 @@ func (s *Store) InsertMessages(ctx context.Context, cid string, firstSeq int64, 
 			m.Seq = firstSeq + int64(i)
 			values[i] = m
 		}
-		if err := s.writeSlots(ctx, p, cid, firstSeq, FieldMsg, values, false); err != nil {
+		if _, err := s.writeSlots(ctx, p, cid, seqs, FieldMsg, values, false); err != nil {
 			return err
 		}
 		if len(msgs) == 0 {
@@ -137,67 +191,78 @@ func (s *Store) InsertMessages(ctx context.Context, cid string, firstSeq int64, 
 }
 
 // Revoke marks each of seqs as revoked by rev, through the state machine
-// (a missing bucket is created, as the server does). Each update carries
-// "not revoked yet" in its filter: a seq another writer revoked first is
-// left alone and reported already revoked, the others are still done.
+// (a missing bucket is created, as the server does), one round trip per
+// bucket. Each update carries "not revoked yet" in its filter: a seq another
+// writer revoked first is left alone and reported already revoked, the
+// others are still done.
 func (s *Store) Revoke(ctx context.Context, cid string, seqs []int64, rev Revoke) (WriteResult, error) {
 	if rev.Time == 0 {
 		rev.Time = time.Now().UnixMilli()
 	}
 	return s.write(ctx, "revoke", cid, seqs, rev.UserID, func(p *progress) error {
-		refused := &TargetError{Action: ActionRevoke, Cid: cid, UserID: rev.UserID}
-		for _, seq := range seqs {
+		values := make([]any, len(seqs))
+		for i := range seqs {
 			r := rev
-			err := s.writeSlots(ctx, p, cid, seq, FieldRevoke, []any{&r}, true)
-			if errors.Is(err, ErrAlreadySet) {
-				refused.add("already revoked (by another writer meanwhile)", seq)
-				continue
-			}
-			if err != nil {
-				return err
-			}
+			values[i] = &r
 		}
-		if len(refused.Refused) > 0 {
-			return refused
+		already, err := s.writeSlots(ctx, p, cid, seqs, FieldRevoke, values, true)
+		if err != nil {
+			return err
 		}
-		return nil
+		if len(already) == 0 {
+			return nil
+		}
+		refused := &TargetError{Action: ActionRevoke, Cid: cid, UserID: rev.UserID}
+		for _, seq := range already {
+			refused.add("already revoked (by another writer meanwhile)", seq)
+		}
+		return refused
 	})
 }
 
-// DeleteForMe hides each of seqs from uid only ($addToSet on del_list).
+// DeleteForMe hides each of seqs from uid only ($addToSet on del_list),
+// one update of several paths per bucket.
 func (s *Store) DeleteForMe(ctx context.Context, cid string, seqs []int64, uid string) (WriteResult, error) {
 	return s.write(ctx, "delete", cid, seqs, uid, func(p *progress) error {
-		for _, seq := range seqs {
+		return eachBucket(seqs, func(run []int64) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			s.trip()
-			if _, err := s.backend.AddToDelList(ctx, DocIDForSeq(cid, seq), SlotIndex(seq), []string{uid}); err != nil {
-				p.failed(err, seq)
-				return fmt.Errorf("seq %d: %w", seq, err)
+			if _, err := s.backend.AddToDelLists(ctx, DocIDForSeq(cid, run[0]), slotsOf(run), []string{uid}); err != nil {
+				p.failed(err, run...)
+				return fmt.Errorf("seq %s: %w", FormatSeqs(run), err)
 			}
-			p.done(seq)
-		}
-		return nil
+			p.done(run...)
+			return nil
+		})
 	})
 }
 
 // MarkRead marks seqs read by reader. In single chats each slot not sent by
-// the reader gets is_read; in every chat the reader's read seq is raised to
-// the highest of seqs, never lowered.
+// the reader gets is_read, one request per bucket (as OpenIM's
+// MarkSingleChatMsgsAsRead); in every chat the reader's read seq is raised
+// to the highest of seqs, never lowered.
 func (s *Store) MarkRead(ctx context.Context, cid string, seqs []int64, reader string) (WriteResult, error) {
 	return s.write(ctx, "read", cid, seqs, reader, func(p *progress) error {
 		if ConversationTypeOf(cid) == SessionSingle {
-			for _, seq := range seqs {
+			err := eachBucket(seqs, func(run []int64) error {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
 				s.trip()
-				if _, err := s.backend.MarkSlotRead(ctx, DocIDForSeq(cid, seq), SlotIndex(seq), reader); err != nil {
-					p.failed(err, seq)
-					return fmt.Errorf("seq %d: %w", seq, err)
+				ran, err := s.backend.MarkSlotsRead(ctx, DocIDForSeq(cid, run[0]), slotsOf(run), reader)
+				ran = min(max(ran, 0), len(run))
+				p.done(run[:ran]...)
+				if err != nil {
+					p.failed(err, run[ran:]...)
+					return fmt.Errorf("seq %s: %w", FormatSeqs(run[ran:]), err)
 				}
-				p.done(seq)
+				p.done(run[ran:]...)
+				return nil
+			})
+			if err != nil {
+				return err
 			}
 		}
 		if len(seqs) == 0 {
@@ -219,6 +284,28 @@ func (s *Store) MarkRead(ctx context.Context, cid string, seqs []int64, reader s
 	})
 }
 
+// eachBucket calls fn with each run of seqs that falls in one bucket, in
+// order, until fn fails.
+func eachBucket(seqs []int64, fn func(run []int64) error) error {
+	for i := 0; i < len(seqs); {
+		end := bucketRunEnd(seqs, i)
+		if err := fn(seqs[i:end]); err != nil {
+			return err
+		}
+		i = end
+	}
+	return nil
+}
+
+// slotsOf is the slot of each seq.
+func slotsOf(seqs []int64) []int {
+	slots := make([]int, len(seqs))
+	for i, seq := range seqs {
+		slots[i] = SlotIndex(seq)
+	}
+	return slots
+}
+
 // partialRefusal is a write done for some seqs and refused for others; it
 // unwraps to the TargetError naming the refused ones.
 type partialRefusal struct {
@@ -236,10 +323,28 @@ func (e *staleCacheError) Error() string { return e.err.Error() }
 func (e *staleCacheError) Unwrap() error { return e.err }
 
 // progress records the seqs a write has changed so far, and those whose
-// round trip lost its reply.
-type progress struct{ applied, unknown []int64 }
+// round trip lost its reply; report, when set, hears how many of total
+// seqs have been handled after each round trip.
+type progress struct {
+	applied, unknown []int64
+	handled, total   int
+	report           func(done, total int)
+}
 
-func (p *progress) done(seqs ...int64) { p.applied = append(p.applied, seqs...) }
+func (p *progress) done(seqs ...int64) {
+	p.applied = append(p.applied, seqs...)
+	p.step(len(seqs))
+}
+
+// skipped records seqs left alone on purpose (already set).
+func (p *progress) skipped(seqs ...int64) { p.step(len(seqs)) }
+
+func (p *progress) step(n int) {
+	p.handled += n
+	if p.report != nil && n > 0 {
+		p.report(p.handled, p.total)
+	}
+}
 
 // failed records seqs of a round trip that failed with err: unknown when
 // the reply was lost, not done otherwise.
@@ -247,6 +352,16 @@ func (p *progress) failed(err error, seqs ...int64) {
 	if errors.Is(err, ErrOutcomeUnknown) {
 		p.unknown = append(p.unknown, seqs...)
 	}
+}
+
+type progressKey struct{}
+
+// WithProgress returns ctx carrying fn: a write made with it (revoke,
+// delete, read, insert) calls fn after each round trip with how many of its
+// seqs are handled so far and how many it has, so a long one can show
+// progress.
+func WithProgress(ctx context.Context, fn func(done, total int)) context.Context {
+	return context.WithValue(ctx, progressKey{}, fn)
 }
 
 // write refuses in read-only mode, logs its intent, runs apply, invalidates
@@ -267,7 +382,8 @@ func (s *Store) write(ctx context.Context, action, cid string, seqs []int64, as 
 	if err := s.audit.Append(entry); err != nil {
 		return res, fmt.Errorf("%s not attempted, the audit log failed: %w", action, err)
 	}
-	p := &progress{}
+	p := &progress{total: len(seqs)}
+	p.report, _ = ctx.Value(progressKey{}).(func(done, total int))
 	err := apply(p)
 	var stale *staleCacheError
 	if errors.As(err, &stale) {

@@ -92,6 +92,26 @@ func (c *Counting) MarkSlotRead(ctx context.Context, docID string, slot int, rea
 	return c.inner.MarkSlotRead(ctx, docID, slot, reader)
 }
 
+func (c *Counting) SetSlotsField(ctx context.Context, docID, field string, sets []store.SlotValue) (bool, error) {
+	c.trip()
+	return c.inner.SetSlotsField(ctx, docID, field, sets)
+}
+
+func (c *Counting) SetSlotsFieldIfUnset(ctx context.Context, docID, field string, sets []store.SlotValue) (bool, error) {
+	c.trip()
+	return c.inner.SetSlotsFieldIfUnset(ctx, docID, field, sets)
+}
+
+func (c *Counting) AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (bool, error) {
+	c.trip()
+	return c.inner.AddToDelLists(ctx, docID, slots, users)
+}
+
+func (c *Counting) MarkSlotsRead(ctx context.Context, docID string, slots []int, reader string) (int, error) {
+	c.trip()
+	return c.inner.MarkSlotsRead(ctx, docID, slots, reader)
+}
+
 func (c *Counting) SeqRecords(ctx context.Context, cids []string) ([]store.SeqRecord, error) {
 	c.trip()
 	return c.inner.SeqRecords(ctx, cids)

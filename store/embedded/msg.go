@@ -3,6 +3,7 @@ package embedded
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -176,21 +177,41 @@ func (b *Backend) InsertBucket(ctx context.Context, doc *store.Doc) error {
 
 // SetSlotField is updateOne({doc_id}, {$set: {"msgs.<slot>.<field>": value}}).
 func (b *Backend) SetSlotField(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
-	v, err := toRaw(value)
-	if err != nil {
-		return false, fmt.Errorf("encode %s of %s slot %d: %w", field, docID, slot, err)
-	}
-	return b.updateMsg(ctx, docID, slot, nil, []string{field}, setTo(v))
+	return b.SetSlotsField(ctx, docID, field, []store.SlotValue{{Slot: slot, Value: value}})
 }
 
 // SetSlotFieldIfUnset is updateOne({doc_id, "msgs.<slot>.<field>":
 // {$not: {$type: "object"}}}, {$set: ...}): the field must not hold a
 // document yet. The check and the write share one transaction.
 func (b *Backend) SetSlotFieldIfUnset(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
-	v, err := toRaw(value)
-	if err != nil {
-		return false, fmt.Errorf("encode %s of %s slot %d: %w", field, docID, slot, err)
-	}
+	return b.SetSlotsFieldIfUnset(ctx, docID, field, []store.SlotValue{{Slot: slot, Value: value}})
+}
+
+// AddToDelList is updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}}}).
+func (b *Backend) AddToDelList(ctx context.Context, docID string, slot int, users []string) (bool, error) {
+	return b.AddToDelLists(ctx, docID, []int{slot}, users)
+}
+
+// MarkSlotRead is updateOne({doc_id, "msgs.<slot>.msg.send_id": {$ne: reader}},
+// {$set: {"msgs.<slot>.is_read": true}}): a null msg or a missing send_id
+// matches, as $ne does in MongoDB.
+func (b *Backend) MarkSlotRead(ctx context.Context, docID string, slot int, reader string) (bool, error) {
+	matched := false
+	edit := markRead(slot, reader)
+	edit.matched = &matched
+	_, err := b.updateMsg(ctx, docID, false, []slotEdit{edit})
+	return matched, err
+}
+
+// SetSlotsField is updateOne({doc_id}, {$set: {"msgs.<slot>.<field>": value, ...}}).
+func (b *Backend) SetSlotsField(ctx context.Context, docID, field string, sets []store.SlotValue) (bool, error) {
+	return b.updateMsg(ctx, docID, true, setEdits(field, sets, nil))
+}
+
+// SetSlotsFieldIfUnset is SetSlotsField whose filter requires every slot's
+// field to hold no document yet: one slot set makes the whole update match
+// nothing. The checks and the write share one transaction.
+func (b *Backend) SetSlotsFieldIfUnset(ctx context.Context, docID, field string, sets []store.SlotValue) (bool, error) {
 	unset := func(doc bson.Raw, slotPath string) bool {
 		for _, v := range pathValues(docValue(doc), []string{"msgs", slotPath, field}, nil) {
 			if v.Type == bson.TypeEmbeddedDocument {
@@ -199,52 +220,114 @@ func (b *Backend) SetSlotFieldIfUnset(ctx context.Context, docID string, slot in
 		}
 		return true
 	}
-	return b.updateMsg(ctx, docID, slot, unset, []string{field}, setTo(v))
+	return b.updateMsg(ctx, docID, true, setEdits(field, sets, unset))
 }
 
-// AddToDelList is updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}}}).
-func (b *Backend) AddToDelList(ctx context.Context, docID string, slot int, users []string) (bool, error) {
-	return b.updateMsg(ctx, docID, slot, nil, []string{"del_list"}, addToSet(users))
+// setEdits are the $set paths of sets. Each value is encoded only when its
+// edit is applied: a missed update (no bucket yet, the usual case before an
+// insert) encodes nothing.
+func setEdits(field string, sets []store.SlotValue, filter func(bson.Raw, string) bool) []slotEdit {
+	edits, path := make([]slotEdit, len(sets)), []string{field}
+	for i, sv := range sets {
+		edits[i] = slotEdit{slot: sv.Slot, filter: filter, field: path, op: setEncoded(sv.Value)}
+	}
+	return edits
 }
 
-// MarkSlotRead is updateOne({doc_id, "msgs.<slot>.msg.send_id": {$ne: reader}},
-// {$set: {"msgs.<slot>.is_read": true}}): a null msg or a missing send_id
-// matches, as $ne does in MongoDB.
-func (b *Backend) MarkSlotRead(ctx context.Context, docID string, slot int, reader string) (bool, error) {
+// AddToDelLists is updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}, ...}}).
+func (b *Backend) AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (bool, error) {
+	edits := make([]slotEdit, len(slots))
+	for i, slot := range slots {
+		edits[i] = slotEdit{slot: slot, field: []string{"del_list"}, op: addToSet(users)}
+	}
+	return b.updateMsg(ctx, docID, true, edits)
+}
+
+// MarkSlotsRead is MarkSlotRead's filtered update for each slot, all in one
+// transaction: every update ran, or (on an error) none did.
+func (b *Backend) MarkSlotsRead(ctx context.Context, docID string, slots []int, reader string) (int, error) {
+	edits := make([]slotEdit, len(slots))
+	for i, slot := range slots {
+		edits[i] = markRead(slot, reader)
+	}
+	if _, err := b.updateMsg(ctx, docID, false, edits); err != nil {
+		return 0, err
+	}
+	return len(slots), nil
+}
+
+// markRead is the edit of MarkSlotRead: {$ne: reader} on the slot's
+// msg.send_id, then is_read set.
+func markRead(slot int, reader string) slotEdit {
 	notSentBy := func(doc bson.Raw, slotPath string) bool {
 		vals := pathValues(docValue(doc), []string{"msgs", slotPath, "msg", "send_id"}, nil)
 		return !equalsString(vals, reader)
 	}
-	return b.updateMsg(ctx, docID, slot, notSentBy, []string{"is_read"}, setTo(bson.RawValue{Type: bson.TypeBoolean, Value: []byte{1}}))
+	return slotEdit{slot: slot, filter: notSentBy, field: []string{"is_read"},
+		op: setTo(bson.RawValue{Type: bson.TypeBoolean, Value: []byte{1}})}
 }
 
-// updateMsg runs one update of "msgs.<slot>.<field...>" in one transaction:
-// matched is false when no document has docID or filter rejects it. A
+// slotEdit is one path of a bucket update: op applied at
+// "msgs.<slot>.<field...>" when the stored document passes filter (nil:
+// always). matched, when set, records whether it passed.
+type slotEdit struct {
+	slot    int
+	filter  func(doc bson.Raw, slotPath string) bool
+	field   []string
+	op      operator
+	matched *bool
+}
+
+// errNoChange rolls back an update transaction that changes nothing, so a
+// miss costs no commit (and no sync).
+var errNoChange = errors.New("nothing to change")
+
+// updateMsg runs the edits of docID in one transaction. With together,
+// they are one updateOne: every filter must pass or nothing is written, and
+// matched is false (as when no document has docID). Otherwise each edit is
+// its own filtered update, as in a bulk write, and matched tells whether the
+// document exists. Filters see the document as stored before the edits. A
 // cancelled ctx stops it before the transaction: bbolt itself never looks
 // at a context, so this is where Ctrl-C reaches a long batch.
-func (b *Backend) updateMsg(ctx context.Context, docID string, slot int, filter func(bson.Raw, string) bool, field []string, op operator) (bool, error) {
+func (b *Backend) updateMsg(ctx context.Context, docID string, together bool, edits []slotEdit) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
-	if slot < 0 {
-		return false, fmt.Errorf("%s: slot %d is negative", docID, slot)
+	for _, e := range edits {
+		if e.slot < 0 {
+			return false, fmt.Errorf("%s: slot %d is negative", docID, e.slot)
+		}
 	}
-	slotPath := strconv.Itoa(slot)
 	matched := false
 	err := b.db.Update(func(tx *bolt.Tx) error {
 		old := getMsg(tx, docID)
-		if old == nil || filter != nil && !filter(old, slotPath) {
-			return nil
+		if old == nil {
+			return errNoChange
+		}
+		apply := make([]slotEdit, 0, len(edits))
+		for _, e := range edits {
+			pass := e.filter == nil || e.filter(old, strconv.Itoa(e.slot))
+			if e.matched != nil {
+				*e.matched = pass
+			}
+			if pass {
+				apply = append(apply, e)
+			} else if together {
+				return errNoChange
+			}
 		}
 		matched = true
-		doc, err := update(old, append([]string{"msgs", slotPath}, field...), op)
+		doc, err := updateSlots(old, apply)
 		if err != nil {
 			return fmt.Errorf("%s: %w", docID, err)
 		}
 		if bytes.Equal(doc, old) {
-			return nil
+			return errNoChange
 		}
 		return putMsg(tx, doc)
 	})
+	if errors.Is(err, errNoChange) {
+		err = nil
+	}
 	return matched, err
 }

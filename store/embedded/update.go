@@ -19,6 +19,17 @@ func setTo(v bson.RawValue) operator {
 	return func(*bson.RawValue) (bson.RawValue, error) { return v, nil }
 }
 
+// setEncoded is $set of a Go value, encoded when the update applies it.
+func setEncoded(v any) operator {
+	return func(*bson.RawValue) (bson.RawValue, error) {
+		raw, err := toRaw(v)
+		if err != nil {
+			return bson.RawValue{}, fmt.Errorf("encode: %w", err)
+		}
+		return raw, nil
+	}
+}
+
 // addToSet is MongoDB's {$addToSet: {path: {$each: values}}}: each value not
 // already in the array is appended once; an absent field becomes the array;
 // any other type is an error.
@@ -229,4 +240,57 @@ func equalsString(vals []bson.RawValue, s string) bool {
 		}
 	}
 	return false
+}
+
+// updateSlots applies each edit at "msgs.<slot>.<field...>" of doc, as
+// update does one path at a time, but copies the document once rather than
+// once per path: the msgs array is split once, each edited slot rewritten,
+// the array rebuilt at the end. Where that does not apply (no msgs array, a
+// slot past its end, a slot edited twice) it takes the paths one by one.
+func updateSlots(doc bson.Raw, edits []slotEdit) (bson.Raw, error) {
+	oneByOne := func() (bson.Raw, error) {
+		var err error
+		for _, e := range edits {
+			if doc, err = update(doc, slotEditPath(e), e.op); err != nil {
+				return nil, err
+			}
+		}
+		return doc, nil
+	}
+	if len(edits) < 2 {
+		return oneByOne()
+	}
+	msgs, err := doc.LookupErr("msgs")
+	if err != nil || msgs.Type != bson.TypeArray {
+		return oneByOne()
+	}
+	vals, err := msgs.Array().Values()
+	if err != nil {
+		return oneByOne()
+	}
+	edited := make([]bool, len(vals))
+	for _, e := range edits {
+		if e.slot >= len(vals) || edited[e.slot] {
+			return oneByOne()
+		}
+		edited[e.slot] = true
+	}
+	grown := 0
+	for _, e := range edits {
+		nv, err := updateValue(vals[e.slot], e.field, e.op)
+		if err != nil {
+			return nil, fmt.Errorf("update %s: %w", strings.Join(slotEditPath(e), "."), err)
+		}
+		grown += len(nv.Value) - len(vals[e.slot].Value)
+		vals[e.slot] = nv
+	}
+	out := startDoc(len(msgs.Value) + max(grown, 0))
+	for i, v := range vals {
+		out = appendElem(out, strconv.Itoa(i), v)
+	}
+	return update(doc, []string{"msgs"}, setTo(bson.RawValue{Type: bson.TypeArray, Value: endDoc(out)}))
+}
+
+func slotEditPath(e slotEdit) []string {
+	return append([]string{"msgs", strconv.Itoa(e.slot)}, e.field...)
 }

@@ -99,9 +99,14 @@ func (b *trippingBackend) Conversations(ctx context.Context, owner string) ([]st
 	return b.Backend.Conversations(ctx, owner)
 }
 
-func (b *trippingBackend) SetSlotField(ctx context.Context, id string, slot int, f string, v any) (bool, error) {
+func (b *trippingBackend) SetSlotsField(ctx context.Context, id, f string, sets []store.SlotValue) (bool, error) {
 	b.call()
-	return b.Backend.SetSlotField(ctx, id, slot, f, v)
+	return b.Backend.SetSlotsField(ctx, id, f, sets)
+}
+
+func (b *trippingBackend) SetSlotsFieldIfUnset(ctx context.Context, id, f string, sets []store.SlotValue) (bool, error) {
+	b.call()
+	return b.Backend.SetSlotsFieldIfUnset(ctx, id, f, sets)
 }
 
 func (b *trippingBackend) SetSlotFieldIfUnset(ctx context.Context, id string, slot int, f string, v any) (bool, error) {

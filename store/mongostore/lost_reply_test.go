@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"net"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -15,47 +14,49 @@ import (
 )
 
 // A connection that breaks after the request reached the server but before
-// the reply came back: seq 15's revoke is stored, yet the writer heard
-// nothing. It must be reported (and audited) as unknown, not as not done.
+// the reply came back: the revoke of seqs 101-200 (one update of bucket 1)
+// is stored, yet the writer heard nothing. Those seqs must be reported (and
+// audited) as unknown, not as not done; bucket 0's are done, bucket 2's not.
 func TestLostReplyIsUnknownNotNotDone(t *testing.T) {
 	srv := mongotest.Start(t)
 	lose := newReplyDropper(t, srv.Addr())
 	s, tb, log := faultStore(t, lose.addr(), 4*faultTimeout)
-	if _, err := s.InsertMessages(t.Context(), faultCid, 1, faultMsgs(1, 20)); err != nil {
+	if _, err := s.InsertMessages(t.Context(), faultCid, 1, faultMsgs(1, 250)); err != nil {
 		t.Fatal(err)
 	}
 	seqs := []int64{}
-	for seq := int64(1); seq <= 20; seq++ {
+	for seq := int64(1); seq <= 250; seq++ {
 		seqs = append(seqs, seq)
 	}
-	// Every seq is one update in an existing bucket: the 15th loses its reply.
-	tb.tripAfter(14, lose.dropNextReply)
+	// Every bucket is one update of its slots: the second loses its reply.
+	tb.tripAfter(1, lose.dropNextReply)
 	res, err := within(t, "a revoke whose reply is lost", func() (store.WriteResult, error) {
 		return s.Revoke(t.Context(), faultCid, seqs, store.Revoke{UserID: "alice", Time: 5})
 	})
 	wantCleanError(t, "revoke with a lost reply", err)
-	if !slices.Equal(res.Unknown, []int64{15}) || len(res.Applied) != 14 {
-		t.Errorf("applied %v, unknown %v; want 1-14 done and 15 unknown", res.Applied, res.Unknown)
+	if store.FormatSeqs(res.Unknown) != "101-200" || store.FormatSeqs(res.Applied) != "1-100" {
+		t.Errorf("applied %v, unknown %v; want 1-100 done and 101-200 unknown", res.Applied, res.Unknown)
 	}
-	if !strings.Contains(err.Error(), "seq 15 unknown") {
-		t.Errorf("error %q does not say seq 15's outcome is unknown", err)
+	if !strings.Contains(err.Error(), "seq 101-200 unknown") {
+		t.Errorf("error %q does not say the outcome of seqs 101-200 is unknown", err)
 	}
 	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
 	var last store.AuditEntry
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
 		t.Fatal(err)
 	}
-	if last.Result != "partial" || store.FormatSeqs(last.Applied) != "1-14" || store.FormatSeqs(last.Unknown) != "15" {
-		t.Errorf("audit outcome %s, want partial, applied 1-14, unknown 15", lines[len(lines)-1])
+	if last.Result != "partial" || store.FormatSeqs(last.Applied) != "1-100" || store.FormatSeqs(last.Unknown) != "101-200" {
+		t.Errorf("audit outcome %s, want partial, applied 1-100, unknown 101-200", lines[len(lines)-1])
 	}
 	// The server did write it: "unknown" was the honest answer.
 	var bs []*store.Bucket
 	eventually(t, "read after the dropped connection", func() error {
-		bs, err = s.Buckets(t.Context(), faultCid, []int64{0}, 0)
+		bs, err = s.Buckets(t.Context(), faultCid, []int64{1, 2}, 0)
 		return err
 	})
-	if bs[0].Slots[14].Slot.Revoke == nil {
-		t.Errorf("seq 15 is not revoked: the test did not lose a reply after the write")
+	if len(bs) != 2 || bs[0].Slots[0].Slot.Revoke == nil || bs[1].Slots[0].Slot.Revoke != nil {
+		t.Errorf("seq 101 revoked %v, seq 201 revoked %v: want the lost update stored and the next bucket untouched",
+			len(bs) > 0 && bs[0].Slots[0].Slot.Revoke != nil, len(bs) > 1 && bs[1].Slots[0].Slot.Revoke != nil)
 	}
 }
 

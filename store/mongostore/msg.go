@@ -128,6 +128,73 @@ func (b *Backend) MarkSlotRead(ctx context.Context, docID string, slot int, read
 		bson.D{{Key: "$set", Value: bson.D{{Key: slotPath(slot, "is_read"), Value: true}}}})
 }
 
+// SetSlotsField: updateOne({doc_id}, {$set: {"msgs.<slot>.<field>": value, ...}}).
+func (b *Backend) SetSlotsField(ctx context.Context, docID, field string, sets []store.SlotValue) (bool, error) {
+	return b.updateOne(ctx, store.CollMsg, bson.D{{Key: "doc_id", Value: docID}},
+		bson.D{{Key: "$set", Value: slotsSet(field, sets)}})
+}
+
+// SetSlotsFieldIfUnset: SetSlotsField with SetSlotFieldIfUnset's condition
+// for every slot in the filter, so one slot set makes nothing match.
+func (b *Backend) SetSlotsFieldIfUnset(ctx context.Context, docID, field string, sets []store.SlotValue) (bool, error) {
+	filter := bson.D{{Key: "doc_id", Value: docID}}
+	for _, sv := range sets {
+		filter = append(filter, bson.E{Key: slotPath(sv.Slot, field),
+			Value: bson.D{{Key: "$not", Value: bson.D{{Key: "$type", Value: "object"}}}}})
+	}
+	return b.updateOne(ctx, store.CollMsg, filter, bson.D{{Key: "$set", Value: slotsSet(field, sets)}})
+}
+
+func slotsSet(field string, sets []store.SlotValue) bson.D {
+	set := make(bson.D, len(sets))
+	for i, sv := range sets {
+		set[i] = bson.E{Key: slotPath(sv.Slot, field), Value: sv.Value}
+	}
+	return set
+}
+
+// AddToDelLists: updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}, ...}}).
+func (b *Backend) AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (bool, error) {
+	add := make(bson.D, len(slots))
+	for i, slot := range slots {
+		add[i] = bson.E{Key: slotPath(slot, "del_list"), Value: bson.D{{Key: "$each", Value: users}}}
+	}
+	return b.updateOne(ctx, store.CollMsg, bson.D{{Key: "doc_id", Value: docID}},
+		bson.D{{Key: "$addToSet", Value: add}})
+}
+
+// MarkSlotsRead: one ordered BulkWrite of MarkSlotRead's filtered updates,
+// one per slot, as OpenIM's MarkSingleChatMsgsAsRead sends. Ordered, so a
+// write error stops it there and the updates before it are the ones that ran.
+func (b *Backend) MarkSlotsRead(ctx context.Context, docID string, slots []int, reader string) (int, error) {
+	if len(slots) == 0 {
+		return 0, nil
+	}
+	models := make([]mongo.WriteModel, len(slots))
+	for i, slot := range slots {
+		models[i] = mongo.NewUpdateOneModel().
+			SetFilter(bson.D{{Key: "doc_id", Value: docID},
+				{Key: slotPath(slot, "msg.send_id"), Value: bson.D{{Key: "$ne", Value: reader}}}}).
+			SetUpdate(bson.D{{Key: "$set", Value: bson.D{{Key: slotPath(slot, "is_read"), Value: true}}}})
+	}
+	ran := 0
+	err := b.run(ctx, func(ctx context.Context) error {
+		_, err := b.coll(store.CollMsg).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(true))
+		ran = len(slots)
+		var bwe mongo.BulkWriteException
+		if errors.As(err, &bwe) && len(bwe.WriteErrors) > 0 {
+			ran = bwe.WriteErrors[0].Index
+			for _, we := range bwe.WriteErrors {
+				ran = min(ran, we.Index)
+			}
+		} else if err != nil {
+			ran = 0
+		}
+		return err
+	})
+	return ran, b.wrapWrite("update", store.CollMsg, err)
+}
+
 // updateOne runs one update and reports whether a document matched.
 func (b *Backend) updateOne(ctx context.Context, coll string, filter, update bson.D) (bool, error) {
 	var matched bool

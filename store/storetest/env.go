@@ -192,8 +192,8 @@ type racingBackend struct {
 	dupErr error // the error the state machine's insert got, for the test to see
 }
 
-func (r *racingBackend) SetSlotField(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
-	matched, err := r.Backend.SetSlotField(ctx, docID, slot, field, value)
+func (r *racingBackend) SetSlotsField(ctx context.Context, docID, field string, sets []store.SlotValue) (bool, error) {
+	matched, err := r.Backend.SetSlotsField(ctx, docID, field, sets)
 	if err == nil && !matched && !r.raced[docID] {
 		r.raced[docID] = true
 		if err := r.race(docID); err != nil {
