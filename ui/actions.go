@@ -15,6 +15,7 @@ type confirmDialog struct {
 	title string
 	lines []string
 	run   tea.Cmd
+	req   reqID // the request number run's reply carries
 }
 
 // askAction prepares the confirmation of a write on the selected message,
@@ -27,7 +28,7 @@ func (m *Model) askAction(act action) {
 		return
 	}
 	summary := projection.Summary(msg)
-	var d confirmDialog
+	d := confirmDialog{req: m.e.newReq()}
 	switch act {
 	case actRevoke:
 		if msg.Hole {
@@ -38,9 +39,11 @@ func (m *Model) askAction(act action) {
 			m.refuse(act, []int64{seq}, fmt.Sprintf("seq %d is already revoked", seq))
 			return
 		}
+		req := d.req
 		d = t.revokeDialog(seq, viewer, summary)
+		d.req = req
 		if d.run != nil {
-			d.run = runAction(m.e, t.cid, act, viewer, []int64{seq})
+			d.run = runAction(m.e, d.req, t.cid, act, viewer, []int64{seq})
 		}
 	case actDelete:
 		if msg.Hole {
@@ -51,11 +54,17 @@ func (m *Model) askAction(act action) {
 			m.refuse(act, []int64{seq}, fmt.Sprintf("seq %d is already deleted for %s", seq, viewer))
 			return
 		}
-		d = confirmDialog{title: "Delete for " + viewer + " only?", lines: []string{
+		d.title, d.lines = "Delete for "+viewer+" only?", []string{
 			fmt.Sprintf("seq %d: %s", seq, summary),
 			"others still see it; " + viewer + " is added to del_list",
-		}, run: runAction(m.e, t.cid, act, viewer, []int64{seq})}
+		}
+		d.run = runAction(m.e, d.req, t.cid, act, viewer, []int64{seq})
 	case actRead:
+		if !t.winOK {
+			// The read seq held is the previous viewer's until theirs arrives.
+			m.refuse(act, []int64{seq}, fmt.Sprintf("%s's read seq is not known yet: mark read waits for their window", viewer))
+			return
+		}
 		from := max(t.win.ReadSeq+1, t.minSeq())
 		if seq < from {
 			m.refuse(act, []int64{seq}, fmt.Sprintf("%s has read up to seq %d already", viewer, t.win.ReadSeq))
@@ -69,10 +78,11 @@ func (m *Model) askAction(act action) {
 		for s := from; s <= seq; s++ {
 			seqs = append(seqs, s)
 		}
-		d = confirmDialog{title: "Mark read up to here?", lines: []string{
+		d.title, d.lines = "Mark read up to here?", []string{
 			fmt.Sprintf("seqs %s (%d messages) read by %s", store.FormatSeqs(seqs), len(seqs), viewer),
 			fmt.Sprintf("%s's read seq becomes %d", viewer, seq),
-		}, run: runAction(m.e, t.cid, act, viewer, seqs)}
+		}
+		d.run = runAction(m.e, d.req, t.cid, act, viewer, seqs)
 	}
 	if m.e.deployment && d.run != nil {
 		d.lines = append(d.lines, store.NotificationNote(storeAction[act], viewer))
@@ -121,7 +131,7 @@ func (m *Model) confirmKey(k tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		m.setStatus(m.confirm.title+" working…", false)
-		m.writing++
+		m.writes[m.confirm.req] = true
 		return m.confirm.run
 	case key.Matches(k, keys.Cancel):
 		m.overlay = ovNone

@@ -100,16 +100,15 @@ type env struct {
 	now        func() time.Time
 	clip       io.Writer
 	tmux       func(stdin string, args ...string) (string, error) // runs tmux (y inside tmux)
-	gen        int                                                // the last request generation handed out
+	lastReq    reqID                                              // the last request number handed out (newReq)
 }
 
-// nextGen is a generation no request has had: replies carry it, and a reply
-// whose generation is not the timeline's current one is dropped. One counter
-// for every timeline, so a reopened conversation never reuses a number. Only
-// Update calls it, so it needs no lock.
-func (e *env) nextGen() int {
-	e.gen++
-	return e.gen
+// newReq is a request number no request has had (see reqID). One counter
+// for the whole program, so a reopened conversation, a new viewer or a new
+// search never reuses a number. Only Update calls it, so it needs no lock.
+func (e *env) newReq() reqID {
+	e.lastReq++
+	return e.lastReq
 }
 
 func newEnv(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *env {
