@@ -154,7 +154,6 @@ func loadList(e *env, req reqID, owner string) tea.Cmd {
 
 type bucketsLoadedMsg struct {
 	req     reqID
-	cid     string
 	indexes []int64
 	buckets []*store.Bucket
 	refresh bool // a re-read after a write: replace what is held
@@ -188,7 +187,7 @@ type bucketRequest struct {
 // Buckets call, only when some quote reaches that far (rule 5).
 func loadBuckets(e *env, r bucketRequest) tea.Cmd {
 	return func() tea.Msg {
-		msg := bucketsLoadedMsg{req: r.req, cid: r.cid, indexes: r.indexes, refresh: r.refresh}
+		msg := bucketsLoadedMsg{req: r.req, indexes: r.indexes, refresh: r.refresh}
 		msg.buckets, msg.err = e.st.Buckets(e.ctx, r.cid, r.indexes, r.maxSeq)
 		if msg.err != nil {
 			return msg
@@ -223,7 +222,7 @@ func loadBuckets(e *env, r bucketRequest) tea.Cmd {
 func loadQuoted(e *env, r bucketRequest) tea.Cmd {
 	return func() tea.Msg {
 		bs, err := e.st.Buckets(e.ctx, r.cid, r.indexes, r.maxSeq)
-		return bucketsLoadedMsg{req: r.req, cid: r.cid, quoted: bs, quotedIdx: r.indexes, err: err}
+		return bucketsLoadedMsg{req: r.req, quoted: bs, quotedIdx: r.indexes, err: err}
 	}
 }
 

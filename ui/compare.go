@@ -47,7 +47,6 @@ type diffScan struct {
 
 type diffStepMsg struct {
 	req     reqID
-	cid     string
 	runs    []diffRun // oldest first, all older than what was found before
 	scanned int
 	err     error
@@ -82,7 +81,7 @@ func (t *timeline) diffStep(wb store.Window) tea.Cmd {
 	return func() tea.Msg {
 		bs, err := e.st.Buckets(e.ctx, cid, idx, maxSeq)
 		if err != nil {
-			return diffStepMsg{req: d.req, cid: cid, err: err}
+			return diffStepMsg{req: d.req, err: err}
 		}
 		quoted := projection.BucketLookup(bs...)
 		var runs []diffRun
@@ -99,7 +98,7 @@ func (t *timeline) diffStep(wb store.Window) tea.Cmd {
 				}
 			}
 		}
-		return diffStepMsg{req: d.req, cid: cid, runs: runs, scanned: len(idx)}
+		return diffStepMsg{req: d.req, runs: runs, scanned: len(idx)}
 	}
 }
 

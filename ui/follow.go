@@ -24,12 +24,10 @@ type follow struct {
 }
 
 type followTickMsg struct {
-	cid string
 	req reqID
 }
 
 type followPolledMsg struct {
-	cid  string
 	req  reqID
 	seq  int64
 	from string
@@ -38,14 +36,14 @@ type followPolledMsg struct {
 
 // followTick waits, then asks for a poll; tests replace it to drive polls
 // by hand.
-var followTick = func(cid string, req reqID) tea.Cmd {
-	return tea.Tick(followEvery, func(time.Time) tea.Msg { return followTickMsg{cid: cid, req: req} })
+var followTick = func(req reqID) tea.Cmd {
+	return tea.Tick(followEvery, func(time.Time) tea.Msg { return followTickMsg{req: req} })
 }
 
 func pollLatest(e *env, cid string, req reqID) tea.Cmd {
 	return func() tea.Msg {
 		seq, from, err := e.st.LatestSeq(e.ctx, cid)
-		return followPolledMsg{cid: cid, req: req, seq: seq, from: from, err: err}
+		return followPolledMsg{req: req, seq: seq, from: from, err: err}
 	}
 }
 
@@ -79,7 +77,7 @@ func (m *Model) followPolled(msg followPolledMsg) tea.Cmd {
 	if t == nil || !t.follow.on || t.follow.req != msg.req {
 		return nil
 	}
-	next := followTick(t.cid, t.follow.req)
+	next := followTick(t.follow.req)
 	if msg.err != nil {
 		m.setStatus("follow: "+msg.err.Error(), true)
 		return next

@@ -38,7 +38,6 @@ type search struct {
 
 type searchStepMsg struct {
 	req       reqID
-	cid       string
 	stored    []int64 // the first step's listing of the stored buckets
 	hits      []int64
 	positions []int // the positions in stored this step read
@@ -106,13 +105,13 @@ func (t *timeline) searchStep() tea.Cmd {
 		if s.stored == nil {
 			stored, err := e.st.StoredIndexes(e.ctx, &win, minSeq, maxSeq)
 			if err != nil {
-				return searchStepMsg{req: s.req, cid: cid, err: err}
+				return searchStepMsg{req: s.req, err: err}
 			}
 			s.stored, listed = stored, append([]int64{}, stored...) // non-nil even when empty
 		}
 		pos := s.nextPositions(max(1, e.st.FindBatch))
 		if len(pos) == 0 {
-			return searchStepMsg{req: s.req, cid: cid, stored: listed}
+			return searchStepMsg{req: s.req, stored: listed}
 		}
 		idx := make([]int64, len(pos))
 		for i, p := range pos {
@@ -120,7 +119,7 @@ func (t *timeline) searchStep() tea.Cmd {
 		}
 		bs, err := e.st.Buckets(e.ctx, cid, idx, maxSeq)
 		if err != nil {
-			return searchStepMsg{req: s.req, cid: cid, err: err}
+			return searchStepMsg{req: s.req, err: err}
 		}
 		// Quotes into this batch are checked; others match on what the
 		// timeline shows of them until resolved, the quoted seq only.
@@ -137,7 +136,7 @@ func (t *timeline) searchStep() tea.Cmd {
 				}
 			}
 		}
-		return searchStepMsg{req: s.req, cid: cid, stored: listed, hits: hits, positions: pos}
+		return searchStepMsg{req: s.req, stored: listed, hits: hits, positions: pos}
 	}
 }
 
