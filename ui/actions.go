@@ -28,7 +28,8 @@ func (m *Model) askAction(act action) {
 		return
 	}
 	summary := projection.Summary(msg)
-	d := confirmDialog{req: m.e.newReq()}
+	req := m.e.newReq() // the number the write's reply will carry
+	var d confirmDialog
 	switch act {
 	case actRevoke:
 		if msg.Hole {
@@ -39,11 +40,9 @@ func (m *Model) askAction(act action) {
 			m.refuse(act, []int64{seq}, fmt.Sprintf("seq %d is already revoked", seq))
 			return
 		}
-		req := d.req
 		d = t.revokeDialog(seq, viewer, summary)
-		d.req = req
 		if d.run != nil {
-			d.run = runAction(m.e, d.req, t.cid, act, viewer, []int64{seq})
+			d.run = runAction(m.e, req, t.cid, act, viewer, []int64{seq})
 		}
 	case actDelete:
 		if msg.Hole {
@@ -54,11 +53,10 @@ func (m *Model) askAction(act action) {
 			m.refuse(act, []int64{seq}, fmt.Sprintf("seq %d is already deleted for %s", seq, viewer))
 			return
 		}
-		d.title, d.lines = "Delete for "+viewer+" only?", []string{
+		d = confirmDialog{title: "Delete for " + viewer + " only?", lines: []string{
 			fmt.Sprintf("seq %d: %s", seq, summary),
 			"others still see it; " + viewer + " is added to del_list",
-		}
-		d.run = runAction(m.e, d.req, t.cid, act, viewer, []int64{seq})
+		}, run: runAction(m.e, req, t.cid, act, viewer, []int64{seq})}
 	case actRead:
 		if !t.winOK {
 			// The read seq held is the previous viewer's until theirs arrives.
@@ -78,12 +76,12 @@ func (m *Model) askAction(act action) {
 		for s := from; s <= seq; s++ {
 			seqs = append(seqs, s)
 		}
-		d.title, d.lines = "Mark read up to here?", []string{
+		d = confirmDialog{title: "Mark read up to here?", lines: []string{
 			fmt.Sprintf("seqs %s (%d messages) read by %s", store.FormatSeqs(seqs), len(seqs), viewer),
 			fmt.Sprintf("%s's read seq becomes %d", viewer, seq),
-		}
-		d.run = runAction(m.e, d.req, t.cid, act, viewer, seqs)
+		}, run: runAction(m.e, req, t.cid, act, viewer, seqs)}
 	}
+	d.req = req
 	if m.e.deployment && d.run != nil {
 		d.lines = append(d.lines, store.NotificationNote(storeAction[act], viewer))
 	}

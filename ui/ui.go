@@ -1,7 +1,9 @@
 // Package ui is the Bubble Tea program of chatlens: a conversation list, a
 // timeline rendered through projection for a chosen viewer, and the dialogs
 // around them. Every read and write goes through *store.Store, always inside
-// a tea.Cmd, so the screen never waits on I/O.
+// a tea.Cmd, so the screen never waits on I/O. Each such command carries a
+// request number and its reply is taken only by whoever still waits for
+// that number: the rule is written once, at reqID (commands.go).
 package ui
 
 import (
