@@ -223,19 +223,27 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case findEvent:
 		return m, m.findEvent(msg)
 	case jumpResolvedMsg:
-		if m.tl != nil && msg.req == m.tl.jumpReq {
-			m.tl.jumpReq = 0
-			if msg.err != nil {
-				m.setStatus("jump: "+msg.err.Error(), true)
-				return m, nil
-			}
-			m.setStatus(fmt.Sprintf("jumped to seq %d", msg.seq), false)
-			return m, m.tl.jumpTo(msg.seq)
-		}
+		return m, m.jumpResolved(msg)
 	case copiedMsg:
 		m.copied(msg)
 	}
 	return m, nil
+}
+
+// jumpResolved moves the cursor where a background jump found, unless a
+// newer jump (G, g, another seq or date) came first.
+func (m *Model) jumpResolved(msg jumpResolvedMsg) tea.Cmd {
+	t := m.tl
+	if t == nil || msg.req != t.jumpReq {
+		return nil
+	}
+	t.jumpReq = 0
+	if msg.err != nil {
+		m.setStatus("jump: "+msg.err.Error(), true)
+		return nil
+	}
+	m.setStatus(fmt.Sprintf("jumped to seq %d", msg.seq), false)
+	return t.jumpTo(msg.seq)
 }
 
 // windowLoaded takes a viewer's window the timeline waits for: its viewer's

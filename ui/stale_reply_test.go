@@ -64,6 +64,9 @@ func TestSlowDateJumpDoesNotUndoANewerBottom(t *testing.T) {
 	if d.m.tl.cursor != 120 {
 		t.Errorf("the late date jump moved the cursor from 120 back to %d after G", d.m.tl.cursor)
 	}
+	if strings.Contains(d.m.View(), "jumped to seq 10") {
+		t.Errorf("the status bar reports the dropped date jump:\n%s", d.m.View())
+	}
 	if rowOf(d.m.View(), 120) == "" {
 		t.Errorf("seq 120 is no longer drawn after the late date jump:\n%s", d.m.View())
 	}
