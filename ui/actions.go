@@ -60,7 +60,11 @@ func (m *Model) askAction(act action) {
 	case actRead:
 		if !t.winOK {
 			// The read seq held is the previous viewer's until theirs arrives.
-			m.refuse(act, []int64{seq}, fmt.Sprintf("%s's read seq is not known yet: mark read waits for their window", viewer))
+			why := fmt.Sprintf("%s's read seq is not known yet: mark read waits for their window", viewer)
+			if t.winReq == 0 {
+				why = fmt.Sprintf("%s's read seq could not be read: mark read needs it", viewer)
+			}
+			m.refuse(act, []int64{seq}, why)
 			return
 		}
 		from := max(t.win.ReadSeq+1, t.minSeq())

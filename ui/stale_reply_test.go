@@ -93,6 +93,9 @@ func TestMarkReadRightAfterViewerSwitchWaitsForTheNewWindow(t *testing.T) {
 		t.Errorf("m offered a mark read before bob's read seq was known: %q", strings.Join(d.m.confirm.lines, " / "))
 		d.keys("esc")
 	}
+	if !strings.Contains(d.m.status, "bob's read seq is not known yet") {
+		t.Errorf("m before bob's window says %q, want that his read seq is not known yet", d.m.status)
+	}
 	// Once bob's window is in, m offers what bob has not read: 119-120.
 	d.send(held[0])
 	d.keys("m")
