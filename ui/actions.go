@@ -15,6 +15,7 @@ type confirmDialog struct {
 	title string
 	lines []string
 	run   tea.Cmd
+	req   reqID // the request number run's reply carries
 }
 
 // askAction prepares the confirmation of a write on the selected message,
@@ -27,6 +28,7 @@ func (m *Model) askAction(act action) {
 		return
 	}
 	summary := projection.Summary(msg)
+	req := m.e.newReq() // the number the write's reply will carry
 	var d confirmDialog
 	switch act {
 	case actRevoke:
@@ -40,7 +42,7 @@ func (m *Model) askAction(act action) {
 		}
 		d = t.revokeDialog(seq, viewer, summary)
 		if d.run != nil {
-			d.run = runAction(m.e, t.cid, act, viewer, []int64{seq})
+			d.run = runAction(m.e, req, t.cid, act, viewer, []int64{seq})
 		}
 	case actDelete:
 		if msg.Hole {
@@ -54,8 +56,17 @@ func (m *Model) askAction(act action) {
 		d = confirmDialog{title: "Delete for " + viewer + " only?", lines: []string{
 			fmt.Sprintf("seq %d: %s", seq, summary),
 			"others still see it; " + viewer + " is added to del_list",
-		}, run: runAction(m.e, t.cid, act, viewer, []int64{seq})}
+		}, run: runAction(m.e, req, t.cid, act, viewer, []int64{seq})}
 	case actRead:
+		if !t.winOK {
+			// The read seq held is the previous viewer's until theirs arrives.
+			why := fmt.Sprintf("%s's read seq is not known yet: mark read waits for their window", viewer)
+			if t.winReq == 0 {
+				why = fmt.Sprintf("%s's read seq could not be read: mark read needs it", viewer)
+			}
+			m.refuse(act, []int64{seq}, why)
+			return
+		}
 		from := max(t.win.ReadSeq+1, t.minSeq())
 		if seq < from {
 			m.refuse(act, []int64{seq}, fmt.Sprintf("%s has read up to seq %d already", viewer, t.win.ReadSeq))
@@ -72,8 +83,9 @@ func (m *Model) askAction(act action) {
 		d = confirmDialog{title: "Mark read up to here?", lines: []string{
 			fmt.Sprintf("seqs %s (%d messages) read by %s", store.FormatSeqs(seqs), len(seqs), viewer),
 			fmt.Sprintf("%s's read seq becomes %d", viewer, seq),
-		}, run: runAction(m.e, t.cid, act, viewer, seqs)}
+		}, run: runAction(m.e, req, t.cid, act, viewer, seqs)}
 	}
+	d.req = req
 	if m.e.deployment && d.run != nil {
 		d.lines = append(d.lines, store.NotificationNote(storeAction[act], viewer))
 	}
@@ -121,7 +133,7 @@ func (m *Model) confirmKey(k tea.KeyMsg) tea.Cmd {
 			return nil
 		}
 		m.setStatus(m.confirm.title+" working…", false)
-		m.writing++
+		m.writes[m.confirm.req] = true
 		return m.confirm.run
 	case key.Matches(k, keys.Cancel):
 		m.overlay = ovNone

@@ -8,10 +8,28 @@ import (
 )
 
 // Every read and write runs in one of these commands, off the UI goroutine.
-// Each reply carries what it was asked for (a request ID, a generation or a
-// conversation), so a reply that arrives after the user moved on is dropped.
+
+// reqID is the number of an async request. One rule matches every reply to
+// its request, whatever the command (list, buckets, members, window, jump,
+// search, find, diff scan, follow, write, first viewer):
+//
+//   - whoever starts the command takes a fresh number from env.newReq and
+//     stores it where it waits (the list, the timeline, the search...);
+//   - the command puts the number in its reply;
+//   - the handler compares the reply's number with the stored one and drops
+//     the reply when they differ; a newer request simply stores a newer
+//     number, so a late reply for something the user left never lands.
+//
+// Requests that share a fate may share a number: every bucket read of one
+// view of the timeline carries the view's number, every step of one search
+// or diff scan the scan's. Zero is never handed out, so a waiter that stores
+// 0 waits for nothing. Only two replies carry no number, since nothing waits
+// on them to change what is shown: the connection (there is only ever one)
+// and a copy's report (each copy reports its own outcome).
+type reqID uint64
 
 type firstViewerMsg struct {
+	req    reqID
 	viewer string
 	why    string // how the viewer was chosen, for the status bar
 	err    error
@@ -21,25 +39,25 @@ type firstViewerMsg struct {
 // round trips at most: the first conversation stored, then for a group the
 // member of highest role (its owner sees what everyone else is shown and
 // is who a support call is usually about), for a single chat its first user.
-func findFirstViewer(e *env) tea.Cmd {
+func findFirstViewer(e *env, req reqID) tea.Cmd {
 	return func() tea.Msg {
 		cid, ok, err := e.st.NextConversationID(e.ctx, "")
 		if err != nil || !ok {
-			return firstViewerMsg{err: err}
+			return firstViewerMsg{req: req, err: err}
 		}
 		if _, a, _ := store.SplitConversationID(cid); !store.IsGroupConversation(cid) && a != "" {
-			return firstViewerMsg{viewer: a, why: "a user of " + cid}
+			return firstViewerMsg{req: req, viewer: a, why: "a user of " + cid}
 		}
 		ms, err := e.st.Members(e.ctx, cid)
 		if err != nil || len(ms) == 0 {
-			return firstViewerMsg{err: err}
+			return firstViewerMsg{req: req, err: err}
 		}
 		best := ms[0] // Members come highest role first
 		why := "a member of " + cid
 		if best.RoleLevel != 0 {
 			why = roleName(best.RoleLevel) + " of " + cid
 		}
-		return firstViewerMsg{viewer: best.UserID, why: why}
+		return firstViewerMsg{req: req, viewer: best.UserID, why: why}
 	}
 }
 
@@ -50,7 +68,7 @@ func findFirstViewer(e *env) tea.Cmd {
 const keepNewest = 64
 
 type listLoadedMsg struct {
-	id    int
+	req   reqID
 	owner string
 	items []convItem
 	names map[string]string // nicknames of the owner and the peers
@@ -66,9 +84,9 @@ type listLoadedMsg struct {
 // When a cache knew the max seqs, no newest bucket came with the windows:
 // one find (after the cache) reads them all, for the previews and for the
 // timeline to reuse.
-func loadList(e *env, id int, owner string) tea.Cmd {
+func loadList(e *env, req reqID, owner string) tea.Cmd {
 	return func() tea.Msg {
-		fail := func(err error) tea.Msg { return listLoadedMsg{id: id, owner: owner, err: err} }
+		fail := func(err error) tea.Msg { return listLoadedMsg{req: req, owner: owner, err: err} }
 		sums, err := e.st.ConversationsOf(e.ctx, owner)
 		if err != nil {
 			return fail(err)
@@ -129,14 +147,13 @@ func loadList(e *env, id int, owner string) tea.Cmd {
 				it.sum.Last = last // for the timeline to reuse
 			}
 		}
-		return listLoadedMsg{id: id, owner: owner, items: items, names: users,
+		return listLoadedMsg{req: req, owner: owner, items: items, names: users,
 			fromMessages: len(sums) > 0 && sums[0].FromMessages}
 	}
 }
 
 type bucketsLoadedMsg struct {
-	gen     int
-	cid     string
+	req     reqID
 	indexes []int64
 	buckets []*store.Bucket
 	refresh bool // a re-read after a write: replace what is held
@@ -152,7 +169,7 @@ type bucketsLoadedMsg struct {
 
 // bucketRequest is one read for the timeline.
 type bucketRequest struct {
-	gen            int
+	req            reqID
 	cid            string
 	indexes        []int64
 	minSeq, maxSeq int64
@@ -170,7 +187,7 @@ type bucketRequest struct {
 // Buckets call, only when some quote reaches that far (rule 5).
 func loadBuckets(e *env, r bucketRequest) tea.Cmd {
 	return func() tea.Msg {
-		msg := bucketsLoadedMsg{gen: r.gen, cid: r.cid, indexes: r.indexes, refresh: r.refresh}
+		msg := bucketsLoadedMsg{req: r.req, indexes: r.indexes, refresh: r.refresh}
 		msg.buckets, msg.err = e.st.Buckets(e.ctx, r.cid, r.indexes, r.maxSeq)
 		if msg.err != nil {
 			return msg
@@ -205,33 +222,33 @@ func loadBuckets(e *env, r bucketRequest) tea.Cmd {
 func loadQuoted(e *env, r bucketRequest) tea.Cmd {
 	return func() tea.Msg {
 		bs, err := e.st.Buckets(e.ctx, r.cid, r.indexes, r.maxSeq)
-		return bucketsLoadedMsg{gen: r.gen, cid: r.cid, quoted: bs, quotedIdx: r.indexes, err: err}
+		return bucketsLoadedMsg{req: r.req, quoted: bs, quotedIdx: r.indexes, err: err}
 	}
 }
 
 type membersLoadedMsg struct {
-	cid     string
+	req     reqID
 	members []store.Member
 	err     error
 }
 
 type windowLoadedMsg struct {
-	cid, viewer string
-	win         store.Window
-	err         error
+	req    reqID
+	viewer string
+	win    store.Window
+	err    error
 }
 
 // loadWindow reads viewer's window of the conversation of base, another
 // viewer's window, whose start and end for everyone it shares: no bucket
 // is read.
-func loadWindow(e *env, viewer string, base store.Window) tea.Cmd {
-	cid := base.Cid
+func loadWindow(e *env, req reqID, viewer string, base store.Window) tea.Cmd {
 	return func() tea.Msg {
 		w, err := e.st.WindowAt(e.ctx, viewer, base)
 		if err != nil {
-			return windowLoadedMsg{cid: cid, viewer: viewer, err: err}
+			return windowLoadedMsg{req: req, viewer: viewer, err: err}
 		}
-		return windowLoadedMsg{cid: cid, viewer: viewer, win: *w}
+		return windowLoadedMsg{req: req, viewer: viewer, win: *w}
 	}
 }
 
@@ -245,6 +262,7 @@ const (
 )
 
 type actionDoneMsg struct {
+	req    reqID
 	cid    string
 	act    action
 	viewer string
@@ -259,12 +277,12 @@ var storeAction = map[action]string{actRevoke: store.ActionRevoke, actDelete: st
 // runAction writes through store.Do, the path the scripted commands take:
 // the held bucket may be stale, so the store checks the targets and the
 // revoke permission as they are now and builds the revoke record itself.
-func runAction(e *env, cid string, act action, viewer string, seqs []int64) tea.Cmd {
+func runAction(e *env, req reqID, cid string, act action, viewer string, seqs []int64) tea.Cmd {
 	return func() tea.Msg {
 		if e.readOnly {
-			return actionDoneMsg{cid: cid, act: act, viewer: viewer, seqs: seqs, err: store.ErrReadOnly}
+			return actionDoneMsg{req: req, cid: cid, act: act, viewer: viewer, seqs: seqs, err: store.ErrReadOnly}
 		}
 		done, err := e.st.Do(e.ctx, store.WriteRequest{Action: storeAction[act], Cid: cid, By: viewer, Seqs: seqs, Admin: e.admin})
-		return actionDoneMsg{cid: cid, act: act, viewer: viewer, seqs: seqs, res: done.WriteResult, err: err}
+		return actionDoneMsg{req: req, cid: cid, act: act, viewer: viewer, seqs: seqs, res: done.WriteResult, err: err}
 	}
 }

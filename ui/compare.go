@@ -34,7 +34,7 @@ func (r diffRun) collapsible() bool {
 // diffScan walks the viewer's window from the newest bucket down, one find
 // of a batch of buckets per step, keeping only what differs.
 type diffScan struct {
-	id       int
+	req      reqID
 	with     string    // the second viewer
 	runs     []diffRun // oldest first
 	scanning bool
@@ -46,8 +46,7 @@ type diffScan struct {
 }
 
 type diffStepMsg struct {
-	id      int
-	cid     string
+	req     reqID
 	runs    []diffRun // oldest first, all older than what was found before
 	scanned int
 	err     error
@@ -61,7 +60,7 @@ func (t *timeline) restartDiffs() tea.Cmd {
 		t.diffs = diffScan{}
 		return nil
 	}
-	t.diffs = diffScan{id: t.e.nextGen(), with: t.compareAs, scanning: true,
+	t.diffs = diffScan{req: t.e.newReq(), with: t.compareAs, scanning: true,
 		next:  store.BucketIndex(t.maxSeq()),
 		total: int(store.BucketIndex(t.maxSeq()) - store.BucketIndex(t.minSeq()) + 1)}
 	return t.diffStep(wb)
@@ -82,7 +81,7 @@ func (t *timeline) diffStep(wb store.Window) tea.Cmd {
 	return func() tea.Msg {
 		bs, err := e.st.Buckets(e.ctx, cid, idx, maxSeq)
 		if err != nil {
-			return diffStepMsg{id: d.id, cid: cid, err: err}
+			return diffStepMsg{req: d.req, err: err}
 		}
 		quoted := projection.BucketLookup(bs...)
 		var runs []diffRun
@@ -99,7 +98,7 @@ func (t *timeline) diffStep(wb store.Window) tea.Cmd {
 				}
 			}
 		}
-		return diffStepMsg{id: d.id, cid: cid, runs: runs, scanned: len(idx)}
+		return diffStepMsg{req: d.req, runs: runs, scanned: len(idx)}
 	}
 }
 
@@ -118,7 +117,7 @@ func appendRun(runs []diffRun, r diffRun) []diffRun {
 
 func (m *Model) diffStepped(msg diffStepMsg) tea.Cmd {
 	t := m.tl
-	if t == nil || msg.cid != t.cid || msg.id != t.diffs.id || t.diffs.id == 0 {
+	if t == nil || msg.req != t.diffs.req {
 		return nil // a scan already replaced or left
 	}
 	d := &t.diffs

@@ -26,7 +26,7 @@ type convItem struct {
 type convList struct {
 	owner   string
 	names   map[string]string // nicknames of the owner and the peers
-	id      int               // request ID of the load in flight or last answered
+	req     reqID             // the load in flight or last answered (reqID)
 	loading bool
 	err     error
 	// fromMessages: no conversation documents for owner; the items were

@@ -20,7 +20,7 @@ import (
 
 // finding is a find in flight.
 type finding struct {
-	id     int
+	req    reqID
 	value  string
 	cancel context.CancelFunc
 	events <-chan findEvent
@@ -28,7 +28,7 @@ type finding struct {
 
 // findEvent is one report of a running find: a plan, progress, or the end.
 type findEvent struct {
-	id          int
+	req         reqID
 	field       string
 	plan        *store.FindPlan
 	done, total int
@@ -43,16 +43,16 @@ func (m *Model) startFind(value string) tea.Cmd {
 		return nil
 	}
 	m.cancelFind()
-	m.findID++
+	req := m.e.newReq()
 	ctx, cancel := context.WithCancel(m.e.ctx)
 	events := make(chan findEvent, 8)
-	m.find = &finding{id: m.findID, value: value, cancel: cancel, events: events}
+	m.find = &finding{req: req, value: value, cancel: cancel, events: events}
 	m.setStatus(fmt.Sprintf("finding %s…", projection.SingleLine(value)), false)
-	id, st := m.findID, m.e.st
+	st := m.e.st
 	go func() {
 		defer close(events)
 		send := func(ev findEvent) {
-			ev.id = id
+			ev.req = req
 			select {
 			case events <- ev:
 			case <-ctx.Done():
@@ -95,7 +95,7 @@ func (m *Model) cancelFind() bool {
 
 func (m *Model) findEvent(ev findEvent) tea.Cmd {
 	f := m.find
-	if f == nil || ev.id != f.id {
+	if f == nil || ev.req != f.req {
 		return nil // cancelled or replaced: its reports are dropped
 	}
 	switch {

@@ -18,19 +18,17 @@ const followEvery = 2 * time.Second
 // in; the cursor, when it was on the newest message, moves with them.
 type follow struct {
 	on     bool
-	id     int    // ticks of an earlier follow are dropped
+	req    reqID  // ticks and polls of an earlier follow are dropped
 	from   string // where the max seq was read (MALLOC_SEQ:<cid> or seq.max_seq)
 	tailTo int64  // the seq the cursor moves to when the new bucket arrives
 }
 
 type followTickMsg struct {
-	cid string
-	id  int
+	req reqID
 }
 
 type followPolledMsg struct {
-	cid  string
-	id   int
+	req  reqID
 	seq  int64
 	from string
 	err  error
@@ -38,14 +36,14 @@ type followPolledMsg struct {
 
 // followTick waits, then asks for a poll; tests replace it to drive polls
 // by hand.
-var followTick = func(cid string, id int) tea.Cmd {
-	return tea.Tick(followEvery, func(time.Time) tea.Msg { return followTickMsg{cid: cid, id: id} })
+var followTick = func(req reqID) tea.Cmd {
+	return tea.Tick(followEvery, func(time.Time) tea.Msg { return followTickMsg{req: req} })
 }
 
-func pollLatest(e *env, cid string, id int) tea.Cmd {
+func pollLatest(e *env, cid string, req reqID) tea.Cmd {
 	return func() tea.Msg {
 		seq, from, err := e.st.LatestSeq(e.ctx, cid)
-		return followPolledMsg{cid: cid, id: id, seq: seq, from: from, err: err}
+		return followPolledMsg{req: req, seq: seq, from: from, err: err}
 	}
 }
 
@@ -53,33 +51,33 @@ func pollLatest(e *env, cid string, id int) tea.Cmd {
 func (m *Model) toggleFollow() tea.Cmd {
 	t := m.tl
 	t.follow.on = !t.follow.on
-	t.follow.id = m.e.nextGen()
+	t.follow.req = m.e.newReq()
 	if !t.follow.on {
 		m.setStatus("stopped following "+t.cid, false)
 		return nil
 	}
 	m.setStatus(fmt.Sprintf("following %s: new messages appear as they arrive (%s to stop)",
 		t.cid, m.e.keys.Follow.Help().Key), false)
-	return pollLatest(m.e, t.cid, t.follow.id)
+	return pollLatest(m.e, t.cid, t.follow.req)
 }
 
 // followTicked polls, if the tick is of the follow still on.
 func (m *Model) followTicked(msg followTickMsg) tea.Cmd {
 	t := m.tl
-	if t == nil || t.cid != msg.cid || !t.follow.on || t.follow.id != msg.id {
+	if t == nil || !t.follow.on || t.follow.req != msg.req {
 		return nil
 	}
-	return pollLatest(m.e, t.cid, t.follow.id)
+	return pollLatest(m.e, t.cid, t.follow.req)
 }
 
 // followPolled takes a poll's answer: nothing more is read unless the max
 // seq moved; the next tick is set only now, so slow polls never pile up.
 func (m *Model) followPolled(msg followPolledMsg) tea.Cmd {
 	t := m.tl
-	if t == nil || t.cid != msg.cid || !t.follow.on || t.follow.id != msg.id {
+	if t == nil || !t.follow.on || t.follow.req != msg.req {
 		return nil
 	}
-	next := followTick(t.cid, t.follow.id)
+	next := followTick(t.follow.req)
 	if msg.err != nil {
 		m.setStatus("follow: "+msg.err.Error(), true)
 		return next

@@ -15,7 +15,7 @@ import (
 // manualTicks makes follow mode wait for the test's ticks instead of a timer.
 func manualTicks(t *testing.T) {
 	old := followTick
-	followTick = func(string, int) tea.Cmd { return nil }
+	followTick = func(reqID) tea.Cmd { return nil }
 	t.Cleanup(func() { followTick = old })
 }
 
@@ -44,7 +44,7 @@ func TestFollowReadsOnlyWhatArrived(t *testing.T) {
 		t.Helper()
 		tb.resetReads()
 		before := st.Stats().RoundTrips
-		d.send(followTickMsg{cid: chatAB, id: d.m.tl.follow.id})
+		d.send(followTickMsg{req: d.m.tl.follow.req})
 		if got := st.Stats().RoundTrips - before; got != wantTrips {
 			t.Errorf("a tick took %d round trips, want %d", got, wantTrips)
 		}
@@ -85,7 +85,7 @@ func TestFollowReadsOnlyWhatArrived(t *testing.T) {
 
 	d.keys("F") // off: a late tick reads nothing
 	before = st.Stats().RoundTrips
-	d.send(followTickMsg{cid: chatAB, id: d.m.tl.follow.id})
+	d.send(followTickMsg{req: d.m.tl.follow.req})
 	if got := st.Stats().RoundTrips - before; got != 0 {
 		t.Errorf("a tick after follow stopped took %d round trips", got)
 	}

@@ -133,10 +133,11 @@ func (t *timeline) nextMessage(dir int64) tea.Cmd {
 	if len(t.buckets) == 0 {
 		edge = t.cursor
 	}
-	e, cid, minSeq, maxSeq := t.e, t.cid, t.minSeq(), t.maxSeq()
+	t.jumpReq = t.e.newReq()
+	e, req, cid, minSeq, maxSeq := t.e, t.jumpReq, t.cid, t.minSeq(), t.maxSeq()
 	return func() tea.Msg {
 		seq, err := findMessageBeyond(e, cid, edge, dir, minSeq, maxSeq)
-		return jumpResolvedMsg{cid: cid, seq: seq, err: err}
+		return jumpResolvedMsg{req: req, seq: seq, err: err}
 	}
 }
 

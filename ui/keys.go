@@ -77,7 +77,7 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 // quit ends the program, or, while a write is under way, ends it when the
 // write is done: quitting then would cut the write off part way, unaudited.
 func (m *Model) quit() tea.Cmd {
-	if m.writing == 0 {
+	if len(m.writes) == 0 {
 		return tea.Quit
 	}
 	m.quitting = true

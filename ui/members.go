@@ -18,11 +18,12 @@ func (t *timeline) needMembers() tea.Cmd {
 		return nil
 	}
 	t.membersAt = membersLoading
+	t.membersReq = t.e.newReq()
 	// The viewer settles a single-chat ID whose user IDs contain "_".
-	e, cid, viewer := t.e, t.cid, t.viewer
+	e, req, cid, viewer := t.e, t.membersReq, t.cid, t.viewer
 	return func() tea.Msg {
 		ms, err := e.st.MembersFor(e.ctx, cid, viewer)
-		return membersLoadedMsg{cid: cid, members: ms, err: err}
+		return membersLoadedMsg{req: req, members: ms, err: err}
 	}
 }
 
@@ -30,9 +31,10 @@ func (m *Model) membersLoaded(msg membersLoadedMsg) tea.Cmd {
 	t := m.tl
 	waits := m.revokeWaits
 	m.revokeWaits = nil
-	if t == nil || msg.cid != t.cid {
+	if t == nil || msg.req != t.membersReq {
 		return nil // a conversation already left
 	}
+	t.membersReq = 0
 	if msg.err != nil {
 		t.membersAt = membersUnread // the next need tries again
 		if waits.stillWanted(t) {

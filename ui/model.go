@@ -53,11 +53,9 @@ type Model struct {
 	width, height int
 	focus         pane
 
-	list     convList
-	tl       *timeline
-	searchID int
-	find     *finding // a find by message ID in flight (find.go)
-	findID   int
+	list convList
+	tl   *timeline
+	find *finding // a find by message ID in flight (find.go)
 
 	overlay   overlay
 	confirm   confirmDialog
@@ -82,10 +80,10 @@ type Model struct {
 	// revoker's role) were known: it is offered when they arrive, only if
 	// the same message is still selected by the same viewer.
 	revokeWaits *pendingRevoke
-	// writing counts the writes under way; quitting is set when the user
+	// writes are the writes under way, by request number; quitting is set when the user
 	// asked to quit meanwhile: the program ends when the last one is done,
 	// so no write is cut off half way and each reaches the audit log.
-	writing  int
+	writes   map[reqID]bool
 	quitting bool
 	refusals []tea.Cmd // audits of refused writes, not yet run
 	help     help.Model
@@ -93,7 +91,7 @@ type Model struct {
 
 func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *Model {
 	e := newEnv(ctx, st, opts, theme, keys)
-	m := &Model{e: e, writeKeys: keys, help: help.New()}
+	m := &Model{e: e, writeKeys: keys, help: help.New(), writes: map[reqID]bool{}}
 	m.help.Styles.ShortKey = theme.Accent
 	m.help.Styles.ShortDesc = theme.Muted
 	m.help.Styles.FullKey = theme.Accent
@@ -128,15 +126,16 @@ func (m *Model) Init() tea.Cmd {
 	}
 	if m.list.owner == "" {
 		m.list.loading = true
-		return findFirstViewer(m.e)
+		m.list.req = m.e.newReq()
+		return findFirstViewer(m.e, m.list.req)
 	}
 	return m.reloadList()
 }
 
 func (m *Model) reloadList() tea.Cmd {
-	m.list.id++
+	m.list.req = m.e.newReq()
 	m.list.loading = true
-	return loadList(m.e, m.list.id, m.list.owner)
+	return loadList(m.e, m.list.req, m.list.owner)
 }
 
 func (m *Model) setStatus(s string, isErr bool) { m.status, m.statusErr = s, isErr }
@@ -174,6 +173,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		return m, m.handleMouse(msg)
 	case firstViewerMsg:
+		if msg.req != m.list.req {
+			return m, nil // a retry asked again meanwhile
+		}
 		if msg.err != nil || msg.viewer == "" {
 			m.list.loading = false
 			m.list.err = msg.err
@@ -187,7 +189,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			msg.viewer, msg.why, m.e.keys.ViewAsAny.Help().Key), false)
 		return m, m.reloadList()
 	case listLoadedMsg:
-		if msg.id != m.list.id {
+		if msg.req != m.list.req {
 			return m, nil // a list for a viewer already left
 		}
 		m.list.loading = false
@@ -210,10 +212,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.withRefusals(m.membersLoaded(msg))
 	case windowLoadedMsg:
 		if m.tl != nil {
-			if msg.err != nil && msg.cid == m.tl.cid {
-				m.setStatus("window of "+msg.viewer+": "+msg.err.Error(), true)
-			}
-			return m, m.tl.windowLoaded(msg)
+			return m, m.windowLoaded(msg)
 		}
 	case actionDoneMsg:
 		return m, m.actionDone(msg)
@@ -224,18 +223,46 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case findEvent:
 		return m, m.findEvent(msg)
 	case jumpResolvedMsg:
-		if m.tl != nil && msg.cid == m.tl.cid {
-			if msg.err != nil {
-				m.setStatus("jump: "+msg.err.Error(), true)
-				return m, nil
-			}
-			m.setStatus(fmt.Sprintf("jumped to seq %d", msg.seq), false)
-			return m, m.tl.jumpTo(msg.seq)
-		}
+		return m, m.jumpResolved(msg)
 	case copiedMsg:
 		m.copied(msg)
 	}
 	return m, nil
+}
+
+// jumpResolved moves the cursor where a background jump found, unless a
+// newer jump (G, g, another seq or date) came first.
+func (m *Model) jumpResolved(msg jumpResolvedMsg) tea.Cmd {
+	t := m.tl
+	if t == nil || msg.req != t.jumpReq {
+		return nil
+	}
+	t.jumpReq = 0
+	if msg.err != nil {
+		m.setStatus("jump: "+msg.err.Error(), true)
+		return nil
+	}
+	m.setStatus(fmt.Sprintf("jumped to seq %d", msg.seq), false)
+	return t.jumpTo(msg.seq)
+}
+
+// windowLoaded takes a viewer's window the timeline waits for: its viewer's
+// after a switch, or the compare view's; any other is of a viewer left.
+func (m *Model) windowLoaded(msg windowLoadedMsg) tea.Cmd {
+	t := m.tl
+	switch msg.req {
+	case t.winReq:
+		t.winReq = 0
+	case t.compareReq:
+		t.compareReq = 0
+	default:
+		return nil
+	}
+	if msg.err != nil {
+		m.setStatus("window of "+msg.viewer+": "+msg.err.Error(), true)
+		return nil
+	}
+	return t.windowLoaded(msg)
 }
 
 // warnUnknownOwner says so when the list's owner looks like a mistyped ID:
@@ -266,8 +293,11 @@ func (m *Model) openSelected() tea.Cmd {
 }
 
 func (m *Model) actionDone(msg actionDoneMsg) tea.Cmd {
-	m.writing = max(0, m.writing-1)
-	if m.quitting && m.writing == 0 {
+	if !m.writes[msg.req] {
+		return nil // not a write this model started
+	}
+	delete(m.writes, msg.req)
+	if m.quitting && len(m.writes) == 0 {
 		return tea.Quit
 	}
 	what := fmt.Sprintf("%s seq %s as %s", msg.act, store.FormatSeqs(msg.seqs), msg.viewer)

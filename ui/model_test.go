@@ -198,7 +198,7 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 		t.Errorf("read-only help still lists the write keys, or does not say they are off:\n%s", help)
 	}
 	// The command refuses even if reached another way.
-	msg := runAction(d.m.e, chatAB, actRevoke, "alice", []int64{1})()
+	msg := runAction(d.m.e, d.m.e.newReq(), chatAB, actRevoke, "alice", []int64{1})()
 	if done := msg.(actionDoneMsg); done.err != store.ErrReadOnly {
 		t.Errorf("write command in read-only mode: %v", done.err)
 	}

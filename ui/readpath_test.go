@@ -197,7 +197,7 @@ func listLoadCost(t *testing.T, d *driver, st *store.Store, tb *testBackend, own
 	t.Helper()
 	tb.resetReads()
 	before := st.Stats().RoundTrips
-	if msg := loadList(d.m.e, -1, owner)().(listLoadedMsg); msg.err != nil {
+	if msg := loadList(d.m.e, d.m.e.newReq(), owner)().(listLoadedMsg); msg.err != nil {
 		t.Fatal(msg.err)
 	}
 	return st.Stats().RoundTrips - before, tb.resetReads()

@@ -23,7 +23,7 @@ import (
 // shown is the nearest at or before the cursor; past the oldest it wraps to
 // the newest.
 type search struct {
-	id       int
+	req      reqID
 	query    string
 	hits     []int64 // ascending
 	scanning bool
@@ -37,8 +37,7 @@ type search struct {
 }
 
 type searchStepMsg struct {
-	id        int
-	cid       string
+	req       reqID
 	stored    []int64 // the first step's listing of the stored buckets
 	hits      []int64
 	positions []int // the positions in stored this step read
@@ -56,8 +55,7 @@ func (m *Model) startSearch(q string) tea.Cmd {
 		m.setStatus(noMatch(q), true)
 		return nil
 	}
-	m.searchID++
-	t.search = search{id: m.searchID, query: q, scanning: true, origin: t.cursor, lo: 1, hi: 0}
+	t.search = search{req: m.e.newReq(), query: q, scanning: true, origin: t.cursor, lo: 1, hi: 0}
 	return t.searchStep()
 }
 
@@ -107,13 +105,13 @@ func (t *timeline) searchStep() tea.Cmd {
 		if s.stored == nil {
 			stored, err := e.st.StoredIndexes(e.ctx, &win, minSeq, maxSeq)
 			if err != nil {
-				return searchStepMsg{id: s.id, cid: cid, err: err}
+				return searchStepMsg{req: s.req, err: err}
 			}
 			s.stored, listed = stored, append([]int64{}, stored...) // non-nil even when empty
 		}
 		pos := s.nextPositions(max(1, e.st.FindBatch))
 		if len(pos) == 0 {
-			return searchStepMsg{id: s.id, cid: cid, stored: listed}
+			return searchStepMsg{req: s.req, stored: listed}
 		}
 		idx := make([]int64, len(pos))
 		for i, p := range pos {
@@ -121,7 +119,7 @@ func (t *timeline) searchStep() tea.Cmd {
 		}
 		bs, err := e.st.Buckets(e.ctx, cid, idx, maxSeq)
 		if err != nil {
-			return searchStepMsg{id: s.id, cid: cid, err: err}
+			return searchStepMsg{req: s.req, err: err}
 		}
 		// Quotes into this batch are checked; others match on what the
 		// timeline shows of them until resolved, the quoted seq only.
@@ -138,13 +136,13 @@ func (t *timeline) searchStep() tea.Cmd {
 				}
 			}
 		}
-		return searchStepMsg{id: s.id, cid: cid, stored: listed, hits: hits, positions: pos}
+		return searchStepMsg{req: s.req, stored: listed, hits: hits, positions: pos}
 	}
 }
 
 func (m *Model) searchStep(msg searchStepMsg) tea.Cmd {
 	t := m.tl
-	if t == nil || msg.cid != t.cid || msg.id != t.search.id {
+	if t == nil || msg.req != t.search.req {
 		return nil // a search already replaced or left
 	}
 	s := &t.search
@@ -252,7 +250,7 @@ func (t *timeline) searchProgress() string {
 }
 
 type jumpResolvedMsg struct {
-	cid string
+	req reqID
 	seq int64
 	err error
 }
@@ -281,7 +279,8 @@ func (m *Model) jump(input string) tea.Cmd {
 	for _, layout := range dateLayouts {
 		if when, err := time.ParseInLocation(layout, input, m.e.loc); err == nil {
 			m.setStatus("looking for "+input+"…", false)
-			return resolveDate(m.e, t.cid, t.minSeq(), t.maxSeq(), when.UnixMilli())
+			t.jumpReq = m.e.newReq()
+			return resolveDate(m.e, t.jumpReq, t.cid, t.minSeq(), t.maxSeq(), when.UnixMilli())
 		}
 	}
 	m.setStatus(fmt.Sprintf("%q is neither a seq nor a date like 2006-01-02 15:04", input), true)
@@ -290,7 +289,7 @@ func (m *Model) jump(input string) tea.Cmd {
 
 // resolveDate finds the first seq sent at or after target by a binary
 // search over buckets (send times grow with seq), one find per probe.
-func resolveDate(e *env, cid string, minSeq, maxSeq, target int64) tea.Cmd {
+func resolveDate(e *env, req reqID, cid string, minSeq, maxSeq, target int64) tea.Cmd {
 	return func() tea.Msg {
 		read := func(i int64) (*store.Bucket, error) {
 			bs, err := e.st.Buckets(e.ctx, cid, []int64{i}, maxSeq)
@@ -314,7 +313,7 @@ func resolveDate(e *env, cid string, minSeq, maxSeq, target int64) tea.Cmd {
 			mid := lo + (hi-lo)/2
 			b, err := read(mid)
 			if err != nil {
-				return jumpResolvedMsg{cid: cid, err: err}
+				return jumpResolvedMsg{req: req, err: err}
 			}
 			if seq := firstAtOrAfter(b); seq > 0 {
 				found, hi = seq, mid-1
@@ -323,9 +322,9 @@ func resolveDate(e *env, cid string, minSeq, maxSeq, target int64) tea.Cmd {
 			}
 		}
 		if found == 0 {
-			return jumpResolvedMsg{cid: cid, err: errors.New("no message sent at or after that time")}
+			return jumpResolvedMsg{req: req, err: errors.New("no message sent at or after that time")}
 		}
-		return jumpResolvedMsg{cid: cid, seq: found}
+		return jumpResolvedMsg{req: req, seq: found}
 	}
 }
 

@@ -23,7 +23,13 @@ type timeline struct {
 	cid  string
 	name string
 	conv projection.Conv
-	gen  int // bumps on every (re)open or jump: older bucket replies are dropped
+	req  reqID // the view's number: new on every (re)open or jump; every bucket read of the view carries it
+
+	// The other replies the timeline waits for, by request number (0: none).
+	winReq     reqID // the viewer's window, after a switch
+	compareReq reqID // the compare viewer's window
+	membersReq reqID
+	jumpReq    reqID // a jump resolved in the background (a date, the next message past holes)
 
 	viewer string
 	win    store.Window            // the viewer's window
@@ -77,7 +83,7 @@ const (
 // newTimeline opens it as viewer with what the list already read: the
 // window, the newest bucket and the names, so none of it is read again.
 func newTimeline(e *env, it *convItem, viewer string, names map[string]string) *timeline {
-	t := &timeline{e: e, cid: it.sum.ConversationID, name: it.name, gen: e.nextGen(), viewer: viewer,
+	t := &timeline{e: e, cid: it.sum.ConversationID, name: it.name, req: e.newReq(), viewer: viewer,
 		conv:    projection.Conv{ID: it.sum.ConversationID, SessionType: store.ConversationTypeOf(it.sum.ConversationID)},
 		win:     it.sum.Window,
 		base:    it.sum.Window,
@@ -119,7 +125,7 @@ func (t *timeline) open() tea.Cmd {
 // loadAround drops what is held and reads the buckets around seq but have,
 // a bucket already read (nil if none).
 func (t *timeline) loadAround(seq int64, have *store.Bucket) tea.Cmd {
-	t.gen = t.e.nextGen()
+	t.req = t.e.newReq()
 	t.buckets, t.pending, t.err, t.gaps = map[int64]*store.Bucket{}, map[int64]bool{}, nil, nil
 	t.quoted, t.quotePending = map[int64]*store.Bucket{}, map[int64]bool{}
 	t.cursor, t.top = seq, seq
@@ -164,14 +170,14 @@ func (t *timeline) readOf(idx []int64, refresh bool) bucketRequest {
 	for i := range t.quoted {
 		have[i] = true
 	}
-	return bucketRequest{gen: t.gen, cid: t.cid, indexes: idx, minSeq: t.minSeq(), maxSeq: t.maxSeq(),
+	return bucketRequest{req: t.req, cid: t.cid, indexes: idx, minSeq: t.minSeq(), maxSeq: t.maxSeq(),
 		refresh: refresh, have: have}
 }
 
 // loaded takes a bucket reply. Buckets that no longer join the held run
 // (the cursor jumped away meanwhile) are dropped rather than kept as islands.
 func (t *timeline) loaded(msg bucketsLoadedMsg) tea.Cmd {
-	if msg.gen != t.gen || msg.cid != t.cid {
+	if msg.req != t.req {
 		return nil // a late reply for a view already left
 	}
 	for _, i := range msg.indexes {
@@ -397,23 +403,27 @@ func (t *timeline) setViewer(v string) tea.Cmd {
 		t.compareAs, t.lastCompared = t.viewer, t.viewer
 	}
 	t.viewer = v
+	t.winReq = 0
 	if w, ok := t.wins[v]; ok {
 		return tea.Batch(t.applyWindow(w), t.restartDiffs())
 	}
 	t.diffs = diffScan{}
 	t.winOK = false
-	return loadWindow(t.e, v, t.base)
+	t.winReq = t.e.newReq()
+	return loadWindow(t.e, t.winReq, v, t.base)
 }
 
 // setCompare turns the compare view on against id. Their window is read in
 // the background: seqs outside it are what they cannot see at all.
 func (t *timeline) setCompare(id string) tea.Cmd {
 	t.compareAs, t.lastCompared = id, id
+	t.compareReq = 0
 	if _, ok := t.wins[id]; ok || id == "" {
 		return t.restartDiffs()
 	}
 	t.diffs = diffScan{}
-	return loadWindow(t.e, id, t.base)
+	t.compareReq = t.e.newReq()
+	return loadWindow(t.e, t.compareReq, id, t.base)
 }
 
 // stopCompare leaves the compare view.
@@ -428,11 +438,8 @@ func (t *timeline) outsideWindow(viewer string, seq int64) bool {
 	return ok && (seq < max(1, w.MinSeq) || seq > w.MaxSeq)
 }
 
-// windowLoaded applies a viewer's window if it is still the one in use.
+// windowLoaded applies a viewer's window the timeline waited for.
 func (t *timeline) windowLoaded(msg windowLoadedMsg) tea.Cmd {
-	if msg.cid != t.cid || msg.err != nil {
-		return nil
-	}
 	t.wins[msg.viewer] = msg.win
 	if msg.viewer != t.viewer {
 		if msg.viewer == t.compareAs {
@@ -498,8 +505,10 @@ func (t *timeline) retry() tea.Cmd {
 	return tea.Batch(t.prefetch(), t.readQuoted())
 }
 
-// jumpTo moves the cursor to seq, re-reading around it when not held.
+// jumpTo moves the cursor to seq, re-reading around it when not held. A
+// jump still being resolved is dropped: this one is newer.
 func (t *timeline) jumpTo(seq int64) tea.Cmd {
+	t.jumpReq = 0
 	seq = max(t.minSeq(), min(t.maxSeq(), seq))
 	_, inGap := t.gapAt(store.BucketIndex(seq))
 	if _, _, ok := t.slot(seq); ok || inGap {

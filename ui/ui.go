@@ -1,7 +1,9 @@
 // Package ui is the Bubble Tea program of chatlens: a conversation list, a
 // timeline rendered through projection for a chosen viewer, and the dialogs
 // around them. Every read and write goes through *store.Store, always inside
-// a tea.Cmd, so the screen never waits on I/O.
+// a tea.Cmd, so the screen never waits on I/O. Each such command carries a
+// request number and its reply is taken only by whoever still waits for
+// that number: the rule is written once, at reqID (commands.go).
 package ui
 
 import (
@@ -106,16 +108,15 @@ type env struct {
 	now        func() time.Time
 	clip       io.Writer
 	tmux       func(stdin string, args ...string) (string, error) // runs tmux (y inside tmux)
-	gen        int                                                // the last request generation handed out
+	lastReq    reqID                                              // the last request number handed out (newReq)
 }
 
-// nextGen is a generation no request has had: replies carry it, and a reply
-// whose generation is not the timeline's current one is dropped. One counter
-// for every timeline, so a reopened conversation never reuses a number. Only
-// Update calls it, so it needs no lock.
-func (e *env) nextGen() int {
-	e.gen++
-	return e.gen
+// newReq is a request number no request has had (see reqID). One counter
+// for the whole program, so a reopened conversation, a new viewer or a new
+// search never reuses a number. Only Update calls it, so it needs no lock.
+func (e *env) newReq() reqID {
+	e.lastReq++
+	return e.lastReq
 }
 
 func newEnv(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *env {

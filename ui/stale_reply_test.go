@@ -1,0 +1,105 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// runHolding settles cmd like run, but keeps back every reply hold picks,
+// so a test can deliver it late, after the user has moved on.
+func (d *driver) runHolding(cmd tea.Cmd, hold func(tea.Msg) bool) []tea.Msg {
+	var held []tea.Msg
+	queue := []tea.Cmd{cmd}
+	for steps := 0; len(queue) > 0; steps++ {
+		if steps > 100000 {
+			d.t.Fatal("commands never settle")
+		}
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case nil, tea.QuitMsg:
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		default:
+			if hold(msg) {
+				held = append(held, msg)
+				continue
+			}
+			_, next := d.m.Update(msg)
+			queue = append(queue, next)
+		}
+	}
+	return held
+}
+
+// TestSlowDateJumpDoesNotUndoANewerBottom: a jump to a date is resolved in
+// the background; when the user presses G before it lands, the late answer
+// must not pull the cursor back to the date.
+func TestSlowDateJumpDoesNotUndoANewerBottom(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	d.keys("g")
+	d.keys(":")
+	d.typeText("2024-05-01 09:10") // seq 10 was sent then
+	held := d.runHolding(d.sendOnly(keyMsg("enter")), func(msg tea.Msg) bool {
+		_, ok := msg.(jumpResolvedMsg)
+		return ok
+	})
+	if len(held) != 1 {
+		t.Fatalf("the date jump gave %d replies, want 1 held back", len(held))
+	}
+	d.keys("G")
+	if d.m.tl.cursor != 120 {
+		t.Fatalf("G put the cursor on %d, want 120", d.m.tl.cursor)
+	}
+	d.send(held[0])
+	if d.m.tl.cursor != 120 {
+		t.Errorf("the late date jump moved the cursor from 120 back to %d after G", d.m.tl.cursor)
+	}
+	if strings.Contains(d.m.View(), "jumped to seq 10") {
+		t.Errorf("the status bar reports the dropped date jump:\n%s", d.m.View())
+	}
+	if rowOf(d.m.View(), 120) == "" {
+		t.Errorf("seq 120 is no longer drawn after the late date jump:\n%s", d.m.View())
+	}
+}
+
+// TestMarkReadRightAfterViewerSwitchWaitsForTheNewWindow: right after V
+// switches to bob, his window (his read seq) is still being read; m must
+// not offer to mark read from alice's read seq as if it were bob's.
+func TestMarkReadRightAfterViewerSwitchWaitsForTheNewWindow(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB) // alice has read up to 100, bob up to 118
+	held := d.runHolding(d.sendOnly(keyMsg("V")), func(msg tea.Msg) bool {
+		_, ok := msg.(windowLoadedMsg)
+		return ok
+	})
+	if len(held) != 1 || d.m.tl.viewer != "bob" {
+		t.Fatalf("V: viewer %s, %d window replies held, want bob and 1", d.m.tl.viewer, len(held))
+	}
+	d.keys("m")
+	if d.m.overlay == ovConfirm {
+		t.Errorf("m offered a mark read before bob's read seq was known: %q", strings.Join(d.m.confirm.lines, " / "))
+		d.keys("esc")
+	}
+	if !strings.Contains(d.m.status, "bob's read seq is not known yet") {
+		t.Errorf("m before bob's window says %q, want that his read seq is not known yet", d.m.status)
+	}
+	// Once bob's window is in, m offers what bob has not read: 119-120.
+	d.send(held[0])
+	d.keys("m")
+	if d.m.overlay != ovConfirm || !strings.Contains(strings.Join(d.m.confirm.lines, " "), "seqs 119-120") {
+		t.Errorf("after bob's window, m offers %q, want seqs 119-120; status %q", strings.Join(d.m.confirm.lines, " / "), d.m.status)
+	}
+}
