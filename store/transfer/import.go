@@ -19,8 +19,13 @@ import (
 	"github.com/chatlens/chatlens/store"
 )
 
-// BatchSize is the number of documents stored per InsertRaw call.
+// BatchSize is the most documents stored per InsertRaw call.
 const BatchSize = 500
+
+// BatchBytes bounds one batch by its BSON size too: 500 full buckets of
+// long messages are tens of MiB, held once as BSON and again in the write,
+// and take seconds to parse, which a Ctrl-C would wait for.
+const BatchBytes = 4 << 20
 
 // MaxLineBytes bounds one line: a full bucket with large contents is far
 // over bufio.Scanner's default 64 KiB, a BSON document is at most 16 MiB.
@@ -76,6 +81,7 @@ type importer struct {
 	progress func(int)
 	batch    []bson.Raw
 	where    []string // where each document of batch was read ("line 3")
+	bytes    int      // the BSON size of batch
 	res      Result
 }
 
@@ -86,6 +92,9 @@ func (im *importer) lines(r io.Reader, skipped int) error {
 	line := skipped
 	for sc.Scan() {
 		line++
+		if im.ctx.Err() != nil {
+			return im.interrupted(fmt.Sprintf("line %d", line))
+		}
 		text := bytes.TrimSpace(sc.Bytes())
 		if len(text) == 0 {
 			continue
@@ -116,6 +125,9 @@ func (im *importer) array(r io.Reader) error {
 	}
 	for n := 1; dec.More(); n++ {
 		where := fmt.Sprintf("array element %d", n)
+		if im.ctx.Err() != nil {
+			return im.interrupted(where)
+		}
 		var doc json.RawMessage
 		if err := dec.Decode(&doc); err != nil {
 			return im.fail(where, err)
@@ -179,7 +191,8 @@ func truncate(b []byte) []byte {
 func (im *importer) add(raw bson.Raw, where string) error {
 	im.batch = append(im.batch, raw)
 	im.where = append(im.where, where)
-	if len(im.batch) >= BatchSize {
+	im.bytes += len(raw)
+	if len(im.batch) >= BatchSize || im.bytes >= BatchBytes {
 		return im.flush()
 	}
 	return nil
@@ -189,11 +202,10 @@ func (im *importer) flush() error {
 	if len(im.batch) == 0 {
 		return nil
 	}
-	err := im.ctx.Err()
-	var res store.RawResult
-	if err == nil {
-		res, err = im.b.InsertRaw(im.ctx, im.coll, im.batch, im.mode)
+	if im.ctx.Err() != nil {
+		return im.interrupted("")
 	}
+	res, err := im.b.InsertRaw(im.ctx, im.coll, im.batch, im.mode)
 	im.res.Inserted += res.Inserted
 	im.res.Replaced += res.Replaced
 	if err != nil {
@@ -205,11 +217,27 @@ func (im *importer) flush() error {
 		im.res.FirstRefused = im.where[i] + ", " + keyText(im.coll, im.batch[i])
 	}
 	im.res.Refused += len(res.Refused)
-	im.batch, im.where = im.batch[:0], im.where[:0]
+	im.batch, im.where, im.bytes = im.batch[:0], im.where[:0], 0
 	if im.progress != nil {
 		im.progress(im.res.Stored())
 	}
 	return nil
+}
+
+// interrupted says where a cancelled import stopped: the first document
+// not stored, which is the oldest one still queued, else where (the
+// document about to be read). The queued batch is dropped, not written
+// half, so every document before that point is stored and none after it.
+func (im *importer) interrupted(where string) error {
+	if len(im.batch) > 0 {
+		where = im.where[0]
+	}
+	if where == "" {
+		where = "the end of the input"
+	}
+	err := im.ctx.Err()
+	return wrap(err, "import: interrupted at %s (not stored): %s; %d documents before it were stored",
+		where, oneLine(err.Error()), im.res.Stored())
 }
 
 // read is how many documents were handed to the store so far.

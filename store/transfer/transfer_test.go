@@ -439,3 +439,43 @@ func TestExportEscapesUnsafeCharacters(t *testing.T) {
 		t.Errorf("import of the escaped export changed the document:\n%v\n%v", got, doc)
 	}
 }
+
+// TestImportBatchesBoundedByBytes: large documents are stored a few MiB at
+// a time, not BatchSize at a time, so a 1 GB file of full buckets is never
+// held by the hundred MiB.
+func TestImportBatchesBoundedByBytes(t *testing.T) {
+	var input strings.Builder
+	for i := range 10 {
+		fmt.Fprintf(&input, `{"doc_id":"si_a_b:%d","pad":"%s"}`+"\n", i, strings.Repeat("x", BatchBytes/4))
+	}
+	c := &counting{Backend: open(t)}
+	res, err := Import(context.Background(), c, store.CollMsg, strings.NewReader(input.String()), store.RawInsert, nil)
+	if n := res.Stored(); err != nil || n != 10 {
+		t.Fatalf("import: %d, %v", n, err)
+	}
+	if fmt.Sprint(c.batches) != fmt.Sprint([]int{4, 4, 2}) {
+		t.Errorf("batches %v, want [4 4 2]: each under %d MiB", c.batches, BatchBytes>>20)
+	}
+}
+
+// TestImportInterruptedSaysWhereItStopped: a Ctrl-C between batches stops
+// before the next line is read, and the error names the first line not
+// stored; every line before it is stored.
+func TestImportInterruptedSaysWhereItStopped(t *testing.T) {
+	var input strings.Builder
+	for i := range 2*BatchSize + 1 {
+		fmt.Fprintf(&input, `{"doc_id":"si_a_b:%d","msgs":[]}`+"\n", i)
+	}
+	b := open(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, err := Import(ctx, b, store.CollMsg, strings.NewReader(input.String()), store.RawInsert, func(int) { cancel() })
+	want := fmt.Sprintf("import: interrupted at line %d (not stored): context canceled; %d documents before it were stored",
+		BatchSize+1, BatchSize)
+	if res.Stored() != BatchSize || !errors.Is(err, context.Canceled) || err.Error() != want {
+		t.Errorf("got %d stored, %v; want %d and %q", res.Stored(), err, BatchSize, want)
+	}
+	if n := len(scan(t, b, store.CollMsg)); n != BatchSize {
+		t.Errorf("%d documents in the store, want %d", n, BatchSize)
+	}
+}
