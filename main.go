@@ -79,7 +79,7 @@ var commands = []command{
 		required: []string{"collection"}, autoSeed: true, flags: collectionFlags, run: runExport},
 	{name: "seed", args: "[--conversations N] [--messages N] [--long N] [--seed N] [--force]",
 		help: "write the demo dataset", writes: true, flags: seedFlags, run: runSeed},
-	{name: "bench", args: "[--messages N] [--batch N] [--seed N] [--no-sync] [--json]",
+	{name: "bench", args: "[--messages N] [--batch N] [--bucket-size N] [--seed N] [--no-sync] [--json]",
 		help:     "the bucket layout against one document per message, side by side, in scratch stores",
 		ownStore: true, flags: benchFlags, run: runBench},
 	{name: "find", args: "--client-msg-id ID | --server-msg-id ID", help: "a message across all conversations: conversation, seq, bucket",
@@ -107,7 +107,7 @@ type opts struct {
 	conversations, messages, long     int
 	file                              string
 	json, noSync                      bool
-	batch                             int
+	batch, bucketSize                 int
 	clientMsgID, serverMsgID          string
 	utc                               bool
 }
@@ -166,6 +166,7 @@ func seedFlags(fs *flag.FlagSet, o *opts) {
 func benchFlags(fs *flag.FlagSet, o *opts) {
 	fs.IntVar(&o.messages, "messages", bench.DefaultMessages, "messages in the benchmark conversation")
 	fs.IntVar(&o.batch, "batch", bench.DefaultBatchSize, "messages per write")
+	fs.IntVar(&o.bucketSize, "bucket-size", store.BucketSize, "slots per bucket document (not 100: a bench-only layout)")
 	fs.Int64Var(&o.seed, "seed", 0, "random seed of the generated messages")
 	fs.BoolVar(&o.noSync, "no-sync", false, "embedded store: skip fsync per write")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object instead of the table")
@@ -410,6 +411,9 @@ func (e *env) validate(required []string) error {
 		}
 		if o.messages > bench.MaxMessages {
 			return usagef("bench: --messages is at most %d (each message is written twice: about 3 KB of scratch space)", bench.MaxMessages)
+		}
+		if o.bucketSize < 1 || o.bucketSize > bench.MaxBucketSize() {
+			return usagef("bench: --bucket-size must be 1 to %d (a bucket of the largest messages must stay under MongoDB's 16 MiB)", bench.MaxBucketSize())
 		}
 	}
 	// Checked here, before open creates or seeds a store for nothing.
@@ -1003,7 +1007,8 @@ func runBench(ctx context.Context, e *env) error {
 	target := bench.Target{MongoURI: e.o.mongoURI, NoSync: e.o.noSync}
 	step, end := progressPrinter(e.stderr, "bench", false)
 	stage := ""
-	res, err := bench.Run(ctx, target, bench.Options{Messages: e.o.messages, Seed: e.o.seed, BatchSize: e.o.batch},
+	res, err := bench.Run(ctx, target, bench.Options{Messages: e.o.messages, Seed: e.o.seed, BatchSize: e.o.batch,
+		BucketSize: e.o.bucketSize},
 		func(name string, done, total int) {
 			if name != stage {
 				end()

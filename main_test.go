@@ -691,6 +691,40 @@ func TestBenchJSONHasBothLayouts(t *testing.T) {
 	}
 }
 
+// TestBenchBucketSize: --bucket-size runs the bench-only layout and says
+// so in --json; a size of 0, or one whose bucket of the largest generated
+// messages could pass MongoDB's 16 MiB, is bad usage naming the bound.
+func TestBenchBucketSize(t *testing.T) {
+	var out, errs bytes.Buffer
+	code := run([]string{"bench", "--messages", "300", "--bucket-size", "1000", "--no-sync", "--json"}, &out, &errs)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs.String())
+	}
+	var res struct {
+		BucketSize   int    `json:"bucket_size"`
+		BucketLayout string `json:"bucket_layout"`
+		Buckets      struct {
+			Storage struct {
+				Documents int `json:"documents"`
+			} `json:"storage"`
+		} `json:"buckets"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("not one JSON object: %v\n%s", err, out.String())
+	}
+	if res.BucketSize != 1000 || !strings.Contains(res.BucketLayout, "bench-only") || res.Buckets.Storage.Documents != 1 {
+		t.Errorf("bench --bucket-size 1000: size %d, layout %q, %d documents; want 1000, bench-only, 1",
+			res.BucketSize, res.BucketLayout, res.Buckets.Storage.Documents)
+	}
+	for _, size := range []string{"0", "1000000"} {
+		r := empty(t).chatlens(t, "bench", "--bucket-size", size)
+		if r.code != 2 || !strings.Contains(r.stderr, "--bucket-size must be 1 to") {
+			t.Errorf("bench --bucket-size %s: exit %d, stderr %q; want 2 and the bound", size, r.code, r.stderr)
+		}
+		oneErrorLine(t, r.stderr)
+	}
+}
+
 // Hostile content (issue 5) through the commands: message text, nicknames
 // and revoker names holding escape sequences, other controls, bidi controls
 // and a 100 KB line. `dump --format text` prints none of it raw; `--format

@@ -7,6 +7,8 @@ package bench
 import (
 	"fmt"
 	"strings"
+
+	"github.com/chatlens/chatlens/store"
 )
 
 // Target says where the bench runs. It never touches the user's data: the
@@ -34,6 +36,9 @@ type Options struct {
 	// RandomReads is how many single-seq reads the random scenario makes
 	// (default 1,000; FerretDB scans on every read, so its tests use fewer).
 	RandomReads int
+	// BucketSize is the slots per bucket document (default 100, the store's
+	// own layout); any other size uses the bench-only wide layout.
+	BucketSize int
 }
 
 // Defaults of Options.
@@ -57,6 +62,9 @@ func (o Options) withDefaults() (Options, error) {
 	if o.BatchSize == 0 {
 		o.BatchSize = DefaultBatchSize
 	}
+	if o.BucketSize == 0 {
+		o.BucketSize = store.BucketSize
+	}
 	if o.RandomReads == 0 {
 		o.RandomReads = DefaultRandomReads
 	}
@@ -69,6 +77,8 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("bench: conversation ID %q must not contain ':' or NUL", o.Conversation)
 	case o.RandomReads < 1:
 		return o, fmt.Errorf("bench: random reads must be at least 1, got %d", o.RandomReads)
+	case o.BucketSize < 1 || o.BucketSize > MaxBucketSize():
+		return o, fmt.Errorf("bench: bucket size must be 1 to %d, got %d", MaxBucketSize(), o.BucketSize)
 	case o.BatchSize < 1:
 		return o, fmt.Errorf("bench: batch size must be at least 1, got %d", o.BatchSize)
 	}

@@ -11,6 +11,9 @@ import (
 // benchUsers is how many people talk in the generated group.
 const benchUsers = 20
 
+// longTextWords is the most words a long text message has.
+const longTextWords = 159
+
 // startTime is the send time of seq 1 (unix ms), fixed so runs compare.
 const startTime int64 = 1_700_000_000_000
 
@@ -54,7 +57,7 @@ func message(seed int64, cid string, seq int64) *store.MsgData {
 	case k < 80:
 		m.ContentType, m.Content = 101, jsonString(map[string]string{"content": words(rng, 3+rng.IntN(25))})
 	case k < 90:
-		m.ContentType, m.Content = 101, jsonString(map[string]string{"content": words(rng, 40+rng.IntN(120))})
+		m.ContentType, m.Content = 101, jsonString(map[string]string{"content": words(rng, 40+rng.IntN(longTextWords-39))})
 	case k < 96:
 		m.ContentType, m.Content = 102, jsonString(map[string]any{"sourcePicture": map[string]any{
 			"url": fmt.Sprintf("https://cdn.example.com/pic/%x.jpg", rng.Uint64()), "width": 1080, "height": 1920,

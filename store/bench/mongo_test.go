@@ -59,3 +59,21 @@ func assertNoScratchDatabase(t *testing.T, uri string) {
 		}
 	}
 }
+
+// TestMongoWideBuckets runs the bench-only layout on FerretDB: 500
+// messages in buckets of 200 are 3 documents, written by 3 inserts, and
+// every scenario reads what it asked for.
+func TestMongoWideBuckets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("FerretDB scans on every read; skipped with -short")
+	}
+	uri, real := mongotest.URI(t)
+	res := smallRun(t, Target{MongoURI: uri}, Options{Messages: 500, RandomReads: 10, BucketSize: 200})
+	if res.Buckets.Storage.Documents != 3 || res.Buckets.Write.RoundTrips != 3 {
+		t.Errorf("wide buckets: %d documents in %d inserts, want 3 and 3",
+			res.Buckets.Storage.Documents, res.Buckets.Write.RoundTrips)
+	}
+	if !real {
+		assertNoScratchDatabase(t, uri)
+	}
+}

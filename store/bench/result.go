@@ -10,6 +10,10 @@ type Result struct {
 	BatchSize    int    `json:"batch_size"`
 	RandomReads  int    `json:"random_reads"`
 	NoSync       bool   `json:"no_sync"` // embedded commits were not fsynced
+	// BucketSize is the slots per bucket document; BucketLayout says whether
+	// that is the store's own layout (100) or the bench-only one.
+	BucketSize   int    `json:"bucket_size"`
+	BucketLayout string `json:"bucket_layout"`
 	// SlotReads is how the bucket layout read single messages: only their
 	// slots ($slice projection) or whole buckets (a server without it).
 	SlotReads string `json:"slot_reads"`
@@ -62,6 +66,9 @@ type Storage struct {
 	FileBytes    *int64 `json:"file_bytes,omitempty"`    // embedded: the layout's bbolt file
 	StorageBytes *int64 `json:"storage_bytes,omitempty"` // MongoDB: collStats storageSize
 	IndexBytes   *int64 `json:"index_bytes,omitempty"`   // MongoDB: collStats totalIndexSize
+	// LargestDocument is the biggest document written, against MongoDB's
+	// 16 MiB limit (bucket layouts whose store can tell).
+	LargestDocument *int64 `json:"largest_document_bytes,omitempty"`
 }
 
 // Ratio is flat ÷ buckets for each figure of a read: above 1 the flat

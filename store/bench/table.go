@@ -12,8 +12,9 @@ import (
 // WriteTable prints the layouts side by side for people: one block per
 // scenario, one row per figure, and flat ÷ buckets in the last column.
 func (r *Result) WriteTable(w io.Writer) error {
-	if _, err := fmt.Fprintf(w, "chatlens bench: %s\n%s messages in %s, batches of %d, seed %d%s\n%s\n\n",
-		r.Target, count(int64(r.Messages)), r.Conversation, r.BatchSize, r.Seed, syncNote(r.NoSync), r.SlotReads); err != nil {
+	if _, err := fmt.Fprintf(w, "chatlens bench: %s\n%s messages in %s, batches of %d, seed %d%s\nbucket size %d: %s layout\n%s\n\n",
+		r.Target, count(int64(r.Messages)), r.Conversation, r.BatchSize, r.Seed, syncNote(r.NoSync),
+		r.BucketSize, r.BucketLayout, r.SlotReads); err != nil {
 		return err
 	}
 	var t table
@@ -52,6 +53,7 @@ func (r *Result) WriteTable(w io.Writer) error {
 		{"file size", b.Storage.FileBytes, f.Storage.FileBytes, q.FileBytes},
 		{"storage size", b.Storage.StorageBytes, f.Storage.StorageBytes, q.StorageBytes},
 		{"index size", b.Storage.IndexBytes, f.Storage.IndexBytes, q.IndexBytes},
+		{"largest document (MongoDB: 16 MiB)", b.Storage.LargestDocument, f.Storage.LargestDocument, nil},
 	} {
 		if s.b != nil || s.f != nil {
 			row("", s.name, optBytes(s.b), optBytes(s.f), optRatio(s.q))

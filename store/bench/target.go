@@ -20,7 +20,7 @@ import (
 
 // session is both layouts opened on one target, and how to undo it.
 type session struct {
-	buckets  *bucketLayout
+	buckets  layout // the store's own buckets, or the bench-only wide ones
 	flat     *flatLayout
 	describe string
 	cleanup  func() error
@@ -57,27 +57,39 @@ func openEmbedded(target Target, opts Options) (*session, error) {
 		}
 		return st, err
 	}
-	return &session{
+	s := &session{
 		buckets:  newBucketLayout(eb, opts.Conversation, int64(opts.Messages), sizeOf),
 		flat:     &flatLayout{fs: fb, cid: opts.Conversation},
 		describe: "embedded (scratch bbolt files)",
 		cleanup: func() error {
 			return errors.Join(eb.Close(context.Background()), fb.Close(context.Background()), os.RemoveAll(dir))
 		},
-	}, nil
+	}
+	if opts.BucketSize != store.BucketSize {
+		wb, err := OpenWideBolt(filepath.Join(dir, "wide.db"), target.NoSync)
+		if err != nil {
+			return nil, errors.Join(err, s.cleanup())
+		}
+		s.buckets = newWideLayout(wb, opts.Conversation, opts.BucketSize, int64(opts.Messages))
+		closeRest := s.cleanup
+		s.cleanup = func() error { return errors.Join(wb.Close(context.Background()), closeRest()) }
+	}
+	return s, nil
 }
 
 // embeddedStorage counts the conversation's buckets and their bytes.
 func embeddedStorage(ctx context.Context, b store.Backend, cid string) (Storage, error) {
 	var st Storage
-	var data int64
+	var data, big int64
 	err := b.ScanRaw(ctx, store.CollMsg, cid+":", func(raw bson.Raw) error {
 		st.Documents++
 		data += int64(len(raw))
+		big = max(big, int64(len(raw)))
 		return nil
 	})
 	st.IndexEntries = st.Documents // one B+tree key per bucket
 	st.DataBytes = &data
+	st.LargestDocument = &big
 	return st, err
 }
 
@@ -118,12 +130,20 @@ func openMongo(ctx context.Context, target Target, opts Options) (*session, erro
 		return nil, errors.Join(err, cleanup())
 	}
 	sizeOf := func(ctx context.Context) (Storage, error) { return collStorage(ctx, db, store.CollMsg) }
-	return &session{
+	s := &session{
 		buckets:  newBucketLayout(mb, opts.Conversation, int64(opts.Messages), sizeOf),
 		flat:     &flatLayout{fs: fm, cid: opts.Conversation},
 		describe: mb.Describe(),
 		cleanup:  cleanup,
-	}, nil
+	}
+	if opts.BucketSize != store.BucketSize {
+		wm, err := OpenWideMongo(ctx, db)
+		if err != nil {
+			return nil, errors.Join(err, cleanup())
+		}
+		s.buckets = newWideLayout(wm, opts.Conversation, opts.BucketSize, int64(opts.Messages))
+	}
+	return s, nil
 }
 
 // scratchName is a database name no deployment uses: chatlens_bench_<random>.
