@@ -96,19 +96,22 @@ func (l *wideLayout) decodeSlots(raw bson.Raw, from, to int64) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("wide bucket %s: %w", id, err)
 	}
-	n := 0
+	// The asked slots go through store.DecodeSlots, the decoder the
+	// store's own buckets use, at most BucketSize at a time as a slice of
+	// their own: the sizes then differ in layout, not in decoder.
 	base := index*l.size + 1
-	for i, v := range vals {
-		seq := base + int64(i)
-		if seq < from || seq > to {
-			continue
+	lo, hi := max(from, base)-base, min(to, base+int64(len(vals))-1)-base
+	n := 0
+	for first := lo; first <= hi; first += store.BucketSize {
+		chunk := vals[first:min(hi+1, first+store.BucketSize)]
+		slice, err := bson.Marshal(bson.D{{Key: "msgs", Value: chunk}})
+		if err != nil {
+			return 0, fmt.Errorf("wide bucket %s: %w", id, err)
 		}
-		var s store.Slot
-		if err := v.Unmarshal(&s); err != nil {
-			return 0, fmt.Errorf("wide bucket %s slot %d: %w", id, i, err)
-		}
-		if s.Msg != nil {
-			n++
+		for _, s := range store.DecodeSlots(slice, true, 0, 0, len(chunk)) {
+			if !s.IsHole() {
+				n++
+			}
 		}
 	}
 	return n, nil
