@@ -101,22 +101,6 @@ func (o object) objs(k string) []object {
 	return out
 }
 
-// strs is an array field of strings; other elements are skipped.
-func (o object) strs(k string) []string {
-	var raws []json.RawMessage
-	if json.Unmarshal(o[k], &raws) != nil {
-		return nil
-	}
-	out := make([]string, 0, len(raws))
-	for _, r := range raws {
-		var s string
-		if json.Unmarshal(r, &s) == nil {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // count is the length of an array field, -1 when it is not an array.
 func (o object) count(k string) int {
 	var raws []json.RawMessage

@@ -315,23 +315,23 @@ func (c *refChecker) emptyShape(doc bson.Raw) {
 	})
 }
 
-var refErrMalformed = errors.New("malformed BSON")
+var errRefMalformed = errors.New("malformed BSON")
 
 // refEachElement calls fn for each element of a document or array, without
 // the allocations of bson.Raw.Elements: it runs for every slot read.
 func refEachElement(doc bson.Raw, fn func(key []byte, v bson.RawValue)) error {
 	if len(doc) < 5 {
-		return refErrMalformed
+		return errRefMalformed
 	}
 	n := int(binary.LittleEndian.Uint32(doc))
 	if n < 5 || n > len(doc) || doc[n-1] != 0 {
-		return refErrMalformed
+		return errRefMalformed
 	}
 	rest := doc[4 : n-1]
 	for len(rest) > 0 {
 		elem, next, ok := bsoncore.ReadElement(rest)
 		if !ok {
-			return refErrMalformed
+			return errRefMalformed
 		}
 		key, err := elem.KeyBytesErr()
 		if err != nil {

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
@@ -87,7 +86,7 @@ func (s *screen) check() {
 	if err := s.tm.Quit(); err != nil {
 		s.t.Fatal(err)
 	}
-	final := s.tm.FinalModel(s.t, teatest.WithFinalTimeout(5*time.Second)).(tea.Model)
+	final := s.tm.FinalModel(s.t, teatest.WithFinalTimeout(5*time.Second))
 	golden.RequireEqual(s.t, []byte(final.View()))
 }
 

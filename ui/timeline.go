@@ -359,9 +359,6 @@ func (t *timeline) move(delta int64, page bool) tea.Cmd {
 	return tea.Batch(t.prefetch(), t.readQuoted())
 }
 
-// atOldestHeld reports the cursor waiting for an older bucket.
-func (t *timeline) loadingOlder() bool { return t.pending[t.lo-1] }
-
 // slot returns the stored slot at seq if its bucket is held.
 func (t *timeline) slot(seq int64) (store.StoredSlot, *store.Bucket, bool) {
 	b := t.buckets[store.BucketIndex(seq)]

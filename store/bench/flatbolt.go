@@ -95,7 +95,8 @@ func (f *FlatBolt) Before(_ context.Context, cid string, before int64, limit int
 	prefix := append([]byte(cid), 0)
 	err := f.db.View(func(tx *bbolt.Tx) error {
 		c := tx.Bucket(flatBoltBucket).Cursor()
-		k, v := c.Seek(flatKey(cid, before))
+		k, _ := c.Seek(flatKey(cid, before)) // the first key at or after before
+		var v []byte
 		if k == nil {
 			k, v = c.Last()
 		} else {

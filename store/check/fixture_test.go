@@ -12,17 +12,12 @@ const (
 )
 
 var (
-	message          = checktest.Message
-	slot             = checktest.Slot
-	emptySlot        = checktest.EmptySlot
-	cleanSlots       = checktest.CleanSlots
-	bucket           = checktest.Bucket
-	cleanBucket      = checktest.CleanBucket
-	with             = checktest.With
-	without          = checktest.Without
-	withSlot         = checktest.WithSlot
-	withMsgField     = checktest.WithMsgField
-	withoutMsgFields = checktest.WithoutMsgFields
-	raw              = checktest.Raw
-	bigContent       = checktest.BigContent
+	emptySlot    = checktest.EmptySlot
+	cleanSlots   = checktest.CleanSlots
+	bucket       = checktest.Bucket
+	cleanBucket  = checktest.CleanBucket
+	with         = checktest.With
+	withSlot     = checktest.WithSlot
+	withMsgField = checktest.WithMsgField
+	raw          = checktest.Raw
 )

@@ -113,7 +113,6 @@ func TestUpdateKeepsOtherBytes(t *testing.T) {
 // TestNotSentByMatchesLikeNe checks the $ne filter of MarkSlotRead on the
 // shapes a slot can have.
 func TestNotSentByMatchesLikeNe(t *testing.T) {
-	type D = bson.D
 	tests := []struct {
 		name string
 		slot any
