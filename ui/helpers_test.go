@@ -224,7 +224,12 @@ func newDriver(t testing.TB, st *store.Store, opts Options, w, h int) *driver {
 	return d
 }
 
-func (d *driver) run(cmd tea.Cmd) {
+func (d *driver) run(cmd tea.Cmd) { d.runHolding(cmd, func(tea.Msg) bool { return false }) }
+
+// runHolding settles cmd like run, but keeps back every reply hold picks,
+// so a test can deliver it late, after the user has moved on.
+func (d *driver) runHolding(cmd tea.Cmd, hold func(tea.Msg) bool) []tea.Msg {
+	var held []tea.Msg
 	queue := []tea.Cmd{cmd}
 	for steps := 0; len(queue) > 0; steps++ {
 		if steps > 100000 {
@@ -240,10 +245,15 @@ func (d *driver) run(cmd tea.Cmd) {
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
 		default:
+			if hold(msg) {
+				held = append(held, msg)
+				continue
+			}
 			_, next := d.m.Update(msg)
 			queue = append(queue, next)
 		}
 	}
+	return held
 }
 
 // send delivers msg and settles; sendOnly delivers it and returns the command

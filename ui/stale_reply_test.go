@@ -7,36 +7,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// runHolding settles cmd like run, but keeps back every reply hold picks,
-// so a test can deliver it late, after the user has moved on.
-func (d *driver) runHolding(cmd tea.Cmd, hold func(tea.Msg) bool) []tea.Msg {
-	var held []tea.Msg
-	queue := []tea.Cmd{cmd}
-	for steps := 0; len(queue) > 0; steps++ {
-		if steps > 100000 {
-			d.t.Fatal("commands never settle")
-		}
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case nil, tea.QuitMsg:
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		default:
-			if hold(msg) {
-				held = append(held, msg)
-				continue
-			}
-			_, next := d.m.Update(msg)
-			queue = append(queue, next)
-		}
-	}
-	return held
-}
-
 // TestSlowDateJumpDoesNotUndoANewerBottom: a jump to a date is resolved in
 // the background; when the user presses G before it lands, the late answer
 // must not pull the cursor back to the date.
