@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 )
 
 // WriteRequest is a write as an operator asks for it, from the scripted
@@ -83,15 +82,9 @@ func (s *Store) apply(ctx context.Context, req WriteRequest, rev Revoke) (Done, 
 	return Done{WriteResult: res}, err
 }
 
-// refuse audits a refusal and returns it.
+// refuse audits a refusal (a *TargetError or *UnknownUserError) and returns it.
 func (s *Store) refuse(ctx context.Context, req WriteRequest, err error) (Done, error) {
-	entry := AuditEntry{Time: time.Now().UTC(), Operator: s.operator, Action: req.Action, Conversation: req.Cid,
-		Seqs: req.Seqs, As: req.By, Admin: actingAsAdmin(ctx), Result: ResultRefused, Error: err.Error()}
-	done := Done{WriteResult: WriteResult{Seqs: req.Seqs}}
-	if aerr := s.audit.Append(entry); aerr != nil {
-		return done, fmt.Errorf("%w (and the audit log failed: %v)", err, aerr)
-	}
-	return done, err
+	return Done{WriteResult: WriteResult{Seqs: req.Seqs}}, s.auditRefusal(req.Action, req.Cid, req.By, req.Seqs, actingAsAdmin(ctx), err)
 }
 
 // adminKey marks a context whose writes an operator makes as an app admin.

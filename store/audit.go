@@ -109,16 +109,23 @@ func (a *AuditLog) Append(e AuditEntry) error {
 // AuditRefusal logs a write that was refused, or whose check failed, before
 // anything was written: action by as on seqs of cid, and why. It returns
 // reason, so a caller can `return st.AuditRefusal(...)`; if the log itself
-// fails, the error says so too. A refusal (a *TargetError, ErrReadOnly) is
+// fails, the error says so too. A refusal (a *TargetError, an
+// *UnknownUserError, ErrReadOnly) is
 // logged "refused", any other failure of the check "failed".
 func (s *Store) AuditRefusal(action, cid, as string, seqs []int64, reason error) error {
+	return s.auditRefusal(action, cid, as, seqs, false, reason)
+}
+
+// auditRefusal is AuditRefusal for an operator who may act as an app admin.
+func (s *Store) auditRefusal(action, cid, as string, seqs []int64, admin bool, reason error) error {
 	if reason == nil {
 		return nil
 	}
 	entry := AuditEntry{Time: time.Now().UTC(), Operator: s.operator, Action: action,
-		Conversation: cid, Seqs: seqs, As: as, Result: ResultFailed, Error: reason.Error()}
+		Conversation: cid, Seqs: seqs, As: as, Admin: admin, Result: ResultFailed, Error: reason.Error()}
 	var te *TargetError
-	if errors.As(reason, &te) || errors.Is(reason, ErrReadOnly) {
+	var ue *UnknownUserError
+	if errors.As(reason, &te) || errors.As(reason, &ue) || errors.Is(reason, ErrReadOnly) {
 		entry.Result = ResultRefused
 	}
 	if err := s.audit.Append(entry); err != nil {
