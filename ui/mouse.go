@@ -82,5 +82,5 @@ func (m *Model) clickTimeline(line, width, height int) tea.Cmd {
 		return nil
 	}
 	m.focus = paneTimeline
-	return m.tl.move(seq-m.tl.cursor, false)
+	return m.tl.jumpTo(seq) // a seq, not a row count: a gap is one row for many seqs
 }

@@ -64,3 +64,19 @@ func TestClickNarrow(t *testing.T) {
 		t.Errorf("cursor at %d after clicking seq 110 at 60 columns", d.m.tl.cursor)
 	}
 }
+
+// TestClickBelowAGap: a click picks the seq drawn on the row, however many
+// seqs a gap row above it stands for (a gap is one row, not one per seq).
+func TestClickBelowAGap(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedFar(t, st)
+	opts, _ := testOptions(t, "alice")
+	opts.Mouse = true
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatFar)
+	d.jump(5)
+	d.send(click(60, lineOf(t, d.m.View(), "1000000004 ")))
+	if d.m.tl.cursor != farSeq+3 {
+		t.Errorf("clicking seq %d below the gap put the cursor at %d", farSeq+3, d.m.tl.cursor)
+	}
+}

@@ -156,7 +156,7 @@ func (t *timeline) rows(width, height int) []string {
 	seqWidth := len(strconv.FormatInt(t.maxSeq(), 10))
 	for s := t.top; s <= to && height > 0; s = t.nextRow(s) {
 		if gFrom, gTo, ok := t.gapRow(s); ok {
-			line := padRight(projection.Truncate(fmt.Sprintf("%s%*d %11s ", t.marker(s), seqWidth, s, "")+gapLine(gFrom, gTo), width), width)
+			line := padRight(projection.Truncate(fmt.Sprintf("%s%*d %*s ", t.marker(s), seqWidth, s, len(t.clockFmt), "")+gapLine(gFrom, gTo), width), width)
 			style := th.Hole
 			if s == t.cursor {
 				style = th.Selected
