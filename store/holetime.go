@@ -165,26 +165,12 @@ func (s *Store) newestBefore(ctx context.Context, cid string, index int64) (seq,
 	slices.Sort(older)
 	slices.Reverse(older)
 	for start := 0; start < len(older); start += s.FindBatch {
-		batch := older[start:min(start+s.FindBatch, len(older))]
-		want := make([]string, len(batch))
-		for i, idx := range batch {
-			want[i] = DocID(cid, idx)
-		}
-		s.trip()
-		raws, err := s.backend.FindBuckets(ctx, want)
+		// maxSeq 0: the stored buckets only, as OpenIM's search reads MongoDB.
+		bs, err := s.Buckets(ctx, cid, older[start:min(start+s.FindBatch, len(older))], 0)
 		if err != nil {
 			return 0, 0, err
 		}
-		byIndex := map[int64]*Bucket{}
-		for _, raw := range raws {
-			b := DecodeBucket(raw)
-			byIndex[b.Index] = b
-		}
-		for _, idx := range batch {
-			b := byIndex[idx]
-			if b == nil {
-				continue
-			}
+		for _, b := range bs { // newest first, as asked
 			for i := BucketSize - 1; i >= 0; i-- {
 				if st := b.Slots[i]; !st.IsHole() && st.Slot.Msg.SendTime > 0 {
 					return st.Slot.Msg.Seq, st.Slot.Msg.SendTime, nil
