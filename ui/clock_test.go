@@ -4,20 +4,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/chatlens/chatlens/store"
 )
 
 // startScreenAt is startScreen with the clock and display zone given.
 func startScreenAt(t *testing.T, now time.Time, loc *time.Location) *screen {
 	t.Helper()
-	st, tb := newTestStore(t, false)
-	seedSmall(t, st)
-	opts, _ := testOptions(t, "alice")
-	opts.Now, opts.TimeZone = func() time.Time { return now }, loc
-	tm := teatest.NewTestModel(t, NewModel(st, opts), teatest.WithInitialTermSize(100, 30))
-	s := &screen{t: t, tm: tm, tb: tb}
-	s.waitFor("hello 120 from bob")
-	return s
+	return startScreenWithOptions(t, func(*store.Store) {}, func(o *Options) {
+		o.Now, o.TimeZone = func() time.Time { return now }, loc
+	})
 }
 
 // TestGoldenTimesOtherYear: a year later, in a zone two hours east of UTC,

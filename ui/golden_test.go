@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
@@ -33,10 +32,17 @@ func startScreen(t *testing.T) *screen {
 // startScreenWith is startScreen with more stored after the small seed.
 func startScreenWith(t *testing.T, setup func(st *store.Store)) *screen {
 	t.Helper()
+	return startScreenWithOptions(t, setup, func(*Options) {})
+}
+
+// startScreenWithOptions is startScreenWith with the options adjusted.
+func startScreenWithOptions(t *testing.T, setup func(st *store.Store), adjust func(*Options)) *screen {
+	t.Helper()
 	st, tb := newTestStore(t, false)
 	seedSmall(t, st)
 	setup(st)
 	opts, _ := testOptions(t, "alice")
+	adjust(&opts)
 	tm := teatest.NewTestModel(t, NewModel(st, opts), teatest.WithInitialTermSize(100, 30))
 	s := &screen{t: t, tm: tm, tb: tb}
 	s.waitFor("hello 120 from bob") // the list with its previews
@@ -162,8 +168,7 @@ func TestGoldenCompareInspector(t *testing.T) {
 // TestGoldenCompareColour is taken with ANSI colours on: the ≠ marker and
 // the reason column keep the diff highlight, on the selected row too.
 func TestGoldenCompareColour(t *testing.T) {
-	lipgloss.SetColorProfile(termenv.ANSI256)
-	t.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
+	withProfile(t, termenv.ANSI256)
 	s := startScreenWith(t, carolFrom20(t))
 	s.compareTeamWithCarol()
 	s.keys("[")

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 )
 
@@ -95,8 +94,7 @@ func TestNoMatchIsSaidOneWay(t *testing.T) {
 // TestGoldenSearchHighlight is compared with colours on: the match inside
 // each hit row is marked (bold, underlined) and a lost mark fails here.
 func TestGoldenSearchHighlight(t *testing.T) {
-	lipgloss.SetColorProfile(termenv.ANSI256)
-	t.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
+	withProfile(t, termenv.ANSI256)
 	s := startScreen(t)
 	s.open()
 	s.keys("/")
