@@ -18,7 +18,7 @@ func (s *Store) NewestBuckets(ctx context.Context, windows []Window) (map[string
 	ends := map[string]int64{} // cid -> max seq
 	need := map[string]int64{} // the ones the cache did not hold entirely
 	cached := map[string]map[int64]*Slot{}
-	read := map[string]*Bucket{}
+	reused := map[string]*Bucket{} // read from the backend by Windows already
 	for _, w := range windows {
 		if w.MaxSeq <= 0 {
 			continue
@@ -27,7 +27,7 @@ func (s *Store) NewestBuckets(ctx context.Context, windows []Window) (map[string
 		ends[w.Cid], cached[w.Cid] = w.MaxSeq, hits
 		switch {
 		case w.stored != nil && w.stored.Index == BucketIndex(w.MaxSeq):
-			read[w.Cid] = w.stored
+			reused[w.Cid] = w.stored
 		case !complete:
 			need[w.Cid] = w.MaxSeq
 		}
@@ -36,7 +36,7 @@ func (s *Store) NewestBuckets(ctx context.Context, windows []Window) (map[string
 	if err != nil {
 		return nil, err
 	}
-	maps.Copy(found, read)
+	maps.Copy(found, reused)
 	for cid, hits := range cached {
 		if len(hits) == 0 {
 			continue
@@ -45,8 +45,9 @@ func (s *Store) NewestBuckets(ctx context.Context, windows []Window) (map[string
 		if b == nil {
 			b = MissingBucket(cid, BucketIndex(ends[cid]))
 		}
-		_, read := need[cid]
-		overlay(b, hits, read)
+		_, asked := need[cid]
+		_, kept := reused[cid]
+		overlay(b, hits, asked || kept) // either way the bucket came from the backend
 		found[cid] = b
 	}
 	return found, nil

@@ -41,3 +41,29 @@ func TestCachedMessageMissingFromTheStoreIsMarked(t *testing.T) {
 		t.Errorf("seq 101 of a bucket served by the cache alone: unstored %v, want false (the store was not asked)", st.Unstored)
 	}
 }
+
+// TestNewestBucketKeptByWindowsMarksUnstored: when Redis's max seq sends
+// Windows to the stored newest bucket (to check it), NewestBuckets reuses
+// that bucket instead of reading it again; a cached message over one of its
+// holes is still marked as not stored yet, as Buckets marks it.
+func TestNewestBucketKeptByWindowsMarksUnstored(t *testing.T) {
+	cache := newFakeCache()
+	s := seeded(t, "sg_g1", 150, store.Options{Cache: cache})
+	cache.max["sg_g1"] = 151
+	cache.slots[151] = &store.Slot{Msg: &store.MsgData{Content: "only in cache", Seq: 151, SendTime: 1}}
+	ws, err := s.Windows(t.Context(), "u1", []string{"sg_g1"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found, err := s.NewestBuckets(t.Context(), []store.Window{*ws["sg_g1"]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := found["sg_g1"]
+	if b == nil || b.Index != 1 {
+		t.Fatalf("newest bucket %+v, want bucket 1", b)
+	}
+	if st := b.Slots[50]; !st.Cached || !st.Unstored {
+		t.Errorf("seq 151, cached over a stored hole: cached %v, unstored %v; want true, true", st.Cached, st.Unstored)
+	}
+}
