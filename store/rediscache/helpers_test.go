@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"io"
 	"net"
 	"os"
@@ -208,4 +209,11 @@ func mustNotContain(t *testing.T, what, text, secret string) {
 	if strings.Contains(text, secret) {
 		t.Errorf("%s leaks the password: %s", what, text)
 	}
+}
+
+// EncodeSlot is the MSG_CACHE value the server writes for slot: JSON of the
+// slot with Go field names, the way tests seed a Redis as the server fills it.
+func EncodeSlot(slot *store.Slot) (string, error) {
+	b, err := json.Marshal(slot)
+	return string(b), err
 }

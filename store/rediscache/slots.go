@@ -67,13 +67,6 @@ func decodeSlot(raw string) (*store.Slot, bool) {
 	return slot, true
 }
 
-// EncodeSlot is the MSG_CACHE value the server writes for slot (for tests
-// and seeding a Redis the way the server fills it).
-func EncodeSlot(slot *store.Slot) (string, error) {
-	b, err := json.Marshal(slot)
-	return string(b), err
-}
-
 // tagAsDeleted is rockscache's TagAsDeleted, one key per script so it is
 // atomic and never spans Cluster slots: the value stays but is locked, so
 // every reader treats it as a miss and rebuilds from MongoDB; the key expires.
