@@ -13,7 +13,7 @@ import (
 // never fires an action), then an overlay, then the global keys, then the
 // focused pane.
 func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
-	if m.find != nil && m.inputFor == inNone && (k.Type == tea.KeyEsc || k.Type == tea.KeyCtrlC) {
+	if m.find != nil && !m.input.open() && (k.Type == tea.KeyEsc || k.Type == tea.KeyCtrlC) {
 		m.cancelFind() // a running find is what esc and ctrl+c stop first
 		m.setStatus("find cancelled", false)
 		return nil
@@ -21,7 +21,7 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	if k.Type == tea.KeyCtrlC {
 		return m.quit()
 	}
-	if m.inputFor != inNone {
+	if m.input.open() {
 		return m.inputKey(k)
 	}
 	keys := m.e.keys
@@ -221,8 +221,7 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 			m.overlay, m.inspectAt = ovInspector, 0
 		}
 	case key.Matches(k, keys.Search):
-		m.startInput(inSearch, "search: ", t.search.query)
-		m.inputSelected = t.search.query != "" // typing replaces the last query
+		m.input.start(inSearch, "search: ", t.search.query, t.search.query != "") // typing replaces the last query
 	case key.Matches(k, keys.NextHit):
 		return m.stepHit(true)
 	case key.Matches(k, keys.PrevHit):
@@ -244,45 +243,28 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 
 // startInput opens the bottom line input for a purpose.
 func (m *Model) startInput(purpose inputFor, prompt, value string) {
-	m.inputFor = purpose
-	m.input.Prompt = prompt
-	m.input.SetValue(value)
-	m.input.CursorEnd()
-	m.input.Focus()
-	m.inputSelected = false
+	m.input.start(purpose, prompt, value, false)
 }
 
+// inputKey gives the key to the input, whose command (a paste) goes back
+// to the program, and acts on the input's value as it changes and ends.
 func (m *Model) inputKey(k tea.KeyMsg) tea.Cmd {
-	if m.inputSelected {
-		m.inputSelected = false
-		switch k.Type {
-		case tea.KeyRunes, tea.KeySpace:
-			m.input.SetValue("") // the typed key starts a new value
-		case tea.KeyBackspace, tea.KeyDelete, tea.KeyCtrlU:
-			m.input.SetValue("")
-			return nil
-		}
+	cmd := m.input.Update(k)
+	return tea.Batch(cmd, m.inputChanged())
+}
+
+// inputChanged follows the input: the list filter as it is typed, the
+// purpose's action when it is submitted.
+func (m *Model) inputChanged() tea.Cmd {
+	end, ok := m.input.ended()
+	switch {
+	case ok && end.submitted:
+		return m.submitInput(end.purpose, end.value)
+	case ok && end.purpose == inFilter:
+		m.list.setFilter("")
+	case !ok && m.input.purpose == inFilter:
+		m.list.setFilter(m.input.value())
 	}
-	switch k.Type {
-	case tea.KeyEsc:
-		if m.inputFor == inFilter {
-			m.list.setFilter("")
-		}
-		m.inputFor = inNone
-		m.input.Blur()
-		return nil
-	case tea.KeyEnter:
-		purpose, value := m.inputFor, m.input.Value()
-		m.inputFor = inNone
-		m.input.Blur()
-		return m.submitInput(purpose, value)
-	}
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(k)
-	if m.inputFor == inFilter {
-		m.list.setFilter(m.input.Value())
-	}
-	_ = cmd // the cursor blinks without us
 	return nil
 }
 

@@ -7,7 +7,6 @@ import (
 	"maps"
 
 	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/keymap"
@@ -34,18 +33,6 @@ const (
 	ovMsgLog
 )
 
-// inputFor is what the one-line input at the bottom is collecting.
-type inputFor int
-
-const (
-	inNone inputFor = iota
-	inFilter
-	inViewAs
-	inJump
-	inSearch
-	inFindID
-)
-
 // Model is the root of the program.
 type Model struct {
 	e             *env
@@ -62,11 +49,7 @@ type Model struct {
 	picker    picker
 	inspectAt int // first line of the inspector shown
 
-	input    textinput.Model
-	inputFor inputFor
-	// inputSelected: the input holds a value offered whole (the last
-	// search), shown selected; the first key typed replaces it.
-	inputSelected bool
+	input lineInput // the one-line input at the bottom (input.go)
 
 	status    string
 	statusErr bool
@@ -106,16 +89,8 @@ func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.T
 		m.conn = connection{waiting: true, to: opts.ConnectingTo}
 		m.connect = opts.Connect
 	}
-	m.input = newInput(theme)
+	m.input = newLineInput(e)
 	return m
-}
-
-// newInput is a text input drawn with the theme only (textinput's
-// placeholder and completion defaults are colours).
-func newInput(th themes.Theme) textinput.Model {
-	in := textinput.New()
-	in.PlaceholderStyle, in.CompletionStyle = th.Muted, th.Muted
-	return in
 }
 
 // Init starts the first load: the list of --as, or a search for a user;
@@ -168,6 +143,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.help.Width = msg.Width
+		m.input.SetSize(msg.Width, 1)
 	case tea.KeyMsg:
 		return m, m.withRefusals(m.handleKeys(msg))
 	case tea.MouseMsg:
@@ -226,8 +202,20 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.jumpResolved(msg)
 	case copiedMsg:
 		m.copied(msg)
+	default:
+		// Replies to a child's own commands (a paste from the clipboard)
+		// go back to the child that is open.
+		return m, m.childMsg(msg)
 	}
 	return m, nil
+}
+
+// childMsg routes a message no one above knows to the open input.
+func (m *Model) childMsg(msg tea.Msg) tea.Cmd {
+	if m.input.open() {
+		return tea.Batch(m.input.Update(msg), m.inputChanged())
+	}
+	return nil
 }
 
 // jumpResolved moves the cursor where a background jump found, unless a

@@ -126,10 +126,8 @@ func (m *Model) statusBar() string {
 func (m *Model) footer() string {
 	th := m.e.theme
 	switch {
-	case m.inputFor != inNone && m.inputSelected:
-		return lipgloss.NewStyle().MaxWidth(m.width).Render(m.input.Prompt + th.Selected.Render(projection.SingleLine(m.input.Value())))
-	case m.inputFor != inNone:
-		return lipgloss.NewStyle().MaxWidth(m.width).Render(m.input.View())
+	case m.input.open():
+		return m.input.View()
 	case m.status != "":
 		style := th.Accent
 		if m.statusErr {
