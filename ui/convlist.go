@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 
@@ -62,14 +61,9 @@ func (l *convList) setFilter(f string) {
 }
 
 func (l *convList) applyFilter() {
-	f := strings.ToLower(l.filter)
-	l.shown = l.shown[:0]
-	for i, it := range l.items {
-		if f == "" || strings.Contains(strings.ToLower(it.name), f) ||
-			strings.Contains(strings.ToLower(it.sum.ConversationID), f) {
-			l.shown = append(l.shown, i)
-		}
-	}
+	l.shown = fuzzyFilter(l.filter, len(l.items), func(i int) []string {
+		return []string{l.items[i].name, l.items[i].sum.ConversationID}
+	})
 	l.cursor = min(l.cursor, max(0, len(l.shown)-1))
 }
 

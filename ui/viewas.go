@@ -123,13 +123,9 @@ func (p *picker) setMembers(ms []store.Member, prefer string) {
 }
 
 func (p *picker) filter() {
-	q := strings.ToLower(p.input.Value())
-	p.shown = p.shown[:0]
-	for i, mb := range p.members {
-		if q == "" || strings.Contains(strings.ToLower(mb.UserID), q) || strings.Contains(strings.ToLower(mb.Nickname), q) {
-			p.shown = append(p.shown, i)
-		}
-	}
+	p.shown = fuzzyFilter(p.input.Value(), len(p.members), func(i int) []string {
+		return []string{p.members[i].UserID, p.members[i].Nickname}
+	})
 	p.cursor = min(p.cursor, max(0, len(p.shown)-1))
 }
 
