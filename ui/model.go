@@ -144,6 +144,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.help.Width = msg.Width
 		m.input.SetSize(msg.Width, 1)
+		m.picker.SetSize(msg.Width, m.bodyHeight())
 	case tea.KeyMsg:
 		return m, m.withRefusals(m.handleKeys(msg))
 	case tea.MouseMsg:
@@ -212,8 +213,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // childMsg routes a message no one above knows to the open input.
 func (m *Model) childMsg(msg tea.Msg) tea.Cmd {
-	if m.input.open() {
+	switch {
+	case m.input.open():
 		return tea.Batch(m.input.Update(msg), m.inputChanged())
+	case m.overlay == ovPicker:
+		return m.picker.Update(msg)
 	}
 	return nil
 }

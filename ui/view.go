@@ -37,7 +37,7 @@ func (m *Model) View() string {
 	case ovInspector:
 		body = m.inspectorView(h)
 	case ovPicker:
-		body = floatOver(m.panes(h), m.pickerView(h), m.width, h)
+		body = floatOver(m.panes(h), m.picker.View(), m.width, h)
 	case ovMsgLog:
 		body = floatOver(m.panes(h), m.msgLogView(h), m.width, h)
 	default:
@@ -186,11 +186,7 @@ func (m *Model) hints() []key.Binding {
 	keys := m.e.keys
 	switch m.overlay {
 	case ovPicker:
-		what := "view as"
-		if m.picker.forCompare {
-			what = "compare"
-		}
-		return []key.Binding{hint("type", "filter"), hint("↑/↓", "choose"), hint("enter", what), hint("esc", "cancel")}
+		return m.picker.ShortHelp()
 	case ovConfirm:
 		if m.confirm.run == nil { // a refusal: nothing to confirm
 			return []key.Binding{hint(keys.Cancel.Help().Key, "close")}
@@ -267,39 +263,6 @@ func (m *Model) confirmView() string {
 		keys = ans(m.e.keys.Cancel, "close")
 	}
 	lines = append(lines, "", th.Accent.Render(keys))
-	return th.Dialog.Width(w + 2).Render(strings.Join(lines, "\n"))
-}
-
-func (m *Model) pickerView(h int) string {
-	th := m.e.theme
-	p := &m.picker
-	w := max(20, min(60, m.width-6))
-	title := "View as"
-	if p.forCompare {
-		title = "Compare " + m.tl.viewer + " with"
-	}
-	lines := []string{th.Title.Render(title), p.input.View()}
-	if len(p.members) == 0 {
-		lines = append(lines, th.Muted.Render("no members known yet"))
-	}
-	rows := max(1, h-6)
-	start := max(0, p.cursor-rows+1)
-	for i := start; i < len(p.shown) && i < start+rows; i++ {
-		mb := p.members[p.shown[i]]
-		label := mb.UserID
-		if mb.Nickname != "" {
-			label += "  " + mb.Nickname
-		}
-		if mb.RoleLevel != 0 {
-			label += "  (" + roleName(mb.RoleLevel) + ")"
-		}
-		label = projection.Truncate(projection.SingleLine(label), w-2)
-		if i == p.cursor {
-			lines = append(lines, th.Selected.Render("▸ "+label))
-		} else {
-			lines = append(lines, "  "+label)
-		}
-	}
 	return th.Dialog.Width(w + 2).Render(strings.Join(lines, "\n"))
 }
 
