@@ -31,26 +31,33 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	case ovConfirm:
 		return m.confirmKey(k)
 	case ovHelp:
-		if key.Matches(k, keys.Help, keys.Back, keys.Quit) {
+		cmd := m.helpBox.Update(k)
+		if m.helpBox.closed {
 			m.overlay = ovNone
 		}
-		return nil
+		return cmd
 	case ovInspector:
-		m.inspectorKey(k)
-		return nil
+		cmd := m.inspector.Update(k)
+		if m.inspector.closed {
+			m.overlay = ovNone
+		}
+		return cmd
 	case ovMsgLog:
-		m.msgLogKey(k)
-		return nil
+		cmd := m.logBox.Update(k)
+		if m.logBox.closed {
+			m.overlay = ovNone
+		}
+		return cmd
 	}
 	m.status = ""
 	switch {
 	case key.Matches(k, keys.Quit):
 		return m.quit()
 	case key.Matches(k, keys.Help):
-		m.overlay = ovHelp
+		m.helpBox.closed, m.overlay = false, ovHelp
 		return nil
 	case key.Matches(k, keys.MessageLog):
-		m.overlay, m.log.scroll = ovMsgLog, 0
+		m.logBox.closed, m.logBox.scroll, m.overlay = false, 0, ovMsgLog
 		return nil
 	case key.Matches(k, keys.SwitchPane):
 		if m.tl != nil && m.focus == paneList {
@@ -218,7 +225,7 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		m.refuse(act, []int64{t.cursor}, "read-only: revoke, delete and mark read are disabled")
 	case key.Matches(k, keys.Inspect):
 		if _, _, ok := t.slot(t.cursor); ok {
-			m.overlay, m.inspectAt = ovInspector, 0
+			m.openInspector()
 		}
 	case key.Matches(k, keys.Search):
 		m.input.start(inSearch, "search: ", t.search.query, t.search.query != "") // typing replaces the last query

@@ -47,7 +47,9 @@ type Model struct {
 	overlay   overlay
 	confirm   confirmDialog
 	picker    picker
-	inspectAt int // first line of the inspector shown
+	inspector inspector
+	helpBox   helpBox
+	logBox    logBox
 
 	input lineInput // the one-line input at the bottom (input.go)
 
@@ -90,6 +92,8 @@ func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.T
 		m.connect = opts.Connect
 	}
 	m.input = newLineInput(e)
+	m.helpBox = helpBox{e: e, help: &m.help}
+	m.logBox = logBox{e: e, log: &m.log}
 	return m
 }
 
@@ -129,7 +133,23 @@ func (m *Model) viewer() string {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
 	m.noteProblems()
+	m.layout()
 	return m, cmd
+}
+
+// layout gives every component its size and what it shows after an
+// update, so that View draws what is settled and changes nothing.
+func (m *Model) layout() {
+	h := m.bodyHeight()
+	m.input.SetSize(m.width, 1)
+	m.picker.SetSize(m.width, h)
+	m.confirm.SetSize(m.width, h)
+	m.helpBox.SetSize(m.width, h)
+	m.logBox.SetSize(m.width, h)
+	if m.overlay == ovInspector && m.tl != nil {
+		m.inspector.SetSize(m.width, h)
+		m.inspector.setContent(m.tl.cursor, m.inspectorLines())
+	}
 }
 
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -143,8 +163,6 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.help.Width = msg.Width
-		m.input.SetSize(msg.Width, 1)
-		m.picker.SetSize(msg.Width, m.bodyHeight())
 	case tea.KeyMsg:
 		return m, m.withRefusals(m.handleKeys(msg))
 	case tea.MouseMsg:

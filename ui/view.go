@@ -31,15 +31,15 @@ func (m *Model) View() string {
 	// timeline a viewer is picked for, stays in sight.
 	switch m.overlay {
 	case ovHelp:
-		body = floatOver(m.panes(h), m.helpView(), m.width, h)
+		body = floatOver(m.panes(h), m.helpBox.View(), m.width, h)
 	case ovConfirm:
-		body = floatOver(m.panes(h), m.confirmView(), m.width, h)
+		body = floatOver(m.panes(h), m.confirm.View(), m.width, h)
 	case ovInspector:
-		body = m.inspectorView(h)
+		body = m.inspector.View()
 	case ovPicker:
 		body = floatOver(m.panes(h), m.picker.View(), m.width, h)
 	case ovMsgLog:
-		body = floatOver(m.panes(h), m.msgLogView(h), m.width, h)
+		body = floatOver(m.panes(h), m.logBox.View(), m.width, h)
 	default:
 		body = m.panes(h)
 	}
@@ -176,11 +176,6 @@ func (m *Model) keyHints(bs []key.Binding, width int) string {
 	return ansi.Truncate(m.help.ShortHelpView(bs), width, "…")
 }
 
-// hint is a footer entry for a key the dialogs handle themselves.
-func hint(keys, desc string) key.Binding {
-	return key.NewBinding(key.WithKeys(keys), key.WithHelp(keys, desc))
-}
-
 // hints are the keys that do something where the user is now.
 func (m *Model) hints() []key.Binding {
 	keys := m.e.keys
@@ -188,16 +183,13 @@ func (m *Model) hints() []key.Binding {
 	case ovPicker:
 		return m.picker.ShortHelp()
 	case ovConfirm:
-		if m.confirm.run == nil { // a refusal: nothing to confirm
-			return []key.Binding{hint(keys.Cancel.Help().Key, "close")}
-		}
-		return []key.Binding{keys.Confirm, keys.Cancel}
+		return m.confirm.ShortHelp()
 	case ovHelp:
-		return []key.Binding{hint(keys.Help.Help().Key+"/"+keys.Back.Help().Key, "close")}
+		return m.helpBox.ShortHelp()
 	case ovInspector:
-		return []key.Binding{keys.Up, keys.Down, keys.PageUp, keys.PageDown, keys.Back}
+		return m.inspector.ShortHelp()
 	case ovMsgLog:
-		return []key.Binding{keys.Up, keys.Down, hint(keys.MessageLog.Help().Key+"/"+keys.Back.Help().Key, "close")}
+		return m.logBox.ShortHelp()
 	}
 	if m.conn.waiting {
 		return []key.Binding{keys.MessageLog}
@@ -206,64 +198,6 @@ func (m *Model) hints() []key.Binding {
 		return keys.TimelineHelp()
 	}
 	return keys.ListHelp()
-}
-
-func (m *Model) helpView() string {
-	th := m.e.theme
-	keys := m.e.keys
-	closeKeys := keys.Help.Help().Key + " or " + keys.Back.Help().Key + " to close"
-	note := th.Muted.Render(closeKeys)
-	if m.e.readOnly {
-		note = th.Muted.Render("read-only: revoke, delete and mark read are off · " + closeKeys)
-	}
-	title := th.Title.Render("Keys")
-	body := m.fullHelp(m.width-4, "\n\n") // the dialog's border and padding
-	parts := []string{title, "", body, "", note}
-	if lipgloss.Height(body)+6 > m.bodyHeight() {
-		// A short screen: no blank lines and the title on the closing
-		// line, so the box keeps its borders.
-		parts = []string{m.fullHelp(m.width-4, "\n"), title + th.Muted.Render(" · ") + note}
-	}
-	return th.Dialog.MaxWidth(m.width).Render(lipgloss.JoinVertical(lipgloss.Left, parts...))
-}
-
-// fullHelp lays the help's columns out in as few rows as fit width: all
-// side by side on a wide terminal, two by two at 60 columns, one under the
-// other below that.
-func (m *Model) fullHelp(width int, rowSep string) string {
-	groups := m.e.keys.FullHelp()
-	h := m.help
-	h.Width = 0 // measured here; help's own cut drops whole columns behind a "…"
-	var out string
-	for per := len(groups); per >= 1; per-- {
-		var rows []string
-		for i := 0; i < len(groups); i += per {
-			rows = append(rows, h.FullHelpView(groups[i:min(i+per, len(groups))]))
-		}
-		out = strings.Join(rows, rowSep)
-		if lipgloss.Width(out) <= width {
-			return out
-		}
-	}
-	return out
-}
-
-func (m *Model) confirmView() string {
-	th := m.e.theme
-	w := max(20, min(70, m.width-6))
-	lines := []string{th.Title.Render(projection.Truncate(m.confirm.title, w)), ""}
-	for _, l := range m.confirm.lines {
-		lines = append(lines, wrapWords(textPresentation(projection.SingleLine(l)), w)...)
-	}
-	// The answers are read from the key map, so a keys.json moving them
-	// moves the hint too.
-	ans := func(b key.Binding, what string) string { return b.Help().Key + ": " + what }
-	keys := ans(m.e.keys.Confirm, "do it") + "   " + ans(m.e.keys.Cancel, "cancel")
-	if m.confirm.run == nil {
-		keys = ans(m.e.keys.Cancel, "close")
-	}
-	lines = append(lines, "", th.Accent.Render(keys))
-	return th.Dialog.Width(w + 2).Render(strings.Join(lines, "\n"))
 }
 
 // fitBlock makes s exactly width x height cells: lines cut or padded, rows
