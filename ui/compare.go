@@ -354,6 +354,20 @@ func (t *timeline) beyondNotes() []string {
 	return out
 }
 
+// settleDiffRows keeps the cursor's difference among the height rows of
+// "differences only".
+func (t *timeline) settleDiffRows(height int) {
+	d := &t.diffs
+	if len(d.runs) == 0 {
+		return
+	}
+	cur := d.runAt(t.cursor)
+	if cur < 0 {
+		cur = max(0, min(len(d.runs)-1, firstRunAfter(d.runs, t.cursor)))
+	}
+	t.diffTop = max(0, min(t.diffTop, cur), cur-height+1)
+}
+
 // diffRows draws "differences only": one row per difference (a collapsed
 // run as one), the cursor's kept on screen.
 func (t *timeline) diffRows(width, height int) []string {
@@ -367,11 +381,6 @@ func (t *timeline) diffRows(width, height int) []string {
 		}
 		return []string{th.Muted.Render(msg)}
 	}
-	cur := d.runAt(t.cursor)
-	if cur < 0 {
-		cur = max(0, min(len(d.runs)-1, firstRunAfter(d.runs, t.cursor)))
-	}
-	t.diffTop = max(0, min(t.diffTop, cur), cur-height+1)
 	seqWidth := len(strconv.FormatInt(t.maxSeq(), 10))
 	for i := t.diffTop; i < len(d.runs) && len(out) < height; i++ {
 		r := d.runs[i]

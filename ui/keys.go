@@ -111,30 +111,16 @@ func (m *Model) retry() tea.Cmd {
 	return nil
 }
 
+// listKey gives the key to the list and does what it asks.
 func (m *Model) listKey(k tea.KeyMsg) tea.Cmd {
-	keys := m.e.keys
-	page := max(1, (m.bodyHeight()-3)/2)
-	switch {
-	case key.Matches(k, keys.Up):
-		m.list.move(-1)
-	case key.Matches(k, keys.Down):
-		m.list.move(1)
-	case key.Matches(k, keys.PageUp):
-		m.list.move(-page)
-	case key.Matches(k, keys.PageDown):
-		m.list.move(page)
-	case key.Matches(k, keys.Top):
-		m.list.move(-len(m.list.items))
-	case key.Matches(k, keys.Bottom):
-		m.list.move(len(m.list.items))
-	case key.Matches(k, keys.Open):
-		return m.openSelected()
-	case key.Matches(k, keys.Search):
+	cmd := m.list.Update(k)
+	switch m.list.ask() {
+	case askOpen:
+		return tea.Batch(cmd, m.openSelected())
+	case askFilter:
 		m.startInput(inFilter, "filter: ", m.list.filter)
-	case key.Matches(k, keys.Back):
-		m.list.setFilter("")
 	}
-	return nil
+	return cmd
 }
 
 func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {

@@ -86,7 +86,7 @@ func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.T
 	m.help.Styles.ShortSeparator = theme.Muted
 	m.help.Styles.FullSeparator = theme.Muted
 	m.help.Styles.Ellipsis = theme.Muted
-	m.list.owner = opts.As
+	m.list.e, m.list.owner = e, opts.As
 	if st == nil && opts.Connect != nil {
 		m.conn = connection{waiting: true, to: opts.ConnectingTo}
 		m.connect = opts.Connect
@@ -141,6 +141,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // update, so that View draws what is settled and changes nothing.
 func (m *Model) layout() {
 	h := m.bodyHeight()
+	ps := m.paneSizes()
+	m.list.SetSize(ps.listW, ps.inner)
+	if m.tl != nil {
+		m.tl.SetSize(ps.tlW, ps.inner)
+	}
 	m.input.SetSize(m.width, 1)
 	m.picker.SetSize(m.width, h)
 	m.confirm.SetSize(m.width, h)

@@ -54,6 +54,11 @@ type timeline struct {
 	cursor, top int64 // selected seq and first seq drawn
 	boundaries  bool
 
+	// The size and what SetSize settled for View: the notes drawn above
+	// the rows, which take a row each.
+	width, height          int
+	olderNote, clearedNote bool
+
 	// members are read on first need (the viewer picker, cycling, the role
 	// of a revoke), not on open: opening a conversation reads only buckets.
 	members      []store.Member

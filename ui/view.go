@@ -46,6 +46,25 @@ func (m *Model) View() string {
 	return lipgloss.JoinVertical(lipgloss.Left, body, m.statusBar(), m.footer())
 }
 
+// paneSizes is where panes draws: the cells inside each pane's border.
+// One pane, the focused one, on a narrow screen, with no conversation open
+// or while comparing (which takes the full width); else the list left of
+// the timeline.
+type paneSizes struct {
+	single            bool
+	listW, tlW, inner int
+}
+
+func (m *Model) paneSizes() paneSizes {
+	inner := m.bodyHeight() - 2
+	comparing := m.tl != nil && m.tl.compareAs != "" && m.focus == paneTimeline
+	if m.width < narrow || m.tl == nil || comparing {
+		return paneSizes{single: true, listW: m.width - 2, tlW: m.width - 2, inner: inner}
+	}
+	listW := max(24, min(40, m.width/3)) - 2
+	return paneSizes{listW: listW, tlW: m.width - listW - 4, inner: inner}
+}
+
 func (m *Model) panes(h int) string {
 	th := m.e.theme
 	frame := func(focused bool) lipgloss.Style {
@@ -58,19 +77,15 @@ func (m *Model) panes(h int) string {
 	if m.conn.waiting {
 		return frame(true).Render(fitBlock(m.connectingPane(m.width-2), m.width-2, inner))
 	}
-	// Comparing takes the full width; the list comes back with its focus.
-	comparing := m.tl != nil && m.tl.compareAs != "" && m.focus == paneTimeline
-	if m.width < narrow || m.tl == nil || comparing {
-		w := m.width - 2
+	ps := m.paneSizes()
+	if ps.single {
 		if m.tl != nil && m.focus == paneTimeline {
-			return frame(true).Render(fitBlock(m.tl.view(w, inner, true), w, inner))
+			return frame(true).Render(fitBlock(m.tl.View(), ps.tlW, inner))
 		}
-		return frame(true).Render(fitBlock(m.list.view(m.e, w, inner), w, inner))
+		return frame(true).Render(fitBlock(m.list.View(), ps.listW, inner))
 	}
-	listW := max(24, min(40, m.width/3)) - 2
-	tlW := m.width - listW - 4
-	left := frame(m.focus == paneList).Render(fitBlock(m.list.view(m.e, listW, inner), listW, inner))
-	right := frame(m.focus == paneTimeline).Render(fitBlock(m.tl.view(tlW, inner, m.focus == paneTimeline), tlW, inner))
+	left := frame(m.focus == paneList).Render(fitBlock(m.list.View(), ps.listW, inner))
+	right := frame(m.focus == paneTimeline).Render(fitBlock(m.tl.View(), ps.tlW, inner))
 	return lipgloss.JoinHorizontal(lipgloss.Top, left, right)
 }
 
