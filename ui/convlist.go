@@ -34,11 +34,11 @@ type convList struct {
 	err     error
 	// fromMessages: no conversation documents for owner; the items were
 	// found in the messages (every group, the single chats naming owner).
-	fromMessages bool
-	items        []convItem
-	itemsFor     string // the owner items were loaded for: their counts are no one else's
-	filter       string
-	shown        []int // indexes into items that pass the filter
+	fromMessages  bool
+	items         []convItem
+	itemsFor      string // the owner items were loaded for: their counts are no one else's
+	filter        string
+	shown         []int // indexes into items that pass the filter
 	cursor        int   // index into shown
 	offset        int   // the first shown row drawn
 	width, height int
