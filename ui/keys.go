@@ -13,7 +13,7 @@ import (
 // never fires an action), then an overlay, then the global keys, then the
 // focused pane.
 func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
-	if m.find != nil && !m.input.open() && (k.Type == tea.KeyEsc || k.Type == tea.KeyCtrlC) {
+	if m.find != nil && !m.input.open() && (key.Matches(k, m.e.keys.Back) || k.Type == tea.KeyCtrlC) {
 		m.cancelFind() // a running find is what esc and ctrl+c stop first
 		m.setStatus("find cancelled", false)
 		return nil
@@ -123,55 +123,11 @@ func (m *Model) listKey(k tea.KeyMsg) tea.Cmd {
 	return cmd
 }
 
+// timelineKey handles the keys that act beyond the timeline (dialogs,
+// inputs, writes, the viewer, the focus) and gives the rest to it.
 func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 	keys, t := m.e.keys, m.tl
-	page := int64(max(1, m.bodyHeight()-4))
-	if t.compareAs != "" && t.diffOnly {
-		// Every row is a difference: moving steps between them.
-		switch {
-		case key.Matches(k, keys.Up):
-			return m.diffOnlyMove(-1)
-		case key.Matches(k, keys.Down):
-			return m.diffOnlyMove(1)
-		case key.Matches(k, keys.PageUp):
-			return m.diffOnlyMove(-int(page))
-		case key.Matches(k, keys.PageDown):
-			return m.diffOnlyMove(int(page))
-		case key.Matches(k, keys.Top):
-			return m.diffOnlyMove(-len(t.diffs.runs))
-		case key.Matches(k, keys.Bottom):
-			return m.diffOnlyMove(len(t.diffs.runs))
-		}
-	}
 	switch {
-	case key.Matches(k, keys.NextDiff):
-		return m.stepDiff(1, true)
-	case key.Matches(k, keys.PrevDiff):
-		return m.stepDiff(-1, true)
-	case key.Matches(k, keys.DiffOnly):
-		return m.toggleDiffOnly()
-	case key.Matches(k, keys.Up):
-		if cmd, ok := t.stepOverRun(-1); ok {
-			return cmd
-		}
-		return t.move(-1, false)
-	case key.Matches(k, keys.Down):
-		if cmd, ok := t.stepOverRun(1); ok {
-			return cmd
-		}
-		return t.move(1, false)
-	case key.Matches(k, keys.NextMessage):
-		return t.nextMessage(1)
-	case key.Matches(k, keys.PrevMessage):
-		return t.nextMessage(-1)
-	case key.Matches(k, keys.PageUp):
-		return t.move(-page, true)
-	case key.Matches(k, keys.PageDown):
-		return t.move(page, true)
-	case key.Matches(k, keys.Top):
-		return t.jumpTo(t.minSeq())
-	case key.Matches(k, keys.Bottom):
-		return t.jumpTo(t.maxSeq())
 	case key.Matches(k, keys.Back):
 		if t.compareAs != "" {
 			t.stopCompare()
@@ -226,10 +182,12 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 			return copyText(m.e, projection.Summary(msg))
 		}
 		m.setStatus("nothing to copy at this seq", true)
-	case key.Matches(k, keys.Boundaries):
-		t.boundaries = !t.boundaries
 	case key.Matches(k, keys.Follow):
 		return m.toggleFollow()
+	default:
+		cmd := t.Update(k)
+		m.takeNote()
+		return cmd
 	}
 	return nil
 }

@@ -211,7 +211,7 @@ func (m *Model) stepHit(older bool) tea.Cmd {
 		if t.search.query != "" && !t.search.scanning {
 			m.setStatus(noMatch(t.search.query), true)
 		} else {
-			m.setStatus("no search hits (/ to search)", true)
+			m.setStatus("no search hits ("+m.e.keys.Search.Help().Key+" to search)", true)
 		}
 		return nil
 	}

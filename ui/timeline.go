@@ -59,6 +59,8 @@ type timeline struct {
 	width, height          int
 	olderNote, clearedNote bool
 
+	note *statusNote // what the last key or reply has to say (say)
+
 	// members are read on first need (the viewer picker, cycling, the role
 	// of a revoke), not on open: opening a conversation reads only buckets.
 	members      []store.Member

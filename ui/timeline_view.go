@@ -96,7 +96,7 @@ func (t *timeline) SetSize(width, height int) {
 	t.clockFmt = t.clockLayout()
 	body := t.rowsHeight()
 	if t.compareAs != "" && t.diffOnly {
-		t.settleDiffRows(body)
+		t.compare().SetSize(width, body)
 		return
 	}
 	t.settleRows(body)
@@ -240,7 +240,7 @@ func (t *timeline) rows(width, height int) []string {
 // clearedLine marks where the viewer's history starts when it does not
 // start at seq 1 (the inspector says why).
 func (t *timeline) clearedLine() string {
-	return fmt.Sprintf("── history cleared before seq %d (i: why) ──", t.minSeq())
+	return fmt.Sprintf("── history cleared before seq %d (%s: why) ──", t.minSeq(), keyName(t.e.keys.Inspect))
 }
 
 func (t *timeline) messageLine(seq int64, width, seqWidth int) string {

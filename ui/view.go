@@ -158,10 +158,7 @@ func (m *Model) footer() string {
 	case m.tl != nil && m.tl.search.query != "" && m.focus == paneTimeline:
 		return th.Accent.Render(projection.Truncate(m.tl.searchProgress(), m.width))
 	case m.tl != nil && m.tl.compareAs != "" && m.focus == paneTimeline && m.overlay == ovNone:
-		k := m.e.keys
-		names := keyNames{next: k.NextDiff.Help().Key, prev: k.PrevDiff.Help().Key, only: k.DiffOnly.Help().Key,
-			why: k.Inspect.Help().Key, list: k.SwitchPane.Help().Key, back: k.Back.Help().Key}
-		return th.Accent.Render(projection.Truncate(m.tl.diffProgress(names), m.width))
+		return th.Accent.Render(projection.Truncate(m.tl.diffProgress(), m.width))
 	}
 	if m.overlay != ovNone {
 		return m.keyHints(m.hints(), m.width)
@@ -210,9 +207,9 @@ func (m *Model) hints() []key.Binding {
 		return []key.Binding{keys.MessageLog}
 	}
 	if m.focus == paneTimeline && m.tl != nil {
-		return keys.TimelineHelp()
+		return m.tl.ShortHelp()
 	}
-	return keys.ListHelp()
+	return m.list.ShortHelp()
 }
 
 // fitBlock makes s exactly width x height cells: lines cut or padded, rows
