@@ -143,4 +143,3 @@ func (c compareView) diffOnlyMove(delta int) tea.Cmd {
 	i = max(0, min(len(runs)-1, i+delta))
 	return t.jumpTo(runs[i].from)
 }
-
