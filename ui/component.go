@@ -25,6 +25,36 @@ type component interface {
 	SetSize(width, height int)
 }
 
+// Every part of the screen is a component.
+var (
+	_ component = (*convList)(nil)
+	_ component = (*timeline)(nil)
+	_ component = compareView{}
+	_ component = (*picker)(nil)
+	_ component = (*confirmDialog)(nil)
+	_ component = (*inspector)(nil)
+	_ component = (*helpBox)(nil)
+	_ component = (*logBox)(nil)
+	_ component = (*lineInput)(nil)
+)
+
+// overlayComponent is the dialog or box over the panes, nil when none.
+func (m *Model) overlayComponent() component {
+	switch m.overlay {
+	case ovHelp:
+		return &m.helpBox
+	case ovConfirm:
+		return &m.confirm
+	case ovInspector:
+		return &m.inspector
+	case ovPicker:
+		return &m.picker
+	case ovMsgLog:
+		return &m.logBox
+	}
+	return nil
+}
+
 // keyName is the key a hint names for b: its first single character key
 // (j rather than down), else its first key.
 func keyName(b key.Binding) string {

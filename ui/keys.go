@@ -30,21 +30,11 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 		return m.pickerKey(k)
 	case ovConfirm:
 		return m.confirmKey(k)
-	case ovHelp:
-		cmd := m.helpBox.Update(k)
-		if m.helpBox.closed {
-			m.overlay = ovNone
-		}
-		return cmd
-	case ovInspector:
-		cmd := m.inspector.Update(k)
-		if m.inspector.closed {
-			m.overlay = ovNone
-		}
-		return cmd
-	case ovMsgLog:
-		cmd := m.logBox.Update(k)
-		if m.logBox.closed {
+	case ovHelp, ovInspector, ovMsgLog:
+		// Boxes that only scroll and close.
+		cmd := m.overlayComponent().Update(k)
+		if closed := map[overlay]bool{ovHelp: m.helpBox.closed, ovInspector: m.inspector.closed,
+			ovMsgLog: m.logBox.closed}; closed[m.overlay] {
 			m.overlay = ovNone
 		}
 		return cmd

@@ -29,19 +29,13 @@ func (m *Model) View() string {
 	var body string
 	// Dialogs float over the panes: the message being revoked, or the
 	// timeline a viewer is picked for, stays in sight.
-	switch m.overlay {
-	case ovHelp:
-		body = floatOver(m.panes(h), m.helpBox.View(), m.width, h)
-	case ovConfirm:
-		body = floatOver(m.panes(h), m.confirm.View(), m.width, h)
-	case ovInspector:
-		body = m.inspector.View()
-	case ovPicker:
-		body = floatOver(m.panes(h), m.picker.View(), m.width, h)
-	case ovMsgLog:
-		body = floatOver(m.panes(h), m.logBox.View(), m.width, h)
-	default:
+	switch c := m.overlayComponent(); {
+	case c == nil:
 		body = m.panes(h)
+	case m.overlay == ovInspector: // covers the panes whole
+		body = c.View()
+	default:
+		body = floatOver(m.panes(h), c.View(), m.width, h)
 	}
 	return lipgloss.JoinVertical(lipgloss.Left, body, m.statusBar(), m.footer())
 }
@@ -190,21 +184,11 @@ func (m *Model) keyHints(bs []key.Binding, width int) string {
 
 // hints are the keys that do something where the user is now.
 func (m *Model) hints() []key.Binding {
-	keys := m.e.keys
-	switch m.overlay {
-	case ovPicker:
-		return m.picker.ShortHelp()
-	case ovConfirm:
-		return m.confirm.ShortHelp()
-	case ovHelp:
-		return m.helpBox.ShortHelp()
-	case ovInspector:
-		return m.inspector.ShortHelp()
-	case ovMsgLog:
-		return m.logBox.ShortHelp()
+	if c := m.overlayComponent(); c != nil {
+		return c.ShortHelp()
 	}
 	if m.conn.waiting {
-		return []key.Binding{keys.MessageLog}
+		return []key.Binding{m.e.keys.MessageLog}
 	}
 	if m.focus == paneTimeline && m.tl != nil {
 		return m.tl.ShortHelp()
