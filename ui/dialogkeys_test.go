@@ -64,8 +64,21 @@ func TestDialogKeysFollowKeysJSON(t *testing.T) {
 	if d.m.input.open() {
 		t.Fatal("ctrl+g did not close the input")
 	}
+}
 
-	// The inspector: its title names the scroll and close keys it answers to.
+// TestInspectorNamesMovedKeys: the inspector's title names the keys it
+// scrolls and closes with as keys.json sets them (it said "j/k scroll · esc
+// close" whatever the file said), and they work.
+func TestInspectorNamesMovedKeys(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	if err := os.WriteFile(opts.KeymapFile, []byte(`{"back": ["x"], "down": ["J"]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d := newDriver(t, st, opts, 120, 30)
+	d.open(chatAB)
+	d.jump(7)
 	d.keys("i")
 	view := d.m.View()
 	if !strings.Contains(view, "J/k scroll · x close") {
