@@ -246,7 +246,7 @@ func (t *timeline) searchProgress() string {
 	if s.scanning {
 		line += fmt.Sprintf(" · scanning %d/%d buckets", s.scanned, s.total)
 	}
-	return line + " · n/N step"
+	return line + " · " + t.e.keys.NextHit.Help().Key + "/" + t.e.keys.PrevHit.Help().Key + " step"
 }
 
 type jumpResolvedMsg struct {
