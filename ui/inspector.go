@@ -221,13 +221,13 @@ func (in *inspector) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(k, keys.Back, keys.Inspect, keys.Quit):
 		in.closed = true
 	case key.Matches(k, keys.Up):
-		in.vp.LineUp(1)
+		in.vp.ScrollUp(1)
 	case key.Matches(k, keys.Down):
-		in.vp.LineDown(1)
+		in.vp.ScrollDown(1)
 	case key.Matches(k, keys.PageUp):
-		in.vp.LineUp(10)
+		in.vp.ScrollUp(10)
 	case key.Matches(k, keys.PageDown):
-		in.vp.LineDown(10)
+		in.vp.ScrollDown(10)
 	}
 	return nil
 }
