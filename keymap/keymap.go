@@ -28,10 +28,18 @@ type KeyMap struct {
 	// may share keys with the actions above), the message log, follow mode.
 	Confirm, Cancel    key.Binding
 	MessageLog, Follow key.Binding
+
+	// While typing (the bottom input, the picker's type-ahead): every
+	// printable key is text there, so only these act, in their own context.
+	Submit, Dismiss, ChoiceUp, ChoiceDown key.Binding
 }
 
-// dialogActions are the actions that only act inside a dialog.
-var dialogActions = map[string]bool{"confirm": true, "cancel": true}
+// contexts name the actions that act only in a context of their own (a
+// dialog, an input): their keys may equal those of the actions outside.
+var contexts = map[string]string{
+	"confirm": "dialog", "cancel": "dialog",
+	"submit": "input", "dismiss": "input", "choiceup": "input", "choicedown": "input",
+}
 
 // Default is the key map of issue 3.
 func Default() KeyMap {
@@ -78,6 +86,11 @@ func Default() KeyMap {
 		Cancel:     b("n/esc", "cancel", "n", "N", "esc", "q"),
 		MessageLog: b("L", "message log", "L"),
 		Follow:     b("F", "follow", "F"),
+
+		Submit:     b("enter", "ok", "enter"),
+		Dismiss:    b("esc", "cancel", "esc"),
+		ChoiceUp:   b("↑", "previous", "up", "ctrl+p"),
+		ChoiceDown: b("↓", "next", "down", "ctrl+n"),
 	}
 }
 

@@ -148,6 +148,7 @@ func TestValidation(t *testing.T) {
 		"shadows a default":        {`{"revoke": ["d"]}`, `key "d" is bound to both delete and revoke`},
 		"shadows another override": {`{"revoke": ["x"], "copy": ["x"]}`, `key "x" is bound to both copy and revoke`},
 		"dialog keys clash":        {`{"confirm": ["n"]}`, `key "n" is bound to both cancel and confirm`},
+		"input keys clash":         {`{"choiceup": ["esc"]}`, `key "esc" is bound to both choiceup and dismiss`},
 		"action left with no key":  {`{"follow": []}`, `action "follow" has no keys`},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -190,5 +191,21 @@ func TestDialogKeysComeFromTheKeyMap(t *testing.T) {
 	}
 	if k.Cancel.Help().Key != "ctrl+g" {
 		t.Errorf("cancel's hint says %q", k.Cancel.Help().Key)
+	}
+}
+
+// TestInputKeysAreTheirOwnContext: the keys that act while typing (submit,
+// dismiss, the picker's up and down) may equal an action's key, and a
+// keys.json moves them and their hint.
+func TestInputKeysAreTheirOwnContext(t *testing.T) {
+	k := Default()
+	if err := k.Apply([]byte(`{"submit": ["tab"], "choicedown": ["ctrl+j"]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if !key.Matches(press("tab"), k.Submit) || !key.Matches(press("tab"), k.SwitchPane) {
+		t.Error("tab should submit an input and switch panes outside one")
+	}
+	if !key.Matches(press("ctrl+j"), k.ChoiceDown) || k.ChoiceDown.Help().Key != "ctrl+j" {
+		t.Errorf("choicedown not moved: hint %q", k.ChoiceDown.Help().Key)
 	}
 }

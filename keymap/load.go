@@ -26,8 +26,10 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"inspect": &k.Inspect, "search": &k.Search, "nexthit": &k.NextHit, "prevhit": &k.PrevHit,
 		"jump": &k.Jump, "copy": &k.Copy, "boundaries": &k.Boundaries, "retry": &k.Retry,
 		"help": &k.Help, "quit": &k.Quit,
+		"nextmessage": &k.NextMessage, "prevmessage": &k.PrevMessage, "findbyid": &k.FindByID,
 		"nextdiff": &k.NextDiff, "prevdiff": &k.PrevDiff, "diffonly": &k.DiffOnly,
 		"confirm": &k.Confirm, "cancel": &k.Cancel, "messagelog": &k.MessageLog, "follow": &k.Follow,
+		"submit": &k.Submit, "dismiss": &k.Dismiss, "choiceup": &k.ChoiceUp, "choicedown": &k.ChoiceDown,
 	}
 }
 
@@ -114,16 +116,17 @@ func (k *KeyMap) Apply(data []byte) error {
 }
 
 // checkShadows refuses a key bound to two actions of the same context: the
-// first one matched would hide the other for good. Dialog answers are a
-// context of their own (y confirms in a dialog and copies outside one).
+// first one matched would hide the other for good. Dialog answers and input
+// keys are contexts of their own (y confirms in a dialog and copies outside
+// one; enter submits an input and opens a conversation outside one).
 func (k *KeyMap) checkShadows() error {
 	acts := k.actions()
 	owner := map[string]string{}
 	for _, name := range Actions() {
 		for _, kn := range acts[name].Keys() {
 			slot := kn
-			if dialogActions[name] {
-				slot = "dialog " + kn
+			if ctx := contexts[name]; ctx != "" {
+				slot = ctx + " " + kn
 			}
 			if other, taken := owner[slot]; taken {
 				return fmt.Errorf("key map: key %q is bound to both %s and %s; one would never run", kn, other, name)

@@ -3,20 +3,11 @@ package ui
 import (
 	"fmt"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 )
-
-// confirmDialog asks before a write; run is the write as a command.
-type confirmDialog struct {
-	title string
-	lines []string
-	run   tea.Cmd
-	req   reqID // the request number run's reply carries
-}
 
 // askAction prepares the confirmation of a write on the selected message,
 // or says in the status bar why there is nothing to do.
@@ -92,7 +83,7 @@ func (m *Model) askAction(act action) {
 	if m.e.operator != "" {
 		d.lines = append(d.lines, "operator: "+m.e.operator)
 	}
-	m.confirm, m.overlay = d, ovConfirm
+	m.showConfirm(d)
 }
 
 // refuse says on the status bar why a write on seqs is not offered, and
@@ -123,23 +114,6 @@ func (m *Model) withRefusals(cmd tea.Cmd) tea.Cmd {
 	cmds := append([]tea.Cmd{cmd}, m.refusals...)
 	m.refusals = nil
 	return tea.Batch(cmds...)
-}
-
-func (m *Model) confirmKey(k tea.KeyMsg) tea.Cmd {
-	switch keys := m.e.keys; {
-	case key.Matches(k, keys.Confirm):
-		m.overlay = ovNone
-		if m.confirm.run == nil { // a refusal: nothing to do
-			return nil
-		}
-		m.setStatus(m.confirm.title+" working…", false)
-		m.writes[m.confirm.req] = true
-		return m.confirm.run
-	case key.Matches(k, keys.Cancel):
-		m.overlay = ovNone
-		m.setStatus("cancelled", false)
-	}
-	return nil
 }
 
 // revokeDialog says, before asking, who may revoke seq and whether viewer

@@ -144,7 +144,8 @@ func (m *Model) diffStepped(msg diffStepMsg) tea.Cmd {
 		dir := d.pending
 		if _, ok := t.diffTarget(dir); ok || !d.scanning {
 			d.pending = 0
-			cmds = append(cmds, m.stepDiff(dir, true))
+			cmds = append(cmds, t.compare().stepDiff(dir, true))
+			m.takeNote()
 		}
 	}
 	return tea.Batch(cmds...)
@@ -186,77 +187,9 @@ func (t *timeline) diffTarget(dir int) (diffRun, bool) {
 	return diffRun{}, false
 }
 
-// stepDiff moves to the next difference older (dir < 0) or newer, wrapping
-// at the ends when wrap is set; while the scan runs, a step that finds
-// nothing yet waits for it.
-func (m *Model) stepDiff(dir int, wrap bool) tea.Cmd {
-	t := m.tl
-	if t.compareAs == "" {
-		m.setStatus("not comparing: "+m.e.keys.Compare.Help().Key+" to compare with another viewer", true)
-		return nil
-	}
-	d := &t.diffs
-	if r, ok := t.diffTarget(dir); ok {
-		return t.jumpTo(r.from)
-	}
-	switch {
-	case d.scanning:
-		d.pending = dir
-		m.setStatus("looking for differences…", false)
-		return nil
-	case len(d.runs) == 0:
-		m.setStatus(fmt.Sprintf("%s and %s see every seq alike", t.memberName(t.viewer), t.memberName(t.compareAs)), false)
-		return nil
-	case !wrap:
-		return nil
-	}
-	if dir < 0 {
-		m.setStatus("no older difference: wrapped to the newest", false)
-		return t.jumpTo(d.runs[len(d.runs)-1].from)
-	}
-	m.setStatus("no newer difference: wrapped to the oldest", false)
-	return t.jumpTo(d.runs[0].from)
-}
-
-// toggleDiffOnly switches "differences only" and puts the cursor on one.
-func (m *Model) toggleDiffOnly() tea.Cmd {
-	t := m.tl
-	if t.compareAs == "" {
-		m.setStatus("not comparing: "+m.e.keys.Compare.Help().Key+" to compare with another viewer", true)
-		return nil
-	}
-	t.diffOnly = !t.diffOnly
-	if !t.diffOnly || t.diffs.runAt(t.cursor) >= 0 {
-		return nil
-	}
-	if _, ok := t.diffTarget(-1); ok {
-		return m.stepDiff(-1, false)
-	}
-	return m.stepDiff(1, false)
-}
-
-// diffOnlyMove moves between the rows of "differences only": each row is a
-// difference, so up and down step between them.
-func (m *Model) diffOnlyMove(delta int) tea.Cmd {
-	t := m.tl
-	runs := t.diffs.runs
-	if len(runs) == 0 {
-		return nil
-	}
-	i := t.diffs.runAt(t.cursor)
-	if i < 0 {
-		dir := -1
-		if delta > 0 {
-			dir = 1
-		}
-		return m.stepDiff(dir, false)
-	}
-	i = max(0, min(len(runs)-1, i+delta))
-	return t.jumpTo(runs[i].from)
-}
-
 // diffProgress is the footer line of the compare view.
-func (t *timeline) diffProgress(k keyNames) string {
+func (t *timeline) diffProgress() string {
+	k := t.e.keys
 	d := t.diffs
 	n := 0
 	for _, r := range d.runs {
@@ -276,10 +209,9 @@ func (t *timeline) diffProgress(k keyNames) string {
 	if t.diffOnly {
 		only = "all rows"
 	}
-	return line + fmt.Sprintf(" · %s/%s next/prev · %s %s · %s why · %s list · %s end", k.next, k.prev, k.only, only, k.why, k.list, k.back)
+	return line + fmt.Sprintf(" · %s/%s next/prev · %s %s · %s why · %s list · %s end", k.NextDiff.Help().Key, k.PrevDiff.Help().Key,
+		k.DiffOnly.Help().Key, only, k.Inspect.Help().Key, k.SwitchPane.Help().Key, k.Back.Help().Key)
 }
-
-type keyNames struct{ next, prev, only, why, list, back string }
 
 // compareCols is the layout of a compare row: prefix cells (marker, seq,
 // clock), then two halves, the " ≠ " between them and the reason column.
@@ -354,6 +286,20 @@ func (t *timeline) beyondNotes() []string {
 	return out
 }
 
+// settleDiffRows keeps the cursor's difference among the height rows of
+// "differences only".
+func (t *timeline) settleDiffRows(height int) {
+	d := &t.diffs
+	if len(d.runs) == 0 {
+		return
+	}
+	cur := d.runAt(t.cursor)
+	if cur < 0 {
+		cur = max(0, min(len(d.runs)-1, firstRunAfter(d.runs, t.cursor)))
+	}
+	t.diffTop = max(0, min(t.diffTop, cur), cur-height+1)
+}
+
 // diffRows draws "differences only": one row per difference (a collapsed
 // run as one), the cursor's kept on screen.
 func (t *timeline) diffRows(width, height int) []string {
@@ -367,11 +313,6 @@ func (t *timeline) diffRows(width, height int) []string {
 		}
 		return []string{th.Muted.Render(msg)}
 	}
-	cur := d.runAt(t.cursor)
-	if cur < 0 {
-		cur = max(0, min(len(d.runs)-1, firstRunAfter(d.runs, t.cursor)))
-	}
-	t.diffTop = max(0, min(t.diffTop, cur), cur-height+1)
 	seqWidth := len(strconv.FormatInt(t.maxSeq(), 10))
 	for i := t.diffTop; i < len(d.runs) && len(out) < height; i++ {
 		r := d.runs[i]

@@ -2,8 +2,9 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/chatlens/chatlens/projection"
@@ -22,8 +23,10 @@ type convItem struct {
 	lastQuoted *store.StoredSlot
 }
 
-// convList is the left pane: the conversations of one owner.
+// convList is the left pane: the conversations of one owner. Open and
+// Search ask the root (asked) to open a conversation or the filter input.
 type convList struct {
+	e       *env
 	owner   string
 	names   map[string]string // nicknames of the owner and the peers
 	req     reqID             // the load in flight or last answered (reqID)
@@ -31,15 +34,81 @@ type convList struct {
 	err     error
 	// fromMessages: no conversation documents for owner; the items were
 	// found in the messages (every group, the single chats naming owner).
-	fromMessages bool
-	items        []convItem
-	itemsFor     string // the owner items were loaded for: their counts are no one else's
-	filter       string
-	shown        []int // indexes into items that pass the filter
-	cursor       int   // index into shown
-	offset       int
-	firstRowLine int // the line of the view the first shown row starts on (mouse clicks)
+	fromMessages  bool
+	items         []convItem
+	itemsFor      string // the owner items were loaded for: their counts are no one else's
+	filter        string
+	shown         []int // indexes into items that pass the filter
+	cursor        int   // index into shown
+	offset        int   // the first shown row drawn
+	width, height int
+	asked         listAsk
 }
+
+// listAsk is what the list asks of the root after a key.
+type listAsk int
+
+const (
+	askNothing listAsk = iota
+	askOpen            // open the selected conversation
+	askFilter          // open the filter input
+)
+
+// Update moves the cursor, clears the filter, or asks to open the selected
+// conversation or the filter input.
+func (l *convList) Update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	keys := l.e.keys
+	page := max(1, (l.height-1)/2) // two lines a conversation
+	switch {
+	case key.Matches(k, keys.Up):
+		l.move(-1)
+	case key.Matches(k, keys.Down):
+		l.move(1)
+	case key.Matches(k, keys.PageUp):
+		l.move(-page)
+	case key.Matches(k, keys.PageDown):
+		l.move(page)
+	case key.Matches(k, keys.Top):
+		l.move(-len(l.items))
+	case key.Matches(k, keys.Bottom):
+		l.move(len(l.items))
+	case key.Matches(k, keys.Open):
+		l.asked = askOpen
+	case key.Matches(k, keys.Search):
+		l.asked = askFilter
+	case key.Matches(k, keys.Back):
+		l.setFilter("")
+	}
+	return nil
+}
+
+// ask returns what the last key asked of the root, once.
+func (l *convList) ask() listAsk {
+	a := l.asked
+	l.asked = askNothing
+	return a
+}
+
+// SetSize takes the cells inside the pane's border and keeps the cursor's
+// row on screen.
+func (l *convList) SetSize(width, height int) {
+	l.width, l.height = width, height
+	rows := max(1, (height-len(l.header()))/2) // two lines per conversation
+	if l.cursor < l.offset {
+		l.offset = l.cursor
+	}
+	if l.cursor >= l.offset+rows {
+		l.offset = l.cursor - rows + 1
+	}
+}
+
+func (l *convList) ShortHelp() []key.Binding { return l.e.keys.ListHelp() }
+
+func (l *convList) FullHelp() [][]key.Binding { return [][]key.Binding{l.ShortHelp()} }
 
 func (l *convList) setItems(items []convItem) {
 	var keep string
@@ -62,14 +131,9 @@ func (l *convList) setFilter(f string) {
 }
 
 func (l *convList) applyFilter() {
-	f := strings.ToLower(l.filter)
-	l.shown = l.shown[:0]
-	for i, it := range l.items {
-		if f == "" || strings.Contains(strings.ToLower(it.name), f) ||
-			strings.Contains(strings.ToLower(it.sum.ConversationID), f) {
-			l.shown = append(l.shown, i)
-		}
-	}
+	l.shown = fuzzyFilter(l.filter, len(l.items), func(i int) []string {
+		return []string{l.items[i].name, l.items[i].sum.ConversationID}
+	})
 	l.cursor = min(l.cursor, max(0, len(l.shown)-1))
 }
 
@@ -97,15 +161,16 @@ func typeMarker(cid string) string {
 	return "?"
 }
 
-// view draws the list inside width x height cells (borders excluded).
-func (l *convList) view(e *env, width, height int) string {
-	t := e.theme
+// header is the lines above the rows: the title, what the list is waiting
+// for or why it is empty, the filter.
+func (l *convList) header() []string {
+	t, width := l.e.theme, l.width
 	title := t.Title.Render(projection.Truncate("Conversations of "+projection.SingleLine(l.owner), width))
 	lines := []string{title}
 	switch {
 	case l.err != nil:
 		lines = append(lines, t.Error.Render(projection.Truncate("load failed: "+projection.SingleLine(l.err.Error()), width)),
-			t.Muted.Render(fmt.Sprintf("press %s to retry", e.keys.Retry.Help().Key)))
+			t.Muted.Render(fmt.Sprintf("press %s to retry", l.e.keys.Retry.Help().Key)))
 	case l.loading && len(l.items) == 0:
 		lines = append(lines, t.Muted.Render("loading…"))
 	case l.loading && l.itemsFor != l.owner:
@@ -121,25 +186,24 @@ func (l *convList) view(e *env, width, height int) string {
 	if l.filter != "" {
 		lines = append(lines, t.Accent.Render(projection.Truncate("filter: "+projection.SingleLine(l.filter), width)))
 	}
-	rows := max(1, (height-len(lines))/2) // two lines per conversation
-	if l.cursor < l.offset {
-		l.offset = l.cursor
-	}
-	if l.cursor >= l.offset+rows {
-		l.offset = l.cursor - rows + 1
-	}
-	l.firstRowLine = len(lines)
-	for i := l.offset; i < len(l.shown) && i < l.offset+rows; i++ {
-		lines = append(lines, l.row(e, &l.items[l.shown[i]], i == l.cursor, width)...)
-	}
-	for len(lines) < height {
-		lines = append(lines, "")
-	}
-	return lipgloss.JoinVertical(lipgloss.Left, lines[:height]...)
+	return lines
 }
 
-func (l *convList) row(e *env, it *convItem, selected bool, width int) []string {
-	t := e.theme
+// View draws the list inside the size it was given (borders excluded).
+func (l *convList) View() string {
+	lines := l.header()
+	rows := max(1, (l.height-len(lines))/2) // two lines per conversation
+	for i := l.offset; i < len(l.shown) && i < l.offset+rows; i++ {
+		lines = append(lines, l.row(&l.items[l.shown[i]], i == l.cursor)...)
+	}
+	for len(lines) < l.height {
+		lines = append(lines, "")
+	}
+	return lipgloss.JoinVertical(lipgloss.Left, lines[:l.height]...)
+}
+
+func (l *convList) row(it *convItem, selected bool) []string {
+	t, width := l.e.theme, l.width
 	unread := ""
 	if n := it.sum.Unread(); n > 0 && l.itemsFor == l.owner {
 		unread = fmt.Sprintf(" (%d)", n)

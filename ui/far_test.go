@@ -78,12 +78,14 @@ func TestTimelineShowsARunWithoutBucketsAsOneRow(t *testing.T) {
 		t.Fatalf("after 10 ups the cursor is at %d, want the gap's row %d:\n%s", d.m.tl.cursor, farSeq-1, view)
 	}
 	d.keys("up")
-	if d.m.tl.cursor != 100 {
-		t.Errorf("one up from the gap's row went to %d, want 100 (the end of bucket 0)", d.m.tl.cursor)
+	// The end of bucket 0 is the run of holes 11-100, one row: the cursor
+	// rests on its first seq (as the screen always showed it).
+	if d.m.tl.cursor != 11 {
+		t.Errorf("one up from the gap's row went to %d, want 11 (the row of the holes 11-100 ending bucket 0)", d.m.tl.cursor)
 	}
 	d.keys("down")
 	if d.m.tl.cursor != farSeq-1 {
-		t.Errorf("one down from seq 100 went to %d, want the gap's row", d.m.tl.cursor)
+		t.Errorf("one down from the holes' row went to %d, want the gap's row", d.m.tl.cursor)
 	}
 	if n := d.m.tl.fetched; n > 4 {
 		t.Errorf("%d timeline bucket reads to cross the gap", n)
@@ -118,7 +120,12 @@ func TestTimelineFindsAGapAboveToo(t *testing.T) {
 	opts, _ := testOptions(t, "alice")
 	d := newDriver(t, st, opts, 120, 40)
 	d.open(chatFar)
-	d.jump(99) // in the run of holes 11-100: one row
+	d.keys(":")
+	d.typeText("99")
+	d.keys("enter")
+	if d.m.tl.cursor != 11 {
+		t.Fatalf("a jump to 99 rests at %d, want 11: the run of holes 11-100 is one row", d.m.tl.cursor)
+	}
 	d.keys("down")
 	if d.m.tl.cursor != 500_000 || !strings.Contains(d.m.View(), "· seqs 101–500000: no message (499,900)") {
 		t.Fatalf("down from the holes 11-100 reached %d, want the gap's row 500000:\n%s", d.m.tl.cursor, d.m.View())

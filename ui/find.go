@@ -100,11 +100,11 @@ func (m *Model) findEvent(ev findEvent) tea.Cmd {
 	}
 	switch {
 	case ev.plan != nil && ev.plan.Index == "":
-		m.setStatus(fmt.Sprintf("no index on msgs.msg.%s: scanning %d buckets in %d conversations · esc cancels",
-			ev.field, ev.plan.Buckets, ev.plan.Conversations), false)
+		m.setStatus(fmt.Sprintf("no index on msgs.msg.%s: scanning %d buckets in %d conversations · %s cancels",
+			ev.field, ev.plan.Buckets, ev.plan.Conversations, m.e.keys.Back.Help().Key), false)
 	case !ev.final && ev.total > 0:
-		m.setStatus(fmt.Sprintf("finding %s by %s: %d/%d buckets scanned · esc cancels",
-			projection.SingleLine(f.value), ev.field, ev.done, ev.total), false)
+		m.setStatus(fmt.Sprintf("finding %s by %s: %d/%d buckets scanned · %s cancels",
+			projection.SingleLine(f.value), ev.field, ev.done, ev.total, m.e.keys.Back.Help().Key), false)
 	case ev.final:
 		m.find = nil
 		return m.found(f.value, ev)
@@ -149,7 +149,7 @@ func (m *Model) found(value string, ev findEvent) tea.Cmd {
 		m.focus = paneTimeline
 		return m.tl.jumpTo(f.Seq)
 	}
-	m.setStatus(fmt.Sprintf("found by %s in %s, not a conversation of %s (u: view as a member)", ev.field, where,
-		projection.SingleLine(m.list.owner)), false)
+	m.setStatus(fmt.Sprintf("found by %s in %s, not a conversation of %s (%s: view as a member)", ev.field, where,
+		projection.SingleLine(m.list.owner), m.e.keys.ViewAsAny.Help().Key), false)
 	return nil
 }

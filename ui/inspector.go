@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -160,38 +161,90 @@ func indentJSON(s string) string {
 	return buf.String()
 }
 
-func (m *Model) inspectorView(h int) string {
-	th := m.e.theme
+// inspector is the raw slot under the timeline's cursor, scrolled in a
+// viewport over the whole body. The root gives it the lines whenever the
+// timeline may have changed (layout), so View only draws.
+type inspector struct {
+	e             *env
+	vp            viewport.Model
+	seq           int64
+	lines         int
+	width, height int
+	closed        bool
+}
+
+func newInspector(e *env) inspector { return inspector{e: e, vp: viewport.New(0, 0)} }
+
+// openInspector shows the inspector from its top.
+func (m *Model) openInspector() {
+	m.inspector = newInspector(m.e)
+	m.overlay = ovInspector
+	m.layout()
+}
+
+// inspectorLines are the inspector's lines for the cursor: in the compare
+// view, beside both viewers' projections.
+func (m *Model) inspectorLines() []string {
 	lines := m.tl.inspectLines()
 	if m.tl.compareAs != "" {
 		lines = besides(lines, m.tl.compareLines(), (m.width-4-3)/2)
 	}
-	inner := h - 2
-	m.inspectAt = max(0, min(m.inspectAt, len(lines)-(inner-1)))
-	// Cut, never wrapped: a wrapped title pushes the top border off a short screen.
-	title := fmt.Sprintf("Inspector · seq %d · %d lines · j/k scroll · esc close", m.tl.cursor, len(lines))
-	shown := []string{th.Title.Render(projection.Truncate(title, m.width-2))}
-	for i := m.inspectAt; i < len(lines) && len(shown) < inner; i++ {
-		shown = append(shown, projection.Truncate(lines[i], m.width-4))
-	}
-	for len(shown) < inner {
-		shown = append(shown, "")
-	}
-	return th.FocusedPane.Width(m.width - 2).Render(strings.Join(shown, "\n"))
+	return lines
 }
 
-func (m *Model) inspectorKey(k tea.KeyMsg) {
-	keys := m.e.keys
+// SetSize takes the body's size: a border around, a title line on top.
+func (in *inspector) SetSize(width, height int) {
+	in.width, in.height = width, height
+	in.vp.Width, in.vp.Height = max(0, width-4), max(0, height-3)
+	in.vp.SetYOffset(in.vp.YOffset)
+}
+
+// setContent shows lines for seq, cut (never wrapped) to the width, and
+// keeps the scroll position within them.
+func (in *inspector) setContent(seq int64, lines []string) {
+	cut := make([]string, len(lines))
+	for i, l := range lines {
+		cut[i] = projection.Truncate(l, in.width-4)
+	}
+	in.seq, in.lines = seq, len(lines)
+	in.vp.SetContent(strings.Join(cut, "\n"))
+	in.vp.SetYOffset(in.vp.YOffset)
+}
+
+func (in *inspector) Update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	keys := in.e.keys
 	switch {
 	case key.Matches(k, keys.Back, keys.Inspect, keys.Quit):
-		m.overlay = ovNone
+		in.closed = true
 	case key.Matches(k, keys.Up):
-		m.inspectAt = max(0, m.inspectAt-1)
+		in.vp.ScrollUp(1)
 	case key.Matches(k, keys.Down):
-		m.inspectAt++
+		in.vp.ScrollDown(1)
 	case key.Matches(k, keys.PageUp):
-		m.inspectAt = max(0, m.inspectAt-10)
+		in.vp.ScrollUp(10)
 	case key.Matches(k, keys.PageDown):
-		m.inspectAt += 10
+		in.vp.ScrollDown(10)
 	}
+	return nil
 }
+
+func (in *inspector) View() string {
+	th := in.e.theme
+	keys := in.e.keys
+	// Cut, never wrapped: a wrapped title pushes the top border off a short screen.
+	title := fmt.Sprintf("Inspector · seq %d · %d lines · %s/%s scroll · %s close",
+		in.seq, in.lines, keyName(keys.Down), keyName(keys.Up), keyName(keys.Back))
+	body := th.Title.Render(projection.Truncate(title, in.width-2)) + "\n" + in.vp.View()
+	return th.FocusedPane.Width(in.width - 2).Render(body)
+}
+
+func (in *inspector) ShortHelp() []key.Binding {
+	keys := in.e.keys
+	return []key.Binding{keys.Up, keys.Down, keys.PageUp, keys.PageDown, keys.Back}
+}
+
+func (in *inspector) FullHelp() [][]key.Binding { return [][]key.Binding{in.ShortHelp()} }

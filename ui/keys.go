@@ -13,7 +13,7 @@ import (
 // never fires an action), then an overlay, then the global keys, then the
 // focused pane.
 func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
-	if m.find != nil && m.inputFor == inNone && (k.Type == tea.KeyEsc || k.Type == tea.KeyCtrlC) {
+	if m.find != nil && !m.input.open() && (key.Matches(k, m.e.keys.Back) || k.Type == tea.KeyCtrlC) {
 		m.cancelFind() // a running find is what esc and ctrl+c stop first
 		m.setStatus("find cancelled", false)
 		return nil
@@ -21,7 +21,7 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	if k.Type == tea.KeyCtrlC {
 		return m.quit()
 	}
-	if m.inputFor != inNone {
+	if m.input.open() {
 		return m.inputKey(k)
 	}
 	keys := m.e.keys
@@ -30,27 +30,24 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 		return m.pickerKey(k)
 	case ovConfirm:
 		return m.confirmKey(k)
-	case ovHelp:
-		if key.Matches(k, keys.Help, keys.Back, keys.Quit) {
+	case ovHelp, ovInspector, ovMsgLog:
+		// Boxes that only scroll and close.
+		cmd := m.overlayComponent().Update(k)
+		if closed := map[overlay]bool{ovHelp: m.helpBox.closed, ovInspector: m.inspector.closed,
+			ovMsgLog: m.logBox.closed}; closed[m.overlay] {
 			m.overlay = ovNone
 		}
-		return nil
-	case ovInspector:
-		m.inspectorKey(k)
-		return nil
-	case ovMsgLog:
-		m.msgLogKey(k)
-		return nil
+		return cmd
 	}
 	m.status = ""
 	switch {
 	case key.Matches(k, keys.Quit):
 		return m.quit()
 	case key.Matches(k, keys.Help):
-		m.overlay = ovHelp
+		m.helpBox.closed, m.overlay = false, ovHelp
 		return nil
 	case key.Matches(k, keys.MessageLog):
-		m.overlay, m.log.scroll = ovMsgLog, 0
+		m.logBox.closed, m.logBox.scroll, m.overlay = false, 0, ovMsgLog
 		return nil
 	case key.Matches(k, keys.SwitchPane):
 		if m.tl != nil && m.focus == paneList {
@@ -104,81 +101,23 @@ func (m *Model) retry() tea.Cmd {
 	return nil
 }
 
+// listKey gives the key to the list and does what it asks.
 func (m *Model) listKey(k tea.KeyMsg) tea.Cmd {
-	keys := m.e.keys
-	page := max(1, (m.bodyHeight()-3)/2)
-	switch {
-	case key.Matches(k, keys.Up):
-		m.list.move(-1)
-	case key.Matches(k, keys.Down):
-		m.list.move(1)
-	case key.Matches(k, keys.PageUp):
-		m.list.move(-page)
-	case key.Matches(k, keys.PageDown):
-		m.list.move(page)
-	case key.Matches(k, keys.Top):
-		m.list.move(-len(m.list.items))
-	case key.Matches(k, keys.Bottom):
-		m.list.move(len(m.list.items))
-	case key.Matches(k, keys.Open):
-		return m.openSelected()
-	case key.Matches(k, keys.Search):
+	cmd := m.list.Update(k)
+	switch m.list.ask() {
+	case askOpen:
+		return tea.Batch(cmd, m.openSelected())
+	case askFilter:
 		m.startInput(inFilter, "filter: ", m.list.filter)
-	case key.Matches(k, keys.Back):
-		m.list.setFilter("")
 	}
-	return nil
+	return cmd
 }
 
+// timelineKey handles the keys that act beyond the timeline (dialogs,
+// inputs, writes, the viewer, the focus) and gives the rest to it.
 func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 	keys, t := m.e.keys, m.tl
-	page := int64(max(1, m.bodyHeight()-4))
-	if t.compareAs != "" && t.diffOnly {
-		// Every row is a difference: moving steps between them.
-		switch {
-		case key.Matches(k, keys.Up):
-			return m.diffOnlyMove(-1)
-		case key.Matches(k, keys.Down):
-			return m.diffOnlyMove(1)
-		case key.Matches(k, keys.PageUp):
-			return m.diffOnlyMove(-int(page))
-		case key.Matches(k, keys.PageDown):
-			return m.diffOnlyMove(int(page))
-		case key.Matches(k, keys.Top):
-			return m.diffOnlyMove(-len(t.diffs.runs))
-		case key.Matches(k, keys.Bottom):
-			return m.diffOnlyMove(len(t.diffs.runs))
-		}
-	}
 	switch {
-	case key.Matches(k, keys.NextDiff):
-		return m.stepDiff(1, true)
-	case key.Matches(k, keys.PrevDiff):
-		return m.stepDiff(-1, true)
-	case key.Matches(k, keys.DiffOnly):
-		return m.toggleDiffOnly()
-	case key.Matches(k, keys.Up):
-		if cmd, ok := t.stepOverRun(-1); ok {
-			return cmd
-		}
-		return t.move(-1, false)
-	case key.Matches(k, keys.Down):
-		if cmd, ok := t.stepOverRun(1); ok {
-			return cmd
-		}
-		return t.move(1, false)
-	case key.Matches(k, keys.NextMessage):
-		return t.nextMessage(1)
-	case key.Matches(k, keys.PrevMessage):
-		return t.nextMessage(-1)
-	case key.Matches(k, keys.PageUp):
-		return t.move(-page, true)
-	case key.Matches(k, keys.PageDown):
-		return t.move(page, true)
-	case key.Matches(k, keys.Top):
-		return t.jumpTo(t.minSeq())
-	case key.Matches(k, keys.Bottom):
-		return t.jumpTo(t.maxSeq())
 	case key.Matches(k, keys.Back):
 		if t.compareAs != "" {
 			t.stopCompare()
@@ -218,11 +157,10 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		m.refuse(act, []int64{t.cursor}, "read-only: revoke, delete and mark read are disabled")
 	case key.Matches(k, keys.Inspect):
 		if _, _, ok := t.slot(t.cursor); ok {
-			m.overlay, m.inspectAt = ovInspector, 0
+			m.openInspector()
 		}
 	case key.Matches(k, keys.Search):
-		m.startInput(inSearch, "search: ", t.search.query)
-		m.inputSelected = t.search.query != "" // typing replaces the last query
+		m.input.start(inSearch, "search: ", t.search.query, t.search.query != "") // typing replaces the last query
 	case key.Matches(k, keys.NextHit):
 		return m.stepHit(true)
 	case key.Matches(k, keys.PrevHit):
@@ -234,55 +172,40 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 			return copyText(m.e, projection.Summary(msg))
 		}
 		m.setStatus("nothing to copy at this seq", true)
-	case key.Matches(k, keys.Boundaries):
-		t.boundaries = !t.boundaries
 	case key.Matches(k, keys.Follow):
 		return m.toggleFollow()
+	default:
+		cmd := t.Update(k)
+		m.takeNote()
+		return cmd
 	}
 	return nil
 }
 
 // startInput opens the bottom line input for a purpose.
 func (m *Model) startInput(purpose inputFor, prompt, value string) {
-	m.inputFor = purpose
-	m.input.Prompt = prompt
-	m.input.SetValue(value)
-	m.input.CursorEnd()
-	m.input.Focus()
-	m.inputSelected = false
+	m.input.start(purpose, prompt, value, false)
 }
 
+// inputKey gives the key to the input, whose command (a paste) goes back
+// to the program, and acts on the input's value as it changes and ends.
 func (m *Model) inputKey(k tea.KeyMsg) tea.Cmd {
-	if m.inputSelected {
-		m.inputSelected = false
-		switch k.Type {
-		case tea.KeyRunes, tea.KeySpace:
-			m.input.SetValue("") // the typed key starts a new value
-		case tea.KeyBackspace, tea.KeyDelete, tea.KeyCtrlU:
-			m.input.SetValue("")
-			return nil
-		}
+	cmd := m.input.Update(k)
+	return tea.Batch(cmd, m.inputChanged())
+}
+
+// inputChanged follows the input: the list filter as it is typed, the
+// purpose's action when it is submitted.
+func (m *Model) inputChanged() tea.Cmd {
+	end, ok := m.input.ended()
+	switch {
+	case ok && end.submitted:
+		return m.submitInput(end.purpose, end.value)
+	case ok && end.purpose == inFilter:
+		m.list.setFilter("")
+	case !ok && m.input.purpose == inFilter:
+		m.list.setFilter(m.input.value())
 	}
-	switch k.Type {
-	case tea.KeyEsc:
-		if m.inputFor == inFilter {
-			m.list.setFilter("")
-		}
-		m.inputFor = inNone
-		m.input.Blur()
-		return nil
-	case tea.KeyEnter:
-		purpose, value := m.inputFor, m.input.Value()
-		m.inputFor = inNone
-		m.input.Blur()
-		return m.submitInput(purpose, value)
-	}
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(k)
-	if m.inputFor == inFilter {
-		m.list.setFilter(m.input.Value())
-	}
-	_ = cmd // the cursor blinks without us
 	return nil
 }
 

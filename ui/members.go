@@ -46,7 +46,7 @@ func (m *Model) membersLoaded(msg membersLoadedMsg) tea.Cmd {
 	if m.overlay == ovPicker {
 		m.picker.setMembers(t.pickerChoices(m.picker.forCompare), "")
 	}
-	if waits.stillWanted(t) && m.overlay == ovNone && m.inputFor == inNone && m.focus == paneTimeline {
+	if waits.stillWanted(t) && m.overlay == ovNone && !m.input.open() && m.focus == paneTimeline {
 		m.status = ""
 		m.askAction(actRevoke)
 	}

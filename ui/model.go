@@ -7,7 +7,6 @@ import (
 	"maps"
 
 	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/keymap"
@@ -34,18 +33,6 @@ const (
 	ovMsgLog
 )
 
-// inputFor is what the one-line input at the bottom is collecting.
-type inputFor int
-
-const (
-	inNone inputFor = iota
-	inFilter
-	inViewAs
-	inJump
-	inSearch
-	inFindID
-)
-
 // Model is the root of the program.
 type Model struct {
 	e             *env
@@ -60,13 +47,11 @@ type Model struct {
 	overlay   overlay
 	confirm   confirmDialog
 	picker    picker
-	inspectAt int // first line of the inspector shown
+	inspector inspector
+	helpBox   helpBox
+	logBox    logBox
 
-	input    textinput.Model
-	inputFor inputFor
-	// inputSelected: the input holds a value offered whole (the last
-	// search), shown selected; the first key typed replaces it.
-	inputSelected bool
+	input lineInput // the one-line input at the bottom (input.go)
 
 	status    string
 	statusErr bool
@@ -101,21 +86,15 @@ func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.T
 	m.help.Styles.ShortSeparator = theme.Muted
 	m.help.Styles.FullSeparator = theme.Muted
 	m.help.Styles.Ellipsis = theme.Muted
-	m.list.owner = opts.As
+	m.list.e, m.list.owner = e, opts.As
 	if st == nil && opts.Connect != nil {
 		m.conn = connection{waiting: true, to: opts.ConnectingTo}
 		m.connect = opts.Connect
 	}
-	m.input = newInput(theme)
+	m.input = newLineInput(e)
+	m.helpBox = helpBox{e: e, help: &m.help}
+	m.logBox = logBox{e: e, log: &m.log}
 	return m
-}
-
-// newInput is a text input drawn with the theme only (textinput's
-// placeholder and completion defaults are colours).
-func newInput(th themes.Theme) textinput.Model {
-	in := textinput.New()
-	in.PlaceholderStyle, in.CompletionStyle = th.Muted, th.Muted
-	return in
 }
 
 // Init starts the first load: the list of --as, or a search for a user;
@@ -154,7 +133,28 @@ func (m *Model) viewer() string {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
 	m.noteProblems()
+	m.layout()
 	return m, cmd
+}
+
+// layout gives every component its size and what it shows after an
+// update, so that View draws what is settled and changes nothing.
+func (m *Model) layout() {
+	h := m.bodyHeight()
+	ps := m.paneSizes()
+	m.list.SetSize(ps.listW, ps.inner)
+	if m.tl != nil {
+		m.tl.SetSize(ps.tlW, ps.inner)
+	}
+	m.input.SetSize(m.width, 1)
+	m.picker.SetSize(m.width, h)
+	m.confirm.SetSize(m.width, h)
+	m.helpBox.SetSize(m.width, h)
+	m.logBox.SetSize(m.width, h)
+	if m.overlay == ovInspector && m.tl != nil {
+		m.inspector.SetSize(m.width, h)
+		m.inspector.setContent(m.tl.cursor, m.inspectorLines())
+	}
 }
 
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -226,8 +226,23 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.jumpResolved(msg)
 	case copiedMsg:
 		m.copied(msg)
+	default:
+		// Replies to a child's own commands (a paste from the clipboard)
+		// go back to the child that is open.
+		return m, m.childMsg(msg)
 	}
 	return m, nil
+}
+
+// childMsg routes a message no one above knows to the open input.
+func (m *Model) childMsg(msg tea.Msg) tea.Cmd {
+	switch {
+	case m.input.open():
+		return tea.Batch(m.input.Update(msg), m.inputChanged())
+	case m.overlay == ovPicker:
+		return m.picker.Update(msg)
+	}
+	return nil
 }
 
 // jumpResolved moves the cursor where a background jump found, unless a

@@ -254,8 +254,8 @@ func TestKeysDoNotFireWhileTyping(t *testing.T) {
 	trips := st.Stats().RoundTrips
 	d.keys("/")
 	d.typeText("qrdm?") // quit, revoke, delete, mark read, help: all just text here
-	if d.m.overlay != ovNone || d.m.input.Value() != "qrdm?" {
-		t.Errorf("typing fired keys: overlay %v, input %q", d.m.overlay, d.m.input.Value())
+	if d.m.overlay != ovNone || d.m.input.value() != "qrdm?" {
+		t.Errorf("typing fired keys: overlay %v, input %q", d.m.overlay, d.m.input.value())
 	}
 	if st.Stats().RoundTrips != trips {
 		t.Error("typing talked to the store")
@@ -288,7 +288,7 @@ func TestSearchStepsBetweenHits(t *testing.T) {
 	}
 	// Only seq 5 says "hello 5 from", and it is deleted for alice.
 	d.keys("/")
-	d.m.input.SetValue("hello 5 from")
+	d.m.input.ti.SetValue("hello 5 from")
 	d.keys("enter")
 	if len(d.m.tl.search.hits) != 0 || !strings.Contains(d.m.View(), "no match") {
 		t.Errorf("search found what alice cannot see: %v", d.m.tl.search.hits)

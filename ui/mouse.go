@@ -11,7 +11,7 @@ import (
 // handleMouse (with --mouse): the wheel scrolls the focused pane; a left
 // click on a conversation opens it, on a timeline row moves the cursor there.
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
-	if msg.Action != tea.MouseActionPress || m.overlay != ovNone || m.inputFor != inNone {
+	if msg.Action != tea.MouseActionPress || m.overlay != ovNone || m.input.open() {
 		return nil
 	}
 	delta := 0
@@ -36,30 +36,28 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 // draws: a border around each pane, the list left of the timeline when
 // both fit.
 func (m *Model) click(x, y int) tea.Cmd {
-	inner := m.bodyHeight() - 2
+	ps := m.paneSizes()
 	line := y - 1 // the top border
-	if line < 0 || line >= inner {
+	if line < 0 || line >= ps.inner {
 		return nil
 	}
-	onList := m.tl == nil || (m.width < narrow && m.focus == paneList)
-	tlW := m.width - 2
-	if !onList && m.width >= narrow {
-		listW := max(24, min(40, m.width/3)) - 2
-		onList = x < listW+2
-		tlW = m.width - listW - 4
+	onList := m.tl == nil || m.focus == paneList
+	if !ps.single {
+		onList = x < ps.listW+2
 	}
 	if onList {
 		return m.clickList(line)
 	}
-	return m.clickTimeline(line, tlW, inner)
+	return m.clickTimeline(line)
 }
 
 func (m *Model) clickList(line int) tea.Cmd {
 	l := &m.list
-	if line < l.firstRowLine {
+	first := len(l.header()) // the line the first row starts on
+	if line < first {
 		return nil
 	}
-	i := l.offset + (line-l.firstRowLine)/2 // two lines per conversation
+	i := l.offset + (line-first)/2 // two lines per conversation
 	if i >= len(l.shown) {
 		return nil
 	}
@@ -71,8 +69,8 @@ func (m *Model) clickList(line int) tea.Cmd {
 // clickTimeline reads the seq of the clicked row from the drawn line, so a
 // line that is not a message (a read line, a bucket line, a collapsed run)
 // does nothing.
-func (m *Model) clickTimeline(line, width, height int) tea.Cmd {
-	lines := strings.Split(m.tl.view(width, height, true), "\n")
+func (m *Model) clickTimeline(line int) tea.Cmd {
+	lines := strings.Split(m.tl.View(), "\n")
 	if line >= len(lines) {
 		return nil
 	}

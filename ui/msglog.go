@@ -15,7 +15,6 @@ import (
 type msgLog struct {
 	entries []logEntry
 	last    map[string]string // per source, the text logged last (no repeats)
-	scroll  int               // entries hidden below the bottom of the box
 }
 
 // add logs text once per change of source's text ("" clears source).
@@ -72,34 +71,57 @@ func prefixed(p, s string) string {
 	return p + s
 }
 
-func (m *Model) msgLogKey(k tea.KeyMsg) {
-	keys := m.e.keys
-	switch {
-	case key.Matches(k, keys.Back, keys.MessageLog, keys.Quit):
-		m.overlay = ovNone
-	case key.Matches(k, keys.Up):
-		m.log.scroll++
-	case key.Matches(k, keys.Down):
-		m.log.scroll = max(0, m.log.scroll-1)
-	case key.Matches(k, keys.PageUp):
-		m.log.scroll += 10
-	case key.Matches(k, keys.PageDown):
-		m.log.scroll = max(0, m.log.scroll-10)
-	}
-	m.log.scroll = min(m.log.scroll, max(0, len(m.log.entries)-1))
+// logBox is the message log overlay: the log, newest at the bottom,
+// scrolled by whole entries.
+type logBox struct {
+	e             *env
+	log           *msgLog
+	scroll        int // entries hidden below the bottom of the box
+	width, height int
+	closed        bool
 }
 
-// msgLogView is the log in a box as wide as the screen allows, newest at
-// the bottom, each entry wrapped in full.
-func (m *Model) msgLogView(h int) string {
-	th := m.e.theme
-	w := max(20, m.width-6)
+func (b *logBox) Update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	keys := b.e.keys
+	switch {
+	case key.Matches(k, keys.Back, keys.MessageLog, keys.Quit):
+		b.closed = true
+	case key.Matches(k, keys.Up):
+		b.scroll++
+	case key.Matches(k, keys.Down):
+		b.scroll--
+	case key.Matches(k, keys.PageUp):
+		b.scroll += 10
+	case key.Matches(k, keys.PageDown):
+		b.scroll -= 10
+	}
+	b.clamp()
+	return nil
+}
+
+func (b *logBox) clamp() { b.scroll = max(0, min(b.scroll, len(b.log.entries)-1)) }
+
+// SetSize takes the screen's width and the height of the panes it floats over.
+func (b *logBox) SetSize(width, height int) {
+	b.width, b.height = width, height
+	b.clamp()
+}
+
+// View is the log in a box as wide as the screen allows, each entry
+// wrapped in full.
+func (b *logBox) View() string {
+	th := b.e.theme
+	w := max(20, b.width-6)
 	var lines []string
-	if len(m.log.entries) == 0 {
+	if len(b.log.entries) == 0 {
 		lines = append(lines, th.Muted.Render("no warnings or errors so far"))
 	}
-	end := len(m.log.entries) - m.log.scroll
-	for i, e := range m.log.entries[:max(0, end)] {
+	end := len(b.log.entries) - b.scroll
+	for i, e := range b.log.entries[:max(0, end)] {
 		text := fmt.Sprintf("%d. %s", i+1, e.text)
 		if e.times > 1 {
 			text += fmt.Sprintf(" (%d times)", e.times)
@@ -111,14 +133,22 @@ func (m *Model) msgLogView(h int) string {
 			lines = append(lines, th.Error.Render(l))
 		}
 	}
-	room := max(1, h-6)
+	room := max(1, b.height-6)
 	if len(lines) > room {
 		lines = lines[len(lines)-room:]
 	}
-	title := th.Title.Render(fmt.Sprintf("Messages (%d)", len(m.log.entries)))
+	title := th.Title.Render(fmt.Sprintf("Messages (%d)", len(b.log.entries)))
+	keys := b.e.keys
 	note := th.Muted.Render(projection.Truncate(fmt.Sprintf("%s %s scroll · %s or %s to close",
-		m.e.keys.Up.Help().Key, m.e.keys.Down.Help().Key, m.e.keys.MessageLog.Help().Key, m.e.keys.Back.Help().Key), w))
+		keys.Up.Help().Key, keys.Down.Help().Key, keys.MessageLog.Help().Key, keys.Back.Help().Key), w))
 	body := append([]string{title, ""}, lines...)
 	body = append(body, "", note)
 	return th.Dialog.Width(w + 2).Render(strings.Join(body, "\n"))
 }
+
+func (b *logBox) ShortHelp() []key.Binding {
+	keys := b.e.keys
+	return []key.Binding{keys.Up, keys.Down, joined("close", keys.MessageLog, keys.Back)}
+}
+
+func (b *logBox) FullHelp() [][]key.Binding { return [][]key.Binding{b.ShortHelp()} }

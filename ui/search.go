@@ -211,7 +211,7 @@ func (m *Model) stepHit(older bool) tea.Cmd {
 		if t.search.query != "" && !t.search.scanning {
 			m.setStatus(noMatch(t.search.query), true)
 		} else {
-			m.setStatus("no search hits (/ to search)", true)
+			m.setStatus("no search hits ("+m.e.keys.Search.Help().Key+" to search)", true)
 		}
 		return nil
 	}
@@ -246,7 +246,7 @@ func (t *timeline) searchProgress() string {
 	if s.scanning {
 		line += fmt.Sprintf(" · scanning %d/%d buckets", s.scanned, s.total)
 	}
-	return line + " · n/N step"
+	return line + " · " + t.e.keys.NextHit.Help().Key + "/" + t.e.keys.PrevHit.Help().Key + " step"
 }
 
 type jumpResolvedMsg struct {

@@ -84,14 +84,65 @@ func (t *timeline) scrollTo(height int) {
 	}
 }
 
-func (t *timeline) view(width, height int, focused bool) string {
+// SetSize takes the cells inside the pane's border and settles what
+// scrolls for them: the top row, the cursor on the first seq of a run of
+// holes, the clock layout. The root calls it after every update, so View
+// draws what is settled and changes nothing.
+func (t *timeline) SetSize(width, height int) {
+	t.width, t.height = width, height
+	if t.empty() || len(t.buckets) == 0 {
+		return // nothing but a note is drawn
+	}
+	t.clockFmt = t.clockLayout()
+	body := t.rowsHeight()
+	if t.compareAs != "" && t.diffOnly {
+		t.compare().SetSize(width, body)
+		return
+	}
+	t.settleRows(body)
+}
+
+// rowsHeight is the lines under the header and, comparing, the compare
+// header and its notes.
+func (t *timeline) rowsHeight() int {
+	body := t.height - 1
+	if t.compareAs != "" {
+		body -= 1 + len(t.beyondNotes())
+	}
+	return body
+}
+
+// settleRows scrolls so the cursor's row is among height lines, less the
+// error and the notes above the rows (each note's need depends on the top).
+func (t *timeline) settleRows(height int) {
+	if t.err != nil {
+		height -= len(t.errorLines(t.width))
+	}
+	t.indexHoleRuns()
+	t.snapToRun()
+	t.scrollTo(height)
+	from, _ := t.heldRange()
+	t.olderNote = t.top == t.rowOf(from) && from > t.minSeq() && t.err == nil
+	if t.olderNote {
+		height--
+		t.scrollTo(height)
+	}
+	t.clearedNote = t.top == t.minSeq() && t.win.Cleared() && t.err == nil
+	if t.clearedNote {
+		height--
+		t.scrollTo(height)
+	}
+}
+
+// View draws the timeline inside the size it was given (borders excluded).
+func (t *timeline) View() string {
 	th := t.e.theme
+	width, height := t.width, t.height
 	header := projection.SingleLine(t.name) + "  " + projection.SingleLine(t.cid) + "  as " + projection.SingleLine(t.memberName(t.viewer))
 	if t.compareAs != "" {
 		header += "  vs " + projection.SingleLine(t.memberName(t.compareAs))
 	}
 	lines := []string{th.Title.Render(projection.Truncate(header, width))}
-	body := height - 1
 	switch {
 	case t.err != nil && len(t.buckets) == 0:
 		lines = append(lines, t.errorLines(width)...)
@@ -103,20 +154,17 @@ func (t *timeline) view(width, height int, focused bool) string {
 	case len(t.buckets) == 0:
 		lines = append(lines, th.Muted.Render("loading…"))
 	default:
-		t.clockFmt = t.clockLayout()
 		if t.compareAs != "" {
 			lines = append(lines, t.compareHeader(width))
-			body--
 			for _, note := range t.beyondNotes() {
 				lines = append(lines, t.e.theme.Diff.Render(padRight(projection.Truncate(projection.SingleLine(note), width), width)))
-				body--
 			}
 		}
 		if t.compareAs != "" && t.diffOnly {
-			lines = append(lines, t.diffRows(width, body)...)
+			lines = append(lines, t.diffRows(width, t.rowsHeight())...)
 			break
 		}
-		lines = append(lines, t.rows(width, body)...)
+		lines = append(lines, t.rows(width, t.rowsHeight())...)
 	}
 	for len(lines) < height {
 		lines = append(lines, "")
@@ -139,19 +187,14 @@ func (t *timeline) rows(width, height int) []string {
 		out = append(out, t.errorLines(width)...)
 		height -= len(out)
 	}
-	t.indexHoleRuns()
-	t.snapToRun()
-	t.scrollTo(height)
-	from, to := t.heldRange()
-	if t.top == t.rowOf(from) && from > t.minSeq() && t.err == nil {
+	_, to := t.heldRange()
+	if t.olderNote {
 		out = append(out, th.Muted.Render("  … loading older messages"))
 		height--
-		t.scrollTo(height)
 	}
-	if t.top == t.minSeq() && t.win.Cleared() && t.err == nil {
+	if t.clearedNote {
 		out = append(out, th.Muted.Render(projection.Truncate(t.clearedLine(), width)))
 		height--
-		t.scrollTo(height)
 	}
 	seqWidth := len(strconv.FormatInt(t.maxSeq(), 10))
 	for s := t.top; s <= to && height > 0; s = t.nextRow(s) {
@@ -197,7 +240,7 @@ func (t *timeline) rows(width, height int) []string {
 // clearedLine marks where the viewer's history starts when it does not
 // start at seq 1 (the inspector says why).
 func (t *timeline) clearedLine() string {
-	return fmt.Sprintf("── history cleared before seq %d (i: why) ──", t.minSeq())
+	return fmt.Sprintf("── history cleared before seq %d (%s: why) ──", t.minSeq(), keyName(t.e.keys.Inspect))
 }
 
 func (t *timeline) messageLine(seq int64, width, seqWidth int) string {

@@ -4,6 +4,16 @@
 // a tea.Cmd, so the screen never waits on I/O. Each such command carries a
 // request number and its reply is taken only by whoever still waits for
 // that number: the rule is written once, at reqID (commands.go).
+//
+// The screen is made of components (component.go), each with its Update,
+// View, SetSize and key help: the conversation list (convlist.go), the
+// timeline (timeline*.go) and its compare view (compareview.go), the viewer
+// picker (picker.go), the confirm dialog (confirm.go), the inspector
+// (inspector.go), the help (helpview.go), the message log (msglog.go) and
+// the bottom input (input.go). The root model (model.go, keys.go) routes
+// to them and does what reaches beyond one: opening a conversation or a
+// dialog, writing, switching the viewer. Every key they answer to is a
+// binding of keymap.KeyMap, so keys.json reaches all of them.
 package ui
 
 import (

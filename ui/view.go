@@ -29,21 +29,34 @@ func (m *Model) View() string {
 	var body string
 	// Dialogs float over the panes: the message being revoked, or the
 	// timeline a viewer is picked for, stays in sight.
-	switch m.overlay {
-	case ovHelp:
-		body = floatOver(m.panes(h), m.helpView(), m.width, h)
-	case ovConfirm:
-		body = floatOver(m.panes(h), m.confirmView(), m.width, h)
-	case ovInspector:
-		body = m.inspectorView(h)
-	case ovPicker:
-		body = floatOver(m.panes(h), m.pickerView(h), m.width, h)
-	case ovMsgLog:
-		body = floatOver(m.panes(h), m.msgLogView(h), m.width, h)
-	default:
+	switch c := m.overlayComponent(); {
+	case c == nil:
 		body = m.panes(h)
+	case m.overlay == ovInspector: // covers the panes whole
+		body = c.View()
+	default:
+		body = floatOver(m.panes(h), c.View(), m.width, h)
 	}
 	return lipgloss.JoinVertical(lipgloss.Left, body, m.statusBar(), m.footer())
+}
+
+// paneSizes is where panes draws: the cells inside each pane's border.
+// One pane, the focused one, on a narrow screen, with no conversation open
+// or while comparing (which takes the full width); else the list left of
+// the timeline.
+type paneSizes struct {
+	single            bool
+	listW, tlW, inner int
+}
+
+func (m *Model) paneSizes() paneSizes {
+	inner := m.bodyHeight() - 2
+	comparing := m.tl != nil && m.tl.compareAs != "" && m.focus == paneTimeline
+	if m.width < narrow || m.tl == nil || comparing {
+		return paneSizes{single: true, listW: m.width - 2, tlW: m.width - 2, inner: inner}
+	}
+	listW := max(24, min(40, m.width/3)) - 2
+	return paneSizes{listW: listW, tlW: m.width - listW - 4, inner: inner}
 }
 
 func (m *Model) panes(h int) string {
@@ -58,19 +71,15 @@ func (m *Model) panes(h int) string {
 	if m.conn.waiting {
 		return frame(true).Render(fitBlock(m.connectingPane(m.width-2), m.width-2, inner))
 	}
-	// Comparing takes the full width; the list comes back with its focus.
-	comparing := m.tl != nil && m.tl.compareAs != "" && m.focus == paneTimeline
-	if m.width < narrow || m.tl == nil || comparing {
-		w := m.width - 2
+	ps := m.paneSizes()
+	if ps.single {
 		if m.tl != nil && m.focus == paneTimeline {
-			return frame(true).Render(fitBlock(m.tl.view(w, inner, true), w, inner))
+			return frame(true).Render(fitBlock(m.tl.View(), ps.tlW, inner))
 		}
-		return frame(true).Render(fitBlock(m.list.view(m.e, w, inner), w, inner))
+		return frame(true).Render(fitBlock(m.list.View(), ps.listW, inner))
 	}
-	listW := max(24, min(40, m.width/3)) - 2
-	tlW := m.width - listW - 4
-	left := frame(m.focus == paneList).Render(fitBlock(m.list.view(m.e, listW, inner), listW, inner))
-	right := frame(m.focus == paneTimeline).Render(fitBlock(m.tl.view(tlW, inner, m.focus == paneTimeline), tlW, inner))
+	left := frame(m.focus == paneList).Render(fitBlock(m.list.View(), ps.listW, inner))
+	right := frame(m.focus == paneTimeline).Render(fitBlock(m.tl.View(), ps.tlW, inner))
 	return lipgloss.JoinHorizontal(lipgloss.Top, left, right)
 }
 
@@ -126,10 +135,8 @@ func (m *Model) statusBar() string {
 func (m *Model) footer() string {
 	th := m.e.theme
 	switch {
-	case m.inputFor != inNone && m.inputSelected:
-		return lipgloss.NewStyle().MaxWidth(m.width).Render(m.input.Prompt + th.Selected.Render(projection.SingleLine(m.input.Value())))
-	case m.inputFor != inNone:
-		return lipgloss.NewStyle().MaxWidth(m.width).Render(m.input.View())
+	case m.input.open():
+		return m.input.View()
 	case m.status != "":
 		style := th.Accent
 		if m.statusErr {
@@ -145,10 +152,7 @@ func (m *Model) footer() string {
 	case m.tl != nil && m.tl.search.query != "" && m.focus == paneTimeline:
 		return th.Accent.Render(projection.Truncate(m.tl.searchProgress(), m.width))
 	case m.tl != nil && m.tl.compareAs != "" && m.focus == paneTimeline && m.overlay == ovNone:
-		k := m.e.keys
-		names := keyNames{next: k.NextDiff.Help().Key, prev: k.PrevDiff.Help().Key, only: k.DiffOnly.Help().Key,
-			why: k.Inspect.Help().Key, list: k.SwitchPane.Help().Key, back: k.Back.Help().Key}
-		return th.Accent.Render(projection.Truncate(m.tl.diffProgress(names), m.width))
+		return th.Accent.Render(projection.Truncate(m.tl.diffProgress(), m.width))
 	}
 	if m.overlay != ovNone {
 		return m.keyHints(m.hints(), m.width)
@@ -178,131 +182,18 @@ func (m *Model) keyHints(bs []key.Binding, width int) string {
 	return ansi.Truncate(m.help.ShortHelpView(bs), width, "…")
 }
 
-// hint is a footer entry for a key the dialogs handle themselves.
-func hint(keys, desc string) key.Binding {
-	return key.NewBinding(key.WithKeys(keys), key.WithHelp(keys, desc))
-}
-
 // hints are the keys that do something where the user is now.
 func (m *Model) hints() []key.Binding {
-	keys := m.e.keys
-	switch m.overlay {
-	case ovPicker:
-		what := "view as"
-		if m.picker.forCompare {
-			what = "compare"
-		}
-		return []key.Binding{hint("type", "filter"), hint("↑/↓", "choose"), hint("enter", what), hint("esc", "cancel")}
-	case ovConfirm:
-		if m.confirm.run == nil { // a refusal: nothing to confirm
-			return []key.Binding{hint(keys.Cancel.Help().Key, "close")}
-		}
-		return []key.Binding{keys.Confirm, keys.Cancel}
-	case ovHelp:
-		return []key.Binding{hint(keys.Help.Help().Key+"/"+keys.Back.Help().Key, "close")}
-	case ovInspector:
-		return []key.Binding{keys.Up, keys.Down, keys.PageUp, keys.PageDown, keys.Back}
-	case ovMsgLog:
-		return []key.Binding{keys.Up, keys.Down, hint(keys.MessageLog.Help().Key+"/"+keys.Back.Help().Key, "close")}
+	if c := m.overlayComponent(); c != nil {
+		return c.ShortHelp()
 	}
 	if m.conn.waiting {
-		return []key.Binding{keys.MessageLog}
+		return []key.Binding{m.e.keys.MessageLog}
 	}
 	if m.focus == paneTimeline && m.tl != nil {
-		return keys.TimelineHelp()
+		return m.tl.ShortHelp()
 	}
-	return keys.ListHelp()
-}
-
-func (m *Model) helpView() string {
-	th := m.e.theme
-	keys := m.e.keys
-	closeKeys := keys.Help.Help().Key + " or " + keys.Back.Help().Key + " to close"
-	note := th.Muted.Render(closeKeys)
-	if m.e.readOnly {
-		note = th.Muted.Render("read-only: revoke, delete and mark read are off · " + closeKeys)
-	}
-	title := th.Title.Render("Keys")
-	body := m.fullHelp(m.width-4, "\n\n") // the dialog's border and padding
-	parts := []string{title, "", body, "", note}
-	if lipgloss.Height(body)+6 > m.bodyHeight() {
-		// A short screen: no blank lines and the title on the closing
-		// line, so the box keeps its borders.
-		parts = []string{m.fullHelp(m.width-4, "\n"), title + th.Muted.Render(" · ") + note}
-	}
-	return th.Dialog.MaxWidth(m.width).Render(lipgloss.JoinVertical(lipgloss.Left, parts...))
-}
-
-// fullHelp lays the help's columns out in as few rows as fit width: all
-// side by side on a wide terminal, two by two at 60 columns, one under the
-// other below that.
-func (m *Model) fullHelp(width int, rowSep string) string {
-	groups := m.e.keys.FullHelp()
-	h := m.help
-	h.Width = 0 // measured here; help's own cut drops whole columns behind a "…"
-	var out string
-	for per := len(groups); per >= 1; per-- {
-		var rows []string
-		for i := 0; i < len(groups); i += per {
-			rows = append(rows, h.FullHelpView(groups[i:min(i+per, len(groups))]))
-		}
-		out = strings.Join(rows, rowSep)
-		if lipgloss.Width(out) <= width {
-			return out
-		}
-	}
-	return out
-}
-
-func (m *Model) confirmView() string {
-	th := m.e.theme
-	w := max(20, min(70, m.width-6))
-	lines := []string{th.Title.Render(projection.Truncate(m.confirm.title, w)), ""}
-	for _, l := range m.confirm.lines {
-		lines = append(lines, wrapWords(textPresentation(projection.SingleLine(l)), w)...)
-	}
-	// The answers are read from the key map, so a keys.json moving them
-	// moves the hint too.
-	ans := func(b key.Binding, what string) string { return b.Help().Key + ": " + what }
-	keys := ans(m.e.keys.Confirm, "do it") + "   " + ans(m.e.keys.Cancel, "cancel")
-	if m.confirm.run == nil {
-		keys = ans(m.e.keys.Cancel, "close")
-	}
-	lines = append(lines, "", th.Accent.Render(keys))
-	return th.Dialog.Width(w + 2).Render(strings.Join(lines, "\n"))
-}
-
-func (m *Model) pickerView(h int) string {
-	th := m.e.theme
-	p := &m.picker
-	w := max(20, min(60, m.width-6))
-	title := "View as"
-	if p.forCompare {
-		title = "Compare " + m.tl.viewer + " with"
-	}
-	lines := []string{th.Title.Render(title), p.input.View()}
-	if len(p.members) == 0 {
-		lines = append(lines, th.Muted.Render("no members known yet"))
-	}
-	rows := max(1, h-6)
-	start := max(0, p.cursor-rows+1)
-	for i := start; i < len(p.shown) && i < start+rows; i++ {
-		mb := p.members[p.shown[i]]
-		label := mb.UserID
-		if mb.Nickname != "" {
-			label += "  " + mb.Nickname
-		}
-		if mb.RoleLevel != 0 {
-			label += "  (" + roleName(mb.RoleLevel) + ")"
-		}
-		label = projection.Truncate(projection.SingleLine(label), w-2)
-		if i == p.cursor {
-			lines = append(lines, th.Selected.Render("▸ "+label))
-		} else {
-			lines = append(lines, "  "+label)
-		}
-	}
-	return th.Dialog.Width(w + 2).Render(strings.Join(lines, "\n"))
+	return m.list.ShortHelp()
 }
 
 // fitBlock makes s exactly width x height cells: lines cut or padded, rows

@@ -4,21 +4,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/store"
 )
-
-// picker chooses a member of the open conversation with type-ahead, either
-// as the viewer or as the second viewer of the compare view.
-type picker struct {
-	forCompare bool
-	input      textinput.Model
-	members    []store.Member
-	shown      []int
-	cursor     int
-}
 
 // viewerChoices are the conversation's members once read; until then (or
 // without member records) the people already known: the viewer, the list's
@@ -56,11 +45,30 @@ func (t *timeline) viewerChoices() []store.Member {
 
 func (m *Model) openPicker(forCompare bool) {
 	t := m.tl
-	p := picker{forCompare: forCompare, input: newInput(m.e.theme)}
-	p.input.Prompt = "type to filter: "
-	p.input.Focus()
-	p.setMembers(t.pickerChoices(forCompare), t.pickerDefault(forCompare))
-	m.picker, m.overlay = p, ovPicker
+	title := "View as"
+	if forCompare {
+		title = "Compare " + t.viewer + " with"
+	}
+	m.picker = newPicker(m.e, forCompare, title, t.pickerChoices(forCompare), t.pickerDefault(forCompare))
+	m.picker.SetSize(m.width, m.bodyHeight())
+	m.overlay = ovPicker
+}
+
+// pickerKey gives the key to the picker and acts on its choice.
+func (m *Model) pickerKey(k tea.KeyMsg) tea.Cmd {
+	cmd := m.picker.Update(k)
+	if !m.picker.closed {
+		return cmd
+	}
+	m.overlay = ovNone
+	switch id := m.picker.chosen; {
+	case id == "":
+		return cmd
+	case m.picker.forCompare:
+		return tea.Batch(cmd, m.tl.setCompare(id))
+	default:
+		return tea.Batch(cmd, m.switchViewer(id))
+	}
 }
 
 // pickerChoices are the viewer choices; comparing the viewer with
@@ -104,61 +112,6 @@ func (t *timeline) peerOf(viewer string) string {
 		}
 	}
 	return ""
-}
-
-// setMembers replaces the choices and selects prefer if it is among them,
-// else keeps what was selected.
-func (p *picker) setMembers(ms []store.Member, prefer string) {
-	keep := prefer
-	if keep == "" && p.cursor < len(p.shown) {
-		keep = p.members[p.shown[p.cursor]].UserID
-	}
-	p.members = ms
-	p.filter()
-	for i, idx := range p.shown {
-		if ms[idx].UserID == keep {
-			p.cursor = i
-		}
-	}
-}
-
-func (p *picker) filter() {
-	q := strings.ToLower(p.input.Value())
-	p.shown = p.shown[:0]
-	for i, mb := range p.members {
-		if q == "" || strings.Contains(strings.ToLower(mb.UserID), q) || strings.Contains(strings.ToLower(mb.Nickname), q) {
-			p.shown = append(p.shown, i)
-		}
-	}
-	p.cursor = min(p.cursor, max(0, len(p.shown)-1))
-}
-
-func (m *Model) pickerKey(k tea.KeyMsg) tea.Cmd {
-	p := &m.picker
-	switch k.Type {
-	case tea.KeyEsc:
-		m.overlay = ovNone
-		return nil
-	case tea.KeyUp, tea.KeyCtrlP:
-		p.cursor = max(0, p.cursor-1)
-		return nil
-	case tea.KeyDown, tea.KeyCtrlN:
-		p.cursor = min(len(p.shown)-1, p.cursor+1)
-		return nil
-	case tea.KeyEnter:
-		m.overlay = ovNone
-		if len(p.shown) == 0 {
-			return nil
-		}
-		id := p.members[p.shown[p.cursor]].UserID
-		if p.forCompare {
-			return m.tl.setCompare(id)
-		}
-		return m.switchViewer(id)
-	}
-	p.input, _ = p.input.Update(k)
-	p.filter()
-	return nil
 }
 
 // cycleViewer switches to the next member, wrapping around.

@@ -1,0 +1,131 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store"
+)
+
+// picker chooses a member of the open conversation with type-ahead, either
+// as the viewer or as the second viewer of the compare view. It ends with
+// closed set, and chosen the member picked ("" when dismissed).
+type picker struct {
+	e             *env
+	forCompare    bool
+	title         string
+	input         textinput.Model
+	members       []store.Member
+	shown         []int // indexes into members that pass the filter, best first
+	cursor        int   // index into shown
+	width, height int
+
+	closed bool
+	chosen string
+}
+
+func newPicker(e *env, forCompare bool, title string, members []store.Member, prefer string) picker {
+	p := picker{e: e, forCompare: forCompare, title: title, input: newInput(e.theme)}
+	p.input.Prompt = "type to filter: "
+	p.input.Focus()
+	p.setMembers(members, prefer)
+	return p
+}
+
+// setMembers replaces the choices and selects prefer if it is among them,
+// else keeps what was selected.
+func (p *picker) setMembers(ms []store.Member, prefer string) {
+	keep := prefer
+	if keep == "" && p.cursor < len(p.shown) {
+		keep = p.members[p.shown[p.cursor]].UserID
+	}
+	p.members = ms
+	p.filter()
+	for i, idx := range p.shown {
+		if ms[idx].UserID == keep {
+			p.cursor = i
+		}
+	}
+}
+
+func (p *picker) filter() {
+	p.shown = fuzzyFilter(p.input.Value(), len(p.members), func(i int) []string {
+		return []string{p.members[i].UserID, p.members[i].Nickname}
+	})
+	p.cursor = min(p.cursor, max(0, len(p.shown)-1))
+}
+
+// Update moves the choice, ends the picker, or types into the filter (and
+// returns what the text input asks for: a paste).
+func (p *picker) Update(msg tea.Msg) tea.Cmd {
+	keys := p.e.keys
+	if k, ok := msg.(tea.KeyMsg); ok {
+		switch {
+		case key.Matches(k, keys.Dismiss):
+			p.closed = true
+			return nil
+		case key.Matches(k, keys.ChoiceUp):
+			p.cursor = max(0, p.cursor-1)
+			return nil
+		case key.Matches(k, keys.ChoiceDown):
+			p.cursor = max(0, min(len(p.shown)-1, p.cursor+1))
+			return nil
+		case key.Matches(k, keys.Submit):
+			p.closed = true
+			if len(p.shown) > 0 {
+				p.chosen = p.members[p.shown[p.cursor]].UserID
+			}
+			return nil
+		}
+	}
+	var cmd tea.Cmd
+	p.input, cmd = p.input.Update(msg)
+	p.filter()
+	return cmd
+}
+
+// SetSize takes the screen's width and the height of the panes it floats over.
+func (p *picker) SetSize(width, height int) { p.width, p.height = width, height }
+
+func (p *picker) View() string {
+	th := p.e.theme
+	w := max(20, min(60, p.width-6))
+	lines := []string{th.Title.Render(p.title), p.input.View()}
+	if len(p.members) == 0 {
+		lines = append(lines, th.Muted.Render("no members known yet"))
+	}
+	rows := max(1, p.height-6)
+	start := max(0, p.cursor-rows+1)
+	for i := start; i < len(p.shown) && i < start+rows; i++ {
+		mb := p.members[p.shown[i]]
+		label := mb.UserID
+		if mb.Nickname != "" {
+			label += "  " + mb.Nickname
+		}
+		if mb.RoleLevel != 0 {
+			label += "  (" + roleName(mb.RoleLevel) + ")"
+		}
+		label = projection.Truncate(projection.SingleLine(label), w-2)
+		if i == p.cursor {
+			lines = append(lines, th.Selected.Render("▸ "+label))
+		} else {
+			lines = append(lines, "  "+label)
+		}
+	}
+	return th.Dialog.Width(w + 2).Render(strings.Join(lines, "\n"))
+}
+
+func (p *picker) ShortHelp() []key.Binding {
+	keys := p.e.keys
+	what := "view as"
+	if p.forCompare {
+		what = "compare"
+	}
+	return []key.Binding{joined("choose", keys.ChoiceUp, keys.ChoiceDown), as(keys.Submit, what), as(keys.Dismiss, "cancel")}
+}
+
+func (p *picker) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }

@@ -1,0 +1,72 @@
+package ui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// statusNote is a line for the status bar from a component; the root
+// shows it right after routing to the component (takeNote).
+type statusNote struct {
+	text  string
+	isErr bool
+}
+
+func (t *timeline) say(text string, isErr bool) { t.note = &statusNote{text, isErr} }
+
+// takeNote shows what the timeline had to say.
+func (m *Model) takeNote() {
+	if m.tl != nil && m.tl.note != nil {
+		m.setStatus(m.tl.note.text, m.tl.note.isErr)
+		m.tl.note = nil
+	}
+}
+
+// Update takes the timeline's own keys: moving the cursor (over runs of
+// holes and gaps as one row), to the next message, the compare view's
+// keys, bucket boundaries. What opens a dialog or an input, writes, or
+// changes the viewer is the root's (timelineKey).
+func (t *timeline) Update(msg tea.Msg) tea.Cmd {
+	if cmd, ok := t.compare().handle(msg); ok {
+		return cmd
+	}
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	keys := t.e.keys
+	page := int64(max(1, t.height-2))
+	switch {
+	case key.Matches(k, keys.Up):
+		if cmd, ok := t.stepOverRun(-1); ok {
+			return cmd
+		}
+		return t.move(-1, false)
+	case key.Matches(k, keys.Down):
+		if cmd, ok := t.stepOverRun(1); ok {
+			return cmd
+		}
+		return t.move(1, false)
+	case key.Matches(k, keys.NextMessage):
+		return t.nextMessage(1)
+	case key.Matches(k, keys.PrevMessage):
+		return t.nextMessage(-1)
+	case key.Matches(k, keys.PageUp):
+		return t.move(-page, true)
+	case key.Matches(k, keys.PageDown):
+		return t.move(page, true)
+	case key.Matches(k, keys.Top):
+		return t.jumpTo(t.minSeq())
+	case key.Matches(k, keys.Bottom):
+		return t.jumpTo(t.maxSeq())
+	case key.Matches(k, keys.Boundaries):
+		t.boundaries = !t.boundaries
+	}
+	return nil
+}
+
+// ShortHelp is the footer while the timeline has the focus (comparing,
+// the footer is the compare view's progress line, which names its keys).
+func (t *timeline) ShortHelp() []key.Binding { return t.e.keys.TimelineHelp() }
+
+func (t *timeline) FullHelp() [][]key.Binding { return [][]key.Binding{t.ShortHelp()} }

@@ -1,0 +1,87 @@
+package ui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+// Whose eyes the timeline uses: the viewer, the compare view's second
+// viewer, and their windows.
+
+// setViewer switches whose eyes the timeline uses. The held slots are
+// re-projected at the next draw; only the viewer's window (min and read
+// seq) may need a read, and that happens in the background.
+func (t *timeline) setViewer(v string) tea.Cmd {
+	if v == t.viewer {
+		return nil
+	}
+	if v == t.compareAs {
+		// Comparing someone with themselves shows nothing: swap the sides.
+		t.compareAs, t.lastCompared = t.viewer, t.viewer
+	}
+	t.viewer = v
+	t.winReq = 0
+	if w, ok := t.wins[v]; ok {
+		return tea.Batch(t.applyWindow(w), t.restartDiffs())
+	}
+	t.diffs = diffScan{}
+	t.winOK = false
+	t.winReq = t.e.newReq()
+	return loadWindow(t.e, t.winReq, v, t.base)
+}
+
+// setCompare turns the compare view on against id. Their window is read in
+// the background: seqs outside it are what they cannot see at all.
+func (t *timeline) setCompare(id string) tea.Cmd {
+	t.compareAs, t.lastCompared = id, id
+	t.compareReq = 0
+	if _, ok := t.wins[id]; ok || id == "" {
+		return t.restartDiffs()
+	}
+	t.diffs = diffScan{}
+	t.compareReq = t.e.newReq()
+	return loadWindow(t.e, t.compareReq, id, t.base)
+}
+
+// stopCompare leaves the compare view.
+func (t *timeline) stopCompare() {
+	t.compareAs, t.diffOnly, t.diffs = "", false, diffScan{}
+}
+
+// outsideWindow reports seq beyond the window known for viewer (false
+// while it is not known).
+func (t *timeline) outsideWindow(viewer string, seq int64) bool {
+	w, ok := t.wins[viewer]
+	return ok && (seq < max(1, w.MinSeq) || seq > w.MaxSeq)
+}
+
+// windowLoaded applies a viewer's window the timeline waited for.
+func (t *timeline) windowLoaded(msg windowLoadedMsg) tea.Cmd {
+	t.wins[msg.viewer] = msg.win
+	if msg.viewer != t.viewer {
+		if msg.viewer == t.compareAs {
+			return t.restartDiffs()
+		}
+		return nil
+	}
+	return tea.Batch(t.applyWindow(msg.win), t.restartDiffs())
+}
+
+func (t *timeline) applyWindow(w store.Window) tea.Cmd {
+	// The held buckets stay; only the bounds and the read line change. A
+	// window that reaches past what is held is filled by prefetch.
+	w.Last = nil
+	t.win, t.winOK = w, true
+	if t.empty() {
+		return nil
+	}
+	if len(t.buckets) == 0 {
+		return t.loadAround(t.maxSeq(), nil)
+	}
+	if t.lo > store.BucketIndex(t.maxSeq()) || t.hi < store.BucketIndex(t.minSeq()) {
+		return t.loadAround(t.maxSeq(), nil)
+	}
+	t.clampCursor()
+	return t.prefetch()
+}
