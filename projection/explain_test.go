@@ -34,7 +34,7 @@ func explainOf(m Message, w bucket.Window) string { return strings.Join(Explain(
 var everything = bucket.Window{Cid: single, MinSeq: 1, MaxSeq: 1000}
 
 // TestExplainNamesTheRuleOfEachRow: the inspector and dump --explain say
-// which read-time rule (OPENIM.md "Reading as a given user") made the row:
+// which read-time rule (the numbered list in doc.go) made the row:
 // the del_list entry, the revoke record with its revoker and role, the
 // slot-level is_read that OpenIM's filtered update sets
 // (mgo/msg.go MarkSingleChatMsgsAsRead), or nothing at all.

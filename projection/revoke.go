@@ -7,7 +7,7 @@ import (
 )
 
 // revokedContent is OpenIM's MessageRevokedContent; field order is the
-// contract (OPENIM.md rule 3).
+// contract (rule 3 of the package doc).
 type revokedContent struct {
 	RevokerID                   string `json:"revokerID"`
 	RevokerRole                 int32  `json:"revokerRole"`

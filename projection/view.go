@@ -1,6 +1,3 @@
-// Package projection computes what one user sees of a stored slot
-// (OPENIM.md, "Reading as a given user") and renders it for humans. It is
-// pure: no I/O, no terminal, no clock.
 package projection
 
 import (

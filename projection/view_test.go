@@ -9,7 +9,7 @@ import (
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
-// What each rule of OPENIM.md "Reading as a given user" makes a viewer see.
+// What each read-time rule (the numbered list in doc.go) makes a viewer see.
 func TestViewRules(t *testing.T) {
 	hello := text("hello")
 	revokeOf := func(m *bucket.MsgData) string {

@@ -142,7 +142,7 @@ func CachedSlot(seq int64, slot *Slot) StoredSlot {
 }
 
 // IsHole reports a position that holds no message: a missing bucket or slot,
-// a null msg, send_time 0 (OPENIM.md, reading rule 4), or the stand-in
+// a null msg, send_time 0 (rule 4 in projection's package doc), or the stand-in
 // OpenIM caches in Redis for such a seq (see IsStandIn).
 func (s StoredSlot) IsHole() bool {
 	return s.Slot == nil || s.Slot.Msg == nil || s.Slot.Msg.SendTime == 0 || s.Slot.Msg.IsStandIn()
