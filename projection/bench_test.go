@@ -3,7 +3,7 @@ package projection
 import (
 	"testing"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // BenchmarkView projects one bucket's worth of mixed slots for one viewer.
@@ -53,10 +53,10 @@ func BenchmarkSanitizeHostile(b *testing.B) {
 
 // benchSlots is a bucket mixing what a demo conversation holds: mostly
 // text, some media, quotes, deletes, revokes, notifications and holes.
-func benchSlots() []store.StoredSlot {
-	out := make([]store.StoredSlot, 0, store.BucketSize)
-	for i := int64(1); i <= store.BucketSize; i++ {
-		var s store.StoredSlot
+func benchSlots() []bucket.StoredSlot {
+	out := make([]bucket.StoredSlot, 0, bucket.BucketSize)
+	for i := int64(1); i <= bucket.BucketSize; i++ {
+		var s bucket.StoredSlot
 		switch {
 		case i%25 == 0:
 			s = stored(i, nil)

@@ -1,11 +1,11 @@
 package projection
 
 import (
-	"github.com/chatlens/chatlens/store"
-
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // typeNames names the content types of OpenIM for people.
@@ -29,8 +29,8 @@ func TypeName(ct int32) string {
 	return "type " + strconv.Itoa(int(ct))
 }
 
-var statusNames = map[int32]string{store.StatusSending: "sending", store.StatusSent: "sent",
-	store.StatusFailed: "failed", store.StatusDeleted: "deleted", store.StatusFiltered: "filtered"}
+var statusNames = map[int32]string{bucket.StatusSending: "sending", bucket.StatusSent: "sent",
+	bucket.StatusFailed: "failed", bucket.StatusDeleted: "deleted", bucket.StatusFiltered: "filtered"}
 
 // Detail is the full, multi-line rendering of m for an expanded view: where
 // it is stored, who sent it when, its state for the viewer, and its whole

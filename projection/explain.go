@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // The words that say why a viewer sees a row as they do. The rules live in
@@ -17,7 +17,7 @@ import (
 
 // Explain lists the rules that produced what m's viewer sees, in the order
 // they apply; w is the viewer's window, loc the zone times are shown in.
-func Explain(m Message, w store.Window, loc *time.Location) []string {
+func Explain(m Message, w bucket.Window, loc *time.Location) []string {
 	who := orElse(m.Viewer, "this viewer")
 	var out []string
 	add := func(format string, args ...any) { out = append(out, SingleLine(fmt.Sprintf(format, args...))) }
@@ -66,7 +66,7 @@ func Explain(m Message, w store.Window, loc *time.Location) []string {
 // startWord says which field starts a window after seq 1: the user's own
 // seq_user.min_seq, raised by clearing their history and set when they join
 // a group later, or the conversation's seq.min_seq.
-func startWord(w store.Window) string {
+func startWord(w bucket.Window) string {
 	if w.UserMinSeq >= w.SeqMinSeq {
 		return "cleared history, or joined later"
 	}
@@ -93,15 +93,15 @@ func holeKind(m Message) string {
 
 // roleWords names the revoker's role: in a group its member role, in a
 // single chat the app_manger_level OpenIM records instead.
-func roleWords(r *store.Revoke, m Message) string {
+func roleWords(r *bucket.Revoke, m Message) string {
 	role := strconv.Itoa(int(r.Role))
-	if m.SessionType == store.SessionSingle {
+	if m.SessionType == bucket.SessionSingle {
 		if r.UserID == m.SendID {
 			return "the sender, app_manger_level " + role
 		}
 		return "app_manger_level " + role
 	}
-	name := map[int32]string{store.RoleOwner: "owner", store.RoleAdmin: "admin", store.RoleMember: "member"}[r.Role]
+	name := map[int32]string{bucket.RoleOwner: "owner", bucket.RoleAdmin: "admin", bucket.RoleMember: "member"}[r.Role]
 	if r.UserID == m.SendID {
 		name = "the sender"
 	}

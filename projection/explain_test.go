@@ -8,33 +8,33 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // decodedSlots decodes a bucket of cid whose first slots are given as raw
 // documents (the rest written as empty slots), as the store reads it.
-func decodedSlots(t *testing.T, first ...bson.M) *store.Bucket {
+func decodedSlots(t *testing.T, first ...bson.M) *bucket.Bucket {
 	t.Helper()
 	msgs := bson.A{}
 	for _, s := range first {
 		msgs = append(msgs, s)
 	}
-	for len(msgs) < store.BucketSize {
+	for len(msgs) < bucket.BucketSize {
 		msgs = append(msgs, bson.M{"msg": nil, "revoke": nil, "del_list": bson.A{}, "is_read": false})
 	}
 	raw, err := bson.Marshal(bson.M{"doc_id": single + ":0", "msgs": msgs})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return store.DecodeBucket(raw)
+	return bucket.DecodeBucket(raw)
 }
 
-func explainOf(m Message, w store.Window) string { return strings.Join(Explain(m, w, time.UTC), "; ") }
+func explainOf(m Message, w bucket.Window) string { return strings.Join(Explain(m, w, time.UTC), "; ") }
 
-var everything = store.Window{Cid: single, MinSeq: 1, MaxSeq: 1000}
+var everything = bucket.Window{Cid: single, MinSeq: 1, MaxSeq: 1000}
 
 // TestExplainNamesTheRuleOfEachRow: the inspector and dump --explain say
-// which read-time rule (OPENIM.md "Reading as a given user") made the row:
+// which read-time rule (the numbered list in doc.go) made the row:
 // the del_list entry, the revoke record with its revoker and role, the
 // slot-level is_read that OpenIM's filtered update sets
 // (mgo/msg.go MarkSingleChatMsgsAsRead), or nothing at all.
@@ -48,7 +48,7 @@ func TestExplainNamesTheRuleOfEachRow(t *testing.T) {
 	}{
 		{"plain", View(stored(5, message(5, Text, `{"content":"hi"}`)), "", "alice", Conv{ID: single}, nil), "shown as stored"},
 		{"deleted", View(stored(5, message(5, Text, `{"content":"hi"}`), deletedBy("bob")), "", "bob", Conv{ID: single}, nil), "in del_list of bob"},
-		{"revoked in a group", View(stored(7, g, revokedBy("carol", "Carol", store.RoleOwner, at)), "", "bob", Conv{ID: group}, nil),
+		{"revoked in a group", View(stored(7, g, revokedBy("carol", "Carol", bucket.RoleOwner, at)), "", "bob", Conv{ID: group}, nil),
 			"revoked by Carol (owner, role 100) at 2024-01-08 10:54:38 UTC"},
 		{"read", View(stored(5, message(5, Text, `{"content":"hi"}`), read), "", "bob", Conv{ID: single}, nil), "read: is_read set by the filtered update"},
 		{"deleted and read", View(stored(5, message(5, Text, `{"content":"hi"}`), deletedBy("bob"), read), "", "bob", Conv{ID: single}, nil),
@@ -69,7 +69,7 @@ func TestExplainTellsHolesApart(t *testing.T) {
 	b := decodedSlots(t, bson.M{"msg": nil})
 	physical := View(b.Slots[0], b.DocID, "bob", Conv{ID: single}, nil)
 	never := View(b.Slots[1], b.DocID, "bob", Conv{ID: single}, nil)
-	missing := store.MissingBucket(single, 3)
+	missing := bucket.MissingBucket(single, 3)
 	gone := View(missing.Slots[0], missing.DocID, "bob", Conv{ID: single}, nil)
 	for _, c := range []struct {
 		m    Message
@@ -85,7 +85,7 @@ func TestExplainTellsHolesApart(t *testing.T) {
 // (GetMsgBySeqsRange pulls from max(seq.min_seq, seq_user.min_seq)) is
 // explained by the field that set the start.
 func TestExplainSaysWhereTheWindowStarts(t *testing.T) {
-	w := store.Window{Cid: single, MinSeq: 120, MaxSeq: 300, UserMinSeq: 120}
+	w := bucket.Window{Cid: single, MinSeq: 120, MaxSeq: 300, UserMinSeq: 120}
 	m := View(stored(5, message(5, Text, `{"content":"hi"}`)), "", "bob", Conv{ID: single}, nil)
 	if got, want := explainOf(m, w), "below bob's first visible seq 120 (cleared history, or joined later)"; got != want {
 		t.Errorf("explained as %q, want %q", got, want)

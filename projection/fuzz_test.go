@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // FuzzView: any stored slot, any viewer, any quote: no panic, and the
@@ -18,7 +18,7 @@ func FuzzView(f *testing.F) {
 	f.Fuzz(func(t *testing.T, ct int32, content, viewer, deleter string, isRead, revoked bool, sendTime int64, session int32, quotedContent string, quotedRevoked bool) {
 		msg := message(3, ct, content)
 		msg.SendTime, msg.SessionType = sendTime, session
-		mods := []func(*store.Slot){deletedBy(deleter)}
+		mods := []func(*bucket.Slot){deletedBy(deleter)}
 		if isRead {
 			mods = append(mods, read)
 		}
@@ -26,7 +26,7 @@ func FuzzView(f *testing.F) {
 			mods = append(mods, revokedBy("r", "R", 60, 1))
 		}
 		s := stored(3, msg, mods...)
-		qmods := []func(*store.Slot){deletedBy(deleter)}
+		qmods := []func(*bucket.Slot){deletedBy(deleter)}
 		if quotedRevoked {
 			qmods = append(qmods, revokedBy("r", "R", 60, 1))
 		}
@@ -43,7 +43,7 @@ func FuzzView(f *testing.F) {
 			t.Fatalf("revoked but shows type %d %q", m.ContentType, m.Content)
 		case !revoked && viewer != "" && viewer == deleter && m.Content != "":
 			t.Fatalf("deleted for the viewer but content %q", m.Content)
-		case m.IsRead && session != store.SessionSingle:
+		case m.IsRead && session != bucket.SessionSingle:
 			t.Fatal("is_read reported outside a single chat")
 		}
 		if _, err := json.Marshal(m); err != nil {

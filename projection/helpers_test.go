@@ -3,7 +3,7 @@ package projection
 import (
 	"encoding/json"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 const (
@@ -12,38 +12,38 @@ const (
 )
 
 // stored builds the stored slot at seq holding msg, changed by mods.
-func stored(seq int64, msg *store.MsgData, mods ...func(*store.Slot)) store.StoredSlot {
-	slot := &store.Slot{Msg: msg, DelList: []string{}}
+func stored(seq int64, msg *bucket.MsgData, mods ...func(*bucket.Slot)) bucket.StoredSlot {
+	slot := &bucket.Slot{Msg: msg, DelList: []string{}}
 	for _, mod := range mods {
 		mod(slot)
 	}
-	return store.StoredSlot{Seq: seq, Slot: slot}
+	return bucket.StoredSlot{Seq: seq, Slot: slot}
 }
 
-func deletedBy(users ...string) func(*store.Slot) {
-	return func(s *store.Slot) { s.DelList = append(s.DelList, users...) }
+func deletedBy(users ...string) func(*bucket.Slot) {
+	return func(s *bucket.Slot) { s.DelList = append(s.DelList, users...) }
 }
 
-func revokedBy(uid, nick string, role int32, at int64) func(*store.Slot) {
-	return func(s *store.Slot) { s.Revoke = &store.Revoke{Role: role, UserID: uid, Nickname: nick, Time: at} }
+func revokedBy(uid, nick string, role int32, at int64) func(*bucket.Slot) {
+	return func(s *bucket.Slot) { s.Revoke = &bucket.Revoke{Role: role, UserID: uid, Nickname: nick, Time: at} }
 }
 
-func read(s *store.Slot) { s.IsRead = true }
+func read(s *bucket.Slot) { s.IsRead = true }
 
 // message is a sent message of alice's in a single chat with bob.
-func message(seq int64, ct int32, content string) *store.MsgData {
-	return &store.MsgData{
+func message(seq int64, ct int32, content string) *bucket.MsgData {
+	return &bucket.MsgData{
 		SendID: "alice", RecvID: "bob", ClientMsgID: "c" + itoa(seq), ServerMsgID: "s" + itoa(seq),
-		SenderNickname: "Alice", SessionType: store.SessionSingle, MsgFrom: store.MsgFromUser,
+		SenderNickname: "Alice", SessionType: bucket.SessionSingle, MsgFrom: bucket.MsgFromUser,
 		ContentType: ct, Content: content, Seq: seq, SendTime: 1700000000000 + seq, CreateTime: 1700000000000 + seq,
-		Status: store.StatusSent, AtUserIDList: []string{},
+		Status: bucket.StatusSent, AtUserIDList: []string{},
 	}
 }
 
 // groupMessage is a sent message of alice's in group "team".
-func groupMessage(seq int64, ct int32, content string) *store.MsgData {
+func groupMessage(seq int64, ct int32, content string) *bucket.MsgData {
 	m := message(seq, ct, content)
-	m.RecvID, m.GroupID, m.SessionType = "", "team", store.SessionGroup
+	m.RecvID, m.GroupID, m.SessionType = "", "team", bucket.SessionGroup
 	return m
 }
 
@@ -64,13 +64,13 @@ func text(s string) string { return jsonOf(map[string]string{"content": s}) }
 func notice(detail any) string { return jsonOf(map[string]string{"detail": jsonOf(detail)}) }
 
 // lookupOf serves the given slots by seq.
-func lookupOf(slots ...store.StoredSlot) Lookup {
-	return func(seq int64) (store.StoredSlot, bool) {
+func lookupOf(slots ...bucket.StoredSlot) Lookup {
+	return func(seq int64) (bucket.StoredSlot, bool) {
 		for _, s := range slots {
 			if s.Seq == seq {
 				return s, true
 			}
 		}
-		return store.StoredSlot{}, false
+		return bucket.StoredSlot{}, false
 	}
 }

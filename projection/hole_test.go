@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // A hole prints as the stand-in OpenIM returns for it (mgo/msg.go
@@ -14,10 +14,10 @@ import (
 // else a hole's slot holds (a physical delete's {msg: null}, a revoke, a
 // del_list, a read flag) shows nothing.
 func TestHolesAreOpenIMsStandIns(t *testing.T) {
-	standIn := store.StoredSlot{Seq: 7, Cached: true, Slot: &store.Slot{Msg: &store.MsgData{Seq: 7, Status: store.StatusDeleted, SendTime: 1700000000006}}}
-	physical := store.StoredSlot{Seq: 7, Slot: &store.Slot{IsRead: true, DelList: []string{"bob"}}}
+	standIn := bucket.StoredSlot{Seq: 7, Cached: true, Slot: &bucket.Slot{Msg: &bucket.MsgData{Seq: 7, Status: bucket.StatusDeleted, SendTime: 1700000000006}}}
+	physical := bucket.StoredSlot{Seq: 7, Slot: &bucket.Slot{IsRead: true, DelList: []string{"bob"}}}
 	for name, c := range map[string]struct {
-		slot     store.StoredSlot
+		slot     bucket.StoredSlot
 		sendTime int64
 	}{
 		"cached stand-in":               {standIn, 1700000000006},

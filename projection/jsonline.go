@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // JSONLine encodes v as one line of JSON that is safe to print on a
 // terminal: HTML characters are left alone (they are harmless there), and
-// DEL and the characters store.UnsafeRune lists, which encoding/json leaves
+// DEL and the characters bucket.UnsafeRune lists, which encoding/json leaves
 // raw, are written as \uXXXX escapes.
 func JSONLine(v any) ([]byte, error) {
 	var buf bytes.Buffer
@@ -18,5 +18,5 @@ func JSONLine(v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return store.EscapeJSONLine(buf.Bytes()), nil
+	return bucket.EscapeJSONLine(buf.Bytes()), nil
 }

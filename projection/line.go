@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Line is one readable, sanitised line for a text dump: seq, time, sender
@@ -27,7 +27,7 @@ func LineIn(m Message, loc *time.Location) string {
 	if m.Revoked {
 		marks = append(marks, "[revoked]")
 	}
-	if m.SessionType == store.SessionSingle && m.IsRead {
+	if m.SessionType == bucket.SessionSingle && m.IsRead {
 		marks = append(marks, "[read]")
 	}
 	if len(marks) > 0 {
@@ -37,15 +37,15 @@ func LineIn(m Message, loc *time.Location) string {
 }
 
 // BucketLookup finds quoted seqs among buckets already read, for View.
-func BucketLookup(buckets ...*store.Bucket) Lookup {
-	byIndex := make(map[int64]*store.Bucket, len(buckets))
+func BucketLookup(buckets ...*bucket.Bucket) Lookup {
+	byIndex := make(map[int64]*bucket.Bucket, len(buckets))
 	for _, b := range buckets {
 		byIndex[b.Index] = b
 	}
-	return func(seq int64) (store.StoredSlot, bool) {
-		if b := byIndex[store.BucketIndex(seq)]; b != nil {
-			return b.Slots[store.SlotIndex(seq)], true
+	return func(seq int64) (bucket.StoredSlot, bool) {
+		if b := byIndex[bucket.BucketIndex(seq)]; b != nil {
+			return b.Slots[bucket.SlotIndex(seq)], true
 		}
-		return store.StoredSlot{}, false
+		return bucket.StoredSlot{}, false
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // quoteContent is a quote's content (content type 114) the way OpenIM
@@ -97,7 +97,7 @@ func quotedSeqOf(q object) (int64, bool) {
 // QuotedBy is the seq the stored slot quotes when View may look it up for
 // some viewer: a quote that is not a hole and not revoked (a revoked quote
 // shows the revoke, not what it quoted).
-func QuotedBy(s store.StoredSlot) (int64, bool) {
+func QuotedBy(s bucket.StoredSlot) (int64, bool) {
 	if s.IsHole() || s.Slot.Revoke != nil || s.Slot.Msg.ContentType != Quote {
 		return 0, false
 	}
@@ -108,14 +108,14 @@ func QuotedBy(s store.StoredSlot) (int64, bool) {
 // of buckets with a seq in from..to whose bucket have does not report at
 // hand: what a Lookup must add, read slot by slot, to resolve every quote
 // there (rule 5).
-func QuotedSeqs(buckets []*store.Bucket, from, to int64, have func(index int64) bool) []int64 {
+func QuotedSeqs(buckets []*bucket.Bucket, from, to int64, have func(index int64) bool) []int64 {
 	var out []int64
 	for _, b := range buckets {
 		for _, s := range b.Slots {
 			if s.Seq < from || s.Seq > to {
 				continue
 			}
-			if seq, ok := QuotedBy(s); ok && !slices.Contains(out, seq) && (have == nil || !have(store.BucketIndex(seq))) {
+			if seq, ok := QuotedBy(s); ok && !slices.Contains(out, seq) && (have == nil || !have(bucket.BucketIndex(seq))) {
 				out = append(out, seq)
 			}
 		}
@@ -128,7 +128,7 @@ func QuotedSeqs(buckets []*store.Bucket, from, to int64, have func(index int64) 
 // the seqs quoted by the slots of buckets with a seq in from..to, leaving out
 // those have reports at hand (have may be nil). Reading them and passing a
 // Lookup that covers them resolves every quote there (rule 5).
-func QuotedBuckets(buckets []*store.Bucket, from, to int64, have func(index int64) bool) []int64 {
+func QuotedBuckets(buckets []*bucket.Bucket, from, to int64, have func(index int64) bool) []int64 {
 	seen := map[int64]bool{}
 	var out []int64
 	for _, b := range buckets {
@@ -140,7 +140,7 @@ func QuotedBuckets(buckets []*store.Bucket, from, to int64, have func(index int6
 			if !ok {
 				continue
 			}
-			i := store.BucketIndex(seq)
+			i := bucket.BucketIndex(seq)
 			if seen[i] || have != nil && have(i) {
 				continue
 			}
@@ -207,7 +207,7 @@ func projectQuote(content, viewer string, quoted Lookup) (shown string, resolved
 // quotedProjection is the content type and content the viewer gets for a
 // quoted slot holding a message (rules 2 and 3, as GetMsgBySeqIndexIn1Doc
 // applies them).
-func quotedProjection(slot *store.Slot, viewer string) (int32, string) {
+func quotedProjection(slot *bucket.Slot, viewer string) (int32, string) {
 	ct, content := slot.Msg.ContentType, slot.Msg.Content
 	if deletedFor(slot, viewer) {
 		content = ""

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // quoteOf is a reply quoting the message at seq, the way clients embed it.
@@ -22,7 +22,7 @@ func quoteOf(reply string, seq any, content string) string {
 // quoted slot is revoked, or when the quoted seq is 0 or less.
 func TestQuoteRewrittenOnlyWhenOpenIMRewrites(t *testing.T) {
 	quotedText := text("secret")
-	reply := func(seq any) store.StoredSlot {
+	reply := func(seq any) bucket.StoredSlot {
 		m := message(9, Quote, quoteOf("yes", seq, quotedText))
 		m.SendID = "bob"
 		return stored(9, m)
@@ -32,13 +32,13 @@ func TestQuoteRewrittenOnlyWhenOpenIMRewrites(t *testing.T) {
 	revoked := stored(3, message(3, Text, quotedText), revokedBy("alice", "Alice", 100, 1700000005000))
 	revokedAndDeleted := stored(3, message(3, Text, quotedText), deletedBy("bob"), revokedBy("alice", "Alice", 100, 1700000005000))
 	hole := stored(3, nil)
-	missingBucket := store.MissingBucket(single, 0).Slots[2]
-	standIn := stored(3, &store.MsgData{Seq: 3, Status: store.StatusDeleted, SendTime: 1700000000002})
+	missingBucket := bucket.MissingBucket(single, 0).Slots[2]
+	standIn := stored(3, &bucket.MsgData{Seq: 3, Status: bucket.StatusDeleted, SendTime: 1700000000002})
 	revokeContent := RevokeContent(revoked.Slot.Msg, revoked.Slot.Revoke)
 
 	tests := []struct {
 		name        string
-		slot        store.StoredSlot
+		slot        bucket.StoredSlot
 		lookup      Lookup
 		unchanged   bool
 		wantType    int32
@@ -125,7 +125,7 @@ func TestQuoteRewriteIsOpenIMsEncoding(t *testing.T) {
 
 func TestQuoteOfDeletedOrRevokedReply(t *testing.T) {
 	calls := 0
-	lookup := func(seq int64) (store.StoredSlot, bool) { calls++; return store.StoredSlot{}, false }
+	lookup := func(seq int64) (bucket.StoredSlot, bool) { calls++; return bucket.StoredSlot{}, false }
 	content := quoteOf("yes", 3, text("x"))
 	del := View(stored(9, message(9, Quote, content), deletedBy("bob")), "", "bob", Conv{ID: single}, lookup)
 	if del.Content != "" || del.Status != 4 || calls != 0 {
@@ -244,17 +244,17 @@ func TestQuotedSeq(t *testing.T) {
 }
 
 func TestQuotedBuckets(t *testing.T) {
-	bucket := func(index int64, slots ...store.StoredSlot) *store.Bucket {
-		b := store.MissingBucket(single, index)
+	bucketWith := func(index int64, slots ...bucket.StoredSlot) *bucket.Bucket {
+		b := bucket.MissingBucket(single, index)
 		for _, s := range slots {
-			b.Slots[store.SlotIndex(s.Seq)] = s
+			b.Slots[bucket.SlotIndex(s.Seq)] = s
 		}
 		return b
 	}
-	quote := func(seq, quoted int64, mods ...func(*store.Slot)) store.StoredSlot {
+	quote := func(seq, quoted int64, mods ...func(*bucket.Slot)) bucket.StoredSlot {
 		return stored(seq, message(seq, Quote, quoteOf("re", quoted, text("x"))), mods...)
 	}
-	b5 := bucket(5,
+	b5 := bucketWith(5,
 		quote(501, 750), // bucket 7, outside the range asked for
 		quote(502, 250), // bucket 2
 		quote(503, 201), // bucket 2 again
@@ -266,14 +266,14 @@ func TestQuotedBuckets(t *testing.T) {
 		stored(508, message(508, Text, text("plain"))),
 		stored(509, message(509, Quote, `{"quoteMessage":{"seq":0}}`)),
 	)
-	b6 := bucket(6, quote(601, 999)) // bucket 9
+	b6 := bucketWith(6, quote(601, 999)) // bucket 9
 	held := func(i int64) bool { return i == 4 || i == 5 || i == 6 }
-	got := QuotedBuckets([]*store.Bucket{b6, b5}, 502, 699, held)
+	got := QuotedBuckets([]*bucket.Bucket{b6, b5}, 502, 699, held)
 	want := []int64{0, 2, 9}
 	if !slices.Equal(got, want) {
 		t.Errorf("QuotedBuckets = %v, want %v", got, want)
 	}
-	if got := QuotedBuckets([]*store.Bucket{b5}, 1, 1<<40, nil); !slices.Equal(got, []int64{0, 2, 4, 7}) {
+	if got := QuotedBuckets([]*bucket.Bucket{b5}, 1, 1<<40, nil); !slices.Equal(got, []int64{0, 2, 4, 7}) {
 		t.Errorf("QuotedBuckets with nothing at hand = %v, want [0 2 4 7]", got)
 	}
 	if got := QuotedBuckets(nil, 1, 100, nil); len(got) != 0 {

@@ -3,11 +3,11 @@ package projection
 import (
 	"encoding/json"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // revokedContent is OpenIM's MessageRevokedContent; field order is the
-// contract (OPENIM.md rule 3).
+// contract (rule 3 of the package doc).
 type revokedContent struct {
 	RevokerID                   string `json:"revokerID"`
 	RevokerRole                 int32  `json:"revokerRole"`
@@ -30,7 +30,7 @@ type notificationElem struct {
 
 // RevokeContent is the content a revoked message is shown with:
 // {"detail":"<JSON of the revoke>"}.
-func RevokeContent(msg *store.MsgData, r *store.Revoke) string {
+func RevokeContent(msg *bucket.MsgData, r *bucket.Revoke) string {
 	if msg == nil || r == nil {
 		return ""
 	}

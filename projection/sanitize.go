@@ -7,7 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Message text is untrusted: whatever it holds, what reaches the terminal
@@ -18,7 +18,7 @@ import (
 // as "^[]52;c;...".
 
 // Sanitize returns s with every C0 control except \n and \t shown in caret
-// notation (ESC as "^["), DEL as "^?", the characters store.UnsafeRune
+// notation (ESC as "^["), DEL as "^?", the characters bucket.UnsafeRune
 // lists (C1 controls, bidi controls and marks, line separators, invisible
 // characters) as "<U+XXXX>", and invalid UTF-8 as U+FFFD. A "\r\n" line
 // end becomes "\n". An emoji presentation selector after a character that
@@ -91,8 +91,8 @@ func isPlain(s string) bool {
 	return true
 }
 
-// unsafeRune is the policy every output shares (store.UnsafeRune).
-func unsafeRune(r rune) bool { return store.UnsafeRune(r) }
+// unsafeRune is the policy every output shares (bucket.UnsafeRune).
+func unsafeRune(r rune) bool { return bucket.UnsafeRune(r) }
 
 // SingleLine sanitises s and turns each run of whitespace that holds a
 // newline or tab into one space (dropped at either end), for one-line

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Summary is one sanitised line describing what the viewer sees: the text of
@@ -28,7 +28,7 @@ func summarize(m Message, depth int) string {
 		return "[no message]"
 	case m.DeletedForViewer:
 		body = "[deleted for you]"
-	case m.Status == store.StatusDeleted && m.Content == "":
+	case m.Status == bucket.StatusDeleted && m.Content == "":
 		body = "[deleted]"
 	default:
 		body = contentSummary(m.ContentType, m.Content, depth, m.QuoteResolved)
@@ -224,7 +224,7 @@ func quotedMessage(q object) Message {
 		Content:        q.str("content"),
 		Status:         int32(q.int("status")),
 	}
-	if m.Content == "" && m.Status != store.StatusDeleted {
+	if m.Content == "" && m.Status != bucket.StatusDeleted {
 		name, ok := elemOf[m.ContentType]
 		if isNotification(m.ContentType) {
 			name, ok = "notificationElem", true

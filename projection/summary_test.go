@@ -3,13 +3,13 @@ package projection
 import (
 	"testing"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // summaryOf is what bob sees of content at seq 5, every other seq holding a
 // visible message (so quotes are resolved and show what they quote).
 func summaryOf(ct int32, content string) string {
-	visible := func(seq int64) (store.StoredSlot, bool) { return stored(seq, message(seq, Text, text("x"))), true }
+	visible := func(seq int64) (bucket.StoredSlot, bool) { return stored(seq, message(seq, Text, text("x"))), true }
 	return Summary(View(stored(5, message(5, ct, content)), "", "bob", Conv{ID: single}, visible))
 }
 
@@ -74,7 +74,7 @@ func TestSummaryStates(t *testing.T) {
 		want string
 	}{
 		{"hole", View(stored(5, nil), "", "bob", Conv{ID: single}, nil), "[no message]"},
-		{"malformed hole", View(func() (s store.StoredSlot) {
+		{"malformed hole", View(func() (s bucket.StoredSlot) {
 			s = stored(5, nil)
 			s.Slot = nil
 			s.Problem = "slot is int32, not a document"

@@ -1,6 +1,3 @@
-// Package projection computes what one user sees of a stored slot
-// (OPENIM.md, "Reading as a given user") and renders it for humans. It is
-// pure: no I/O, no terminal, no clock.
 package projection
 
 import (
@@ -8,7 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Conv is the conversation a slot belongs to.
@@ -19,7 +16,7 @@ type Conv struct {
 
 // Lookup returns another stored slot of the same conversation by seq if it is
 // at hand (for quoted messages); ok is false when it is not loaded.
-type Lookup func(seq int64) (store.StoredSlot, bool)
+type Lookup func(seq int64) (bucket.StoredSlot, bool)
 
 // Message is what one viewer sees at one seq. The JSON fields and their order
 // are those of OpenIM (`dump --format json`); the rest is for drawing.
@@ -41,13 +38,13 @@ type Message struct {
 	ServerMsgID    string `json:"serverMsgID"`
 
 	// What the UI needs to draw each case distinctly.
-	Hole             bool          `json:"-"` // no message at this seq (rule 4)
-	DeletedForViewer bool          `json:"-"` // viewer is in del_list (rule 2)
-	Revoked          bool          `json:"-"` // a revoke record replaced the content (rule 3)
-	Revoke           *store.Revoke `json:"-"` // the stored revoke record, also on holes; read-only
-	Problem          string        `json:"-"` // why the slot breaks the contract; "" when it does not
-	Cached           bool          `json:"-"` // the slot came from the cache layer
-	Viewer           string        `json:"-"`
+	Hole             bool           `json:"-"` // no message at this seq (rule 4)
+	DeletedForViewer bool           `json:"-"` // viewer is in del_list (rule 2)
+	Revoked          bool           `json:"-"` // a revoke record replaced the content (rule 3)
+	Revoke           *bucket.Revoke `json:"-"` // the stored revoke record, also on holes; read-only
+	Problem          string         `json:"-"` // why the slot breaks the contract; "" when it does not
+	Cached           bool           `json:"-"` // the slot came from the cache layer
+	Viewer           string         `json:"-"`
 	// QuoteResolved is true when rule 5 was applied: Content is the quote as
 	// OpenIM returns it (rewritten only if the quoted slot is revoked or the
 	// quoted seq is 0 or less). When false (the quoted slot was needed and
@@ -121,7 +118,7 @@ type holeJSON struct {
 // whether to escape them.
 func (m Message) MarshalJSON() ([]byte, error) {
 	if m.Hole {
-		return json.Marshal(holeJSON{Seq: m.Seq, Status: store.StatusDeleted, SendTime: m.SendTime})
+		return json.Marshal(holeJSON{Seq: m.Seq, Status: bucket.StatusDeleted, SendTime: m.SendTime})
 	}
 	type plain Message // no MarshalJSON method: no recursion
 	var b bytes.Buffer
@@ -138,14 +135,14 @@ func (m Message) MarshalJSON() ([]byte, error) {
 // serves rule 5 (the quoted seq's slot decides whether OpenIM rewrites the
 // quote); it may be nil or miss, and then the quote is left unresolved (see Message.QuoteResolved):
 // callers read the buckets QuotedBuckets names to resolve every quote.
-func View(s store.StoredSlot, docID string, viewer string, conv Conv, quoted Lookup) Message {
+func View(s bucket.StoredSlot, docID string, viewer string, conv Conv, quoted Lookup) Message {
 	m := Message{Seq: s.Seq, DocID: docID, Problem: s.Problem, Cached: s.Cached, Viewer: viewer,
 		Unstored: s.Unstored, BucketMissing: s.Slot == nil && s.Problem == "", SlotAbsent: s.Slot == nil && s.Problem != "",
 		HasMsg: s.Slot != nil && s.Slot.Msg != nil}
 	if s.Seq >= 1 {
-		m.Index = store.SlotIndex(s.Seq)
+		m.Index = bucket.SlotIndex(s.Seq)
 		if docID == "" && conv.ID != "" {
-			m.DocID = store.DocIDForSeq(conv.ID, s.Seq)
+			m.DocID = bucket.DocIDForSeq(conv.ID, s.Seq)
 		}
 	}
 	if s.Slot != nil {
@@ -155,7 +152,7 @@ func View(s store.StoredSlot, docID string, viewer string, conv Conv, quoted Loo
 	// read from the cache carries the send time OpenIM gave it; for any
 	// other hole the caller fills it in (store.HoleSendTimes).
 	if s.IsHole() {
-		m.Hole, m.Status = true, store.StatusDeleted
+		m.Hole, m.Status = true, bucket.StatusDeleted
 		if s.Slot != nil && s.Slot.Msg != nil && s.Slot.Msg.IsStandIn() {
 			m.SendTime = s.Slot.Msg.SendTime
 		}
@@ -174,11 +171,11 @@ func View(s store.StoredSlot, docID string, viewer string, conv Conv, quoted Loo
 		m.SessionType = conv.SessionType
 	}
 	// Rule 1: the slot flag is the real one, and only single chats have it.
-	m.IsRead = s.Slot.IsRead && m.SessionType == store.SessionSingle
+	m.IsRead = s.Slot.IsRead && m.SessionType == bucket.SessionSingle
 	// Rule 2.
 	if deletedFor(s.Slot, viewer) {
 		m.DeletedForViewer = true
-		m.Content, m.Status = "", store.StatusDeleted
+		m.Content, m.Status = "", bucket.StatusDeleted
 	}
 	// Rule 3: revoke wins on content; a deleted status stays.
 	if s.Slot.Revoke != nil {
@@ -196,7 +193,7 @@ func View(s store.StoredSlot, docID string, viewer string, conv Conv, quoted Loo
 
 // deletedFor reports viewer in the slot's del_list. An empty viewer is
 // nobody in particular and matches no entry.
-func deletedFor(slot *store.Slot, viewer string) bool {
+func deletedFor(slot *bucket.Slot, viewer string) bool {
 	return viewer != "" && slot != nil && slices.Contains(slot.DelList, viewer)
 }
 

@@ -6,18 +6,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
-// What each rule of OPENIM.md "Reading as a given user" makes a viewer see.
+// What each read-time rule (the numbered list in doc.go) makes a viewer see.
 func TestViewRules(t *testing.T) {
 	hello := text("hello")
-	revokeOf := func(m *store.MsgData) string {
-		return RevokeContent(m, &store.Revoke{Role: 100, UserID: "alice", Nickname: "Alice", Time: 1700000009999})
+	revokeOf := func(m *bucket.MsgData) string {
+		return RevokeContent(m, &bucket.Revoke{Role: 100, UserID: "alice", Nickname: "Alice", Time: 1700000009999})
 	}
 	tests := []struct {
 		name   string
-		slot   store.StoredSlot
+		slot   bucket.StoredSlot
 		conv   Conv
 		viewer string
 		want   Message // only the fields below are compared
@@ -28,10 +28,10 @@ func TestViewRules(t *testing.T) {
 			Message{ContentType: Text, Content: hello, Status: 2, IsRead: true}},
 		{"rule 1: is_read not reported in a group chat", stored(5, groupMessage(5, Text, hello), read), Conv{ID: group}, "bob",
 			Message{ContentType: Text, Content: hello, Status: 2, IsRead: false}},
-		{"rule 1: msg.is_read is never used", stored(5, func() *store.MsgData { m := message(5, Text, hello); m.IsRead = true; return m }()), Conv{ID: single}, "bob",
+		{"rule 1: msg.is_read is never used", stored(5, func() *bucket.MsgData { m := message(5, Text, hello); m.IsRead = true; return m }()), Conv{ID: single}, "bob",
 			Message{ContentType: Text, Content: hello, Status: 2, IsRead: false}},
-		{"rule 1: no session type on the message: the conversation's", stored(5, func() *store.MsgData { m := message(5, Text, hello); m.SessionType = 0; return m }(), read),
-			Conv{ID: single, SessionType: store.SessionSingle}, "bob",
+		{"rule 1: no session type on the message: the conversation's", stored(5, func() *bucket.MsgData { m := message(5, Text, hello); m.SessionType = 0; return m }(), read),
+			Conv{ID: single, SessionType: bucket.SessionSingle}, "bob",
 			Message{ContentType: Text, Content: hello, Status: 2, IsRead: true}},
 		{"rule 2: viewer in del_list sees no content and status 4", stored(5, message(5, Text, hello), deletedBy("bob")), Conv{ID: single}, "bob",
 			Message{ContentType: Text, Content: "", Status: 4, DeletedForViewer: true}},
@@ -48,9 +48,9 @@ func TestViewRules(t *testing.T) {
 		{"rule 1+2: deleted keeps the read flag", stored(5, message(5, Text, hello), read, deletedBy("bob")), Conv{ID: single}, "bob",
 			Message{ContentType: Text, Content: "", Status: 4, IsRead: true, DeletedForViewer: true}},
 		{"rule 4: null msg is a hole", stored(5, nil), Conv{ID: single}, "bob", Message{Status: 4, Hole: true}},
-		{"rule 4: send_time 0 is a hole", stored(5, func() *store.MsgData { m := message(5, Text, hello); m.SendTime = 0; return m }()), Conv{ID: single}, "bob",
+		{"rule 4: send_time 0 is a hole", stored(5, func() *bucket.MsgData { m := message(5, Text, hello); m.SendTime = 0; return m }()), Conv{ID: single}, "bob",
 			Message{Status: 4, Hole: true}},
-		{"rule 4: missing slot is a hole", store.StoredSlot{Seq: 5}, Conv{ID: single}, "bob", Message{Status: 4, Hole: true}},
+		{"rule 4: missing slot is a hole", bucket.StoredSlot{Seq: 5}, Conv{ID: single}, "bob", Message{Status: 4, Hole: true}},
 		{"rule 4: a revoke without a message is still a hole", stored(5, nil, revokedBy("alice", "Alice", 100, 1)), Conv{ID: single}, "bob",
 			Message{Status: 4, Hole: true}},
 	}
@@ -99,7 +99,7 @@ func TestViewAddressesAndRawFields(t *testing.T) {
 	if got := View(s, "given:9", "bob", Conv{ID: single}, nil).DocID; got != "given:9" {
 		t.Errorf("given docID replaced by %q", got)
 	}
-	if h := View(store.StoredSlot{Seq: 101, Problem: "slot is null"}, "", "bob", Conv{ID: single}, nil); h.Index != 0 || h.DocID != single+":1" || h.Problem != "slot is null" {
+	if h := View(bucket.StoredSlot{Seq: 101, Problem: "slot is null"}, "", "bob", Conv{ID: single}, nil); h.Index != 0 || h.DocID != single+":1" || h.Problem != "slot is null" {
 		t.Errorf("hole address/problem: %+v", h)
 	}
 }
@@ -138,7 +138,7 @@ func TestMessageJSONShape(t *testing.T) {
 func TestRevokeContentShape(t *testing.T) {
 	msg := message(42, Text, text("secret"))
 	msg.Ex = "x"
-	got := RevokeContent(msg, &store.Revoke{Role: 60, UserID: "carol", Nickname: "Carol", Time: 1700000001000})
+	got := RevokeContent(msg, &bucket.Revoke{Role: 60, UserID: "carol", Nickname: "Carol", Time: 1700000001000})
 	want := `{"detail":"{\"revokerID\":\"carol\",\"revokerRole\":60,\"clientMsgID\":\"c42\",\"revokerNickname\":\"Carol\",` +
 		`\"revokeTime\":1700000001000,\"sourceMessageSendTime\":1700000000042,\"sourceMessageSendID\":\"alice\",` +
 		`\"sourceMessageSenderNickname\":\"Alice\",\"sessionType\":1,\"seq\":42,\"ex\":\"x\"}"}`

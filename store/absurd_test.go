@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // A MALLOC_SEQ CURR of 9000000000000000000 (or 100000000) over a chat of 50
@@ -65,7 +66,7 @@ func TestScanWalksOnlyStoredBuckets(t *testing.T) {
 	before := s.Stats().RoundTrips
 	var got []int64
 	var gaps [][2]int64
-	err = s.Scan(t.Context(), win, 1, win.MaxSeq, func(batch []*store.Bucket) error {
+	err = s.Scan(t.Context(), win, 1, win.MaxSeq, func(batch []*bucket.Bucket) error {
 		for _, b := range batch {
 			got = append(got, b.Index)
 		}

@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // noWrites fails the test the moment any write method of the backend is
@@ -31,7 +32,7 @@ func (n noWrites) SetSlotField(context.Context, string, int, string, any) (bool,
 func (n noWrites) SetSlotFieldIfUnset(context.Context, string, int, string, any) (bool, error) {
 	return false, n.fail("SetSlotFieldIfUnset")
 }
-func (n noWrites) InsertBucket(context.Context, *store.Doc) error { return n.fail("InsertBucket") }
+func (n noWrites) InsertBucket(context.Context, *bucket.Doc) error { return n.fail("InsertBucket") }
 func (n noWrites) AddToDelList(context.Context, string, int, []string) (bool, error) {
 	return false, n.fail("AddToDelList")
 }
@@ -64,7 +65,7 @@ type noCacheWrites struct {
 	t *testing.T
 }
 
-func (c noCacheWrites) Slots(context.Context, string, []int64) (map[int64]*store.Slot, error) {
+func (c noCacheWrites) Slots(context.Context, string, []int64) (map[int64]*bucket.Slot, error) {
 	return nil, nil
 }
 func (c noCacheWrites) Invalidate(context.Context, string, []int64) error {
@@ -180,7 +181,7 @@ type failAfter struct {
 	after int64
 }
 
-func (f *failAfter) InsertBucket(ctx context.Context, d *store.Doc) error {
+func (f *failAfter) InsertBucket(ctx context.Context, d *bucket.Doc) error {
 	if f.writes.Add(1) > f.after {
 		return errors.New("connection reset")
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // WriteRequest is a write as an operator asks for it, from the scripted
@@ -21,7 +23,7 @@ type WriteRequest struct {
 // Done is what Do did: the write's result and, for a revoke, the record written.
 type Done struct {
 	WriteResult
-	Revoke *Revoke
+	Revoke *bucket.Revoke
 }
 
 // Do checks req as OpenIM would before it writes — the user is one the
@@ -34,7 +36,7 @@ func (s *Store) Do(ctx context.Context, req WriteRequest) (Done, error) {
 		ctx = context.WithValue(ctx, adminKey{}, true)
 	}
 	if s.readOnly {
-		return s.apply(ctx, req, Revoke{UserID: req.By})
+		return s.apply(ctx, req, bucket.Revoke{UserID: req.By})
 	}
 	uc, err := s.CheckUser(ctx, req.By, req.Cid)
 	if err != nil {
@@ -43,7 +45,7 @@ func (s *Store) Do(ctx context.Context, req WriteRequest) (Done, error) {
 	if !uc.Known {
 		return s.refuse(ctx, req, &UnknownUserError{Action: req.Action, Cid: req.Cid, UserID: req.By, Why: uc.Why})
 	}
-	var judge func(StoredSlot) string
+	var judge func(bucket.StoredSlot) string
 	var rp *revokePlan
 	if req.Action == ActionRevoke {
 		if rp, err = s.planRevoke(ctx, req, uc.User); err != nil {
@@ -58,14 +60,14 @@ func (s *Store) Do(ctx context.Context, req WriteRequest) (Done, error) {
 		}
 		return Done{WriteResult: WriteResult{Seqs: req.Seqs}}, err
 	}
-	rev := Revoke{UserID: req.By}
+	rev := bucket.Revoke{UserID: req.By}
 	if rp != nil {
 		rev = rp.record()
 	}
 	return s.apply(ctx, req, rev)
 }
 
-func (s *Store) apply(ctx context.Context, req WriteRequest, rev Revoke) (Done, error) {
+func (s *Store) apply(ctx context.Context, req WriteRequest, rev bucket.Revoke) (Done, error) {
 	var res WriteResult
 	var err error
 	switch req.Action {
@@ -99,13 +101,13 @@ func actingAsAdmin(ctx context.Context) bool {
 // the revoker's user record and the members of the message's group.
 type revokePlan struct {
 	req     WriteRequest
-	user    *User
-	members map[string]GroupMember // of the conversation's group; nil for other chats
-	role    int32                  // the role of the last decision that allowed
+	user    *bucket.User
+	members map[string]bucket.GroupMember // of the conversation's group; nil for other chats
+	role    int32                         // the role of the last decision that allowed
 }
 
 // planRevoke reads the group's members once (one round trip, groups only).
-func (s *Store) planRevoke(ctx context.Context, req WriteRequest, user *User) (*revokePlan, error) {
+func (s *Store) planRevoke(ctx context.Context, req WriteRequest, user *bucket.User) (*revokePlan, error) {
 	p := &revokePlan{req: req, user: user}
 	group := GroupOf(req.Cid)
 	if IsNotificationConversation(req.Cid) {
@@ -119,7 +121,7 @@ func (s *Store) planRevoke(ctx context.Context, req WriteRequest, user *User) (*
 	if err != nil {
 		return nil, err
 	}
-	p.members = map[string]GroupMember{}
+	p.members = map[string]bucket.GroupMember{}
 	for _, m := range gms {
 		p.members[m.UserID] = m
 	}
@@ -127,13 +129,13 @@ func (s *Store) planRevoke(ctx context.Context, req WriteRequest, user *User) (*
 }
 
 // judge applies RevokeRule to one stored message; "" when allowed.
-func (p *revokePlan) judge(st StoredSlot) string {
+func (p *revokePlan) judge(st bucket.StoredSlot) string {
 	msg := st.Slot.Msg
 	who := Revoker{UserID: p.req.By, Admin: p.req.Admin}
 	if p.user != nil {
 		who.AppMangerLevel = p.user.AppMangerLevel
 	}
-	var sender *GroupMember
+	var sender *bucket.GroupMember
 	if m, ok := p.members[p.req.By]; ok {
 		who.Member = &m
 	}
@@ -150,8 +152,8 @@ func (p *revokePlan) judge(st StoredSlot) string {
 
 // record is the revoke record OpenIM writes: the revoker's ID, the role the
 // rule gave (0 for an app admin), and user.nickname only, empty when empty.
-func (p *revokePlan) record() Revoke {
-	rev := Revoke{UserID: p.req.By, Role: p.role}
+func (p *revokePlan) record() bucket.Revoke {
+	rev := bucket.Revoke{UserID: p.req.By, Role: p.role}
 	if p.req.Admin {
 		rev.Role = 0
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 func TestAddressing(t *testing.T) {
@@ -27,16 +28,16 @@ func TestAddressing(t *testing.T) {
 		{201, 2, 0, "c:2", 201, 300},
 	}
 	for _, tt := range tests {
-		if got := store.BucketIndex(tt.seq); got != tt.index {
+		if got := bucket.BucketIndex(tt.seq); got != tt.index {
 			t.Errorf("BucketIndex(%d) = %d, want %d", tt.seq, got, tt.index)
 		}
-		if got := store.SlotIndex(tt.seq); got != tt.slot {
+		if got := bucket.SlotIndex(tt.seq); got != tt.slot {
 			t.Errorf("SlotIndex(%d) = %d, want %d", tt.seq, got, tt.slot)
 		}
-		if got := store.DocIDForSeq("c", tt.seq); got != tt.docID {
+		if got := bucket.DocIDForSeq("c", tt.seq); got != tt.docID {
 			t.Errorf("DocIDForSeq(c, %d) = %s, want %s", tt.seq, got, tt.docID)
 		}
-		if f, l := store.FirstSeq(tt.index), store.LastSeq(tt.index); f != tt.first || l != tt.last {
+		if f, l := bucket.FirstSeq(tt.index), bucket.LastSeq(tt.index); f != tt.first || l != tt.last {
 			t.Errorf("bucket %d holds %d..%d, want %d..%d", tt.index, f, l, tt.first, tt.last)
 		}
 	}
@@ -47,11 +48,11 @@ func TestAddressing(t *testing.T) {
 func TestAddressingRoundTrip(t *testing.T) {
 	seen := map[[2]int64]int64{}
 	for seq := int64(1); seq <= 1000; seq++ {
-		idx, slot := store.BucketIndex(seq), store.SlotIndex(seq)
-		if slot < 0 || slot >= store.BucketSize {
+		idx, slot := bucket.BucketIndex(seq), bucket.SlotIndex(seq)
+		if slot < 0 || slot >= bucket.BucketSize {
 			t.Fatalf("seq %d: slot %d out of range", seq, slot)
 		}
-		if back := store.FirstSeq(idx) + int64(slot); back != seq {
+		if back := bucket.FirstSeq(idx) + int64(slot); back != seq {
 			t.Fatalf("seq %d -> (%d, %d) -> seq %d", seq, idx, slot, back)
 		}
 		if other, dup := seen[[2]int64{idx, int64(slot)}]; dup {
@@ -80,11 +81,11 @@ func TestParseDocID(t *testing.T) {
 		{"", "", 0, false},
 	}
 	for _, tt := range tests {
-		cid, index, err := store.ParseDocID(tt.docID)
+		cid, index, err := bucket.ParseDocID(tt.docID)
 		if (err == nil) != tt.ok || cid != tt.cid || index != tt.index {
 			t.Errorf("ParseDocID(%q) = %q, %d, %v; want %q, %d, ok %v", tt.docID, cid, index, err, tt.cid, tt.index, tt.ok)
 		}
-		if tt.ok && store.DocID(cid, index) != tt.docID {
+		if tt.ok && bucket.DocID(cid, index) != tt.docID {
 			t.Errorf("DocID(%q, %d) does not give back %q", cid, index, tt.docID)
 		}
 	}
@@ -103,7 +104,7 @@ func TestBucketsCovering(t *testing.T) {
 		{201, 201, []int64{2}},
 	}
 	for _, tt := range tests {
-		if got := store.BucketsCovering(tt.from, tt.to); !slices.Equal(got, tt.want) {
+		if got := bucket.BucketsCovering(tt.from, tt.to); !slices.Equal(got, tt.want) {
 			t.Errorf("BucketsCovering(%d, %d) = %v, want %v", tt.from, tt.to, got, tt.want)
 		}
 	}
@@ -119,12 +120,12 @@ func TestConversationIDs(t *testing.T) {
 		kind int32
 		a, b string
 	}{
-		{"si_alice_bob", store.SessionSingle, "alice", "bob"},
-		{"sg_g1", store.SessionGroup, "g1", ""},
-		{"g_legacy", store.SessionWriteGroup, "legacy", ""},
-		{"sn_sys_bob", store.SessionNotification, "sys", "bob"},
-		{"n_x", store.SessionNotification, "x", ""},
-		{"si_a_b_c", store.SessionSingle, "", ""}, // a|b_c or a_b|c: no guess
+		{"si_alice_bob", bucket.SessionSingle, "alice", "bob"},
+		{"sg_g1", bucket.SessionGroup, "g1", ""},
+		{"g_legacy", bucket.SessionWriteGroup, "legacy", ""},
+		{"sn_sys_bob", bucket.SessionNotification, "sys", "bob"},
+		{"n_x", bucket.SessionNotification, "x", ""},
+		{"si_a_b_c", bucket.SessionSingle, "", ""}, // a|b_c or a_b|c: no guess
 		{"weird", 0, "", ""},
 	}
 	for _, tt := range tests {

@@ -5,6 +5,8 @@ import (
 	"errors"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // ErrDuplicateKey is returned by InsertBucket when a document with the same
@@ -56,7 +58,7 @@ type Backend interface {
 	// matched is false when no document has that doc_id or the field is set.
 	SetSlotFieldIfUnset(ctx context.Context, docID string, slot int, field string, value any) (matched bool, err error)
 	// InsertBucket inserts a new bucket; ErrDuplicateKey if doc_id exists.
-	InsertBucket(ctx context.Context, doc *Doc) error
+	InsertBucket(ctx context.Context, doc *bucket.Doc) error
 	// AddToDelList runs updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}}}).
 	AddToDelList(ctx context.Context, docID string, slot int, users []string) (matched bool, err error)
 	// MarkSlotRead runs updateOne({doc_id, "msgs.<slot>.msg.send_id": {$ne: reader}},
@@ -84,23 +86,23 @@ type Backend interface {
 	MarkSlotsRead(ctx context.Context, docID string, slots []int, reader string) (ran int, err error)
 
 	// SeqRecords reads the seq documents of the given conversations.
-	SeqRecords(ctx context.Context, cids []string) ([]SeqRecord, error)
+	SeqRecords(ctx context.Context, cids []string) ([]bucket.SeqRecord, error)
 	// RaiseMaxSeq sets seq.max_seq of cid to at least maxSeq (upsert, $max).
 	RaiseMaxSeq(ctx context.Context, cid string, maxSeq int64) error
 	// SeqUsers reads user uid's seq_user documents for the given conversations.
-	SeqUsers(ctx context.Context, uid string, cids []string) ([]SeqUser, error)
+	SeqUsers(ctx context.Context, uid string, cids []string) ([]bucket.SeqUser, error)
 	// RaiseReadSeq sets seq_user.read_seq to at least seq (upsert, $max).
 	RaiseReadSeq(ctx context.Context, uid, cid string, seq int64) error
 	// Conversations lists the conversation documents owned by owner.
-	Conversations(ctx context.Context, owner string) ([]Conversation, error)
+	Conversations(ctx context.Context, owner string) ([]bucket.Conversation, error)
 	// ConversationsByID reads the conversation documents of cid, one per owner.
-	ConversationsByID(ctx context.Context, cid string) ([]Conversation, error)
+	ConversationsByID(ctx context.Context, cid string) ([]bucket.Conversation, error)
 
 	// Users, Groups and GroupMembers read the optional naming collections;
 	// an absent collection reads as empty.
-	Users(ctx context.Context, ids []string) ([]User, error)
-	Groups(ctx context.Context, ids []string) ([]Group, error)
-	GroupMembers(ctx context.Context, groupID string) ([]GroupMember, error)
+	Users(ctx context.Context, ids []string) ([]bucket.User, error)
+	Groups(ctx context.Context, ids []string) ([]bucket.Group, error)
+	GroupMembers(ctx context.Context, groupID string) ([]bucket.GroupMember, error)
 
 	// InsertRaw stores documents of any collection exactly as given (import).
 	// A document whose UniqueKey(coll) is stored already (or comes earlier in

@@ -6,6 +6,8 @@ import (
 	"maps"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // NewestBuckets reads the bucket holding each window's MaxSeq, for every
@@ -14,11 +16,11 @@ import (
 // stored ones, and a bucket it holds entirely is not read from the backend.
 // Empty windows are skipped; a bucket neither stored nor cached is left out.
 // A bucket Windows already read (to check a cached max seq) is not read again.
-func (s *Store) NewestBuckets(ctx context.Context, windows []Window) (map[string]*Bucket, error) {
+func (s *Store) NewestBuckets(ctx context.Context, windows []bucket.Window) (map[string]*bucket.Bucket, error) {
 	ends := map[string]int64{} // cid -> max seq
 	need := map[string]int64{} // the ones the cache did not hold entirely
-	cached := map[string]map[int64]*Slot{}
-	reused := map[string]*Bucket{} // read from the backend by Windows already
+	cached := map[string]map[int64]*bucket.Slot{}
+	reused := map[string]*bucket.Bucket{} // read from the backend by Windows already
 	for _, w := range windows {
 		if w.MaxSeq <= 0 {
 			continue
@@ -26,8 +28,8 @@ func (s *Store) NewestBuckets(ctx context.Context, windows []Window) (map[string
 		hits, complete := s.cachedUpTo(ctx, w.Cid, w.MaxSeq)
 		ends[w.Cid], cached[w.Cid] = w.MaxSeq, hits
 		switch {
-		case w.stored != nil && w.stored.Index == BucketIndex(w.MaxSeq):
-			reused[w.Cid] = w.stored
+		case w.StoredNewest != nil && w.StoredNewest.Index == bucket.BucketIndex(w.MaxSeq):
+			reused[w.Cid] = w.StoredNewest
 		case !complete:
 			need[w.Cid] = w.MaxSeq
 		}
@@ -43,7 +45,7 @@ func (s *Store) NewestBuckets(ctx context.Context, windows []Window) (map[string
 		}
 		b := found[cid]
 		if b == nil {
-			b = MissingBucket(cid, BucketIndex(ends[cid]))
+			b = bucket.MissingBucket(cid, bucket.BucketIndex(ends[cid]))
 		}
 		_, asked := need[cid]
 		_, kept := reused[cid]
@@ -55,18 +57,18 @@ func (s *Store) NewestBuckets(ctx context.Context, windows []Window) (map[string
 
 // cachedUpTo asks the cache for the seqs of the bucket holding maxSeq, up to
 // maxSeq; complete is true when it had them all.
-func (s *Store) cachedUpTo(ctx context.Context, cid string, maxSeq int64) (map[int64]*Slot, bool) {
+func (s *Store) cachedUpTo(ctx context.Context, cid string, maxSeq int64) (map[int64]*bucket.Slot, bool) {
 	if s.cache == nil {
 		return nil, false
 	}
-	seqs := seqRange(FirstSeq(BucketIndex(maxSeq)), SlotIndex(maxSeq)+1)
+	seqs := seqRange(bucket.FirstSeq(bucket.BucketIndex(maxSeq)), bucket.SlotIndex(maxSeq)+1)
 	hits := s.cachedSlots(ctx, cid, seqs)
 	return hits, len(hits) == len(seqs)
 }
 
 // cachedSlots is one cache round trip for seqs, counted as hits and misses;
 // a failing cache reads as all misses (Stats keeps the error).
-func (s *Store) cachedSlots(ctx context.Context, cid string, seqs []int64) map[int64]*Slot {
+func (s *Store) cachedSlots(ctx context.Context, cid string, seqs []int64) map[int64]*bucket.Slot {
 	if s.cache == nil || len(seqs) == 0 {
 		return nil
 	}
@@ -83,10 +85,10 @@ func (s *Store) cachedSlots(ctx context.Context, cid string, seqs []int64) map[i
 // overlay puts cached slots over the stored ones: Redis holds the newer
 // state. read says b came from the backend, so a cached message over one of
 // its holes is not in the store yet.
-func overlay(b *Bucket, hits map[int64]*Slot, read bool) {
+func overlay(b *bucket.Bucket, hits map[int64]*bucket.Slot, read bool) {
 	for j := range b.Slots {
 		if slot := hits[b.Slots[j].Seq]; slot != nil {
-			cs := CachedSlot(b.Slots[j].Seq, slot)
+			cs := bucket.CachedSlot(b.Slots[j].Seq, slot)
 			cs.Unstored = read && b.Slots[j].IsHole()
 			b.Slots[j] = cs
 		}
@@ -96,12 +98,12 @@ func overlay(b *Bucket, hits map[int64]*Slot, read bool) {
 // Buckets reads the given buckets of cid, newest state first from the cache
 // (seqs up to maxSeq), the rest from the backend in one find per FindBatch
 // buckets. Buckets not stored come back as all holes. Order follows indexes.
-func (s *Store) Buckets(ctx context.Context, cid string, indexes []int64, maxSeq int64) ([]*Bucket, error) {
-	var cached map[int64]*Slot
+func (s *Store) Buckets(ctx context.Context, cid string, indexes []int64, maxSeq int64) ([]*bucket.Bucket, error) {
+	var cached map[int64]*bucket.Slot
 	if s.cache != nil && maxSeq > 0 {
 		var seqs []int64
 		for _, idx := range indexes {
-			for seq := FirstSeq(idx); seq <= LastSeq(idx) && seq <= maxSeq; seq++ {
+			for seq := bucket.FirstSeq(idx); seq <= bucket.LastSeq(idx) && seq <= maxSeq; seq++ {
 				seqs = append(seqs, seq)
 			}
 		}
@@ -112,17 +114,17 @@ func (s *Store) Buckets(ctx context.Context, cid string, indexes []int64, maxSeq
 	read := map[int64]bool{} // buckets asked of the backend
 	for _, idx := range indexes {
 		complete := s.cache != nil && maxSeq > 0
-		for seq := FirstSeq(idx); complete && seq <= LastSeq(idx) && seq <= maxSeq; seq++ {
+		for seq := bucket.FirstSeq(idx); complete && seq <= bucket.LastSeq(idx) && seq <= maxSeq; seq++ {
 			if cached[seq] == nil {
 				complete = false
 			}
 		}
 		if !complete {
-			missing = append(missing, DocID(cid, idx))
+			missing = append(missing, bucket.DocID(cid, idx))
 			read[idx] = true
 		}
 	}
-	byID := map[string]*Bucket{}
+	byID := map[string]*bucket.Bucket{}
 	for start := 0; start < len(missing); start += s.FindBatch {
 		batch := missing[start:min(start+s.FindBatch, len(missing))]
 		s.trip()
@@ -131,15 +133,15 @@ func (s *Store) Buckets(ctx context.Context, cid string, indexes []int64, maxSeq
 			return nil, err
 		}
 		for _, raw := range raws {
-			b := DecodeBucket(raw)
+			b := bucket.DecodeBucket(raw)
 			byID[b.DocID] = b
 		}
 	}
-	out := make([]*Bucket, len(indexes))
+	out := make([]*bucket.Bucket, len(indexes))
 	for i, idx := range indexes {
-		b := byID[DocID(cid, idx)]
+		b := byID[bucket.DocID(cid, idx)]
 		if b == nil {
-			b = MissingBucket(cid, idx)
+			b = bucket.MissingBucket(cid, idx)
 		}
 		overlay(b, cached, read[idx])
 		out[i] = b
@@ -151,7 +153,7 @@ var errFound = errors.New("found")
 
 // IsEmpty reports a backend holding no msg document, reading at most one.
 func IsEmpty(ctx context.Context, b Backend) (bool, error) {
-	err := b.ScanRaw(ctx, CollMsg, "", func(bson.Raw) error { return errFound })
+	err := b.ScanRaw(ctx, bucket.CollMsg, "", func(bson.Raw) error { return errFound })
 	if errors.Is(err, errFound) {
 		return false, nil
 	}

@@ -1,6 +1,10 @@
 package store
 
-import "context"
+import (
+	"context"
+
+	"github.com/chatlens/chatlens/store/bucket"
+)
 
 // Cache is the optional first read layer (OpenIM's Redis keys). Every method
 // is one round trip. A Cache error never fails a read: Store falls back to the
@@ -8,7 +12,7 @@ import "context"
 type Cache interface {
 	// Slots returns the cached slots among seqs of cid; misses and keys that
 	// are locked (being rebuilt or invalidated) are simply absent.
-	Slots(ctx context.Context, cid string, seqs []int64) (map[int64]*Slot, error)
+	Slots(ctx context.Context, cid string, seqs []int64) (map[int64]*bucket.Slot, error)
 	// Invalidate tags the slot keys of seqs as deleted, the way the server does.
 	Invalidate(ctx context.Context, cid string, seqs []int64) error
 	// MaxSeqs returns the current max seq of each cid that the cache knows.

@@ -17,6 +17,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/mongostore"
 )
 
@@ -84,20 +85,20 @@ func concurrencyCase(t *testing.T, b store.Backend) {
 	// delivering its batch again.
 	revoked := func(w int) int64 { return 101 + int64(w) }
 	readSeq := func(w int) int64 { return 141 + int64(w) }
-	newSeq := func(w int) int64 { return newBucket*store.BucketSize + 1 + int64(w)*3 }
+	newSeq := func(w int) int64 { return newBucket*bucket.BucketSize + 1 + int64(w)*3 }
 	deleted := []int64{121, 122}
 	run(t, 5*concWriters, func(i int) error {
 		w, user := i%concWriters, fmt.Sprintf("u%d", i%concWriters)
 		var err error
 		switch i / concWriters {
 		case 0:
-			_, err = s.Revoke(ctx, concCid, []int64{revoked(w)}, store.Revoke{Role: 1, UserID: user, Time: 1})
+			_, err = s.Revoke(ctx, concCid, []int64{revoked(w)}, bucket.Revoke{Role: 1, UserID: user, Time: 1})
 		case 1:
 			_, err = s.DeleteForMe(ctx, concCid, deleted, user)
 		case 2:
 			_, err = s.MarkRead(ctx, concCid, []int64{readSeq(w)}, "bob")
 		case 3:
-			_, err = s.Revoke(withActor(ctx, "revoke", w), concCid, []int64{newSeq(w)}, store.Revoke{Role: 1, UserID: user, Time: 2})
+			_, err = s.Revoke(withActor(ctx, "revoke", w), concCid, []int64{newSeq(w)}, bucket.Revoke{Role: 1, UserID: user, Time: 2})
 		case 4:
 			first := int64(1 + w*concStep)
 			_, err = s.InsertMessages(ctx, concCid, first, concMsgs(first, concSpan))
@@ -110,12 +111,12 @@ func concurrencyCase(t *testing.T, b store.Backend) {
 	}
 
 	docs := wantEachMessageOnce(t, b, true)
-	slot := func(seq int64) store.Slot {
-		sl := docs.slots[store.DocIDForSeq(concCid, seq)]
-		if len(sl) <= store.SlotIndex(seq) {
+	slot := func(seq int64) bucket.Slot {
+		sl := docs.slots[bucket.DocIDForSeq(concCid, seq)]
+		if len(sl) <= bucket.SlotIndex(seq) {
 			t.Fatalf("seq %d: bucket missing or short", seq)
 		}
-		return sl[store.SlotIndex(seq)]
+		return sl[bucket.SlotIndex(seq)]
 	}
 	var users []string
 	for w := range concWriters {
@@ -160,26 +161,26 @@ func wantEachMessageOnce(t *testing.T, b store.Backend, withNew bool) storedDocs
 		}
 	}
 	wantIDs := []string{}
-	for idx := int64(0); idx <= store.BucketIndex(concLast); idx++ {
-		wantIDs = append(wantIDs, store.DocID(concCid, idx))
+	for idx := int64(0); idx <= bucket.BucketIndex(concLast); idx++ {
+		wantIDs = append(wantIDs, bucket.DocID(concCid, idx))
 	}
 	if withNew {
-		wantIDs = append(wantIDs, store.DocID(concCid, newBucket))
+		wantIDs = append(wantIDs, bucket.DocID(concCid, newBucket))
 	}
 	if got := slices.Sorted(maps.Keys(docs.count)); !slices.Equal(got, sortedCopy(wantIDs)) {
 		t.Errorf("buckets stored %q, want %q", got, sortedCopy(wantIDs))
 	}
 	seen := map[string]int{}
 	for id, slots := range docs.slots {
-		_, idx, err := store.ParseDocID(id)
+		_, idx, err := bucket.ParseDocID(id)
 		if err != nil {
 			t.Fatalf("stored doc_id %q: %v", id, err)
 		}
-		if len(slots) != store.BucketSize {
-			t.Errorf("bucket %s has %d slots, want %d", id, len(slots), store.BucketSize)
+		if len(slots) != bucket.BucketSize {
+			t.Errorf("bucket %s has %d slots, want %d", id, len(slots), bucket.BucketSize)
 		}
 		for i, sl := range slots {
-			seq := store.FirstSeq(idx) + int64(i)
+			seq := bucket.FirstSeq(idx) + int64(i)
 			if sl.Msg != nil {
 				seen[sl.Msg.ClientMsgID]++
 				if sl.Msg.Seq != seq || sl.Msg.ClientMsgID != concMsgs(seq, 1)[0].ClientMsgID {
@@ -222,35 +223,35 @@ func run(t *testing.T, n int, f func(i int) error) {
 }
 
 // concMsgs are the messages first.. of concCid, identical on every delivery.
-func concMsgs(first int64, n int) []*store.MsgData {
-	out := make([]*store.MsgData, n)
+func concMsgs(first int64, n int) []*bucket.MsgData {
+	out := make([]*bucket.MsgData, n)
 	for i := range out {
 		seq := first + int64(i)
 		from, to := "alice", "bob"
 		if seq%2 == 0 {
 			from, to = to, from
 		}
-		out[i] = &store.MsgData{SendID: from, RecvID: to, ClientMsgID: fmt.Sprintf("c%d", seq),
-			ServerMsgID: fmt.Sprintf("s%d", seq), SessionType: store.SessionSingle, MsgFrom: store.MsgFromUser,
+		out[i] = &bucket.MsgData{SendID: from, RecvID: to, ClientMsgID: fmt.Sprintf("c%d", seq),
+			ServerMsgID: fmt.Sprintf("s%d", seq), SessionType: bucket.SessionSingle, MsgFrom: bucket.MsgFromUser,
 			ContentType: 101, Content: fmt.Sprintf(`{"content":"m%d"}`, seq), SendTime: 1700000000000 + seq,
-			CreateTime: 1700000000000 + seq, Status: store.StatusSent, Options: map[string]bool{}, AtUserIDList: []string{}}
+			CreateTime: 1700000000000 + seq, Status: bucket.StatusSent, Options: map[string]bool{}, AtUserIDList: []string{}}
 	}
 	return out
 }
 
 // storedDocs are the msg documents of one conversation as stored.
 type storedDocs struct {
-	count map[string]int          // doc_id -> documents with it
-	slots map[string][]store.Slot // doc_id -> decoded msgs array
+	count map[string]int           // doc_id -> documents with it
+	slots map[string][]bucket.Slot // doc_id -> decoded msgs array
 }
 
 func msgDocs(t *testing.T, b store.Backend, cid string) storedDocs {
 	t.Helper()
-	d := storedDocs{count: map[string]int{}, slots: map[string][]store.Slot{}}
-	err := b.ScanRaw(t.Context(), store.CollMsg, cid+":", func(raw bson.Raw) error {
+	d := storedDocs{count: map[string]int{}, slots: map[string][]bucket.Slot{}}
+	err := b.ScanRaw(t.Context(), bucket.CollMsg, cid+":", func(raw bson.Raw) error {
 		var doc struct {
-			DocID string       `bson:"doc_id"`
-			Msgs  []store.Slot `bson:"msgs"`
+			DocID string        `bson:"doc_id"`
+			Msgs  []bucket.Slot `bson:"msgs"`
 		}
 		if err := bson.Unmarshal(raw, &doc); err != nil {
 			return err
@@ -315,7 +316,7 @@ func (g *gateBackend) SetSlotFieldIfUnset(ctx context.Context, docID string, slo
 	return g.Backend.SetSlotFieldIfUnset(ctx, docID, slot, field, value)
 }
 
-func (g *gateBackend) InsertBucket(ctx context.Context, doc *store.Doc) error {
+func (g *gateBackend) InsertBucket(ctx context.Context, doc *bucket.Doc) error {
 	done := func() {}
 	if a, ok := ctx.Value(actorKey{}).(*actor); ok && !a.inserted {
 		a.inserted = true

@@ -4,12 +4,14 @@ import (
 	"context"
 	"sort"
 	"strings"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // ConversationSummary is one row of a user's conversation list.
 type ConversationSummary struct {
-	Conversation
-	Window
+	bucket.Conversation
+	bucket.Window
 	// FromMessages is true when there is no conversation document and the
 	// entry was found from doc_id prefixes of the msg collection.
 	FromMessages bool
@@ -34,7 +36,7 @@ func (s *Store) ConversationsOf(ctx context.Context, uid string) ([]Conversation
 		// A conversation collection that holds anyone's list is the truth:
 		// uid has none (a mistyped or unknown user). Only a bare msg
 		// export is listed from the messages.
-		if any, err := s.holdsAny(ctx, CollConversation); err != nil || any {
+		if any, err := s.holdsAny(ctx, bucket.CollConversation); err != nil || any {
 			return nil, err
 		}
 		fromMsgs = true
@@ -43,14 +45,14 @@ func (s *Store) ConversationsOf(ctx context.Context, uid string) ([]Conversation
 			return nil, err
 		}
 		for _, cid := range all {
-			if ConversationTypeOf(cid) == SessionSingle && uid != "" && !pairsName(PairsOf(cid), uid) {
+			if ConversationTypeOf(cid) == bucket.SessionSingle && uid != "" && !pairsName(PairsOf(cid), uid) {
 				continue
 			}
-			convs = append(convs, Conversation{OwnerUserID: uid, ConversationID: cid,
+			convs = append(convs, bucket.Conversation{OwnerUserID: uid, ConversationID: cid,
 				ConversationType: ConversationTypeOf(cid)})
 		}
 	}
-	byCid := make(map[string]Conversation, len(convs))
+	byCid := make(map[string]bucket.Conversation, len(convs))
 	cids := make([]string, 0, len(convs))
 	for _, c := range convs {
 		byCid[c.ConversationID] = c
@@ -112,20 +114,20 @@ func (s *Store) NextConversationID(ctx context.Context, after string) (cid strin
 func SplitConversationID(cid string) (kind int32, a, b string) {
 	switch {
 	case strings.HasPrefix(cid, "si_"), strings.HasPrefix(cid, "sn_"):
-		kind = SessionSingle
+		kind = bucket.SessionSingle
 		if strings.HasPrefix(cid, "sn_") {
-			kind = SessionNotification
+			kind = bucket.SessionNotification
 		}
 		if pairs := PairsOf(cid); len(pairs) == 1 {
 			a, b = pairs[0][0], pairs[0][1]
 		}
 		return kind, a, b
 	case strings.HasPrefix(cid, "sg_"):
-		return SessionGroup, cid[3:], ""
+		return bucket.SessionGroup, cid[3:], ""
 	case strings.HasPrefix(cid, "g_"):
-		return SessionWriteGroup, cid[2:], ""
+		return bucket.SessionWriteGroup, cid[2:], ""
 	case strings.HasPrefix(cid, "n_"):
-		return SessionNotification, cid[2:], ""
+		return bucket.SessionNotification, cid[2:], ""
 	}
 	return 0, "", ""
 }

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // The message IDs a find looks up, as stored in msgs.<i>.msg.
@@ -39,7 +41,7 @@ type FindOptions struct {
 // IndexFor is the name of the msg index whose first key is
 // msgs.msg.<field>, "" when there is none.
 func IndexFor(indexes map[string][]IndexInfo, field string) string {
-	for _, ix := range indexes[CollMsg] {
+	for _, ix := range indexes[bucket.CollMsg] {
 		if len(ix.Keys) > 0 && ix.Keys[0] == "msgs.msg."+field {
 			return ix.Name
 		}
@@ -139,7 +141,7 @@ func (s *Store) locate(ctx context.Context, ids []string, field, value string) (
 	var out []Found
 	for _, raw := range raws {
 		docID, _ := raw.Lookup("doc_id").StringValueOK()
-		cid, index, perr := ParseDocID(docID)
+		cid, index, perr := bucket.ParseDocID(docID)
 		arr, _ := raw.Lookup("msgs").ArrayOK()
 		vals, _ := arr.Values()
 		for i, v := range vals {
@@ -152,7 +154,7 @@ func (s *Store) locate(ctx context.Context, ids []string, field, value string) (
 			}
 			f := Found{ConversationID: cid, DocID: docID, Slot: i}
 			if perr == nil {
-				f.Seq = FirstSeq(index) + int64(i)
+				f.Seq = bucket.FirstSeq(index) + int64(i)
 			} else if seq, ok := slot.Lookup("msg", "seq").AsInt64OK(); ok {
 				f.Seq = seq // an odd doc_id: the message's own seq is all there is
 			}

@@ -8,14 +8,15 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/check/checktest"
 )
 
 // standIn is the slot OpenIM caches in Redis for a seq that holds no
 // message (mgo/msg.go FindSeqs, cached by cache/redis/msg.go
 // GetMessageBySeqs): seq, status 4 and the previous message's send time.
-func standIn(seq, prevSendTime int64) *store.Slot {
-	return &store.Slot{Msg: &store.MsgData{Seq: seq, Status: store.StatusDeleted, SendTime: prevSendTime}}
+func standIn(seq, prevSendTime int64) *bucket.Slot {
+	return &bucket.Slot{Msg: &bucket.MsgData{Seq: seq, Status: bucket.StatusDeleted, SendTime: prevSendTime}}
 }
 
 // TestCachedStandInIsAHole: with the cache layer on, a stand-in read from
@@ -57,12 +58,12 @@ func TestCachedStandInIsAHole(t *testing.T) {
 func TestCachedSeqMismatchIsMarked(t *testing.T) {
 	cache := newFakeCache()
 	s := seeded(t, "sg_g1", 10, store.Options{Cache: cache})
-	cache.slots[6] = &store.Slot{Msg: &store.MsgData{SendID: "m1", ContentType: 101, Content: `{"content":"x"}`, Seq: 7, SendTime: 1700000000000}}
+	cache.slots[6] = &bucket.Slot{Msg: &bucket.MsgData{SendID: "m1", ContentType: 101, Content: `{"content":"x"}`, Seq: 7, SendTime: 1700000000000}}
 	bs, err := s.Buckets(t.Context(), "sg_g1", []int64{0}, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	stored := store.DecodeBucket(checktest.Raw(checktest.Bucket(checktest.Cid+":0", checktest.WithMsgField(5, "seq", int64(7)))))
+	stored := bucket.DecodeBucket(checktest.Raw(checktest.Bucket(checktest.Cid+":0", checktest.WithMsgField(5, "seq", int64(7)))))
 	got, want := bs[0].Slots[5], stored.Slots[5].Problem
 	if !got.Cached || want == "" || got.Problem != want {
 		t.Errorf("cached seq 6 holding seq 7: cached %v, marker %q; want the store path's %q", got.Cached, got.Problem, want)
@@ -77,11 +78,11 @@ func TestMalformedNewestMessageIsStillASlot(t *testing.T) {
 	b := newBackend(t)
 	slots := checktest.CleanSlots() // messages at 1..30, a hole at 20
 	slots[30] = checktest.Slot(checktest.With(checktest.Message(31, 101, `{"content":"newest"}`), "send_id", int64(12345)), nil, bson.A{}, false)
-	if _, err := b.InsertRaw(t.Context(), store.CollMsg, []bson.Raw{checktest.Raw(checktest.Bucket(cid+":0", slots))}, store.RawUpsert); err != nil {
+	if _, err := b.InsertRaw(t.Context(), bucket.CollMsg, []bson.Raw{checktest.Raw(checktest.Bucket(cid+":0", slots))}, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 	seqDoc := bson.D{{Key: "conversation_id", Value: cid}, {Key: "max_seq", Value: int64(100)}, {Key: "min_seq", Value: int64(0)}}
-	if _, err := b.InsertRaw(t.Context(), store.CollSeq, []bson.Raw{checktest.Raw(seqDoc)}, store.RawUpsert); err != nil {
+	if _, err := b.InsertRaw(t.Context(), bucket.CollSeq, []bson.Raw{checktest.Raw(seqDoc)}, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 	s := store.New(b, store.Options{})

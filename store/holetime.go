@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"sort"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // HoleSendTimes are the send times OpenIM puts on the stand-ins it returns,
@@ -55,7 +57,7 @@ type bucketEnd struct {
 // conversation in from..to, as one OpenIM pull of that range gives them.
 // It reads the range once (Scan) and, only when a hole has no message
 // before it in the range, the stored buckets below, newest first.
-func (s *Store) HoleSendTimes(ctx context.Context, w *Window, from, to int64) (*HoleSendTimes, error) {
+func (s *Store) HoleSendTimes(ctx context.Context, w *bucket.Window, from, to int64) (*HoleSendTimes, error) {
 	var runs []holeRun
 	var ends []bucketEnd
 	last := found{below: true}
@@ -67,9 +69,9 @@ func (s *Store) HoleSendTimes(ctx context.Context, w *Window, from, to int64) (*
 		}
 		runs = append(runs, holeRun{lo: lo, hi: hi, prev: last})
 	}
-	err := s.Scan(ctx, w, from, to, func(batch []*Bucket) error {
+	err := s.Scan(ctx, w, from, to, func(batch []*bucket.Bucket) error {
 		for _, b := range batch {
-			if first := max(from, FirstSeq(b.Index)); first > next {
+			if first := max(from, bucket.FirstSeq(b.Index)); first > next {
 				addHoles(next, first-1) // buckets not stored: holes
 			}
 			for _, st := range b.Slots {
@@ -81,7 +83,7 @@ func (s *Store) HoleSendTimes(ctx context.Context, w *Window, from, to int64) (*
 					addHoles(st.Seq, st.Seq)
 				}
 			}
-			next = max(next, min(LastSeq(b.Index), to)+1)
+			next = max(next, min(bucket.LastSeq(b.Index), to)+1)
 			ends = append(ends, bucketEnd{b.Index, last})
 		}
 		return nil
@@ -100,7 +102,7 @@ func (s *Store) HoleSendTimes(ctx context.Context, w *Window, from, to int64) (*
 		}
 		if !belowRead {
 			var err error
-			if belowSeq, belowT, err = s.newestBefore(ctx, w.Cid, BucketIndex(from)); err != nil {
+			if belowSeq, belowT, err = s.newestBefore(ctx, w.Cid, bucket.BucketIndex(from)); err != nil {
 				return f, err
 			}
 			belowRead = true
@@ -127,8 +129,8 @@ func (s *Store) HoleSendTimes(ctx context.Context, w *Window, from, to int64) (*
 				continue
 			}
 			before := r.prev // every seq of the run below seq is a hole
-			if seq%BucketSize == 0 && FirstSeq(BucketIndex(seq)) <= r.lo {
-				before = newestBelowBucket(BucketIndex(seq))
+			if seq%bucket.BucketSize == 0 && bucket.FirstSeq(bucket.BucketIndex(seq)) <= r.lo {
+				before = newestBelowBucket(bucket.BucketIndex(seq))
 			}
 			f, err := resolve(before)
 			if err != nil {
@@ -158,7 +160,7 @@ func (s *Store) newestBefore(ctx context.Context, cid string, index int64) (seq,
 	}
 	var older []int64
 	for _, id := range ids {
-		if c, idx, err := ParseDocID(id); err == nil && c == cid && idx < index {
+		if c, idx, err := bucket.ParseDocID(id); err == nil && c == cid && idx < index {
 			older = append(older, idx)
 		}
 	}
@@ -171,7 +173,7 @@ func (s *Store) newestBefore(ctx context.Context, cid string, index int64) (seq,
 			return 0, 0, err
 		}
 		for _, b := range bs { // newest first, as asked
-			for i := BucketSize - 1; i >= 0; i-- {
+			for i := bucket.BucketSize - 1; i >= 0; i-- {
 				if st := b.Slots[i]; !st.IsHole() && st.Slot.Msg.SendTime > 0 {
 					return st.Slot.Msg.Seq, st.Slot.Msg.SendTime, nil
 				}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // IndexSpec is one index as OpenIM Server creates it: collection, name,
@@ -28,15 +30,15 @@ func openIMIndex(coll string, unique bool, keys ...string) IndexSpec {
 // and seq_user are not unique there; creating them unique (or under another
 // name) would make MongoDB refuse OpenIM's own createIndexes, code 85/86.
 var OpenIMIndexes = []IndexSpec{
-	openIMIndex(CollMsg, true, "doc_id"),
-	openIMIndex(CollSeq, false, "conversation_id"),
-	openIMIndex(CollSeqUser, false, "user_id", "conversation_id"),
-	openIMIndex(CollConversation, true, "owner_user_id", "conversation_id"),
-	openIMIndex(CollConversation, false, "user_id"),
-	openIMIndex(CollConversation, false, "conversation_id"),
-	openIMIndex(CollUser, true, "user_id"),
-	openIMIndex(CollGroup, true, "group_id"),
-	openIMIndex(CollGroupMember, true, "group_id", "user_id"),
+	openIMIndex(bucket.CollMsg, true, "doc_id"),
+	openIMIndex(bucket.CollSeq, false, "conversation_id"),
+	openIMIndex(bucket.CollSeqUser, false, "user_id", "conversation_id"),
+	openIMIndex(bucket.CollConversation, true, "owner_user_id", "conversation_id"),
+	openIMIndex(bucket.CollConversation, false, "user_id"),
+	openIMIndex(bucket.CollConversation, false, "conversation_id"),
+	openIMIndex(bucket.CollUser, true, "user_id"),
+	openIMIndex(bucket.CollGroup, true, "group_id"),
+	openIMIndex(bucket.CollGroupMember, true, "group_id", "user_id"),
 }
 
 // IndexName is the name MongoDB's drivers give an ascending index on keys.

@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Whether a user ID names someone the store knows, and whether they belong
@@ -21,7 +23,7 @@ type UserCheck struct {
 	// refusing everyone would make a bare msg export unusable.
 	Decided bool
 	// User is the user's record, nil when the user collection has none.
-	User *User
+	User *bucket.User
 	Why  string // how Known was decided, for messages
 }
 
@@ -40,7 +42,7 @@ func (s *Store) CheckUser(ctx context.Context, uid, cid string) (UserCheck, erro
 			return UserCheck{Known: true, Decided: true, User: &u, Why: "in the user collection"}, nil
 		}
 	}
-	any, err := s.holdsAny(ctx, CollUser)
+	any, err := s.holdsAny(ctx, bucket.CollUser)
 	if err != nil {
 		return UserCheck{}, err
 	}
@@ -63,7 +65,7 @@ func (s *Store) CheckUser(ctx context.Context, uid, cid string) (UserCheck, erro
 	if len(convs) > 0 {
 		return UserCheck{Known: true, Decided: true, Why: "owns conversation documents"}, nil
 	}
-	any, err = s.holdsAny(ctx, CollConversation)
+	any, err = s.holdsAny(ctx, bucket.CollConversation)
 	if err != nil || any {
 		return UserCheck{Decided: true, Why: "no user record, no membership, no conversation document"}, err
 	}
@@ -86,7 +88,7 @@ func (s *Store) isMember(ctx context.Context, uid, cid string) (member, decided 
 			return false, false, err
 		}
 		if len(gms) > 0 {
-			return slices.ContainsFunc(gms, func(m GroupMember) bool { return m.UserID == uid }), true, nil
+			return slices.ContainsFunc(gms, func(m bucket.GroupMember) bool { return m.UserID == uid }), true, nil
 		}
 	}
 	if pairs := PairsOf(cid); len(pairs) > 0 && !IsGroupConversation(cid) {

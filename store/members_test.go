@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // noConversationScan fails the test when the conversation collection is
@@ -20,7 +21,7 @@ type noConversationScan struct {
 	t *testing.T
 }
 
-func (n noConversationScan) ConversationsByID(context.Context, string) ([]store.Conversation, error) {
+func (n noConversationScan) ConversationsByID(context.Context, string) ([]bucket.Conversation, error) {
 	n.t.Error("members read the conversation collection by conversation_id (a collection scan in OpenIM)")
 	return nil, nil
 }
@@ -46,11 +47,11 @@ func insertRaw(t *testing.T, b store.Backend, coll string, docs ...bson.D) {
 // user collection knows.
 func TestMembersOfASingleChatFromItsID(t *testing.T) {
 	b := newBackend(t)
-	insertRaw(t, b, store.CollUser,
+	insertRaw(t, b, bucket.CollUser,
 		bson.D{{Key: "user_id", Value: "a_b"}, {Key: "nickname", Value: "Ab"}},
 		bson.D{{Key: "user_id", Value: "c"}, {Key: "nickname", Value: "Cee"}},
 		bson.D{{Key: "user_id", Value: "alice"}, {Key: "nickname", Value: "Alice"}})
-	insertRaw(t, b, store.CollConversation,
+	insertRaw(t, b, bucket.CollConversation,
 		bson.D{{Key: "owner_user_id", Value: "alice"}, {Key: "conversation_id", Value: "si_alice_bob"}},
 		bson.D{{Key: "owner_user_id", Value: "bob"}, {Key: "conversation_id", Value: "si_alice_bob"}})
 	s := store.New(noConversationScan{Backend: b, t: t}, store.Options{})
@@ -97,7 +98,7 @@ func TestMembersOfASingleChatFromItsID(t *testing.T) {
 func TestAmbiguousSingleChatIDIsNotGuessed(t *testing.T) {
 	b := newBackend(t)
 	for _, id := range []string{"a", "b_c", "a_b", "c"} {
-		insertRaw(t, b, store.CollUser, bson.D{{Key: "user_id", Value: id}, {Key: "nickname", Value: "N" + id}})
+		insertRaw(t, b, bucket.CollUser, bson.D{{Key: "user_id", Value: id}, {Key: "nickname", Value: "N" + id}})
 	}
 	s := store.New(b, store.Options{})
 	_, err := s.MembersFor(t.Context(), "si_a_b_c", "ops")
@@ -108,10 +109,10 @@ func TestAmbiguousSingleChatIDIsNotGuessed(t *testing.T) {
 	if ms, err := s.MembersFor(t.Context(), "si_a_b_c", "c"); err != nil || len(ms) != 2 || ms[0].UserID != "a_b" {
 		t.Errorf("members for c = %v, %v; want a_b and c (only one split names c)", ms, err)
 	}
-	if p := store.PeerOf(store.Conversation{ConversationID: "si_a_b_c"}, "ops"); p != "" {
+	if p := store.PeerOf(bucket.Conversation{ConversationID: "si_a_b_c"}, "ops"); p != "" {
 		t.Errorf("peer of ops in si_a_b_c = %q, want none (ambiguous)", p)
 	}
-	if p := store.PeerOf(store.Conversation{ConversationID: "si_a_b_c", OwnerUserID: "a", UserID: "b_c"}, "a"); p != "b_c" {
+	if p := store.PeerOf(bucket.Conversation{ConversationID: "si_a_b_c", OwnerUserID: "a", UserID: "b_c"}, "a"); p != "b_c" {
 		t.Errorf("peer with conversation.user_id b_c = %q", p)
 	}
 }
@@ -122,9 +123,9 @@ func TestAmbiguousSingleChatIDIsNotGuessed(t *testing.T) {
 // both read their members from group_member.
 func TestMembersOfLegacyAndNotificationGroups(t *testing.T) {
 	b := newBackend(t)
-	insertRaw(t, b, store.CollGroupMember,
-		bson.D{{Key: "group_id", Value: "g_1"}, {Key: "user_id", Value: "ann"}, {Key: "role_level", Value: store.RoleOwner}},
-		bson.D{{Key: "group_id", Value: "g_1"}, {Key: "user_id", Value: "bob"}, {Key: "role_level", Value: store.RoleMember}})
+	insertRaw(t, b, bucket.CollGroupMember,
+		bson.D{{Key: "group_id", Value: "g_1"}, {Key: "user_id", Value: "ann"}, {Key: "role_level", Value: bucket.RoleOwner}},
+		bson.D{{Key: "group_id", Value: "g_1"}, {Key: "user_id", Value: "bob"}, {Key: "role_level", Value: bucket.RoleMember}})
 	s := store.New(b, store.Options{})
 	for _, cid := range []string{"g_g_1", "n_g_1", "sg_g_1"} {
 		ms, err := s.Members(t.Context(), cid)

@@ -1,13 +1,17 @@
 package store
 
-import "context"
+import (
+	"context"
+
+	"github.com/chatlens/chatlens/store/bucket"
+)
 
 // PeerOf is the other user of owner's single chat c, "" for other kinds:
 // the conversation document's user_id when it names someone else, else the
 // other ID in the conversation ID when only one split of it names owner;
 // "" when the ID is ambiguous (user IDs containing "_"): no guess.
-func PeerOf(c Conversation, owner string) string {
-	if ConversationTypeOf(c.ConversationID) != SessionSingle {
+func PeerOf(c bucket.Conversation, owner string) string {
+	if ConversationTypeOf(c.ConversationID) != bucket.SessionSingle {
 		return ""
 	}
 	if c.UserID != "" && c.UserID != owner {
@@ -30,7 +34,7 @@ func PeerOf(c Conversation, owner string) string {
 // ConversationNames names each of owner's conversations as a user would:
 // the other user's nickname in a single chat, the group's name in a group,
 // the IDs where no name is stored. Two round trips however long the list.
-func (s *Store) ConversationNames(ctx context.Context, owner string, list []Conversation) (map[string]string, error) {
+func (s *Store) ConversationNames(ctx context.Context, owner string, list []bucket.Conversation) (map[string]string, error) {
 	var users, groups []string
 	for _, c := range list {
 		if p := PeerOf(c, owner); p != "" {
@@ -58,7 +62,7 @@ func (s *Store) ConversationNames(ctx context.Context, owner string, list []Conv
 // ConversationName names owner's conversation c from names already read:
 // the other user's nickname in a single chat, the group's name in a group,
 // the IDs where no name is known.
-func ConversationName(c Conversation, owner string, userNames, groupNames map[string]string) string {
+func ConversationName(c bucket.Conversation, owner string, userNames, groupNames map[string]string) string {
 	if p := PeerOf(c, owner); p != "" {
 		if n := userNames[p]; n != "" {
 			return n

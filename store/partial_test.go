@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // TestWriteStoppedPartWayInvalidatesAndSaysWhatWasDone: a revoke of two
@@ -24,7 +25,7 @@ func TestWriteStoppedPartWayInvalidatesAndSaysWhatWasDone(t *testing.T) {
 	failing := &failAfter{countingBackend: &countingBackend{Backend: b}, after: 1}
 	st := store.New(failing, store.Options{Cache: cache})
 
-	res, err := st.Revoke(ctx, "si_alice_bob", []int64{1, 101}, store.Revoke{UserID: "alice", Time: 1})
+	res, err := st.Revoke(ctx, "si_alice_bob", []int64{1, 101}, bucket.Revoke{UserID: "alice", Time: 1})
 	if err == nil {
 		t.Fatal("a revoke that failed on seq 101 reported success")
 	}
@@ -49,7 +50,7 @@ func TestWriteStoppedPartWayInvalidatesAndSaysWhatWasDone(t *testing.T) {
 	// Nothing done: no keys to tag, plain failure.
 	cache.invalidated = nil
 	failing.writes.Store(5)
-	res, err = st.Revoke(ctx, "si_alice_bob", []int64{3}, store.Revoke{UserID: "alice", Time: 1})
+	res, err = st.Revoke(ctx, "si_alice_bob", []int64{3}, bucket.Revoke{UserID: "alice", Time: 1})
 	if err == nil || len(res.Applied) != 0 || strings.Contains(err.Error(), "part way") || len(cache.invalidated) != 0 {
 		t.Errorf("a write that changed nothing: err %v, applied %v, invalidated %v", err, res.Applied, cache.invalidated)
 	}

@@ -8,12 +8,13 @@ import (
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // fakeCache is an in-memory Cache that can be made to fail.
 type fakeCache struct {
 	mu          sync.Mutex
-	slots       map[int64]*store.Slot // by seq, any conversation
+	slots       map[int64]*bucket.Slot // by seq, any conversation
 	max         map[string]int64
 	read        map[string]int64 // by cid/uid
 	invalidated []int64
@@ -21,14 +22,14 @@ type fakeCache struct {
 }
 
 func newFakeCache() *fakeCache {
-	return &fakeCache{slots: map[int64]*store.Slot{}, max: map[string]int64{}, read: map[string]int64{}}
+	return &fakeCache{slots: map[int64]*bucket.Slot{}, max: map[string]int64{}, read: map[string]int64{}}
 }
 
-func (c *fakeCache) Slots(_ context.Context, _ string, seqs []int64) (map[int64]*store.Slot, error) {
+func (c *fakeCache) Slots(_ context.Context, _ string, seqs []int64) (map[int64]*bucket.Slot, error) {
 	if c.fail != nil {
 		return nil, c.fail
 	}
-	out := map[int64]*store.Slot{}
+	out := map[int64]*bucket.Slot{}
 	for _, s := range seqs {
 		if v := c.slots[s]; v != nil {
 			out[s] = v
@@ -92,8 +93,8 @@ func TestBucketsPreferTheCache(t *testing.T) {
 	cache := newFakeCache()
 	s := seeded(t, "sg_g1", 150, store.Options{Cache: cache})
 	// Redis holds new messages before MongoDB: seq 151 and a newer seq 5.
-	cache.slots[5] = &store.Slot{Msg: &store.MsgData{Content: "from cache", Seq: 5, SendTime: 1}}
-	cache.slots[151] = &store.Slot{Msg: &store.MsgData{Content: "only in cache", Seq: 151, SendTime: 1}}
+	cache.slots[5] = &bucket.Slot{Msg: &bucket.MsgData{Content: "from cache", Seq: 5, SendTime: 1}}
+	cache.slots[151] = &bucket.Slot{Msg: &bucket.MsgData{Content: "only in cache", Seq: 151, SendTime: 1}}
 	bs, err := s.Buckets(t.Context(), "sg_g1", []int64{0, 1}, 151)
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +104,7 @@ func TestBucketsPreferTheCache(t *testing.T) {
 		content string
 		cached  bool
 	}{{5, "from cache", true}, {6, `{"content":"hi"}`, false}, {151, "only in cache", true}, {150, `{"content":"hi"}`, false}} {
-		st := bs[store.BucketIndex(c.seq)].Slots[store.SlotIndex(c.seq)]
+		st := bs[bucket.BucketIndex(c.seq)].Slots[bucket.SlotIndex(c.seq)]
 		if st.Slot == nil || st.Slot.Msg == nil || st.Slot.Msg.Content != c.content || st.Cached != c.cached {
 			t.Errorf("seq %d = %+v, want %q (cached %v)", c.seq, st, c.content, c.cached)
 		}
@@ -117,7 +118,7 @@ func TestFullyCachedBucketNeedsNoBackendRead(t *testing.T) {
 	cache := newFakeCache()
 	s := seeded(t, "sg_g1", 120, store.Options{Cache: cache})
 	for seq := int64(101); seq <= 120; seq++ {
-		cache.slots[seq] = &store.Slot{Msg: &store.MsgData{Seq: seq, SendTime: 1}}
+		cache.slots[seq] = &bucket.Slot{Msg: &bucket.MsgData{Seq: seq, SendTime: 1}}
 	}
 	if _, err := s.Buckets(t.Context(), "sg_g1", []int64{1}, 120); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,10 @@
 package store
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/chatlens/chatlens/store/bucket"
+)
 
 // Who may revoke a message, decided as OpenIM Server's RevokeMsg
 // (internal/rpc/msg/revoke.go) decides it. The scripted commands and the UI
@@ -17,7 +21,7 @@ type Revoker struct {
 	AppMangerLevel int32
 	// Member is the revoker's group_member record in the message's group,
 	// nil when they are not a member (or the message is not a group's).
-	Member *GroupMember
+	Member *bucket.GroupMember
 }
 
 // RevokeDecision is RevokeRule's answer for one message.
@@ -37,17 +41,17 @@ type RevokeDecision struct {
 //     non-member nobody else's; role = the revoker's role_level (0 when not
 //     a member);
 //   - any other session type: the server does not revoke it.
-func RevokeRule(msg *MsgData, who Revoker, sender *GroupMember) RevokeDecision {
+func RevokeRule(msg *bucket.MsgData, who Revoker, sender *bucket.GroupMember) RevokeDecision {
 	if who.Admin {
 		return RevokeDecision{Allowed: true, Rule: "an app admin may revoke any message (role 0)"}
 	}
 	switch msg.SessionType {
-	case SessionSingle:
+	case bucket.SessionSingle:
 		if who.UserID == msg.SendID {
 			return RevokeDecision{Allowed: true, Role: who.AppMangerLevel, Rule: "the sender may revoke their own message"}
 		}
 		return RevokeDecision{Rule: fmt.Sprintf("in a single chat only the sender (%s) may revoke", msg.SendID)}
-	case SessionGroup:
+	case bucket.SessionGroup:
 		role := int32(0)
 		if who.Member != nil {
 			role = who.Member.RoleLevel
@@ -58,11 +62,11 @@ func RevokeRule(msg *MsgData, who Revoker, sender *GroupMember) RevokeDecision {
 		switch {
 		case who.Member == nil:
 			return RevokeDecision{Rule: fmt.Sprintf("%s is not a member of group %s: only the sender, the owner or an admin may revoke", who.UserID, msg.GroupID)}
-		case role == RoleOwner:
+		case role == bucket.RoleOwner:
 			return RevokeDecision{Allowed: true, Role: role, Rule: "the group owner may revoke anyone's message"}
-		case role == RoleAdmin && (sender == nil || sender.RoleLevel == RoleMember):
+		case role == bucket.RoleAdmin && (sender == nil || sender.RoleLevel == bucket.RoleMember):
 			return RevokeDecision{Allowed: true, Role: role, Rule: "a group admin may revoke an ordinary member's or a non-member's message"}
-		case role == RoleAdmin:
+		case role == bucket.RoleAdmin:
 			return RevokeDecision{Rule: fmt.Sprintf("a group admin may revoke only an ordinary member's message (the sender %s is the group's %s)",
 				msg.SendID, roleWord(sender.RoleLevel))}
 		}
@@ -72,11 +76,11 @@ func RevokeRule(msg *MsgData, who Revoker, sender *GroupMember) RevokeDecision {
 }
 
 // RevokeWho says who may revoke msg, for the UI's dialog before it asks.
-func RevokeWho(msg *MsgData) string {
+func RevokeWho(msg *bucket.MsgData) string {
 	switch msg.SessionType {
-	case SessionSingle:
+	case bucket.SessionSingle:
 		return fmt.Sprintf("who may revoke: only the sender, %s (single chat), or an app admin", msg.SendID)
-	case SessionGroup:
+	case bucket.SessionGroup:
 		return fmt.Sprintf("who may revoke: the sender %s, the group owner, an admin if %s is an ordinary member or not a member, or an app admin",
 			msg.SendID, msg.SendID)
 	}
@@ -85,11 +89,11 @@ func RevokeWho(msg *MsgData) string {
 
 func roleWord(level int32) string {
 	switch level {
-	case RoleOwner:
+	case bucket.RoleOwner:
 		return "owner"
-	case RoleAdmin:
+	case bucket.RoleAdmin:
 		return "admin"
-	case RoleMember:
+	case bucket.RoleMember:
 		return "ordinary member"
 	}
 	return fmt.Sprintf("role %d member", level)

@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // TestRevokeRule: who may revoke what, as open-im-server
@@ -19,35 +20,35 @@ import (
 // else; any other session type is not supported; an app admin may revoke
 // anything, with role 0.
 func TestRevokeRule(t *testing.T) {
-	owner := &store.GroupMember{UserID: "olga", RoleLevel: store.RoleOwner}
-	admin := &store.GroupMember{UserID: "adam", RoleLevel: store.RoleAdmin}
-	admin2 := &store.GroupMember{UserID: "ada", RoleLevel: store.RoleAdmin}
-	member := &store.GroupMember{UserID: "mo", RoleLevel: store.RoleMember}
-	single := &store.MsgData{SendID: "bob", RecvID: "alice", SessionType: store.SessionSingle}
-	group := func(from string) *store.MsgData {
-		return &store.MsgData{SendID: from, GroupID: "club", SessionType: store.SessionGroup}
+	owner := &bucket.GroupMember{UserID: "olga", RoleLevel: bucket.RoleOwner}
+	admin := &bucket.GroupMember{UserID: "adam", RoleLevel: bucket.RoleAdmin}
+	admin2 := &bucket.GroupMember{UserID: "ada", RoleLevel: bucket.RoleAdmin}
+	member := &bucket.GroupMember{UserID: "mo", RoleLevel: bucket.RoleMember}
+	single := &bucket.MsgData{SendID: "bob", RecvID: "alice", SessionType: bucket.SessionSingle}
+	group := func(from string) *bucket.MsgData {
+		return &bucket.MsgData{SendID: from, GroupID: "club", SessionType: bucket.SessionGroup}
 	}
 	tests := []struct {
 		name   string
-		msg    *store.MsgData
+		msg    *bucket.MsgData
 		who    store.Revoker
-		sender *store.GroupMember
+		sender *bucket.GroupMember
 		ok     bool
 		role   int32
 		rule   string
 	}{
 		{"single: the sender", single, store.Revoker{UserID: "bob", AppMangerLevel: 3}, nil, true, 3, ""},
 		{"single: the other user", single, store.Revoker{UserID: "alice"}, nil, false, 0, "only the sender (bob)"},
-		{"group: own message", group("mo"), store.Revoker{UserID: "mo", Member: member}, member, true, store.RoleMember, ""},
+		{"group: own message", group("mo"), store.Revoker{UserID: "mo", Member: member}, member, true, bucket.RoleMember, ""},
 		{"group: own message, no longer a member", group("gone"), store.Revoker{UserID: "gone"}, nil, true, 0, ""},
-		{"group: owner, an admin's message", group("adam"), store.Revoker{UserID: "olga", Member: owner}, admin, true, store.RoleOwner, ""},
-		{"group: admin, a member's message", group("mo"), store.Revoker{UserID: "adam", Member: admin}, member, true, store.RoleAdmin, ""},
-		{"group: admin, a non-member's message", group("gone"), store.Revoker{UserID: "adam", Member: admin}, nil, true, store.RoleAdmin, ""},
+		{"group: owner, an admin's message", group("adam"), store.Revoker{UserID: "olga", Member: owner}, admin, true, bucket.RoleOwner, ""},
+		{"group: admin, a member's message", group("mo"), store.Revoker{UserID: "adam", Member: admin}, member, true, bucket.RoleAdmin, ""},
+		{"group: admin, a non-member's message", group("gone"), store.Revoker{UserID: "adam", Member: admin}, nil, true, bucket.RoleAdmin, ""},
 		{"group: admin, another admin's message", group("ada"), store.Revoker{UserID: "adam", Member: admin}, admin2, false, 0, "only an ordinary member's message (the sender ada is the group's admin)"},
 		{"group: admin, the owner's message", group("olga"), store.Revoker{UserID: "adam", Member: admin}, owner, false, 0, "the group's owner"},
 		{"group: member, someone else's", group("ada"), store.Revoker{UserID: "mo", Member: member}, admin2, false, 0, "an ordinary member may revoke only their own"},
 		{"group: non-member", group("mo"), store.Revoker{UserID: "zed"}, member, false, 0, "zed is not a member of group club"},
-		{"notification: not supported", &store.MsgData{SendID: "sys", SessionType: store.SessionNotification}, store.Revoker{UserID: "sys"}, nil, false, 0, "not session type 4"},
+		{"notification: not supported", &bucket.MsgData{SendID: "sys", SessionType: bucket.SessionNotification}, store.Revoker{UserID: "sys"}, nil, false, 0, "not session type 4"},
 		{"app admin: anything, role 0", group("olga"), store.Revoker{UserID: "mo", Member: member, Admin: true}, owner, true, 0, ""},
 	}
 	for _, tt := range tests {
@@ -69,11 +70,11 @@ func TestDoRevokeRecordsWhatOpenIMRecords(t *testing.T) {
 	var log bytes.Buffer
 	s := store.New(b, store.Options{Audit: store.NewAuditLog(&log), Operator: "ops"})
 	ctx := t.Context()
-	from := func(uid string, kind int32, n int) []*store.MsgData {
+	from := func(uid string, kind int32, n int) []*bucket.MsgData {
 		msgs := textMsgs(n)
 		for _, m := range msgs {
 			m.SendID, m.SessionType, m.GroupID = uid, kind, ""
-			if kind == store.SessionGroup {
+			if kind == bucket.SessionGroup {
 				m.GroupID = "club"
 			}
 		}
@@ -91,14 +92,14 @@ func TestDoRevokeRecordsWhatOpenIMRecords(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	mustInsert(s.InsertMessages(ctx, "sg_club", 1, from("mo", store.SessionGroup, 3)))
-	mustInsert(s.InsertMessages(ctx, "si_alice_bob", 1, from("bob", store.SessionSingle, 2)))
-	insertRaw(t, b, store.CollUser,
+	mustInsert(s.InsertMessages(ctx, "sg_club", 1, from("mo", bucket.SessionGroup, 3)))
+	mustInsert(s.InsertMessages(ctx, "si_alice_bob", 1, from("bob", bucket.SessionSingle, 2)))
+	insertRaw(t, b, bucket.CollUser,
 		bsonD("user_id", "olga", "nickname", ""), bsonD("user_id", "mo", "nickname", "Mo"),
 		bsonD("user_id", "bob", "nickname", "Bob", "app_manger_level", int32(3)), bsonD("user_id", "alice", "nickname", "Alice"))
-	insertRaw(t, b, store.CollGroupMember,
-		bsonD("group_id", "club", "user_id", "olga", "nickname", "Boss", "role_level", store.RoleOwner),
-		bsonD("group_id", "club", "user_id", "mo", "nickname", "Mo", "role_level", store.RoleMember))
+	insertRaw(t, b, bucket.CollGroupMember,
+		bsonD("group_id", "club", "user_id", "olga", "nickname", "Boss", "role_level", bucket.RoleOwner),
+		bsonD("group_id", "club", "user_id", "mo", "nickname", "Mo", "role_level", bucket.RoleMember))
 
 	mustDo(s.Do(ctx, store.WriteRequest{Action: store.ActionRevoke, Cid: "sg_club", By: "olga", Seqs: []int64{1}}))
 	mustDo(s.Do(ctx, store.WriteRequest{Action: store.ActionRevoke, Cid: "si_alice_bob", By: "bob", Seqs: []int64{1}}))
@@ -113,12 +114,12 @@ func TestDoRevokeRecordsWhatOpenIMRecords(t *testing.T) {
 	chat := slotsOf(t, s, "si_alice_bob", 2)
 	for _, c := range []struct {
 		where string
-		got   *store.Revoke
-		want  store.Revoke
+		got   *bucket.Revoke
+		want  bucket.Revoke
 	}{
-		{"owner in a group", club[1].Slot.Revoke, store.Revoke{UserID: "olga", Role: store.RoleOwner, Nickname: ""}},
-		{"sender in a single chat", chat[1].Slot.Revoke, store.Revoke{UserID: "bob", Role: 3, Nickname: "Bob"}},
-		{"app admin", club[2].Slot.Revoke, store.Revoke{UserID: "alice", Role: 0, Nickname: "Alice"}},
+		{"owner in a group", club[1].Slot.Revoke, bucket.Revoke{UserID: "olga", Role: bucket.RoleOwner, Nickname: ""}},
+		{"sender in a single chat", chat[1].Slot.Revoke, bucket.Revoke{UserID: "bob", Role: 3, Nickname: "Bob"}},
+		{"app admin", club[2].Slot.Revoke, bucket.Revoke{UserID: "alice", Role: 0, Nickname: "Alice"}},
 	} {
 		if c.got == nil || c.got.UserID != c.want.UserID || c.got.Role != c.want.Role || c.got.Nickname != c.want.Nickname {
 			t.Errorf("%s: revoke record %+v, want user %s role %d nickname %q", c.where, c.got, c.want.UserID, c.want.Role, c.want.Nickname)
@@ -147,7 +148,7 @@ func TestDoRefusesUnknownWriters(t *testing.T) {
 	if _, err := s.Do(t.Context(), store.WriteRequest{Action: store.ActionDelete, Cid: "si_alice_bob", By: "alice", Seqs: []int64{1}}); err != nil {
 		t.Errorf("alice, named by the conversation ID: %v", err)
 	}
-	insertRaw(t, b, store.CollUser, bsonD("user_id", "alice", "nickname", "Alice"))
+	insertRaw(t, b, bucket.CollUser, bsonD("user_id", "alice", "nickname", "Alice"))
 	for _, by := range []string{"nobody", "ali\x1b[31mce\nINJECT"} {
 		_, err := s.Do(t.Context(), store.WriteRequest{Action: store.ActionRead, Cid: "si_alice_bob", By: by, Seqs: []int64{2}})
 		var ue *store.UnknownUserError
@@ -176,13 +177,13 @@ func bsonD(kv ...any) bson.D {
 }
 
 // slotsOf is the stored slots of the first bucket of cid, by seq, up to maxSeq.
-func slotsOf(t *testing.T, s *store.Store, cid string, maxSeq int64) map[int64]store.StoredSlot {
+func slotsOf(t *testing.T, s *store.Store, cid string, maxSeq int64) map[int64]bucket.StoredSlot {
 	t.Helper()
 	bs, err := s.Buckets(t.Context(), cid, []int64{0}, maxSeq)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[int64]store.StoredSlot{}
+	out := map[int64]bucket.StoredSlot{}
 	for _, st := range bs[0].Slots {
 		out[st.Seq] = st
 	}
@@ -197,9 +198,9 @@ func slotsOf(t *testing.T, s *store.Store, cid string, maxSeq int64) map[int64]s
 func TestDeleteOrReadOfACacheOnlySeqSaysSo(t *testing.T) {
 	cache := newFakeCache()
 	s := seeded(t, "si_alice_bob", 10, store.Options{Cache: cache})
-	insertRaw(t, s.Backend(), store.CollUser, bsonD("user_id", "bob", "nickname", "Bob"))
+	insertRaw(t, s.Backend(), bucket.CollUser, bsonD("user_id", "bob", "nickname", "Bob"))
 	cache.max["si_alice_bob"] = 11
-	cache.slots[11] = &store.Slot{Msg: &store.MsgData{SendID: "alice", SessionType: store.SessionSingle, Seq: 11,
+	cache.slots[11] = &bucket.Slot{Msg: &bucket.MsgData{SendID: "alice", SessionType: bucket.SessionSingle, Seq: 11,
 		ContentType: 101, Content: `{"content":"new"}`, SendTime: 1700000001000}}
 	for _, action := range []string{store.ActionDelete, store.ActionRead} {
 		_, err := s.Do(t.Context(), store.WriteRequest{Action: action, Cid: "si_alice_bob", By: "bob", Seqs: []int64{11}})
@@ -220,9 +221,9 @@ func TestRevokeOfARevokeNoticeIsRefused(t *testing.T) {
 	s := store.New(b, store.Options{})
 	msgs := textMsgs(2)
 	for _, m := range msgs {
-		m.SessionType, m.RecvID = store.SessionSingle, "bob"
+		m.SessionType, m.RecvID = bucket.SessionSingle, "bob"
 	}
-	msgs[1].ContentType = store.ContentRevoked
+	msgs[1].ContentType = bucket.ContentRevoked
 	if _, err := s.InsertMessages(t.Context(), "si_alice_bob", 1, msgs); err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"slices"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Scan reads the buckets holding seqs from..to of w's conversation, oldest
@@ -14,8 +16,8 @@ import (
 // buckets than one find reads asks the doc_id index which buckets exist and
 // walks only those, so a bucket stored at index 10,000,000 costs one gap,
 // not ten million reads.
-func (s *Store) Scan(ctx context.Context, w *Window, from, to int64, fn func(batch []*Bucket) error, gap func(from, to int64) error) error {
-	from, to = max(from, 1), min(to, MaxSeq)
+func (s *Store) Scan(ctx context.Context, w *bucket.Window, from, to int64, fn func(batch []*bucket.Bucket) error, gap func(from, to int64) error) error {
+	from, to = max(from, 1), min(to, bucket.MaxSeq)
 	if to < from {
 		return nil
 	}
@@ -41,7 +43,7 @@ func (s *Store) Scan(ctx context.Context, w *Window, from, to int64, fn func(bat
 		if w.Last != nil && want[len(want)-1] == w.Last.Index {
 			toRead = want[:len(want)-1]
 		}
-		var read []*Bucket
+		var read []*bucket.Bucket
 		if len(toRead) > 0 {
 			if read, err = s.Buckets(ctx, w.Cid, toRead, w.MaxSeq); err != nil {
 				return err
@@ -52,7 +54,7 @@ func (s *Store) Scan(ctx context.Context, w *Window, from, to int64, fn func(bat
 		}
 		// fn and gap see the seqs in order: the buckets before a gap are
 		// handed over before the gap, the ones after it after.
-		var batch []*Bucket
+		var batch []*bucket.Bucket
 		flush := func() error {
 			if len(batch) == 0 {
 				return nil
@@ -65,16 +67,16 @@ func (s *Store) Scan(ctx context.Context, w *Window, from, to int64, fn func(bat
 			if NotStored(b) {
 				continue
 			}
-			if FirstSeq(b.Index)-1 >= next && gap != nil {
+			if bucket.FirstSeq(b.Index)-1 >= next && gap != nil {
 				if err := flush(); err != nil {
 					return err
 				}
-				if err := gapTo(FirstSeq(b.Index) - 1); err != nil {
+				if err := gapTo(bucket.FirstSeq(b.Index) - 1); err != nil {
 					return err
 				}
 			}
 			batch = append(batch, b)
-			next = LastSeq(b.Index) + 1
+			next = bucket.LastSeq(b.Index) + 1
 		}
 		if err := flush(); err != nil {
 			return err
@@ -86,7 +88,7 @@ func (s *Store) Scan(ctx context.Context, w *Window, from, to int64, fn func(bat
 // NotStored reports a bucket read back as neither stored nor cached: every
 // position empty, nothing wrong with it (a stored bucket of empty slots has
 // slots; a broken one has problems).
-func NotStored(b *Bucket) bool {
+func NotStored(b *bucket.Bucket) bool {
 	if len(b.Problems) > 0 {
 		return false
 	}
@@ -100,15 +102,15 @@ func NotStored(b *Bucket) bool {
 
 // walkIndexes lists the buckets Scan reads for from..to: all of them when
 // one find covers the range, else the ones StoredIndexes lists.
-func (s *Store) walkIndexes(ctx context.Context, w *Window, from, to int64) ([]int64, error) {
-	if BucketIndex(to)-BucketIndex(from) < int64(s.FindBatch) {
-		return BucketsCovering(from, to), nil
+func (s *Store) walkIndexes(ctx context.Context, w *bucket.Window, from, to int64) ([]int64, error) {
+	if bucket.BucketIndex(to)-bucket.BucketIndex(from) < int64(s.FindBatch) {
+		return bucket.BucketsCovering(from, to), nil
 	}
 	out, err := s.StoredIndexes(ctx, w, from, to)
 	if err != nil {
 		return nil, err
 	}
-	if w.Last != nil && w.Last.Index >= BucketIndex(from) && w.Last.Index <= BucketIndex(to) {
+	if w.Last != nil && w.Last.Index >= bucket.BucketIndex(from) && w.Last.Index <= bucket.BucketIndex(to) {
 		out = append(out, w.Last.Index)
 		slices.Sort(out)
 		out = slices.Compact(out)
@@ -122,8 +124,8 @@ func (s *Store) walkIndexes(ctx context.Context, w *Window, from, to int64) ([]i
 // Redis may hold its slots before the backend does. A reader walking a
 // long range walks these, so its cost follows the buckets stored, never
 // the seq count.
-func (s *Store) StoredIndexes(ctx context.Context, w *Window, from, to int64) ([]int64, error) {
-	lo, hi := BucketIndex(max(from, 1)), BucketIndex(min(to, MaxSeq))
+func (s *Store) StoredIndexes(ctx context.Context, w *bucket.Window, from, to int64) ([]int64, error) {
+	lo, hi := bucket.BucketIndex(max(from, 1)), bucket.BucketIndex(min(to, bucket.MaxSeq))
 	s.trip()
 	ids, err := s.backend.BucketIDs(ctx, w.Cid)
 	if err != nil {
@@ -131,12 +133,12 @@ func (s *Store) StoredIndexes(ctx context.Context, w *Window, from, to int64) ([
 	}
 	var out []int64
 	for _, id := range ids {
-		if c, idx, err := ParseDocID(id); err == nil && c == w.Cid && idx >= lo && idx <= hi {
+		if c, idx, err := bucket.ParseDocID(id); err == nil && c == w.Cid && idx >= lo && idx <= hi {
 			out = append(out, idx)
 		}
 	}
 	if s.cache != nil && w.MaxSeq >= from && w.MaxSeq <= to {
-		out = append(out, BucketIndex(w.MaxSeq))
+		out = append(out, bucket.BucketIndex(w.MaxSeq))
 	}
 	slices.Sort(out)
 	return slices.Compact(out), nil

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // MaxSeqsPerCommand bounds how many seqs one command may name. Each seq of a
@@ -36,8 +38,8 @@ func ParseSeqs(s string) ([]int64, error) {
 				return nil, fmt.Errorf("bad seq range %q: want A-B with A <= B", part)
 			}
 		}
-		if b > MaxSeq {
-			return nil, fmt.Errorf("bad seq %q: seqs end at %d (the last one a bucket can address)", part, int64(MaxSeq))
+		if b > bucket.MaxSeq {
+			return nil, fmt.Errorf("bad seq %q: seqs end at %d (the last one a bucket can address)", part, int64(bucket.MaxSeq))
 		}
 		if b-a >= maxSeqs || len(out)+int(b-a) >= maxSeqs {
 			return nil, fmt.Errorf("seq list %q names more than %d seqs", s, maxSeqs)

@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Slots reads the positions seqs of cid without reading or decoding the
@@ -16,8 +18,8 @@ import (
 // malformed slots, cached slots over stored ones); a seq below 1 or in a
 // bucket not stored is a hole. For the inspector, jump-to-seq, quotes and
 // the checks before a write: a few slots, never a screen.
-func (s *Store) Slots(ctx context.Context, cid string, seqs []int64, maxSeq int64) (map[int64]StoredSlot, error) {
-	var cached map[int64]*Slot
+func (s *Store) Slots(ctx context.Context, cid string, seqs []int64, maxSeq int64) (map[int64]bucket.StoredSlot, error) {
+	var cached map[int64]*bucket.Slot
 	if s.cache != nil && maxSeq > 0 {
 		var ask []int64
 		for _, seq := range seqs {
@@ -30,18 +32,18 @@ func (s *Store) Slots(ctx context.Context, cid string, seqs []int64, maxSeq int6
 	// A bucket whose every seq asked is cached needs no backend read.
 	var rest []int64
 	for _, seq := range seqs {
-		if seq < 1 || seq > MaxSeq {
+		if seq < 1 || seq > bucket.MaxSeq {
 			rest = append(rest, seq) // no bucket holds it: a hole, read from nowhere
 		}
 	}
-	cachedOnly := map[int64]StoredSlot{}
+	cachedOnly := map[int64]bucket.StoredSlot{}
 	for _, group := range byBucket(seqs) {
 		if slices.ContainsFunc(group, func(seq int64) bool { return cached[seq] == nil }) {
 			rest = append(rest, group...)
 			continue
 		}
 		for _, seq := range group {
-			cachedOnly[seq] = CachedSlot(seq, cached[seq])
+			cachedOnly[seq] = bucket.CachedSlot(seq, cached[seq])
 		}
 	}
 	out, err := s.storedSlots(ctx, cid, rest, cached)
@@ -56,8 +58,8 @@ func (s *Store) Slots(ctx context.Context, cid string, seqs []int64, maxSeq int6
 func byBucket(seqs []int64) map[int64][]int64 {
 	out := map[int64][]int64{}
 	for _, seq := range seqs {
-		if seq >= 1 && seq <= MaxSeq {
-			out[BucketIndex(seq)] = append(out[BucketIndex(seq)], seq)
+		if seq >= 1 && seq <= bucket.MaxSeq {
+			out[bucket.BucketIndex(seq)] = append(out[bucket.BucketIndex(seq)], seq)
 		}
 	}
 	return out
@@ -66,21 +68,21 @@ func byBucket(seqs []int64) map[int64][]int64 {
 // storedSlots reads seqs from the backend, one projected find per bucket
 // up to slotFindsMax buckets, whole buckets FindBatch a find beyond; a
 // slot of over replaces the stored one (marked Unstored over a hole).
-func (s *Store) storedSlots(ctx context.Context, cid string, seqs []int64, over map[int64]*Slot) (map[int64]StoredSlot, error) {
-	out := make(map[int64]StoredSlot, len(seqs))
+func (s *Store) storedSlots(ctx context.Context, cid string, seqs []int64, over map[int64]*bucket.Slot) (map[int64]bucket.StoredSlot, error) {
+	out := make(map[int64]bucket.StoredSlot, len(seqs))
 	for _, seq := range seqs {
-		out[seq] = StoredSlot{Seq: seq} // a seq no bucket can hold stays a hole
+		out[seq] = bucket.StoredSlot{Seq: seq} // a seq no bucket can hold stays a hole
 	}
 	groups := byBucket(seqs)
 	need := slices.Sorted(maps.Keys(groups))
 	place := func(idx int64, raw bson.Raw, sliced bool) {
 		group := groups[idx]
 		lo, hi := slotSpan(group)
-		stored := DecodeSlots(raw, sliced, idx, lo, hi-lo+1)
+		stored := bucket.DecodeSlots(raw, sliced, idx, lo, hi-lo+1)
 		for _, seq := range group {
-			st := stored[SlotIndex(seq)-lo]
+			st := stored[bucket.SlotIndex(seq)-lo]
 			if c := over[seq]; c != nil {
-				cs := CachedSlot(seq, c)
+				cs := bucket.CachedSlot(seq, c)
 				cs.Unstored = st.IsHole()
 				st = cs
 			}
@@ -91,7 +93,7 @@ func (s *Store) storedSlots(ctx context.Context, cid string, seqs []int64, over 
 		for _, idx := range need {
 			lo, hi := slotSpan(groups[idx])
 			s.trip()
-			raw, sliced, err := s.backend.FindSlots(ctx, DocID(cid, idx), lo, hi-lo+1)
+			raw, sliced, err := s.backend.FindSlots(ctx, bucket.DocID(cid, idx), lo, hi-lo+1)
 			if err != nil {
 				return nil, err
 			}
@@ -103,7 +105,7 @@ func (s *Store) storedSlots(ctx context.Context, cid string, seqs []int64, over 
 		batch := need[start:min(start+s.FindBatch, len(need))]
 		ids := make([]string, len(batch))
 		for i, idx := range batch {
-			ids[i] = DocID(cid, idx)
+			ids[i] = bucket.DocID(cid, idx)
 		}
 		s.trip()
 		raws, err := s.backend.FindBuckets(ctx, ids)
@@ -130,51 +132,9 @@ const slotFindsMax = 2
 
 // slotSpan is the first and last position of seqs in their bucket.
 func slotSpan(seqs []int64) (lo, hi int) {
-	lo, hi = BucketSize, 0
+	lo, hi = bucket.BucketSize, 0
 	for _, seq := range seqs {
-		lo, hi = min(lo, SlotIndex(seq)), max(hi, SlotIndex(seq))
+		lo, hi = min(lo, bucket.SlotIndex(seq)), max(hi, bucket.SlotIndex(seq))
 	}
 	return lo, hi
-}
-
-// DecodeSlots decodes positions first..first+n-1 of bucket index from raw,
-// as FindSlots returned it (sliced: raw's msgs starts at slot first), and
-// only those: each comes back as DecodeBucket would give it. nil raw is a
-// bucket not stored: all holes.
-func DecodeSlots(raw bson.Raw, sliced bool, index int64, first, n int) []StoredSlot {
-	out := make([]StoredSlot, n)
-	for i := range out {
-		out[i].Seq = FirstSeq(index) + int64(first+i)
-	}
-	if raw == nil {
-		return out
-	}
-	// A msgs that is missing, not an array or not readable holds no slot:
-	// the bucket's problem, as in DecodeBucket.
-	v, err := raw.LookupErr("msgs")
-	if err != nil {
-		return out
-	}
-	arr, ok := v.ArrayOK()
-	if !ok {
-		return out
-	}
-	elems, err := arr.Values()
-	if err != nil {
-		return out
-	}
-	offset, end := 0, min(len(elems), BucketSize) // end: the first position the array does not reach
-	if sliced {
-		offset, end = first, min(first+len(elems), BucketSize)
-	}
-	var d slotDecoder
-	for i := range out {
-		pos := first + i
-		if pos >= end {
-			out[i].Problem = problemShortArray
-			continue
-		}
-		d.decodeSlot(&out[i], elems[pos-offset], n-i)
-	}
-	return out
 }

@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // readRecorder records which buckets are read whole and which slots are
@@ -46,10 +47,10 @@ func TestRevokeCheckReadsOnlyTheTargetSlot(t *testing.T) {
 	if err := s.CheckTargets(t.Context(), cid, "m1", []int64{50}, store.ActionRevoke); err != nil {
 		t.Fatalf("revoke of seq 50: %v", err)
 	}
-	if slices.Contains(rec.whole, store.DocID(cid, 0)) {
+	if slices.Contains(rec.whole, bucket.DocID(cid, 0)) {
 		t.Errorf("the check read bucket 0 whole (%v), want only the slot of seq 50", rec.whole)
 	}
-	if !slices.Contains(rec.alone, store.DocID(cid, 0)) {
+	if !slices.Contains(rec.alone, bucket.DocID(cid, 0)) {
 		t.Errorf("the check read no slot of bucket 0 (slots read: %v)", rec.alone)
 	}
 }
@@ -59,7 +60,7 @@ func TestRevokeCheckReadsOnlyTheTargetSlot(t *testing.T) {
 func TestSlotsFromTheCache(t *testing.T) {
 	cache := newFakeCache()
 	s := seeded(t, "sg_g1", 300, store.Options{Cache: cache})
-	cache.slots[50] = &store.Slot{Msg: &store.MsgData{SendID: "m1", ContentType: 101, Content: `{"content":"newer"}`, Seq: 50, SendTime: 1700000000000}}
+	cache.slots[50] = &bucket.Slot{Msg: &bucket.MsgData{SendID: "m1", ContentType: 101, Content: `{"content":"newer"}`, Seq: 50, SendTime: 1700000000000}}
 	before := s.Stats().RoundTrips
 	got, err := s.Slots(t.Context(), "sg_g1", []int64{50}, 300)
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Write actions CheckTargets knows, named as in the audit log.
@@ -58,7 +60,7 @@ func (s *Store) CheckTargets(ctx context.Context, cid, uid string, seqs []int64,
 // checkTargets is CheckTargets; also, for each target holding a message,
 // judge may add a refusal ("" for none), and the slots read are returned.
 func (s *Store) checkTargets(ctx context.Context, cid, uid string, seqs []int64, action string,
-	judge func(StoredSlot) string) (map[int64]StoredSlot, error) {
+	judge func(bucket.StoredSlot) string) (map[int64]bucket.StoredSlot, error) {
 	switch action {
 	case ActionRevoke, ActionDelete, ActionRead:
 	default:
@@ -83,8 +85,8 @@ func (s *Store) checkTargets(ctx context.Context, cid, uid string, seqs []int64,
 			visible = append(visible, seq)
 		}
 	}
-	cacheOnly := s.cache != nil && (action == ActionDelete || action == ActionRead && ConversationTypeOf(cid) == SessionSingle)
-	var slots map[int64]StoredSlot
+	cacheOnly := s.cache != nil && (action == ActionDelete || action == ActionRead && ConversationTypeOf(cid) == bucket.SessionSingle)
+	var slots map[int64]bucket.StoredSlot
 	if (action != ActionRead || cacheOnly) && len(visible) > 0 {
 		if slots, err = s.slotsOf(ctx, cid, visible, w); err != nil {
 			return nil, err
@@ -98,7 +100,7 @@ func (s *Store) checkTargets(ctx context.Context, cid, uid string, seqs []int64,
 			case st.IsHole():
 			case action == ActionRevoke && st.Slot.Revoke != nil:
 				refused.add("already revoked by "+st.Slot.Revoke.UserID, seq)
-			case action == ActionRevoke && st.Slot.Msg.ContentType == ContentRevoked:
+			case action == ActionRevoke && st.Slot.Msg.ContentType == bucket.ContentRevoked:
 				// revoke.go RevokeMsg refuses any message shown as 2101.
 				refused.add("msg already revoke: it is a revoke notice (content type 2101)", seq)
 			case cacheOnly && st.Cached:
@@ -155,12 +157,12 @@ func (e *TargetError) add(reason string, seq int64) {
 
 // slotsOf reads the slots of seqs and no others, reusing the newest
 // bucket the window read already.
-func (s *Store) slotsOf(ctx context.Context, cid string, seqs []int64, w *Window) (map[int64]StoredSlot, error) {
-	out := make(map[int64]StoredSlot, len(seqs))
+func (s *Store) slotsOf(ctx context.Context, cid string, seqs []int64, w *bucket.Window) (map[int64]bucket.StoredSlot, error) {
+	out := make(map[int64]bucket.StoredSlot, len(seqs))
 	var rest []int64
 	for _, seq := range seqs {
-		if w.Last != nil && w.Last.Index == BucketIndex(seq) {
-			out[seq] = w.Last.Slots[SlotIndex(seq)]
+		if w.Last != nil && w.Last.Index == bucket.BucketIndex(seq) {
+			out[seq] = w.Last.Slots[bucket.SlotIndex(seq)]
 		} else {
 			rest = append(rest, seq)
 		}

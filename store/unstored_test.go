@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // TestCachedMessageMissingFromTheStoreIsMarked: Redis holds new messages
@@ -15,8 +16,8 @@ import (
 func TestCachedMessageMissingFromTheStoreIsMarked(t *testing.T) {
 	cache := newFakeCache()
 	s := seeded(t, "sg_g1", 150, store.Options{Cache: cache})
-	cache.slots[5] = &store.Slot{Msg: &store.MsgData{Content: "newer", Seq: 5, SendTime: 1}}
-	cache.slots[151] = &store.Slot{Msg: &store.MsgData{Content: "only in cache", Seq: 151, SendTime: 1}}
+	cache.slots[5] = &bucket.Slot{Msg: &bucket.MsgData{Content: "newer", Seq: 5, SendTime: 1}}
+	cache.slots[151] = &bucket.Slot{Msg: &bucket.MsgData{Content: "only in cache", Seq: 151, SendTime: 1}}
 	bs, err := s.Buckets(t.Context(), "sg_g1", []int64{0, 1}, 151)
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +32,7 @@ func TestCachedMessageMissingFromTheStoreIsMarked(t *testing.T) {
 	full := newFakeCache()
 	s = seeded(t, "sg_g1", 120, store.Options{Cache: full})
 	for seq := int64(101); seq <= 120; seq++ {
-		full.slots[seq] = &store.Slot{Msg: &store.MsgData{Seq: seq, SendTime: 1}}
+		full.slots[seq] = &bucket.Slot{Msg: &bucket.MsgData{Seq: seq, SendTime: 1}}
 	}
 	bs, err = s.Buckets(t.Context(), "sg_g1", []int64{1}, 120)
 	if err != nil {
@@ -50,12 +51,12 @@ func TestNewestBucketKeptByWindowsMarksUnstored(t *testing.T) {
 	cache := newFakeCache()
 	s := seeded(t, "sg_g1", 150, store.Options{Cache: cache})
 	cache.max["sg_g1"] = 151
-	cache.slots[151] = &store.Slot{Msg: &store.MsgData{Content: "only in cache", Seq: 151, SendTime: 1}}
+	cache.slots[151] = &bucket.Slot{Msg: &bucket.MsgData{Content: "only in cache", Seq: 151, SendTime: 1}}
 	ws, err := s.Windows(t.Context(), "u1", []string{"sg_g1"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	found, err := s.NewestBuckets(t.Context(), []store.Window{*ws["sg_g1"]})
+	found, err := s.NewestBuckets(t.Context(), []bucket.Window{*ws["sg_g1"]})
 	if err != nil {
 		t.Fatal(err)
 	}

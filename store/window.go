@@ -2,59 +2,11 @@ package store
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"sort"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
-
-// Window is what one user may see of one conversation.
-type Window struct {
-	Cid     string
-	MinSeq  int64 // first visible seq (at least 1)
-	MaxSeq  int64 // last visible seq; 0 when the conversation is empty
-	ReadSeq int64 // the user's read position
-	// Last is the newest bucket when reading the window required it (no
-	// cache knew the current max seq); nil otherwise. Reuse it, do not re-read.
-	Last *Bucket
-	// EndSeq is where the conversation's messages end for everyone, before
-	// this user's cap: what WindowAt needs to compute another user's window
-	// without reading a bucket.
-	EndSeq int64
-	// Where MinSeq comes from: the conversation's seq.min_seq (history
-	// cleared for everyone, or expired) and the user's seq_user.min_seq
-	// (the user cleared their own history).
-	SeqMinSeq, UserMinSeq int64
-	// CapSeq is the user's own upper bound when it ends the window early
-	// (conversation.max_seq, or seq_user.max_seq in a notification
-	// conversation), CapField names it; 0 and "" when none applies.
-	CapSeq   int64
-	CapField string
-	// stored is the stored bucket read to check a max seq from the cache,
-	// kept so NewestBuckets lays the cache over it instead of reading it
-	// again; nil otherwise.
-	stored *Bucket
-}
-
-// Unread counts the seqs of the window after the read seq: max seq minus
-// read seq, never below 0, and nothing below the window.
-func (w Window) Unread() int64 { return max(0, w.MaxSeq-max(w.ReadSeq, w.MinSeq-1)) }
-
-// Cleared reports a window that starts after seq 1: the user cannot see
-// the conversation's history before MinSeq.
-func (w Window) Cleared() bool { return w.MinSeq > 1 }
-
-// StartReason says why the window starts at MinSeq, naming the stored
-// field that sets it; "" when it starts at seq 1.
-func (w Window) StartReason() string {
-	switch {
-	case !w.Cleared():
-		return ""
-	case w.UserMinSeq >= w.SeqMinSeq:
-		return fmt.Sprintf("seq_user.min_seq = %d: the user cleared their own history (seq.min_seq = %d)", w.UserMinSeq, w.SeqMinSeq)
-	default:
-		return fmt.Sprintf("seq.min_seq = %d: cleared for everyone, or expired (seq_user.min_seq = %d)", w.SeqMinSeq, w.UserMinSeq)
-	}
-}
 
 // Windows computes uid's window in each conversation of cids. Conversation
 // records are read from the backend unless given in convs (keyed by cid).
@@ -62,8 +14,8 @@ func (w Window) StartReason() string {
 // one find for the newest buckets, whether max seqs come from the seq
 // documents (trimmed to the last filled slot) or the cache (believed only
 // up to the stored buckets); more only when those buckets are missing.
-func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs map[string]Conversation) (map[string]*Window, error) {
-	out := make(map[string]*Window, len(cids))
+func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs map[string]bucket.Conversation) (map[string]*bucket.Window, error) {
+	out := make(map[string]*bucket.Window, len(cids))
 	if len(cids) == 0 {
 		return out, nil
 	}
@@ -88,7 +40,7 @@ func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs ma
 		return nil, err
 	}
 	if convs == nil {
-		convs = map[string]Conversation{}
+		convs = map[string]bucket.Conversation{}
 		s.trip()
 		list, err := s.backend.Conversations(ctx, uid)
 		if err != nil {
@@ -98,11 +50,11 @@ func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs ma
 			convs[c.ConversationID] = c
 		}
 	}
-	seqByCid := map[string]SeqRecord{}
+	seqByCid := map[string]bucket.SeqRecord{}
 	for _, r := range seqs {
 		seqByCid[r.ConversationID] = r
 	}
-	userByCid := map[string]SeqUser{}
+	userByCid := map[string]bucket.SeqUser{}
 	for _, u := range users {
 		userByCid[u.ConversationID] = u
 	}
@@ -127,17 +79,17 @@ func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs ma
 		return nil, err
 	}
 	for _, cid := range cids {
-		out[cid].capTo(convs[cid], userByCid[cid])
+		capTo(out[cid], convs[cid], userByCid[cid])
 	}
 	return out, nil
 }
 
-// capTo ends the window at the user's own upper bound, if lower, as
+// capTo ends window w at the user's own upper bound, if lower, as
 // OpenIM's pull does (internal/rpc/msg/sync_msg.go PullMessageBySeqs): a
 // notification conversation ("n_", msgprocessor.IsNotification) is read
 // with GetMsgBySeqs, capped by seq_user.max_seq when positive; any other by
 // GetMsgBySeqsRange with the owner's conversation.max_seq when non-zero.
-func (w *Window) capTo(conv Conversation, su SeqUser) {
+func capTo(w *bucket.Window, conv bucket.Conversation, su bucket.SeqUser) {
 	w.EndSeq = w.MaxSeq
 	w.CapSeq, w.CapField = 0, ""
 	limit, field := conv.MaxSeq, "conversation.max_seq"
@@ -154,8 +106,8 @@ func (w *Window) capTo(conv Conversation, su SeqUser) {
 // (controller/msg.go GetMsgBySeqsRange; conversation.min_seq plays no
 // part), the read seq raised to the cache's when that is higher (the
 // server only ever raises it).
-func newWindow(cid string, seqMin int64, su SeqUser, cacheRead map[string]int64) *Window {
-	w := &Window{Cid: cid, MinSeq: max(1, seqMin, su.MinSeq), ReadSeq: su.ReadSeq, SeqMinSeq: seqMin, UserMinSeq: su.MinSeq}
+func newWindow(cid string, seqMin int64, su bucket.SeqUser, cacheRead map[string]int64) *bucket.Window {
+	w := &bucket.Window{Cid: cid, MinSeq: max(1, seqMin, su.MinSeq), ReadSeq: su.ReadSeq, SeqMinSeq: seqMin, UserMinSeq: su.MinSeq}
 	if r, ok := cacheRead[cid]; ok && r > w.ReadSeq {
 		w.ReadSeq = r
 	}
@@ -166,7 +118,7 @@ func newWindow(cid string, seqMin int64, su SeqUser, cacheRead map[string]int64)
 // window of it, whose EndSeq and SeqMinSeq hold for everyone: two round
 // trips (seq_user, conversation) and no bucket read, so switching viewer
 // re-reads nothing.
-func (s *Store) WindowAt(ctx context.Context, uid string, base Window) (*Window, error) {
+func (s *Store) WindowAt(ctx context.Context, uid string, base bucket.Window) (*bucket.Window, error) {
 	cid := base.Cid
 	var cacheRead map[string]int64
 	if s.cache != nil {
@@ -184,13 +136,13 @@ func (s *Store) WindowAt(ctx context.Context, uid string, base Window) (*Window,
 	if err != nil {
 		return nil, err
 	}
-	var conv Conversation
+	var conv bucket.Conversation
 	for _, c := range convs {
 		if c.ConversationID == cid {
 			conv = c
 		}
 	}
-	var su SeqUser
+	var su bucket.SeqUser
 	for _, u := range users {
 		if u.ConversationID == cid {
 			su = u
@@ -198,21 +150,21 @@ func (s *Store) WindowAt(ctx context.Context, uid string, base Window) (*Window,
 	}
 	w := newWindow(cid, base.SeqMinSeq, su, cacheRead)
 	w.MaxSeq = base.EndSeq
-	w.capTo(conv, su)
+	capTo(w, conv, su)
 	return w, nil
 }
 
 // bucketsAt reads, in one find, the bucket of cid holding seq for each
 // cid -> seq of ends, keyed by cid.
-func (s *Store) bucketsAt(ctx context.Context, ends map[string]int64) (map[string]*Bucket, error) {
-	found := map[string]*Bucket{}
+func (s *Store) bucketsAt(ctx context.Context, ends map[string]int64) (map[string]*bucket.Bucket, error) {
+	found := map[string]*bucket.Bucket{}
 	if len(ends) == 0 {
 		return found, nil
 	}
 	want := make(map[string]string, len(ends)) // doc_id -> cid
 	ids := make([]string, 0, len(ends))
 	for cid, seq := range ends {
-		id := DocIDForSeq(cid, seq)
+		id := bucket.DocIDForSeq(cid, seq)
 		want[id] = cid
 		ids = append(ids, id)
 	}
@@ -223,7 +175,7 @@ func (s *Store) bucketsAt(ctx context.Context, ends map[string]int64) (map[strin
 		return nil, err
 	}
 	for _, raw := range raws {
-		b := DecodeBucket(raw)
+		b := bucket.DecodeBucket(raw)
 		if cid, ok := want[b.DocID]; ok {
 			found[cid] = b
 		}
@@ -234,19 +186,19 @@ func (s *Store) bucketsAt(ctx context.Context, ends map[string]int64) (map[strin
 // trimToLastFilled lowers MaxSeq of the given windows to the last seq that
 // holds a message, reading each conversation's newest bucket in one find.
 // A conversation without a seq document gets its newest bucket from BucketIDs.
-func (s *Store) trimToLastFilled(ctx context.Context, ws map[string]*Window, cids []string) error {
+func (s *Store) trimToLastFilled(ctx context.Context, ws map[string]*bucket.Window, cids []string) error {
 	if len(cids) == 0 {
 		return nil
 	}
 	for _, cid := range cids {
-		ws[cid].MaxSeq = min(ws[cid].MaxSeq, MaxSeq) // past it, bucket ends overflow
+		ws[cid].MaxSeq = min(ws[cid].MaxSeq, bucket.MaxSeq) // past it, bucket ends overflow
 		if ws[cid].MaxSeq == 0 {
 			idx, err := s.lastBucketIndex(ctx, cid, -1)
 			if err != nil {
 				return err
 			}
 			if idx >= 0 {
-				ws[cid].MaxSeq = LastSeq(idx)
+				ws[cid].MaxSeq = bucket.LastSeq(idx)
 			}
 		}
 	}
@@ -275,11 +227,11 @@ func (s *Store) trimToLastFilled(ctx context.Context, ws map[string]*Window, cid
 		if last == 0 && len(b.Problems) > 0 {
 			// Unreadable (msgs missing, not an array): end the window at the
 			// end of it, so that the broken bucket is shown.
-			last = LastSeq(b.Index)
+			last = bucket.LastSeq(b.Index)
 		} else if last == 0 {
 			// An all-empty newest bucket (reserved, or revoke-created):
 			// the messages end before it.
-			last = FirstSeq(b.Index) - 1
+			last = bucket.FirstSeq(b.Index) - 1
 		}
 		if last < w.MaxSeq {
 			w.MaxSeq = last
@@ -300,10 +252,10 @@ const cachedMaxSlack = 1
 // find when the bucket holding the cached max is stored (the usual case),
 // as newestStoredBuckets otherwise. The bucket read is not kept as Last:
 // the cache may hold newer slots of it.
-func (s *Store) trustCachedMax(ctx context.Context, ws map[string]*Window, cids []string) error {
+func (s *Store) trustCachedMax(ctx context.Context, ws map[string]*bucket.Window, cids []string) error {
 	ends := map[string]int64{}
 	for _, cid := range cids {
-		ws[cid].MaxSeq = min(ws[cid].MaxSeq, MaxSeq)
+		ws[cid].MaxSeq = min(ws[cid].MaxSeq, bucket.MaxSeq)
 		if ws[cid].MaxSeq > 0 {
 			ends[cid] = ws[cid].MaxSeq
 		}
@@ -320,10 +272,10 @@ func (s *Store) trustCachedMax(ctx context.Context, ws map[string]*Window, cids 
 		if b := found[cid]; b != nil {
 			newest = b.Index
 		}
-		limit := LastSeq(min(newest+cachedMaxSlack, MaxBucketIndex))
+		limit := bucket.LastSeq(min(newest+cachedMaxSlack, bucket.MaxBucketIndex))
 		ws[cid].MaxSeq = min(ws[cid].MaxSeq, limit)
-		if b := found[cid]; b != nil && b.Index == BucketIndex(ws[cid].MaxSeq) {
-			ws[cid].stored = b
+		if b := found[cid]; b != nil && b.Index == bucket.BucketIndex(ws[cid].MaxSeq) {
+			ws[cid].StoredNewest = b
 		}
 	}
 	return nil
@@ -335,15 +287,15 @@ func (s *Store) trustCachedMax(ctx context.Context, ws map[string]*Window, cids 
 // the bucket holding it is read first, for every conversation in one find;
 // for the ones missing, the bucket just below, again in one find; only a
 // conversation missing both asks the doc_id index for its buckets.
-func (s *Store) newestStoredBuckets(ctx context.Context, ends map[string]int64) (map[string]*Bucket, error) {
+func (s *Store) newestStoredBuckets(ctx context.Context, ends map[string]int64) (map[string]*bucket.Bucket, error) {
 	found, err := s.bucketsAt(ctx, ends)
 	if err != nil {
 		return nil, err
 	}
 	below := map[string]int64{}
 	for cid, seq := range ends {
-		if found[cid] == nil && BucketIndex(seq) > 0 {
-			below[cid] = FirstSeq(BucketIndex(seq)) - 1
+		if found[cid] == nil && bucket.BucketIndex(seq) > 0 {
+			below[cid] = bucket.FirstSeq(bucket.BucketIndex(seq)) - 1
 		}
 	}
 	more, err := s.bucketsAt(ctx, below)
@@ -356,12 +308,12 @@ func (s *Store) newestStoredBuckets(ctx context.Context, ends map[string]int64) 
 			found[cid] = more[cid]
 			continue
 		}
-		idx, err := s.lastBucketIndex(ctx, cid, BucketIndex(seq))
+		idx, err := s.lastBucketIndex(ctx, cid, bucket.BucketIndex(seq))
 		if err != nil {
 			return nil, err
 		}
 		if idx >= 0 {
-			farther[cid] = LastSeq(idx)
+			farther[cid] = bucket.LastSeq(idx)
 		}
 	}
 	more, err = s.bucketsAt(ctx, farther)
@@ -384,7 +336,7 @@ func (s *Store) lastBucketIndex(ctx context.Context, cid string, before int64) (
 	for _, id := range ids {
 		// A doc_id past MaxBucketIndex holds seqs that overflow int64:
 		// it cannot end a window (check reports it).
-		if c, idx, err := ParseDocID(id); err == nil && c == cid && idx <= MaxBucketIndex && (before < 0 || idx < before) {
+		if c, idx, err := bucket.ParseDocID(id); err == nil && c == cid && idx <= bucket.MaxBucketIndex && (before < 0 || idx < before) {
 			last = max(last, idx)
 		}
 	}

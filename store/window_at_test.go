@@ -6,6 +6,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 func insertDocs(t *testing.T, s *store.Store, coll string, docs ...any) {
@@ -25,10 +26,10 @@ func insertDocs(t *testing.T, s *store.Store, coll string, docs ...any) {
 
 func TestWindowAtReadsNoBucket(t *testing.T) {
 	s := seeded(t, "sg_g1", 250, store.Options{})
-	insertDocs(t, s, store.CollConversation,
-		store.Conversation{OwnerUserID: "m1", ConversationID: "sg_g1", ConversationType: 3, GroupID: "g1"},
-		store.Conversation{OwnerUserID: "m2", ConversationID: "sg_g1", ConversationType: 3, GroupID: "g1", MinSeq: 90, MaxSeq: 180})
-	insertDocs(t, s, store.CollSeqUser, store.SeqUser{UserID: "m2", ConversationID: "sg_g1", MinSeq: 20, ReadSeq: 150})
+	insertDocs(t, s, bucket.CollConversation,
+		bucket.Conversation{OwnerUserID: "m1", ConversationID: "sg_g1", ConversationType: 3, GroupID: "g1"},
+		bucket.Conversation{OwnerUserID: "m2", ConversationID: "sg_g1", ConversationType: 3, GroupID: "g1", MinSeq: 90, MaxSeq: 180})
+	insertDocs(t, s, bucket.CollSeqUser, bucket.SeqUser{UserID: "m2", ConversationID: "sg_g1", MinSeq: 20, ReadSeq: 150})
 	ws, err := s.Windows(t.Context(), "m1", []string{"sg_g1"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -70,14 +71,14 @@ func TestWindowAtReadsNoBucket(t *testing.T) {
 func TestNewestBucketsReadsEveryConversationInOneFind(t *testing.T) {
 	s := store.New(newBackend(t), store.Options{})
 	sizes := map[string]int64{"sg_a": 5, "sg_b": 150, "sg_empty": 0, "sg_d": 301}
-	var windows []store.Window
+	var windows []bucket.Window
 	for cid, n := range sizes {
 		if n > 0 {
 			if _, err := s.InsertMessages(t.Context(), cid, 1, textMsgs(int(n))); err != nil {
 				t.Fatal(err)
 			}
 		}
-		windows = append(windows, store.Window{Cid: cid, MaxSeq: n})
+		windows = append(windows, bucket.Window{Cid: cid, MaxSeq: n})
 	}
 	before := s.Stats().RoundTrips
 	got, err := s.NewestBuckets(t.Context(), windows)
@@ -91,7 +92,7 @@ func TestNewestBucketsReadsEveryConversationInOneFind(t *testing.T) {
 		t.Errorf("got buckets of %d conversations, want 3 (the empty one left out)", len(got))
 	}
 	for cid, n := range sizes {
-		if b := got[cid]; n > 0 && (b == nil || b.Index != store.BucketIndex(n) || b.LastFilledSeq() != n) {
+		if b := got[cid]; n > 0 && (b == nil || b.Index != bucket.BucketIndex(n) || b.LastFilledSeq() != n) {
 			t.Errorf("%s: newest bucket is not the one ending at seq %d", cid, n)
 		}
 	}
@@ -102,9 +103,9 @@ func TestNewestBucketsTakeTheCacheFirst(t *testing.T) {
 	s := seeded(t, "sg_g1", 10, store.Options{Cache: cache})
 	// Redis holds seqs 11 and 12 before MongoDB does.
 	for _, seq := range []int64{11, 12} {
-		cache.slots[seq] = &store.Slot{Msg: &store.MsgData{Content: "only in cache", Seq: seq, SendTime: 1}}
+		cache.slots[seq] = &bucket.Slot{Msg: &bucket.MsgData{Content: "only in cache", Seq: seq, SendTime: 1}}
 	}
-	got, err := s.NewestBuckets(t.Context(), []store.Window{{Cid: "sg_g1", MaxSeq: 12}})
+	got, err := s.NewestBuckets(t.Context(), []bucket.Window{{Cid: "sg_g1", MaxSeq: 12}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,9 +119,9 @@ func TestNewestBucketsTakeTheCacheFirst(t *testing.T) {
 
 	// A bucket the cache holds entirely is not read from the backend.
 	for seq := int64(1); seq <= 10; seq++ {
-		cache.slots[seq] = &store.Slot{Msg: &store.MsgData{Seq: seq, SendTime: 1}}
+		cache.slots[seq] = &bucket.Slot{Msg: &bucket.MsgData{Seq: seq, SendTime: 1}}
 	}
-	if _, err := s.NewestBuckets(t.Context(), []store.Window{{Cid: "sg_g1", MaxSeq: 12}}); err != nil {
+	if _, err := s.NewestBuckets(t.Context(), []bucket.Window{{Cid: "sg_g1", MaxSeq: 12}}); err != nil {
 		t.Fatal(err)
 	}
 	if trips := s.Stats().RoundTrips; trips != 1 {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Slot fields the state machine writes.
@@ -59,7 +61,7 @@ func (s *Store) writeSlots(ctx context.Context, p *progress, cid string, seqs []
 // bucketRunEnd is the end of the run of seqs from i that fall in one bucket.
 func bucketRunEnd(seqs []int64, i int) int {
 	end := i + 1
-	for end < len(seqs) && BucketIndex(seqs[end]) == BucketIndex(seqs[i]) {
+	for end < len(seqs) && bucket.BucketIndex(seqs[end]) == bucket.BucketIndex(seqs[i]) {
 		end++
 	}
 	return end
@@ -67,7 +69,7 @@ func bucketRunEnd(seqs []int64, i int) int {
 
 // writeBucket runs the state machine for seqs, all in one bucket.
 func (s *Store) writeBucket(ctx context.Context, p *progress, cid string, seqs []int64, field string, values []any, unlessSet bool, tryUpdate *bool) ([]int64, error) {
-	docID := DocIDForSeq(cid, seqs[0])
+	docID := bucket.DocIDForSeq(cid, seqs[0])
 	exists := false
 	for {
 		if err := ctx.Err(); err != nil {
@@ -76,7 +78,7 @@ func (s *Store) writeBucket(ctx context.Context, p *progress, cid string, seqs [
 		if *tryUpdate {
 			sets := make([]SlotValue, len(seqs))
 			for i, seq := range seqs {
-				sets[i] = SlotValue{Slot: SlotIndex(seq), Value: values[i]}
+				sets[i] = SlotValue{Slot: bucket.SlotIndex(seq), Value: values[i]}
 			}
 			set := s.backend.SetSlotsField
 			if unlessSet {
@@ -96,9 +98,9 @@ func (s *Store) writeBucket(ctx context.Context, p *progress, cid string, seqs [
 				return s.unlessSetEach(ctx, p, docID, seqs, field, values)
 			}
 		}
-		doc := NewDoc(docID)
+		doc := bucket.NewDoc(docID)
 		for i, seq := range seqs {
-			setSlotField(doc.Msgs[SlotIndex(seq)], field, values[i])
+			setSlotField(doc.Msgs[bucket.SlotIndex(seq)], field, values[i])
 		}
 		s.trip()
 		err := s.backend.InsertBucket(ctx, doc)
@@ -128,7 +130,7 @@ func (s *Store) unlessSetEach(ctx context.Context, p *progress, docID string, se
 			return refused, err
 		}
 		s.trip()
-		matched, err := s.backend.SetSlotFieldIfUnset(ctx, docID, SlotIndex(seq), field, values[i])
+		matched, err := s.backend.SetSlotFieldIfUnset(ctx, docID, bucket.SlotIndex(seq), field, values[i])
 		if err != nil {
 			p.failed(err, seq)
 			return refused, fmt.Errorf("seq %d: %w", seq, err)
@@ -143,12 +145,12 @@ func (s *Store) unlessSetEach(ctx context.Context, p *progress, docID string, se
 	return refused, nil
 }
 
-func setSlotField(slot *Slot, field string, value any) {
+func setSlotField(slot *bucket.Slot, field string, value any) {
 	switch field {
 	case FieldMsg:
-		slot.Msg = value.(*MsgData)
+		slot.Msg = value.(*bucket.MsgData)
 	case FieldRevoke:
-		slot.Revoke = value.(*Revoke)
+		slot.Revoke = value.(*bucket.Revoke)
 	default:
 		panic("state machine: unknown slot field " + field)
 	}
@@ -171,7 +173,7 @@ type WriteResult struct {
 
 // InsertMessages stores msgs at consecutive seqs from firstSeq (each msg's
 // Seq is set to its position) and raises seq.max_seq.
-func (s *Store) InsertMessages(ctx context.Context, cid string, firstSeq int64, msgs []*MsgData) (WriteResult, error) {
+func (s *Store) InsertMessages(ctx context.Context, cid string, firstSeq int64, msgs []*bucket.MsgData) (WriteResult, error) {
 	seqs := seqRange(firstSeq, len(msgs))
 	return s.write(ctx, "insert", cid, seqs, "", func(p *progress) error {
 		values := make([]any, len(msgs))
@@ -195,7 +197,7 @@ func (s *Store) InsertMessages(ctx context.Context, cid string, firstSeq int64, 
 // bucket. Each update carries "not revoked yet" in its filter: a seq another
 // writer revoked first is left alone and reported already revoked, the
 // others are still done.
-func (s *Store) Revoke(ctx context.Context, cid string, seqs []int64, rev Revoke) (WriteResult, error) {
+func (s *Store) Revoke(ctx context.Context, cid string, seqs []int64, rev bucket.Revoke) (WriteResult, error) {
 	if rev.Time == 0 {
 		rev.Time = time.Now().UnixMilli()
 	}
@@ -229,7 +231,7 @@ func (s *Store) DeleteForMe(ctx context.Context, cid string, seqs []int64, uid s
 				return err
 			}
 			s.trip()
-			if _, err := s.backend.AddToDelLists(ctx, DocIDForSeq(cid, run[0]), slotsOf(run), []string{uid}); err != nil {
+			if _, err := s.backend.AddToDelLists(ctx, bucket.DocIDForSeq(cid, run[0]), slotsOf(run), []string{uid}); err != nil {
 				p.failed(err, run...)
 				return fmt.Errorf("seq %s: %w", FormatSeqs(run), err)
 			}
@@ -245,13 +247,13 @@ func (s *Store) DeleteForMe(ctx context.Context, cid string, seqs []int64, uid s
 // to the highest of seqs, never lowered.
 func (s *Store) MarkRead(ctx context.Context, cid string, seqs []int64, reader string) (WriteResult, error) {
 	return s.write(ctx, "read", cid, seqs, reader, func(p *progress) error {
-		if ConversationTypeOf(cid) == SessionSingle {
+		if ConversationTypeOf(cid) == bucket.SessionSingle {
 			err := eachBucket(seqs, func(run []int64) error {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
 				s.trip()
-				ran, err := s.backend.MarkSlotsRead(ctx, DocIDForSeq(cid, run[0]), slotsOf(run), reader)
+				ran, err := s.backend.MarkSlotsRead(ctx, bucket.DocIDForSeq(cid, run[0]), slotsOf(run), reader)
 				ran = min(max(ran, 0), len(run))
 				p.done(run[:ran]...)
 				if err != nil {
@@ -301,7 +303,7 @@ func eachBucket(seqs []int64, fn func(run []int64) error) error {
 func slotsOf(seqs []int64) []int {
 	slots := make([]int, len(seqs))
 	for i, seq := range seqs {
-		slots[i] = SlotIndex(seq)
+		slots[i] = bucket.SlotIndex(seq)
 	}
 	return slots
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/embedded"
 )
 
@@ -57,7 +58,7 @@ func (c *countingBackend) SetSlotFieldIfUnset(ctx context.Context, id string, sl
 	return c.Backend.SetSlotFieldIfUnset(ctx, id, slot, f, v)
 }
 
-func (c *countingBackend) InsertBucket(ctx context.Context, d *store.Doc) error {
+func (c *countingBackend) InsertBucket(ctx context.Context, d *bucket.Doc) error {
 	if err := c.write(); err != nil {
 		return err
 	}
@@ -92,10 +93,10 @@ func (c *countingBackend) RaiseMaxSeq(ctx context.Context, cid string, seq int64
 	return c.Backend.RaiseMaxSeq(ctx, cid, seq)
 }
 
-func textMsgs(n int) []*store.MsgData {
-	out := make([]*store.MsgData, n)
+func textMsgs(n int) []*bucket.MsgData {
+	out := make([]*bucket.MsgData, n)
 	for i := range out {
-		out[i] = &store.MsgData{SendID: "alice", Content: `{"content":"hi"}`, ContentType: 101, SendTime: 1700000000000}
+		out[i] = &bucket.MsgData{SendID: "alice", Content: `{"content":"hi"}`, ContentType: 101, SendTime: 1700000000000}
 	}
 	return out
 }
@@ -126,7 +127,7 @@ var writes = []struct {
 		return s.InsertMessages(ctx, "si_alice_bob", 1, textMsgs(3))
 	}},
 	{"revoke", func(ctx context.Context, s *store.Store) (store.WriteResult, error) {
-		return s.Revoke(ctx, "si_alice_bob", []int64{1}, store.Revoke{UserID: "alice"})
+		return s.Revoke(ctx, "si_alice_bob", []int64{1}, bucket.Revoke{UserID: "alice"})
 	}},
 	{"delete", func(ctx context.Context, s *store.Store) (store.WriteResult, error) {
 		return s.DeleteForMe(ctx, "si_alice_bob", []int64{2}, "bob")
@@ -169,7 +170,7 @@ func TestEveryWriteIsAudited(t *testing.T) {
 	}
 	failing := &countingBackend{Backend: newBackend(t), failWith: errors.New("disk on fire")}
 	sf := store.New(failing, store.Options{Audit: store.NewAuditLog(&log), Operator: "ops"})
-	if _, err := sf.Revoke(t.Context(), "si_alice_bob", []int64{1}, store.Revoke{UserID: "alice"}); err == nil {
+	if _, err := sf.Revoke(t.Context(), "si_alice_bob", []int64{1}, bucket.Revoke{UserID: "alice"}); err == nil {
 		t.Fatalf("revoke on a failing backend reported success")
 	}
 	entries := auditLines(t, &log)
@@ -214,7 +215,7 @@ func TestWriteRejectsSeqZero(t *testing.T) {
 	if _, err := s.InsertMessages(t.Context(), "sg_g1", 0, textMsgs(1)); err == nil || !strings.Contains(err.Error(), "seqs start at 1") {
 		t.Errorf("insert at seq 0: %v, want an error saying seqs start at 1", err)
 	}
-	if _, err := s.Revoke(t.Context(), "sg_g1", []int64{0}, store.Revoke{}); err == nil {
+	if _, err := s.Revoke(t.Context(), "sg_g1", []int64{0}, bucket.Revoke{}); err == nil {
 		t.Errorf("revoke of seq 0 succeeded")
 	}
 	if n := backend.writes.Load(); n != 0 {
@@ -247,7 +248,7 @@ func TestFailedInvalidationIsReportedNotHidden(t *testing.T) {
 	if _, err := store.New(b, store.Options{}).InsertMessages(t.Context(), "si_alice_bob", 1, textMsgs(1)); err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.Revoke(t.Context(), "si_alice_bob", []int64{1}, store.Revoke{UserID: "alice"})
+	res, err := s.Revoke(t.Context(), "si_alice_bob", []int64{1}, bucket.Revoke{UserID: "alice"})
 	if err != nil {
 		t.Fatalf("revoke with the cache down: %v (the backend change stands, so it must not fail)", err)
 	}

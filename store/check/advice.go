@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // adviseIndexes compares the indexes of a database OpenIM Server also uses
@@ -29,7 +30,7 @@ func (r *Report) adviseIndexes(b store.Backend, have map[string][]store.IndexInf
 			r.Advice = append(r.Advice, fmt.Sprintf(
 				"%s has no index on %s: OpenIM creates %s at start-up (import and seed create it too); until then reads of %s scan the collection",
 				want.Coll, want.Describe(), want.Name, want.Coll))
-		case state == store.IndexConflict && !(want.Coll == store.CollMsg && !got.Unique):
+		case state == store.IndexConflict && !(want.Coll == bucket.CollMsg && !got.Unique):
 			r.Advice = append(r.Advice, fmt.Sprintf(
 				"%s index %s is not OpenIM's %s %s: OpenIM's createIndexes at start-up will be refused by MongoDB (code 85/86) while it stands",
 				want.Coll, got.Describe(), want.Name, want.Describe()))
@@ -41,7 +42,7 @@ func (r *Report) adviseIndexes(b store.Backend, have map[string][]store.IndexInf
 // into advice: it follows from a missing OpenIM index and costs time only.
 func (r *Report) adviseScan(shape string) bool {
 	fields := strings.Fields(shape)
-	if len(fields) < 2 || fields[1] == store.CollMsg {
+	if len(fields) < 2 || fields[1] == bucket.CollMsg {
 		return false
 	}
 	r.Advice = append(r.Advice, shape+" scans the whole collection (COLLSCAN)")

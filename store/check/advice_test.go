@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/check/checktest"
 )
 
@@ -21,7 +22,7 @@ func (sharedWithOpenIM) SharesIndexesWithOpenIM() bool { return true }
 func openCleanStore(t *testing.T) (*store.Store, store.Backend) {
 	t.Helper()
 	st, b := openStore(t, cleanBucket())
-	put(t, b, store.CollSeq, seqRecord(checktest.Cid, 100))
+	put(t, b, bucket.CollSeq, seqRecord(checktest.Cid, 100))
 	return st, b
 }
 
@@ -43,8 +44,8 @@ func writeReport(t *testing.T, st *store.Store) (*Report, string) {
 func TestMissingOpenIMIndexIsAdvice(t *testing.T) {
 	_, b := openCleanStore(t)
 	idx := map[string][]store.IndexInfo{
-		store.CollMsg: {{Name: "_id_", Keys: []string{"_id"}, Unique: true}, {Name: "doc_id_1", Keys: []string{"doc_id"}, Unique: true}},
-		store.CollSeq: {{Name: "_id_", Keys: []string{"_id"}, Unique: true}},
+		bucket.CollMsg: {{Name: "_id_", Keys: []string{"_id"}, Unique: true}, {Name: "doc_id_1", Keys: []string{"doc_id"}, Unique: true}},
+		bucket.CollSeq: {{Name: "_id_", Keys: []string{"_id"}, Unique: true}},
 	}
 	r, out := writeReport(t, store.New(sharedWithOpenIM{noIndexes{b, idx}}, store.Options{}))
 	if r.Problems() != 0 {
@@ -65,9 +66,9 @@ func TestMissingOpenIMIndexIsAdvice(t *testing.T) {
 // problem, not advice.
 func TestMissingUniqueDocIDStaysAProblem(t *testing.T) {
 	_, b := openCleanStore(t)
-	idx := map[string][]store.IndexInfo{store.CollMsg: {{Name: "doc_id_1", Keys: []string{"doc_id"}}}}
+	idx := map[string][]store.IndexInfo{bucket.CollMsg: {{Name: "doc_id_1", Keys: []string{"doc_id"}}}}
 	r, out := writeReport(t, store.New(sharedWithOpenIM{noIndexes{b, idx}}, store.Options{}))
-	if r.Problems() != 1 || r.ByKind[store.KindIndex] != 1 || len(r.Advice) != 0 {
+	if r.Problems() != 1 || r.ByKind[bucket.KindIndex] != 1 || len(r.Advice) != 0 {
 		t.Errorf("want one index problem and no advice:\n%s", out)
 	}
 }
@@ -89,7 +90,7 @@ func TestEmbeddedCheckGivesNoIndexAdvice(t *testing.T) {
 // OpenIM's unique doc_id_1 is neither a problem nor advice.
 func TestHashedDocIDBesideTheUniqueOneIsFine(t *testing.T) {
 	_, b := openCleanStore(t)
-	idx := map[string][]store.IndexInfo{store.CollMsg: {
+	idx := map[string][]store.IndexInfo{bucket.CollMsg: {
 		{Name: "doc_id_hashed", Keys: []string{"doc_id"}}, {Name: "doc_id_1", Keys: []string{"doc_id"}, Unique: true}}}
 	r, out := writeReport(t, store.New(sharedWithOpenIM{noIndexes{b, idx}}, store.Options{}))
 	if r.Problems() != 0 || len(r.Advice) != 0 {

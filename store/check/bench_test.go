@@ -3,7 +3,7 @@ package check
 import (
 	"testing"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // BenchmarkDecodeBucket is the read path's cost for one full bucket,
@@ -11,7 +11,7 @@ import (
 func BenchmarkDecodeBucket(b *testing.B) {
 	doc := raw(cleanBucket())
 	for b.Loop() {
-		store.DecodeBucket(doc)
+		bucket.DecodeBucket(doc)
 	}
 }
 

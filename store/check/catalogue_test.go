@@ -6,7 +6,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/check/checktest"
 )
 
@@ -15,7 +15,7 @@ import (
 type malformed struct {
 	name string
 	doc  bson.D
-	kind store.ProblemKind
+	kind bucket.ProblemKind
 	slot int // the position check names and DecodeBucket marks; -1 for the whole document
 }
 
@@ -32,8 +32,8 @@ func catalogue() []malformed {
 func TestCatalogueDecodes(t *testing.T) {
 	for _, c := range catalogue() {
 		t.Run(c.name, func(t *testing.T) {
-			b := store.DecodeBucket(raw(c.doc))
-			if c.kind == store.KindEmptySlot {
+			b := bucket.DecodeBucket(raw(c.doc))
+			if c.kind == bucket.KindEmptySlot {
 				// An extra field on an empty slot changes nothing a reader
 				// sees: check reports it, the timeline draws a plain hole.
 				for i, s := range b.Slots {
@@ -89,7 +89,7 @@ func TestCleanBucket(t *testing.T) {
 	msg = with(msg, "send_time", float64(1700000000007))
 	msg = with(msg, "content_type", int64(101))
 	relaxed[6] = with(sl, "msg", msg)
-	for name, doc := range map[string]bson.D{"canonical": cleanBucket(), "relaxed numbers": bucket(cid+":0", relaxed)} {
+	for name, doc := range map[string]bson.D{"canonical": cleanBucket(), "relaxed numbers": bucketDoc(cid+":0", relaxed)} {
 		t.Run(name, func(t *testing.T) {
 			d := Inspect(raw(doc))
 			for _, p := range d.Problems {
@@ -123,12 +123,12 @@ func truncated(doc bson.D, text string) []byte {
 // damaged store could hand back, is reported, never a panic.
 func TestTruncatedStrings(t *testing.T) {
 	for name, data := range map[string][]byte{
-		"doc_id":  truncated(bucket("s:0", cleanSlots()), "s:0"),
-		"content": truncated(bucket(cid+":0", withMsgField(5, "content", "{}")), "{}"),
-		"send_id": truncated(bucket(cid+":0", withMsgField(5, "send_id", "zz")), "zz"),
+		"doc_id":  truncated(bucketDoc("s:0", cleanSlots()), "s:0"),
+		"content": truncated(bucketDoc(cid+":0", withMsgField(5, "content", "{}")), "{}"),
+		"send_id": truncated(bucketDoc(cid+":0", withMsgField(5, "send_id", "zz")), "zz"),
 	} {
 		t.Run(name, func(t *testing.T) {
-			b := store.DecodeBucket(data)
+			b := bucket.DecodeBucket(data)
 			d := Inspect(data)
 			if len(d.Problems) == 0 {
 				t.Error("check reports nothing")

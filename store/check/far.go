@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // farGap is how many empty buckets before a stored one make it suspect:
@@ -29,9 +29,9 @@ func (r *Report) checkFarBuckets(indexes map[string][]int64) {
 		prev := int64(-1)
 		for _, i := range idx {
 			if prev >= 0 && i-prev > farGap {
-				r.add(Problem{Kind: store.KindDocID, DocID: store.DocID(cid, i), Slot: -1, Seq: store.FirstSeq(i),
+				r.add(Problem{Kind: bucket.KindDocID, DocID: bucket.DocID(cid, i), Slot: -1, Seq: bucket.FirstSeq(i),
 					Reason: fmt.Sprintf("bucket %d stands %d buckets past the one before it (bucket %d): seqs %d-%d were never written",
-						i, i-prev-1, prev, store.FirstSeq(prev+1), store.FirstSeq(i)-1)})
+						i, i-prev-1, prev, bucket.FirstSeq(prev+1), bucket.FirstSeq(i)-1)})
 			}
 			prev = i
 		}

@@ -14,7 +14,7 @@ const (
 var (
 	emptySlot    = checktest.EmptySlot
 	cleanSlots   = checktest.CleanSlots
-	bucket       = checktest.Bucket
+	bucketDoc    = checktest.Bucket
 	cleanBucket  = checktest.CleanBucket
 	with         = checktest.With
 	withSlot     = checktest.WithSlot

@@ -7,7 +7,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/check/checktest"
 )
 
@@ -23,14 +23,14 @@ func TestOpenIMWrittenStoreChecksClean(t *testing.T) {
 	for _, c := range checktest.OpenIMBuckets() {
 		t.Run(c.Name, func(t *testing.T) {
 			st, b := openStore(t, c.Doc)
-			put(t, b, store.CollSeq, checktest.OpenIMSeq(cid, 100))
-			put(t, b, store.CollSeqUser, checktest.OpenIMSeqUser(alice, cid, 30), checktest.OpenIMSeqUser(bob, cid, 12))
-			put(t, b, store.CollGroupMember, checktest.OpenIMGroupMember("g1", alice, store.RoleOwner))
+			put(t, b, bucket.CollSeq, checktest.OpenIMSeq(cid, 100))
+			put(t, b, bucket.CollSeqUser, checktest.OpenIMSeqUser(alice, cid, 30), checktest.OpenIMSeqUser(bob, cid, 12))
+			put(t, b, bucket.CollGroupMember, checktest.OpenIMGroupMember("g1", alice, bucket.RoleOwner))
 			r, out := runCheck(t, st, "")
 			if r.Documents != 1 || r.Problems() != 0 {
 				t.Errorf("check reports problems on OpenIM's own data:\n%s", out)
 			}
-			bk := store.DecodeBucket(raw(c.Doc))
+			bk := bucket.DecodeBucket(raw(c.Doc))
 			s := bk.Slots[c.Slot]
 			if s.Problem != "" || s.IsHole() != c.Hole {
 				t.Errorf("slot %d drawn with marker %q, hole %v; want no marker, hole %v", c.Slot, s.Problem, s.IsHole(), c.Hole)
@@ -43,15 +43,15 @@ func TestOpenIMWrittenStoreChecksClean(t *testing.T) {
 // date OpenIM stores in group_member.join_time (model.GroupMember.JoinTime
 // is a time.Time) reads as that date, not as 0.
 func TestOpenIMRecordsDecode(t *testing.T) {
-	su := store.DecodeSeqUser(raw(checktest.OpenIMSeqUser(alice, cid, 30)))
+	su := bucket.DecodeSeqUser(raw(checktest.OpenIMSeqUser(alice, cid, 30)))
 	if su.ReadSeq != 30 || su.MinSeq != 0 || su.MaxSeq != 0 || su.UserID != alice {
 		t.Errorf("seq_user = %+v, want read seq 30, min and max 0", su)
 	}
-	gm := store.DecodeGroupMember(raw(checktest.OpenIMGroupMember("g1", alice, store.RoleOwner)))
-	if !gm.JoinTime.Equal(checktest.JoinTime) || gm.RoleLevel != store.RoleOwner {
+	gm := bucket.DecodeGroupMember(raw(checktest.OpenIMGroupMember("g1", alice, bucket.RoleOwner)))
+	if !gm.JoinTime.Equal(checktest.JoinTime) || gm.RoleLevel != bucket.RoleOwner {
 		t.Errorf("group_member = %+v, want joined at %v", gm, checktest.JoinTime)
 	}
-	ms := store.DecodeGroupMember(raw(bson.D{{Key: "join_time", Value: int64(1714555800000)}}))
+	ms := bucket.DecodeGroupMember(raw(bson.D{{Key: "join_time", Value: int64(1714555800000)}}))
 	if !ms.JoinTime.Equal(checktest.JoinTime) {
 		t.Errorf("join_time in unix ms reads %v, want %v", ms.JoinTime, checktest.JoinTime)
 	}
@@ -62,15 +62,15 @@ func TestOpenIMRecordsDecode(t *testing.T) {
 // would start again from 0 and hand out seq 1 again): each conversation is
 // reported, not "0 problems".
 func TestNoSeqDocumentsAtAll(t *testing.T) {
-	st, b := openStore(t, cleanBucket(), bucket("sg_team:0", cleanSlots()))
+	st, b := openStore(t, cleanBucket(), bucketDoc("sg_team:0", cleanSlots()))
 	r, out := runCheck(t, st, "")
-	if r.ByKind[store.KindSeqRecord] != 2 || r.Problems() != 2 {
+	if r.ByKind[bucket.KindSeqRecord] != 2 || r.Problems() != 2 {
 		t.Fatalf("want a seq-record problem for each conversation:\n%s", out)
 	}
 	if !strings.Contains(out, `no seq document for "sg_team"`) || strings.Contains(out, " 0 problems") {
 		t.Errorf("report does not name the missing seq document:\n%s", out)
 	}
-	put(t, b, store.CollSeq, checktest.OpenIMSeq(cid, 100))
+	put(t, b, bucket.CollSeq, checktest.OpenIMSeq(cid, 100))
 	if r, out := runCheck(t, st, cid); r.Problems() != 0 {
 		t.Errorf("a conversation with its seq document is reported:\n%s", out)
 	}
@@ -85,10 +85,10 @@ func TestMarkReadOverHolesChecksClean(t *testing.T) {
 	ctx := context.Background()
 	st, b := openStore(t)
 	const c = "si_u1_u2"
-	msgs := func(first, last int64) []*store.MsgData {
-		var out []*store.MsgData
+	msgs := func(first, last int64) []*bucket.MsgData {
+		var out []*bucket.MsgData
 		for seq := first; seq <= last; seq++ {
-			out = append(out, &store.MsgData{SendID: "u2", RecvID: "u1", SessionType: 1, ContentType: 101,
+			out = append(out, &bucket.MsgData{SendID: "u2", RecvID: "u1", SessionType: 1, ContentType: 101,
 				Content: `{"content":"hi"}`, Seq: seq, SendTime: 1700000000000 + seq, Status: 2, AtUserIDList: []string{}})
 		}
 		return out
@@ -98,7 +98,7 @@ func TestMarkReadOverHolesChecksClean(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	put(t, b, store.CollSeq, checktest.OpenIMSeq(c, 10))
+	put(t, b, bucket.CollSeq, checktest.OpenIMSeq(c, 10))
 	if _, err := st.MarkRead(ctx, c, []int64{4, 5, 6, 20}, "u1"); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // checkPlans asks a backend that can explain (MongoDB) how it runs each of
@@ -26,12 +27,12 @@ func (r *Report) checkPlans(ctx context.Context, b store.Backend) {
 	}
 	for _, p := range plans.Plans {
 		if p.Scans() && !r.adviseScan(p.Shape) {
-			r.add(Problem{Kind: store.KindIndex, Slot: -1,
+			r.add(Problem{Kind: bucket.KindIndex, Slot: -1,
 				Reason: fmt.Sprintf("%s scans the whole collection (COLLSCAN)", p.Shape)})
 		}
 	}
 	if plans.ShardKey != "" && !plans.ShardKeyByDocID {
-		r.add(Problem{Kind: store.KindIndex, Slot: -1, Reason: fmt.Sprintf(
+		r.add(Problem{Kind: bucket.KindIndex, Slot: -1, Reason: fmt.Sprintf(
 			"msg is sharded on {%s}, which does not start with doc_id: every query by doc_id goes to every shard", plans.ShardKey)})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // TestEveryScanningShapeIsReported: the collections chatlens reads on every
@@ -30,7 +31,7 @@ func TestEveryScanningShapeIsReported(t *testing.T) {
 			}
 			found := slices.Clone(r.Advice)
 			for _, p := range r.Listed {
-				if p.Kind == store.KindIndex && strings.Contains(p.Reason, "COLLSCAN") {
+				if p.Kind == bucket.KindIndex && strings.Contains(p.Reason, "COLLSCAN") {
 					found = append(found, p.Reason)
 				}
 			}

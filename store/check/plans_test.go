@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // explaining gives a backend canned query plans.
@@ -58,7 +59,7 @@ func TestPlansAreReported(t *testing.T) {
 			}
 			n := 0
 			for _, p := range r.Listed {
-				if p.Kind == store.KindIndex && (strings.Contains(p.Reason, "COLLSCAN") || strings.Contains(p.Reason, "shard")) {
+				if p.Kind == bucket.KindIndex && (strings.Contains(p.Reason, "COLLSCAN") || strings.Contains(p.Reason, "shard")) {
 					n++
 				}
 			}

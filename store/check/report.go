@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Report is what Run found: the problems one by one (the first MaxListed),
@@ -26,12 +27,12 @@ type Report struct {
 	Advice        []string           // worth knowing, not problems: OpenIM indexes missing or different
 	SlotReads     store.SlotReadMode // how a read of a few slots reads: projected or whole buckets
 	Listed        []Problem
-	ByKind        map[store.ProblemKind]int
+	ByKind        map[bucket.ProblemKind]int
 	total         int
 }
 
 func newReport(cid string) *Report {
-	return &Report{Conversation: cid, ByKind: map[store.ProblemKind]int{}}
+	return &Report{Conversation: cid, ByKind: map[bucket.ProblemKind]int{}}
 }
 
 func (r *Report) addDocument(d Document) {
@@ -86,7 +87,7 @@ func (r *Report) Write(w io.Writer) {
 	}
 	slices.Sort(kinds)
 	for _, k := range kinds {
-		fmt.Fprintf(w, "  %-14s %d\n", k, r.ByKind[store.ProblemKind(k)])
+		fmt.Fprintf(w, "  %-14s %d\n", k, r.ByKind[bucket.ProblemKind(k)])
 	}
 }
 
@@ -152,7 +153,7 @@ func quote(s string) string { return strconv.Quote(cut(s)) }
 
 // clean makes a reason safe for a terminal: control characters, escape
 // sequences, bidi overrides and invalid UTF-8 are shown escaped, never sent.
-func clean(s string) string { return store.EscapeUntrusted(s, maxText) }
+func clean(s string) string { return bucket.EscapeUntrusted(s, maxText) }
 
 // cut shortens s to at most maxText bytes on a rune boundary.
 func cut(s string) string {

@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // MaxListed is the most problems a report lists one by one; every problem is
@@ -42,7 +43,7 @@ func Run(ctx context.Context, st *store.Store, cid string, progress func(done, t
 	probe := ""                      // a stored bucket to ask for one slot of
 	lastFilled := map[string]int64{} // conversation -> highest seq holding a message
 	indexes := map[string][]int64{}  // conversation -> its bucket indexes, for far buckets
-	err := b.ScanRaw(ctx, store.CollMsg, prefix, func(raw bson.Raw) error {
+	err := b.ScanRaw(ctx, bucket.CollMsg, prefix, func(raw bson.Raw) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -81,26 +82,26 @@ func Run(ctx context.Context, st *store.Store, cid string, progress func(done, t
 func (r *Report) checkIndexes(ctx context.Context, b store.Backend) {
 	idx, err := b.Indexes(ctx)
 	if err != nil {
-		r.add(Problem{Kind: store.KindIndex, Slot: -1, Reason: "could not list the indexes: " + err.Error()})
+		r.add(Problem{Kind: bucket.KindIndex, Slot: -1, Reason: "could not list the indexes: " + err.Error()})
 		return
 	}
 	r.Indexes = idx
 	r.adviseIndexes(b, idx)
 	var plain *store.IndexInfo // a doc_id index that is not unique
-	for i, ix := range idx[store.CollMsg] {
+	for i, ix := range idx[bucket.CollMsg] {
 		if slices.Equal(ix.Keys, []string{"doc_id"}) {
 			if ix.Unique {
 				return
 			}
-			plain = &idx[store.CollMsg][i]
+			plain = &idx[bucket.CollMsg][i]
 		}
 	}
 	if plain != nil {
-		r.add(Problem{Kind: store.KindIndex, Slot: -1,
+		r.add(Problem{Kind: bucket.KindIndex, Slot: -1,
 			Reason: fmt.Sprintf("msg index %s on {doc_id: 1} is not unique: a bucket can be created twice", plain.Name)})
 		return
 	}
-	r.add(Problem{Kind: store.KindIndex, Slot: -1,
+	r.add(Problem{Kind: bucket.KindIndex, Slot: -1,
 		Reason: "msg has no unique index on {doc_id: 1}: a bucket can be created twice and reads scan the collection"})
 }
 
@@ -133,15 +134,15 @@ func (r *Report) checkSeqRecords(ctx context.Context, b store.Backend, lastFille
 			if rec.MaxSeq >= last {
 				continue
 			}
-			r.add(Problem{Kind: store.KindSeqRecord, DocID: store.DocIDForSeq(rec.ConversationID, last),
-				Slot: store.SlotIndex(last), Seq: last,
+			r.add(Problem{Kind: bucket.KindSeqRecord, DocID: bucket.DocIDForSeq(rec.ConversationID, last),
+				Slot: bucket.SlotIndex(last), Seq: last,
 				Reason: fmt.Sprintf("seq document says max_seq %d but seq %d is stored", rec.MaxSeq, last)})
 		}
 		for _, c := range batch {
 			if !found[c] {
 				last := lastFilled[c]
-				r.add(Problem{Kind: store.KindSeqRecord, DocID: store.DocIDForSeq(c, last),
-					Slot: store.SlotIndex(last), Seq: last,
+				r.add(Problem{Kind: bucket.KindSeqRecord, DocID: bucket.DocIDForSeq(c, last),
+					Slot: bucket.SlotIndex(last), Seq: last,
 					Reason: fmt.Sprintf("no seq document for %s: the server would hand out seq 1 to %d again", quote(c), last)})
 			}
 		}
@@ -153,7 +154,7 @@ func (r *Report) checkSeqRecords(ctx context.Context, b store.Backend, lastFille
 
 // addressable reports a doc_id whose slots have known seqs.
 func addressable(docID string) bool {
-	_, _, err := store.ParseDocID(docID)
+	_, _, err := bucket.ParseDocID(docID)
 	return err == nil
 }
 

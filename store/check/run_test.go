@@ -11,6 +11,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/demo"
 	"github.com/chatlens/chatlens/store/embedded"
 )
@@ -22,7 +23,7 @@ func openStore(t *testing.T, docs ...bson.D) (*store.Store, store.Backend) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = b.Close(context.Background()) })
-	put(t, b, store.CollMsg, docs...)
+	put(t, b, bucket.CollMsg, docs...)
 	return store.New(b, store.Options{}), b
 }
 
@@ -62,7 +63,7 @@ func TestRunCatalogue(t *testing.T) {
 	for _, c := range catalogue() {
 		t.Run(c.name, func(t *testing.T) {
 			st, b := openStore(t, c.doc)
-			put(t, b, store.CollSeq, seqRecord(cid, 100))
+			put(t, b, bucket.CollSeq, seqRecord(cid, 100))
 			r, out := runCheck(t, st, "")
 			if r.Documents != 1 || r.Problems() == 0 {
 				t.Fatalf("read %d documents, %d problems; want 1 document with problems", r.Documents, r.Problems())
@@ -83,8 +84,8 @@ func TestRunCatalogue(t *testing.T) {
 // documents report no problem, and progress counts each document.
 func TestRunClean(t *testing.T) {
 	other := "sg_team"
-	st, b := openStore(t, cleanBucket(), bucket(cid+":1", cleanSlots2(1)), bucket(other+":0", cleanSlots()))
-	put(t, b, store.CollSeq, seqRecord(cid, 200), seqRecord(other, 30))
+	st, b := openStore(t, cleanBucket(), bucketDoc(cid+":1", cleanSlots2(1)), bucketDoc(other+":0", cleanSlots()))
+	put(t, b, bucket.CollSeq, seqRecord(cid, 200), seqRecord(other, 30))
 	var calls []string
 	r, err := Run(context.Background(), st, cid, func(done, total int) { calls = append(calls, fmt.Sprint(done, "/", total)) })
 	if err != nil {
@@ -117,7 +118,7 @@ func cleanSlots2(index int64) bson.A {
 	for i, v := range s {
 		sl := v.(bson.D)
 		if msg, ok := sl[0].Value.(bson.D); ok {
-			s[i] = with(sl, "msg", with(msg, "seq", store.FirstSeq(index)+int64(i)))
+			s[i] = with(sl, "msg", with(msg, "seq", bucket.FirstSeq(index)+int64(i)))
 		}
 	}
 	return s
@@ -126,10 +127,10 @@ func cleanSlots2(index int64) bson.A {
 // TestRunSeqRecordBelowMessages: a seq document whose max_seq is below a
 // stored message would let the server hand that seq out again.
 func TestRunSeqRecordBelowMessages(t *testing.T) {
-	st, b := openStore(t, cleanBucket(), bucket(cid+":1", cleanSlots2(1)))
-	put(t, b, store.CollSeq, seqRecord(cid, 120))
+	st, b := openStore(t, cleanBucket(), bucketDoc(cid+":1", cleanSlots2(1)))
+	put(t, b, bucket.CollSeq, seqRecord(cid, 120))
 	r, out := runCheck(t, st, cid)
-	if r.Problems() != 1 || r.ByKind[store.KindSeqRecord] != 1 {
+	if r.Problems() != 1 || r.ByKind[bucket.KindSeqRecord] != 1 {
 		t.Fatalf("want one seq-record problem:\n%s", out)
 	}
 	if p := r.Listed[0]; p.DocID != cid+":1" || p.Seq != 130 || p.Slot != 29 {
@@ -148,15 +149,15 @@ func (n noIndexes) Indexes(context.Context) (map[string][]store.IndexInfo, error
 // TestRunIndex: a msg collection without a unique doc_id index is reported.
 func TestRunIndex(t *testing.T) {
 	_, b := openStore(t, cleanBucket())
-	put(t, b, store.CollSeq, seqRecord(cid, 100))
+	put(t, b, bucket.CollSeq, seqRecord(cid, 100))
 	for name, idx := range map[string][]store.IndexInfo{
 		"absent":     {{Name: "_id_", Keys: []string{"_id"}, Unique: true}},
 		"not unique": {{Name: "doc_id_1", Keys: []string{"doc_id"}}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			st := store.New(noIndexes{b, map[string][]store.IndexInfo{store.CollMsg: idx}}, store.Options{})
+			st := store.New(noIndexes{b, map[string][]store.IndexInfo{bucket.CollMsg: idx}}, store.Options{})
 			r, out := runCheck(t, st, "")
-			if r.Problems() != 1 || r.ByKind[store.KindIndex] != 1 {
+			if r.Problems() != 1 || r.ByKind[bucket.KindIndex] != 1 {
 				t.Errorf("want one index problem:\n%s", out)
 			}
 		})
@@ -166,8 +167,8 @@ func TestRunIndex(t *testing.T) {
 // TestRunFiltersConversation: checking one conversation ignores the broken
 // buckets of another, even one whose ID starts the same way.
 func TestRunFiltersConversation(t *testing.T) {
-	st, b := openStore(t, cleanBucket(), bucket(cid+"x:0", withSlot(5, nil)), bucket("sg_other:0", bson.A{}))
-	put(t, b, store.CollSeq, seqRecord(cid, 100), seqRecord(cid+"x", 100))
+	st, b := openStore(t, cleanBucket(), bucketDoc(cid+"x:0", withSlot(5, nil)), bucketDoc("sg_other:0", bson.A{}))
+	put(t, b, bucket.CollSeq, seqRecord(cid, 100), seqRecord(cid+"x", 100))
 	r, out := runCheck(t, st, cid)
 	if r.Documents != 1 || r.Problems() != 0 {
 		t.Errorf("want 1 clean document:\n%s", out)
@@ -182,9 +183,9 @@ func TestRunFiltersConversation(t *testing.T) {
 func TestReportIsSafe(t *testing.T) {
 	hostile := "si_\x1b]0;pwned\x07\u202e\n:x"
 	extra := with(emptySlot(), "\x1b[2J", "")
-	st, _ := openStore(t, bucket(hostile, withSlot(50, extra)))
+	st, _ := openStore(t, bucketDoc(hostile, withSlot(50, extra)))
 	r, out := runCheck(t, st, "")
-	if r.ByKind[store.KindDocID] != 1 || r.ByKind[store.KindEmptySlot] != 1 {
+	if r.ByKind[bucket.KindDocID] != 1 || r.ByKind[bucket.KindEmptySlot] != 1 {
 		t.Fatalf("want a doc-id and an empty-slot problem:\n%s", out)
 	}
 	for _, bad := range []string{"\x1b", "\x07", "\u202e"} {
@@ -208,12 +209,12 @@ func TestReportCapsTheList(t *testing.T) {
 	nulls := make(bson.A, 100)
 	var docs []bson.D
 	for i := range 11 {
-		docs = append(docs, bucket(store.DocID(cid, int64(i)), nulls))
+		docs = append(docs, bucketDoc(bucket.DocID(cid, int64(i)), nulls))
 	}
 	st, b := openStore(t, docs...)
-	put(t, b, store.CollSeq, seqRecord(cid, 1100))
+	put(t, b, bucket.CollSeq, seqRecord(cid, 1100))
 	r, out := runCheck(t, st, cid)
-	if r.Problems() != 1100 || len(r.Listed) != MaxListed || r.ByKind[store.KindNullSlot] != 1100 {
+	if r.Problems() != 1100 || len(r.Listed) != MaxListed || r.ByKind[bucket.KindNullSlot] != 1100 {
 		t.Fatalf("%d problems, %d listed; want 1100, %d", r.Problems(), len(r.Listed), MaxListed)
 	}
 	if !strings.Contains(out, "and 100 more") {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/embedded"
 )
 
@@ -51,7 +52,7 @@ func seededDefault(b *testing.B) *store.Store {
 func BenchmarkBucketRead(b *testing.B) {
 	st := seededDefault(b)
 	ctx := context.Background()
-	last := store.BucketIndex(DefaultLongMessages)
+	last := bucket.BucketIndex(DefaultLongMessages)
 	i := int64(0)
 	for b.Loop() {
 		if _, err := st.Buckets(ctx, LongGroupID, []int64{i % last}, 0); err != nil {
@@ -66,7 +67,7 @@ func BenchmarkRevoke(b *testing.B) {
 	ctx := context.Background()
 	seq := int64(1)
 	for b.Loop() {
-		if _, err := st.Revoke(ctx, LongGroupID, []int64{seq}, store.Revoke{UserID: "omar", Role: store.RoleOwner,
+		if _, err := st.Revoke(ctx, LongGroupID, []int64{seq}, bucket.Revoke{UserID: "omar", Role: bucket.RoleOwner,
 			Nickname: "Omar Haddad", Time: baseTime}); err != nil {
 			b.Fatal(err)
 		}
@@ -79,10 +80,10 @@ func BenchmarkRevoke(b *testing.B) {
 func BenchmarkFindBucketRaw(b *testing.B) {
 	st := seededDefault(b)
 	ctx := context.Background()
-	last := store.BucketIndex(DefaultLongMessages)
+	last := bucket.BucketIndex(DefaultLongMessages)
 	i := int64(0)
 	for b.Loop() {
-		if _, err := st.Backend().FindBuckets(ctx, []string{store.DocID(LongGroupID, i%last)}); err != nil {
+		if _, err := st.Backend().FindBuckets(ctx, []string{bucket.DocID(LongGroupID, i%last)}); err != nil {
 			b.Fatal(err)
 		}
 		i += 97

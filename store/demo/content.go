@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Content types of OpenIM (OPENIM.md).
@@ -148,7 +148,7 @@ type inner struct {
 	} `json:"textElem,omitempty"`
 }
 
-func embed(m *store.MsgData) inner {
+func embed(m *bucket.MsgData) inner {
 	e := inner{ClientMsgID: m.ClientMsgID, ServerMsgID: m.ServerMsgID, CreateTime: m.CreateTime,
 		SendTime: m.SendTime, SessionType: m.SessionType, SendID: m.SendID, RecvID: m.RecvID,
 		GroupID: m.GroupID, MsgFrom: m.MsgFrom, ContentType: m.ContentType,
@@ -163,7 +163,7 @@ func embed(m *store.MsgData) inner {
 	return e
 }
 
-func mergerContent(title string, msgs []*store.MsgData) string {
+func mergerContent(title string, msgs []*bucket.MsgData) string {
 	var abstracts []string
 	var multi []inner
 	for _, m := range msgs {
@@ -206,7 +206,7 @@ func customContent(data, desc, ext string) string {
 	}{data, desc, ext})
 }
 
-func quoteContent(text string, quoted *store.MsgData) string {
+func quoteContent(text string, quoted *bucket.MsgData) string {
 	return mustJSON(struct {
 		Text         string `json:"text"`
 		QuoteMessage inner  `json:"quoteMessage"`

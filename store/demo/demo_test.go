@@ -14,6 +14,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/embedded"
 )
 
@@ -88,7 +89,7 @@ func seedInto(t testing.TB, opts Options) (*store.Store, Summary) {
 func dump(t *testing.T, st *store.Store) map[string][][]byte {
 	t.Helper()
 	out := map[string][][]byte{}
-	for _, coll := range store.Collections {
+	for _, coll := range bucket.Collections {
 		err := st.Backend().ScanRaw(context.Background(), coll, "", func(raw bson.Raw) error {
 			var d bson.D
 			if err := bson.Unmarshal(raw, &d); err != nil {
@@ -115,7 +116,7 @@ func TestSeedIsDeterministic(t *testing.T) {
 	a, _ := seedInto(t, tiny)
 	b, _ := seedInto(t, tiny)
 	da, db := dump(t, a), dump(t, b)
-	for _, coll := range store.Collections {
+	for _, coll := range bucket.Collections {
 		if len(da[coll]) == 0 {
 			t.Errorf("collection %s is empty", coll)
 		}
@@ -132,7 +133,7 @@ func TestSeedIsDeterministic(t *testing.T) {
 	other := tiny
 	other.Seed = 8
 	c, _ := seedInto(t, other)
-	if dc := dump(t, c); bytes.Equal(bytes.Join(dc[store.CollMsg], nil), bytes.Join(da[store.CollMsg], nil)) {
+	if dc := dump(t, c); bytes.Equal(bytes.Join(dc[bucket.CollMsg], nil), bytes.Join(da[bucket.CollMsg], nil)) {
 		t.Error("a different seed produced the same messages")
 	}
 }
@@ -153,8 +154,8 @@ type census struct {
 func take(t *testing.T, st *store.Store) census {
 	t.Helper()
 	c := census{types: map[int32]int{}, perConversation: map[string]int{}}
-	err := st.Backend().ScanRaw(context.Background(), store.CollMsg, "", func(raw bson.Raw) error {
-		b := store.DecodeBucket(raw)
+	err := st.Backend().ScanRaw(context.Background(), bucket.CollMsg, "", func(raw bson.Raw) error {
+		b := bucket.DecodeBucket(raw)
 		c.malformed = append(c.malformed, b.Problems...)
 		for _, s := range b.Slots {
 			if s.Problem != "" {
@@ -172,7 +173,7 @@ func take(t *testing.T, st *store.Store) census {
 			if r := s.Slot.Revoke; r != nil {
 				if r.UserID == m.SendID {
 					c.senderRevokes++
-				} else if r.Role == store.RoleAdmin || r.Role == store.RoleOwner {
+				} else if r.Role == bucket.RoleAdmin || r.Role == bucket.RoleOwner {
 					c.adminRevokes++
 				}
 				if len(s.Slot.DelList) > 0 {
@@ -180,7 +181,7 @@ func take(t *testing.T, st *store.Store) census {
 				}
 			}
 			if s.Slot.IsRead {
-				if m.SessionType == store.SessionSingle {
+				if m.SessionType == bucket.SessionSingle {
 					c.readInSingle++
 				} else {
 					c.readInGroup++
@@ -270,7 +271,7 @@ func TestSeedLeavesHolesInsideConversations(t *testing.T) {
 			t.Fatal(err)
 		}
 		var holes []int64
-		bs, err := st.Buckets(ctx, cid, store.BucketsCovering(1, w[cid].MaxSeq), w[cid].MaxSeq)
+		bs, err := st.Buckets(ctx, cid, bucket.BucketsCovering(1, w[cid].MaxSeq), w[cid].MaxSeq)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -284,7 +285,7 @@ func TestSeedLeavesHolesInsideConversations(t *testing.T) {
 		if len(holes) == 0 {
 			t.Errorf("%s: no holes below max seq %d", cid, w[cid].MaxSeq)
 		}
-		if cid == LongGroupID && store.BucketIndex(holes[0]) == store.BucketIndex(holes[len(holes)-1]) {
+		if cid == LongGroupID && bucket.BucketIndex(holes[0]) == bucket.BucketIndex(holes[len(holes)-1]) {
 			t.Errorf("%s: holes %v do not cross a bucket edge", cid, holes)
 		}
 	}
@@ -295,7 +296,7 @@ func TestSeedLeavesHolesInsideConversations(t *testing.T) {
 func TestSeedGivesMembersTheirOwnWindows(t *testing.T) {
 	st, _ := openSmall(t)
 	ctx := context.Background()
-	win := func(uid string) *store.Window {
+	win := func(uid string) *bucket.Window {
 		w, err := st.Windows(ctx, uid, []string{ShowcaseGroupID}, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -344,7 +345,7 @@ func TestSeedWrittenAsPlannedIsTheSame(t *testing.T) {
 	whole := seedWithWindow(1 << 30)
 	for _, size := range []int{1, windowSize} {
 		got := seedWithWindow(size)
-		for _, coll := range store.Collections {
+		for _, coll := range bucket.Collections {
 			if !slices.EqualFunc(got[coll], whole[coll], bytes.Equal) {
 				t.Errorf("window of %d messages: %s differs from the seed planned whole", size, coll)
 			}

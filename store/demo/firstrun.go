@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/embedded"
 )
 
@@ -83,7 +84,7 @@ var errHolds = errors.New("holds a document")
 // in b, "" when none does: the demo's users, conversations and seq records
 // would overwrite documents with the same keys, not only its messages.
 func Occupied(ctx context.Context, b store.Backend) (string, error) {
-	for _, coll := range store.Collections {
+	for _, coll := range bucket.Collections {
 		err := b.ScanRaw(ctx, coll, "", func(bson.Raw) error { return errHolds })
 		if errors.Is(err, errHolds) {
 			return coll, nil

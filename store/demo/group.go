@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // groupKind says how much of the story a group tells.
@@ -17,7 +18,7 @@ const (
 
 // group lays out a group chat of n messages (notifications included).
 func (p *planner) group(g *groupPlan, n int, kind groupKind) *conv {
-	c := newConv(store.GroupChatID(g.ID), store.SessionGroup)
+	c := newConv(store.GroupChatID(g.ID), bucket.SessionGroup)
 	c.group = g
 	p.c = c
 	active := g.initial()
@@ -43,7 +44,7 @@ func (p *planner) group(g *groupPlan, n int, kind groupKind) *conv {
 	}
 	holeEdge := int64(-1)
 	if kind == groupLong && n > 220 {
-		holeEdge = int64(max(100, (n/4)/store.BucketSize*store.BucketSize))
+		holeEdge = int64(max(100, (n/4)/bucket.BucketSize*bucket.BucketSize))
 	}
 	for count < n && p.err == nil {
 		if c.top()+3 == holeEdge {
@@ -86,9 +87,9 @@ func (p *planner) group(g *groupPlan, n int, kind groupKind) *conv {
 }
 
 func (p *planner) groupShowcase(g *groupPlan) int {
-	say := func(sender string, ct int32, content string) *store.MsgData {
+	say := func(sender string, ct int32, content string) *bucket.MsgData {
 		p.advance(30, 900)
-		return p.add(sender, store.MsgFromUser, ct, content)
+		return p.add(sender, bucket.MsgFromUser, ct, content)
 	}
 	welcome := say(g.Owner, ctText, textContent("Welcome to Project Phoenix 🚀 Launch is in six weeks."))
 	at := say(g.Admins[0], ctAtText, atTextContent("请看一下新的时间表 📅", []string{"bob", "lilei"}))
@@ -101,25 +102,25 @@ func (p *planner) groupShowcase(g *groupPlan) int {
 	say("kenji", ctVideo, videoContent("video0042", 95))
 	say("olga", ctLocation, locationContent("Office — 5th floor", 121.4737, 31.2304))
 	say("lucas", ctCard, cardContent("hana"))
-	say("bob", ctMerger, mergerContent("Chat history of Project Phoenix 🚀", []*store.MsgData{welcome}))
+	say("bob", ctMerger, mergerContent("Chat history of Project Phoenix 🚀", []*bucket.MsgData{welcome}))
 	say("hana", ctQuote, quoteContent("楽しみです！", welcome))
 	say(g.Owner, ctMarkdown, markdownContent("### Launch checklist\n1. freeze\n2. **release notes**\n3. party 🎉"))
 	say("kenji", ctAdvancedText, advancedTextContent("See the runbook before Friday",
 		[]entity{{Type: "url", Offset: 8, Length: 7, URL: "https://wiki.example.com/runbook"}}))
 	say("lucas", ctCustom, customContent(`{"type":"sticker","id":"party-parrot"}`, "sticker", ""))
 	secret := say("lilei", ctText, textContent("密码是 hunter2，别告诉别人"))
-	p.revokeBy(secret, g.Admins[0], store.RoleAdmin, 300)
+	p.revokeBy(secret, g.Admins[0], bucket.RoleAdmin, 300)
 	say("kenji", ctQuote, quoteContent("？？", secret))
-	p.revokeBy(say("hana", ctText, textContent("This is off-topic, sorry")), g.Owner, store.RoleOwner, 3600)
-	p.revokeBy(say("bob", ctText, textContent("Wrong file, ignore")), "bob", store.RoleMember, 20)
+	p.revokeBy(say("hana", ctText, textContent("This is off-topic, sorry")), g.Owner, bucket.RoleOwner, 3600)
+	p.revokeBy(say("bob", ctText, textContent("Wrong file, ignore")), "bob", bucket.RoleMember, 20)
 	p.deleteFor(say("kenji", ctText, textContent("Reminder: retro at 4pm")), "bob")
 	p.advance(60, 600)
 	p.invite(g, g.Admins[0], g.Invited)
 	return int(p.c.top())
 }
 
-func (p *planner) notify(op string, ct int32, tips any) *store.MsgData {
-	return p.add(op, store.MsgFromSystem, ct, notificationContent(tips))
+func (p *planner) notify(op string, ct int32, tips any) *bucket.MsgData {
+	return p.add(op, bucket.MsgFromSystem, ct, notificationContent(tips))
 }
 
 func (p *planner) groupInfo(g *groupPlan, count int) groupInfo {

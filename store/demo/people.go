@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // person is a demo user. Lang picks the phrase pool their messages use.
@@ -61,13 +61,13 @@ func (g *groupPlan) initial() []string {
 // role is the role level of uid in g (0 for a non-member).
 func (g *groupPlan) role(uid string) int32 {
 	if uid == g.Owner {
-		return store.RoleOwner
+		return bucket.RoleOwner
 	}
 	if slices.Contains(g.Admins, uid) {
-		return store.RoleAdmin
+		return bucket.RoleAdmin
 	}
 	if uid != "" && (slices.Contains(g.Members, uid) || uid == g.Invited || uid == g.Entered) {
-		return store.RoleMember
+		return bucket.RoleMember
 	}
 	return 0
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // baseTime is the fixed start of the demo's history (2024-01-08 09:00 UTC),
@@ -21,7 +21,7 @@ type conv struct {
 	kind  int32
 	pair  [2]string  // single chats
 	group *groupPlan // group chats
-	msgs  []*store.MsgData
+	msgs  []*bucket.MsgData
 	base  int64   // seqs before msgs[0]: written and dropped
 	holes []int64 // the seq of every hole (a handful)
 	count int     // messages planned, holes not included
@@ -40,7 +40,7 @@ type conv struct {
 
 type revokePlan struct {
 	seq int64
-	rev store.Revoke
+	rev bucket.Revoke
 }
 
 type deletePlan struct {
@@ -67,7 +67,7 @@ var windowSize = 5 * batchSize
 func (c *conv) top() int64 { return c.base + int64(len(c.msgs)) }
 
 // last is the message just planned.
-func (c *conv) last() *store.MsgData { return c.msgs[len(c.msgs)-1] }
+func (c *conv) last() *bucket.MsgData { return c.msgs[len(c.msgs)-1] }
 
 // grew writes out the oldest messages once the window is full.
 func (p *planner) grew() {
@@ -94,15 +94,15 @@ func platformOf(uid string) int32 {
 }
 
 // add appends a message from sender at the next seq.
-func (p *planner) add(sender string, from, ct int32, content string) *store.MsgData {
+func (p *planner) add(sender string, from, ct int32, content string) *bucket.MsgData {
 	c := p.c
 	sp := personByID(sender)
-	m := &store.MsgData{SendID: sender, ClientMsgID: p.hexID(), ServerMsgID: p.hexID(),
+	m := &bucket.MsgData{SendID: sender, ClientMsgID: p.hexID(), ServerMsgID: p.hexID(),
 		SenderPlatformID: platformOf(sender), SenderNickname: sp.Nickname, SenderFaceURL: faceURL(sender),
 		SessionType: c.kind, MsgFrom: from, ContentType: ct, Content: content,
 		Seq: c.top() + 1, SendTime: p.clock, CreateTime: p.clock - int64(p.rng.IntN(800)),
-		Status: store.StatusSent}
-	if c.kind == store.SessionSingle {
+		Status: bucket.StatusSent}
+	if c.kind == bucket.SessionSingle {
 		m.RecvID = c.pair[0]
 		if sender == c.pair[0] {
 			m.RecvID = c.pair[1]
@@ -110,7 +110,7 @@ func (p *planner) add(sender string, from, ct int32, content string) *store.MsgD
 	} else {
 		m.GroupID = c.group.ID
 	}
-	if from == store.MsgFromSystem {
+	if from == bucket.MsgFromSystem {
 		m.SenderPlatformID = 0
 	}
 	c.msgs = append(c.msgs, m)
@@ -136,7 +136,7 @@ func (p *planner) text(sender string) string {
 }
 
 // recentText finds a text message among the last few, for quotes and forwards.
-func (p *planner) recentText(back int) *store.MsgData {
+func (p *planner) recentText(back int) *bucket.MsgData {
 	for i := len(p.c.msgs) - 1; i >= 0 && i >= len(p.c.msgs)-back; i-- {
 		if m := p.c.msgs[i]; m != nil && m.ContentType == ctText {
 			return m
@@ -164,48 +164,48 @@ func (p *planner) randomMessage(sender string, others []string) {
 	id := p.hexID()[:12]
 	switch {
 	case r < 66:
-		p.add(sender, store.MsgFromUser, ctText, textContent(p.text(sender)))
+		p.add(sender, bucket.MsgFromUser, ctText, textContent(p.text(sender)))
 	case r < 72:
-		p.add(sender, store.MsgFromUser, ctPicture, pictureContent(id, 1080+p.rng.IntN(3)*360, 1440, int64(200000+p.rng.IntN(2000000))))
+		p.add(sender, bucket.MsgFromUser, ctPicture, pictureContent(id, 1080+p.rng.IntN(3)*360, 1440, int64(200000+p.rng.IntN(2000000))))
 	case r < 76:
-		p.add(sender, store.MsgFromUser, ctVoice, voiceContent(id, int64(1+p.rng.IntN(59))))
+		p.add(sender, bucket.MsgFromUser, ctVoice, voiceContent(id, int64(1+p.rng.IntN(59))))
 	case r < 78:
-		p.add(sender, store.MsgFromUser, ctVideo, videoContent(id, int64(3+p.rng.IntN(120))))
+		p.add(sender, bucket.MsgFromUser, ctVideo, videoContent(id, int64(3+p.rng.IntN(120))))
 	case r < 81:
-		p.add(sender, store.MsgFromUser, ctFile, fileContent(id, p.pick(fileNames), int64(10000+p.rng.IntN(20000000))))
+		p.add(sender, bucket.MsgFromUser, ctFile, fileContent(id, p.pick(fileNames), int64(10000+p.rng.IntN(20000000))))
 	case r < 86:
 		if q := p.recentText(8); q != nil {
-			p.add(sender, store.MsgFromUser, ctQuote, quoteContent(p.text(sender), q))
+			p.add(sender, bucket.MsgFromUser, ctQuote, quoteContent(p.text(sender), q))
 		} else {
-			p.add(sender, store.MsgFromUser, ctText, textContent(p.text(sender)))
+			p.add(sender, bucket.MsgFromUser, ctText, textContent(p.text(sender)))
 		}
-	case r < 90 && p.c.kind == store.SessionGroup && len(others) > 0:
+	case r < 90 && p.c.kind == bucket.SessionGroup && len(others) > 0:
 		who := []string{p.pick(others)}
-		p.add(sender, store.MsgFromUser, ctAtText, atTextContent(p.text(sender), who)).AtUserIDList = who
+		p.add(sender, bucket.MsgFromUser, ctAtText, atTextContent(p.text(sender), who)).AtUserIDList = who
 	case r < 92:
-		p.add(sender, store.MsgFromUser, ctMarkdown, markdownContent("**"+p.text(sender)+"**\n\n- [x] done\n- [ ] todo"))
+		p.add(sender, bucket.MsgFromUser, ctMarkdown, markdownContent("**"+p.text(sender)+"**\n\n- [x] done\n- [ ] todo"))
 	case r < 94:
 		pl := places[p.rng.IntN(len(places))]
-		p.add(sender, store.MsgFromUser, ctLocation, locationContent(pl.desc, pl.lon, pl.lat))
+		p.add(sender, bucket.MsgFromUser, ctLocation, locationContent(pl.desc, pl.lon, pl.lat))
 	case r < 95:
-		p.add(sender, store.MsgFromUser, ctCard, cardContent(p.pick(peopleIDs())))
+		p.add(sender, bucket.MsgFromUser, ctCard, cardContent(p.pick(peopleIDs())))
 	case r < 96:
-		p.add(sender, store.MsgFromUser, ctCustom, customContent(`{"type":"poll","question":"Friday lunch?"}`, "poll", ""))
+		p.add(sender, bucket.MsgFromUser, ctCustom, customContent(`{"type":"poll","question":"Friday lunch?"}`, "poll", ""))
 	case r < 97:
 		text := p.text(sender)
-		p.add(sender, store.MsgFromUser, ctAdvancedText, advancedTextContent(text, []entity{{Type: "bold", Offset: 0, Length: min(4, len([]rune(text)))}}))
+		p.add(sender, bucket.MsgFromUser, ctAdvancedText, advancedTextContent(text, []entity{{Type: "bold", Offset: 0, Length: min(4, len([]rune(text)))}}))
 	default:
-		var fwd []*store.MsgData
+		var fwd []*bucket.MsgData
 		for i := len(p.c.msgs) - 1; i >= 0 && len(fwd) < 3; i-- {
 			if m := p.c.msgs[i]; m != nil && m.ContentType == ctText {
-				fwd = append([]*store.MsgData{m}, fwd...)
+				fwd = append([]*bucket.MsgData{m}, fwd...)
 			}
 		}
 		if len(fwd) == 0 {
-			p.add(sender, store.MsgFromUser, ctText, textContent(p.text(sender)))
+			p.add(sender, bucket.MsgFromUser, ctText, textContent(p.text(sender)))
 			return
 		}
-		p.add(sender, store.MsgFromUser, ctMerger, mergerContent("Chat history", fwd))
+		p.add(sender, bucket.MsgFromUser, ctMerger, mergerContent("Chat history", fwd))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 func newConv(cid string, kind int32) *conv {
@@ -16,7 +17,7 @@ func newConv(cid string, kind int32) *conv {
 // (hostile text, revoked, deleted for one side, a quote of a revoked message)
 // and has a run of holes in the middle.
 func (p *planner) single(a, b string, n int, showcase bool) *conv {
-	c := newConv(store.SingleChatID(a, b), store.SessionSingle)
+	c := newConv(store.SingleChatID(a, b), bucket.SessionSingle)
 	c.pair, c.users = [2]string{a, b}, []string{a, b}
 	p.c = c
 	count := 0
@@ -55,9 +56,9 @@ func (p *planner) single(a, b string, n int, showcase bool) *conv {
 
 func (p *planner) singleShowcase(a, b string) int {
 	c := p.c
-	say := func(sender string, ct int32, content string) *store.MsgData {
+	say := func(sender string, ct int32, content string) *bucket.MsgData {
 		p.advance(30, 600)
-		return p.add(sender, store.MsgFromUser, ct, content)
+		return p.add(sender, bucket.MsgFromUser, ct, content)
 	}
 	first := say(a, ctText, textContent("Hi Bob! 👋 Did you get the slides from Friday?"))
 	second := say(b, ctText, textContent("Got them, thanks! Reviewing now."))
@@ -68,7 +69,7 @@ func (p *planner) singleShowcase(a, b string) int {
 	say(b, ctCard, cardContent("wangfang"))
 	say(a, ctLocation, locationContent("Blue Bottle Coffee, Shibuya", 139.7016, 35.6580))
 	say(b, ctCustom, customContent(`{"type":"poll","question":"Friday lunch?","options":["ramen","tacos"]}`, "poll", ""))
-	say(a, ctMerger, mergerContent("Chat history of Alice Chen and Bob Müller", []*store.MsgData{first, second}))
+	say(a, ctMerger, mergerContent("Chat history of Alice Chen and Bob Müller", []*bucket.MsgData{first, second}))
 	say(b, ctQuote, quoteContent("Yes — the slides look great 👍", first))
 	say(a, ctAdvancedText, advancedTextContent("Deadline is Friday, see the tracker",
 		[]entity{{Type: "bold", Offset: 0, Length: 8}, {Type: "url", Offset: 24, Length: 11, URL: "https://tracker.example.com"}}))
@@ -88,20 +89,20 @@ func (p *planner) singleShowcase(a, b string) int {
 }
 
 // revokeBy plans a revoke of m by uid with role, after m by some seconds.
-func (p *planner) revokeBy(m *store.MsgData, uid string, role int32, afterSec int64) {
-	p.c.revokes = append(p.c.revokes, revokePlan{seq: m.Seq, rev: store.Revoke{Role: role, UserID: uid,
+func (p *planner) revokeBy(m *bucket.MsgData, uid string, role int32, afterSec int64) {
+	p.c.revokes = append(p.c.revokes, revokePlan{seq: m.Seq, rev: bucket.Revoke{Role: role, UserID: uid,
 		Nickname: personByID(uid).Nickname, Time: m.SendTime + afterSec*1000}})
 }
 
-func (p *planner) deleteFor(m *store.MsgData, uid string) {
+func (p *planner) deleteFor(m *bucket.MsgData, uid string) {
 	p.c.deletes = append(p.c.deletes, deletePlan{seq: m.Seq, uid: uid})
 }
 
 // maybeRevokeOrDelete sometimes withdraws a user message: by its sender, or
 // in groups by an admin when the sender is an ordinary member; and sometimes
 // hides it from one participant.
-func (p *planner) maybeRevokeOrDelete(m *store.MsgData, audience []string, g *groupPlan) {
-	if m.MsgFrom != store.MsgFromUser {
+func (p *planner) maybeRevokeOrDelete(m *bucket.MsgData, audience []string, g *groupPlan) {
+	if m.MsgFrom != bucket.MsgFromUser {
 		return
 	}
 	switch {
@@ -111,7 +112,7 @@ func (p *planner) maybeRevokeOrDelete(m *store.MsgData, audience []string, g *gr
 			role = g.role(m.SendID)
 		}
 		p.revokeBy(m, m.SendID, role, int64(10+p.rng.IntN(100)))
-	case g != nil && g.role(m.SendID) == store.RoleMember && p.chance(0.6):
+	case g != nil && g.role(m.SendID) == bucket.RoleMember && p.chance(0.6):
 		admin := p.pick(append([]string{g.Owner}, g.Admins...))
 		p.revokeBy(m, admin, g.role(admin), int64(600+p.rng.IntN(86400)))
 	case p.chance(1.5):

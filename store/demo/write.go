@@ -10,12 +10,13 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // batchSize is how many consecutive seqs one InsertMessages call writes.
 // A multiple of the bucket size, so batches start on bucket edges and the
 // state machine inserts whole buckets instead of updating slot by slot.
-const batchSize = 5 * store.BucketSize
+const batchSize = 5 * bucket.BucketSize
 
 // pcgStream is the fixed second word of the PCG state; the seed is the first.
 const pcgStream = 0x636861746c656e73 // "chatlens"
@@ -37,9 +38,9 @@ func Seed(ctx context.Context, st *store.Store, opts Options, progress func(done
 	var sum Summary
 	var users []any
 	for _, p := range people {
-		users = append(users, store.User{UserID: p.ID, Nickname: p.Nickname, FaceURL: faceURL(p.ID)})
+		users = append(users, bucket.User{UserID: p.ID, Nickname: p.Nickname, FaceURL: faceURL(p.ID)})
 	}
-	if err := w.raw(ctx, store.CollUser, users); err != nil {
+	if err := w.raw(ctx, bucket.CollUser, users); err != nil {
 		return sum, err
 	}
 	sum.Users = len(users)
@@ -171,7 +172,7 @@ func (w *writer) flush(ctx context.Context, c *conv, all bool) error {
 // consecutive seqs, cut at holes (a gap between two batches is how a hole
 // arises on a real server) and at multiples of batchSize.
 func (w *writer) messages(ctx context.Context, c *conv, upTo int64) error {
-	var batch []*store.MsgData
+	var batch []*bucket.MsgData
 	var first int64
 	flush := func() error {
 		if len(batch) == 0 {
@@ -213,9 +214,9 @@ func (w *writer) messages(ctx context.Context, c *conv, upTo int64) error {
 func (w *writer) memberships(ctx context.Context, c *conv) error {
 	var seqUsers, convs []any
 	for _, u := range c.users {
-		seqUsers = append(seqUsers, store.SeqUser{UserID: u, ConversationID: c.cid,
+		seqUsers = append(seqUsers, bucket.SeqUser{UserID: u, ConversationID: c.cid,
 			MinSeq: c.minSeq[u], MaxSeq: c.endSeq[u]})
-		doc := store.Conversation{OwnerUserID: u, ConversationID: c.cid, ConversationType: c.kind,
+		doc := bucket.Conversation{OwnerUserID: u, ConversationID: c.cid, ConversationType: c.kind,
 			MinSeq: c.minSeq[u], MaxSeq: c.endSeq[u], IsPinned: c.pinned[u]}
 		if c.group != nil {
 			doc.GroupID = c.group.ID
@@ -226,24 +227,24 @@ func (w *writer) memberships(ctx context.Context, c *conv) error {
 		}
 		convs = append(convs, doc)
 	}
-	if err := w.raw(ctx, store.CollSeqUser, seqUsers); err != nil {
+	if err := w.raw(ctx, bucket.CollSeqUser, seqUsers); err != nil {
 		return err
 	}
-	if err := w.raw(ctx, store.CollConversation, convs); err != nil {
+	if err := w.raw(ctx, bucket.CollConversation, convs); err != nil {
 		return err
 	}
 	if c.group == nil {
 		return nil
 	}
-	if err := w.raw(ctx, store.CollGroup, []any{store.Group{GroupID: c.group.ID, GroupName: c.group.Name}}); err != nil {
+	if err := w.raw(ctx, bucket.CollGroup, []any{bucket.Group{GroupID: c.group.ID, GroupName: c.group.Name}}); err != nil {
 		return err
 	}
 	var members []any
 	for _, u := range c.current {
-		members = append(members, store.GroupMember{GroupID: c.group.ID, UserID: u,
+		members = append(members, bucket.GroupMember{GroupID: c.group.ID, UserID: u,
 			RoleLevel: c.group.role(u), JoinTime: time.UnixMilli(c.joined[u]).UTC()})
 	}
-	return w.raw(ctx, store.CollGroupMember, members)
+	return w.raw(ctx, bucket.CollGroupMember, members)
 }
 
 // reads marks each participant's read position the way a client does: in a
@@ -254,7 +255,7 @@ func (w *writer) reads(ctx context.Context, c *conv) error {
 		if top < 1 {
 			continue
 		}
-		if c.kind != store.SessionSingle {
+		if c.kind != bucket.SessionSingle {
 			if _, err := w.st.MarkRead(ctx, c.cid, []int64{top}, u); err != nil {
 				return err
 			}
@@ -268,13 +269,13 @@ func (w *writer) reads(ctx context.Context, c *conv) error {
 }
 
 // readBackBuckets is how many buckets singleReads reads back at a time.
-const readBackBuckets = batchSize / store.BucketSize * 10
+const readBackBuckets = batchSize / bucket.BucketSize * 10
 
 // singleReads marks every message up to top that u received read, and top
 // itself. The messages are written and no longer in memory: their buckets
 // are read back a few at a time to tell who sent each one.
 func (w *writer) singleReads(ctx context.Context, c *conv, u string, top int64) error {
-	last := store.BucketIndex(top)
+	last := bucket.BucketIndex(top)
 	for from := int64(0); from <= last; from += readBackBuckets {
 		if err := ctx.Err(); err != nil {
 			return w.interrupted(err)

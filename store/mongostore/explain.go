@@ -20,55 +20,30 @@ type shape struct {
 	cmd  bson.D
 }
 
-// shapes are chatlens's own queries with sample values: the plan depends
-// on the shape, not on the values.
+// shapes are chatlens's own queries with sample values, built by the same
+// functions the backend methods run (queries.go): the plan depends on the
+// shape, not on the values.
 func shapes() []shape {
 	const cid = "si_explain_a_b"
-	find := func(coll string, filter bson.D, extra ...bson.E) bson.D {
-		return append(bson.D{{Key: "find", Value: coll}, {Key: "filter", Value: filter}}, extra...)
-	}
-	updateIn := func(coll string, filter, u bson.D, upsert bool) bson.D {
-		return bson.D{{Key: "update", Value: coll},
-			{Key: "updates", Value: bson.A{bson.D{{Key: "q", Value: filter}, {Key: "u", Value: u}, {Key: "upsert", Value: upsert}}}}}
-	}
-	update := func(filter, u bson.D) bson.D { return updateIn(store.CollMsg, filter, u, false) }
-	raise := func(field string, onInsert ...string) bson.D {
-		zero := bson.D{}
-		for _, f := range onInsert {
-			zero = append(zero, bson.E{Key: f, Value: int64(0)})
-		}
-		return bson.D{{Key: "$max", Value: bson.D{{Key: field, Value: int64(1)}}}, {Key: "$setOnInsert", Value: zero}}
-	}
-	in := func(v ...string) bson.D { return bson.D{{Key: "$in", Value: v}} }
-	byDocID := bson.D{{Key: "doc_id", Value: cid + ":0"}}
+	docID := cid + ":0"
+	one := []store.SlotValue{{Slot: 0, Value: nil}}
 	return []shape{
-		{"find msg {doc_id: {$in}} (read buckets)", find(store.CollMsg, bson.D{{Key: "doc_id", Value: in(cid+":0", cid+":1")}})},
-		{"find msg {doc_id: prefix range} (list buckets)", find(store.CollMsg,
-			bson.D{{Key: "doc_id", Value: bson.D{{Key: "$gte", Value: cid + ":"}, {Key: "$lt", Value: cid + ";"}}}},
-			bson.E{Key: "projection", Value: bson.D{{Key: "doc_id", Value: 1}, {Key: "_id", Value: 0}}},
-			bson.E{Key: "sort", Value: bson.D{{Key: "doc_id", Value: 1}}})},
-		{"update msg {doc_id} $set (insert, revoke)", update(byDocID,
-			bson.D{{Key: "$set", Value: bson.D{{Key: slotPath(0, "revoke"), Value: nil}}}})},
-		{"update msg {doc_id} $addToSet (delete for me)", update(byDocID,
-			bson.D{{Key: "$addToSet", Value: bson.D{{Key: slotPath(0, "del_list"), Value: bson.D{{Key: "$each", Value: bson.A{"u"}}}}}}})},
-		{"update msg {doc_id, send_id $ne} (mark read)", update(
-			bson.D{{Key: "doc_id", Value: cid + ":0"}, {Key: slotPath(0, "msg.send_id"), Value: bson.D{{Key: "$ne", Value: "u"}}}},
-			bson.D{{Key: "$set", Value: bson.D{{Key: slotPath(0, "is_read"), Value: true}}}})},
-		{"find seq {conversation_id: {$in}}", find(store.CollSeq, bson.D{{Key: "conversation_id", Value: in(cid)}})},
-		{"find seq_user {user_id, conversation_id: {$in}}", find(store.CollSeqUser,
-			bson.D{{Key: "user_id", Value: "u"}, {Key: "conversation_id", Value: in(cid)}})},
-		{"find conversation {owner_user_id}", find(store.CollConversation, bson.D{{Key: "owner_user_id", Value: "u"}})},
-		{"find msg {doc_id: $gt} sort limit 1 (next conversation)", find(store.CollMsg,
-			bson.D{{Key: "doc_id", Value: bson.D{{Key: "$gt", Value: cid + ";"}}}},
-			bson.E{Key: "projection", Value: bson.D{{Key: "doc_id", Value: 1}, {Key: "_id", Value: 0}}},
-			bson.E{Key: "sort", Value: bson.D{{Key: "doc_id", Value: 1}}}, bson.E{Key: "limit", Value: 1})},
-		{"update seq {conversation_id} $max upsert (max seq)", updateIn(store.CollSeq,
-			bson.D{{Key: "conversation_id", Value: cid}}, raise("max_seq", "min_seq"), true)},
-		{"update seq_user {user_id, conversation_id} $max upsert (read seq)", updateIn(store.CollSeqUser,
-			bson.D{{Key: "user_id", Value: "u"}, {Key: "conversation_id", Value: cid}}, raise("read_seq", "min_seq", "max_seq"), true)},
-		{"find user {user_id: {$in}}", find(store.CollUser, bson.D{{Key: "user_id", Value: in("u", "v")}})},
-		{"find group {group_id: {$in}}", find(store.CollGroup, bson.D{{Key: "group_id", Value: in("g", "h")}})},
-		{"find group_member {group_id}", find(store.CollGroupMember, bson.D{{Key: "group_id", Value: "g"}})},
+		{"find msg {doc_id: {$in}} (read buckets)", findBuckets([]string{cid + ":0", cid + ":1"}).command()},
+		{"find msg {doc_id} {msgs: {$slice}} (read slots)", findSlots(docID, 0, 1).command()},
+		{"find msg {doc_id: prefix range} (list buckets)", bucketIDs(cid).command()},
+		{"update msg {doc_id} $set (insert)", setSlots(docID, "msg", one).command()},
+		{"update msg {doc_id, msgs.<i>.revoke $not $type} $set (revoke)", setSlotsIfUnset(docID, "revoke", one).command()},
+		{"update msg {doc_id} $addToSet (delete for me)", addToDelLists(docID, []int{0}, []string{"u"}).command()},
+		{"update msg {doc_id, send_id $ne} (mark read)", markRead(docID, 0, "u").command()},
+		{"find seq {conversation_id: {$in}}", seqRecords([]string{cid}).command()},
+		{"find seq_user {user_id, conversation_id: {$in}}", seqUsers("u", []string{cid}).command()},
+		{"find conversation {owner_user_id}", conversationsOf("u").command()},
+		{"find msg {doc_id: $gt} sort limit 1 (next conversation)", nextConversationID(cid).command()},
+		{"update seq {conversation_id} $max upsert (max seq)", raiseMaxSeq(cid, 1).command()},
+		{"update seq_user {user_id, conversation_id} $max upsert (read seq)", raiseReadSeq("u", cid, 1).command()},
+		{"find user {user_id: {$in}}", users([]string{"u", "v"}).command()},
+		{"find group {group_id: {$in}}", groups([]string{"g", "h"}).command()},
+		{"find group_member {group_id}", groupMembers("g").command()},
 	}
 }
 

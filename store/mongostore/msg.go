@@ -3,7 +3,6 @@ package mongostore
 import (
 	"context"
 	"errors"
-	"strconv"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -15,18 +14,13 @@ import (
 
 func (b *Backend) coll(name string) *mongo.Collection { return b.db.Collection(name) }
 
-// slotPath is "msgs.<slot>.<field>".
-func slotPath(slot int, field string) string {
-	return "msgs." + strconv.Itoa(slot) + "." + field
-}
-
 // FindBuckets: find({doc_id: {$in: ids}}).
 func (b *Backend) FindBuckets(ctx context.Context, docIDs []string) ([]bson.Raw, error) {
 	if len(docIDs) == 0 {
 		return nil, nil
 	}
 	var out []bson.Raw
-	err := b.find(ctx, store.CollMsg, bson.D{{Key: "doc_id", Value: bson.D{{Key: "$in", Value: docIDs}}}}, nil,
+	err := b.find(ctx, findBuckets(docIDs),
 		func(raw bson.Raw) error {
 			out = append(out, raw)
 			return nil
@@ -37,11 +31,8 @@ func (b *Backend) FindBuckets(ctx context.Context, docIDs []string) ([]bson.Raw,
 // BucketIDs: find({doc_id: {$gte: "<cid>:", $lt: "<cid>;"}}, {doc_id: 1, _id: 0}),
 // covered by the doc_id index (';' is the byte after ':').
 func (b *Backend) BucketIDs(ctx context.Context, cid string) ([]string, error) {
-	filter := bson.D{{Key: "doc_id", Value: bson.D{{Key: "$gte", Value: cid + ":"}, {Key: "$lt", Value: cid + ";"}}}}
-	opts := options.Find().SetProjection(bson.D{{Key: "doc_id", Value: 1}, {Key: "_id", Value: 0}}).
-		SetSort(bson.D{{Key: "doc_id", Value: 1}})
 	var ids []string
-	err := b.find(ctx, store.CollMsg, filter, opts, func(raw bson.Raw) error {
+	err := b.find(ctx, bucketIDs(cid), func(raw bson.Raw) error {
 		if id, ok := raw.Lookup("doc_id").StringValueOK(); ok {
 			ids = append(ids, id)
 		}
@@ -53,16 +44,11 @@ func (b *Backend) BucketIDs(ctx context.Context, cid string) ([]string, error) {
 // NextConversationID is one step of a loose index scan over doc_id:
 // the first doc_id past every bucket of after, projected to doc_id.
 func (b *Backend) NextConversationID(ctx context.Context, after string) (string, bool, error) {
-	filter := bson.D{}
-	if after != "" {
-		filter = bson.D{{Key: "doc_id", Value: bson.D{{Key: "$gt", Value: after + ";"}}}}
-	}
-	opts := options.FindOne().SetSort(bson.D{{Key: "doc_id", Value: 1}}).
-		SetProjection(bson.D{{Key: "doc_id", Value: 1}, {Key: "_id", Value: 0}})
+	q := nextConversationID(after)
 	var raw bson.Raw
 	err := b.run(ctx, func(ctx context.Context) error {
 		var err error
-		raw, err = b.coll(store.CollMsg).FindOne(ctx, filter, opts).Raw()
+		raw, err = b.coll(q.coll).FindOne(ctx, q.filter, q.oneOptions()).Raw()
 		return err
 	})
 	if err == mongo.ErrNoDocuments {
@@ -85,8 +71,7 @@ func (b *Backend) NextConversationID(ctx context.Context, after string) (string,
 
 // SetSlotField: updateOne({doc_id}, {$set: {"msgs.<slot>.<field>": value}}).
 func (b *Backend) SetSlotField(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
-	return b.updateOne(ctx, store.CollMsg, bson.D{{Key: "doc_id", Value: docID}},
-		bson.D{{Key: "$set", Value: bson.D{{Key: slotPath(slot, field), Value: value}}}})
+	return b.updateOne(ctx, setSlots(docID, field, []store.SlotValue{{Slot: slot, Value: value}}))
 }
 
 // SetSlotFieldIfUnset: updateOne({doc_id, "msgs.<slot>.<field>": {$not:
@@ -94,10 +79,7 @@ func (b *Backend) SetSlotField(ctx context.Context, docID string, slot int, fiel
 // null test also matches slot documents that merely lack a field named
 // "<slot>", which every slot does; a type test sees only the slot's value.
 func (b *Backend) SetSlotFieldIfUnset(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
-	filter := bson.D{{Key: "doc_id", Value: docID},
-		{Key: slotPath(slot, field), Value: bson.D{{Key: "$not", Value: bson.D{{Key: "$type", Value: "object"}}}}}}
-	return b.updateOne(ctx, store.CollMsg, filter,
-		bson.D{{Key: "$set", Value: bson.D{{Key: slotPath(slot, field), Value: value}}}})
+	return b.updateOne(ctx, setSlotsIfUnset(docID, field, []store.SlotValue{{Slot: slot, Value: value}}))
 }
 
 // InsertBucket: insertOne(doc); a duplicate doc_id is store.ErrDuplicateKey.
@@ -114,53 +96,29 @@ func (b *Backend) InsertBucket(ctx context.Context, doc *store.Doc) error {
 
 // AddToDelList: updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}}}).
 func (b *Backend) AddToDelList(ctx context.Context, docID string, slot int, users []string) (bool, error) {
-	return b.updateOne(ctx, store.CollMsg, bson.D{{Key: "doc_id", Value: docID}},
-		bson.D{{Key: "$addToSet", Value: bson.D{{Key: slotPath(slot, "del_list"),
-			Value: bson.D{{Key: "$each", Value: users}}}}}})
+	return b.updateOne(ctx, addToDelLists(docID, []int{slot}, users))
 }
 
 // MarkSlotRead: updateOne({doc_id, "msgs.<slot>.msg.send_id": {$ne: reader}},
 // {$set: {"msgs.<slot>.is_read": true}}); the reader's own messages stay unread.
 func (b *Backend) MarkSlotRead(ctx context.Context, docID string, slot int, reader string) (bool, error) {
-	filter := bson.D{{Key: "doc_id", Value: docID},
-		{Key: slotPath(slot, "msg.send_id"), Value: bson.D{{Key: "$ne", Value: reader}}}}
-	return b.updateOne(ctx, store.CollMsg, filter,
-		bson.D{{Key: "$set", Value: bson.D{{Key: slotPath(slot, "is_read"), Value: true}}}})
+	return b.updateOne(ctx, markRead(docID, slot, reader))
 }
 
 // SetSlotsField: updateOne({doc_id}, {$set: {"msgs.<slot>.<field>": value, ...}}).
 func (b *Backend) SetSlotsField(ctx context.Context, docID, field string, sets []store.SlotValue) (bool, error) {
-	return b.updateOne(ctx, store.CollMsg, bson.D{{Key: "doc_id", Value: docID}},
-		bson.D{{Key: "$set", Value: slotsSet(field, sets)}})
+	return b.updateOne(ctx, setSlots(docID, field, sets))
 }
 
 // SetSlotsFieldIfUnset: SetSlotsField with SetSlotFieldIfUnset's condition
 // for every slot in the filter, so one slot set makes nothing match.
 func (b *Backend) SetSlotsFieldIfUnset(ctx context.Context, docID, field string, sets []store.SlotValue) (bool, error) {
-	filter := bson.D{{Key: "doc_id", Value: docID}}
-	for _, sv := range sets {
-		filter = append(filter, bson.E{Key: slotPath(sv.Slot, field),
-			Value: bson.D{{Key: "$not", Value: bson.D{{Key: "$type", Value: "object"}}}}})
-	}
-	return b.updateOne(ctx, store.CollMsg, filter, bson.D{{Key: "$set", Value: slotsSet(field, sets)}})
-}
-
-func slotsSet(field string, sets []store.SlotValue) bson.D {
-	set := make(bson.D, len(sets))
-	for i, sv := range sets {
-		set[i] = bson.E{Key: slotPath(sv.Slot, field), Value: sv.Value}
-	}
-	return set
+	return b.updateOne(ctx, setSlotsIfUnset(docID, field, sets))
 }
 
 // AddToDelLists: updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}, ...}}).
 func (b *Backend) AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (bool, error) {
-	add := make(bson.D, len(slots))
-	for i, slot := range slots {
-		add[i] = bson.E{Key: slotPath(slot, "del_list"), Value: bson.D{{Key: "$each", Value: users}}}
-	}
-	return b.updateOne(ctx, store.CollMsg, bson.D{{Key: "doc_id", Value: docID}},
-		bson.D{{Key: "$addToSet", Value: add}})
+	return b.updateOne(ctx, addToDelLists(docID, slots, users))
 }
 
 // MarkSlotsRead: one ordered BulkWrite of MarkSlotRead's filtered updates,
@@ -172,10 +130,8 @@ func (b *Backend) MarkSlotsRead(ctx context.Context, docID string, slots []int, 
 	}
 	models := make([]mongo.WriteModel, len(slots))
 	for i, slot := range slots {
-		models[i] = mongo.NewUpdateOneModel().
-			SetFilter(bson.D{{Key: "doc_id", Value: docID},
-				{Key: slotPath(slot, "msg.send_id"), Value: bson.D{{Key: "$ne", Value: reader}}}}).
-			SetUpdate(bson.D{{Key: "$set", Value: bson.D{{Key: slotPath(slot, "is_read"), Value: true}}}})
+		q := markRead(docID, slot, reader)
+		models[i] = mongo.NewUpdateOneModel().SetFilter(q.filter).SetUpdate(q.update)
 	}
 	ran := 0
 	err := b.run(ctx, func(ctx context.Context) error {
@@ -196,16 +152,16 @@ func (b *Backend) MarkSlotsRead(ctx context.Context, docID string, slots []int, 
 }
 
 // updateOne runs one update and reports whether a document matched.
-func (b *Backend) updateOne(ctx context.Context, coll string, filter, update bson.D) (bool, error) {
+func (b *Backend) updateOne(ctx context.Context, q updateQuery) (bool, error) {
 	var matched bool
 	err := b.run(ctx, func(ctx context.Context) error {
-		res, err := b.coll(coll).UpdateOne(ctx, filter, update)
+		res, err := b.coll(q.coll).UpdateOne(ctx, q.filter, q.update)
 		if err == nil {
 			matched = res.MatchedCount > 0
 		}
 		return err
 	})
-	return matched, b.wrapWrite("update", coll, err)
+	return matched, b.wrapWrite("update", q.coll, err)
 }
 
 // wrapWrite is wrapOp for a write: when the request may have reached the
@@ -234,21 +190,21 @@ func (e *lostReplyError) Unwrap() []error { return []error{e.err, store.ErrOutco
 
 // find runs one find, bounded by the operation timeout, and hands each
 // document (a copy) to fn.
-func (b *Backend) find(ctx context.Context, coll string, filter bson.D, opts *options.FindOptionsBuilder, fn func(bson.Raw) error) error {
+func (b *Backend) find(ctx context.Context, q findQuery, fn func(bson.Raw) error) error {
 	ctx, cancel := context.WithTimeout(ctx, b.opTime)
 	defer cancel()
-	return b.scan(ctx, coll, filter, opts, fn)
+	return b.scan(ctx, q, fn)
 }
 
 // scan is find bounded by the caller's context only: a whole collection
 // may take longer than one round trip.
-func (b *Backend) scan(ctx context.Context, coll string, filter bson.D, opts *options.FindOptionsBuilder, fn func(bson.Raw) error) error {
-	return b.wrapOp("find", coll, b.clock.run(ctx, func(ctx context.Context) error {
+func (b *Backend) scan(ctx context.Context, q findQuery, fn func(bson.Raw) error) error {
+	return b.wrapOp("find", q.coll, b.clock.run(ctx, func(ctx context.Context) error {
 		var lo []options.Lister[options.FindOptions]
-		if opts != nil {
+		if opts := q.options(); opts != nil {
 			lo = append(lo, opts)
 		}
-		cur, err := b.coll(coll).Find(ctx, filter, lo...)
+		cur, err := b.coll(q.coll).Find(ctx, q.filter, lo...)
 		if err != nil {
 			return err
 		}

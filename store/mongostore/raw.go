@@ -88,7 +88,7 @@ func (b *Backend) insertNewRaw(ctx context.Context, coll string, batch []bson.Ra
 	}
 	taken := map[string]bool{}
 	if len(or) > 0 {
-		err := b.scan(ctx, coll, bson.D{{Key: "$or", Value: or}}, nil, func(raw bson.Raw) error {
+		err := b.scan(ctx, findQuery{coll: coll, filter: bson.D{{Key: "$or", Value: or}}}, func(raw bson.Raw) error {
 			taken[keyString(raw, key, false)] = true
 			taken[keyString(raw, key, true)] = true
 			return nil
@@ -224,7 +224,7 @@ func (b *Backend) ScanRaw(ctx context.Context, coll, prefix string, fn func(bson
 	for _, k := range store.UniqueKey(coll) {
 		sort = append(sort, bson.E{Key: k, Value: 1})
 	}
-	return b.scan(ctx, coll, filter, options.Find().SetSort(sort), func(raw bson.Raw) error {
+	return b.scan(ctx, findQuery{coll: coll, filter: filter, sort: sort}, func(raw bson.Raw) error {
 		if len(filter) > 0 && !strings.HasPrefix(str(raw, "doc_id"), prefix) {
 			return nil // prefixEnd widened the range past a non-UTF-8 prefix
 		}

@@ -10,21 +10,17 @@ import (
 	"github.com/chatlens/chatlens/store"
 )
 
-func in(values []string) bson.D { return bson.D{{Key: "$in", Value: values}} }
-
 // SeqRecords: find seq {conversation_id: {$in: cids}}.
 func (b *Backend) SeqRecords(ctx context.Context, cids []string) ([]store.SeqRecord, error) {
 	if len(cids) == 0 {
 		return nil, nil
 	}
-	return findAll(ctx, b, store.CollSeq, bson.D{{Key: "conversation_id", Value: in(cids)}}, store.DecodeSeqRecord)
+	return findAll(ctx, b, seqRecords(cids), store.DecodeSeqRecord)
 }
 
 // RaiseMaxSeq: updateOne seq {conversation_id}, {$max: {max_seq}}, upsert.
 func (b *Backend) RaiseMaxSeq(ctx context.Context, cid string, maxSeq int64) error {
-	return b.raise(ctx, store.CollSeq, bson.D{{Key: "conversation_id", Value: cid}},
-		bson.D{{Key: "$max", Value: bson.D{{Key: "max_seq", Value: maxSeq}}},
-			{Key: "$setOnInsert", Value: bson.D{{Key: "min_seq", Value: int64(0)}}}})
+	return b.raise(ctx, raiseMaxSeq(cid, maxSeq))
 }
 
 // SeqUsers: find seq_user {user_id: uid, conversation_id: {$in: cids}}.
@@ -32,42 +28,39 @@ func (b *Backend) SeqUsers(ctx context.Context, uid string, cids []string) ([]st
 	if len(cids) == 0 {
 		return nil, nil
 	}
-	return findAll(ctx, b, store.CollSeqUser,
-		bson.D{{Key: "user_id", Value: uid}, {Key: "conversation_id", Value: in(cids)}}, store.DecodeSeqUser)
+	return findAll(ctx, b, seqUsers(uid, cids), store.DecodeSeqUser)
 }
 
 // RaiseReadSeq: updateOne seq_user {user_id, conversation_id}, {$max: {read_seq}}, upsert.
 func (b *Backend) RaiseReadSeq(ctx context.Context, uid, cid string, seq int64) error {
-	return b.raise(ctx, store.CollSeqUser, bson.D{{Key: "user_id", Value: uid}, {Key: "conversation_id", Value: cid}},
-		bson.D{{Key: "$max", Value: bson.D{{Key: "read_seq", Value: seq}}},
-			{Key: "$setOnInsert", Value: bson.D{{Key: "min_seq", Value: int64(0)}, {Key: "max_seq", Value: int64(0)}}}})
+	return b.raise(ctx, raiseReadSeq(uid, cid, seq))
 }
 
 // raise runs a $max upsert. Two first upserts racing on a unique index can
 // both try to insert; the loser retries once and then updates.
-func (b *Backend) raise(ctx context.Context, coll string, filter, update bson.D) error {
-	opts := options.UpdateOne().SetUpsert(true)
+func (b *Backend) raise(ctx context.Context, q updateQuery) error {
+	opts := options.UpdateOne().SetUpsert(q.upsert)
 	var err error
 	for range 2 {
 		err = b.run(ctx, func(ctx context.Context) error {
-			_, err := b.coll(coll).UpdateOne(ctx, filter, update, opts)
+			_, err := b.coll(q.coll).UpdateOne(ctx, q.filter, q.update, opts)
 			return err
 		})
 		if !mongo.IsDuplicateKeyError(err) {
 			break
 		}
 	}
-	return b.wrapOp("update", coll, err)
+	return b.wrapOp("update", q.coll, err)
 }
 
 // Conversations: find conversation {owner_user_id: owner}.
 func (b *Backend) Conversations(ctx context.Context, owner string) ([]store.Conversation, error) {
-	return findAll(ctx, b, store.CollConversation, bson.D{{Key: "owner_user_id", Value: owner}}, store.DecodeConversation)
+	return findAll(ctx, b, conversationsOf(owner), store.DecodeConversation)
 }
 
 // ConversationsByID: find conversation {conversation_id: cid}.
 func (b *Backend) ConversationsByID(ctx context.Context, cid string) ([]store.Conversation, error) {
-	return findAll(ctx, b, store.CollConversation, bson.D{{Key: "conversation_id", Value: cid}}, store.DecodeConversation)
+	return findAll(ctx, b, conversationsWithID(cid), store.DecodeConversation)
 }
 
 // Users: find user {user_id: {$in: ids}}.
@@ -75,7 +68,7 @@ func (b *Backend) Users(ctx context.Context, ids []string) ([]store.User, error)
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	return findAll(ctx, b, store.CollUser, bson.D{{Key: "user_id", Value: in(ids)}}, store.DecodeUser)
+	return findAll(ctx, b, users(ids), store.DecodeUser)
 }
 
 // Groups: find group {group_id: {$in: ids}}.
@@ -83,18 +76,18 @@ func (b *Backend) Groups(ctx context.Context, ids []string) ([]store.Group, erro
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	return findAll(ctx, b, store.CollGroup, bson.D{{Key: "group_id", Value: in(ids)}}, store.DecodeGroup)
+	return findAll(ctx, b, groups(ids), store.DecodeGroup)
 }
 
 // GroupMembers: find group_member {group_id}.
 func (b *Backend) GroupMembers(ctx context.Context, groupID string) ([]store.GroupMember, error) {
-	return findAll(ctx, b, store.CollGroupMember, bson.D{{Key: "group_id", Value: groupID}}, store.DecodeGroupMember)
+	return findAll(ctx, b, groupMembers(groupID), store.DecodeGroupMember)
 }
 
 // findAll runs one find and decodes every document leniently.
-func findAll[T any](ctx context.Context, b *Backend, coll string, filter bson.D, decode func(bson.Raw) T) ([]T, error) {
+func findAll[T any](ctx context.Context, b *Backend, q findQuery, decode func(bson.Raw) T) ([]T, error) {
 	var out []T
-	err := b.find(ctx, coll, filter, nil, func(raw bson.Raw) error {
+	err := b.find(ctx, q, func(raw bson.Raw) error {
 		out = append(out, decode(raw))
 		return nil
 	})

@@ -6,7 +6,6 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/chatlens/chatlens/store"
 )
@@ -18,15 +17,14 @@ import (
 func (b *Backend) FindSlots(ctx context.Context, docID string, first, n int) (bson.Raw, bool, error) {
 	mode := store.SlotReadMode(b.slotReads.Load())
 	if mode == store.SlotsWholeBucket {
-		raw, err := b.findBucket(ctx, docID, nil)
+		raw, err := b.findBucket(ctx, findBucket(docID))
 		return raw, false, err
 	}
-	proj := options.Find().SetProjection(bson.D{{Key: "msgs", Value: bson.D{{Key: "$slice", Value: bson.A{first, n}}}}})
-	raw, err := b.findBucket(ctx, docID, proj)
+	raw, err := b.findBucket(ctx, findSlots(docID, first, n))
 	var se mongo.ServerError
 	if err != nil && mode == store.SlotsUnknown && errors.As(err, &se) && !mongo.IsNetworkError(err) && !mongo.IsTimeout(err) {
 		b.slotReads.Store(int32(store.SlotsWholeBucket))
-		raw, err = b.findBucket(ctx, docID, nil)
+		raw, err = b.findBucket(ctx, findBucket(docID))
 		return raw, false, err
 	}
 	if err != nil || raw == nil || mode == store.SlotsProjected {
@@ -51,17 +49,17 @@ func (b *Backend) FindSlots(ctx context.Context, docID string, first, n int) (bs
 	}
 	// A short or unreadable msgs does not say whether the server cut it:
 	// read this one bucket whole.
-	raw, err = b.findBucket(ctx, docID, nil)
+	raw, err = b.findBucket(ctx, findBucket(docID))
 	return raw, false, err
 }
 
 // SlotReads says whether FindSlots has found the $slice projection honoured.
 func (b *Backend) SlotReads() store.SlotReadMode { return store.SlotReadMode(b.slotReads.Load()) }
 
-// findBucket is find({doc_id}) with opts; nil when there is none.
-func (b *Backend) findBucket(ctx context.Context, docID string, opts *options.FindOptionsBuilder) (bson.Raw, error) {
+// findBucket runs q, a find of one bucket; nil when there is none.
+func (b *Backend) findBucket(ctx context.Context, q findQuery) (bson.Raw, error) {
 	var out bson.Raw
-	err := b.find(ctx, store.CollMsg, bson.D{{Key: "doc_id", Value: docID}}, opts, func(raw bson.Raw) error {
+	err := b.find(ctx, q, func(raw bson.Raw) error {
 		if out == nil {
 			out = raw
 		}

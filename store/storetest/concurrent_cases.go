@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // testConcurrentInserts has 8 writers deliver overlapping ranges of one
@@ -21,7 +21,7 @@ func testConcurrentInserts(e *env) {
 		go func() {
 			defer wg.Done()
 			first := int64(1 + w*step)
-			msgs := make([]*store.MsgData, span)
+			msgs := make([]*bucket.MsgData, span)
 			for i := range msgs {
 				msgs[i] = newMsg(cid, first+int64(i))
 			}
@@ -37,13 +37,13 @@ func testConcurrentInserts(e *env) {
 	}
 	last := int64((writers-1)*step + span)
 	seen := map[string]int{}
-	for idx := int64(0); idx <= store.BucketIndex(last); idx++ {
-		slots := e.slots(store.DocID(cid, idx))
-		if len(slots) != store.BucketSize {
+	for idx := int64(0); idx <= bucket.BucketIndex(last); idx++ {
+		slots := e.slots(bucket.DocID(cid, idx))
+		if len(slots) != bucket.BucketSize {
 			e.errorf("bucket %d has %d slots", idx, len(slots))
 		}
 		for i, v := range slots {
-			seq := store.FirstSeq(idx) + int64(i)
+			seq := bucket.FirstSeq(idx) + int64(i)
 			if seq > last {
 				if err := wantEmptySlot(v); err != nil {
 					e.errorf("seq %d: %v", seq, err)
@@ -65,8 +65,8 @@ func testConcurrentInserts(e *env) {
 	if len(seen) != int(last) {
 		e.errorf("%d distinct messages stored, want %d", len(seen), last)
 	}
-	if ids, _ := e.b.BucketIDs(e.ctx, cid); len(ids) != int(store.BucketIndex(last))+1 {
-		e.errorf("conversation has buckets %q, want %d", ids, store.BucketIndex(last)+1)
+	if ids, _ := e.b.BucketIDs(e.ctx, cid); len(ids) != int(bucket.BucketIndex(last))+1 {
+		e.errorf("conversation has buckets %q, want %d", ids, bucket.BucketIndex(last)+1)
 	}
 	recs, err := e.b.SeqRecords(e.ctx, []string{cid})
 	if err != nil || len(recs) != 1 || recs[0].MaxSeq != last {
@@ -93,7 +93,7 @@ func testConcurrentMutations(e *env) {
 		}
 		wg.Add(3)
 		go run("revoke", func() error {
-			_, err := e.s.Revoke(e.ctx, cid, []int64{seq}, store.Revoke{Role: 1, UserID: user, Time: 1})
+			_, err := e.s.Revoke(e.ctx, cid, []int64{seq}, bucket.Revoke{Role: 1, UserID: user, Time: 1})
 			return err
 		})
 		go run("delete", func() error {
@@ -111,7 +111,7 @@ func testConcurrentMutations(e *env) {
 		e.errorf("%v", err)
 	}
 	slots := e.slots(cid + ":0")
-	if len(slots) != store.BucketSize {
+	if len(slots) != bucket.BucketSize {
 		e.fatalf("bucket has %d slots", len(slots))
 	}
 	var wantUsers []string

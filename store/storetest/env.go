@@ -6,8 +6,10 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/chatlens/chatlens/store"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // env is one case's fresh backend, the Store over it, and helpers.
@@ -50,7 +52,7 @@ func (e *env) must(err error, what string) {
 // (odd seqs the first), in a group three members take turns.
 func sender(cid string, seq int64) string {
 	kind, a, b := store.SplitConversationID(cid)
-	if kind == store.SessionSingle {
+	if kind == bucket.SessionSingle {
 		if seq%2 == 1 {
 			return a
 		}
@@ -61,23 +63,23 @@ func sender(cid string, seq int64) string {
 
 // newMsg is the message at seq of cid, the same every time it is built, so
 // that replays deliver identical content.
-func newMsg(cid string, seq int64) *store.MsgData {
+func newMsg(cid string, seq int64) *bucket.MsgData {
 	kind, a, b := store.SplitConversationID(cid)
-	m := &store.MsgData{
+	m := &bucket.MsgData{
 		SendID: sender(cid, seq), ClientMsgID: fmt.Sprintf("%s-c%d", cid, seq),
 		ServerMsgID: fmt.Sprintf("%s-s%d", cid, seq), SenderPlatformID: 1,
-		SenderNickname: "nick " + sender(cid, seq), SessionType: kind, MsgFrom: store.MsgFromUser,
+		SenderNickname: "nick " + sender(cid, seq), SessionType: kind, MsgFrom: bucket.MsgFromUser,
 		ContentType: 101, Content: fmt.Sprintf(`{"content":"message %d"}`, seq),
 		SendTime: 1700000000000 + seq*1000, CreateTime: 1700000000000 + seq*1000,
-		Status: store.StatusSent, Options: map[string]bool{"history": true}, AtUserIDList: []string{},
+		Status: bucket.StatusSent, Options: map[string]bool{"history": true}, AtUserIDList: []string{},
 	}
 	switch kind {
-	case store.SessionSingle:
+	case bucket.SessionSingle:
 		m.RecvID = a
 		if m.SendID == a {
 			m.RecvID = b
 		}
-	case store.SessionGroup:
+	case bucket.SessionGroup:
 		m.GroupID = a
 	}
 	return m
@@ -86,7 +88,7 @@ func newMsg(cid string, seq int64) *store.MsgData {
 // insert stores the messages first..last of cid through the state machine.
 func (e *env) insert(cid string, first, last int64) {
 	e.t.Helper()
-	msgs := make([]*store.MsgData, 0, last-first+1)
+	msgs := make([]*bucket.MsgData, 0, last-first+1)
 	for seq := first; seq <= last; seq++ {
 		msgs = append(msgs, newMsg(cid, seq))
 	}
@@ -124,15 +126,15 @@ func (e *env) slots(docID string) []bson.RawValue {
 }
 
 // slot decodes one raw slot.
-func (e *env) slot(v bson.RawValue) store.Slot {
+func (e *env) slot(v bson.RawValue) bucket.Slot {
 	e.t.Helper()
-	var s store.Slot
+	var s bucket.Slot
 	e.must(v.Unmarshal(&s), "decode slot")
 	return s
 }
 
 // buckets reads buckets of cid through the Store's read path.
-func (e *env) buckets(cid string, indexes ...int64) []*store.Bucket {
+func (e *env) buckets(cid string, indexes ...int64) []*bucket.Bucket {
 	e.t.Helper()
 	bs, err := e.s.Buckets(e.ctx, cid, indexes, 0)
 	e.must(err, "read buckets of "+cid)
@@ -140,7 +142,7 @@ func (e *env) buckets(cid string, indexes ...int64) []*store.Bucket {
 }
 
 // wantMessage checks that a stored slot holds the message of seq.
-func (e *env) wantMessage(cid string, seq int64, got *store.Slot) {
+func (e *env) wantMessage(cid string, seq int64, got *bucket.Slot) {
 	e.t.Helper()
 	want := newMsg(cid, seq)
 	switch {
@@ -203,7 +205,7 @@ func (r *racingBackend) SetSlotsField(ctx context.Context, docID, field string, 
 	return matched, err
 }
 
-func (r *racingBackend) InsertBucket(ctx context.Context, doc *store.Doc) error {
+func (r *racingBackend) InsertBucket(ctx context.Context, doc *bucket.Doc) error {
 	err := r.Backend.InsertBucket(ctx, doc)
 	if err != nil && r.dupErr == nil {
 		r.dupErr = err

@@ -3,14 +3,15 @@ package storetest
 import (
 	"slices"
 
-	"github.com/chatlens/chatlens/store"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 func testRevoke(e *env) {
 	const cid = "sg_revoke"
 	e.insert(cid, 1, 5)
-	rev := store.Revoke{Role: store.RoleAdmin, UserID: "admin1", Nickname: "Admin", Time: 1700000099000}
+	rev := bucket.Revoke{Role: bucket.RoleAdmin, UserID: "admin1", Nickname: "Admin", Time: 1700000099000}
 	_, err := e.s.Revoke(e.ctx, cid, []int64{3, 250}, rev)
 	e.must(err, "revoke 3 and 250")
 
@@ -32,7 +33,7 @@ func testRevoke(e *env) {
 
 	// Seq 250's bucket did not exist: revoke creates it, as the server does.
 	slots := e.slots(cid + ":2")
-	if len(slots) != store.BucketSize {
+	if len(slots) != bucket.BucketSize {
 		e.fatalf("created bucket has %d slots", len(slots))
 	}
 	if s := e.slot(slots[49]); s.Revoke == nil || *s.Revoke != rev || s.Msg != nil {

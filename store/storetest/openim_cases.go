@@ -3,7 +3,7 @@ package storetest
 import (
 	"slices"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/check/checktest"
 )
 
@@ -14,8 +14,8 @@ import (
 // hole that CheckSlot finds sound.
 func testPhysicallyDeletedSlots(e *env) {
 	cid := checktest.Cid
-	e.insertRaw(store.CollMsg, checktest.OpenIMBuckets()[0].Doc) // seq 7 physically deleted
-	e.insertRaw(store.CollSeq, checktest.OpenIMSeq(cid, 100))
+	e.insertRaw(bucket.CollMsg, checktest.OpenIMBuckets()[0].Doc) // seq 7 physically deleted
+	e.insertRaw(bucket.CollSeq, checktest.OpenIMSeq(cid, 100))
 	st := e.buckets(cid, 0)[0].Slots[6]
 	if !st.IsHole() || st.Problem != "" {
 		e.errorf("physically deleted seq 7 = %+v, want a hole without a marker", st)
@@ -25,7 +25,7 @@ func testPhysicallyDeletedSlots(e *env) {
 	_, err = e.s.MarkRead(e.ctx, cid, []int64{7}, checktest.Alice)
 	e.must(err, "mark seq 7 read")
 	raw := e.slots(cid + ":0")[6]
-	if ps := store.CheckSlot(raw, 7); len(ps) != 0 {
+	if ps := bucket.CheckSlot(raw, 7); len(ps) != 0 {
 		e.errorf("seq 7 after delete and read: %v, want no problem", ps)
 	}
 	got := e.slot(raw)
@@ -40,10 +40,10 @@ func testPhysicallyDeletedSlots(e *env) {
 // testJoinTimeDates: group_member.join_time, a BSON date in OpenIM's
 // model.GroupMember, reads as that date.
 func testJoinTimeDates(e *env) {
-	e.insertRaw(store.CollGroupMember, checktest.OpenIMGroupMember("g1", "u1", store.RoleAdmin))
+	e.insertRaw(bucket.CollGroupMember, checktest.OpenIMGroupMember("g1", "u1", bucket.RoleAdmin))
 	ms, err := e.b.GroupMembers(e.ctx, "g1")
 	e.must(err, "group members")
-	if len(ms) != 1 || !ms[0].JoinTime.Equal(checktest.JoinTime) || ms[0].RoleLevel != store.RoleAdmin {
+	if len(ms) != 1 || !ms[0].JoinTime.Equal(checktest.JoinTime) || ms[0].RoleLevel != bucket.RoleAdmin {
 		e.errorf("group members = %+v, want u1, admin, joined at %v", ms, checktest.JoinTime)
 	}
 }

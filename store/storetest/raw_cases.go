@@ -5,8 +5,10 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/chatlens/chatlens/store"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // marshal encodes a document for InsertRaw.
@@ -48,15 +50,15 @@ func (e *env) scan(coll, prefix string) []bson.Raw {
 // testRawRoundTrip imports documents of every kind of BSON value and reads
 // back exactly the same bytes (export is byte for byte what import took).
 func testRawRoundTrip(e *env) {
-	msg := store.NewDoc("si_a_b:0")
+	msg := bucket.NewDoc("si_a_b:0")
 	msg.Msgs[0].Msg = newMsg("si_a_b", 1)
 	msg.Msgs[0].Msg.Seq = 1
 	docs := map[string][]bson.Raw{
-		store.CollMsg: {
+		bucket.CollMsg: {
 			e.marshal(bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "doc_id", Value: msg.DocID}, {Key: "msgs", Value: msg.Msgs}}),
-			e.marshal(bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "doc_id", Value: "sg_g1:3"}, {Key: "msgs", Value: store.NewDoc("").Msgs}}),
+			e.marshal(bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "doc_id", Value: "sg_g1:3"}, {Key: "msgs", Value: bucket.NewDoc("").Msgs}}),
 		},
-		store.CollUser: {e.marshal(bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "user_id", Value: "a"},
+		bucket.CollUser: {e.marshal(bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "user_id", Value: "a"},
 			{Key: "nickname", Value: "Ada 😀 阿达"}, {Key: "create_time", Value: bson.DateTime(1700000000000)},
 			{Key: "level", Value: int32(1)}, {Key: "score", Value: 2.5}, {Key: "ex", Value: nil},
 			{Key: "tags", Value: bson.A{"x", int64(2), bson.D{{Key: "k", Value: true}}}}})},
@@ -77,39 +79,39 @@ func testRawRoundTrip(e *env) {
 			}
 		}
 	}
-	if got := e.scan(store.CollMsg, "si_a_b:"); len(got) != 1 || !bytes.Equal(got[0], docs[store.CollMsg][0]) {
+	if got := e.scan(bucket.CollMsg, "si_a_b:"); len(got) != 1 || !bytes.Equal(got[0], docs[bucket.CollMsg][0]) {
 		e.errorf("scan with prefix si_a_b: found %d documents, want the one of si_a_b", len(got))
 	}
 	// A document without _id gets one, as MongoDB gives it.
-	e.insertRaw(store.CollGroup, bson.D{{Key: "group_id", Value: "g1"}, {Key: "group_name", Value: "Team"}})
-	got := e.scan(store.CollGroup, "")
+	e.insertRaw(bucket.CollGroup, bson.D{{Key: "group_id", Value: "g1"}, {Key: "group_name", Value: "Team"}})
+	got := e.scan(bucket.CollGroup, "")
 	if len(got) != 1 || got[0].Lookup("_id").Type != bson.TypeObjectID || got[0].Lookup("group_name").StringValue() != "Team" {
 		e.errorf("group imported without _id reads back as %v", got)
 	}
 }
 
 func testRawReplace(e *env) {
-	e.insertRaw(store.CollUser, bson.D{{Key: "user_id", Value: "u1"}, {Key: "nickname", Value: "First"}})
-	e.insertRaw(store.CollUser, bson.D{{Key: "user_id", Value: "u1"}, {Key: "nickname", Value: "Second"}})
+	e.insertRaw(bucket.CollUser, bson.D{{Key: "user_id", Value: "u1"}, {Key: "nickname", Value: "First"}})
+	e.insertRaw(bucket.CollUser, bson.D{{Key: "user_id", Value: "u1"}, {Key: "nickname", Value: "Second"}})
 	users, err := e.b.Users(e.ctx, []string{"u1"})
 	e.must(err, "users")
-	if len(users) != 1 || users[0].Nickname != "Second" || len(e.scan(store.CollUser, "")) != 1 {
+	if len(users) != 1 || users[0].Nickname != "Second" || len(e.scan(bucket.CollUser, "")) != 1 {
 		e.errorf("after importing u1 twice: %+v, want one user named Second", users)
 	}
-	e.insertRaw(store.CollSeqUser,
+	e.insertRaw(bucket.CollSeqUser,
 		bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: "c1"}, {Key: "read_seq", Value: int64(3)}},
 		bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: "c2"}, {Key: "read_seq", Value: int64(4)}},
 		bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: "c1"}, {Key: "read_seq", Value: int64(5)}})
-	if n := len(e.scan(store.CollSeqUser, "")); n != 2 {
+	if n := len(e.scan(bucket.CollSeqUser, "")); n != 2 {
 		e.errorf("seq_user unique on (user_id, conversation_id): %d documents stored, want 2", n)
 	}
 	e.wantReadSeq("u1", "c1", 5)
 
-	first := store.NewDoc("sg_g1:0")
+	first := bucket.NewDoc("sg_g1:0")
 	first.Msgs[0].Msg = newMsg("sg_g1", 1)
-	e.insertRaw(store.CollMsg, first)
-	e.insertRaw(store.CollMsg, store.NewDoc("sg_g1:0"))
-	if got := e.scan(store.CollMsg, ""); len(got) != 1 {
+	e.insertRaw(bucket.CollMsg, first)
+	e.insertRaw(bucket.CollMsg, bucket.NewDoc("sg_g1:0"))
+	if got := e.scan(bucket.CollMsg, ""); len(got) != 1 {
 		e.errorf("importing sg_g1:0 twice stored %d documents", len(got))
 	} else if s := e.slot(e.slots("sg_g1:0")[0]); s.Msg != nil {
 		e.errorf("the second import of sg_g1:0 did not replace the first")
@@ -129,10 +131,10 @@ func testRawInsertMode(e *env) {
 		e.must(err, "insert raw "+coll)
 		return res
 	}
-	if res := raw(store.CollUser, store.RawInsert, user("u1", "First")); res.Inserted != 1 || len(res.Refused) != 0 {
+	if res := raw(bucket.CollUser, store.RawInsert, user("u1", "First")); res.Inserted != 1 || len(res.Refused) != 0 {
 		e.errorf("first insert of u1: %+v, want 1 inserted", res)
 	}
-	res := raw(store.CollUser, store.RawInsert, user("u1", "Second"), user("u2", "Two"), user("u2", "Again"))
+	res := raw(bucket.CollUser, store.RawInsert, user("u1", "Second"), user("u2", "Two"), user("u2", "Again"))
 	if res.Inserted != 1 || res.Replaced != 0 || !slices.Equal(res.Refused, []int{0, 2}) {
 		e.errorf("insert of u1 (stored), u2, u2 again: %+v, want 1 inserted and documents 0 and 2 refused", res)
 	}
@@ -142,24 +144,24 @@ func testRawInsertMode(e *env) {
 	for _, u := range users {
 		names[u.UserID] = u.Nickname
 	}
-	if names["u1"] != "First" || names["u2"] != "Two" || len(e.scan(store.CollUser, "")) != 2 {
+	if names["u1"] != "First" || names["u2"] != "Two" || len(e.scan(bucket.CollUser, "")) != 2 {
 		e.errorf("after refused duplicates: %v, want u1 First and u2 Two, one each", names)
 	}
 
 	// A revoked message stays revoked when an older export of its bucket
 	// is imported again.
 	e.insert("sg_g1", 1, 1)
-	_, err = e.s.Revoke(e.ctx, "sg_g1", []int64{1}, store.Revoke{Role: store.RoleMember, UserID: sender("sg_g1", 1), Time: 1})
+	_, err = e.s.Revoke(e.ctx, "sg_g1", []int64{1}, bucket.Revoke{Role: bucket.RoleMember, UserID: sender("sg_g1", 1), Time: 1})
 	e.must(err, "revoke")
-	old := store.NewDoc("sg_g1:0")
+	old := bucket.NewDoc("sg_g1:0")
 	old.Msgs[0].Msg = newMsg("sg_g1", 1)
-	if res := raw(store.CollMsg, store.RawInsert, e.marshal(old)); len(res.Refused) != 1 || res.Inserted != 0 {
+	if res := raw(bucket.CollMsg, store.RawInsert, e.marshal(old)); len(res.Refused) != 1 || res.Inserted != 0 {
 		e.errorf("insert of a stored bucket: %+v, want it refused", res)
 	}
 	if s := e.slot(e.slots("sg_g1:0")[0]); s.Revoke == nil {
 		e.errorf("an insert-mode import undid a revoke")
 	}
-	if res := raw(store.CollSeqUser, store.RawInsert,
+	if res := raw(bucket.CollSeqUser, store.RawInsert,
 		e.marshal(bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: "c1"}}),
 		e.marshal(bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: "c2"}}),
 		e.marshal(bson.D{{Key: "user_id", Value: "u2"}, {Key: "conversation_id", Value: "c1"}}),
@@ -167,14 +169,14 @@ func testRawInsertMode(e *env) {
 		e.errorf("seq_user keyed on (user_id, conversation_id): %+v, want 3 inserted, the 4th refused", res)
 	}
 
-	res = raw(store.CollUser, store.RawUpsert, user("u1", "Third"), user("u3", "Three"))
+	res = raw(bucket.CollUser, store.RawUpsert, user("u1", "Third"), user("u3", "Three"))
 	if res.Inserted != 1 || res.Replaced != 1 || len(res.Refused) != 0 {
 		e.errorf("upsert of u1 (stored) and u3: %+v, want 1 replaced, 1 inserted", res)
 	}
 	if users, _ := e.b.Users(e.ctx, []string{"u1"}); len(users) != 1 || users[0].Nickname != "Third" {
 		e.errorf("upsert did not replace u1: %+v", users)
 	}
-	if res := raw(store.CollMsg, store.RawUpsert, e.marshal(old)); res.Replaced != 1 {
+	if res := raw(bucket.CollMsg, store.RawUpsert, e.marshal(old)); res.Replaced != 1 {
 		e.errorf("upsert of a stored bucket: %+v, want 1 replaced", res)
 	}
 }
@@ -182,12 +184,12 @@ func testRawInsertMode(e *env) {
 // testRawMalformed stores documents that break the bucket rules, as real
 // stores have them, and reads them back without error.
 func testRawMalformed(e *env) {
-	short := store.NewDoc("sg_bad:0")
+	short := bucket.NewDoc("sg_bad:0")
 	short.Msgs = short.Msgs[:99]
-	nullSlot := store.NewDoc("sg_bad:1")
+	nullSlot := bucket.NewDoc("sg_bad:1")
 	nullSlot.Msgs[7] = nil
-	odd := store.NewDoc("x:abc")
-	e.insertRaw(store.CollMsg, short, nullSlot, odd)
+	odd := bucket.NewDoc("x:abc")
+	e.insertRaw(bucket.CollMsg, short, nullSlot, odd)
 
 	for _, id := range []string{"sg_bad:0", "sg_bad:1", "x:abc"} {
 		if e.doc(id) == nil {
@@ -204,10 +206,10 @@ func testRawMalformed(e *env) {
 	if len(bs[0].Problems) == 0 || bs[0].Slots[99].Problem == "" || bs[1].Slots[7].Problem == "" {
 		e.errorf("malformed buckets decoded without problems: %v / %q / %q", bs[0].Problems, bs[0].Slots[99].Problem, bs[1].Slots[7].Problem)
 	}
-	if got := e.scan(store.CollMsg, "x:"); len(got) != 1 || got[0].Lookup("doc_id").StringValue() != "x:abc" {
+	if got := e.scan(bucket.CollMsg, "x:"); len(got) != 1 || got[0].Lookup("doc_id").StringValue() != "x:abc" {
 		e.errorf("scan with prefix x: found %d documents, want x:abc", len(got))
 	}
-	if n := len(e.scan(store.CollMsg, "")); n != 3 {
+	if n := len(e.scan(bucket.CollMsg, "")); n != 3 {
 		e.errorf("scan of msg found %d documents, want 3", n)
 	}
 	ids, err := e.b.BucketIDs(e.ctx, "x")
@@ -220,9 +222,9 @@ func testRawMalformed(e *env) {
 // testShortArrayUpdate sets a slot past the end of a short msgs array: as in
 // MongoDB the array grows to reach it.
 func testShortArrayUpdate(e *env) {
-	short := store.NewDoc("sg_short:0")
+	short := bucket.NewDoc("sg_short:0")
 	short.Msgs = short.Msgs[:99]
-	e.insertRaw(store.CollMsg, short)
+	e.insertRaw(bucket.CollMsg, short)
 	matched, err := e.b.SetSlotField(e.ctx, "sg_short:0", 99, store.FieldMsg, newMsg("sg_short", 100))
 	e.must(err, "set slot 99 of a 99-slot bucket")
 	slots := e.slots("sg_short:0")
@@ -238,15 +240,15 @@ func testNamesAndMembers(e *env) {
 	if users, err := e.b.Users(e.ctx, []string{"u1"}); err != nil || len(users) != 0 {
 		e.errorf("users of an empty store = %v, %v; want none and no error", users, err)
 	}
-	e.insertRaw(store.CollUser,
+	e.insertRaw(bucket.CollUser,
 		bson.D{{Key: "user_id", Value: "u1"}, {Key: "nickname", Value: "Una"}},
 		bson.D{{Key: "user_id", Value: "u2"}, {Key: "nickname", Value: "Dos"}},
 		bson.D{{Key: "user_id", Value: "u10"}, {Key: "nickname", Value: "Diez"}})
-	e.insertRaw(store.CollGroup, bson.D{{Key: "group_id", Value: "g1"}, {Key: "group_name", Value: "Uno"}})
-	e.insertRaw(store.CollGroupMember,
-		bson.D{{Key: "group_id", Value: "g1"}, {Key: "user_id", Value: "u2"}, {Key: "role_level", Value: store.RoleMember}},
-		bson.D{{Key: "group_id", Value: "g1"}, {Key: "user_id", Value: "u1"}, {Key: "nickname", Value: "Boss"}, {Key: "role_level", Value: store.RoleOwner}},
-		bson.D{{Key: "group_id", Value: "g10"}, {Key: "user_id", Value: "u10"}, {Key: "role_level", Value: store.RoleOwner}})
+	e.insertRaw(bucket.CollGroup, bson.D{{Key: "group_id", Value: "g1"}, {Key: "group_name", Value: "Uno"}})
+	e.insertRaw(bucket.CollGroupMember,
+		bson.D{{Key: "group_id", Value: "g1"}, {Key: "user_id", Value: "u2"}, {Key: "role_level", Value: bucket.RoleMember}},
+		bson.D{{Key: "group_id", Value: "g1"}, {Key: "user_id", Value: "u1"}, {Key: "nickname", Value: "Boss"}, {Key: "role_level", Value: bucket.RoleOwner}},
+		bson.D{{Key: "group_id", Value: "g10"}, {Key: "user_id", Value: "u10"}, {Key: "role_level", Value: bucket.RoleOwner}})
 
 	names, err := e.s.UserNames(e.ctx, []string{"u1", "u2", "u3"})
 	e.must(err, "user names")
@@ -279,11 +281,11 @@ func testIndexes(e *env) {
 	idx, err := e.b.Indexes(e.ctx)
 	e.must(err, "indexes")
 	found := false
-	for _, ix := range idx[store.CollMsg] {
+	for _, ix := range idx[bucket.CollMsg] {
 		found = found || ix.Unique && slices.Equal(ix.Keys, []string{"doc_id"})
 	}
 	if !found {
-		e.errorf("no unique doc_id index on msg: %+v", idx[store.CollMsg])
+		e.errorf("no unique doc_id index on msg: %+v", idx[bucket.CollMsg])
 	}
 	if e.b.Describe() == "" {
 		e.errorf("Describe is empty")

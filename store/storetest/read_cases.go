@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/chatlens/chatlens/store"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 func testReadBucketEdges(e *env) {
@@ -38,12 +40,12 @@ func testReadHoles(e *env) {
 	e.insert(cid, 1, 5)
 	zero := newMsg(cid, 6)
 	zero.SendTime = 0
-	_, err := e.s.InsertMessages(e.ctx, cid, 6, []*store.MsgData{zero})
+	_, err := e.s.InsertMessages(e.ctx, cid, 6, []*bucket.MsgData{zero})
 	e.must(err, "insert a message with send_time 0")
 	e.insert(cid, 8, 10) // seq 7 stays null
 	bs := e.buckets(cid, 0, 1)
 	for seq := int64(1); seq <= 200; seq++ {
-		st := bs[store.BucketIndex(seq)].Slots[store.SlotIndex(seq)]
+		st := bs[bucket.BucketIndex(seq)].Slots[bucket.SlotIndex(seq)]
 		wantHole := seq == 6 || seq == 7 || seq > 10
 		if st.IsHole() != wantHole {
 			e.errorf("seq %d: hole %v, want %v", seq, st.IsHole(), wantHole)
@@ -65,11 +67,11 @@ func testWindows(e *env) {
 	if len(recs) != 1 || recs[0].MaxSeq != 180 {
 		e.errorf("seq records = %+v, want one with max_seq 180 (raised, never lowered)", recs)
 	}
-	e.insertRaw(store.CollConversation,
+	e.insertRaw(bucket.CollConversation,
 		bson.D{{Key: "owner_user_id", Value: "u1"}, {Key: "conversation_id", Value: cid}, {Key: "min_seq", Value: int64(20)}},
 		bson.D{{Key: "owner_user_id", Value: "u2"}, {Key: "conversation_id", Value: cid},
 			{Key: "min_seq", Value: int64(0)}, {Key: "max_seq", Value: int64(120)}})
-	e.insertRaw(store.CollSeqUser,
+	e.insertRaw(bucket.CollSeqUser,
 		bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: cid}, {Key: "min_seq", Value: int64(30)},
 			{Key: "max_seq", Value: int64(0)}, {Key: "read_seq", Value: int64(100)}})
 	for _, c := range []struct {
@@ -88,10 +90,10 @@ func testWindows(e *env) {
 		}
 	}
 	// A conversation without a seq document ends at its newest filled slot.
-	b0, b1 := store.NewDoc("sg_noseq:0"), store.NewDoc("sg_noseq:1")
+	b0, b1 := bucket.NewDoc("sg_noseq:0"), bucket.NewDoc("sg_noseq:1")
 	b0.Msgs[0].Msg, b1.Msgs[49].Msg = newMsg("sg_noseq", 1), newMsg("sg_noseq", 150)
 	b0.Msgs[0].Msg.Seq, b1.Msgs[49].Msg.Seq = 1, 150
-	e.insertRaw(store.CollMsg, b1, b0)
+	e.insertRaw(bucket.CollMsg, b1, b0)
 	ws, err := e.s.Windows(e.ctx, "m0", []string{"sg_noseq", "sg_empty"}, nil)
 	e.must(err, "windows without seq documents")
 	if ws["sg_noseq"].MaxSeq != 150 || ws["sg_empty"].MaxSeq != 0 {
@@ -118,7 +120,7 @@ func testConversationsFromCollection(e *env) {
 	e.insert("si_u1_u2", 1, 10)
 	e.insert("sg_g1", 1, 120)
 	e.insert("si_u1_u3", 1, 3)
-	e.insertRaw(store.CollConversation,
+	e.insertRaw(bucket.CollConversation,
 		bson.D{{Key: "owner_user_id", Value: "u1"}, {Key: "conversation_id", Value: "si_u1_u2"},
 			{Key: "conversation_type", Value: int32(1)}, {Key: "user_id", Value: "u2"}},
 		bson.D{{Key: "owner_user_id", Value: "u1"}, {Key: "conversation_id", Value: "sg_g1"},

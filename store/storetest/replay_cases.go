@@ -7,8 +7,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/chatlens/chatlens/store"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // replays is how many times each write is delivered again (FerretDB, which
@@ -24,7 +26,7 @@ func testReplayEveryWrite(e *env) {
 	const cid = "si_alice_bob" // alice sends odd seqs
 	batch := func(first, last int64) func() error {
 		return func() error {
-			msgs := make([]*store.MsgData, 0, last-first+1)
+			msgs := make([]*bucket.MsgData, 0, last-first+1)
 			for seq := first; seq <= last; seq++ {
 				msgs = append(msgs, newMsg(cid, seq))
 			}
@@ -32,7 +34,7 @@ func testReplayEveryWrite(e *env) {
 			return err
 		}
 	}
-	rev := store.Revoke{Role: 1, UserID: "alice", Nickname: "Alice", Time: 1700000001234}
+	rev := bucket.Revoke{Role: 1, UserID: "alice", Nickname: "Alice", Time: 1700000001234}
 	writes := []struct {
 		name string
 		run  func() error
@@ -89,7 +91,7 @@ func seqRange(first, last int64) []int64 {
 func (e *env) snapshot() map[string][][]byte {
 	e.t.Helper()
 	out := map[string][][]byte{}
-	for _, coll := range store.Collections {
+	for _, coll := range bucket.Collections {
 		var docs [][]byte
 		err := e.b.ScanRaw(e.ctx, coll, "", func(raw bson.Raw) error {
 			docs = append(docs, bytes.Clone(raw))
@@ -106,7 +108,7 @@ func (e *env) snapshot() map[string][][]byte {
 func (e *env) wantSame(want map[string][][]byte, what string) {
 	e.t.Helper()
 	got := e.snapshot()
-	for _, coll := range store.Collections {
+	for _, coll := range bucket.Collections {
 		w, g := want[coll], got[coll]
 		if len(w) != len(g) {
 			e.errorf("%s: %s holds %d documents, %d after one delivery", what, coll, len(g), len(w))

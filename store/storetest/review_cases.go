@@ -6,8 +6,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/chatlens/chatlens/store"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // testReservedMaxSeq: seq.max_seq is a reserved upper bound, often in a
@@ -31,7 +33,7 @@ func testReservedMaxSeq(e *env) {
 			e.errorf("%s: max seq %d unread %d, want %d and %d (the last message, not the reserved bound)",
 				cid, w.MaxSeq, w.Unread(), want, want)
 		}
-		if want > 0 && (w.Last == nil || w.Last.Index != store.BucketIndex(want)) {
+		if want > 0 && (w.Last == nil || w.Last.Index != bucket.BucketIndex(want)) {
 			e.errorf("%s: the window's newest bucket is %v, want the one holding seq %d", cid, w.Last, want)
 		}
 	}
@@ -56,8 +58,8 @@ func testSeqUpsertShape(e *env) {
 		fields []string
 		values map[string]int64
 	}{
-		{store.CollSeq, []string{"_id", "conversation_id", "max_seq", "min_seq"}, map[string]int64{"max_seq": 9, "min_seq": 0}},
-		{store.CollSeqUser, []string{"_id", "conversation_id", "max_seq", "min_seq", "read_seq", "user_id"},
+		{bucket.CollSeq, []string{"_id", "conversation_id", "max_seq", "min_seq"}, map[string]int64{"max_seq": 9, "min_seq": 0}},
+		{bucket.CollSeqUser, []string{"_id", "conversation_id", "max_seq", "min_seq", "read_seq", "user_id"},
 			map[string]int64{"max_seq": 0, "min_seq": 0, "read_seq": 3}},
 	} {
 		docs := e.scan(c.coll, "")
@@ -88,15 +90,15 @@ func testSeqUpsertShape(e *env) {
 func testLenientRecords(e *env) {
 	e.insert("si_u1_u2", 1, 10)
 	e.insert("sg_g1", 1, 5)
-	e.insertRaw(store.CollConversation,
+	e.insertRaw(bucket.CollConversation,
 		bson.D{{Key: "owner_user_id", Value: "u1"}, {Key: "conversation_id", Value: "si_u1_u2"},
 			{Key: "conversation_type", Value: 1.0}, {Key: "min_seq", Value: "0"}, {Key: "is_pinned", Value: int32(1)}},
 		bson.D{{Key: "owner_user_id", Value: "u1"}, {Key: "conversation_id", Value: "sg_g1"},
 			{Key: "conversation_type", Value: int32(3)}, {Key: "max_seq", Value: bson.A{}}})
-	e.insertRaw(store.CollSeqUser, bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: "si_u1_u2"},
+	e.insertRaw(bucket.CollSeqUser, bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: "si_u1_u2"},
 		{Key: "min_seq", Value: nil}, {Key: "read_seq", Value: 4.0}})
-	e.insertRaw(store.CollUser, bson.D{{Key: "user_id", Value: "u2"}, {Key: "nickname", Value: int32(42)}})
-	e.insertRaw(store.CollGroupMember, bson.D{{Key: "group_id", Value: "g1"}, {Key: "user_id", Value: "u1"},
+	e.insertRaw(bucket.CollUser, bson.D{{Key: "user_id", Value: "u2"}, {Key: "nickname", Value: int32(42)}})
+	e.insertRaw(bucket.CollGroupMember, bson.D{{Key: "group_id", Value: "g1"}, {Key: "user_id", Value: "u1"},
 		{Key: "role_level", Value: "100"}, {Key: "join_time", Value: "yesterday"}})
 	list, err := e.s.ConversationsOf(e.ctx, "u1")
 	e.must(err, "conversations of u1 with mistyped fields")
@@ -111,7 +113,7 @@ func testLenientRecords(e *env) {
 	}
 	members, err := e.s.MembersFor(e.ctx, "sg_g1", "u1")
 	e.must(err, "members")
-	if len(members) != 1 || members[0].RoleLevel != store.RoleOwner {
+	if len(members) != 1 || members[0].RoleLevel != bucket.RoleOwner {
 		e.errorf("members = %+v, want u1 as owner (role_level \"100\")", members)
 	}
 }
@@ -124,12 +126,12 @@ func testCheckTargets(e *env) {
 	e.insert(cid, 1, 4)
 	e.insert(cid, 6, 10) // seq 5 is a hole
 	e.must(e.b.RaiseMaxSeq(e.ctx, cid, 60), "reserve ahead")
-	rev := store.Revoke{Role: 0, UserID: "u2", Nickname: "Dos", Time: 1700000000000}
+	rev := bucket.Revoke{Role: 0, UserID: "u2", Nickname: "Dos", Time: 1700000000000}
 	_, err := e.s.Revoke(e.ctx, cid, []int64{3}, rev)
 	e.must(err, "revoke seq 3")
 	// u1 cleared their history before seq 2 (seq_user.min_seq: the pull
 	// window's start, controller/msg.go GetMsgBySeqsRange).
-	e.insertRaw(store.CollSeqUser, bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: cid},
+	e.insertRaw(bucket.CollSeqUser, bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: cid},
 		{Key: "min_seq", Value: int64(2)}})
 	for _, c := range []struct {
 		action, uid string

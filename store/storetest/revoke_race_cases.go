@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // testRevokeAfterAnotherWriter is the check-then-write race made
@@ -20,15 +21,15 @@ func testRevokeAfterAnotherWriter(e *env) {
 	e.insert(cid, 1, 5)
 	e.must(e.s.CheckTargets(e.ctx, cid, "bob", []int64{3}, store.ActionRevoke), "check before the race")
 	other := store.New(e.b, store.Options{})
-	_, err := other.Revoke(e.ctx, cid, []int64{3}, store.Revoke{UserID: "bob", Time: 1})
+	_, err := other.Revoke(e.ctx, cid, []int64{3}, bucket.Revoke{UserID: "bob", Time: 1})
 	e.must(err, "bob's revoke")
 
-	res, err := e.s.Revoke(e.ctx, cid, []int64{3}, store.Revoke{UserID: "alice", Time: 2})
+	res, err := e.s.Revoke(e.ctx, cid, []int64{3}, bucket.Revoke{UserID: "alice", Time: 2})
 	var te *store.TargetError
 	if !errors.As(err, &te) || !strings.Contains(err.Error(), "already revoked") || len(res.Applied) != 0 {
 		e.errorf("revoke of a seq revoked meanwhile: applied %v, err %v; want refused as already revoked", res.Applied, err)
 	}
-	res, err = e.s.Revoke(e.ctx, cid, []int64{2, 3, 4}, store.Revoke{UserID: "alice", Time: 2})
+	res, err = e.s.Revoke(e.ctx, cid, []int64{2, 3, 4}, bucket.Revoke{UserID: "alice", Time: 2})
 	if err == nil || !strings.Contains(err.Error(), "done for seq 2,4 only") || !strings.Contains(err.Error(), "seq 3: already revoked") {
 		e.errorf("batch with one seq revoked meanwhile: %v; want seq 2,4 done and seq 3 already revoked", err)
 	}
@@ -56,7 +57,7 @@ func testConcurrentRevokes(e *env) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, errs[w] = e.s.Revoke(e.ctx, cid, []int64{3}, store.Revoke{UserID: fmt.Sprintf("op%d", w), Time: int64(w + 1)})
+			_, errs[w] = e.s.Revoke(e.ctx, cid, []int64{3}, bucket.Revoke{UserID: fmt.Sprintf("op%d", w), Time: int64(w + 1)})
 		}()
 	}
 	wg.Wait()

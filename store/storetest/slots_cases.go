@@ -4,9 +4,11 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/chatlens/chatlens/store"
-	"github.com/chatlens/chatlens/store/check/checktest"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/check/checktest"
 )
 
 // slotSets are the seqs asked of Slots: single slots, neighbours, both
@@ -31,16 +33,16 @@ func testSlotsAsBuckets(e *env) {
 	docs = append(docs, checktest.Catalogue()...)
 	cid := checktest.Cid
 	for _, c := range docs {
-		if _, err := e.b.InsertRaw(e.ctx, store.CollMsg, []bson.Raw{checktest.Raw(c.Doc)}, store.RawUpsert); err != nil {
+		if _, err := e.b.InsertRaw(e.ctx, bucket.CollMsg, []bson.Raw{checktest.Raw(c.Doc)}, store.RawUpsert); err != nil {
 			e.t.Logf("%s: %s: not stored by this server, so never read: %v", e.name, c.Name, firstLine(err))
 			continue
 		}
 		for _, seqs := range slotSets {
 			got, err := e.s.Slots(e.ctx, cid, seqs, 0)
 			e.must(err, c.Name+": Slots")
-			bs, err := e.s.Buckets(e.ctx, cid, store.BucketsCovering(slices.Min(seqs), slices.Max(seqs)), 0)
+			bs, err := e.s.Buckets(e.ctx, cid, bucket.BucketsCovering(slices.Min(seqs), slices.Max(seqs)), 0)
 			e.must(err, c.Name+": Buckets")
-			whole := map[int64]store.StoredSlot{}
+			whole := map[int64]bucket.StoredSlot{}
 			for _, b := range bs {
 				for _, st := range b.Slots {
 					whole[st.Seq] = st
@@ -61,7 +63,7 @@ func testSlotsAsBuckets(e *env) {
 // reads.
 func testSlotsReadLittle(e *env) {
 	raw := checktest.Raw(checktest.CleanBucket())
-	_, err := e.b.InsertRaw(e.ctx, store.CollMsg, []bson.Raw{raw}, store.RawUpsert)
+	_, err := e.b.InsertRaw(e.ctx, bucket.CollMsg, []bson.Raw{raw}, store.RawUpsert)
 	e.must(err, "store the bucket")
 	got, sliced, err := e.b.FindSlots(e.ctx, checktest.Cid+":0", 5, 1)
 	e.must(err, "FindSlots")

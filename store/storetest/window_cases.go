@@ -3,7 +3,7 @@ package storetest
 import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // testPullWindow: a user's window is OpenIM's pull window. From
@@ -17,15 +17,15 @@ func testPullWindow(e *env) {
 	for _, cid := range []string{group, notice, sn} {
 		e.insert(cid, 1, 90)
 	}
-	e.insertRaw(store.CollSeq,
+	e.insertRaw(bucket.CollSeq,
 		bson.D{{Key: "conversation_id", Value: group}, {Key: "min_seq", Value: int64(11)}, {Key: "max_seq", Value: int64(90)}})
-	e.insertRaw(store.CollSeqUser,
+	e.insertRaw(bucket.CollSeqUser,
 		// ann cleared her own history up to 40; her seq_user.max_seq does not cap a group.
 		bson.D{{Key: "user_id", Value: "ann"}, {Key: "conversation_id", Value: group}, {Key: "min_seq", Value: int64(41)},
 			{Key: "max_seq", Value: int64(50)}, {Key: "read_seq", Value: int64(5)}},
 		bson.D{{Key: "user_id", Value: "ann"}, {Key: "conversation_id", Value: notice}, {Key: "max_seq", Value: int64(60)}},
 		bson.D{{Key: "user_id", Value: "ann"}, {Key: "conversation_id", Value: sn}, {Key: "max_seq", Value: int64(60)}})
-	e.insertRaw(store.CollConversation,
+	e.insertRaw(bucket.CollConversation,
 		// conversation.min_seq is what OpenIM's clear writes for the list, not the window.
 		bson.D{{Key: "owner_user_id", Value: "bob"}, {Key: "conversation_id", Value: group}, {Key: "min_seq", Value: int64(70)},
 			{Key: "max_seq", Value: int64(80)}},

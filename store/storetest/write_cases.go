@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/chatlens/chatlens/store"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // testAddressing stores single messages at the OPENIM.md test vectors and
@@ -22,15 +24,15 @@ func testAddressing(e *env) {
 		{1, ":0", 0}, {100, ":0", 99}, {101, ":1", 0}, {250, ":2", 49}, {10086, ":100", 85},
 		{99, ":0", 98}, {200, ":1", 99}, {201, ":2", 0},
 	} {
-		if got := store.DocIDForSeq(cid, v.seq); got != cid+v.suffix {
+		if got := bucket.DocIDForSeq(cid, v.seq); got != cid+v.suffix {
 			e.errorf("seq %d: doc_id %s, want %s", v.seq, got, cid+v.suffix)
 		}
-		if got := store.SlotIndex(v.seq); got != v.slot {
+		if got := bucket.SlotIndex(v.seq); got != v.slot {
 			e.errorf("seq %d: slot %d, want %d", v.seq, got, v.slot)
 		}
 		e.insert(cid, v.seq, v.seq)
 		slots := e.slots(cid + v.suffix)
-		if len(slots) != store.BucketSize {
+		if len(slots) != bucket.BucketSize {
 			e.fatalf("%s has %d slots", cid+v.suffix, len(slots))
 		}
 		s := e.slot(slots[v.slot])
@@ -45,14 +47,14 @@ func testInsertOneBucket(e *env) {
 	const cid = "si_alice_bob"
 	e.insert(cid, 1, 10)
 	slots := e.slots(cid + ":0")
-	if len(slots) != store.BucketSize {
-		e.fatalf("bucket has %d slots, want %d", len(slots), store.BucketSize)
+	if len(slots) != bucket.BucketSize {
+		e.fatalf("bucket has %d slots, want %d", len(slots), bucket.BucketSize)
 	}
 	for i := range 10 {
 		s := e.slot(slots[i])
 		e.wantMessage(cid, int64(i+1), &s)
 	}
-	for i := 10; i < store.BucketSize; i++ {
+	for i := 10; i < bucket.BucketSize; i++ {
 		if err := wantEmptySlot(slots[i]); err != nil {
 			e.errorf("slot %d: %v", i, err)
 		}
@@ -89,12 +91,12 @@ func testInsertSpansBuckets(e *env) {
 	const cid = "sg_span"
 	e.insert(cid, 95, 310)
 	for idx := int64(0); idx <= 3; idx++ {
-		slots := e.slots(store.DocID(cid, idx))
-		if len(slots) != store.BucketSize {
+		slots := e.slots(bucket.DocID(cid, idx))
+		if len(slots) != bucket.BucketSize {
 			e.fatalf("bucket %d has %d slots", idx, len(slots))
 		}
 		for i, v := range slots {
-			seq := store.FirstSeq(idx) + int64(i)
+			seq := bucket.FirstSeq(idx) + int64(i)
 			if seq < 95 || seq > 310 {
 				if err := wantEmptySlot(v); err != nil {
 					e.errorf("seq %d: %v", seq, err)
@@ -130,10 +132,10 @@ func testInsertReplayed(e *env) {
 
 func testInsertBucketExists(e *env) {
 	const cid = "sg_exists"
-	doc := store.NewDoc(cid + ":0")
+	doc := bucket.NewDoc(cid + ":0")
 	for seq := int64(61); seq <= 70; seq++ {
-		doc.Msgs[store.SlotIndex(seq)].Msg = newMsg(cid, seq)
-		doc.Msgs[store.SlotIndex(seq)].Msg.Seq = seq
+		doc.Msgs[bucket.SlotIndex(seq)].Msg = newMsg(cid, seq)
+		doc.Msgs[bucket.SlotIndex(seq)].Msg.Seq = seq
 	}
 	e.must(e.b.InsertBucket(e.ctx, doc), "pre-insert bucket 0")
 	e.insert(cid, 1, 10)
@@ -148,7 +150,7 @@ func testInsertBucketExists(e *env) {
 			e.errorf("seq %d: %v", seq, err)
 		}
 	}
-	if n := len(e.slots(cid + ":1")); n != store.BucketSize {
+	if n := len(e.slots(cid + ":1")); n != bucket.BucketSize {
 		e.errorf("bucket 1 has %d slots", n)
 	}
 }
@@ -158,24 +160,24 @@ func testInsertBucketExists(e *env) {
 // key, and the machine steps back to updating, keeping both writes.
 func testDuplicateKeyRace(e *env) {
 	const cid = "sg_race"
-	other := store.NewDoc(cid + ":0")
+	other := bucket.NewDoc(cid + ":0")
 	other.Msgs[49].Msg = newMsg(cid, 50)
 	other.Msgs[49].Msg.Seq = 50
 	if err := e.b.InsertBucket(e.ctx, other); err != nil {
 		e.fatalf("insert bucket: %v", err)
 	}
-	if err := e.b.InsertBucket(e.ctx, store.NewDoc(cid+":0")); !errors.Is(err, store.ErrDuplicateKey) {
+	if err := e.b.InsertBucket(e.ctx, bucket.NewDoc(cid+":0")); !errors.Is(err, store.ErrDuplicateKey) {
 		e.fatalf("second insert of %s:0: %v, want store.ErrDuplicateKey", cid, err)
 	}
 
 	racing := &racingBackend{Backend: e.b, raced: map[string]bool{}, race: func(docID string) error {
-		d := store.NewDoc(docID)
+		d := bucket.NewDoc(docID)
 		d.Msgs[99].Msg = newMsg(cid, 200)
 		d.Msgs[99].Msg.Seq = 200
 		return e.b.InsertBucket(e.ctx, d)
 	}}
 	s := store.New(racing, store.Options{})
-	msgs := []*store.MsgData{newMsg(cid, 101), newMsg(cid, 102)}
+	msgs := []*bucket.MsgData{newMsg(cid, 101), newMsg(cid, 102)}
 	if _, err := s.InsertMessages(e.ctx, cid, 101, msgs); err != nil {
 		e.fatalf("insert during a race: %v", err)
 	}
@@ -184,7 +186,7 @@ func testDuplicateKeyRace(e *env) {
 	}
 	slots := e.slots(cid + ":1")
 	for _, seq := range []int64{101, 102, 200} {
-		s := e.slot(slots[store.SlotIndex(seq)])
+		s := e.slot(slots[bucket.SlotIndex(seq)])
 		e.wantMessage(cid, seq, &s)
 	}
 	if err := wantEmptySlot(slots[2]); err != nil {
@@ -196,8 +198,8 @@ func testEmptySlots(e *env) {
 	const cid = "si_a_b"
 	e.insert(cid, 250, 250)
 	slots := e.slots(cid + ":2")
-	if len(slots) != store.BucketSize {
-		e.fatalf("bucket has %d slots, want %d", len(slots), store.BucketSize)
+	if len(slots) != bucket.BucketSize {
+		e.fatalf("bucket has %d slots, want %d", len(slots), bucket.BucketSize)
 	}
 	for i, v := range slots {
 		if i == 49 {

@@ -10,11 +10,12 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // conversationKeyed are the collections whose documents name their
 // conversation in a conversation_id field.
-var conversationKeyed = []string{store.CollSeq, store.CollSeqUser, store.CollConversation}
+var conversationKeyed = []string{bucket.CollSeq, bucket.CollSeqUser, bucket.CollConversation}
 
 // Export writes the stored documents of coll to w, one canonical Extended
 // JSON document a line, in the backend's scan order. Canonical form keeps
@@ -28,7 +29,7 @@ func Export(ctx context.Context, b store.Backend, coll, cid string, w io.Writer)
 	keep := func(bson.Raw) bool { return true }
 	switch {
 	case cid == "":
-	case coll == store.CollMsg:
+	case coll == bucket.CollMsg:
 		prefix = cid + ":"
 	case slices.Contains(conversationKeyed, coll):
 		keep = func(raw bson.Raw) bool {
@@ -61,7 +62,7 @@ func Export(ctx context.Context, b store.Backend, coll, cid string, w io.Writer)
 		// Byte-exact JSON, and safe on a terminal: the characters no output
 		// writes raw (C1 controls, bidi controls, ...) become \uXXXX, which
 		// import reads back as the same characters.
-		line = append(store.EscapeJSONLine(line), '\n')
+		line = append(bucket.EscapeJSONLine(line), '\n')
 		if _, err := bw.Write(line); err != nil {
 			return err
 		}

@@ -17,6 +17,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // BatchSize is the most documents stored per InsertRaw call.
@@ -246,7 +247,7 @@ func (im *importer) read() int { return im.res.Stored() + im.res.Refused }
 // keyText names doc's unique key for a message: doc_id "si_a_b:0".
 func keyText(coll string, doc bson.Raw) string {
 	var parts []string
-	for _, k := range store.UniqueKey(coll) {
+	for _, k := range bucket.UniqueKey(coll) {
 		v, err := doc.LookupErr(k)
 		if err != nil {
 			continue

@@ -3,7 +3,7 @@ package transfer
 import (
 	"fmt"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // maxErrorText bounds the text quoted from input or from a server in an
@@ -11,7 +11,7 @@ import (
 const maxErrorText = 300
 
 // oneLine makes text from untrusted input safe for a one-line error.
-func oneLine(s string) string { return store.EscapeUntrusted(s, maxErrorText) }
+func oneLine(s string) string { return bucket.EscapeUntrusted(s, maxErrorText) }
 
 // lineError is a one-line, sanitised message that keeps its cause for
 // errors.Is (context.Canceled, store.ErrReadOnly, ...).

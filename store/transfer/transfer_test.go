@@ -14,6 +14,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/embedded"
 )
 
@@ -70,14 +71,14 @@ func scan(t *testing.T, b store.Backend, coll string) []bson.Raw {
 
 // bucketDoc is a stored bucket of conversation cid holding messages at the
 // given slots, with content of the given size.
-func bucketDoc(cid string, index int64, contentBytes int, slots ...int) *store.Doc {
-	d := store.NewDoc(store.DocID(cid, index))
+func bucketDoc(cid string, index int64, contentBytes int, slots ...int) *bucket.Doc {
+	d := bucket.NewDoc(bucket.DocID(cid, index))
 	for _, i := range slots {
-		seq := store.FirstSeq(index) + int64(i)
-		d.Msgs[i].Msg = &store.MsgData{SendID: "u_a", RecvID: "u_b", ContentType: 101, Seq: seq,
+		seq := bucket.FirstSeq(index) + int64(i)
+		d.Msgs[i].Msg = &bucket.MsgData{SendID: "u_a", RecvID: "u_b", ContentType: 101, Seq: seq,
 			Content:  `{"content":"` + strings.Repeat("é", contentBytes/2) + `"}`,
-			SendTime: 1700000000000 + seq, CreateTime: 1700000000000 + seq, Status: store.StatusSent,
-			SessionType: store.SessionSingle, MsgFrom: store.MsgFromUser, Options: map[string]bool{"history": true}}
+			SendTime: 1700000000000 + seq, CreateTime: 1700000000000 + seq, Status: bucket.StatusSent,
+			SessionType: bucket.SessionSingle, MsgFrom: bucket.MsgFromUser, Options: map[string]bool{"history": true}}
 	}
 	return d
 }
@@ -90,10 +91,10 @@ func TestImportNumbers(t *testing.T) {
 		`"i32":5,"i64":5000000000,"neg":-2147483649,"dbl":1.5,"whole":2.0,"exp":1e3,` +
 		`"c32":{"$numberInt":"7"},"c64":{"$numberLong":"7"},"cdbl":{"$numberDouble":"7.0"},` +
 		`"inf":{"$numberDouble":"Infinity"},"when":{"$date":"2024-01-02T03:04:05.678Z"}}`
-	if n, err := importString(t, b, store.CollMsg, line+"\n"); err != nil || n != 1 {
+	if n, err := importString(t, b, bucket.CollMsg, line+"\n"); err != nil || n != 1 {
 		t.Fatalf("import: %d, %v", n, err)
 	}
-	docs := scan(t, b, store.CollMsg)
+	docs := scan(t, b, bucket.CollMsg)
 	if len(docs) != 1 {
 		t.Fatalf("%d documents stored, want 1", len(docs))
 	}
@@ -119,14 +120,14 @@ func TestImportNumbers(t *testing.T) {
 	// The stored bucket decodes: relaxed int32 seqs read as int64 fields.
 	relaxed := `{"doc_id":"si_a_b:1","msgs":[{"msg":{"seq":101,"send_time":1700000000000,"content_type":101,` +
 		`"content":"{}"},"revoke":null,"del_list":[],"is_read":false}]}`
-	if _, err := importString(t, b, store.CollMsg, relaxed); err != nil {
+	if _, err := importString(t, b, bucket.CollMsg, relaxed); err != nil {
 		t.Fatal(err)
 	}
 	found, err := b.FindBuckets(context.Background(), []string{"si_a_b:1"})
 	if err != nil || len(found) != 1 {
 		t.Fatalf("find: %d, %v", len(found), err)
 	}
-	if s := store.DecodeBucket(found[0]).Slots[0]; s.Slot == nil || s.Slot.Msg.Seq != 101 {
+	if s := bucket.DecodeBucket(found[0]).Slots[0]; s.Slot == nil || s.Slot.Msg.Seq != 101 {
 		t.Errorf("relaxed bucket decodes as %+v", s)
 	}
 }
@@ -149,17 +150,17 @@ func TestRoundTrip(t *testing.T) {
 			"\x1b]0;title\x07 \u202e 中文 👋 \u2028 \"quoted\" <tag> &", bson.D{}, bson.A{bson.A{}}, bson.Regex{Pattern: "^a", Options: "i"},
 			bson.Timestamp{T: 1, I: 2}, bson.MinKey{}, bson.MaxKey{}, true, nil}}}),
 	}
-	if _, err := a.InsertRaw(ctx, store.CollMsg, docs, store.RawUpsert); err != nil {
+	if _, err := a.InsertRaw(ctx, bucket.CollMsg, docs, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 	seqs := []bson.Raw{
-		mustRaw(t, store.SeqRecord{ConversationID: "si_u_a_u_b", MaxSeq: 200}),
-		mustRaw(t, store.SeqRecord{ConversationID: "sg_team", MaxSeq: 400}),
+		mustRaw(t, bucket.SeqRecord{ConversationID: "si_u_a_u_b", MaxSeq: 200}),
+		mustRaw(t, bucket.SeqRecord{ConversationID: "sg_team", MaxSeq: 400}),
 	}
-	if _, err := a.InsertRaw(ctx, store.CollSeq, seqs, store.RawUpsert); err != nil {
+	if _, err := a.InsertRaw(ctx, bucket.CollSeq, seqs, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
-	for _, coll := range []string{store.CollMsg, store.CollSeq} {
+	for _, coll := range []string{bucket.CollMsg, bucket.CollSeq} {
 		n1, out1 := export(t, a, coll, "")
 		b := open(t)
 		n, err := importString(t, b, coll, out1)
@@ -180,7 +181,7 @@ func TestRoundTrip(t *testing.T) {
 			t.Errorf("%s: %d lines for %d documents", coll, strings.Count(out1, "\n"), n1)
 		}
 	}
-	_, out := export(t, a, store.CollMsg, "")
+	_, out := export(t, a, bucket.CollMsg, "")
 	for _, want := range []string{`{"$numberInt":"`, `{"$numberLong":"`, `"$numberDouble":"-0.0"`, `"$numberDouble":"NaN"`, `<tag> &`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("export lacks %s", want)
@@ -202,21 +203,21 @@ func TestExportConversation(t *testing.T) {
 		mustRaw(t, bucketDoc("si_a_bc", 0, 4, 1)), mustRaw(t, bucketDoc("sg_x", 0, 4, 1)),
 		mustRaw(t, bson.D{{Key: "doc_id", Value: "si_a_b:abc"}}),
 	}
-	if _, err := b.InsertRaw(ctx, store.CollMsg, msgs, store.RawUpsert); err != nil {
+	if _, err := b.InsertRaw(ctx, bucket.CollMsg, msgs, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
-	seqs := []bson.Raw{mustRaw(t, store.SeqRecord{ConversationID: "si_a_b", MaxSeq: 9}), mustRaw(t, store.SeqRecord{ConversationID: "si_a_bc", MaxSeq: 9})}
-	if _, err := b.InsertRaw(ctx, store.CollSeq, seqs, store.RawUpsert); err != nil {
+	seqs := []bson.Raw{mustRaw(t, bucket.SeqRecord{ConversationID: "si_a_b", MaxSeq: 9}), mustRaw(t, bucket.SeqRecord{ConversationID: "si_a_bc", MaxSeq: 9})}
+	if _, err := b.InsertRaw(ctx, bucket.CollSeq, seqs, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
-	n, out := export(t, b, store.CollMsg, "si_a_b")
+	n, out := export(t, b, bucket.CollMsg, "si_a_b")
 	if n != 3 || strings.Contains(out, "si_a_bc") || strings.Contains(out, "sg_x") || !strings.Contains(out, `"si_a_b:abc"`) {
 		t.Errorf("msg export of si_a_b: %d documents\n%s", n, out)
 	}
-	if n, out := export(t, b, store.CollSeq, "si_a_b"); n != 1 || strings.Contains(out, "si_a_bc") {
+	if n, out := export(t, b, bucket.CollSeq, "si_a_b"); n != 1 || strings.Contains(out, "si_a_bc") {
 		t.Errorf("seq export of si_a_b: %d documents\n%s", n, out)
 	}
-	if _, err := Export(ctx, b, store.CollUser, "si_a_b", &bytes.Buffer{}); err == nil {
+	if _, err := Export(ctx, b, bucket.CollUser, "si_a_b", &bytes.Buffer{}); err == nil {
 		t.Error("a conversation filter on user is accepted")
 	}
 }
@@ -241,7 +242,7 @@ func TestImportBadLine(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			b := open(t)
 			input := good(0) + "\n" + good(1) + "\n\n" + good(2) + "\n" + c.bad + "\n" + good(3) + "\n"
-			n, err := importString(t, b, store.CollMsg, input)
+			n, err := importString(t, b, bucket.CollMsg, input)
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -252,7 +253,7 @@ func TestImportBadLine(t *testing.T) {
 			if strings.ContainsAny(msg, "\x1b\x07\n\r") {
 				t.Errorf("error is not one safe line: %q", msg)
 			}
-			if got, _ := export(t, b, store.CollMsg, ""); got != 3 {
+			if got, _ := export(t, b, bucket.CollMsg, ""); got != 3 {
 				t.Errorf("%d documents stored, want 3", got)
 			}
 		})
@@ -264,15 +265,15 @@ func TestImportBadLine(t *testing.T) {
 func TestImportLineEndings(t *testing.T) {
 	b := open(t)
 	input := "\ufeff\r\n  \r\n" + `{"doc_id":"si_a_b:0","n":1}` + "\r\n\t\r\n" + `{"doc_id":"si_a_b:1","n":2}` + "\r\n" + `{"doc_id":"si_a_b:2","n":3}`
-	n, err := importString(t, b, store.CollMsg, input)
+	n, err := importString(t, b, bucket.CollMsg, input)
 	if err != nil || n != 3 {
 		t.Fatalf("import: %d, %v", n, err)
 	}
-	_, err = importString(t, b, store.CollMsg, "\r\n\r\n{bad\r\n")
+	_, err = importString(t, b, bucket.CollMsg, "\r\n\r\n{bad\r\n")
 	if err == nil || !strings.Contains(err.Error(), "line 3:") {
 		t.Errorf("error %v does not name line 3", err)
 	}
-	if n, err := importString(t, b, store.CollMsg, " \n\r\n"); n != 0 || err != nil {
+	if n, err := importString(t, b, bucket.CollMsg, " \n\r\n"); n != 0 || err != nil {
 		t.Errorf("blank input: %d, %v", n, err)
 	}
 }
@@ -286,23 +287,23 @@ func TestImportHugeLine(t *testing.T) {
 		all[i] = i
 	}
 	huge := mustRaw(t, bucketDoc("sg_big", 0, 20_000, all...))
-	if _, err := a.InsertRaw(context.Background(), store.CollMsg, []bson.Raw{huge}, store.RawUpsert); err != nil {
+	if _, err := a.InsertRaw(context.Background(), bucket.CollMsg, []bson.Raw{huge}, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
-	_, line := export(t, a, store.CollMsg, "")
+	_, line := export(t, a, bucket.CollMsg, "")
 	if len(line) < 1<<20 {
 		t.Fatalf("test line is only %d bytes", len(line))
 	}
 	b := open(t)
-	if n, err := importString(t, b, store.CollMsg, line); err != nil || n != 1 {
+	if n, err := importString(t, b, bucket.CollMsg, line); err != nil || n != 1 {
 		t.Fatalf("import of a %d-byte line: %d, %v", len(line), n, err)
 	}
-	if got := scan(t, b, store.CollMsg); len(got) != 1 || !bytes.Equal(got[0], scan(t, a, store.CollMsg)[0]) {
+	if got := scan(t, b, bucket.CollMsg); len(got) != 1 || !bytes.Equal(got[0], scan(t, a, bucket.CollMsg)[0]) {
 		t.Error("huge bucket changed on the way")
 	}
 	defer func(old int) { maxLine = old }(maxLine)
 	maxLine = 1 << 20
-	n, err := importString(t, open(t), store.CollMsg, `{"doc_id":"x:0"}`+"\n"+line)
+	n, err := importString(t, open(t), bucket.CollMsg, `{"doc_id":"x:0"}`+"\n"+line)
 	if err == nil || n != 1 || !strings.Contains(err.Error(), "line 2: longer than 1 MiB") {
 		t.Errorf("over the limit: %d, %v", n, err)
 	}
@@ -311,18 +312,18 @@ func TestImportHugeLine(t *testing.T) {
 // TestImportArray: mongoexport --jsonArray output imports the same way.
 func TestImportArray(t *testing.T) {
 	b := open(t)
-	n, err := importString(t, b, store.CollMsg, "[\n"+`{"doc_id":"si_a_b:0"},`+"\r\n"+`{"doc_id":"si_a_b:1","n":{"$numberLong":"5"}}`+"\n]\n")
+	n, err := importString(t, b, bucket.CollMsg, "[\n"+`{"doc_id":"si_a_b:0"},`+"\r\n"+`{"doc_id":"si_a_b:1","n":{"$numberLong":"5"}}`+"\n]\n")
 	if err != nil || n != 2 {
 		t.Fatalf("import: %d, %v", n, err)
 	}
-	if n, _ := export(t, b, store.CollMsg, ""); n != 2 {
+	if n, _ := export(t, b, bucket.CollMsg, ""); n != 2 {
 		t.Errorf("%d documents stored, want 2", n)
 	}
-	n, err = importString(t, open(t), store.CollMsg, `[{"doc_id":"a:0"}, {"doc_id": 1`)
+	n, err = importString(t, open(t), bucket.CollMsg, `[{"doc_id":"a:0"}, {"doc_id": 1`)
 	if err == nil || n != 1 || !strings.Contains(err.Error(), "array element 2") {
 		t.Errorf("bad element: %d, %v", n, err)
 	}
-	n, err = importString(t, open(t), store.CollMsg, `[{"doc_id":"a:0"}] {"doc_id":"a:1"}`)
+	n, err = importString(t, open(t), bucket.CollMsg, `[{"doc_id":"a:0"}] {"doc_id":"a:1"}`)
 	if err == nil || n != 1 || !strings.Contains(err.Error(), "more input after the array") {
 		t.Errorf("input after the array: %d, %v", n, err)
 	}
@@ -352,7 +353,7 @@ func TestImportBatches(t *testing.T) {
 	}
 	c := &counting{Backend: open(t)}
 	var progress []int
-	res, err := Import(context.Background(), c, store.CollMsg, strings.NewReader(input.String()), store.RawInsert, func(d int) { progress = append(progress, d) })
+	res, err := Import(context.Background(), c, bucket.CollMsg, strings.NewReader(input.String()), store.RawInsert, func(d int) { progress = append(progress, d) })
 	if n := res.Stored(); err != nil || n != 2*BatchSize+1 {
 		t.Fatalf("import: %d, %v", n, err)
 	}
@@ -361,7 +362,7 @@ func TestImportBatches(t *testing.T) {
 		t.Errorf("batches %v, progress %v", c.batches, progress)
 	}
 	c = &counting{Backend: open(t), failAt: 2}
-	res, err = Import(context.Background(), c, store.CollMsg, strings.NewReader(input.String()), store.RawInsert, nil)
+	res, err = Import(context.Background(), c, bucket.CollMsg, strings.NewReader(input.String()), store.RawInsert, nil)
 	want := fmt.Sprintf("import: storing documents %d-%d: connection reset\\nby peer; %d documents before them were stored",
 		BatchSize+1, 2*BatchSize, BatchSize)
 	if n := res.Stored(); n != BatchSize || err == nil || err.Error() != want {
@@ -379,11 +380,11 @@ func TestExportInvalidUTF8(t *testing.T) {
 		mustRaw(t, bson.D{{Key: "doc_id", Value: "si_a_b:1"}, {Key: "t", Value: bson.A{"ok", "bad \xff byte"}}}),
 		mustRaw(t, bson.D{{Key: "doc_id", Value: "si_a_b:2"}}),
 	}
-	if _, err := b.InsertRaw(context.Background(), store.CollMsg, docs, store.RawUpsert); err != nil {
+	if _, err := b.InsertRaw(context.Background(), bucket.CollMsg, docs, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	n, err := Export(context.Background(), b, store.CollMsg, "", &out)
+	n, err := Export(context.Background(), b, bucket.CollMsg, "", &out)
 	if n != 3 || strings.Count(out.String(), "\n") != 3 {
 		t.Errorf("wrote %d documents, %d lines; want 3", n, strings.Count(out.String(), "\n"))
 	}
@@ -396,15 +397,15 @@ func TestExportInvalidUTF8(t *testing.T) {
 // stays visible to errors.Is.
 func TestCancel(t *testing.T) {
 	b := open(t)
-	if _, err := importString(t, b, store.CollMsg, `{"doc_id":"a:0"}`); err != nil {
+	if _, err := importString(t, b, bucket.CollMsg, `{"doc_id":"a:0"}`); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if res, err := Import(ctx, b, store.CollMsg, strings.NewReader(`{"doc_id":"a:1"}`), store.RawInsert, nil); res.Stored() != 0 || !errors.Is(err, context.Canceled) {
+	if res, err := Import(ctx, b, bucket.CollMsg, strings.NewReader(`{"doc_id":"a:1"}`), store.RawInsert, nil); res.Stored() != 0 || !errors.Is(err, context.Canceled) {
 		t.Errorf("import: %+v, %v", res, err)
 	}
-	if n, err := Export(ctx, b, store.CollMsg, "", &bytes.Buffer{}); n != 0 || !errors.Is(err, context.Canceled) {
+	if n, err := Export(ctx, b, bucket.CollMsg, "", &bytes.Buffer{}); n != 0 || !errors.Is(err, context.Canceled) {
 		t.Errorf("export: %d, %v", n, err)
 	}
 }
@@ -419,12 +420,12 @@ func TestExportEscapesUnsafeCharacters(t *testing.T) {
 	text := "a\u0085b\u009b31mc\u009d0;t\u009c \u202eabc\u200f \u2028\u2029 pay\u200bpal\ufeff \x7f 中文 👋"
 	doc := mustRaw(t, bson.D{{Key: "_id", Value: "x"}, {Key: "doc_id", Value: "si_u_a_u_b:0"},
 		{Key: "k\u009b", Value: text}})
-	if _, err := a.InsertRaw(context.Background(), store.CollMsg, []bson.Raw{doc}, store.RawUpsert); err != nil {
+	if _, err := a.InsertRaw(context.Background(), bucket.CollMsg, []bson.Raw{doc}, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
-	_, out := export(t, a, store.CollMsg, "")
+	_, out := export(t, a, bucket.CollMsg, "")
 	for _, r := range out {
-		if r == 0x7f || store.UnsafeRune(r) {
+		if r == 0x7f || bucket.UnsafeRune(r) {
 			t.Errorf("export writes %U raw: %q", r, out)
 		}
 	}
@@ -432,10 +433,10 @@ func TestExportEscapesUnsafeCharacters(t *testing.T) {
 		t.Errorf("export does not escape C1 controls, or escapes plain text: %s", out)
 	}
 	b := open(t)
-	if _, err := importString(t, b, store.CollMsg, out); err != nil {
+	if _, err := importString(t, b, bucket.CollMsg, out); err != nil {
 		t.Fatal(err)
 	}
-	if got := scan(t, b, store.CollMsg); len(got) != 1 || !bytes.Equal(got[0], doc) {
+	if got := scan(t, b, bucket.CollMsg); len(got) != 1 || !bytes.Equal(got[0], doc) {
 		t.Errorf("import of the escaped export changed the document:\n%v\n%v", got, doc)
 	}
 }
@@ -449,7 +450,7 @@ func TestImportBatchesBoundedByBytes(t *testing.T) {
 		fmt.Fprintf(&input, `{"doc_id":"si_a_b:%d","pad":"%s"}`+"\n", i, strings.Repeat("x", BatchBytes/4))
 	}
 	c := &counting{Backend: open(t)}
-	res, err := Import(context.Background(), c, store.CollMsg, strings.NewReader(input.String()), store.RawInsert, nil)
+	res, err := Import(context.Background(), c, bucket.CollMsg, strings.NewReader(input.String()), store.RawInsert, nil)
 	if n := res.Stored(); err != nil || n != 10 {
 		t.Fatalf("import: %d, %v", n, err)
 	}
@@ -469,13 +470,13 @@ func TestImportInterruptedSaysWhereItStopped(t *testing.T) {
 	b := open(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	res, err := Import(ctx, b, store.CollMsg, strings.NewReader(input.String()), store.RawInsert, func(int) { cancel() })
+	res, err := Import(ctx, b, bucket.CollMsg, strings.NewReader(input.String()), store.RawInsert, func(int) { cancel() })
 	want := fmt.Sprintf("import: interrupted at line %d (not stored): context canceled; %d documents before it were stored",
 		BatchSize+1, BatchSize)
 	if res.Stored() != BatchSize || !errors.Is(err, context.Canceled) || err.Error() != want {
 		t.Errorf("got %d stored, %v; want %d and %q", res.Stored(), err, BatchSize, want)
 	}
-	if n := len(scan(t, b, store.CollMsg)); n != BatchSize {
+	if n := len(scan(t, b, bucket.CollMsg)); n != BatchSize {
 		t.Errorf("%d documents in the store, want %d", n, BatchSize)
 	}
 }

@@ -3,7 +3,7 @@ package checktest
 import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Case is one entry of the catalogue of broken buckets found in real
@@ -11,7 +11,7 @@ import (
 type Case struct {
 	Name string
 	Doc  bson.D
-	Kind store.ProblemKind
+	Kind bucket.ProblemKind
 	Slot int // the position check names and DecodeBucket marks; -1 for the whole document
 }
 
@@ -22,40 +22,40 @@ type Case struct {
 // read or deleted for someone) is not here: see OpenIMBuckets.
 func Catalogue() []Case {
 	return []Case{
-		{"99 slots", Bucket(Cid+":0", CleanSlots()[:99]), store.KindLength, -1},
-		{"101 slots", Bucket(Cid+":0", append(CleanSlots(), EmptySlot())), store.KindLength, -1},
-		{"0 slots", Bucket(Cid+":0", bson.A{}), store.KindLength, -1},
-		{"msgs missing", Without(CleanBucket(), "msgs"), store.KindLength, -1},
-		{"msgs is a document", Bucket(Cid+":0", bson.D{{Key: "0", Value: EmptySlot()}}), store.KindLength, -1},
-		{"null slot", Bucket(Cid+":0", WithSlot(5, nil)), store.KindNullSlot, 5},
-		{"slot is a string", Bucket(Cid+":0", WithSlot(5, "hello")), store.KindSlotType, 5},
-		{"slot is a number", Bucket(Cid+":0", WithSlot(5, int32(42))), store.KindSlotType, 5},
-		{"slot is an array", Bucket(Cid+":0", WithSlot(5, bson.A{})), store.KindSlotType, 5},
-		{"send_id is a number", Bucket(Cid+":0", WithMsgField(5, "send_id", int64(12345))), store.KindFieldType, 5},
-		{"seq is a string", Bucket(Cid+":0", WithMsgField(5, "seq", "6")), store.KindFieldType, 5},
-		{"content_type is a fraction", Bucket(Cid+":0", WithMsgField(5, "content_type", 101.5)), store.KindFieldType, 5},
-		{"session_type beyond int32", Bucket(Cid+":0", WithMsgField(5, "session_type", int64(1)<<40)), store.KindFieldType, 5},
-		{"at_user_id_list holds a number", Bucket(Cid+":0", WithMsgField(5, "at_user_id_list", bson.A{int32(1)})), store.KindFieldType, 5},
-		{"options holds a string", Bucket(Cid+":0", WithMsgField(5, "options", bson.D{{Key: "history", Value: "yes"}})), store.KindFieldType, 5},
-		{"msg is a string", Bucket(Cid+":0", WithSlot(5, With(EmptySlot(), "msg", "hi"))), store.KindFieldType, 5},
-		{"del_list is null", Bucket(Cid+":0", WithSlot(5, With(CleanSlots()[5].(bson.D), "del_list", nil))), store.KindFieldType, 5},
-		{"is_read is a string", Bucket(Cid+":0", WithSlot(5, With(CleanSlots()[5].(bson.D), "is_read", "true"))), store.KindFieldType, 5},
+		{"99 slots", Bucket(Cid+":0", CleanSlots()[:99]), bucket.KindLength, -1},
+		{"101 slots", Bucket(Cid+":0", append(CleanSlots(), EmptySlot())), bucket.KindLength, -1},
+		{"0 slots", Bucket(Cid+":0", bson.A{}), bucket.KindLength, -1},
+		{"msgs missing", Without(CleanBucket(), "msgs"), bucket.KindLength, -1},
+		{"msgs is a document", Bucket(Cid+":0", bson.D{{Key: "0", Value: EmptySlot()}}), bucket.KindLength, -1},
+		{"null slot", Bucket(Cid+":0", WithSlot(5, nil)), bucket.KindNullSlot, 5},
+		{"slot is a string", Bucket(Cid+":0", WithSlot(5, "hello")), bucket.KindSlotType, 5},
+		{"slot is a number", Bucket(Cid+":0", WithSlot(5, int32(42))), bucket.KindSlotType, 5},
+		{"slot is an array", Bucket(Cid+":0", WithSlot(5, bson.A{})), bucket.KindSlotType, 5},
+		{"send_id is a number", Bucket(Cid+":0", WithMsgField(5, "send_id", int64(12345))), bucket.KindFieldType, 5},
+		{"seq is a string", Bucket(Cid+":0", WithMsgField(5, "seq", "6")), bucket.KindFieldType, 5},
+		{"content_type is a fraction", Bucket(Cid+":0", WithMsgField(5, "content_type", 101.5)), bucket.KindFieldType, 5},
+		{"session_type beyond int32", Bucket(Cid+":0", WithMsgField(5, "session_type", int64(1)<<40)), bucket.KindFieldType, 5},
+		{"at_user_id_list holds a number", Bucket(Cid+":0", WithMsgField(5, "at_user_id_list", bson.A{int32(1)})), bucket.KindFieldType, 5},
+		{"options holds a string", Bucket(Cid+":0", WithMsgField(5, "options", bson.D{{Key: "history", Value: "yes"}})), bucket.KindFieldType, 5},
+		{"msg is a string", Bucket(Cid+":0", WithSlot(5, With(EmptySlot(), "msg", "hi"))), bucket.KindFieldType, 5},
+		{"del_list is null", Bucket(Cid+":0", WithSlot(5, With(CleanSlots()[5].(bson.D), "del_list", nil))), bucket.KindFieldType, 5},
+		{"is_read is a string", Bucket(Cid+":0", WithSlot(5, With(CleanSlots()[5].(bson.D), "is_read", "true"))), bucket.KindFieldType, 5},
 		{"revoke.time is a string", Bucket(Cid+":0", WithSlot(2, With(CleanSlots()[2].(bson.D), "revoke",
 			bson.D{{Key: "role", Value: int32(0)}, {Key: "user_id", Value: Alice}, {Key: "nickname", Value: "A"}, {Key: "time", Value: "now"}}))),
-			store.KindFieldType, 2},
-		{"seq disagrees with its slot", Bucket(Cid+":0", WithMsgField(5, "seq", int64(7))), store.KindSeqMismatch, 5},
-		{"doc_id with a non-numeric suffix", Bucket(Cid+":abc", CleanSlots()), store.KindDocID, -1},
-		{"doc_id without an index", Bucket(Cid, CleanSlots()), store.KindDocID, -1},
-		{"doc_id missing", Without(CleanBucket(), "doc_id"), store.KindDocID, -1},
-		{"doc_id is a number", Bucket(int32(7), CleanSlots()), store.KindDocID, -1},
-		{"msg lacks fields", Bucket(Cid+":0", WithoutMsgFields(5, "content_type", "send_time", "ex")), store.KindMissingField, 5},
+			bucket.KindFieldType, 2},
+		{"seq disagrees with its slot", Bucket(Cid+":0", WithMsgField(5, "seq", int64(7))), bucket.KindSeqMismatch, 5},
+		{"doc_id with a non-numeric suffix", Bucket(Cid+":abc", CleanSlots()), bucket.KindDocID, -1},
+		{"doc_id without an index", Bucket(Cid, CleanSlots()), bucket.KindDocID, -1},
+		{"doc_id missing", Without(CleanBucket(), "doc_id"), bucket.KindDocID, -1},
+		{"doc_id is a number", Bucket(int32(7), CleanSlots()), bucket.KindDocID, -1},
+		{"msg lacks fields", Bucket(Cid+":0", WithoutMsgFields(5, "content_type", "send_time", "ex")), bucket.KindMissingField, 5},
 		{"revoke lacks time", Bucket(Cid+":0", WithSlot(2, With(CleanSlots()[2].(bson.D), "revoke",
 			bson.D{{Key: "role", Value: int32(0)}, {Key: "user_id", Value: Alice}, {Key: "nickname", Value: "A"}}))),
-			store.KindMissingField, 2},
-		{"empty message {}", Bucket(Cid+":0", WithSlot(5, With(EmptySlot(), "msg", bson.D{}))), store.KindMissingField, 5},
-		{"oversized content", Bucket(Cid+":0", WithMsgField(5, "content", BigContent)), store.KindContentSize, 5},
-		{"content is not JSON", Bucket(Cid+":0", WithMsgField(5, "content", `{"sourcePicture":`)), store.KindContentJSON, 5},
-		{"content is a JSON string", Bucket(Cid+":0", WithMsgField(5, "content", `"just text"`)), store.KindContentJSON, 5},
-		{"empty slot with an extra field", Bucket(Cid+":0", WithSlot(50, With(EmptySlot(), "ex", ""))), store.KindEmptySlot, 50},
+			bucket.KindMissingField, 2},
+		{"empty message {}", Bucket(Cid+":0", WithSlot(5, With(EmptySlot(), "msg", bson.D{}))), bucket.KindMissingField, 5},
+		{"oversized content", Bucket(Cid+":0", WithMsgField(5, "content", BigContent)), bucket.KindContentSize, 5},
+		{"content is not JSON", Bucket(Cid+":0", WithMsgField(5, "content", `{"sourcePicture":`)), bucket.KindContentJSON, 5},
+		{"content is a JSON string", Bucket(Cid+":0", WithMsgField(5, "content", `"just text"`)), bucket.KindContentJSON, 5},
+		{"empty slot with an extra field", Bucket(Cid+":0", WithSlot(50, With(EmptySlot(), "ex", ""))), bucket.KindEmptySlot, 50},
 	}
 }

@@ -171,5 +171,5 @@ func Raw(d bson.D) bson.Raw {
 	return b
 }
 
-// BigContent is a text content above store.MaxContentBytes.
+// BigContent is a text content above bucket.MaxContentBytes.
 var BigContent = `{"content":"` + strings.Repeat("x", 1<<20) + `"}`

@@ -1,4 +1,4 @@
-package store_test
+package bucket_test
 
 // The decoding of buckets as it was before the single-pass rewrite, kept
 // verbatim (names prefixed ref) as the reference the new decoder must match
@@ -16,12 +16,12 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // refDecodeBucket decodes a raw msg document tolerantly.
-func refDecodeBucket(raw bson.Raw) *store.Bucket {
-	b := &store.Bucket{}
+func refDecodeBucket(raw bson.Raw) *bucket.Bucket {
+	b := &bucket.Bucket{}
 	idVal, err := raw.LookupErr("doc_id")
 	switch {
 	case err != nil:
@@ -34,14 +34,14 @@ func refDecodeBucket(raw bson.Raw) *store.Bucket {
 			b.Problems = append(b.Problems, "doc_id is not a readable string")
 			break
 		}
-		cid, index, perr := store.ParseDocID(b.DocID)
+		cid, index, perr := bucket.ParseDocID(b.DocID)
 		b.Cid, b.Index = cid, index
 		if perr != nil {
 			b.Problems = append(b.Problems, perr.Error())
 		}
 	}
 	for i := range b.Slots {
-		b.Slots[i].Seq = store.FirstSeq(b.Index) + int64(i)
+		b.Slots[i].Seq = bucket.FirstSeq(b.Index) + int64(i)
 	}
 	msgsVal, err := raw.LookupErr("msgs")
 	if err != nil {
@@ -58,19 +58,19 @@ func refDecodeBucket(raw bson.Raw) *store.Bucket {
 		b.Problems = append(b.Problems, "msgs is not a readable array: "+err.Error())
 		return b
 	}
-	if len(elems) != store.BucketSize {
-		b.Problems = append(b.Problems, fmt.Sprintf("msgs has %d slots, not %d", len(elems), store.BucketSize))
+	if len(elems) != bucket.BucketSize {
+		b.Problems = append(b.Problems, fmt.Sprintf("msgs has %d slots, not %d", len(elems), bucket.BucketSize))
 	}
-	for i := 0; i < len(elems) && i < store.BucketSize; i++ {
+	for i := 0; i < len(elems) && i < bucket.BucketSize; i++ {
 		refDecodeSlot(&b.Slots[i], elems[i])
 	}
-	for i := len(elems); i < store.BucketSize; i++ {
+	for i := len(elems); i < bucket.BucketSize; i++ {
 		b.Slots[i].Problem = "slot is missing from a short msgs array"
 	}
 	return b
 }
 
-func refDecodeSlot(s *store.StoredSlot, v bson.RawValue) {
+func refDecodeSlot(s *bucket.StoredSlot, v bson.RawValue) {
 	switch v.Type {
 	case bson.TypeNull:
 		s.Problem = "slot is null"
@@ -80,7 +80,7 @@ func refDecodeSlot(s *store.StoredSlot, v bson.RawValue) {
 		s.Problem = fmt.Sprintf("slot is %s, not a document", v.Type)
 		return
 	}
-	var slot store.Slot
+	var slot bucket.Slot
 	if err := bson.Unmarshal(v.Value, &slot); err != nil {
 		s.Problem = "slot does not decode: " + err.Error()
 		return
@@ -137,13 +137,13 @@ var refPushFields = []refFieldSpec{{"title", rTString, false}, {"desc", rTString
 // seq, against the contract of OPENIM.md. It reads the raw BSON, so it sees
 // what a lenient decode hides: missing fields, nulls, numbers where strings
 // belong, content that is not JSON. nil means the slot is sound.
-func refCheckSlot(v bson.RawValue, seq int64) []store.SlotProblem {
+func refCheckSlot(v bson.RawValue, seq int64) []bucket.SlotProblem {
 	switch v.Type {
 	case bson.TypeNull:
-		return []store.SlotProblem{{Kind: store.KindNullSlot, Reason: "slot is null"}}
+		return []bucket.SlotProblem{{Kind: bucket.KindNullSlot, Reason: "slot is null"}}
 	case bson.TypeEmbeddedDocument:
 	default:
-		return []store.SlotProblem{{Kind: store.KindSlotType, Reason: fmt.Sprintf("slot is %s, not a document", v.Type)}}
+		return []bucket.SlotProblem{{Kind: bucket.KindSlotType, Reason: fmt.Sprintf("slot is %s, not a document", v.Type)}}
 	}
 	c := &refChecker{}
 	doc := bson.Raw(v.Value)
@@ -162,17 +162,17 @@ func refCheckSlot(v bson.RawValue, seq int64) []store.SlotProblem {
 // nothing a reader sees. check still reports it.
 func refSlotMarker(v bson.RawValue, seq int64) string {
 	for _, p := range refCheckSlot(v, seq) {
-		if p.Kind != store.KindEmptySlot {
+		if p.Kind != bucket.KindEmptySlot {
 			return p.Reason
 		}
 	}
 	return ""
 }
 
-type refChecker struct{ out []store.SlotProblem }
+type refChecker struct{ out []bucket.SlotProblem }
 
-func (c *refChecker) add(kind store.ProblemKind, format string, args ...any) {
-	c.out = append(c.out, store.SlotProblem{Kind: kind, Reason: fmt.Sprintf(format, args...)})
+func (c *refChecker) add(kind bucket.ProblemKind, format string, args ...any) {
+	c.out = append(c.out, bucket.SlotProblem{Kind: kind, Reason: fmt.Sprintf(format, args...)})
 }
 
 // fields checks that every field of specs is present with its type; the
@@ -190,7 +190,7 @@ func (c *refChecker) fields(where string, doc bson.Raw, specs []refFieldSpec) {
 		c.value(where, f.name, v, f.typ)
 	}
 	if len(missing) > 0 {
-		c.add(store.KindMissingField, "%s lacks %s", where, strings.Join(missing, ", "))
+		c.add(bucket.KindMissingField, "%s lacks %s", where, strings.Join(missing, ", "))
 	}
 }
 
@@ -199,10 +199,10 @@ func (c *refChecker) fields(where string, doc bson.Raw, specs []refFieldSpec) {
 func (c *refChecker) value(where, name string, v bson.RawValue, typ refFieldType) {
 	wrong := func(want string) {
 		if _, ok := refStringBytes(v); v.Type == bson.TypeString && !ok {
-			c.add(store.KindFieldType, "%s.%s is a damaged string", where, name)
+			c.add(bucket.KindFieldType, "%s.%s is a damaged string", where, name)
 			return
 		}
-		c.add(store.KindFieldType, "%s.%s is %s, not %s", where, name, v.Type, want)
+		c.add(bucket.KindFieldType, "%s.%s is %s, not %s", where, name, v.Type, want)
 	}
 	switch typ {
 	case rTString:
@@ -268,9 +268,9 @@ func (c *refChecker) elements(where, name string, doc bson.Raw, want bson.Type, 
 	})
 	switch {
 	case err != nil:
-		c.add(store.KindFieldType, "%s.%s is not readable: %v", where, name, err)
+		c.add(bucket.KindFieldType, "%s.%s is not readable: %v", where, name, err)
 	case wrong != 0:
-		c.add(store.KindFieldType, "%s.%s holds %s, not %s", where, name, wrong, wantName)
+		c.add(bucket.KindFieldType, "%s.%s holds %s, not %s", where, name, wrong, wantName)
 	}
 }
 
@@ -278,7 +278,7 @@ func (c *refChecker) message(msg bson.Raw, seq int64) {
 	c.fields("msg", msg, refMsgFields)
 	sendTime, _ := refIntField(msg, "send_time")
 	if got, ok := refIntField(msg, "seq"); ok && sendTime != 0 && got != seq {
-		c.add(store.KindSeqMismatch, "message says seq %d but its slot holds seq %d", got, seq)
+		c.add(bucket.KindSeqMismatch, "message says seq %d but its slot holds seq %d", got, seq)
 	}
 	content, err := msg.LookupErr("content")
 	if err != nil {
@@ -288,11 +288,11 @@ func (c *refChecker) message(msg bson.Raw, seq int64) {
 	if !ok {
 		return
 	}
-	if len(text) > store.MaxContentBytes {
-		c.add(store.KindContentSize, "content is %d bytes, over the %d-byte limit", len(text), store.MaxContentBytes)
+	if len(text) > bucket.MaxContentBytes {
+		c.add(bucket.KindContentSize, "content is %d bytes, over the %d-byte limit", len(text), bucket.MaxContentBytes)
 	}
-	if ct, ok := refIntField(msg, "content_type"); ok && store.KnownContentType(ct) && !refIsJSONObject(text) {
-		c.add(store.KindContentJSON, "content of type %d is not a JSON object", ct)
+	if ct, ok := refIntField(msg, "content_type"); ok && bucket.KnownContentType(ct) && !refIsJSONObject(text) {
+		c.add(bucket.KindContentJSON, "content of type %d is not a JSON object", ct)
 	}
 }
 
@@ -310,7 +310,7 @@ func (c *refChecker) emptyShape(doc bson.Raw) {
 		switch string(key) {
 		case "msg", "revoke", "del_list", "is_read":
 		default:
-			c.add(store.KindEmptySlot, "empty slot has an extra field %q", key)
+			c.add(bucket.KindEmptySlot, "empty slot has an extra field %q", key)
 		}
 	})
 }

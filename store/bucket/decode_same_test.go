@@ -1,4 +1,4 @@
-package store_test
+package bucket_test
 
 import (
 	"math"
@@ -9,7 +9,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/check/checktest"
 )
 
@@ -20,7 +20,7 @@ import (
 // and for raw itself read as a slot document.
 func assertSame(t testing.TB, what string, raw []byte) {
 	t.Helper()
-	got, want := store.DecodeBucket(raw), refDecodeBucket(raw)
+	got, want := bucket.DecodeBucket(raw), refDecodeBucket(raw)
 	if !reflect.DeepEqual(got.Problems, want.Problems) {
 		t.Fatalf("%s: bucket problems %q, reference %q", what, got.Problems, want.Problems)
 	}
@@ -43,18 +43,18 @@ func assertSame(t testing.TB, what string, raw []byte) {
 		return
 	}
 	for i, e := range elems {
-		sameCheck(t, what, e, want.Slots[min(i, store.BucketSize-1)].Seq)
+		sameCheck(t, what, e, want.Slots[min(i, bucket.BucketSize-1)].Seq)
 	}
 }
 
 func sameCheck(t testing.TB, what string, v bson.RawValue, seq int64) {
 	t.Helper()
-	if got, want := store.CheckSlot(v, seq), refCheckSlot(v, seq); !reflect.DeepEqual(got, want) {
+	if got, want := bucket.CheckSlot(v, seq), refCheckSlot(v, seq); !reflect.DeepEqual(got, want) {
 		t.Fatalf("%s: CheckSlot at seq %d found %q, reference %q", what, seq, got, want)
 	}
 }
 
-func describe(s store.StoredSlot) string {
+func describe(s bucket.StoredSlot) string {
 	out := bson.M{"seq": s.Seq, "problem": s.Problem, "cached": s.Cached}
 	if s.Slot != nil {
 		out["slot"] = *s.Slot
@@ -143,7 +143,7 @@ func FuzzDecodeSame(f *testing.F) {
 	f.Add([]byte(checktest.Raw(checktest.CleanBucket())))
 	f.Add([]byte(bucketOf(fullSlot())))
 	for _, c := range checktest.Catalogue() {
-		if c.Kind != store.KindContentSize { // a megabyte seed slows every iteration
+		if c.Kind != bucket.KindContentSize { // a megabyte seed slows every iteration
 			f.Add([]byte(checktest.Raw(c.Doc)))
 		}
 	}

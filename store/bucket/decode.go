@@ -1,4 +1,4 @@
-package store
+package bucket
 
 import (
 	"fmt"
@@ -142,7 +142,7 @@ func CachedSlot(seq int64, slot *Slot) StoredSlot {
 }
 
 // IsHole reports a position that holds no message: a missing bucket or slot,
-// a null msg, send_time 0 (OPENIM.md, reading rule 4), or the stand-in
+// a null msg, send_time 0 (rule 4 in projection's package doc), or the stand-in
 // OpenIM caches in Redis for such a seq (see IsStandIn).
 func (s StoredSlot) IsHole() bool {
 	return s.Slot == nil || s.Slot.Msg == nil || s.Slot.Msg.SendTime == 0 || s.Slot.Msg.IsStandIn()
@@ -173,4 +173,46 @@ func (b *Bucket) LastFilledSeq() int64 {
 		}
 	}
 	return 0
+}
+
+// DecodeSlots decodes positions first..first+n-1 of bucket index from raw,
+// as FindSlots returned it (sliced: raw's msgs starts at slot first), and
+// only those: each comes back as DecodeBucket would give it. nil raw is a
+// bucket not stored: all holes.
+func DecodeSlots(raw bson.Raw, sliced bool, index int64, first, n int) []StoredSlot {
+	out := make([]StoredSlot, n)
+	for i := range out {
+		out[i].Seq = FirstSeq(index) + int64(first+i)
+	}
+	if raw == nil {
+		return out
+	}
+	// A msgs that is missing, not an array or not readable holds no slot:
+	// the bucket's problem, as in DecodeBucket.
+	v, err := raw.LookupErr("msgs")
+	if err != nil {
+		return out
+	}
+	arr, ok := v.ArrayOK()
+	if !ok {
+		return out
+	}
+	elems, err := arr.Values()
+	if err != nil {
+		return out
+	}
+	offset, end := 0, min(len(elems), BucketSize) // end: the first position the array does not reach
+	if sliced {
+		offset, end = first, min(first+len(elems), BucketSize)
+	}
+	var d slotDecoder
+	for i := range out {
+		pos := first + i
+		if pos >= end {
+			out[i].Problem = problemShortArray
+			continue
+		}
+		d.decodeSlot(&out[i], elems[pos-offset], n-i)
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package store_test
+package bucket_test
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // The read path's cost for one full bucket: every read of a window decodes
@@ -26,7 +26,7 @@ func BenchmarkDecodeBucket(b *testing.B) {
 			b.SetBytes(int64(len(bc.raw)))
 			b.ReportAllocs()
 			for b.Loop() {
-				store.DecodeBucket(bc.raw)
+				bucket.DecodeBucket(bc.raw)
 			}
 		})
 	}
@@ -43,7 +43,7 @@ func BenchmarkCheckSlot(b *testing.B) {
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		store.CheckSlot(elems[i%len(elems)], int64(i%len(elems))+1)
+		bucket.CheckSlot(elems[i%len(elems)], int64(i%len(elems))+1)
 		i++
 	}
 }
@@ -67,14 +67,14 @@ func BenchmarkDecodeSlots(b *testing.B) {
 		b.SetBytes(int64(len(one)))
 		b.ReportAllocs()
 		for b.Loop() {
-			store.DecodeSlots(one, true, 0, at, 1)
+			bucket.DecodeSlots(one, true, 0, at, 1)
 		}
 	})
 	b.Run("one-of-whole-bucket", func(b *testing.B) {
 		b.SetBytes(int64(len(raw)))
 		b.ReportAllocs()
 		for b.Loop() {
-			store.DecodeSlots(raw, false, 0, at, 1)
+			bucket.DecodeSlots(raw, false, 0, at, 1)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package store_test
+package bucket_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/demo"
 	"github.com/chatlens/chatlens/store/embedded"
 )
@@ -47,7 +48,7 @@ func seedDemo(dir string) ([]bson.Raw, error) {
 		if _, demoErr = demo.Seed(ctx, st, tinyDemo, nil); demoErr != nil {
 			return
 		}
-		demoErr = bk.ScanRaw(ctx, store.CollMsg, "", func(raw bson.Raw) error {
+		demoErr = bk.ScanRaw(ctx, bucket.CollMsg, "", func(raw bson.Raw) error {
 			demoRaws = append(demoRaws, append(bson.Raw(nil), raw...))
 			return nil
 		})
@@ -80,7 +81,7 @@ func fullestDemoBucket(tb testing.TB) bson.Raw {
 // on some messages an @ list and an offline push block.
 func withProductionExtras(tb testing.TB, raw bson.Raw) bson.Raw {
 	tb.Helper()
-	var doc store.Doc
+	var doc bucket.Doc
 	if err := bson.Unmarshal(raw, &doc); err != nil {
 		tb.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func withProductionExtras(tb testing.TB, raw bson.Raw) bson.Raw {
 			s.Msg.AtUserIDList = []string{"bob", "lilei"}
 		}
 		if i%5 == 0 {
-			s.Msg.OfflinePush = &store.OfflinePush{Title: "New message", Desc: "You have a new message", IOSPushSound: "default", IOSBadgeCount: true}
+			s.Msg.OfflinePush = &bucket.OfflinePush{Title: "New message", Desc: "You have a new message", IOSPushSound: "default", IOSBadgeCount: true}
 		}
 	}
 	out, err := bson.Marshal(doc)

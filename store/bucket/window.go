@@ -1,0 +1,53 @@
+package bucket
+
+import "fmt"
+
+// Window is what one user may see of one conversation: a value that
+// store.Windows and store.WindowAt compute, read by projection.
+type Window struct {
+	Cid     string
+	MinSeq  int64 // first visible seq (at least 1)
+	MaxSeq  int64 // last visible seq; 0 when the conversation is empty
+	ReadSeq int64 // the user's read position
+	// Last is the newest bucket when reading the window required it (no
+	// cache knew the current max seq); nil otherwise. Reuse it, do not re-read.
+	Last *Bucket
+	// EndSeq is where the conversation's messages end for everyone, before
+	// this user's cap: what store.WindowAt needs to compute another user's window
+	// without reading a bucket.
+	EndSeq int64
+	// Where MinSeq comes from: the conversation's seq.min_seq (history
+	// cleared for everyone, or expired) and the user's seq_user.min_seq
+	// (the user cleared their own history).
+	SeqMinSeq, UserMinSeq int64
+	// CapSeq is the user's own upper bound when it ends the window early
+	// (conversation.max_seq, or seq_user.max_seq in a notification
+	// conversation), CapField names it; 0 and "" when none applies.
+	CapSeq   int64
+	CapField string
+	// StoredNewest is the stored bucket store.Windows read to check a max
+	// seq from the cache, kept so store.NewestBuckets lays the cache over it
+	// instead of reading it again; nil otherwise. Only the store sets it.
+	StoredNewest *Bucket
+}
+
+// Unread counts the seqs of the window after the read seq: max seq minus
+// read seq, never below 0, and nothing below the window.
+func (w Window) Unread() int64 { return max(0, w.MaxSeq-max(w.ReadSeq, w.MinSeq-1)) }
+
+// Cleared reports a window that starts after seq 1: the user cannot see
+// the conversation's history before MinSeq.
+func (w Window) Cleared() bool { return w.MinSeq > 1 }
+
+// StartReason says why the window starts at MinSeq, naming the stored
+// field that sets it; "" when it starts at seq 1.
+func (w Window) StartReason() string {
+	switch {
+	case !w.Cleared():
+		return ""
+	case w.UserMinSeq >= w.SeqMinSeq:
+		return fmt.Sprintf("seq_user.min_seq = %d: the user cleared their own history (seq.min_seq = %d)", w.UserMinSeq, w.SeqMinSeq)
+	default:
+		return fmt.Sprintf("seq.min_seq = %d: cleared for everyone, or expired (seq_user.min_seq = %d)", w.SeqMinSeq, w.UserMinSeq)
+	}
+}
