@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -42,11 +43,10 @@ func TestMain(m *testing.M) {
 	// Nothing a test does may touch the real user directories.
 	os.Setenv("XDG_DATA_HOME", filepath.Join(dir, "xdg-data"))
 	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "xdg-state"))
-	firstRunDemo = demo.Options{Seed: 5, Conversations: 2, Messages: 60, LongMessages: -1}
 	template = filepath.Join(dir, "template.db")
 	var out, errs bytes.Buffer
 	args := append([]string{"seed", "--data", template, "--audit-log", filepath.Join(dir, "audit.log")}, small...)
-	if code := run(args, &out, &errs); code != 0 {
+	if code := runArgs(args, &out, &errs); code != 0 {
 		fmt.Fprintf(os.Stderr, "seeding the test store failed (%d): %s", code, errs.String())
 		os.Exit(1)
 	}
@@ -86,6 +86,20 @@ func fresh(t *testing.T) sandbox {
 	return sandbox{data: defaultDataPath(), audit: filepath.Join(dir, "audit.log")}
 }
 
+// testProcess runs with the given streams, and a first run seeds a small
+// demo instead of the full one.
+func testProcess(stdin io.Reader, stdout, stderr io.Writer) process {
+	p := osProcess()
+	p.stdin, p.stdout, p.stderr = stdin, stdout, stderr
+	p.firstRunDemo = demo.Options{Seed: 5, Conversations: 2, Messages: 60, LongMessages: -1}
+	return p
+}
+
+// runArgs runs chatlens with args and an empty stdin.
+func runArgs(args []string, stdout, stderr io.Writer) int {
+	return run(args, testProcess(strings.NewReader(""), stdout, stderr))
+}
+
 type result struct {
 	code           int
 	stdout, stderr string
@@ -95,12 +109,28 @@ type result struct {
 // subcommand name.
 func (s sandbox) chatlens(t *testing.T, args ...string) result {
 	t.Helper()
+	return s.chatlensIn(t, "", args...)
+}
+
+// chatlensIn is chatlens with stdin reading the text given.
+func (s sandbox) chatlensIn(t *testing.T, stdin string, args ...string) result {
+	t.Helper()
 	full := append([]string{}, args[:1]...)
 	full = append(full, "--data", s.data, "--audit-log", s.audit)
 	full = append(full, args[1:]...)
 	var out, errs bytes.Buffer
-	code := run(full, &out, &errs)
+	code := run(full, testProcess(strings.NewReader(stdin), &out, &errs))
 	return result{code, out.String(), errs.String()}
+}
+
+// mustRunIn is mustRun with stdin reading the text given.
+func (s sandbox) mustRunIn(t *testing.T, stdin string, args ...string) string {
+	t.Helper()
+	r := s.chatlensIn(t, stdin, args...)
+	if r.code != 0 {
+		t.Fatalf("chatlens %s: exit %d: %s", strings.Join(args, " "), r.code, r.stderr)
+	}
+	return r.stdout
 }
 
 // mustRun fails the test unless the command exits 0.
@@ -145,7 +175,7 @@ func TestBadUsageExitsTwoWithOneLine(t *testing.T) {
 			var r result
 			if strings.HasPrefix(args[0], "-") { // root flags: no subcommand to put the sandbox after
 				var out, errs bytes.Buffer
-				r = result{run(args, &out, &errs), out.String(), errs.String()}
+				r = result{runArgs(args, &out, &errs), out.String(), errs.String()}
 			} else {
 				r = s.chatlens(t, args...)
 			}
@@ -163,7 +193,7 @@ func TestBadUsageExitsTwoWithOneLine(t *testing.T) {
 func TestConnectionFlagsBeforeTheCommand(t *testing.T) {
 	s := seeded(t)
 	var out, errs bytes.Buffer
-	code := run([]string{"--data", s.data, "--db", "x", "conversations", "--as", "alice"}, &out, &errs)
+	code := runArgs([]string{"--data", s.data, "--db", "x", "conversations", "--as", "alice"}, &out, &errs)
 	if code != 0 || !strings.Contains(out.String(), demo.ShowcaseSingleID) || errs.Len() > 0 {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errs.String())
 	}
@@ -479,8 +509,7 @@ func TestReadOnlyRefusesEveryWrite(t *testing.T) {
 		{"import", "-", "--read-only"},
 		{"seed", "--force", "--read-only"},
 	} {
-		stdin = strings.NewReader(`{"doc_id":"si_x_y:0","msgs":[]}` + "\n")
-		r := s.chatlens(t, args...)
+		r := s.chatlensIn(t, `{"doc_id":"si_x_y:0","msgs":[]}`+"\n", args...)
 		if r.code != 1 || !strings.Contains(r.stderr, "read-only") {
 			t.Errorf("%s: exit %d, stderr %q; want 1 and a read-only refusal", args[0], r.code, r.stderr)
 		}
@@ -521,9 +550,8 @@ func TestExportImportRoundTrip(t *testing.T) {
 
 func TestImportFromStdin(t *testing.T) {
 	src, dst := seeded(t), empty(t)
-	stdin = strings.NewReader(src.mustRun(t, "export", "--collection", store.CollUser))
-	defer func() { stdin = os.Stdin }()
-	if out := dst.mustRun(t, "import", "-", "--collection", store.CollUser); !strings.Contains(out, "imported into user: 12 inserted, 0 replaced, 0 refused") {
+	users := src.mustRun(t, "export", "--collection", store.CollUser)
+	if out := dst.mustRunIn(t, users, "import", "-", "--collection", store.CollUser); !strings.Contains(out, "imported into user: 12 inserted, 0 replaced, 0 refused") {
 		t.Errorf("import - printed %q", out)
 	}
 }
@@ -588,9 +616,7 @@ func TestCheck(t *testing.T) {
 	if r := s.chatlens(t, "check"); r.code != 0 {
 		t.Fatalf("check of the demo: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	stdin = strings.NewReader(`{"doc_id":"si_x_y:0","msgs":[null]}` + "\n")
-	defer func() { stdin = os.Stdin }()
-	s.mustRun(t, "import", "-")
+	s.mustRunIn(t, `{"doc_id":"si_x_y:0","msgs":[null]}`+"\n", "import", "-")
 	r := s.chatlens(t, "check", "--conversation", "si_x_y")
 	if r.code != 1 || !strings.Contains(r.stderr, "problem") {
 		t.Errorf("check of a 1-slot bucket: exit %d, stderr %q", r.code, r.stderr)
@@ -628,11 +654,11 @@ func TestUnreachableRedisWarnsAndContinues(t *testing.T) {
 }
 
 func TestCredentialsNeverPrinted(t *testing.T) {
-	defer func(d time.Duration) { mongoTimeout = d }(mongoTimeout)
-	mongoTimeout = 300 * time.Millisecond
 	var out, errs bytes.Buffer
+	p := testProcess(strings.NewReader(""), &out, &errs)
+	p.mongoTimeout = 300 * time.Millisecond
 	code := run([]string{"conversations", "--as", "alice", "--mongo-uri",
-		"mongodb://admin:s3cret-pw@127.0.0.1:1/?serverSelectionTimeoutMS=200&connectTimeoutMS=200"}, &out, &errs)
+		"mongodb://admin:s3cret-pw@127.0.0.1:1/?serverSelectionTimeoutMS=200&connectTimeoutMS=200"}, p)
 	if code != 1 || strings.Contains(errs.String()+out.String(), "s3cret-pw") {
 		t.Errorf("exit %d, stderr %q", code, errs.String())
 	}
@@ -649,7 +675,7 @@ func TestAgainstMongoDB(t *testing.T) {
 	mongo := func(args ...string) result {
 		full := append([]string{args[0], "--mongo-uri", uri, "--db", db, "--audit-log", audit}, args[1:]...)
 		var out, errs bytes.Buffer
-		return result{run(full, &out, &errs), out.String(), errs.String()}
+		return result{runArgs(full, &out, &errs), out.String(), errs.String()}
 	}
 	if r := mongo("seed", "--conversations", "2", "--messages", "60", "--long", "0", "--seed", "2"); r.code != 0 {
 		t.Fatalf("seed: exit %d: %s", r.code, r.stderr)
@@ -673,7 +699,7 @@ func TestAgainstMongoDB(t *testing.T) {
 
 func TestBenchJSONHasBothLayouts(t *testing.T) {
 	var out, errs bytes.Buffer
-	code := run([]string{"bench", "--messages", "250", "--no-sync", "--json"}, &out, &errs)
+	code := runArgs([]string{"bench", "--messages", "250", "--no-sync", "--json"}, &out, &errs)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errs.String())
 	}
@@ -696,7 +722,7 @@ func TestBenchJSONHasBothLayouts(t *testing.T) {
 // messages could pass MongoDB's 16 MiB, is bad usage naming the bound.
 func TestBenchBucketSize(t *testing.T) {
 	var out, errs bytes.Buffer
-	code := run([]string{"bench", "--messages", "300", "--bucket-size", "1000", "--no-sync", "--json"}, &out, &errs)
+	code := runArgs([]string{"bench", "--messages", "300", "--bucket-size", "1000", "--no-sync", "--json"}, &out, &errs)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errs.String())
 	}
@@ -979,7 +1005,7 @@ func TestScriptedWritesCheckTheirTargets(t *testing.T) {
 func TestBadMongoURIIsAUsageError(t *testing.T) {
 	for _, uri := range []string{"postgres://ops:pw123456@host/db", "mongodb://ops:pw%zz123456@host/db", "mongodb://host:99999999/db"} {
 		var out, errs bytes.Buffer
-		code := run([]string{"conversations", "--as", "alice", "--mongo-uri", uri}, &out, &errs)
+		code := runArgs([]string{"conversations", "--as", "alice", "--mongo-uri", uri}, &out, &errs)
 		if code != 2 {
 			t.Errorf("%s: exit %d, want 2 (stderr %q)", uri, code, errs.String())
 		}
@@ -996,11 +1022,11 @@ func interruptedFirstRun(t *testing.T, s sandbox, args ...string) result {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	onSeedStep = func(int, int) { cancel() }
-	defer func() { onSeedStep = nil }()
 	full := append([]string{args[0], "--data", s.data, "--audit-log", s.audit}, args[1:]...)
 	var out, errs bytes.Buffer
-	return result{runContext(ctx, full, &out, &errs), out.String(), errs.String()}
+	p := testProcess(strings.NewReader(""), &out, &errs)
+	p.onSeedStep = func(int, int) { cancel() }
+	return result{runContext(ctx, full, p), out.String(), errs.String()}
 }
 
 // demoProgress reads the store's demo marker and whether it holds messages.
@@ -1066,9 +1092,7 @@ func TestInterruptedFirstRunIsSeededAgain(t *testing.T) {
 // looks, it is the user's and is used as it is.
 func TestImportedStoreIsNeverReseeded(t *testing.T) {
 	src, dst := seeded(t), empty(t)
-	stdin = strings.NewReader(src.mustRun(t, "export", "--conversation", demo.ShowcaseSingleID))
-	defer func() { stdin = os.Stdin }()
-	dst.mustRun(t, "import", "-", "--collection", store.CollMsg)
+	dst.mustRunIn(t, src.mustRun(t, "export", "--conversation", demo.ShowcaseSingleID), "import", "-", "--collection", store.CollMsg)
 	before := dst.mustRun(t, "export", "--collection", store.CollMsg)
 	for _, args := range [][]string{{"conversations", "--as", "alice"}, {"check"}} {
 		if r := dst.chatlens(t, args...); strings.Contains(r.stderr, "seed") {
@@ -1098,7 +1122,7 @@ func TestBadRedisAddressCreatesNoStore(t *testing.T) {
 	t.Run("ui", func(t *testing.T) {
 		data := filepath.Join(t.TempDir(), "chatlens.db")
 		var out, errs bytes.Buffer
-		if code := run([]string{"--data", data, "--redis", ":::"}, &out, &errs); code != 2 {
+		if code := runArgs([]string{"--data", data, "--redis", ":::"}, &out, &errs); code != 2 {
 			t.Errorf("UI with --redis :::: exit %d, stderr %q", code, errs.String())
 		}
 		if _, err := os.Stat(data); !os.IsNotExist(err) {
@@ -1110,7 +1134,7 @@ func TestBadRedisAddressCreatesNoStore(t *testing.T) {
 func TestErrorLinesHaveOnePrefix(t *testing.T) {
 	for _, args := range [][]string{{"--no-such-flag"}, {"dump", "--no-such-flag"}, {"--as", "alice", "check", "--bogus"}} {
 		var out, errs bytes.Buffer
-		code := run(args, &out, &errs)
+		code := runArgs(args, &out, &errs)
 		if code != 2 || strings.Count(errs.String(), "chatlens:") != 1 {
 			t.Errorf("%v: exit %d, want 2 and one \"chatlens:\" prefix, got %q", args, code, errs.String())
 		}
@@ -1124,8 +1148,8 @@ func TestErrorLinesHaveOnePrefix(t *testing.T) {
 // A timeout set in the URI wins over the built-in default of several
 // seconds: the error names the URI's 300ms.
 func TestMongoURITimeoutWins(t *testing.T) {
-	if mongoTimeout != mongostore.DefaultTimeout {
-		t.Fatalf("mongoTimeout is %s, want the default", mongoTimeout)
+	if d := osProcess().mongoTimeout; d != mongostore.DefaultTimeout {
+		t.Fatalf("the MongoDB timeout is %s, want the default", d)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -1135,7 +1159,7 @@ func TestMongoURITimeoutWins(t *testing.T) {
 	ln.Close() // nothing listens there now
 	start := time.Now()
 	var out, errs bytes.Buffer
-	code := run([]string{"conversations", "--as", "alice", "--mongo-uri", "mongodb://" + addr + "/?serverSelectionTimeoutMS=300"}, &out, &errs)
+	code := runArgs([]string{"conversations", "--as", "alice", "--mongo-uri", "mongodb://" + addr + "/?serverSelectionTimeoutMS=300"}, &out, &errs)
 	t.Logf("failed after %s: %s", time.Since(start), errs.String())
 	if code != 1 || !strings.Contains(errs.String(), "300ms") {
 		t.Errorf("exit %d, want 1 and an error naming the URI's 300ms: %q", code, errs.String())
@@ -1149,14 +1173,14 @@ func TestEnvironmentStandsForTheFlags(t *testing.T) {
 	s := seeded(t)
 	t.Setenv("CHATLENS_DATA", s.data)
 	var out, errs bytes.Buffer
-	if code := run([]string{"conversations", "--as", "alice"}, &out, &errs); code != 0 ||
+	if code := runArgs([]string{"conversations", "--as", "alice"}, &out, &errs); code != 0 ||
 		!strings.Contains(out.String(), demo.ShowcaseSingleID) || strings.Contains(errs.String(), "seeding") {
 		t.Fatalf("CHATLENS_DATA not used: exit %d, stdout %q, stderr %q", code, out.String(), errs.String())
 	}
 	t.Setenv("CHATLENS_REDIS", ":::")
 	out.Reset()
 	errs.Reset()
-	if code := run([]string{"conversations", "--as", "alice"}, &out, &errs); code != 2 {
+	if code := runArgs([]string{"conversations", "--as", "alice"}, &out, &errs); code != 2 {
 		t.Errorf("a bad CHATLENS_REDIS: exit %d, want 2 (stderr %q)", code, errs.String())
 	}
 	other := seeded(t).data
@@ -1165,7 +1189,7 @@ func TestEnvironmentStandsForTheFlags(t *testing.T) {
 	if err := os.Remove(s.data); err != nil {
 		t.Fatal(err)
 	}
-	if code := run([]string{"conversations", "--as", "alice", "--data", other}, &out, &errs); code != 0 {
+	if code := runArgs([]string{"conversations", "--as", "alice", "--data", other}, &out, &errs); code != 0 {
 		t.Errorf("--data did not win over CHATLENS_DATA (removed): exit %d, stderr %q", code, errs.String())
 	}
 }
@@ -1254,7 +1278,7 @@ func TestBadKeysFileExitsTwoNamingIt(t *testing.T) {
 			}
 			s := empty(t)
 			var out, errs bytes.Buffer
-			code := run([]string{"--data", s.data, "--audit-log", s.audit}, &out, &errs)
+			code := runArgs([]string{"--data", s.data, "--audit-log", s.audit}, &out, &errs)
 			if code != 2 {
 				t.Errorf("exit %d, want 2 (stderr %q)", code, errs.String())
 			}
