@@ -320,6 +320,10 @@ function __chatlens_in
     set -l cmd (__chatlens_command)
     test "$cmd" = "$argv[1]"
 end
+function __chatlens_none
+    set -l cmd (__chatlens_command)
+    test -z "$cmd"
+end
 complete -c chatlens -f
 `)
 	flag := func(cond string, f completable) {
@@ -342,10 +346,10 @@ complete -c chatlens -f
 		flag("", f)
 	}
 	for _, f := range m.root {
-		flag("__chatlens_in ''", f)
+		flag("__chatlens_none", f)
 	}
 	for _, c := range m.commands {
-		fmt.Fprintf(&b, "complete -c chatlens -n %s -a %s -d %s\n", fishQuote("__chatlens_in ''"), c.name, fishQuote(strings.TrimSuffix(c.help, ".")))
+		fmt.Fprintf(&b, "complete -c chatlens -n %s -a %s -d %s\n", fishQuote("__chatlens_none"), c.name, fishQuote(strings.TrimSuffix(c.help, ".")))
 	}
 	for _, c := range m.commands {
 		cond := "__chatlens_in " + c.name

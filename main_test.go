@@ -16,6 +16,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/rogpeppe/go-internal/testscript"
+
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/demo"
 	"github.com/chatlens/chatlens/store/embedded"
@@ -32,7 +34,19 @@ var template string // path of the seeded store
 // small is the demo the tests use: every feature, a few buckets per chat.
 var small = []string{"--conversations", "4", "--messages", "120", "--long", "250", "--seed", "3"}
 
+// TestMain runs the tests, or chatlens itself when a test script starts
+// the test binary under that name (testscript's way of putting the command
+// on the scripts' PATH).
 func TestMain(m *testing.M) {
+	testscript.Main(withTemplate{m}, map[string]func(){
+		"chatlens": func() { os.Exit(run(os.Args[1:], osProcess())) },
+	})
+}
+
+// withTemplate runs the tests around the seeded template store.
+type withTemplate struct{ m *testing.M }
+
+func (w withTemplate) Run() int {
 	dir, err := os.MkdirTemp("", "chatlens-main-test")
 	if err != nil {
 		panic(err)
@@ -48,12 +62,12 @@ func TestMain(m *testing.M) {
 	args := append([]string{"seed", "--data", template, "--audit-log", filepath.Join(dir, "audit.log")}, small...)
 	if code := runArgs(args, &out, &errs); code != 0 {
 		fmt.Fprintf(os.Stderr, "seeding the test store failed (%d): %s", code, errs.String())
-		os.Exit(1)
+		return 1
 	}
-	code := m.Run()
+	code := w.m.Run()
 	removeBuiltBinary()
 	os.RemoveAll(dir)
-	os.Exit(code)
+	return code
 }
 
 // sandbox is one test's store file and audit log.
