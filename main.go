@@ -15,7 +15,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/alecthomas/kong"
 
@@ -24,7 +23,6 @@ import (
 	"github.com/chatlens/chatlens/store/bench"
 	"github.com/chatlens/chatlens/store/demo"
 	"github.com/chatlens/chatlens/store/embedded"
-	"github.com/chatlens/chatlens/store/mongostore"
 	"github.com/chatlens/chatlens/store/rediscache"
 	"github.com/chatlens/chatlens/themes"
 )
@@ -79,15 +77,13 @@ func (c *connection) Validate() error {
 type process struct {
 	stdin          io.Reader // what `import -` reads
 	stdout, stderr io.Writer
-	mongoTimeout   time.Duration         // bounds connecting to MongoDB
 	firstRunDemo   demo.Options          // the dataset an empty default store gets
 	onSeedStep     func(done, total int) // when set, sees every step of a seed
 }
 
 // osProcess is the process main runs as.
 func osProcess() process {
-	return process{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr,
-		mongoTimeout: mongostore.DefaultTimeout, firstRunDemo: demo.Options{Seed: 1}}
+	return process{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, firstRunDemo: demo.Options{Seed: 1}}
 }
 
 func main() {

@@ -69,7 +69,7 @@ func (s *session) open(ctx context.Context, use storeUse) error {
 	}
 	var backend store.Backend
 	if c.MongoURI != "" {
-		b, err := mongostore.Open(ctx, c.MongoURI, c.DB, mongostore.Options{ReadPreference: c.ReadPreference, Timeout: s.mongoTimeout})
+		b, err := mongostore.Open(ctx, c.MongoURI, c.DB, mongostore.Options{ReadPreference: c.ReadPreference, Timeout: mongostore.DefaultTimeout})
 		if errors.Is(err, mongostore.ErrBadInput) {
 			return usageError{err.Error()} // the URI or settings, not the server
 		}
