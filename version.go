@@ -13,6 +13,11 @@ func versionLine() string {
 	if !ok {
 		return "chatlens (devel), no build information"
 	}
+	return versionOf(info)
+}
+
+// versionOf is versionLine for the build information given.
+func versionOf(info *debug.BuildInfo) string {
 	version := info.Main.Version
 	if version == "" {
 		version = "(devel)"
