@@ -10,10 +10,10 @@ import (
 )
 
 type benchCmd struct {
-	Messages   int   `name:"messages" default:"${bench_messages}" placeholder:"N" help:"Messages in the benchmark conversation."`
-	Batch      int   `name:"batch" default:"${bench_batch}" placeholder:"N" help:"Messages per write."`
-	BucketSize int   `name:"bucket-size" default:"${bucket_size}" placeholder:"N" help:"Slots per bucket document (not ${bucket_size}: a bench-only layout)."`
-	Seed       int64 `name:"seed" default:"0" placeholder:"N" help:"Random seed of the generated messages."`
+	Messages   int   `name:"messages" default:"${bench_messages}" help:"Messages in the benchmark conversation."`
+	Batch      int   `name:"batch" default:"${bench_batch}" help:"Messages per write."`
+	BucketSize int   `name:"bucket-size" default:"${bucket_size}" help:"Slots per bucket document (not ${bucket_size}: a bench-only layout)."`
+	Seed       int64 `name:"seed" default:"0" help:"Random seed of the generated messages."`
 	NoSync     bool  `name:"no-sync" help:"Embedded store: skip fsync per write."`
 	JSON       bool  `name:"json" help:"Print one JSON object instead of the table."`
 }

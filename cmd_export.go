@@ -8,7 +8,7 @@ import (
 )
 
 type exportCmd struct {
-	Collection   string `name:"collection" default:"${coll_msg}" placeholder:"NAME" complete:"collections" help:"Collection to write."`
+	Collection   string `name:"collection" default:"${coll_msg}" complete:"collections" help:"Collection to write."`
 	Conversation string `name:"conversation" placeholder:"CID" help:"Only this conversation."`
 }
 

@@ -13,7 +13,7 @@ import (
 
 type importCmd struct {
 	File       string `arg:"" name:"file" placeholder:"FILE|-" complete:"file" help:"mongoexport output; - reads stdin."`
-	Collection string `name:"collection" default:"${coll_msg}" placeholder:"NAME" complete:"collections" help:"Collection to load into."`
+	Collection string `name:"collection" default:"${coll_msg}" complete:"collections" help:"Collection to load into."`
 	Mode       string `name:"mode" enum:"insert,upsert" default:"insert" help:"insert: refuse documents whose key is stored; upsert: replace them."`
 }
 

@@ -10,10 +10,10 @@ import (
 )
 
 type seedCmd struct {
-	Conversations int   `name:"conversations" default:"${demo_conversations}" placeholder:"N" help:"Ordinary conversations."`
-	Messages      int   `name:"messages" default:"${demo_messages}" placeholder:"N" help:"Messages per ordinary conversation."`
-	Long          int   `name:"long" default:"${demo_long}" placeholder:"N" help:"Messages of the long group (0: none)."`
-	Seed          int64 `name:"seed" default:"1" placeholder:"N" help:"Random seed; the same seed writes the same documents."`
+	Conversations int   `name:"conversations" default:"${demo_conversations}" help:"Ordinary conversations."`
+	Messages      int   `name:"messages" default:"${demo_messages}" help:"Messages per ordinary conversation."`
+	Long          int   `name:"long" default:"${demo_long}" help:"Messages of the long group (0: none)."`
+	Seed          int64 `name:"seed" default:"1" help:"Random seed; the same seed writes the same documents."`
 	Force         bool  `name:"force" help:"Seed even though the store holds messages."`
 }
 

@@ -54,7 +54,7 @@ type cli struct {
 // how to reach it.
 type connection struct {
 	MongoURI       string `name:"mongo-uri" env:"CHATLENS_MONGO_URI" placeholder:"URI" group:"connection" help:"MongoDB URI; none: the embedded store."`
-	DB             string `name:"db" default:"openim_v3" placeholder:"NAME" group:"connection" help:"MongoDB database."`
+	DB             string `name:"db" default:"openim_v3" group:"connection" help:"MongoDB database."`
 	Redis          string `name:"redis" env:"CHATLENS_REDIS" placeholder:"ADDR" group:"connection" help:"Redis address or URL, the first read layer."`
 	Data           string `name:"data" env:"CHATLENS_DATA" placeholder:"FILE" group:"connection" complete:"file" help:"Embedded store file (default ${data_path})."`
 	ReadOnly       bool   `name:"read-only" group:"connection" help:"Refuse every write."`
