@@ -34,6 +34,8 @@ func parseError(parser *kong.Kong, err error) error {
 		msg = "unknown flag " + flag
 		if near := nearest(flag, flagNames(parser, pe.Context)); near != "" {
 			msg += fmt.Sprintf(", did you mean %q?", near)
+		} else if near, owners := elsewhere(parser, flag); near != "" {
+			msg += fmt.Sprintf(" (%s is a flag of %s)", near, strings.Join(owners, ", "))
 		}
 	}
 	if name := commandName(pe.Context); name != "" && !strings.HasPrefix(msg, name+": ") {
@@ -73,6 +75,24 @@ func flagNames(parser *kong.Kong, kctx *kong.Context) []string {
 		}
 	}
 	return names
+}
+
+// elsewhere is the flag nearest to flag among those of other commands,
+// and the commands that take it: `dump --sq` is likely meant for revoke.
+func elsewhere(parser *kong.Kong, flag string) (string, []string) {
+	owners := map[string][]string{}
+	var all []string
+	for _, n := range parser.Model.Children {
+		for _, f := range n.Flags {
+			name := "--" + f.Name
+			if len(owners[name]) == 0 {
+				all = append(all, name)
+			}
+			owners[name] = append(owners[name], n.Name)
+		}
+	}
+	near := nearest(flag, all)
+	return near, owners[near]
 }
 
 func commandNames(parser *kong.Kong) []string {
