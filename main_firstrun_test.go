@@ -85,7 +85,7 @@ func TestNoStoreIsAnErrorNotANewDemo(t *testing.T) {
 		oneErrorLine(t, r.stderr)
 	}
 	var out, errs bytes.Buffer
-	if code := run([]string{"--data", typo.data}, &out, &errs); code != 1 || !strings.Contains(errs.String(), "no store at") {
+	if code := runArgs([]string{"--data", typo.data}, &out, &errs); code != 1 || !strings.Contains(errs.String(), "no store at") {
 		t.Errorf("UI --data MISSING: exit %d, stderr %q", code, errs.String())
 	}
 	if _, err := os.Stat(typo.data); !os.IsNotExist(err) {

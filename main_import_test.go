@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -14,9 +13,7 @@ import (
 // importText runs import - on s with text as stdin.
 func (s sandbox) importText(t *testing.T, text string, args ...string) result {
 	t.Helper()
-	stdin = strings.NewReader(text)
-	defer func() { stdin = os.Stdin }()
-	return s.chatlens(t, append([]string{"import", "-"}, args...)...)
+	return s.chatlensIn(t, text, append([]string{"import", "-"}, args...)...)
 }
 
 // An export taken before a revoke, imported again, must not undo the

@@ -197,7 +197,7 @@ func TestMongoWritesNoteTheMissingNotification(t *testing.T) {
 	mongo := func(args ...string) result {
 		full := append([]string{args[0], "--mongo-uri", uri, "--db", db, "--audit-log", audit}, args[1:]...)
 		var out, errs bytes.Buffer
-		return result{run(full, &out, &errs), out.String(), errs.String()}
+		return result{runArgs(full, &out, &errs), out.String(), errs.String()}
 	}
 	if r := mongo("seed", "--conversations", "1", "--messages", "20", "--long", "0", "--seed", "2"); r.code != 0 {
 		t.Fatalf("seed: exit %d: %s", r.code, r.stderr)

@@ -56,8 +56,8 @@ func removeBuiltBinary() {
 	}
 }
 
-// process is a running chatlens.
-type process struct {
+// running is a chatlens process started by a test.
+type running struct {
 	cmd    *exec.Cmd
 	stderr *syncBuffer
 	done   chan struct{}
@@ -81,11 +81,11 @@ func (b *syncBuffer) String() string {
 }
 
 // startChatlens starts the built command with args and extra environment.
-func startChatlens(t *testing.T, env []string, args ...string) *process {
+func startChatlens(t *testing.T, env []string, args ...string) *running {
 	t.Helper()
 	cmd := exec.Command(chatlensBinary(t), args...)
 	cmd.Env = append(os.Environ(), env...)
-	p := &process{cmd: cmd, stderr: &syncBuffer{}, done: make(chan struct{})}
+	p := &running{cmd: cmd, stderr: &syncBuffer{}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -104,7 +104,7 @@ func startChatlens(t *testing.T, env []string, args ...string) *process {
 
 // exitWithin waits a generous while for the process to end and returns its
 // exit code; the test fails if it does not end.
-func (p *process) exitWithin(t *testing.T, d time.Duration) int {
+func (p *running) exitWithin(t *testing.T, d time.Duration) int {
 	t.Helper()
 	select {
 	case <-p.done:
@@ -117,7 +117,7 @@ func (p *process) exitWithin(t *testing.T, d time.Duration) int {
 
 // waitFor polls cond until it holds, failing the test after a long while
 // or when the process ends first.
-func (p *process) waitFor(t *testing.T, what string, cond func() bool) {
+func (p *running) waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	for deadline := time.Now().Add(60 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
 		select {

@@ -14,7 +14,8 @@ import (
 // keeps one object per seq, a hole as OpenIM's stand-in with the send time
 // holeTimes found for it.
 type dumpPrinter struct {
-	e         *env
+	s         *session
+	c         *dumpCmd
 	w         *store.Window
 	conv      projection.Conv
 	holeTimes *store.HoleSendTimes // json only: the stand-ins' send times
@@ -28,7 +29,7 @@ func (p *dumpPrinter) add(m projection.Message) error {
 	if m.Hole && m.SendTime == 0 && p.holeTimes != nil {
 		m.SendTime = p.holeTimes.At(m.Seq)
 	}
-	if p.e.o.format == "json" {
+	if p.c.Format == "json" {
 		return p.print(m)
 	}
 	if m.Seq > p.next { // skipped seqs: nothing stored there
@@ -49,7 +50,7 @@ func (p *dumpPrinter) add(m projection.Message) error {
 // text; in JSON one stand-in per seq, as OpenIM's pull returns them,
 // streamed (Ctrl-C stops it), never allocated by seq count.
 func (p *dumpPrinter) gap(ctx context.Context, from, to int64) error {
-	if p.e.o.format != "json" {
+	if p.c.Format != "json" {
 		p.extend(from, to, nil)
 		p.next = to + 1
 		return nil
@@ -60,7 +61,7 @@ func (p *dumpPrinter) gap(ctx context.Context, from, to int64) error {
 				return err
 			}
 		}
-		if err := p.add(projection.View(store.StoredSlot{Seq: seq}, "", p.e.o.as, p.conv, nil)); err != nil {
+		if err := p.add(projection.View(store.StoredSlot{Seq: seq}, "", p.c.As, p.conv, nil)); err != nil {
 			return err
 		}
 	}
@@ -70,10 +71,10 @@ func (p *dumpPrinter) gap(ctx context.Context, from, to int64) error {
 // print writes one seq, with the rules behind it under --explain.
 func (p *dumpPrinter) print(m projection.Message) error {
 	var why []string
-	if p.e.o.explain {
-		why = projection.Explain(m, *p.w, p.e.zone())
+	if p.c.Explain {
+		why = projection.Explain(m, *p.w, p.s.zone())
 	}
-	return printMessage(p.e, m, why)
+	return p.printMessage(m, why)
 }
 
 // extend adds seqs from..to to the pending run; m is the hole itself when
@@ -88,7 +89,7 @@ func (p *dumpPrinter) extend(from, to int64, m *projection.Message) {
 
 // end closes the dump at seq to: what the scan did not reach is a hole too.
 func (p *dumpPrinter) end(to int64) error {
-	if p.e.o.format != "json" && p.next <= to {
+	if p.c.Format != "json" && p.next <= to {
 		p.extend(p.next, to, nil)
 		p.next = to + 1
 	}
@@ -102,11 +103,27 @@ func (p *dumpPrinter) flush() error {
 	}
 	p.runFrom, p.single = 0, nil
 	if first < last {
-		_, err := fmt.Fprintf(p.e.stdout, "%7d  %-19s  %s\n", first, "", projection.HoleRun(first, last))
+		_, err := fmt.Fprintf(p.s.stdout, "%7d  %-19s  %s\n", first, "", projection.HoleRun(first, last))
 		return err
 	}
 	if m == nil {
 		m = &projection.Message{Seq: first, Hole: true}
 	}
 	return p.print(*m)
+}
+
+// printMessage writes one seq of a dump in the chosen format, with why it
+// is seen so when why is given (--explain).
+func (p *dumpPrinter) printMessage(m projection.Message, why []string) error {
+	switch {
+	case p.c.Format == "json" && why != nil:
+		return printJSON(p.s.stdout, projection.Explained{Message: m, Why: why})
+	case p.c.Format == "json":
+		return printJSON(p.s.stdout, m)
+	case why != nil:
+		_, err := fmt.Fprintln(p.s.stdout, projection.ExplainedLine(m, why, p.s.zone()))
+		return err
+	}
+	_, err := fmt.Fprintln(p.s.stdout, projection.LineIn(m, p.s.zone()))
+	return err
 }

@@ -106,8 +106,8 @@ func TestDumpTextCollapsesHoleRuns(t *testing.T) {
 // end too; a lone hole keeps its own line.
 func TestDumpPrinterTreatsSkippedSeqsAsHoles(t *testing.T) {
 	var buf strings.Builder
-	e := &env{o: &opts{format: "text", utc: true}, stdout: &buf}
-	p := &dumpPrinter{e: e, w: &store.Window{}, next: 1}
+	s := &session{process: process{stdout: &buf}, conn: &connection{UTC: true}}
+	p := &dumpPrinter{s: s, c: &dumpCmd{Format: "text"}, w: &store.Window{}, next: 1}
 	msg := func(seq int64) projection.Message {
 		return projection.Message{Seq: seq, SendID: "x", ContentType: 101, Content: `{"content":"hi"}`, SendTime: 1}
 	}

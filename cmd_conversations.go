@@ -1,0 +1,80 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store"
+)
+
+type conversationsCmd struct {
+	As     string `name:"as" required:"" placeholder:"USER" help:"The user whose view is shown."`
+	Format string `name:"format" enum:"text,json" default:"text" help:"Output format: text or json."`
+}
+
+func (conversationsCmd) Help() string {
+	return `One line per conversation of the user: pinned mark, ID, kind, unread count, name, max seq and read seq.
+With --format json, one object per line.
+
+Examples:
+
+    chatlens conversations --as alice
+    chatlens conversations --as alice --format json`
+}
+
+func (c *conversationsCmd) Run(ctx context.Context, s *session) error {
+	return s.withStore(ctx, readsOrSeeds, func(st *store.Store) error {
+		if err := s.warnViewer(ctx, c.As, ""); err != nil {
+			return err
+		}
+		list, err := st.ConversationsOf(ctx, c.As)
+		if err != nil {
+			return err
+		}
+		if c.Format == "json" {
+			for _, conv := range list {
+				if err := printJSON(s.stdout, struct {
+					ConversationID   string `json:"conversationID"`
+					ConversationType int32  `json:"conversationType"`
+					MaxSeq           int64  `json:"maxSeq"`
+					ReadSeq          int64  `json:"readSeq"`
+					Unread           int64  `json:"unread"`
+				}{conv.ConversationID, conv.ConversationType, conv.Window.MaxSeq, conv.Window.ReadSeq, conv.Unread()}); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		convs := make([]store.Conversation, len(list))
+		for i, conv := range list {
+			convs[i] = conv.Conversation
+		}
+		names, err := st.ConversationNames(ctx, c.As, convs)
+		if err != nil {
+			return err
+		}
+		for _, conv := range list {
+			pin := " "
+			if conv.IsPinned {
+				pin = "*"
+			}
+			fmt.Fprintf(s.stdout, "%s %s %-6s %6d unread  %s (seq %d, read %d)\n", pin,
+				pad(conv.ConversationID, 28), kindName(conv.ConversationType), conv.Unread(),
+				pad(names[conv.ConversationID], 24), conv.Window.MaxSeq, conv.Window.ReadSeq)
+		}
+		return nil
+	})
+}
+
+// pad sanitises s and fits it to width terminal cells (CJK and emoji take two).
+func pad(s string, width int) string {
+	s = projection.Truncate(projection.SingleLine(s), width)
+	return s + strings.Repeat(" ", max(0, width-projection.Width(s)))
+}
+
+func kindName(t int32) string {
+	return map[int32]string{store.SessionSingle: "single", store.SessionWriteGroup: "group", store.SessionGroup: "group",
+		store.SessionNotification: "notice"}[t]
+}

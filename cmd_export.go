@@ -1,0 +1,30 @@
+package main
+
+import (
+	"context"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/transfer"
+)
+
+type exportCmd struct {
+	Collection   string `name:"collection" default:"${coll_msg}" complete:"collections" help:"Collection to write."`
+	Conversation string `name:"conversation" placeholder:"CID" help:"Only this conversation."`
+}
+
+func (exportCmd) Help() string {
+	return `Writes canonical Extended JSON, one document a line, as mongoexport does: what import reads back.
+
+Examples:
+
+    chatlens export > msg.json
+    chatlens export --collection seq
+    chatlens export --conversation si_alice_bob`
+}
+
+func (c *exportCmd) Run(ctx context.Context, s *session) error {
+	return s.withStore(ctx, readsOrSeeds, func(st *store.Store) error {
+		_, err := transfer.Export(ctx, st.Backend(), c.Collection, c.Conversation, s.stdout)
+		return err
+	})
+}

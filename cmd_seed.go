@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/demo"
+)
+
+type seedCmd struct {
+	Conversations int   `name:"conversations" default:"${demo_conversations}" help:"Ordinary conversations."`
+	Messages      int   `name:"messages" default:"${demo_messages}" help:"Messages per ordinary conversation."`
+	Long          int   `name:"long" default:"${demo_long}" help:"Messages of the long group (0: none)."`
+	Seed          int64 `name:"seed" default:"1" help:"Random seed; the same seed writes the same documents."`
+	Force         bool  `name:"force" help:"Seed even though the store holds messages."`
+}
+
+func (seedCmd) Help() string {
+	return `Writes the demo dataset: showcase chats with every feature (revokes, deletes, quotes, holes,
+cleared history), ordinary conversations and one long group. A store holding messages is refused
+unless --force.
+
+Examples:
+
+    chatlens seed
+    chatlens seed --data /tmp/small.db --conversations 4 --messages 120 --long 250 --seed 3
+    chatlens seed --mongo-uri mongodb://localhost:27017 --db scratch --force`
+}
+
+func (c *seedCmd) Validate() error {
+	if c.Conversations < 0 || c.Messages < 0 || c.Long < 0 {
+		return fmt.Errorf("sizes cannot be negative")
+	}
+	return nil
+}
+
+func (c *seedCmd) Run(ctx context.Context, s *session) error {
+	return s.withStore(ctx, storeUse{writes: true}, func(st *store.Store) error {
+		if err := s.refuseReadOnly("seed"); err != nil {
+			return err
+		}
+		if err := s.ensureIndexes(ctx); err != nil {
+			return err
+		}
+		if coll, err := demo.Occupied(ctx, st.Backend()); err != nil {
+			return err
+		} else if coll != "" && !c.Force {
+			return fmt.Errorf("seed: the store already holds %s documents; --force seeds anyway (demo documents with the same keys are overwritten)", coll)
+		}
+		long := c.Long
+		if long == 0 {
+			long = -1 // demo.Options: negative means no long group
+		}
+		err := s.seed(ctx, st, demo.Options{Seed: c.Seed, Conversations: c.Conversations,
+			Messages: c.Messages, LongMessages: long}, "seeding "+st.Describe())
+		s.logRaw("seed "+strconv.FormatInt(c.Seed, 10), err)
+		return err
+	})
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store"
+)
+
+// writeFlags are what revoke, delete and read take: which messages, and who acts.
+type writeFlags struct {
+	Conversation string `name:"conversation" required:"" placeholder:"CID" help:"Conversation ID."`
+	Seq          string `name:"seq" required:"" placeholder:"SEQS" help:"Seqs: 5, 5,7 or 10-20."`
+	By           string `name:"by" required:"" placeholder:"USER" help:"The user acting."`
+	Admin        bool   `name:"admin" help:"Act as an app admin (OpenIM's IM admin): may revoke any message, recorded with role 0."`
+	Stats        bool   `name:"stats" help:"Print round trips and time to stderr."`
+
+	seqs []int64 // Seq, parsed
+}
+
+func (w *writeFlags) Validate() error {
+	seqs, err := store.ParseSeqs(w.Seq)
+	if err != nil {
+		return fmt.Errorf("--seq: %w", err)
+	}
+	w.seqs = seqs
+	return nil
+}
+
+type revokeCmd struct{ writeFlags }
+
+func (revokeCmd) Help() string {
+	return `Checks what OpenIM's server checks (internal/rpc/msg/revoke.go): a known user, messages in their
+window, and the revoke permissions (in a single chat only the sender; in a group the sender, the owner
+anyone's, a group admin an ordinary member's). The audit log records the intent and the outcome.
+
+Examples:
+
+    chatlens revoke --conversation sg_phoenix --seq 12 --by wangfang
+    chatlens revoke --conversation si_alice_bob --seq 5,7,10-20 --by alice --stats
+    chatlens revoke --conversation sg_phoenix --seq 40 --by ops --admin`
+}
+
+func (c *revokeCmd) Run(ctx context.Context, s *session) error { return c.write(ctx, s, "revoke") }
+
+type deleteCmd struct{ writeFlags }
+
+func (deleteCmd) Help() string {
+	return `Deletes messages for the acting user only (delete for me): everyone else still sees them.
+
+Examples:
+
+    chatlens delete --conversation si_alice_bob --seq 3 --by alice
+    chatlens delete --conversation sg_phoenix --seq 10-20 --by wangfang`
+}
+
+func (c *deleteCmd) Run(ctx context.Context, s *session) error { return c.write(ctx, s, "delete") }
+
+type readCmd struct{ writeFlags }
+
+func (readCmd) Help() string {
+	return `Marks messages read by the user; a seq past the last message in the user's window is refused.
+
+Examples:
+
+    chatlens read --conversation si_alice_bob --seq 1-120 --by alice
+    chatlens read --conversation si_alice_bob --seq 121 --by alice --stats`
+}
+
+func (c *readCmd) Run(ctx context.Context, s *session) error { return c.write(ctx, s, "read") }
+
+// write runs one of revoke, delete and read through the store's state
+// machine: the same checks as OpenIM's (a known user, a message in the
+// user's pull window, the revoke permission rules), the same path as the UI.
+func (w *writeFlags) write(ctx context.Context, s *session, action string) error {
+	return s.withStore(ctx, writes, func(st *store.Store) error {
+		// A long write shows its progress bucket by bucket on a terminal.
+		step, end := progressPrinter(s.stderr, action+" of "+strconv.Itoa(len(w.seqs))+" seqs", false)
+		start := time.Now()
+		res, err := st.Do(store.WithProgress(ctx, step), store.WriteRequest{Action: action, Cid: w.Conversation, By: w.By, Seqs: w.seqs, Admin: w.Admin})
+		end()
+		if w.Stats { // a write stopped part way has made round trips too
+			stats := st.Stats()
+			fmt.Fprintf(s.stderr, "chatlens: %d round trips in %s; cache: %d round trips, %d hits, %d misses\n",
+				stats.RoundTrips, time.Since(start).Round(time.Microsecond), stats.CacheRoundTrips, stats.CacheHits, stats.CacheMisses)
+		}
+		if err != nil {
+			return err
+		}
+		as := w.By
+		if w.Admin {
+			as += " as an app admin"
+		}
+		var done string
+		switch action {
+		case "revoke":
+			done = fmt.Sprintf("revoked seq %s of %s by %s (role %d)", store.FormatSeqs(w.seqs), w.Conversation, as, res.Revoke.Role)
+		case "delete":
+			done = fmt.Sprintf("deleted seq %s of %s for %s", store.FormatSeqs(w.seqs), w.Conversation, as)
+		case "read":
+			done = fmt.Sprintf("marked seq %s of %s read by %s", store.FormatSeqs(w.seqs), w.Conversation, as)
+		}
+		fmt.Fprintln(s.stdout, projection.SingleLine(done))
+		if res.StaleCache != nil {
+			fmt.Fprintln(s.stderr, "chatlens: warning: the write stands but the cache may serve the old state: "+oneLine(res.StaleCache.Error()))
+		}
+		if s.conn.MongoURI != "" {
+			fmt.Fprintln(s.stderr, "chatlens: note: "+oneLine(store.NotificationNote(action, w.By)))
+		}
+		return nil
+	})
+}
