@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
@@ -63,7 +62,6 @@ func (c *dumpCmd) dump(ctx context.Context, s *session, st *store.Store) error {
 			projection.SingleLine(c.As), w.MinSeq, w.StartReason())
 	}
 	conv := projection.Conv{ID: c.Conversation, SessionType: store.ConversationTypeOf(c.Conversation)}
-	var prev []*store.Bucket // the batch before, for quotes that reach back
 	var holeTimes *store.HoleSendTimes
 	if c.Format == "json" { // a hole prints as OpenIM's stand-in: it needs the range read once before
 		if holeTimes, err = st.HoleSendTimes(ctx, w, from, to); err != nil {
@@ -71,35 +69,15 @@ func (c *dumpCmd) dump(ctx context.Context, s *session, st *store.Store) error {
 		}
 	}
 	out := &dumpPrinter{s: s, c: c, w: w, conv: conv, holeTimes: holeTimes, next: from}
-	err = st.Scan(ctx, w, from, to, func(batch []*store.Bucket) error {
-		// Rule 5 needs every quoted seq's slot: what the batch and the one
-		// before do not hold is read in one more call, only when needed.
-		near := slices.Concat(prev, batch)
-		held := map[int64]bool{}
-		for _, b := range near {
-			held[b.Index] = true
-		}
-		lookup := projection.BucketLookup(near...)
-		if far := projection.QuotedSeqs(batch, from, to, func(i int64) bool { return held[i] }); len(far) > 0 {
-			quoted, err := st.Slots(ctx, c.Conversation, far, w.MaxSeq) // the quoted slots, not their buckets
-			if err != nil {
-				return err
-			}
-			inBatch := lookup
-			lookup = func(seq int64) (store.StoredSlot, bool) {
-				if s, ok := quoted[seq]; ok {
-					return s, true
-				}
-				return inBatch(seq)
-			}
-		}
-		prev = batch
+	// Rule 5 needs every quoted seq's slot: ScanQuoted reads what the batch
+	// and the one before do not hold, the quoted slots only.
+	err = st.ScanQuoted(ctx, w, from, to, projection.QuotedSeqs, func(batch []*store.Bucket, lookup store.SlotLookup) error {
 		for _, b := range batch {
 			for _, slot := range b.Slots {
 				if slot.Seq < from || slot.Seq > to {
 					continue
 				}
-				if err := out.add(projection.View(slot, b.DocID, c.As, conv, lookup)); err != nil {
+				if err := out.add(projection.View(slot, b.DocID, c.As, conv, projection.Lookup(lookup))); err != nil {
 					return err
 				}
 			}
