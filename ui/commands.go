@@ -227,6 +227,21 @@ func (r bucketRequest) quotesIn(buckets []*store.Bucket, from, to int64, held fu
 	return slices.DeleteFunc(projection.QuotedSeqs(buckets, from, to, held), func(seq int64) bool { return r.haveSeqs[seq] })
 }
 
+// batchLookup resolves the quotes of a batch of buckets read in a command
+// (seqs minSeq..maxSeq): quotes reaching outside the batch read only their
+// quoted slots.
+func batchLookup(e *env, cid string, bs []*store.Bucket, minSeq, maxSeq int64) (projection.Lookup, error) {
+	inBatch := make(map[int64]bool, len(bs))
+	for _, b := range bs {
+		inBatch[b.Index] = true
+	}
+	far, err := e.st.QuotedSlots(e.ctx, cid, bs, minSeq, maxSeq, maxSeq, func(i int64) bool { return inBatch[i] }, projection.QuotedSeqs)
+	if err != nil {
+		return nil, err
+	}
+	return projection.Lookup(store.Lookup(bs, far)), nil
+}
+
 // loadQuoted reads only the slots that quotes in held buckets need
 // (r.seqs, found by the same rule on the held run), when what the command
 // that loaded them read is gone by the time it landed.
