@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"slices"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/projection"
@@ -157,10 +159,10 @@ type bucketsLoadedMsg struct {
 	indexes []int64
 	buckets []*store.Bucket
 	refresh bool // a re-read after a write: replace what is held
-	// quoted are the buckets holding seqs that quotes in buckets (or, for a
+	// quoted are the slots, by seq, that quotes in buckets (or, for a
 	// quotes-only read, in the held ones) quote: for rule 5, not for display.
-	quoted    []*store.Bucket
-	quotedIdx []int64 // what a quotes-only read asked for
+	quoted     map[int64]store.StoredSlot
+	quotedSeqs []int64 // what a quotes-only read asked for
 	// gap is set when the bucket asked for held nothing and the read went
 	// on to the nearest stored bucket beyond it (in buckets, if any).
 	gap *gap
@@ -177,14 +179,18 @@ type bucketRequest struct {
 	// skipGap is -1 (older) or 1 (newer) for a read at an end of the run:
 	// if the bucket holds nothing, find the gap beyond it (findGap).
 	skipGap int
-	// have is what the timeline holds when asking (its buckets and quoted
-	// ones): quotes into them need no read. Built for the request, read-only.
-	have map[int64]bool
+	// have and haveSeqs are what the timeline holds when asking (its
+	// buckets by index, the quoted slots beside them by seq): quotes into
+	// them need no read. Built for the request, read-only.
+	have, haveSeqs map[int64]bool
+	// seqs are the quoted seqs a quotes-only read asks for.
+	seqs []int64
 }
 
 // loadBuckets reads the requested buckets and, in the same command, the
-// buckets their quotes quote that are neither among them nor held: one more
-// Buckets call, only when some quote reaches that far (rule 5).
+// slots their quotes quote that are neither among them nor held: one more
+// read of those slots (not their buckets), only when some quote reaches
+// that far (rule 5).
 func loadBuckets(e *env, r bucketRequest) tea.Cmd {
 	return func() tea.Msg {
 		msg := bucketsLoadedMsg{req: r.req, indexes: r.indexes, refresh: r.refresh}
@@ -209,20 +215,40 @@ func loadBuckets(e *env, r bucketRequest) tea.Cmd {
 		for _, b := range msg.buckets {
 			read[b.Index] = true
 		}
-		far := projection.QuotedBuckets(msg.buckets, r.minSeq, r.maxSeq, func(i int64) bool { return read[i] || r.have[i] })
-		if len(far) > 0 {
-			msg.quoted, msg.err = e.st.Buckets(e.ctx, r.cid, far, r.maxSeq)
-		}
+		held := func(i int64) bool { return read[i] || r.have[i] }
+		msg.quoted, msg.err = e.st.QuotedSlots(e.ctx, r.cid, msg.buckets, r.minSeq, r.maxSeq, r.maxSeq, held, r.quotesIn)
 		return msg
 	}
 }
 
-// loadQuoted reads only buckets that quotes in held buckets need (r.indexes),
-// when what the command that loaded them read is gone by the time it landed.
+// quotesIn is projection.QuotedSeqs less the quoted slots the timeline
+// already keeps beside its run.
+func (r bucketRequest) quotesIn(buckets []*store.Bucket, from, to int64, held func(int64) bool) []int64 {
+	return slices.DeleteFunc(projection.QuotedSeqs(buckets, from, to, held), func(seq int64) bool { return r.haveSeqs[seq] })
+}
+
+// batchLookup resolves the quotes of a batch of buckets read in a command
+// (seqs minSeq..maxSeq): quotes reaching outside the batch read only their
+// quoted slots.
+func batchLookup(e *env, cid string, bs []*store.Bucket, minSeq, maxSeq int64) (projection.Lookup, error) {
+	inBatch := make(map[int64]bool, len(bs))
+	for _, b := range bs {
+		inBatch[b.Index] = true
+	}
+	far, err := e.st.QuotedSlots(e.ctx, cid, bs, minSeq, maxSeq, maxSeq, func(i int64) bool { return inBatch[i] }, projection.QuotedSeqs)
+	if err != nil {
+		return nil, err
+	}
+	return projection.Lookup(store.Lookup(bs, far)), nil
+}
+
+// loadQuoted reads only the slots that quotes in held buckets need
+// (r.seqs, found by the same rule on the held run), when what the command
+// that loaded them read is gone by the time it landed.
 func loadQuoted(e *env, r bucketRequest) tea.Cmd {
 	return func() tea.Msg {
-		bs, err := e.st.Buckets(e.ctx, r.cid, r.indexes, r.maxSeq)
-		return bucketsLoadedMsg{req: r.req, quoted: bs, quotedIdx: r.indexes, err: err}
+		slots, err := e.st.Slots(e.ctx, r.cid, r.seqs, r.maxSeq)
+		return bucketsLoadedMsg{req: r.req, quoted: slots, quotedSeqs: r.seqs, err: err}
 	}
 }
 

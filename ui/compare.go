@@ -83,7 +83,12 @@ func (t *timeline) diffStep(wb store.Window) tea.Cmd {
 		if err != nil {
 			return diffStepMsg{req: d.req, err: err}
 		}
-		quoted := projection.BucketLookup(bs...)
+		// Resolved for the rows of "differences only" (rule 5); a quote
+		// shows alike for every viewer, so no verdict depends on it.
+		quoted, err := batchLookup(e, cid, bs, minSeq, maxSeq)
+		if err != nil {
+			return diffStepMsg{req: d.req, err: err}
+		}
 		var runs []diffRun
 		for _, b := range bs {
 			for _, s := range b.Slots {

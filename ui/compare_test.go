@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -219,5 +220,39 @@ func TestReasonColumnOnANarrowTerminal(t *testing.T) {
 		if w := len([]rune(line)); strings.Contains(line, "│") && w != 40 {
 			t.Errorf("line %d is %d cells, not 40: %q", i, w, line)
 		}
+	}
+}
+
+// TestCompareFarQuotes: alice and carol both see the quotes of revoked seq 3
+// as the revoke (OpenIM's controller/msg.go handlerDBMsg rewrites a quote
+// for everyone alike), so those quotes are no difference, even when the scan
+// reads them in a batch without seq 3; and the row of seq 340, deleted for
+// alice only, shows carol's side of the quote as she sees it.
+func TestCompareFarQuotes(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedFarQuotes(t, st)
+	if _, err := st.DeleteForMe(context.Background(), chatQ, []int64{340}, "alice"); err != nil {
+		t.Fatal(err)
+	}
+	st.FindBatch = 1 // one bucket a step: bucket 3's quotes reach outside it
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatQ)
+	d.keys("c")
+	if d.m.tl.diffs.scanning {
+		t.Fatal("the scan for differences did not finish")
+	}
+	var differ []int64
+	for _, r := range d.m.tl.diffs.runs {
+		for seq := r.from; seq <= r.to; seq++ {
+			differ = append(differ, seq)
+		}
+	}
+	if !slices.Equal(differ, []int64{4, 340}) {
+		t.Errorf("seqs %v differ, want [4 340]: both deleted for alice only, the quotes of seq 3 alike", differ)
+	}
+	d.keys("D")
+	if row := rowOf(d.m.View(), 340); !strings.Contains(row, `re 3 ↩ "Carol revoked a message"`) {
+		t.Errorf("differences only draws seq 340 as %q, want carol's side of the quote resolved", row)
 	}
 }

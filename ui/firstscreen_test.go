@@ -34,7 +34,7 @@ func TestFirstScreenOfALongConversation(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = b.Close(context.Background()) })
-			return &testBackend{Backend: b, reads: map[string]int{}}
+			return newTestBackend(b)
 		}},
 	}
 	for _, be := range backends {

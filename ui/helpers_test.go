@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -34,8 +35,14 @@ func TestMain(m *testing.M) {
 type testBackend struct {
 	store.Backend
 	mu       sync.Mutex
-	reads    map[string]int
+	reads    map[string]int // any read of a bucket, whole or some slots
+	whole    map[string]int // FindBuckets: the whole bucket
+	slots    map[string]int // FindSlots: the slots each read asked for, summed
 	failRead error
+}
+
+func newTestBackend(b store.Backend) *testBackend {
+	return &testBackend{Backend: b, reads: map[string]int{}, whole: map[string]int{}, slots: map[string]int{}}
 }
 
 func (b *testBackend) Describe() string { return "embedded test.db" }
@@ -45,6 +52,7 @@ func (b *testBackend) FindBuckets(ctx context.Context, ids []string) ([]bson.Raw
 	fail := b.failRead
 	for _, id := range ids {
 		b.reads[id]++
+		b.whole[id]++
 	}
 	b.mu.Unlock()
 	if fail != nil {
@@ -58,6 +66,7 @@ func (b *testBackend) FindSlots(ctx context.Context, id string, first, n int) (b
 	b.mu.Lock()
 	fail := b.failRead
 	b.reads[id]++
+	b.slots[id] += n
 	b.mu.Unlock()
 	if fail != nil {
 		return nil, false, fail
@@ -69,8 +78,16 @@ func (b *testBackend) resetReads() map[string]int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	old := b.reads
-	b.reads = map[string]int{}
+	b.reads, b.whole, b.slots = map[string]int{}, map[string]int{}, map[string]int{}
 	return old
+}
+
+// readKinds is what was read since the last reset: whole buckets and slots
+// (how many each bucket was asked for), by doc id.
+func (b *testBackend) readKinds() (whole, slots map[string]int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return maps.Clone(b.whole), maps.Clone(b.slots)
 }
 
 func (b *testBackend) setFail(err error) {
@@ -85,7 +102,7 @@ func newTestStore(t testing.TB, readOnly bool) (*store.Store, *testBackend) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := &testBackend{Backend: eb, reads: map[string]int{}}
+	tb := newTestBackend(eb)
 	st := store.New(tb, store.Options{})
 	t.Cleanup(func() { _ = st.Close(context.Background()) })
 	if err := tb.EnsureIndexes(context.Background()); err != nil {

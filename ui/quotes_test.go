@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -76,7 +78,8 @@ func wantQuoteRows(t *testing.T, view string) {
 
 // Opening at the newest bucket, quotes of a revoked and a deleted message in
 // bucket 0 show the treatment, not the text: the read that brings the
-// screen's buckets brings bucket 0 too, beside the held run.
+// screen's buckets brings the quoted slots of bucket 0 too, beside the held
+// run.
 func TestTimelineTreatsFarQuotes(t *testing.T) {
 	st, tb := newTestStore(t, false)
 	seedFarQuotes(t, st)
@@ -89,21 +92,21 @@ func TestTimelineTreatsFarQuotes(t *testing.T) {
 	d.open(chatQ)
 	wantQuoteRows(t, d.m.View())
 	tl := d.m.tl
-	if _, held := tl.buckets[0]; held || tl.quoted[0] == nil || len(tl.quoted) != 1 {
-		t.Errorf("bucket 0 should be kept beside the run (held %v), quoted buckets %v", keys(tl.buckets), keys(tl.quoted))
+	if _, held := tl.buckets[0]; held || !slices.Equal(sortedKeys(tl.quoted), []int64{3, 4, 5}) {
+		t.Errorf("seqs 3-5 of bucket 0 should be kept beside the run (held %v), quoted seqs %v", keys(tl.buckets), keys(tl.quoted))
 	}
 	if tl.fetched != 1 {
 		t.Errorf("the timeline counts %d bucket reads, want 1: reads for quotes are not timeline buckets", tl.fetched)
 	}
 	reads := tb.resetReads()
 	if reads[store.DocID(chatQ, 0)] != 1 || reads[store.DocID(chatQ, 2)] != 1 || len(reads) != 2 {
-		t.Errorf("opening read %v, want buckets 2 (the screen) and 0 (quoted) once each", reads)
+		t.Errorf("opening read %v, want buckets 2 (the screen) and 0 (its quoted slots) once each", reads)
 	}
 }
 
 // Paging down from the oldest message to the newest, bucket 0 leaves the
-// held run but stays beside it for the quotes that need it: not read again,
-// and the quotes are treated all the way.
+// held run but its quoted slots stay beside it for the quotes that need
+// them: not read again, and the quotes are treated all the way.
 func TestQuotedBucketKeptWhenScrolledPast(t *testing.T) {
 	st, tb := newTestStore(t, false)
 	seedFarQuotes(t, st)
@@ -112,7 +115,7 @@ func TestQuotedBucketKeptWhenScrolledPast(t *testing.T) {
 	d.open(chatQ)
 	d.jump(1)
 	if len(d.m.tl.quoted) != 0 {
-		t.Errorf("quoted buckets %v kept after the jump to seq 1", keys(d.m.tl.quoted))
+		t.Errorf("quoted seqs %v kept after the jump to seq 1", keys(d.m.tl.quoted))
 	}
 	tb.resetReads()
 	for step := 0; d.m.tl.cursor < 350; step++ {
@@ -122,8 +125,8 @@ func TestQuotedBucketKeptWhenScrolledPast(t *testing.T) {
 		d.keys("pgdown")
 	}
 	wantQuoteRows(t, d.m.View())
-	if _, held := d.m.tl.buckets[0]; held || d.m.tl.quoted[0] == nil {
-		t.Errorf("bucket 0: held %v, quoted buckets %v", keys(d.m.tl.buckets), keys(d.m.tl.quoted))
+	if _, held := d.m.tl.buckets[0]; held || !slices.Equal(sortedKeys(d.m.tl.quoted), []int64{3, 4, 5}) {
+		t.Errorf("bucket 0: held %v, quoted seqs %v", keys(d.m.tl.buckets), keys(d.m.tl.quoted))
 	}
 	for id, n := range tb.resetReads() {
 		if id == store.DocID(chatQ, 0) || n != 1 {
@@ -131,6 +134,8 @@ func TestQuotedBucketKeptWhenScrolledPast(t *testing.T) {
 		}
 	}
 }
+
+func sortedKeys[V any](m map[int64]V) []int64 { return slices.Sorted(maps.Keys(m)) }
 
 func keys[V any](m map[int64]V) []int64 {
 	var out []int64
@@ -150,7 +155,7 @@ func TestLostQuotedBucketIsReadAgain(t *testing.T) {
 	d := newDriver(t, st, opts, 120, 40)
 	d.open(chatQ)
 	tl := d.m.tl
-	delete(tl.quoted, 0)
+	delete(tl.quoted, 3)
 	if row := rowOf(d.m.View(), 340); !strings.Contains(row, `re 3 ↩ [quoted seq 3]`) {
 		t.Errorf("an unresolved quote is drawn %q, want it shown by seq only", row)
 	}
@@ -175,5 +180,28 @@ func TestLostQuotedBucketIsReadAgain(t *testing.T) {
 	}
 	if tl.fetched != 1 || tl.readQuoted() != nil {
 		t.Errorf("timeline reads %d (want 1), or quotes still missing after the retry", tl.fetched)
+	}
+}
+
+// Opening at the newest bucket, the quotes there reach two buckets behind
+// the screen's (seqs 3, 4 and 5 of bucket 0): the open reads those three
+// slots of bucket 0, not the whole bucket, and still draws the quotes as
+// OpenIM returns them (controller/msg.go handlerDBMsg).
+func TestOpeningReadsQuotedSlotsNotTheirBucket(t *testing.T) {
+	st, tb := newTestStore(t, false)
+	seedFarQuotes(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	tb.resetReads()
+	d.open(chatQ)
+	wantQuoteRows(t, d.m.View())
+	whole, slots := tb.readKinds()
+	quotedDoc := store.DocID(chatQ, 0)
+	if whole[quotedDoc] != 0 || slots[quotedDoc] != 3 {
+		t.Errorf("bucket 0 read whole %d times and %d of its slots, want its 3 quoted slots only (whole reads %v)",
+			whole[quotedDoc], slots[quotedDoc], whole)
+	}
+	if whole[store.DocID(chatQ, 2)] != 1 || len(whole) != 1 || len(slots) != 1 {
+		t.Errorf("opening read whole buckets %v and slots %v, want bucket 2 whole and the quoted slots of bucket 0", whole, slots)
 	}
 }

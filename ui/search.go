@@ -121,9 +121,11 @@ func (t *timeline) searchStep() tea.Cmd {
 		if err != nil {
 			return searchStepMsg{req: s.req, err: err}
 		}
-		// Quotes into this batch are checked; others match on what the
-		// timeline shows of them until resolved, the quoted seq only.
-		quoted := projection.BucketLookup(bs...)
+		// A hit is what the timeline shows, a quote as resolved (rule 5).
+		quoted, err := batchLookup(e, cid, bs, minSeq, maxSeq)
+		if err != nil {
+			return searchStepMsg{req: s.req, err: err}
+		}
 		var hits []int64
 		for _, b := range bs {
 			for _, slot := range b.Slots {

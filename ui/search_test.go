@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -102,4 +103,24 @@ func TestGoldenSearchHighlight(t *testing.T) {
 	s.keys("enter")
 	s.waitFor("hit 1 of 10")
 	s.check()
+}
+
+// TestSearchMatchesFarQuotesAsShown: the timeline shows the quotes of seq 3
+// (revoked) as "Carol revoked a message" (OpenIM's controller/msg.go
+// handlerDBMsg rewrites them); a search for it finds them even when it reads
+// the quoting bucket in a batch without the quoted one.
+func TestSearchMatchesFarQuotesAsShown(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedFarQuotes(t, st)
+	st.FindBatch = 1 // one bucket a step: bucket 3's quotes reach outside it
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatQ)
+	d.search("carol revoked")
+	for d.m.tl.search.scanning {
+		d.keys("n")
+	}
+	if got := d.m.tl.search.hits; !slices.Equal(got, []int64{3, 340, 350}) {
+		t.Errorf("hits %v, want [3 340 350]: the revoked message and both quotes of it", got)
+	}
 }

@@ -44,11 +44,11 @@ type timeline struct {
 	fetched int // timeline bucket reads issued (quote reads apart): tests check paging with it
 	err     error
 
-	// quoted holds, beside the run, the buckets that quotes in it quote
-	// (rule 5: a quote shows its quoted seq as the viewer sees it). Only
-	// those the run needs are kept, so memory stays flat.
-	quoted       map[int64]*store.Bucket
-	quotePending map[int64]bool // quotes-only reads in flight
+	// quoted holds, beside the run and by seq, the slots that quotes in it
+	// quote (rule 5: a quote shows its quoted seq as the viewer sees it).
+	// Only those the run needs are kept, so memory stays flat.
+	quoted       map[int64]store.StoredSlot
+	quotePending map[int64]bool // seqs of quotes-only reads in flight
 
 	cursor, top int64 // selected seq and first seq drawn
 	boundaries  bool
@@ -100,7 +100,7 @@ func newTimeline(e *env, it *convItem, viewer string, names map[string]string) *
 		peer:    it.peer,
 		names:   maps.Clone(names),
 		buckets: map[int64]*store.Bucket{}, pending: map[int64]bool{},
-		quoted: map[int64]*store.Bucket{}, quotePending: map[int64]bool{}}
+		quoted: map[int64]store.StoredSlot{}, quotePending: map[int64]bool{}}
 	if t.names == nil {
 		t.names = map[string]string{}
 	}

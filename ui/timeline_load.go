@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"maps"
 	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -30,7 +31,7 @@ func (t *timeline) open() tea.Cmd {
 func (t *timeline) loadAround(seq int64, have *store.Bucket) tea.Cmd {
 	t.req = t.e.newReq()
 	t.buckets, t.pending, t.err, t.gaps = map[int64]*store.Bucket{}, map[int64]bool{}, nil, nil
-	t.quoted, t.quotePending = map[int64]*store.Bucket{}, map[int64]bool{}
+	t.quoted, t.quotePending = map[int64]store.StoredSlot{}, map[int64]bool{}
 	t.cursor, t.top = seq, seq
 	b := store.BucketIndex(seq)
 	if have != nil {
@@ -66,15 +67,16 @@ func (t *timeline) request(idx []int64, refresh bool) tea.Cmd {
 // readOf is a read of buckets idx, telling the command what is held so
 // quotes into it are not read again.
 func (t *timeline) readOf(idx []int64, refresh bool) bucketRequest {
-	have := make(map[int64]bool, len(t.buckets)+len(t.quoted))
+	have := make(map[int64]bool, len(t.buckets))
 	for i := range t.buckets {
 		have[i] = true
 	}
-	for i := range t.quoted {
-		have[i] = true
+	haveSeqs := make(map[int64]bool, len(t.quoted))
+	for seq := range t.quoted {
+		haveSeqs[seq] = true
 	}
 	return bucketRequest{req: t.req, cid: t.cid, indexes: idx, minSeq: t.minSeq(), maxSeq: t.maxSeq(),
-		refresh: refresh, have: have}
+		refresh: refresh, have: have, haveSeqs: haveSeqs}
 }
 
 // loaded takes a bucket reply. Buckets that no longer join the held run
@@ -86,19 +88,17 @@ func (t *timeline) loaded(msg bucketsLoadedMsg) tea.Cmd {
 	for _, i := range msg.indexes {
 		delete(t.pending, i)
 	}
-	for _, i := range msg.quotedIdx {
-		delete(t.quotePending, i)
+	for _, seq := range msg.quotedSeqs {
+		delete(t.quotePending, seq)
 	}
 	if msg.err != nil {
 		t.err = msg.err
 		return nil
 	}
-	if msg.quotedIdx == nil { // a quotes-only read retries nothing else
+	if msg.quotedSeqs == nil { // a quotes-only read retries nothing else
 		t.err = nil
 	}
-	for _, b := range msg.quoted {
-		t.quoted[b.Index] = b
-	}
+	maps.Copy(t.quoted, msg.quoted)
 	if msg.gap != nil && !msg.refresh {
 		t.takeGap(*msg.gap)
 	}

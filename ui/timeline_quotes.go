@@ -1,57 +1,61 @@
 package ui
 
 import (
+	"slices"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 )
 
-// Quotes in the held run: the buckets they quote are read beside the run
-// and kept only while a held message quotes them.
+// Quotes in the held run: the slots they quote outside it are read beside
+// the run, slot by slot, and kept only while a held message quotes them.
 
-// quotedBy lists the buckets quotes in the held run quote, but those have
-// reports.
-func (t *timeline) quotedBy(have func(int64) bool) []int64 {
+// quotedBy lists the seqs quotes in the held run quote outside it, ascending.
+func (t *timeline) quotedBy() []int64 {
 	held := make([]*store.Bucket, 0, len(t.buckets))
 	for _, b := range t.buckets {
 		held = append(held, b)
 	}
-	return projection.QuotedBuckets(held, t.minSeq(), t.maxSeq(), have)
+	return projection.QuotedSeqs(held, t.minSeq(), t.maxSeq(), func(i int64) bool { return t.buckets[i] != nil })
 }
 
-// keepQuoted keeps beside the run only the buckets its quotes need: those
-// already kept, or just dropped from the run rather than read again.
+// keepQuoted keeps beside the run only the slots its quotes need: those
+// already kept, or in a bucket just dropped from the run rather than read
+// again.
 func (t *timeline) keepQuoted(dropped map[int64]*store.Bucket) {
-	kept := map[int64]*store.Bucket{}
-	for _, i := range t.quotedBy(func(i int64) bool { return t.buckets[i] != nil }) {
-		if b := t.quoted[i]; b != nil {
-			kept[i] = b
-		} else if b := dropped[i]; b != nil {
-			kept[i] = b
+	kept := map[int64]store.StoredSlot{}
+	for _, seq := range t.quotedBy() {
+		if s, ok := t.quoted[seq]; ok {
+			kept[seq] = s
+		} else if b := dropped[store.BucketIndex(seq)]; b != nil {
+			kept[seq] = b.Slots[store.SlotIndex(seq)]
 		}
 	}
 	t.quoted = kept
 }
 
-// readQuoted reads what quotes in the run need and nothing holds. Rare: the
-// read that brought a bucket brought what it quotes, unless that was held
-// when asked for and dropped before the reply.
+// readQuoted reads the slots quotes in the run need and nothing holds.
+// Rare: the read that brought a bucket brought what it quotes, unless that
+// was held when asked for and dropped before the reply.
 func (t *timeline) readQuoted() tea.Cmd {
 	if len(t.buckets) == 0 || t.err != nil {
 		return nil
 	}
-	var idx []int64
-	for _, i := range t.quotedBy(func(i int64) bool { return t.buckets[i] != nil || t.quoted[i] != nil }) {
-		if !t.quotePending[i] {
-			t.quotePending[i] = true
-			idx = append(idx, i)
-		}
-	}
-	if len(idx) == 0 {
+	seqs := slices.DeleteFunc(t.quotedBy(), func(seq int64) bool {
+		_, kept := t.quoted[seq]
+		return kept || t.quotePending[seq]
+	})
+	if len(seqs) == 0 {
 		return nil
 	}
-	return loadQuoted(t.e, t.readOf(idx, false))
+	for _, seq := range seqs {
+		t.quotePending[seq] = true
+	}
+	r := t.readOf(nil, false)
+	r.seqs = seqs
+	return loadQuoted(t.e, r)
 }
 
 // quotedSlot finds a quoted seq in the run or beside it (rule 5).
@@ -59,8 +63,6 @@ func (t *timeline) quotedSlot(seq int64) (store.StoredSlot, bool) {
 	if s, _, ok := t.slot(seq); ok {
 		return s, true
 	}
-	if b := t.quoted[store.BucketIndex(seq)]; b != nil {
-		return b.Slots[store.SlotIndex(seq)], true
-	}
-	return store.StoredSlot{}, false
+	s, ok := t.quoted[seq]
+	return s, ok
 }
