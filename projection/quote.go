@@ -124,34 +124,6 @@ func QuotedSeqs(buckets []*bucket.Bucket, from, to int64, have func(index int64)
 	return out
 }
 
-// QuotedBuckets lists, ascending and once each, the bucket indexes holding
-// the seqs quoted by the slots of buckets with a seq in from..to, leaving out
-// those have reports at hand (have may be nil). Reading them and passing a
-// Lookup that covers them resolves every quote there (rule 5).
-func QuotedBuckets(buckets []*bucket.Bucket, from, to int64, have func(index int64) bool) []int64 {
-	seen := map[int64]bool{}
-	var out []int64
-	for _, b := range buckets {
-		for _, s := range b.Slots {
-			if s.Seq < from || s.Seq > to {
-				continue
-			}
-			seq, ok := QuotedBy(s)
-			if !ok {
-				continue
-			}
-			i := bucket.BucketIndex(seq)
-			if seen[i] || have != nil && have(i) {
-				continue
-			}
-			seen[i] = true
-			out = append(out, i)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
 // projectQuote rewrites a quote's content exactly when OpenIM does
 // (controller/msg.go handlerDBMsg, looking the quoted seq up with
 // mgo/msg.go GetMsgBySeqIndexIn1Doc): when the quoted slot is revoked, the

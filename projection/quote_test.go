@@ -243,7 +243,7 @@ func TestQuotedSeq(t *testing.T) {
 	}
 }
 
-func TestQuotedBuckets(t *testing.T) {
+func TestQuotedSeqs(t *testing.T) {
 	bucketWith := func(index int64, slots ...bucket.StoredSlot) *bucket.Bucket {
 		b := bucket.MissingBucket(single, index)
 		for _, s := range slots {
@@ -268,15 +268,15 @@ func TestQuotedBuckets(t *testing.T) {
 	)
 	b6 := bucketWith(6, quote(601, 999)) // bucket 9
 	held := func(i int64) bool { return i == 4 || i == 5 || i == 6 }
-	got := QuotedBuckets([]*bucket.Bucket{b6, b5}, 502, 699, held)
-	want := []int64{0, 2, 9}
+	got := QuotedSeqs([]*bucket.Bucket{b6, b5}, 502, 699, held)
+	want := []int64{1, 3, 201, 250, 999}
 	if !slices.Equal(got, want) {
-		t.Errorf("QuotedBuckets = %v, want %v", got, want)
+		t.Errorf("QuotedSeqs = %v, want %v", got, want)
 	}
-	if got := QuotedBuckets([]*bucket.Bucket{b5}, 1, 1<<40, nil); !slices.Equal(got, []int64{0, 2, 4, 7}) {
-		t.Errorf("QuotedBuckets with nothing at hand = %v, want [0 2 4 7]", got)
+	if got := QuotedSeqs([]*bucket.Bucket{b5}, 1, 1<<40, nil); !slices.Equal(got, []int64{1, 3, 201, 250, 420, 450, 750}) {
+		t.Errorf("QuotedSeqs with nothing at hand = %v, want [1 3 201 250 420 450 750]", got)
 	}
-	if got := QuotedBuckets(nil, 1, 100, nil); len(got) != 0 {
-		t.Errorf("QuotedBuckets of nothing = %v", got)
+	if got := QuotedSeqs(nil, 1, 100, nil); len(got) != 0 {
+		t.Errorf("QuotedSeqs of nothing = %v", got)
 	}
 }

@@ -134,7 +134,7 @@ func (m Message) MarshalJSON() ([]byte, error) {
 // rules in order. docID names the bucket ("" derives it from conv.ID). quoted
 // serves rule 5 (the quoted seq's slot decides whether OpenIM rewrites the
 // quote); it may be nil or miss, and then the quote is left unresolved (see Message.QuoteResolved):
-// callers read the buckets QuotedBuckets names to resolve every quote.
+// store.QuotedSlots reads the slots QuotedSeqs names to resolve every quote.
 func View(s bucket.StoredSlot, docID string, viewer string, conv Conv, quoted Lookup) Message {
 	m := Message{Seq: s.Seq, DocID: docID, Problem: s.Problem, Cached: s.Cached, Viewer: viewer,
 		Unstored: s.Unstored, BucketMissing: s.Slot == nil && s.Problem == "", SlotAbsent: s.Slot == nil && s.Problem != "",
