@@ -124,6 +124,6 @@ func (p *dumpPrinter) printMessage(m projection.Message, why []string) error {
 		_, err := fmt.Fprintln(p.s.stdout, projection.ExplainedLine(m, why, p.s.zone()))
 		return err
 	}
-	_, err := fmt.Fprintln(p.s.stdout, projection.LineIn(m, p.s.zone()))
+	_, err := fmt.Fprintln(p.s.stdout, projection.Line(m, p.s.zone()))
 	return err
 }

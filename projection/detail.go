@@ -33,12 +33,9 @@ var statusNames = map[int32]string{bucket.StatusSending: "sending", bucket.Statu
 	bucket.StatusFailed: "failed", bucket.StatusDeleted: "deleted", bucket.StatusFiltered: "filtered"}
 
 // Detail is the full, multi-line rendering of m for an expanded view: where
-// it is stored, who sent it when, its state for the viewer, and its whole
-// text. Every line is sanitised and holds no newline.
-func Detail(m Message) []string { return DetailIn(m, time.UTC) }
-
-// DetailIn is Detail with times in loc.
-func DetailIn(m Message, loc *time.Location) []string {
+// it is stored, who sent it when (times in loc), its state for the viewer,
+// and its whole text. Every line is sanitised and holds no newline.
+func Detail(m Message, loc *time.Location) []string {
 	var out []string
 	add := func(s string) { out = append(out, SingleLine(s)) }
 	add("seq " + strconv.FormatInt(m.Seq, 10) + " · " + orElse(m.DocID, "?") + " slot " + strconv.Itoa(m.Index))
@@ -57,7 +54,7 @@ func DetailIn(m Message, loc *time.Location) []string {
 	if m.GroupID != "" {
 		to = "group " + m.GroupID
 	}
-	add("from " + orElse(from, "?") + " to " + orElse(to, "?") + " · " + TimestampIn(m.SendTime, loc))
+	add("from " + orElse(from, "?") + " to " + orElse(to, "?") + " · " + Timestamp(m.SendTime, loc))
 	state := TypeName(m.ContentType) + " · " + orElse(statusNames[m.Status], "status "+strconv.Itoa(int(m.Status)))
 	if m.IsRead {
 		state += " · read"
@@ -68,7 +65,7 @@ func DetailIn(m Message, loc *time.Location) []string {
 	}
 	if m.Revoked && m.Revoke != nil {
 		add("revoked by " + orElse(m.Revoke.Nickname, m.Revoke.UserID, "?") + " (" + m.Revoke.UserID +
-			", role " + strconv.Itoa(int(m.Revoke.Role)) + ") · " + TimestampIn(m.Revoke.Time, loc))
+			", role " + strconv.Itoa(int(m.Revoke.Role)) + ") · " + Timestamp(m.Revoke.Time, loc))
 	}
 	if m.DeletedForViewer && !m.Revoked {
 		return out
@@ -102,12 +99,9 @@ func fullText(ct int32, content string) (string, bool) {
 	return "", false
 }
 
-// Timestamp writes unix milliseconds as a UTC date and time; 0 as "-".
-func Timestamp(ms int64) string { return TimestampIn(ms, time.UTC) }
-
-// TimestampIn writes unix milliseconds as a date and time in loc, naming
-// the zone; 0 as "-".
-func TimestampIn(ms int64, loc *time.Location) string {
+// Timestamp writes unix milliseconds as a date and time in loc, naming the
+// zone; 0 as "-".
+func Timestamp(ms int64, loc *time.Location) string {
 	if ms == 0 {
 		return "-"
 	}

@@ -3,6 +3,7 @@ package projection
 import (
 	"reflect"
 	"testing"
+	"time"
 )
 
 func TestDetail(t *testing.T) {
@@ -35,7 +36,7 @@ func TestDetail(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := Detail(tc.m); !reflect.DeepEqual(got, tc.want) {
+			if got := Detail(tc.m, time.UTC); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("Detail:\n got %q\nwant %q", got, tc.want)
 			}
 		})

@@ -210,5 +210,5 @@ func (x Explained) MarshalJSON() ([]byte, error) {
 
 // ExplainedLine is the message's dump line with the rules as a trailing note.
 func ExplainedLine(m Message, why []string, loc *time.Location) string {
-	return LineIn(m, loc) + "  ← " + SingleLine(strings.Join(why, "; "))
+	return Line(m, loc) + "  ← " + SingleLine(strings.Join(why, "; "))
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chatlens/chatlens/store/bucket"
 )
@@ -50,7 +51,7 @@ func FuzzView(f *testing.F) {
 			t.Fatalf("marshal: %v", err)
 		}
 		checkSafeLine(t, Summary(m))
-		for _, line := range Detail(m) {
+		for _, line := range Detail(m, time.UTC) {
 			checkSafeLine(t, line)
 		}
 	})
@@ -67,7 +68,7 @@ func FuzzSummary(f *testing.F) {
 	f.Fuzz(func(t *testing.T, ct int32, content string, status int32) {
 		m := Message{Seq: 1, ContentType: ct, Content: content, Status: status, SenderNickname: content}
 		checkSafeLine(t, Summary(m))
-		for _, line := range Detail(m) {
+		for _, line := range Detail(m, time.UTC) {
 			checkSafeLine(t, line)
 		}
 	})

@@ -64,7 +64,7 @@ func text(s string) string { return jsonOf(map[string]string{"content": s}) }
 func notice(detail any) string { return jsonOf(map[string]string{"detail": jsonOf(detail)}) }
 
 // lookupOf serves the given slots by seq.
-func lookupOf(slots ...bucket.StoredSlot) Lookup {
+func lookupOf(slots ...bucket.StoredSlot) bucket.Lookup {
 	return func(seq int64) (bucket.StoredSlot, bool) {
 		for _, s := range slots {
 			if s.Seq == seq {

@@ -134,7 +134,7 @@ func QuotedSeqs(buckets []*bucket.Bucket, from, to int64, have func(index int64)
 // content the way OpenIM does, keeping only the members it knows.
 // resolved is false only when the quoted slot was needed and not at hand:
 // the content is then as stored, and may not be what OpenIM returns.
-func projectQuote(content, viewer string, quoted Lookup) (shown string, resolved bool) {
+func projectQuote(content, viewer string, quoted bucket.Lookup) (shown string, resolved bool) {
 	q, ok := parseQuote(content)
 	if !ok {
 		return content, true

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chatlens/chatlens/store/bucket"
 )
@@ -39,7 +40,7 @@ func TestQuoteRewrittenOnlyWhenOpenIMRewrites(t *testing.T) {
 	tests := []struct {
 		name        string
 		slot        bucket.StoredSlot
-		lookup      Lookup
+		lookup      bucket.Lookup
 		unchanged   bool
 		wantType    int32
 		wantContent string
@@ -161,7 +162,7 @@ func TestUnresolvedQuoteNeverShowsQuotedText(t *testing.T) {
 	tests := []struct {
 		name    string
 		content string
-		lookup  Lookup
+		lookup  bucket.Lookup
 		want    string
 	}{
 		{"no lookup", quoteOf("yes", 3, secret), nil, "yes ↩ [quoted seq 3]"},
@@ -179,7 +180,7 @@ func TestUnresolvedQuoteNeverShowsQuotedText(t *testing.T) {
 			if m.Content != tc.content {
 				t.Errorf("content changed:\n got %s\nwant %s", m.Content, tc.content)
 			}
-			for _, line := range append(Detail(m), Line(m)) {
+			for _, line := range append(Detail(m, time.UTC), Line(m, time.UTC)) {
 				if strings.Contains(line, "secret") {
 					t.Errorf("the quoted text shows: %q", line)
 				}

@@ -3,6 +3,7 @@ package projection
 import (
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -93,7 +94,7 @@ func TestRenderingsAreSanitised(t *testing.T) {
 		if strings.Contains(Summary(m), "\n") {
 			t.Errorf("type %d: Summary is not one line", ct)
 		}
-		for _, line := range Detail(m) {
+		for _, line := range Detail(m, time.UTC) {
 			if r, bad := dangerous(line); bad || strings.ContainsAny(line, "\n") {
 				t.Errorf("type %d: Detail line %q holds %U", ct, line, r)
 			}

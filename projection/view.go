@@ -14,10 +14,6 @@ type Conv struct {
 	SessionType int32  // used when a message carries no session_type of its own
 }
 
-// Lookup returns another stored slot of the same conversation by seq if it is
-// at hand (for quoted messages); ok is false when it is not loaded.
-type Lookup func(seq int64) (bucket.StoredSlot, bool)
-
 // Message is what one viewer sees at one seq. The JSON fields and their order
 // are those of OpenIM (`dump --format json`); the rest is for drawing.
 type Message struct {
@@ -135,7 +131,7 @@ func (m Message) MarshalJSON() ([]byte, error) {
 // serves rule 5 (the quoted seq's slot decides whether OpenIM rewrites the
 // quote); it may be nil or miss, and then the quote is left unresolved (see Message.QuoteResolved):
 // store.QuotedSlots reads the slots QuotedSeqs names to resolve every quote.
-func View(s bucket.StoredSlot, docID string, viewer string, conv Conv, quoted Lookup) Message {
+func View(s bucket.StoredSlot, docID string, viewer string, conv Conv, quoted bucket.Lookup) Message {
 	m := Message{Seq: s.Seq, DocID: docID, Problem: s.Problem, Cached: s.Cached, Viewer: viewer,
 		Unstored: s.Unstored, BucketMissing: s.Slot == nil && s.Problem == "", SlotAbsent: s.Slot == nil && s.Problem != "",
 		HasMsg: s.Slot != nil && s.Slot.Msg != nil}

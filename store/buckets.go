@@ -151,11 +151,12 @@ func (s *Store) Buckets(ctx context.Context, cid string, indexes []int64, maxSeq
 
 var errFound = errors.New("found")
 
-// IsEmpty reports a backend holding no msg document, reading at most one.
-func IsEmpty(ctx context.Context, b Backend) (bool, error) {
-	err := b.ScanRaw(ctx, bucket.CollMsg, "", func(bson.Raw) error { return errFound })
+// HoldsAny reports whether coll of b holds at least one document, reading at
+// most one.
+func HoldsAny(ctx context.Context, b Backend, coll string) (bool, error) {
+	err := b.ScanRaw(ctx, coll, "", func(bson.Raw) error { return errFound })
 	if errors.Is(err, errFound) {
-		return false, nil
+		return true, nil
 	}
-	return err == nil, err
+	return false, err
 }

@@ -2,11 +2,8 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
-
-	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store/bucket"
 )
@@ -100,11 +97,7 @@ func (s *Store) isMember(ctx context.Context, uid, cid string) (member, decided 
 // holdsAny reports whether coll holds at least one document (one round trip).
 func (s *Store) holdsAny(ctx context.Context, coll string) (bool, error) {
 	s.trip()
-	err := s.backend.ScanRaw(ctx, coll, "", func(bson.Raw) error { return errFound })
-	if errors.Is(err, errFound) {
-		return true, nil
-	}
-	return false, err
+	return HoldsAny(ctx, s.backend, coll)
 }
 
 // UnknownUserError refuses a write by a user the store does not know.

@@ -14,10 +14,6 @@ import (
 // (projection rule 5), so store only does the reading.
 type QuotesIn func(buckets []*bucket.Bucket, from, to int64, held func(index int64) bool) []int64
 
-// SlotLookup finds a seq's slot among what a read holds; it is what
-// projection.View takes as its Lookup.
-type SlotLookup func(seq int64) (bucket.StoredSlot, bool)
-
 // QuotedSlots is the one read that turns buckets already read into a range
 // with its quotes resolved: the slots quoted from seqs from..to of buckets
 // that no bucket held reports at hand, in one Slots call (the quoted slots,
@@ -32,30 +28,12 @@ func (s *Store) QuotedSlots(ctx context.Context, cid string, buckets []*bucket.B
 	return s.Slots(ctx, cid, far, maxSeq)
 }
 
-// Lookup finds a seq in the buckets given, then in quoted (QuotedSlots'
-// answer; nil for none).
-func Lookup(buckets []*bucket.Bucket, quoted map[int64]bucket.StoredSlot) SlotLookup {
-	byIndex := make(map[int64]*bucket.Bucket, len(buckets))
-	for _, b := range buckets {
-		byIndex[b.Index] = b
-	}
-	return func(seq int64) (bucket.StoredSlot, bool) {
-		if s, ok := quoted[seq]; ok {
-			return s, true
-		}
-		if b := byIndex[bucket.BucketIndex(seq)]; b != nil {
-			return b.Slots[bucket.SlotIndex(seq)], true
-		}
-		return bucket.StoredSlot{}, false
-	}
-}
-
 // ScanQuoted is Scan with every quote resolved: fn gets each batch with a
 // lookup holding the batch, the batch before it (a quote mostly reaches back
 // a little) and whatever else the quotes in from..to of the batch need, read
 // by QuotedSlots. It is how a range is read with its quotes resolved.
 func (s *Store) ScanQuoted(ctx context.Context, w *bucket.Window, from, to int64, quotesIn QuotesIn,
-	fn func(batch []*bucket.Bucket, lookup SlotLookup) error, gap func(from, to int64) error) error {
+	fn func(batch []*bucket.Bucket, lookup bucket.Lookup) error, gap func(from, to int64) error) error {
 	var prev []*bucket.Bucket
 	return s.Scan(ctx, w, from, to, func(batch []*bucket.Bucket) error {
 		near := slices.Concat(prev, batch)
@@ -68,6 +46,6 @@ func (s *Store) ScanQuoted(ctx context.Context, w *bucket.Window, from, to int64
 			return err
 		}
 		prev = batch
-		return fn(batch, Lookup(near, quoted))
+		return fn(batch, bucket.LookupIn(near, quoted))
 	}, gap)
 }

@@ -43,7 +43,7 @@ func TestScanQuotedResolvesQuotesOutsideTheRange(t *testing.T) {
 	conv := projection.Conv{ID: cid, SessionType: bucket.SessionSingle}
 	shown := map[int64]projection.Message{}
 	var farRead []int64
-	err = s.ScanQuoted(t.Context(), ws[cid], 101, 250, projection.QuotedSeqs, func(batch []*bucket.Bucket, lookup store.SlotLookup) error {
+	err = s.ScanQuoted(t.Context(), ws[cid], 101, 250, projection.QuotedSeqs, func(batch []*bucket.Bucket, lookup bucket.Lookup) error {
 		for _, seq := range []int64{5, 7} {
 			if _, ok := lookup(seq); ok {
 				farRead = append(farRead, seq)
@@ -52,7 +52,7 @@ func TestScanQuotedResolvesQuotesOutsideTheRange(t *testing.T) {
 		for _, bk := range batch {
 			for _, slot := range bk.Slots {
 				if slot.Seq == 240 || slot.Seq == 241 {
-					shown[slot.Seq] = projection.View(slot, bk.DocID, "bob", conv, projection.Lookup(lookup))
+					shown[slot.Seq] = projection.View(slot, bk.DocID, "bob", conv, lookup)
 				}
 			}
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Every read and write runs in one of these commands, off the UI goroutine.
@@ -230,7 +231,7 @@ func (r bucketRequest) quotesIn(buckets []*store.Bucket, from, to int64, held fu
 // batchLookup resolves the quotes of a batch of buckets read in a command
 // (seqs minSeq..maxSeq): quotes reaching outside the batch read only their
 // quoted slots.
-func batchLookup(e *env, cid string, bs []*store.Bucket, minSeq, maxSeq int64) (projection.Lookup, error) {
+func batchLookup(e *env, cid string, bs []*store.Bucket, minSeq, maxSeq int64) (bucket.Lookup, error) {
 	inBatch := make(map[int64]bool, len(bs))
 	for _, b := range bs {
 		inBatch[b.Index] = true
@@ -239,7 +240,7 @@ func batchLookup(e *env, cid string, bs []*store.Bucket, minSeq, maxSeq int64) (
 	if err != nil {
 		return nil, err
 	}
-	return projection.Lookup(store.Lookup(bs, far)), nil
+	return bucket.LookupIn(bs, far), nil
 }
 
 // loadQuoted reads only the slots that quotes in held buckets need

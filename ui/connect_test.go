@@ -34,7 +34,7 @@ func TestConnectingFromTheFirstFrame(t *testing.T) {
 	opts, _ := testOptions(t, "alice")
 	connect, release := slowServer(st, nil)
 	opts.Connect, opts.ConnectingTo = connect, "mongodb://db.example:27017/openim_v3"
-	m := NewModel(nil, opts).(*Model)
+	m := testModel(nil, opts).(*Model)
 	d := &driver{t: t, m: m}
 	initCmd := m.Init()
 	d.send(tea.WindowSizeMsg{Width: 100, Height: 30})
@@ -63,7 +63,7 @@ func TestConnectFailureEndsTheProgram(t *testing.T) {
 	connect, release := slowServer(nil, boom)
 	close(release)
 	opts.Connect, opts.ConnectingTo = connect, "mongodb://db.example:27017/openim_v3"
-	m := NewModel(nil, opts).(*Model)
+	m := testModel(nil, opts).(*Model)
 	msg := connectCmd(context.Background(), connect)()
 	_, cmd := m.Update(msg)
 	if cmd == nil {
@@ -80,7 +80,7 @@ func TestGoldenConnecting(t *testing.T) {
 	connect, release := slowServer(nil, errors.New("never"))
 	t.Cleanup(func() { close(release) })
 	opts.Connect, opts.ConnectingTo = connect, "mongodb://db.example:27017/openim_v3"
-	tm := teatest.NewTestModel(t, NewModel(nil, opts), teatest.WithInitialTermSize(100, 30))
+	tm := teatest.NewTestModel(t, testModel(nil, opts), teatest.WithInitialTermSize(100, 30))
 	s := &screen{t: t, tm: tm}
 	s.waitFor("connecting to mongodb://db.example:27017/openim_v3")
 	s.check()

@@ -43,7 +43,7 @@ func startScreenWithOptions(t *testing.T, setup func(st *store.Store), adjust fu
 	setup(st)
 	opts, _ := testOptions(t, "alice")
 	adjust(&opts)
-	tm := teatest.NewTestModel(t, NewModel(st, opts), teatest.WithInitialTermSize(100, 30))
+	tm := teatest.NewTestModel(t, testModel(st, opts), teatest.WithInitialTermSize(100, 30))
 	s := &screen{t: t, tm: tm, tb: tb}
 	s.waitFor("hello 120 from bob") // the list with its previews
 	return s
@@ -259,7 +259,7 @@ func TestGoldenHelpNarrow(t *testing.T) {
 	st, _ := newTestStore(t, false)
 	seedSmall(t, st)
 	opts, _ := testOptions(t, "alice")
-	tm := teatest.NewTestModel(t, NewModel(st, opts), teatest.WithInitialTermSize(60, 30))
+	tm := teatest.NewTestModel(t, testModel(st, opts), teatest.WithInitialTermSize(60, 30))
 	s := &screen{t: t, tm: tm}
 	s.waitFor("hello 120 from bob")
 	s.keys("?")
@@ -287,7 +287,7 @@ func startScreenOpts(t *testing.T, set func(*Options)) *screen {
 	seedSmall(t, st)
 	opts, _ := testOptions(t, "alice")
 	set(&opts)
-	tm := teatest.NewTestModel(t, NewModel(st, opts), teatest.WithInitialTermSize(100, 30))
+	tm := teatest.NewTestModel(t, testModel(st, opts), teatest.WithInitialTermSize(100, 30))
 	s := &screen{t: t, tm: tm, tb: tb}
 	s.waitFor("hello 120 from bob")
 	return s
@@ -316,7 +316,7 @@ func TestGoldenInspectorSmall(t *testing.T) {
 	st, _ := newTestStore(t, false)
 	seedSmall(t, st)
 	opts, _ := testOptions(t, "alice")
-	tm := teatest.NewTestModel(t, NewModel(st, opts), teatest.WithInitialTermSize(40, 12))
+	tm := teatest.NewTestModel(t, testModel(st, opts), teatest.WithInitialTermSize(40, 12))
 	s := &screen{t: t, tm: tm}
 	s.waitFor("hello 120 from bob") // the list, before typing into its filter
 	s.keys("/")

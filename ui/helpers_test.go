@@ -20,8 +20,10 @@ import (
 	"github.com/muesli/termenv"
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/chatlens/chatlens/keymap"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/embedded"
+	"github.com/chatlens/chatlens/themes"
 )
 
 func TestMain(m *testing.M) {
@@ -235,7 +237,7 @@ type driver struct {
 }
 
 func newDriver(t testing.TB, st *store.Store, opts Options, w, h int) *driver {
-	d := &driver{t: t, m: NewModel(st, opts).(*Model)}
+	d := &driver{t: t, m: testModel(st, opts).(*Model)}
 	d.run(d.m.Init())
 	d.send(tea.WindowSizeMsg{Width: w, Height: h})
 	return d
@@ -359,3 +361,20 @@ func seqsOnScreen(view string) []int64 {
 }
 
 var errBoom = errors.New("connection refused")
+
+// testModel builds the root model without starting a program (teatest),
+// as Run does. The
+// theme is opts.Theme or dark; the terminal is not queried. A key map file
+// that cannot be read is reported in the status bar and the defaults used.
+func testModel(st *store.Store, opts Options) tea.Model {
+	theme, terr := themes.Resolve(opts.Theme, func() bool { return true })
+	if terr != nil {
+		theme, _ = themes.Get("dark")
+	}
+	keys, kerr := keymap.Load(opts.KeymapFile)
+	m := newModel(context.Background(), st, opts, theme, keys)
+	if err := errors.Join(terr, kerr); err != nil {
+		m.setStatus(err.Error(), true)
+	}
+	return m
+}

@@ -87,7 +87,7 @@ func (t *timeline) seenBy(viewer, side string, why bool) []string {
 	if viewer != t.viewer && t.outsideWindow(viewer, t.cursor) {
 		add("  nothing: the seq is outside their window")
 	} else {
-		for _, l := range projection.DetailIn(m, t.e.loc) {
+		for _, l := range projection.Detail(m, t.e.loc) {
 			add("  %s", l)
 		}
 	}

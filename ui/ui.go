@@ -88,22 +88,6 @@ func Run(ctx context.Context, st *store.Store, opts Options) error {
 	return err
 }
 
-// NewModel builds the root model without starting a program (teatest). The
-// theme is opts.Theme or dark; the terminal is not queried. A key map file
-// that cannot be read is reported in the status bar and the defaults used.
-func NewModel(st *store.Store, opts Options) tea.Model {
-	theme, terr := themes.Resolve(opts.Theme, func() bool { return true })
-	if terr != nil {
-		theme, _ = themes.Get("dark")
-	}
-	keys, kerr := keymap.Load(opts.KeymapFile)
-	m := newModel(context.Background(), st, opts, theme, keys)
-	if err := errors.Join(terr, kerr); err != nil {
-		m.setStatus(err.Error(), true)
-	}
-	return m
-}
-
 // env is what every part of the UI shares: the store, the look, the keys.
 type env struct {
 	ctx        context.Context

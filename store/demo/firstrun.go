@@ -2,7 +2,6 @@ package demo
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -78,19 +77,17 @@ func FirstRun(ctx context.Context, path string, opts Options, notice func(string
 	return err
 }
 
-var errHolds = errors.New("holds a document")
-
 // Occupied names the first collection chatlens knows that holds a document
 // in b, "" when none does: the demo's users, conversations and seq records
 // would overwrite documents with the same keys, not only its messages.
 func Occupied(ctx context.Context, b store.Backend) (string, error) {
 	for _, coll := range bucket.Collections {
-		err := b.ScanRaw(ctx, coll, "", func(bson.Raw) error { return errHolds })
-		if errors.Is(err, errHolds) {
-			return coll, nil
-		}
+		holds, err := store.HoldsAny(ctx, b, coll)
 		if err != nil {
 			return "", err
+		}
+		if holds {
+			return coll, nil
 		}
 	}
 	return "", nil
