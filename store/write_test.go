@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -13,19 +12,8 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
-	"github.com/chatlens/chatlens/store/embedded"
+	"github.com/chatlens/chatlens/store/testkit"
 )
-
-// newBackend is a fresh embedded store in the test's temporary directory.
-func newBackend(t *testing.T) *embedded.Backend {
-	t.Helper()
-	b, err := embedded.Open(filepath.Join(t.TempDir(), "store.db"), embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = b.Close(context.Background()) })
-	return b
-}
 
 // countingBackend counts the calls that reach the backend and can fail
 // every write.
@@ -138,7 +126,7 @@ var writes = []struct {
 }
 
 func TestReadOnlyRefusesBeforeTheBackend(t *testing.T) {
-	backend := &countingBackend{Backend: newBackend(t)}
+	backend := &countingBackend{Backend: testkit.TempBackend(t)}
 	var log bytes.Buffer
 	s := store.New(backend, store.Options{ReadOnly: true, Audit: store.NewAuditLog(&log), Operator: "ops"})
 	for _, w := range writes {
@@ -162,13 +150,13 @@ func TestReadOnlyRefusesBeforeTheBackend(t *testing.T) {
 
 func TestEveryWriteIsAudited(t *testing.T) {
 	var log bytes.Buffer
-	s := store.New(newBackend(t), store.Options{Audit: store.NewAuditLog(&log), Operator: "ops"})
+	s := store.New(testkit.TempBackend(t), store.Options{Audit: store.NewAuditLog(&log), Operator: "ops"})
 	for _, w := range writes {
 		if _, err := w.run(t.Context(), s); err != nil {
 			t.Fatalf("%s: %v", w.action, err)
 		}
 	}
-	failing := &countingBackend{Backend: newBackend(t), failWith: errors.New("disk on fire")}
+	failing := &countingBackend{Backend: testkit.TempBackend(t), failWith: errors.New("disk on fire")}
 	sf := store.New(failing, store.Options{Audit: store.NewAuditLog(&log), Operator: "ops"})
 	if _, err := sf.Revoke(t.Context(), "si_alice_bob", []int64{1}, bucket.Revoke{UserID: "alice"}); err == nil {
 		t.Fatalf("revoke on a failing backend reported success")
@@ -190,7 +178,7 @@ func TestEveryWriteIsAudited(t *testing.T) {
 }
 
 func TestInsertRoundTrips(t *testing.T) {
-	s := store.New(newBackend(t), store.Options{})
+	s := store.New(testkit.TempBackend(t), store.Options{})
 	// Seqs 95..310 into an empty conversation: one failed update, then one
 	// insert per bucket (4), then raising max_seq.
 	if _, err := s.InsertMessages(t.Context(), "sg_g1", 95, textMsgs(216)); err != nil {
@@ -210,7 +198,7 @@ func TestInsertRoundTrips(t *testing.T) {
 }
 
 func TestWriteRejectsSeqZero(t *testing.T) {
-	backend := &countingBackend{Backend: newBackend(t)}
+	backend := &countingBackend{Backend: testkit.TempBackend(t)}
 	s := store.New(backend, store.Options{})
 	if _, err := s.InsertMessages(t.Context(), "sg_g1", 0, textMsgs(1)); err == nil || !strings.Contains(err.Error(), "seqs start at 1") {
 		t.Errorf("insert at seq 0: %v, want an error saying seqs start at 1", err)
@@ -227,7 +215,7 @@ func TestWritesInvalidateTheCache(t *testing.T) {
 	for _, w := range writes {
 		t.Run(w.action, func(t *testing.T) {
 			cache := newFakeCache()
-			s := store.New(newBackend(t), store.Options{Cache: cache})
+			s := store.New(testkit.TempBackend(t), store.Options{Cache: cache})
 			res, err := w.run(t.Context(), s)
 			if err != nil || res.StaleCache != nil {
 				t.Fatalf("%s: %v, stale %v", w.action, err, res.StaleCache)
@@ -243,7 +231,7 @@ func TestFailedInvalidationIsReportedNotHidden(t *testing.T) {
 	cache := newFakeCache()
 	cache.fail = errors.New("redis down")
 	var log bytes.Buffer
-	b := newBackend(t)
+	b := testkit.TempBackend(t)
 	s := store.New(b, store.Options{Cache: cache, Audit: store.NewAuditLog(&log)})
 	if _, err := store.New(b, store.Options{}).InsertMessages(t.Context(), "si_alice_bob", 1, textMsgs(1)); err != nil {
 		t.Fatal(err)
@@ -269,7 +257,7 @@ func TestFailedInvalidationIsReportedNotHidden(t *testing.T) {
 
 func TestMarkReadRaisesTheCachedReadSeq(t *testing.T) {
 	cache := newFakeCache()
-	s := store.New(newBackend(t), store.Options{Cache: cache})
+	s := store.New(testkit.TempBackend(t), store.Options{Cache: cache})
 	if _, err := s.MarkRead(t.Context(), "sg_g1", []int64{7, 3}, "bob"); err != nil {
 		t.Fatal(err)
 	}
