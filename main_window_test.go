@@ -16,6 +16,7 @@ import (
 	"github.com/chatlens/chatlens/store/demo"
 	"github.com/chatlens/chatlens/store/embedded"
 	"github.com/chatlens/chatlens/store/mongotest"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // lastAudit is the last line of the sandbox's audit log.
@@ -35,24 +36,11 @@ func (s sandbox) lastAudit(t *testing.T) store.AuditEntry {
 
 // storeDocs writes documents into the sandbox's store, as a deployment
 // holding them would.
-func (s sandbox) storeDocs(t *testing.T, coll string, docs ...bson.D) {
+func (s sandbox) storeDocs(t *testing.T, coll string, docs ...any) {
 	t.Helper()
-	b, err := embedded.Open(s.data, embedded.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testkit.Open(t, s.data, embedded.Options{})
 	defer b.Close(context.Background())
-	var raws []bson.Raw
-	for _, d := range docs {
-		raw, err := bson.Marshal(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		raws = append(raws, raw)
-	}
-	if _, err := b.InsertRaw(context.Background(), coll, raws, store.RawUpsert); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Insert(t, b, coll, docs...)
 }
 
 // TestRevokeFollowsOpenIMPermissions: the scripted revoke refuses what

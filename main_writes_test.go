@@ -11,6 +11,7 @@ import (
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/demo"
 	"github.com/chatlens/chatlens/store/embedded"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // A seq list ending at the top of int64 once looped forever: it is bad
@@ -75,10 +76,7 @@ func auditEntries(t *testing.T, s sandbox) []store.AuditEntry {
 func TestDumpOfAFarBucketPrintsOneRowForTheRunBetween(t *testing.T) {
 	s := seeded(t)
 	const cid, far = "sg_far", 1_000_000_001
-	b, err := embedded.Open(s.data, embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testkit.Open(t, s.data, embedded.Options{NoSync: true})
 	st := store.New(b, store.Options{})
 	for _, first := range []int64{1, far} {
 		msgs := make([]*store.MsgData, 10)
@@ -109,10 +107,7 @@ func TestDumpOfAFarBucketPrintsOneRowForTheRunBetween(t *testing.T) {
 // seqs would overflow (":92233720368547758" once printed negative seqs).
 func TestCheckReportsFarAndOverflowingBuckets(t *testing.T) {
 	s := seeded(t)
-	b, err := embedded.Open(s.data, embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testkit.Open(t, s.data, embedded.Options{NoSync: true})
 	st := store.New(b, store.Options{})
 	for _, first := range []int64{1, 1_000_000_001} {
 		if _, err := st.InsertMessages(t.Context(), "sg_far", first, []*store.MsgData{{SendID: "alice", GroupID: "far",
