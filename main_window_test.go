@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,16 +21,11 @@ import (
 // lastAudit is the last line of the sandbox's audit log.
 func (s sandbox) lastAudit(t *testing.T) store.AuditEntry {
 	t.Helper()
-	b, err := os.ReadFile(s.audit)
-	if err != nil {
-		t.Fatal(err)
+	entries := auditEntries(t, s)
+	if len(entries) == 0 {
+		t.Fatal("the audit log is empty")
 	}
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	var e store.AuditEntry
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &e); err != nil {
-		t.Fatalf("audit line %q: %v", lines[len(lines)-1], err)
-	}
-	return e
+	return entries[len(entries)-1]
 }
 
 // storeDocs writes documents into the sandbox's store, as a deployment

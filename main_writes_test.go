@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -55,18 +54,7 @@ func auditEntries(t *testing.T, s sandbox) []store.AuditEntry {
 	if err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
-	var out []store.AuditEntry
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		if line == "" {
-			continue
-		}
-		var e store.AuditEntry
-		if err := json.Unmarshal([]byte(line), &e); err != nil {
-			t.Fatalf("audit line %q: %v", line, err)
-		}
-		out = append(out, e)
-	}
-	return out
+	return testkit.AuditEntries(t, b)
 }
 
 // A bucket stored at index 10,000,000 beside the first one once made dump

@@ -114,7 +114,7 @@ func TestReadOnlyNeverReachesAWriteMethod(t *testing.T) {
 	if _, err := s.Members(ctx, "si_alice_bob"); err != nil {
 		t.Error(err)
 	}
-	entries := auditLines(t, &log)
+	entries := testkit.AuditEntries(t, log.Bytes())
 	if len(entries) != len(writes) {
 		t.Fatalf("%d audit lines for %d refused writes", len(entries), len(writes))
 	}

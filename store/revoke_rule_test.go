@@ -129,7 +129,7 @@ func TestDoRevokeRecordsWhatOpenIMRecords(t *testing.T) {
 	if chat[2].Slot.Revoke != nil {
 		t.Error("a refused revoke was written")
 	}
-	lines := auditLines(t, &log)
+	lines := testkit.AuditEntries(t, log.Bytes())
 	if n := len(lines); n < 2 || !lines[n-2].Admin || lines[n-1].Result != "refused" || lines[n-1].As != "alice" {
 		t.Errorf("audit log %+v: want the admin revoke marked admin, then alice's refusal", lines)
 	}
@@ -158,7 +158,7 @@ func TestDoRefusesUnknownWriters(t *testing.T) {
 		}
 	}
 	var outcomes []store.AuditEntry // each write's intent line is left out
-	for _, l := range auditLines(t, &log) {
+	for _, l := range testkit.AuditEntries(t, log.Bytes()) {
 		if l.Result != store.ResultIntent {
 			outcomes = append(outcomes, l)
 		}

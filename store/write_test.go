@@ -3,7 +3,6 @@ package store_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -89,23 +88,6 @@ func textMsgs(n int) []*bucket.MsgData {
 	return out
 }
 
-// auditLines decodes the audit log written so far.
-func auditLines(t *testing.T, buf *bytes.Buffer) []store.AuditEntry {
-	t.Helper()
-	var out []store.AuditEntry
-	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
-		if line == "" {
-			continue
-		}
-		var e store.AuditEntry
-		if err := json.Unmarshal([]byte(line), &e); err != nil {
-			t.Fatalf("audit line %q: %v", line, err)
-		}
-		out = append(out, e)
-	}
-	return out
-}
-
 // writes are the four kinds of write, each run against a Store.
 var writes = []struct {
 	action string
@@ -137,7 +119,7 @@ func TestReadOnlyRefusesBeforeTheBackend(t *testing.T) {
 	if n := backend.writes.Load(); n != 0 {
 		t.Errorf("%d writes reached the backend of a read-only store", n)
 	}
-	entries := auditLines(t, &log)
+	entries := testkit.AuditEntries(t, log.Bytes())
 	if len(entries) != len(writes) {
 		t.Fatalf("%d audit entries, want %d", len(entries), len(writes))
 	}
@@ -161,7 +143,7 @@ func TestEveryWriteIsAudited(t *testing.T) {
 	if _, err := sf.Revoke(t.Context(), "si_alice_bob", []int64{1}, bucket.Revoke{UserID: "alice"}); err == nil {
 		t.Fatalf("revoke on a failing backend reported success")
 	}
-	entries := auditLines(t, &log)
+	entries := testkit.AuditEntries(t, log.Bytes())
 	var got []string
 	for _, e := range entries {
 		got = append(got, e.Action+" "+e.Conversation+" "+store.FormatSeqs(e.Seqs)+" "+e.Result)
@@ -247,7 +229,7 @@ func TestFailedInvalidationIsReportedNotHidden(t *testing.T) {
 	if err != nil || bs[0].Slots[0].Slot.Revoke == nil {
 		t.Errorf("revoke did not reach the backend: %v", err)
 	}
-	if e := auditLines(t, &log); len(e) != 2 || e[1].Result != "ok-cache-stale" {
+	if e := testkit.AuditEntries(t, log.Bytes()); len(e) != 2 || e[1].Result != "ok-cache-stale" {
 		t.Errorf("audit = %+v, want the intent and one ok-cache-stale entry", e)
 	}
 	if s.Stats().CacheError == nil {

@@ -20,15 +20,7 @@ import (
 // query shape. (Here, not in package check: linking FerretDB into check's
 // test binary would slow its fuzz targets a hundredfold.)
 func TestCheckReportsPlansOnFerretDB(t *testing.T) {
-	uri, _ := mongotest.URI(t)
-	b, err := mongostore.Open(t.Context(), uri, mongotest.Database(t, uri), mongostore.Options{Timeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = b.Close(context.Background()) })
-	if err := b.EnsureIndexes(t.Context()); err != nil {
-		t.Fatal(err)
-	}
+	b := fresh(t)
 	testkit.Insert(t, b, store.CollMsg, checktest.CleanBucket())
 	r, err := check.Run(t.Context(), store.New(b, store.Options{}), "", nil)
 	if err != nil {
