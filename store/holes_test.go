@@ -64,7 +64,7 @@ func TestCachedSeqMismatchIsMarked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stored := bucket.DecodeBucket(checktest.Raw(checktest.Bucket(checktest.Cid+":0", checktest.WithMsgField(5, "seq", int64(7)))))
+	stored := bucket.DecodeBucket(checktest.Raw(checktest.Bucket(checktest.DocID, checktest.WithMsgField(5, "seq", int64(7)))))
 	got, want := bs[0].Slots[5], stored.Slots[5].Problem
 	if !got.Cached || want == "" || got.Problem != want {
 		t.Errorf("cached seq 6 holding seq 7: cached %v, marker %q; want the store path's %q", got.Cached, got.Problem, want)

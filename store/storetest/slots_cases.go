@@ -65,7 +65,7 @@ func testSlotsAsBuckets(e *fixture) {
 func testSlotsReadLittle(e *fixture) {
 	raw := checktest.Raw(checktest.CleanBucket())
 	testkit.Insert(e.t, e.b, bucket.CollMsg, raw)
-	got, sliced, err := e.b.FindSlots(e.ctx, checktest.Cid+":0", 5, 1)
+	got, sliced, err := e.b.FindSlots(e.ctx, checktest.DocID, 5, 1)
 	e.must(err, "FindSlots")
 	mode := e.b.SlotReads()
 	e.t.Logf("%s: %s", e.name, mode)
