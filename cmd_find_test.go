@@ -9,6 +9,7 @@ import (
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/embedded"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // TestFindLocatesAMessageByItsIDs: a support engineer holding only a
@@ -76,10 +77,7 @@ func TestDumpTimesFollowTheZone(t *testing.T) {
 // line, JSON keeps one object per seq.
 func TestDumpTextCollapsesHoleRuns(t *testing.T) {
 	s := empty(t)
-	b, err := embedded.Open(s.data, embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testkit.Open(t, s.data, embedded.Options{NoSync: true})
 	st := store.New(b, store.Options{})
 	msg := func(seq int64) *store.MsgData {
 		return &store.MsgData{SendID: "x", RecvID: "y", SessionType: store.SessionSingle, ContentType: 101,

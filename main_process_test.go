@@ -14,6 +14,7 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/embedded"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // Process tests: a real chatlens process, signalled part way through a
@@ -27,10 +28,7 @@ const batchCid = "si_alice_olga"
 func withLongChat(t *testing.T, n int) sandbox {
 	t.Helper()
 	s := seeded(t)
-	b, err := embedded.Open(s.data, embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testkit.Open(t, s.data, embedded.Options{NoSync: true})
 	st := store.New(b, store.Options{})
 	msgs := make([]*store.MsgData, n)
 	for i := range msgs {

@@ -21,6 +21,7 @@ import (
 	"github.com/chatlens/chatlens/store/demo"
 	"github.com/chatlens/chatlens/store/embedded"
 	"github.com/chatlens/chatlens/store/mongotest"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // The tests run the real commands in-process against embedded stores in
@@ -181,13 +182,7 @@ func (s sandbox) dumpJSON(t *testing.T, cid, as string, extra ...string) []map[s
 // stored opens the sandbox's store read-only, to compare output with documents.
 func (s sandbox) stored(t *testing.T) *store.Store {
 	t.Helper()
-	b, err := embedded.Open(s.data, embedded.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := store.New(b, store.Options{})
-	t.Cleanup(func() { _ = st.Close(context.Background()) })
-	return st
+	return store.New(testkit.Open(t, s.data, embedded.Options{ReadOnly: true}), store.Options{})
 }
 
 // slotsOf reads every stored slot of cid by seq.
@@ -551,10 +546,7 @@ const hostileCid = "si_alice_eve"
 func hostileSandbox(t *testing.T) sandbox {
 	t.Helper()
 	s := empty(t)
-	b, err := embedded.Open(s.data, embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testkit.Open(t, s.data, embedded.Options{NoSync: true})
 	defer b.Close(context.Background())
 	st := store.New(b, store.Options{})
 	var msgs []*store.MsgData
@@ -631,10 +623,7 @@ func TestDumpNeverPrintsHostileContentRaw(t *testing.T) {
 func TestDumpTreatsFarQuotes(t *testing.T) {
 	const cid = "si_alice_bob"
 	s := empty(t)
-	b, err := embedded.Open(s.data, embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testkit.Open(t, s.data, embedded.Options{NoSync: true})
 	st := store.New(b, store.Options{})
 	msg := func(from string, seq int64, ct int32, content string) *store.MsgData {
 		to := map[string]string{"alice": "bob", "bob": "alice"}[from]
@@ -788,10 +777,7 @@ func interruptedFirstRun(t *testing.T, s sandbox, args ...string) result {
 // demoProgress reads the store's demo marker and whether it holds messages.
 func demoProgress(t *testing.T, s sandbox) (demo.Progress, bool) {
 	t.Helper()
-	b, err := embedded.Open(s.data, embedded.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testkit.Open(t, s.data, embedded.Options{ReadOnly: true})
 	defer b.Close(context.Background())
 	holds, err := store.HoldsAny(context.Background(), b, bucket.CollMsg)
 	if err != nil {
@@ -878,10 +864,7 @@ func TestErrorLineKeepsOnePrefix(t *testing.T) {
 func TestDumpHolesCarryThePreviousSendTime(t *testing.T) {
 	const cid = "si_alice_bob"
 	s := empty(t)
-	b, err := embedded.Open(s.data, embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testkit.Open(t, s.data, embedded.Options{NoSync: true})
 	st := store.New(b, store.Options{})
 	msg := func(seq int64) *store.MsgData {
 		return &store.MsgData{SendID: "alice", RecvID: "bob", ClientMsgID: fmt.Sprint("c", seq), SenderNickname: "Alice",

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,43 +15,26 @@ import (
 	"github.com/chatlens/chatlens/store/demo"
 	"github.com/chatlens/chatlens/store/embedded"
 	"github.com/chatlens/chatlens/store/mongotest"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // lastAudit is the last line of the sandbox's audit log.
 func (s sandbox) lastAudit(t *testing.T) store.AuditEntry {
 	t.Helper()
-	b, err := os.ReadFile(s.audit)
-	if err != nil {
-		t.Fatal(err)
+	entries := auditEntries(t, s)
+	if len(entries) == 0 {
+		t.Fatal("the audit log is empty")
 	}
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	var e store.AuditEntry
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &e); err != nil {
-		t.Fatalf("audit line %q: %v", lines[len(lines)-1], err)
-	}
-	return e
+	return entries[len(entries)-1]
 }
 
 // storeDocs writes documents into the sandbox's store, as a deployment
 // holding them would.
-func (s sandbox) storeDocs(t *testing.T, coll string, docs ...bson.D) {
+func (s sandbox) storeDocs(t *testing.T, coll string, docs ...any) {
 	t.Helper()
-	b, err := embedded.Open(s.data, embedded.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testkit.Open(t, s.data, embedded.Options{})
 	defer b.Close(context.Background())
-	var raws []bson.Raw
-	for _, d := range docs {
-		raw, err := bson.Marshal(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		raws = append(raws, raw)
-	}
-	if _, err := b.InsertRaw(context.Background(), coll, raws, store.RawUpsert); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Insert(t, b, coll, docs...)
 }
 
 // TestRevokeFollowsOpenIMPermissions: the scripted revoke refuses what

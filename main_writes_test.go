@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/demo"
 	"github.com/chatlens/chatlens/store/embedded"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // A seq list ending at the top of int64 once looped forever: it is bad
@@ -54,18 +54,7 @@ func auditEntries(t *testing.T, s sandbox) []store.AuditEntry {
 	if err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
 	}
-	var out []store.AuditEntry
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		if line == "" {
-			continue
-		}
-		var e store.AuditEntry
-		if err := json.Unmarshal([]byte(line), &e); err != nil {
-			t.Fatalf("audit line %q: %v", line, err)
-		}
-		out = append(out, e)
-	}
-	return out
+	return testkit.AuditEntries(t, b)
 }
 
 // A bucket stored at index 10,000,000 beside the first one once made dump
@@ -75,10 +64,7 @@ func auditEntries(t *testing.T, s sandbox) []store.AuditEntry {
 func TestDumpOfAFarBucketPrintsOneRowForTheRunBetween(t *testing.T) {
 	s := seeded(t)
 	const cid, far = "sg_far", 1_000_000_001
-	b, err := embedded.Open(s.data, embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testkit.Open(t, s.data, embedded.Options{NoSync: true})
 	st := store.New(b, store.Options{})
 	for _, first := range []int64{1, far} {
 		msgs := make([]*store.MsgData, 10)
@@ -109,10 +95,7 @@ func TestDumpOfAFarBucketPrintsOneRowForTheRunBetween(t *testing.T) {
 // seqs would overflow (":92233720368547758" once printed negative seqs).
 func TestCheckReportsFarAndOverflowingBuckets(t *testing.T) {
 	s := seeded(t)
-	b, err := embedded.Open(s.data, embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testkit.Open(t, s.data, embedded.Options{NoSync: true})
 	st := store.New(b, store.Options{})
 	for _, first := range []int64{1, 1_000_000_001} {
 		if _, err := st.InsertMessages(t.Context(), "sg_far", first, []*store.MsgData{{SendID: "alice", GroupID: "far",

@@ -5,6 +5,7 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // A MALLOC_SEQ CURR of 9000000000000000000 (or 100000000) over a chat of 50
@@ -13,7 +14,7 @@ import (
 // bucket after the newest stored one (Redis may run a bucket ahead).
 func TestCachedMaxIsTrustedOnlyUpToTheStoredBuckets(t *testing.T) {
 	const cid = "si_alice_bob"
-	b := newBackend(t)
+	b := testkit.TempBackend(t)
 	if _, err := store.New(b, store.Options{}).InsertMessages(t.Context(), cid, 1, textMsgs(50)); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func TestCachedMaxIsTrustedOnlyUpToTheStoredBuckets(t *testing.T) {
 func TestScanWalksOnlyStoredBuckets(t *testing.T) {
 	const cid = "sg_far"
 	const far = 1_000_000_001 // first seq of bucket 10,000,000
-	b := newBackend(t)
+	b := testkit.TempBackend(t)
 	w := store.New(b, store.Options{})
 	if _, err := w.InsertMessages(t.Context(), cid, 1, textMsgs(50)); err != nil {
 		t.Fatal(err)

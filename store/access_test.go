@@ -12,6 +12,7 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // noWrites fails the test the moment any write method of the backend is
@@ -86,7 +87,7 @@ func (c noCacheWrites) Close() error     { return nil }
 // TestReadOnlyNeverReachesAWriteMethod runs every write and every read of a
 // read-only Store over a backend and cache that fail on any write call.
 func TestReadOnlyNeverReachesAWriteMethod(t *testing.T) {
-	b := newBackend(t)
+	b := testkit.TempBackend(t)
 	seed := store.New(b, store.Options{})
 	if _, err := seed.InsertMessages(t.Context(), "si_alice_bob", 1, textMsgs(120)); err != nil {
 		t.Fatal(err)
@@ -113,7 +114,7 @@ func TestReadOnlyNeverReachesAWriteMethod(t *testing.T) {
 	if _, err := s.Members(ctx, "si_alice_bob"); err != nil {
 		t.Error(err)
 	}
-	entries := auditLines(t, &log)
+	entries := testkit.AuditEntries(t, log.Bytes())
 	if len(entries) != len(writes) {
 		t.Fatalf("%d audit lines for %d refused writes", len(entries), len(writes))
 	}
@@ -131,18 +132,18 @@ func TestReadOnlyNeverReachesAWriteMethod(t *testing.T) {
 func TestAuditLineNamesWhoWhatWhereAndOutcome(t *testing.T) {
 	var log bytes.Buffer
 	audit := store.NewAuditLog(&log)
-	ok := store.New(newBackend(t), store.Options{Audit: audit, Operator: "ops@host"})
+	ok := store.New(testkit.TempBackend(t), store.Options{Audit: audit, Operator: "ops@host"})
 	if _, err := ok.InsertMessages(t.Context(), "si_alice_bob", 99, textMsgs(4)); err != nil {
 		t.Fatal(err)
 	}
 	// The first bucket is written, then the backend fails: partial, not a success.
-	half := &countingBackend{Backend: newBackend(t)}
+	half := &countingBackend{Backend: testkit.TempBackend(t)}
 	failing := &failAfter{countingBackend: half, after: 2}
 	fs := store.New(failing, store.Options{Audit: audit, Operator: "ops@host"})
 	if _, err := fs.InsertMessages(t.Context(), "si_alice_bob", 99, textMsgs(4)); err == nil {
 		t.Fatal("a write that failed half way reported success")
 	}
-	ro := store.New(newBackend(t), store.Options{Audit: audit, Operator: "ops@host", ReadOnly: true})
+	ro := store.New(testkit.TempBackend(t), store.Options{Audit: audit, Operator: "ops@host", ReadOnly: true})
 	_, _ = ro.DeleteForMe(t.Context(), "si_alice_bob", []int64{7, 8, 9}, "bob")
 
 	lines := strings.Split(strings.TrimSpace(log.String()), "\n")

@@ -19,6 +19,7 @@ import (
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/mongostore"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // The concurrency promise of issue 5, end to end through store.Store: many
@@ -41,7 +42,7 @@ const mongoSkip = "FerretDB v1 loses concurrent updates to one document (its upd
 	"without a lock); set CHATLENS_TEST_MONGO_URI to run this against a real MongoDB"
 
 func TestConcurrentWritersLoseNothing(t *testing.T) {
-	t.Run("embedded", func(t *testing.T) { concurrencyCase(t, newBackend(t)) })
+	t.Run("embedded", func(t *testing.T) { concurrencyCase(t, testkit.TempBackend(t)) })
 	t.Run("ferretdb", func(t *testing.T) { t.Skip(mongoSkip) })
 	t.Run("mongodb", func(t *testing.T) {
 		uri := os.Getenv("CHATLENS_TEST_MONGO_URI")

@@ -10,6 +10,7 @@ import (
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/check/checktest"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // standIn is the slot OpenIM caches in Redis for a seq that holds no
@@ -25,7 +26,7 @@ func standIn(seq, prevSendTime int64) *bucket.Slot {
 func TestCachedStandInIsAHole(t *testing.T) {
 	const cid = "sg_g1"
 	cache := newFakeCache()
-	b := newBackend(t)
+	b := testkit.TempBackend(t)
 	plain := store.New(b, store.Options{})
 	for _, r := range [][2]int{{1, 4}, {6, 10}} { // seq 5 is a hole
 		if _, err := plain.InsertMessages(t.Context(), cid, int64(r[0]), textMsgs(r[1]-r[0]+1)); err != nil {
@@ -63,7 +64,7 @@ func TestCachedSeqMismatchIsMarked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stored := bucket.DecodeBucket(checktest.Raw(checktest.Bucket(checktest.Cid+":0", checktest.WithMsgField(5, "seq", int64(7)))))
+	stored := bucket.DecodeBucket(checktest.Raw(checktest.Bucket(checktest.DocID, checktest.WithMsgField(5, "seq", int64(7)))))
 	got, want := bs[0].Slots[5], stored.Slots[5].Problem
 	if !got.Cached || want == "" || got.Problem != want {
 		t.Errorf("cached seq 6 holding seq 7: cached %v, marker %q; want the store path's %q", got.Cached, got.Problem, want)
@@ -75,16 +76,11 @@ func TestCachedSeqMismatchIsMarked(t *testing.T) {
 // (with its marker) and a write aimed at it is not "beyond the last message".
 func TestMalformedNewestMessageIsStillASlot(t *testing.T) {
 	cid := checktest.Cid
-	b := newBackend(t)
+	b := testkit.TempBackend(t)
 	slots := checktest.CleanSlots() // messages at 1..30, a hole at 20
 	slots[30] = checktest.Slot(checktest.With(checktest.Message(31, 101, `{"content":"newest"}`), "send_id", int64(12345)), nil, bson.A{}, false)
-	if _, err := b.InsertRaw(t.Context(), bucket.CollMsg, []bson.Raw{checktest.Raw(checktest.Bucket(cid+":0", slots))}, store.RawUpsert); err != nil {
-		t.Fatal(err)
-	}
-	seqDoc := bson.D{{Key: "conversation_id", Value: cid}, {Key: "max_seq", Value: int64(100)}, {Key: "min_seq", Value: int64(0)}}
-	if _, err := b.InsertRaw(t.Context(), bucket.CollSeq, []bson.Raw{checktest.Raw(seqDoc)}, store.RawUpsert); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Insert(t, b, bucket.CollMsg, checktest.Bucket(bucket.DocID(cid, 0), slots))
+	testkit.Insert(t, b, bucket.CollSeq, bson.D{{Key: "conversation_id", Value: cid}, {Key: "max_seq", Value: int64(100)}, {Key: "min_seq", Value: int64(0)}})
 	s := store.New(b, store.Options{})
 	ws, err := s.Windows(t.Context(), checktest.Alice, []string{cid}, nil)
 	if err != nil {
@@ -111,7 +107,7 @@ func TestMalformedNewestMessageIsStillASlot(t *testing.T) {
 // leaving 0 to it and every lower hole.
 func TestHoleSendTimes(t *testing.T) {
 	const cid = "sg_g1"
-	b := newBackend(t)
+	b := testkit.TempBackend(t)
 	s := store.New(b, store.Options{})
 	at := func(seq int64) int64 { return 1700000000000 + seq*1000 }
 	put := func(first, last int64) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // noConversationScan fails the test when the conversation collection is
@@ -26,32 +27,17 @@ func (n noConversationScan) ConversationsByID(context.Context, string) ([]bucket
 	return nil, nil
 }
 
-func insertRaw(t *testing.T, b store.Backend, coll string, docs ...bson.D) {
-	t.Helper()
-	raws := make([]bson.Raw, len(docs))
-	for i, d := range docs {
-		raw, err := bson.Marshal(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		raws[i] = raw
-	}
-	if _, err := b.InsertRaw(t.Context(), coll, raws, store.RawUpsert); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestMembersOfASingleChatFromItsID: the two users come from the
 // conversation ID with one read (the user collection, for nicknames); a
 // user ID containing "_" is settled by the viewer, else by the users the
 // user collection knows.
 func TestMembersOfASingleChatFromItsID(t *testing.T) {
-	b := newBackend(t)
-	insertRaw(t, b, bucket.CollUser,
+	b := testkit.TempBackend(t)
+	testkit.Insert(t, b, bucket.CollUser,
 		bson.D{{Key: "user_id", Value: "a_b"}, {Key: "nickname", Value: "Ab"}},
 		bson.D{{Key: "user_id", Value: "c"}, {Key: "nickname", Value: "Cee"}},
 		bson.D{{Key: "user_id", Value: "alice"}, {Key: "nickname", Value: "Alice"}})
-	insertRaw(t, b, bucket.CollConversation,
+	testkit.Insert(t, b, bucket.CollConversation,
 		bson.D{{Key: "owner_user_id", Value: "alice"}, {Key: "conversation_id", Value: "si_alice_bob"}},
 		bson.D{{Key: "owner_user_id", Value: "bob"}, {Key: "conversation_id", Value: "si_alice_bob"}})
 	s := store.New(noConversationScan{Backend: b, t: t}, store.Options{})
@@ -96,9 +82,9 @@ func TestMembersOfASingleChatFromItsID(t *testing.T) {
 // instead of splitting at the first "_"; the owner's conversation.user_id
 // settles the peer.
 func TestAmbiguousSingleChatIDIsNotGuessed(t *testing.T) {
-	b := newBackend(t)
+	b := testkit.TempBackend(t)
 	for _, id := range []string{"a", "b_c", "a_b", "c"} {
-		insertRaw(t, b, bucket.CollUser, bson.D{{Key: "user_id", Value: id}, {Key: "nickname", Value: "N" + id}})
+		testkit.Insert(t, b, bucket.CollUser, bson.D{{Key: "user_id", Value: id}, {Key: "nickname", Value: "N" + id}})
 	}
 	s := store.New(b, store.Options{})
 	_, err := s.MembersFor(t.Context(), "si_a_b_c", "ops")
@@ -122,8 +108,8 @@ func TestAmbiguousSingleChatIDIsNotGuessed(t *testing.T) {
 // conversation of a group (msgprocessor.GetNotificationConversationIDByMsg):
 // both read their members from group_member.
 func TestMembersOfLegacyAndNotificationGroups(t *testing.T) {
-	b := newBackend(t)
-	insertRaw(t, b, bucket.CollGroupMember,
+	b := testkit.TempBackend(t)
+	testkit.Insert(t, b, bucket.CollGroupMember,
 		bson.D{{Key: "group_id", Value: "g_1"}, {Key: "user_id", Value: "ann"}, {Key: "role_level", Value: bucket.RoleOwner}},
 		bson.D{{Key: "group_id", Value: "g_1"}, {Key: "user_id", Value: "bob"}, {Key: "role_level", Value: bucket.RoleMember}})
 	s := store.New(b, store.Options{})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // TestWriteStoppedPartWayInvalidatesAndSaysWhatWasDone: a revoke of two
@@ -16,7 +17,7 @@ import (
 // the operator must learn that seq 1 was revoked and seq 2 was not.
 func TestWriteStoppedPartWayInvalidatesAndSaysWhatWasDone(t *testing.T) {
 	ctx := t.Context()
-	b := newBackend(t)
+	b := testkit.TempBackend(t)
 	seed := store.New(b, store.Options{})
 	if _, err := seed.InsertMessages(ctx, "si_alice_bob", 1, textMsgs(103)); err != nil {
 		t.Fatal(err)

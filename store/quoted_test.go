@@ -7,6 +7,7 @@ import (
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // quoteMsg is a quote (content type 114) of seq, in the shape OpenIM stores.
@@ -22,7 +23,7 @@ func quoteMsg(seq string) *bucket.MsgData {
 // buckets back, and only the slots the quotes name are read besides.
 func TestScanQuotedResolvesQuotesOutsideTheRange(t *testing.T) {
 	const cid = "si_alice_bob"
-	b := newBackend(t)
+	b := testkit.TempBackend(t)
 	s := store.New(b, store.Options{})
 	s.FindBatch = 1 // one bucket per batch: the batch before is bucket 1 only
 	msgs := textMsgs(250)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // fakeCache is an in-memory Cache that can be made to fail.
@@ -82,7 +83,7 @@ func (c *fakeCache) Close() error     { return nil }
 // seeded is a Store whose backend holds seqs 1..n of cid.
 func seeded(t *testing.T, cid string, n int, opts store.Options) *store.Store {
 	t.Helper()
-	b := newBackend(t)
+	b := testkit.TempBackend(t)
 	if _, err := store.New(b, store.Options{}).InsertMessages(t.Context(), cid, 1, textMsgs(n)); err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +185,7 @@ func TestBucketsAreReadInBatches(t *testing.T) {
 }
 
 func TestMembersOfASingleChatWithoutDocuments(t *testing.T) {
-	s := store.New(newBackend(t), store.Options{})
+	s := store.New(testkit.TempBackend(t), store.Options{})
 	members, err := s.Members(t.Context(), "si_alice_bob")
 	if err != nil {
 		t.Fatal(err)

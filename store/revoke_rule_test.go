@@ -10,6 +10,7 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // TestRevokeRule: who may revoke what, as open-im-server
@@ -66,7 +67,7 @@ func TestRevokeRule(t *testing.T) {
 // audited as such; a refusal names the rule, writes nothing and is audited
 // "refused".
 func TestDoRevokeRecordsWhatOpenIMRecords(t *testing.T) {
-	b := newBackend(t)
+	b := testkit.TempBackend(t)
 	var log bytes.Buffer
 	s := store.New(b, store.Options{Audit: store.NewAuditLog(&log), Operator: "ops"})
 	ctx := t.Context()
@@ -94,10 +95,10 @@ func TestDoRevokeRecordsWhatOpenIMRecords(t *testing.T) {
 	}
 	mustInsert(s.InsertMessages(ctx, "sg_club", 1, from("mo", bucket.SessionGroup, 3)))
 	mustInsert(s.InsertMessages(ctx, "si_alice_bob", 1, from("bob", bucket.SessionSingle, 2)))
-	insertRaw(t, b, bucket.CollUser,
+	testkit.Insert(t, b, bucket.CollUser,
 		bsonD("user_id", "olga", "nickname", ""), bsonD("user_id", "mo", "nickname", "Mo"),
 		bsonD("user_id", "bob", "nickname", "Bob", "app_manger_level", int32(3)), bsonD("user_id", "alice", "nickname", "Alice"))
-	insertRaw(t, b, bucket.CollGroupMember,
+	testkit.Insert(t, b, bucket.CollGroupMember,
 		bsonD("group_id", "club", "user_id", "olga", "nickname", "Boss", "role_level", bucket.RoleOwner),
 		bsonD("group_id", "club", "user_id", "mo", "nickname", "Mo", "role_level", bucket.RoleMember))
 
@@ -128,7 +129,7 @@ func TestDoRevokeRecordsWhatOpenIMRecords(t *testing.T) {
 	if chat[2].Slot.Revoke != nil {
 		t.Error("a refused revoke was written")
 	}
-	lines := auditLines(t, &log)
+	lines := testkit.AuditEntries(t, log.Bytes())
 	if n := len(lines); n < 2 || !lines[n-2].Admin || lines[n-1].Result != "refused" || lines[n-1].As != "alice" {
 		t.Errorf("audit log %+v: want the admin revoke marked admin, then alice's refusal", lines)
 	}
@@ -138,7 +139,7 @@ func TestDoRevokeRecordsWhatOpenIMRecords(t *testing.T) {
 // is refused, one line with the ID quoted (escapes shown, never sent), and
 // audited; with no user collection, membership decides.
 func TestDoRefusesUnknownWriters(t *testing.T) {
-	b := newBackend(t)
+	b := testkit.TempBackend(t)
 	var log bytes.Buffer
 	s := store.New(b, store.Options{Audit: store.NewAuditLog(&log)})
 	if _, err := s.InsertMessages(t.Context(), "si_alice_bob", 1, textMsgs(3)); err != nil {
@@ -148,7 +149,7 @@ func TestDoRefusesUnknownWriters(t *testing.T) {
 	if _, err := s.Do(t.Context(), store.WriteRequest{Action: store.ActionDelete, Cid: "si_alice_bob", By: "alice", Seqs: []int64{1}}); err != nil {
 		t.Errorf("alice, named by the conversation ID: %v", err)
 	}
-	insertRaw(t, b, bucket.CollUser, bsonD("user_id", "alice", "nickname", "Alice"))
+	testkit.Insert(t, b, bucket.CollUser, bsonD("user_id", "alice", "nickname", "Alice"))
 	for _, by := range []string{"nobody", "ali\x1b[31mce\nINJECT"} {
 		_, err := s.Do(t.Context(), store.WriteRequest{Action: store.ActionRead, Cid: "si_alice_bob", By: by, Seqs: []int64{2}})
 		var ue *store.UnknownUserError
@@ -157,7 +158,7 @@ func TestDoRefusesUnknownWriters(t *testing.T) {
 		}
 	}
 	var outcomes []store.AuditEntry // each write's intent line is left out
-	for _, l := range auditLines(t, &log) {
+	for _, l := range testkit.AuditEntries(t, log.Bytes()) {
 		if l.Result != store.ResultIntent {
 			outcomes = append(outcomes, l)
 		}
@@ -198,7 +199,7 @@ func slotsOf(t *testing.T, s *store.Store, cid string, maxSeq int64) map[int64]b
 func TestDeleteOrReadOfACacheOnlySeqSaysSo(t *testing.T) {
 	cache := newFakeCache()
 	s := seeded(t, "si_alice_bob", 10, store.Options{Cache: cache})
-	insertRaw(t, s.Backend(), bucket.CollUser, bsonD("user_id", "bob", "nickname", "Bob"))
+	testkit.Insert(t, s.Backend(), bucket.CollUser, bsonD("user_id", "bob", "nickname", "Bob"))
 	cache.max["si_alice_bob"] = 11
 	cache.slots[11] = &bucket.Slot{Msg: &bucket.MsgData{SendID: "alice", SessionType: bucket.SessionSingle, Seq: 11,
 		ContentType: 101, Content: `{"content":"new"}`, SendTime: 1700000001000}}
@@ -217,7 +218,7 @@ func TestDeleteOrReadOfACacheOnlySeqSaysSo(t *testing.T) {
 // whose content type is 2101 ("msg already revoke"), not only one with a
 // revoke record: a stored revoke notice cannot be revoked.
 func TestRevokeOfARevokeNoticeIsRefused(t *testing.T) {
-	b := newBackend(t)
+	b := testkit.TempBackend(t)
 	s := store.New(b, store.Options{})
 	msgs := textMsgs(2)
 	for _, m := range msgs {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // readRecorder records which buckets are read whole and which slots are
@@ -39,7 +40,7 @@ func (r *readRecorder) FindSlots(ctx context.Context, id string, first, n int) (
 // message reads that message's slot, not its 100-message bucket.
 func TestRevokeCheckReadsOnlyTheTargetSlot(t *testing.T) {
 	const cid = "sg_g1"
-	rec := &readRecorder{Backend: newBackend(t)}
+	rec := &readRecorder{Backend: testkit.TempBackend(t)}
 	s := store.New(rec, store.Options{})
 	if _, err := s.InsertMessages(t.Context(), cid, 1, textMsgs(300)); err != nil {
 		t.Fatal(err)

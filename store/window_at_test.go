@@ -3,33 +3,17 @@ package store_test
 import (
 	"testing"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
-
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/testkit"
 )
-
-func insertDocs(t *testing.T, s *store.Store, coll string, docs ...any) {
-	t.Helper()
-	var raws []bson.Raw
-	for _, d := range docs {
-		b, err := bson.Marshal(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		raws = append(raws, b)
-	}
-	if _, err := s.Backend().InsertRaw(t.Context(), coll, raws, store.RawUpsert); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func TestWindowAtReadsNoBucket(t *testing.T) {
 	s := seeded(t, "sg_g1", 250, store.Options{})
-	insertDocs(t, s, bucket.CollConversation,
+	testkit.Insert(t, s.Backend(), bucket.CollConversation,
 		bucket.Conversation{OwnerUserID: "m1", ConversationID: "sg_g1", ConversationType: 3, GroupID: "g1"},
 		bucket.Conversation{OwnerUserID: "m2", ConversationID: "sg_g1", ConversationType: 3, GroupID: "g1", MinSeq: 90, MaxSeq: 180})
-	insertDocs(t, s, bucket.CollSeqUser, bucket.SeqUser{UserID: "m2", ConversationID: "sg_g1", MinSeq: 20, ReadSeq: 150})
+	testkit.Insert(t, s.Backend(), bucket.CollSeqUser, bucket.SeqUser{UserID: "m2", ConversationID: "sg_g1", MinSeq: 20, ReadSeq: 150})
 	ws, err := s.Windows(t.Context(), "m1", []string{"sg_g1"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +53,7 @@ func TestWindowAtReadsNoBucket(t *testing.T) {
 }
 
 func TestNewestBucketsReadsEveryConversationInOneFind(t *testing.T) {
-	s := store.New(newBackend(t), store.Options{})
+	s := store.New(testkit.TempBackend(t), store.Options{})
 	sizes := map[string]int64{"sg_a": 5, "sg_b": 150, "sg_empty": 0, "sg_d": 301}
 	var windows []bucket.Window
 	for cid, n := range sizes {

@@ -3,9 +3,7 @@ package store_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -13,19 +11,8 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
-	"github.com/chatlens/chatlens/store/embedded"
+	"github.com/chatlens/chatlens/store/testkit"
 )
-
-// newBackend is a fresh embedded store in the test's temporary directory.
-func newBackend(t *testing.T) *embedded.Backend {
-	t.Helper()
-	b, err := embedded.Open(filepath.Join(t.TempDir(), "store.db"), embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = b.Close(context.Background()) })
-	return b
-}
 
 // countingBackend counts the calls that reach the backend and can fail
 // every write.
@@ -101,23 +88,6 @@ func textMsgs(n int) []*bucket.MsgData {
 	return out
 }
 
-// auditLines decodes the audit log written so far.
-func auditLines(t *testing.T, buf *bytes.Buffer) []store.AuditEntry {
-	t.Helper()
-	var out []store.AuditEntry
-	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
-		if line == "" {
-			continue
-		}
-		var e store.AuditEntry
-		if err := json.Unmarshal([]byte(line), &e); err != nil {
-			t.Fatalf("audit line %q: %v", line, err)
-		}
-		out = append(out, e)
-	}
-	return out
-}
-
 // writes are the four kinds of write, each run against a Store.
 var writes = []struct {
 	action string
@@ -138,7 +108,7 @@ var writes = []struct {
 }
 
 func TestReadOnlyRefusesBeforeTheBackend(t *testing.T) {
-	backend := &countingBackend{Backend: newBackend(t)}
+	backend := &countingBackend{Backend: testkit.TempBackend(t)}
 	var log bytes.Buffer
 	s := store.New(backend, store.Options{ReadOnly: true, Audit: store.NewAuditLog(&log), Operator: "ops"})
 	for _, w := range writes {
@@ -149,7 +119,7 @@ func TestReadOnlyRefusesBeforeTheBackend(t *testing.T) {
 	if n := backend.writes.Load(); n != 0 {
 		t.Errorf("%d writes reached the backend of a read-only store", n)
 	}
-	entries := auditLines(t, &log)
+	entries := testkit.AuditEntries(t, log.Bytes())
 	if len(entries) != len(writes) {
 		t.Fatalf("%d audit entries, want %d", len(entries), len(writes))
 	}
@@ -162,18 +132,18 @@ func TestReadOnlyRefusesBeforeTheBackend(t *testing.T) {
 
 func TestEveryWriteIsAudited(t *testing.T) {
 	var log bytes.Buffer
-	s := store.New(newBackend(t), store.Options{Audit: store.NewAuditLog(&log), Operator: "ops"})
+	s := store.New(testkit.TempBackend(t), store.Options{Audit: store.NewAuditLog(&log), Operator: "ops"})
 	for _, w := range writes {
 		if _, err := w.run(t.Context(), s); err != nil {
 			t.Fatalf("%s: %v", w.action, err)
 		}
 	}
-	failing := &countingBackend{Backend: newBackend(t), failWith: errors.New("disk on fire")}
+	failing := &countingBackend{Backend: testkit.TempBackend(t), failWith: errors.New("disk on fire")}
 	sf := store.New(failing, store.Options{Audit: store.NewAuditLog(&log), Operator: "ops"})
 	if _, err := sf.Revoke(t.Context(), "si_alice_bob", []int64{1}, bucket.Revoke{UserID: "alice"}); err == nil {
 		t.Fatalf("revoke on a failing backend reported success")
 	}
-	entries := auditLines(t, &log)
+	entries := testkit.AuditEntries(t, log.Bytes())
 	var got []string
 	for _, e := range entries {
 		got = append(got, e.Action+" "+e.Conversation+" "+store.FormatSeqs(e.Seqs)+" "+e.Result)
@@ -190,7 +160,7 @@ func TestEveryWriteIsAudited(t *testing.T) {
 }
 
 func TestInsertRoundTrips(t *testing.T) {
-	s := store.New(newBackend(t), store.Options{})
+	s := store.New(testkit.TempBackend(t), store.Options{})
 	// Seqs 95..310 into an empty conversation: one failed update, then one
 	// insert per bucket (4), then raising max_seq.
 	if _, err := s.InsertMessages(t.Context(), "sg_g1", 95, textMsgs(216)); err != nil {
@@ -210,7 +180,7 @@ func TestInsertRoundTrips(t *testing.T) {
 }
 
 func TestWriteRejectsSeqZero(t *testing.T) {
-	backend := &countingBackend{Backend: newBackend(t)}
+	backend := &countingBackend{Backend: testkit.TempBackend(t)}
 	s := store.New(backend, store.Options{})
 	if _, err := s.InsertMessages(t.Context(), "sg_g1", 0, textMsgs(1)); err == nil || !strings.Contains(err.Error(), "seqs start at 1") {
 		t.Errorf("insert at seq 0: %v, want an error saying seqs start at 1", err)
@@ -227,7 +197,7 @@ func TestWritesInvalidateTheCache(t *testing.T) {
 	for _, w := range writes {
 		t.Run(w.action, func(t *testing.T) {
 			cache := newFakeCache()
-			s := store.New(newBackend(t), store.Options{Cache: cache})
+			s := store.New(testkit.TempBackend(t), store.Options{Cache: cache})
 			res, err := w.run(t.Context(), s)
 			if err != nil || res.StaleCache != nil {
 				t.Fatalf("%s: %v, stale %v", w.action, err, res.StaleCache)
@@ -243,7 +213,7 @@ func TestFailedInvalidationIsReportedNotHidden(t *testing.T) {
 	cache := newFakeCache()
 	cache.fail = errors.New("redis down")
 	var log bytes.Buffer
-	b := newBackend(t)
+	b := testkit.TempBackend(t)
 	s := store.New(b, store.Options{Cache: cache, Audit: store.NewAuditLog(&log)})
 	if _, err := store.New(b, store.Options{}).InsertMessages(t.Context(), "si_alice_bob", 1, textMsgs(1)); err != nil {
 		t.Fatal(err)
@@ -259,7 +229,7 @@ func TestFailedInvalidationIsReportedNotHidden(t *testing.T) {
 	if err != nil || bs[0].Slots[0].Slot.Revoke == nil {
 		t.Errorf("revoke did not reach the backend: %v", err)
 	}
-	if e := auditLines(t, &log); len(e) != 2 || e[1].Result != "ok-cache-stale" {
+	if e := testkit.AuditEntries(t, log.Bytes()); len(e) != 2 || e[1].Result != "ok-cache-stale" {
 		t.Errorf("audit = %+v, want the intent and one ok-cache-stale entry", e)
 	}
 	if s.Stats().CacheError == nil {
@@ -269,7 +239,7 @@ func TestFailedInvalidationIsReportedNotHidden(t *testing.T) {
 
 func TestMarkReadRaisesTheCachedReadSeq(t *testing.T) {
 	cache := newFakeCache()
-	s := store.New(newBackend(t), store.Options{Cache: cache})
+	s := store.New(testkit.TempBackend(t), store.Options{Cache: cache})
 	if _, err := s.MarkRead(t.Context(), "sg_g1", []int64{7, 3}, "bob"); err != nil {
 		t.Fatal(err)
 	}

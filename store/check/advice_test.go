@@ -9,6 +9,7 @@ import (
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/check/checktest"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // sharedWithOpenIM is a backend whose indexes OpenIM Server creates too
@@ -22,7 +23,7 @@ func (sharedWithOpenIM) SharesIndexesWithOpenIM() bool { return true }
 func openCleanStore(t *testing.T) (*store.Store, store.Backend) {
 	t.Helper()
 	st, b := openStore(t, cleanBucket())
-	put(t, b, bucket.CollSeq, seqRecord(checktest.Cid, 100))
+	testkit.Insert(t, b, bucket.CollSeq, seqRecord(checktest.Cid, 100))
 	return st, b
 }
 

@@ -89,7 +89,7 @@ func TestCleanBucket(t *testing.T) {
 	msg = with(msg, "send_time", float64(1700000000007))
 	msg = with(msg, "content_type", int64(101))
 	relaxed[6] = with(sl, "msg", msg)
-	for name, doc := range map[string]bson.D{"canonical": cleanBucket(), "relaxed numbers": bucketDoc(cid+":0", relaxed)} {
+	for name, doc := range map[string]bson.D{"canonical": cleanBucket(), "relaxed numbers": bucketDoc(docID, relaxed)} {
 		t.Run(name, func(t *testing.T) {
 			d := Inspect(raw(doc))
 			for _, p := range d.Problems {
@@ -124,8 +124,8 @@ func truncated(doc bson.D, text string) []byte {
 func TestTruncatedStrings(t *testing.T) {
 	for name, data := range map[string][]byte{
 		"doc_id":  truncated(bucketDoc("s:0", cleanSlots()), "s:0"),
-		"content": truncated(bucketDoc(cid+":0", withMsgField(5, "content", "{}")), "{}"),
-		"send_id": truncated(bucketDoc(cid+":0", withMsgField(5, "send_id", "zz")), "zz"),
+		"content": truncated(bucketDoc(docID, withMsgField(5, "content", "{}")), "{}"),
+		"send_id": truncated(bucketDoc(docID, withMsgField(5, "send_id", "zz")), "zz"),
 	} {
 		t.Run(name, func(t *testing.T) {
 			b := bucket.DecodeBucket(data)

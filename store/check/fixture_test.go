@@ -9,6 +9,7 @@ const (
 	alice = checktest.Alice
 	bob   = checktest.Bob
 	cid   = checktest.Cid
+	docID = checktest.DocID
 )
 
 var (

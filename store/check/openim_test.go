@@ -9,6 +9,7 @@ import (
 
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/check/checktest"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // TestOpenIMWrittenStoreChecksClean: a database written only by OpenIM's
@@ -23,9 +24,9 @@ func TestOpenIMWrittenStoreChecksClean(t *testing.T) {
 	for _, c := range checktest.OpenIMBuckets() {
 		t.Run(c.Name, func(t *testing.T) {
 			st, b := openStore(t, c.Doc)
-			put(t, b, bucket.CollSeq, checktest.OpenIMSeq(cid, 100))
-			put(t, b, bucket.CollSeqUser, checktest.OpenIMSeqUser(alice, cid, 30), checktest.OpenIMSeqUser(bob, cid, 12))
-			put(t, b, bucket.CollGroupMember, checktest.OpenIMGroupMember("g1", alice, bucket.RoleOwner))
+			testkit.Insert(t, b, bucket.CollSeq, checktest.OpenIMSeq(cid, 100))
+			testkit.Insert(t, b, bucket.CollSeqUser, checktest.OpenIMSeqUser(alice, cid, 30), checktest.OpenIMSeqUser(bob, cid, 12))
+			testkit.Insert(t, b, bucket.CollGroupMember, checktest.OpenIMGroupMember("g1", alice, bucket.RoleOwner))
 			r, out := runCheck(t, st, "")
 			if r.Documents != 1 || r.Problems() != 0 {
 				t.Errorf("check reports problems on OpenIM's own data:\n%s", out)
@@ -70,7 +71,7 @@ func TestNoSeqDocumentsAtAll(t *testing.T) {
 	if !strings.Contains(out, `no seq document for "sg_team"`) || strings.Contains(out, " 0 problems") {
 		t.Errorf("report does not name the missing seq document:\n%s", out)
 	}
-	put(t, b, bucket.CollSeq, checktest.OpenIMSeq(cid, 100))
+	testkit.Insert(t, b, bucket.CollSeq, checktest.OpenIMSeq(cid, 100))
 	if r, out := runCheck(t, st, cid); r.Problems() != 0 {
 		t.Errorf("a conversation with its seq document is reported:\n%s", out)
 	}
@@ -98,7 +99,7 @@ func TestMarkReadOverHolesChecksClean(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	put(t, b, bucket.CollSeq, checktest.OpenIMSeq(c, 10))
+	testkit.Insert(t, b, bucket.CollSeq, checktest.OpenIMSeq(c, 10))
 	if _, err := st.MarkRead(ctx, c, []int64{4, 5, 6, 20}, "u1"); err != nil {
 		t.Fatal(err)
 	}

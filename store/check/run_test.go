@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,32 +12,15 @@ import (
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/demo"
-	"github.com/chatlens/chatlens/store/embedded"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
-func openStore(t *testing.T, docs ...bson.D) (*store.Store, store.Backend) {
+// openStore is a Store over a fresh embedded store holding the msg documents docs.
+func openStore(t *testing.T, docs ...any) (*store.Store, store.Backend) {
 	t.Helper()
-	b, err := embedded.Open(filepath.Join(t.TempDir(), "chatlens.db"), embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = b.Close(context.Background()) })
-	put(t, b, bucket.CollMsg, docs...)
-	return store.New(b, store.Options{}), b
-}
-
-func put(t *testing.T, b store.Backend, coll string, docs ...bson.D) {
-	t.Helper()
-	if len(docs) == 0 {
-		return
-	}
-	raws := make([]bson.Raw, len(docs))
-	for i, d := range docs {
-		raws[i] = raw(d)
-	}
-	if _, err := b.InsertRaw(context.Background(), coll, raws, store.RawUpsert); err != nil {
-		t.Fatal(err)
-	}
+	st, b := testkit.TempStore(t, store.Options{})
+	testkit.Insert(t, b, bucket.CollMsg, docs...)
+	return st, b
 }
 
 func seqRecord(c string, maxSeq int64) bson.D {
@@ -63,7 +45,7 @@ func TestRunCatalogue(t *testing.T) {
 	for _, c := range catalogue() {
 		t.Run(c.name, func(t *testing.T) {
 			st, b := openStore(t, c.doc)
-			put(t, b, bucket.CollSeq, seqRecord(cid, 100))
+			testkit.Insert(t, b, bucket.CollSeq, seqRecord(cid, 100))
 			r, out := runCheck(t, st, "")
 			if r.Documents != 1 || r.Problems() == 0 {
 				t.Fatalf("read %d documents, %d problems; want 1 document with problems", r.Documents, r.Problems())
@@ -85,7 +67,7 @@ func TestRunCatalogue(t *testing.T) {
 func TestRunClean(t *testing.T) {
 	other := "sg_team"
 	st, b := openStore(t, cleanBucket(), bucketDoc(cid+":1", cleanSlots2(1)), bucketDoc(other+":0", cleanSlots()))
-	put(t, b, bucket.CollSeq, seqRecord(cid, 200), seqRecord(other, 30))
+	testkit.Insert(t, b, bucket.CollSeq, seqRecord(cid, 200), seqRecord(other, 30))
 	var calls []string
 	r, err := Run(context.Background(), st, cid, func(done, total int) { calls = append(calls, fmt.Sprint(done, "/", total)) })
 	if err != nil {
@@ -128,7 +110,7 @@ func cleanSlots2(index int64) bson.A {
 // stored message would let the server hand that seq out again.
 func TestRunSeqRecordBelowMessages(t *testing.T) {
 	st, b := openStore(t, cleanBucket(), bucketDoc(cid+":1", cleanSlots2(1)))
-	put(t, b, bucket.CollSeq, seqRecord(cid, 120))
+	testkit.Insert(t, b, bucket.CollSeq, seqRecord(cid, 120))
 	r, out := runCheck(t, st, cid)
 	if r.Problems() != 1 || r.ByKind[bucket.KindSeqRecord] != 1 {
 		t.Fatalf("want one seq-record problem:\n%s", out)
@@ -149,7 +131,7 @@ func (n noIndexes) Indexes(context.Context) (map[string][]store.IndexInfo, error
 // TestRunIndex: a msg collection without a unique doc_id index is reported.
 func TestRunIndex(t *testing.T) {
 	_, b := openStore(t, cleanBucket())
-	put(t, b, bucket.CollSeq, seqRecord(cid, 100))
+	testkit.Insert(t, b, bucket.CollSeq, seqRecord(cid, 100))
 	for name, idx := range map[string][]store.IndexInfo{
 		"absent":     {{Name: "_id_", Keys: []string{"_id"}, Unique: true}},
 		"not unique": {{Name: "doc_id_1", Keys: []string{"doc_id"}}},
@@ -168,7 +150,7 @@ func TestRunIndex(t *testing.T) {
 // buckets of another, even one whose ID starts the same way.
 func TestRunFiltersConversation(t *testing.T) {
 	st, b := openStore(t, cleanBucket(), bucketDoc(cid+"x:0", withSlot(5, nil)), bucketDoc("sg_other:0", bson.A{}))
-	put(t, b, bucket.CollSeq, seqRecord(cid, 100), seqRecord(cid+"x", 100))
+	testkit.Insert(t, b, bucket.CollSeq, seqRecord(cid, 100), seqRecord(cid+"x", 100))
 	r, out := runCheck(t, st, cid)
 	if r.Documents != 1 || r.Problems() != 0 {
 		t.Errorf("want 1 clean document:\n%s", out)
@@ -207,12 +189,12 @@ func TestReportIsSafe(t *testing.T) {
 // and counts them all.
 func TestReportCapsTheList(t *testing.T) {
 	nulls := make(bson.A, 100)
-	var docs []bson.D
+	var docs []any
 	for i := range 11 {
 		docs = append(docs, bucketDoc(bucket.DocID(cid, int64(i)), nulls))
 	}
 	st, b := openStore(t, docs...)
-	put(t, b, bucket.CollSeq, seqRecord(cid, 1100))
+	testkit.Insert(t, b, bucket.CollSeq, seqRecord(cid, 1100))
 	r, out := runCheck(t, st, cid)
 	if r.Problems() != 1100 || len(r.Listed) != MaxListed || r.ByKind[bucket.KindNullSlot] != 1100 {
 		t.Fatalf("%d problems, %d listed; want 1100, %d", r.Problems(), len(r.Listed), MaxListed)

@@ -7,13 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
-
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/check"
 	"github.com/chatlens/chatlens/store/check/checktest"
 	"github.com/chatlens/chatlens/store/mongostore"
 	"github.com/chatlens/chatlens/store/mongotest"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // TestCheckReportsPlansOnFerretDB: on the in-process FerretDB, whose
@@ -21,18 +20,8 @@ import (
 // query shape. (Here, not in package check: linking FerretDB into check's
 // test binary would slow its fuzz targets a hundredfold.)
 func TestCheckReportsPlansOnFerretDB(t *testing.T) {
-	uri, _ := mongotest.URI(t)
-	b, err := mongostore.Open(t.Context(), uri, mongotest.Database(t, uri), mongostore.Options{Timeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = b.Close(context.Background()) })
-	if err := b.EnsureIndexes(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := b.InsertRaw(t.Context(), store.CollMsg, []bson.Raw{checktest.Raw(checktest.CleanBucket())}, store.RawUpsert); err != nil {
-		t.Fatal(err)
-	}
+	b := fresh(t)
+	testkit.Insert(t, b, store.CollMsg, checktest.CleanBucket())
 	r, err := check.Run(t.Context(), store.New(b, store.Options{}), "", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -62,9 +51,7 @@ func TestCheckSaysHowSlotsAreRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = b.Close(context.Background()) })
-	if _, err := b.InsertRaw(t.Context(), store.CollMsg, []bson.Raw{checktest.Raw(checktest.CleanBucket())}, store.RawUpsert); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Insert(t, b, store.CollMsg, checktest.CleanBucket())
 	r, err := check.Run(t.Context(), store.New(b, store.Options{}), "", nil)
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package mongostore_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -18,6 +17,7 @@ import (
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/mongostore"
 	"github.com/chatlens/chatlens/store/mongotest"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // Faults of issue 5: the server goes away in the middle of a read or a
@@ -207,18 +207,11 @@ func eventually(t *testing.T, what string, f func() error) {
 // line before each write is left out).
 func auditResults(t *testing.T, log *bytes.Buffer) []string {
 	t.Helper()
+	if strings.Contains(log.String(), faultPass) {
+		t.Errorf("audit log shows the password:\n%s", log)
+	}
 	var out []string
-	for _, line := range strings.Split(strings.TrimSpace(log.String()), "\n") {
-		if line == "" {
-			continue
-		}
-		var e store.AuditEntry
-		if err := json.Unmarshal([]byte(line), &e); err != nil {
-			t.Fatalf("audit line %q: %v", line, err)
-		}
-		if strings.Contains(line, faultPass) {
-			t.Errorf("audit line shows the password: %s", line)
-		}
+	for _, e := range testkit.AuditEntries(t, log.Bytes()) {
 		if e.Result != store.ResultIntent {
 			out = append(out, e.Action+" "+e.Result)
 		}

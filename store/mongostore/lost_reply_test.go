@@ -2,7 +2,6 @@ package mongostore_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"net"
 	"strings"
 	"sync/atomic"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/mongotest"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // A connection that breaks after the request reached the server but before
@@ -40,13 +40,9 @@ func TestLostReplyIsUnknownNotNotDone(t *testing.T) {
 	if !strings.Contains(err.Error(), "seq 101-200 unknown") {
 		t.Errorf("error %q does not say the outcome of seqs 101-200 is unknown", err)
 	}
-	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
-	var last store.AuditEntry
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
-		t.Fatal(err)
-	}
-	if last.Result != "partial" || store.FormatSeqs(last.Applied) != "1-100" || store.FormatSeqs(last.Unknown) != "101-200" {
-		t.Errorf("audit outcome %s, want partial, applied 1-100, unknown 101-200", lines[len(lines)-1])
+	entries := testkit.AuditEntries(t, log.Bytes())
+	if last := entries[len(entries)-1]; last.Result != "partial" || store.FormatSeqs(last.Applied) != "1-100" || store.FormatSeqs(last.Unknown) != "101-200" {
+		t.Errorf("audit outcome %+v, want partial, applied 1-100, unknown 101-200", last)
 	}
 	// The server did write it: "unknown" was the honest answer.
 	var bs []*store.Bucket

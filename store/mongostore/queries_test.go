@@ -10,34 +10,24 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
-// tinyBucket is a msg document with a short array: FerretDB decodes every
-// document on each read, so the shape tests keep documents small.
-func tinyBucket(docID string) bson.Raw {
-	raw, _ := bson.Marshal(bson.D{{Key: "doc_id", Value: docID}, {Key: "msgs", Value: bson.A{}}})
-	return raw
-}
-
-func mustRaw(t *testing.T, d bson.D) bson.Raw {
-	t.Helper()
-	raw, err := bson.Marshal(d)
-	if err != nil {
-		t.Fatal(err)
+// tinyBuckets are msg documents with a short array, one per doc_id:
+// FerretDB decodes every document on each read, so the shape tests keep
+// documents small.
+func tinyBuckets(docIDs ...string) []any {
+	docs := make([]any, len(docIDs))
+	for i, id := range docIDs {
+		docs[i] = bson.D{{Key: "doc_id", Value: id}, {Key: "msgs", Value: bson.A{}}}
 	}
-	return raw
+	return docs
 }
 
 func TestNextConversationIDWalksOddDocIDs(t *testing.T) {
 	b := fresh(t)
 	ids := []string{"plain", "sg_a:0", "sg_a:1", "sg_a:x", "sg_ab:3", "si_u1_u2:0", "zz:notanumber:7"}
-	var docs []bson.Raw
-	for _, id := range ids {
-		docs = append(docs, tinyBucket(id))
-	}
-	if _, err := b.InsertRaw(t.Context(), store.CollMsg, docs, store.RawUpsert); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Insert(t, b, store.CollMsg, tinyBuckets(ids...)...)
 	var got []string
 	for after := ""; len(got) < 20; {
 		cid, ok, err := b.NextConversationID(t.Context(), after)
@@ -58,13 +48,7 @@ func TestNextConversationIDWalksOddDocIDs(t *testing.T) {
 
 func TestBucketIDsKeepToOneConversation(t *testing.T) {
 	b := fresh(t)
-	var docs []bson.Raw
-	for _, id := range []string{"sg_a:0", "sg_a:1", "sg_a:10", "sg_ab:0", "sg_:0", "sg_a;0", "sg_a"} {
-		docs = append(docs, tinyBucket(id))
-	}
-	if _, err := b.InsertRaw(t.Context(), store.CollMsg, docs, store.RawUpsert); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Insert(t, b, store.CollMsg, tinyBuckets("sg_a:0", "sg_a:1", "sg_a:10", "sg_ab:0", "sg_:0", "sg_a;0", "sg_a")...)
 	got, err := b.BucketIDs(t.Context(), "sg_a")
 	if err != nil {
 		t.Fatal(err)
@@ -88,12 +72,8 @@ func TestImportedNumbersOfAnyTypeAreRead(t *testing.T) {
 			{Key: "role_level", Value: int64(100)}, {Key: "join_time", Value: 1.7e12}}},
 	}
 	for coll, docs := range imports {
-		var raws []bson.Raw
 		for _, d := range docs {
-			raws = append(raws, mustRaw(t, d))
-		}
-		if _, err := b.InsertRaw(ctx, coll, raws, store.RawUpsert); err != nil {
-			t.Fatalf("import %s: %v", coll, err)
+			testkit.Insert(t, b, coll, d)
 		}
 	}
 	seqs, err := b.SeqRecords(ctx, []string{"sg_g"})
@@ -146,8 +126,8 @@ func TestRaiseUpsertsCreateRecords(t *testing.T) {
 func TestInsertRawReplacesADocumentWithAnotherID(t *testing.T) {
 	b := fresh(t)
 	ctx := t.Context()
-	first := mustRaw(t, bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "doc_id", Value: "sg_g:0"}, {Key: "msgs", Value: bson.A{"old"}}})
-	second := mustRaw(t, bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "doc_id", Value: "sg_g:0"}, {Key: "msgs", Value: bson.A{"new"}}})
+	first := testkit.Raw(t, bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "doc_id", Value: "sg_g:0"}, {Key: "msgs", Value: bson.A{"old"}}})
+	second := testkit.Raw(t, bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "doc_id", Value: "sg_g:0"}, {Key: "msgs", Value: bson.A{"new"}}})
 	for _, doc := range []bson.Raw{first, second} {
 		if _, err := b.InsertRaw(ctx, store.CollMsg, []bson.Raw{doc}, store.RawUpsert); err != nil {
 			t.Fatal(err)
@@ -171,13 +151,7 @@ func TestScanRawPrefixAndOrder(t *testing.T) {
 	b := fresh(t)
 	ctx := t.Context()
 	ids := []string{"sg_b:0", "sg_a:1", "sg_ä:0", "sg_a:0", "sg_ab:0", "sh:0"}
-	var docs []bson.Raw
-	for _, id := range ids {
-		docs = append(docs, tinyBucket(id))
-	}
-	if _, err := b.InsertRaw(ctx, store.CollMsg, docs, store.RawUpsert); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Insert(t, b, store.CollMsg, tinyBuckets(ids...)...)
 	tests := []struct {
 		prefix string
 		want   []string

@@ -11,6 +11,7 @@ import (
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/mongostore"
 	"github.com/chatlens/chatlens/store/mongotest"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // skeleton is a query part with every value replaced by "?": keys and
@@ -77,9 +78,7 @@ func TestExplainedShapesAreTheOnesSent(t *testing.T) {
 	const cid = "si_a_b"
 	doc := cid + ":0"
 	one := []store.SlotValue{{Slot: 0, Value: nil}} // a value is data, not shape
-	if _, err := b.InsertRaw(ctx, store.CollMsg, []bson.Raw{tinyBucket(doc)}, store.RawUpsert); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Insert(t, b, store.CollMsg, tinyBuckets(doc)...)
 	sends := map[string]struct {
 		cmd string
 		run func(context.Context) error

@@ -14,8 +14,9 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
-	"github.com/chatlens/chatlens/store"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/chatlens/chatlens/store"
 )
 
 // testServer is the Redis a test runs against: the real one named by

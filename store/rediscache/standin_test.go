@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // openIMStandIn is the MSG_CACHE value OpenIM writes for a seq that holds
@@ -24,7 +25,7 @@ const openIMStandIn = `{"Msg":{"SendID":"","RecvID":"","GroupID":"","ClientMsgID
 // is refused as "msg not found".
 func TestOpenIMStandInReadsAsAHole(t *testing.T) {
 	srv := newServer(t)
-	backend := newBackend(t)
+	backend := testkit.TempBackend(t)
 	s := openStore(t, backend, srv.addr)
 	cid := srv.newCid(t)
 	insert(t, s, cid, 1, 1)

@@ -2,28 +2,17 @@ package rediscache
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
-	"github.com/chatlens/chatlens/store/embedded"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
-// openStore is a Store over a fresh embedded backend with a cache on addr.
+// openStore is a Store over backend with a cache on addr.
 func openStore(t *testing.T, backend store.Backend, addr string) *store.Store {
 	t.Helper()
 	return store.New(backend, store.Options{Cache: openCache(t, addr)})
-}
-
-func newBackend(t *testing.T) store.Backend {
-	t.Helper()
-	b, err := embedded.Open(filepath.Join(t.TempDir(), "chatlens.db"), embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = b.Close(context.Background()) })
-	return b
 }
 
 func insert(t *testing.T, s *store.Store, cid string, first int64, n int) {
@@ -51,7 +40,7 @@ func slotOf(t *testing.T, s *store.Store, cid string, seq, maxSeq int64) store.S
 // cached. That reader must never get the old content again.
 func TestRevokeIsNeverServedStale(t *testing.T) {
 	srv := newServer(t)
-	backend := newBackend(t)
+	backend := testkit.TempBackend(t)
 	operator, reader := openStore(t, backend, srv.addr), openStore(t, backend, srv.addr)
 	cid := srv.newCid(t)
 	insert(t, operator, cid, 1, 3)
@@ -75,7 +64,7 @@ func TestRevokeIsNeverServedStale(t *testing.T) {
 
 func TestDeleteAndMarkReadInvalidate(t *testing.T) {
 	srv := newServer(t)
-	s := openStore(t, newBackend(t), srv.addr)
+	s := openStore(t, testkit.TempBackend(t), srv.addr)
 	cid := srv.newCid(t)
 	ctx := context.Background()
 	insert(t, s, cid, 1, 5)
@@ -115,7 +104,7 @@ func TestDeleteAndMarkReadInvalidate(t *testing.T) {
 // bucket, known only to MALLOC_SEQ and MSG_CACHE, is shown.
 func TestMessageOnlyInRedisIsShown(t *testing.T) {
 	srv := newServer(t)
-	s := openStore(t, newBackend(t), srv.addr)
+	s := openStore(t, testkit.TempBackend(t), srv.addr)
 	cid := srv.newCid(t)
 	ctx := context.Background()
 	insert(t, s, cid, 1, 100) // bucket 0 full; the insert tags keys 1..100
@@ -155,7 +144,7 @@ func TestMessageOnlyInRedisIsShown(t *testing.T) {
 func TestRedisDownReadsFallBackAndWritesNameStaleKeys(t *testing.T) {
 	srv := newServer(t)
 	p := newProxy(t, srv.addr)
-	s := openStore(t, newBackend(t), p.addr())
+	s := openStore(t, testkit.TempBackend(t), p.addr())
 	cid := srv.newCid(t)
 	ctx := context.Background()
 	insert(t, s, cid, 1, 3)

@@ -11,7 +11,7 @@ import (
 // testConcurrentInserts has 8 writers deliver overlapping ranges of one
 // conversation across bucket edges at once: every seq ends up stored exactly
 // once, in its own slot, and every bucket keeps 100 slots.
-func testConcurrentInserts(e *env) {
+func testConcurrentInserts(e *fixture) {
 	const cid = "sg_busy"
 	const writers, span, step = 8, 120, 30 // writer w delivers 1+w*30 .. w*30+120: 1..330
 	var wg sync.WaitGroup
@@ -76,7 +76,7 @@ func testConcurrentInserts(e *env) {
 
 // testConcurrentMutations runs revokes, deletes and mark-reads on one bucket
 // from 8 goroutines at once: none is lost.
-func testConcurrentMutations(e *env) {
+func testConcurrentMutations(e *fixture) {
 	const cid = "si_alice_bob" // alice sends odd seqs, bob even ones
 	const workers = 8
 	e.insert(cid, 1, 100)

@@ -11,7 +11,7 @@ import (
 // testFindMessage: a message is found by its client or server message ID
 // across every conversation, with the conversation, seq and bucket slot it
 // sits in, whichever conversation holds it (issue 11, open-im-server #2185).
-func testFindMessage(e *env) {
+func testFindMessage(e *fixture) {
 	e.insert("sg_g1", 1, 250)
 	e.insert("si_u1_u2", 1, 5)
 	ids, err := e.b.FindMsgDocIDs(e.ctx, "", store.FieldClientMsgID, "sg_g1-c120")

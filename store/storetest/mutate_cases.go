@@ -8,7 +8,7 @@ import (
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
-func testRevoke(e *env) {
+func testRevoke(e *fixture) {
 	const cid = "sg_revoke"
 	e.insert(cid, 1, 5)
 	rev := bucket.Revoke{Role: bucket.RoleAdmin, UserID: "admin1", Nickname: "Admin", Time: 1700000099000}
@@ -44,7 +44,7 @@ func testRevoke(e *env) {
 	}
 }
 
-func testDeleteForMe(e *env) {
+func testDeleteForMe(e *fixture) {
 	const cid = "si_u1_u2"
 	e.insert(cid, 1, 3)
 	for _, uid := range []string{"u1", "u1", "u2"} {
@@ -68,7 +68,7 @@ func testDeleteForMe(e *env) {
 	}
 }
 
-func testMarkReadSingle(e *env) {
+func testMarkReadSingle(e *fixture) {
 	const cid = "si_alice_bob" // alice sends odd seqs, bob even ones
 	e.insert(cid, 1, 6)
 	_, err := e.s.MarkRead(e.ctx, cid, []int64{1, 2, 3, 4}, "bob")
@@ -89,7 +89,7 @@ func testMarkReadSingle(e *env) {
 	e.wantReadSeq("alice", cid, 0)
 }
 
-func testMarkReadGroup(e *env) {
+func testMarkReadGroup(e *fixture) {
 	const cid = "sg_readers"
 	e.insert(cid, 1, 5)
 	_, err := e.s.MarkRead(e.ctx, cid, []int64{1, 2, 3, 4, 5}, "m1")
@@ -104,7 +104,7 @@ func testMarkReadGroup(e *env) {
 
 // testMarkSlotReadFilter runs the filtered update directly: {$ne: reader}
 // matches a slot whose msg is null, and not one the reader sent.
-func testMarkSlotReadFilter(e *env) {
+func testMarkSlotReadFilter(e *fixture) {
 	const cid = "si_a_b"
 	e.insert(cid, 1, 1) // sent by a
 	id := cid + ":0"
@@ -129,7 +129,7 @@ func testMarkSlotReadFilter(e *env) {
 	}
 }
 
-func (e *env) wantReadSeq(uid, cid string, want int64) {
+func (e *fixture) wantReadSeq(uid, cid string, want int64) {
 	e.t.Helper()
 	users, err := e.b.SeqUsers(e.ctx, uid, []string{cid})
 	e.must(err, "seq users")

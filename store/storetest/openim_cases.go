@@ -5,6 +5,7 @@ import (
 
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/check/checktest"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // testPhysicallyDeletedSlots: a slot OpenIM's physical delete left as
@@ -12,10 +13,10 @@ import (
 // hole, with no marker; delete-for-me and mark-read on it add the field
 // they set, as OpenIM's $addToSet and $ne-filtered $set do, and it stays a
 // hole that CheckSlot finds sound.
-func testPhysicallyDeletedSlots(e *env) {
+func testPhysicallyDeletedSlots(e *fixture) {
 	cid := checktest.Cid
-	e.insertRaw(bucket.CollMsg, checktest.OpenIMBuckets()[0].Doc) // seq 7 physically deleted
-	e.insertRaw(bucket.CollSeq, checktest.OpenIMSeq(cid, 100))
+	testkit.Insert(e.t, e.b, bucket.CollMsg, checktest.OpenIMBuckets()[0].Doc) // seq 7 physically deleted
+	testkit.Insert(e.t, e.b, bucket.CollSeq, checktest.OpenIMSeq(cid, 100))
 	st := e.buckets(cid, 0)[0].Slots[6]
 	if !st.IsHole() || st.Problem != "" {
 		e.errorf("physically deleted seq 7 = %+v, want a hole without a marker", st)
@@ -39,8 +40,8 @@ func testPhysicallyDeletedSlots(e *env) {
 
 // testJoinTimeDates: group_member.join_time, a BSON date in OpenIM's
 // model.GroupMember, reads as that date.
-func testJoinTimeDates(e *env) {
-	e.insertRaw(bucket.CollGroupMember, checktest.OpenIMGroupMember("g1", "u1", bucket.RoleAdmin))
+func testJoinTimeDates(e *fixture) {
+	testkit.Insert(e.t, e.b, bucket.CollGroupMember, checktest.OpenIMGroupMember("g1", "u1", bucket.RoleAdmin))
 	ms, err := e.b.GroupMembers(e.ctx, "g1")
 	e.must(err, "group members")
 	if len(ms) != 1 || !ms[0].JoinTime.Equal(checktest.JoinTime) || ms[0].RoleLevel != bucket.RoleAdmin {

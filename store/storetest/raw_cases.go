@@ -9,34 +9,11 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
-// marshal encodes a document for InsertRaw.
-func (e *env) marshal(doc any) bson.Raw {
-	e.t.Helper()
-	raw, err := bson.Marshal(doc)
-	e.must(err, "encode document")
-	return raw
-}
-
-// insertRaw stores documents of coll through InsertRaw (import).
-func (e *env) insertRaw(coll string, docs ...any) {
-	e.t.Helper()
-	raws := make([]bson.Raw, len(docs))
-	for i, d := range docs {
-		raws[i] = e.marshal(d)
-	}
-	e.must(e.upsertRaw(coll, raws), "insert raw "+coll)
-}
-
-// upsertRaw stores raws through InsertRaw, replacing stored twins.
-func (e *env) upsertRaw(coll string, raws []bson.Raw) error {
-	_, err := e.b.InsertRaw(e.ctx, coll, raws, store.RawUpsert)
-	return err
-}
-
 // scan returns every stored document of coll under prefix, sorted by bytes.
-func (e *env) scan(coll, prefix string) []bson.Raw {
+func (e *fixture) scan(coll, prefix string) []bson.Raw {
 	e.t.Helper()
 	var out []bson.Raw
 	e.must(e.b.ScanRaw(e.ctx, coll, prefix, func(d bson.Raw) error {
@@ -49,23 +26,24 @@ func (e *env) scan(coll, prefix string) []bson.Raw {
 
 // testRawRoundTrip imports documents of every kind of BSON value and reads
 // back exactly the same bytes (export is byte for byte what import took).
-func testRawRoundTrip(e *env) {
+func testRawRoundTrip(e *fixture) {
 	msg := bucket.NewDoc("si_a_b:0")
 	msg.Msgs[0].Msg = newMsg("si_a_b", 1)
 	msg.Msgs[0].Msg.Seq = 1
 	docs := map[string][]bson.Raw{
 		bucket.CollMsg: {
-			e.marshal(bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "doc_id", Value: msg.DocID}, {Key: "msgs", Value: msg.Msgs}}),
-			e.marshal(bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "doc_id", Value: "sg_g1:3"}, {Key: "msgs", Value: bucket.NewDoc("").Msgs}}),
+			testkit.Raw(e.t, bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "doc_id", Value: msg.DocID}, {Key: "msgs", Value: msg.Msgs}}),
+			testkit.Raw(e.t, bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "doc_id", Value: "sg_g1:3"}, {Key: "msgs", Value: bucket.NewDoc("").Msgs}}),
 		},
-		bucket.CollUser: {e.marshal(bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "user_id", Value: "a"},
+		bucket.CollUser: {testkit.Raw(e.t, bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "user_id", Value: "a"},
 			{Key: "nickname", Value: "Ada 😀 阿达"}, {Key: "create_time", Value: bson.DateTime(1700000000000)},
 			{Key: "level", Value: int32(1)}, {Key: "score", Value: 2.5}, {Key: "ex", Value: nil},
 			{Key: "tags", Value: bson.A{"x", int64(2), bson.D{{Key: "k", Value: true}}}}})},
-		"black": {e.marshal(bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "owner_user_id", Value: "a"}})},
+		"black": {testkit.Raw(e.t, bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "owner_user_id", Value: "a"}})},
 	}
 	for coll, raws := range docs {
-		e.must(e.upsertRaw(coll, raws), "insert raw "+coll)
+		_, err := e.b.InsertRaw(e.ctx, coll, raws, store.RawUpsert)
+		e.must(err, "insert raw "+coll)
 		want := slices.Clone(raws)
 		sort.Slice(want, func(i, j int) bool { return bytes.Compare(want[i], want[j]) < 0 })
 		got := e.scan(coll, "")
@@ -83,22 +61,22 @@ func testRawRoundTrip(e *env) {
 		e.errorf("scan with prefix si_a_b: found %d documents, want the one of si_a_b", len(got))
 	}
 	// A document without _id gets one, as MongoDB gives it.
-	e.insertRaw(bucket.CollGroup, bson.D{{Key: "group_id", Value: "g1"}, {Key: "group_name", Value: "Team"}})
+	testkit.Insert(e.t, e.b, bucket.CollGroup, bson.D{{Key: "group_id", Value: "g1"}, {Key: "group_name", Value: "Team"}})
 	got := e.scan(bucket.CollGroup, "")
 	if len(got) != 1 || got[0].Lookup("_id").Type != bson.TypeObjectID || got[0].Lookup("group_name").StringValue() != "Team" {
 		e.errorf("group imported without _id reads back as %v", got)
 	}
 }
 
-func testRawReplace(e *env) {
-	e.insertRaw(bucket.CollUser, bson.D{{Key: "user_id", Value: "u1"}, {Key: "nickname", Value: "First"}})
-	e.insertRaw(bucket.CollUser, bson.D{{Key: "user_id", Value: "u1"}, {Key: "nickname", Value: "Second"}})
+func testRawReplace(e *fixture) {
+	testkit.Insert(e.t, e.b, bucket.CollUser, bson.D{{Key: "user_id", Value: "u1"}, {Key: "nickname", Value: "First"}})
+	testkit.Insert(e.t, e.b, bucket.CollUser, bson.D{{Key: "user_id", Value: "u1"}, {Key: "nickname", Value: "Second"}})
 	users, err := e.b.Users(e.ctx, []string{"u1"})
 	e.must(err, "users")
 	if len(users) != 1 || users[0].Nickname != "Second" || len(e.scan(bucket.CollUser, "")) != 1 {
 		e.errorf("after importing u1 twice: %+v, want one user named Second", users)
 	}
-	e.insertRaw(bucket.CollSeqUser,
+	testkit.Insert(e.t, e.b, bucket.CollSeqUser,
 		bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: "c1"}, {Key: "read_seq", Value: int64(3)}},
 		bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: "c2"}, {Key: "read_seq", Value: int64(4)}},
 		bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: "c1"}, {Key: "read_seq", Value: int64(5)}})
@@ -109,8 +87,8 @@ func testRawReplace(e *env) {
 
 	first := bucket.NewDoc("sg_g1:0")
 	first.Msgs[0].Msg = newMsg("sg_g1", 1)
-	e.insertRaw(bucket.CollMsg, first)
-	e.insertRaw(bucket.CollMsg, bucket.NewDoc("sg_g1:0"))
+	testkit.Insert(e.t, e.b, bucket.CollMsg, first)
+	testkit.Insert(e.t, e.b, bucket.CollMsg, bucket.NewDoc("sg_g1:0"))
 	if got := e.scan(bucket.CollMsg, ""); len(got) != 1 {
 		e.errorf("importing sg_g1:0 twice stored %d documents", len(got))
 	} else if s := e.slot(e.slots("sg_g1:0")[0]); s.Msg != nil {
@@ -121,9 +99,9 @@ func testRawReplace(e *env) {
 // testRawInsertMode: under RawInsert (mongoimport's default) a document
 // whose unique key is stored, or taken earlier in the same call, is refused
 // and the stored one stays; RawUpsert replaces it. The counts say which.
-func testRawInsertMode(e *env) {
+func testRawInsertMode(e *fixture) {
 	user := func(id, nick string) bson.Raw {
-		return e.marshal(bson.D{{Key: "user_id", Value: id}, {Key: "nickname", Value: nick}})
+		return testkit.Raw(e.t, bson.D{{Key: "user_id", Value: id}, {Key: "nickname", Value: nick}})
 	}
 	raw := func(coll string, mode store.RawMode, docs ...bson.Raw) store.RawResult {
 		e.t.Helper()
@@ -155,17 +133,17 @@ func testRawInsertMode(e *env) {
 	e.must(err, "revoke")
 	old := bucket.NewDoc("sg_g1:0")
 	old.Msgs[0].Msg = newMsg("sg_g1", 1)
-	if res := raw(bucket.CollMsg, store.RawInsert, e.marshal(old)); len(res.Refused) != 1 || res.Inserted != 0 {
+	if res := raw(bucket.CollMsg, store.RawInsert, testkit.Raw(e.t, old)); len(res.Refused) != 1 || res.Inserted != 0 {
 		e.errorf("insert of a stored bucket: %+v, want it refused", res)
 	}
 	if s := e.slot(e.slots("sg_g1:0")[0]); s.Revoke == nil {
 		e.errorf("an insert-mode import undid a revoke")
 	}
 	if res := raw(bucket.CollSeqUser, store.RawInsert,
-		e.marshal(bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: "c1"}}),
-		e.marshal(bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: "c2"}}),
-		e.marshal(bson.D{{Key: "user_id", Value: "u2"}, {Key: "conversation_id", Value: "c1"}}),
-		e.marshal(bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: "c1"}})); res.Inserted != 3 || !slices.Equal(res.Refused, []int{3}) {
+		testkit.Raw(e.t, bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: "c1"}}),
+		testkit.Raw(e.t, bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: "c2"}}),
+		testkit.Raw(e.t, bson.D{{Key: "user_id", Value: "u2"}, {Key: "conversation_id", Value: "c1"}}),
+		testkit.Raw(e.t, bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: "c1"}})); res.Inserted != 3 || !slices.Equal(res.Refused, []int{3}) {
 		e.errorf("seq_user keyed on (user_id, conversation_id): %+v, want 3 inserted, the 4th refused", res)
 	}
 
@@ -176,20 +154,20 @@ func testRawInsertMode(e *env) {
 	if users, _ := e.b.Users(e.ctx, []string{"u1"}); len(users) != 1 || users[0].Nickname != "Third" {
 		e.errorf("upsert did not replace u1: %+v", users)
 	}
-	if res := raw(bucket.CollMsg, store.RawUpsert, e.marshal(old)); res.Replaced != 1 {
+	if res := raw(bucket.CollMsg, store.RawUpsert, testkit.Raw(e.t, old)); res.Replaced != 1 {
 		e.errorf("upsert of a stored bucket: %+v, want 1 replaced", res)
 	}
 }
 
 // testRawMalformed stores documents that break the bucket rules, as real
 // stores have them, and reads them back without error.
-func testRawMalformed(e *env) {
+func testRawMalformed(e *fixture) {
 	short := bucket.NewDoc("sg_bad:0")
 	short.Msgs = short.Msgs[:99]
 	nullSlot := bucket.NewDoc("sg_bad:1")
 	nullSlot.Msgs[7] = nil
 	odd := bucket.NewDoc("x:abc")
-	e.insertRaw(bucket.CollMsg, short, nullSlot, odd)
+	testkit.Insert(e.t, e.b, bucket.CollMsg, short, nullSlot, odd)
 
 	for _, id := range []string{"sg_bad:0", "sg_bad:1", "x:abc"} {
 		if e.doc(id) == nil {
@@ -221,10 +199,10 @@ func testRawMalformed(e *env) {
 
 // testShortArrayUpdate sets a slot past the end of a short msgs array: as in
 // MongoDB the array grows to reach it.
-func testShortArrayUpdate(e *env) {
+func testShortArrayUpdate(e *fixture) {
 	short := bucket.NewDoc("sg_short:0")
 	short.Msgs = short.Msgs[:99]
-	e.insertRaw(bucket.CollMsg, short)
+	testkit.Insert(e.t, e.b, bucket.CollMsg, short)
 	matched, err := e.b.SetSlotField(e.ctx, "sg_short:0", 99, store.FieldMsg, newMsg("sg_short", 100))
 	e.must(err, "set slot 99 of a 99-slot bucket")
 	slots := e.slots("sg_short:0")
@@ -236,16 +214,16 @@ func testShortArrayUpdate(e *env) {
 	}
 }
 
-func testNamesAndMembers(e *env) {
+func testNamesAndMembers(e *fixture) {
 	if users, err := e.b.Users(e.ctx, []string{"u1"}); err != nil || len(users) != 0 {
 		e.errorf("users of an empty store = %v, %v; want none and no error", users, err)
 	}
-	e.insertRaw(bucket.CollUser,
+	testkit.Insert(e.t, e.b, bucket.CollUser,
 		bson.D{{Key: "user_id", Value: "u1"}, {Key: "nickname", Value: "Una"}},
 		bson.D{{Key: "user_id", Value: "u2"}, {Key: "nickname", Value: "Dos"}},
 		bson.D{{Key: "user_id", Value: "u10"}, {Key: "nickname", Value: "Diez"}})
-	e.insertRaw(bucket.CollGroup, bson.D{{Key: "group_id", Value: "g1"}, {Key: "group_name", Value: "Uno"}})
-	e.insertRaw(bucket.CollGroupMember,
+	testkit.Insert(e.t, e.b, bucket.CollGroup, bson.D{{Key: "group_id", Value: "g1"}, {Key: "group_name", Value: "Uno"}})
+	testkit.Insert(e.t, e.b, bucket.CollGroupMember,
 		bson.D{{Key: "group_id", Value: "g1"}, {Key: "user_id", Value: "u2"}, {Key: "role_level", Value: bucket.RoleMember}},
 		bson.D{{Key: "group_id", Value: "g1"}, {Key: "user_id", Value: "u1"}, {Key: "nickname", Value: "Boss"}, {Key: "role_level", Value: bucket.RoleOwner}},
 		bson.D{{Key: "group_id", Value: "g10"}, {Key: "user_id", Value: "u10"}, {Key: "role_level", Value: bucket.RoleOwner}})
@@ -275,7 +253,7 @@ func testNamesAndMembers(e *env) {
 	}
 }
 
-func testIndexes(e *env) {
+func testIndexes(e *fixture) {
 	e.must(e.b.EnsureIndexes(e.ctx), "ensure indexes")
 	e.must(e.b.EnsureIndexes(e.ctx), "ensure indexes again")
 	idx, err := e.b.Indexes(e.ctx)

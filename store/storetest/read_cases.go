@@ -8,9 +8,10 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
-func testReadBucketEdges(e *env) {
+func testReadBucketEdges(e *fixture) {
 	const cid = "sg_edges"
 	e.insert(cid, 1, 300)
 	bs := e.buckets(cid, 0, 1, 2)
@@ -35,7 +36,7 @@ func testReadBucketEdges(e *env) {
 	}
 }
 
-func testReadHoles(e *env) {
+func testReadHoles(e *fixture) {
 	const cid = "sg_holes"
 	e.insert(cid, 1, 5)
 	zero := newMsg(cid, 6)
@@ -56,7 +57,7 @@ func testReadHoles(e *env) {
 	}
 }
 
-func testWindows(e *env) {
+func testWindows(e *fixture) {
 	const cid = "si_u1_u2"
 	e.insert(cid, 1, 150)
 	// max_seq is a reserved upper bound: the window ends at the last filled slot.
@@ -67,11 +68,11 @@ func testWindows(e *env) {
 	if len(recs) != 1 || recs[0].MaxSeq != 180 {
 		e.errorf("seq records = %+v, want one with max_seq 180 (raised, never lowered)", recs)
 	}
-	e.insertRaw(bucket.CollConversation,
+	testkit.Insert(e.t, e.b, bucket.CollConversation,
 		bson.D{{Key: "owner_user_id", Value: "u1"}, {Key: "conversation_id", Value: cid}, {Key: "min_seq", Value: int64(20)}},
 		bson.D{{Key: "owner_user_id", Value: "u2"}, {Key: "conversation_id", Value: cid},
 			{Key: "min_seq", Value: int64(0)}, {Key: "max_seq", Value: int64(120)}})
-	e.insertRaw(bucket.CollSeqUser,
+	testkit.Insert(e.t, e.b, bucket.CollSeqUser,
 		bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: cid}, {Key: "min_seq", Value: int64(30)},
 			{Key: "max_seq", Value: int64(0)}, {Key: "read_seq", Value: int64(100)}})
 	for _, c := range []struct {
@@ -93,7 +94,7 @@ func testWindows(e *env) {
 	b0, b1 := bucket.NewDoc("sg_noseq:0"), bucket.NewDoc("sg_noseq:1")
 	b0.Msgs[0].Msg, b1.Msgs[49].Msg = newMsg("sg_noseq", 1), newMsg("sg_noseq", 150)
 	b0.Msgs[0].Msg.Seq, b1.Msgs[49].Msg.Seq = 1, 150
-	e.insertRaw(bucket.CollMsg, b1, b0)
+	testkit.Insert(e.t, e.b, bucket.CollMsg, b1, b0)
 	ws, err := e.s.Windows(e.ctx, "m0", []string{"sg_noseq", "sg_empty"}, nil)
 	e.must(err, "windows without seq documents")
 	if ws["sg_noseq"].MaxSeq != 150 || ws["sg_empty"].MaxSeq != 0 {
@@ -101,7 +102,7 @@ func testWindows(e *env) {
 	}
 }
 
-func testBucketIDs(e *env) {
+func testBucketIDs(e *fixture) {
 	e.insert("sg_g1", 1, 250)
 	e.insert("sg_g10", 1, 1)
 	e.insert("sg_g", 1, 1)
@@ -116,11 +117,11 @@ func testBucketIDs(e *env) {
 	}
 }
 
-func testConversationsFromCollection(e *env) {
+func testConversationsFromCollection(e *fixture) {
 	e.insert("si_u1_u2", 1, 10)
 	e.insert("sg_g1", 1, 120)
 	e.insert("si_u1_u3", 1, 3)
-	e.insertRaw(bucket.CollConversation,
+	testkit.Insert(e.t, e.b, bucket.CollConversation,
 		bson.D{{Key: "owner_user_id", Value: "u1"}, {Key: "conversation_id", Value: "si_u1_u2"},
 			{Key: "conversation_type", Value: int32(1)}, {Key: "user_id", Value: "u2"}},
 		bson.D{{Key: "owner_user_id", Value: "u1"}, {Key: "conversation_id", Value: "sg_g1"},
@@ -157,7 +158,7 @@ func testConversationsFromCollection(e *env) {
 // testConversationsFromDocIDs lists a bare msg collection: every
 // conversation once, in order, however its doc_ids sort (sg_g10:0 sorts
 // before sg_g1:0 as a string).
-func testConversationsFromDocIDs(e *env) {
+func testConversationsFromDocIDs(e *fixture) {
 	e.insert("sg_g1", 1, 150)
 	e.insert("sg_g10", 1, 2)
 	e.insert("si_a_b", 1, 201)

@@ -22,7 +22,7 @@ const replays = 2
 // (whole, in parts, and the whole history in order) and wants the very same
 // bytes: at-least-once delivery changes nothing. The revoke time is fixed,
 // as the caller does when it re-delivers.
-func testReplayEveryWrite(e *env) {
+func testReplayEveryWrite(e *fixture) {
 	const cid = "si_alice_bob" // alice sends odd seqs
 	batch := func(first, last int64) func() error {
 		return func() error {
@@ -88,7 +88,7 @@ func seqRange(first, last int64) []int64 {
 }
 
 // snapshot is the raw bytes of every stored document, per collection, sorted.
-func (e *env) snapshot() map[string][][]byte {
+func (e *fixture) snapshot() map[string][][]byte {
 	e.t.Helper()
 	out := map[string][][]byte{}
 	for _, coll := range bucket.Collections {
@@ -105,7 +105,7 @@ func (e *env) snapshot() map[string][][]byte {
 }
 
 // wantSame fails when any document differs from the snapshot, naming it.
-func (e *env) wantSame(want map[string][][]byte, what string) {
+func (e *fixture) wantSame(want map[string][][]byte, what string) {
 	e.t.Helper()
 	got := e.snapshot()
 	for _, coll := range bucket.Collections {

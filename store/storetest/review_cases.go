@@ -10,12 +10,13 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // testReservedMaxSeq: seq.max_seq is a reserved upper bound, often in a
 // bucket nobody wrote yet. The window ends at the last message stored at or
 // below it, never at the bound: no phantom holes, no phantom unread.
-func testReservedMaxSeq(e *env) {
+func testReservedMaxSeq(e *fixture) {
 	e.insert("sg_next", 1, 95)
 	e.must(e.b.RaiseMaxSeq(e.ctx, "sg_next", 195), "reserve into bucket 1")
 	e.insert("sg_far", 1, 150)
@@ -49,7 +50,7 @@ func testReservedMaxSeq(e *env) {
 
 // testSeqUpsertShape: a $max upsert creates the document the MongoDB
 // backend's $setOnInsert writes: min_seq (and max_seq) 0, every field there.
-func testSeqUpsertShape(e *env) {
+func testSeqUpsertShape(e *fixture) {
 	e.must(e.b.RaiseMaxSeq(e.ctx, "si_u1_u2", 7), "raise max seq")
 	e.must(e.b.RaiseReadSeq(e.ctx, "u1", "si_u1_u2", 3), "raise read seq")
 	e.must(e.b.RaiseMaxSeq(e.ctx, "si_u1_u2", 9), "raise max seq again")
@@ -87,18 +88,18 @@ func testSeqUpsertShape(e *env) {
 
 // testLenientRecords: one document with a mistyped field (min_seq "0", a
 // pinned flag written as 1, numbers as doubles) must not hide the list.
-func testLenientRecords(e *env) {
+func testLenientRecords(e *fixture) {
 	e.insert("si_u1_u2", 1, 10)
 	e.insert("sg_g1", 1, 5)
-	e.insertRaw(bucket.CollConversation,
+	testkit.Insert(e.t, e.b, bucket.CollConversation,
 		bson.D{{Key: "owner_user_id", Value: "u1"}, {Key: "conversation_id", Value: "si_u1_u2"},
 			{Key: "conversation_type", Value: 1.0}, {Key: "min_seq", Value: "0"}, {Key: "is_pinned", Value: int32(1)}},
 		bson.D{{Key: "owner_user_id", Value: "u1"}, {Key: "conversation_id", Value: "sg_g1"},
 			{Key: "conversation_type", Value: int32(3)}, {Key: "max_seq", Value: bson.A{}}})
-	e.insertRaw(bucket.CollSeqUser, bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: "si_u1_u2"},
+	testkit.Insert(e.t, e.b, bucket.CollSeqUser, bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: "si_u1_u2"},
 		{Key: "min_seq", Value: nil}, {Key: "read_seq", Value: 4.0}})
-	e.insertRaw(bucket.CollUser, bson.D{{Key: "user_id", Value: "u2"}, {Key: "nickname", Value: int32(42)}})
-	e.insertRaw(bucket.CollGroupMember, bson.D{{Key: "group_id", Value: "g1"}, {Key: "user_id", Value: "u1"},
+	testkit.Insert(e.t, e.b, bucket.CollUser, bson.D{{Key: "user_id", Value: "u2"}, {Key: "nickname", Value: int32(42)}})
+	testkit.Insert(e.t, e.b, bucket.CollGroupMember, bson.D{{Key: "group_id", Value: "g1"}, {Key: "user_id", Value: "u1"},
 		{Key: "role_level", Value: "100"}, {Key: "join_time", Value: "yesterday"}})
 	list, err := e.s.ConversationsOf(e.ctx, "u1")
 	e.must(err, "conversations of u1 with mistyped fields")
@@ -121,7 +122,7 @@ func testLenientRecords(e *env) {
 // testCheckTargets: the checks a scripted write passes before it writes,
 // as the server would answer: no revoke or delete of a hole, nothing
 // outside the actor's window, no second revoke, no read past max seq.
-func testCheckTargets(e *env) {
+func testCheckTargets(e *fixture) {
 	const cid = "si_u1_u2"
 	e.insert(cid, 1, 4)
 	e.insert(cid, 6, 10) // seq 5 is a hole
@@ -131,7 +132,7 @@ func testCheckTargets(e *env) {
 	e.must(err, "revoke seq 3")
 	// u1 cleared their history before seq 2 (seq_user.min_seq: the pull
 	// window's start, controller/msg.go GetMsgBySeqsRange).
-	e.insertRaw(bucket.CollSeqUser, bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: cid},
+	testkit.Insert(e.t, e.b, bucket.CollSeqUser, bson.D{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: cid},
 		{Key: "min_seq", Value: int64(2)}})
 	for _, c := range []struct {
 		action, uid string

@@ -16,7 +16,7 @@ import (
 // filter, so it is told "already revoked" and bob's revoke stands; in a
 // batch the other seqs are still revoked, and the report says which.
 // (open-im-server internal/rpc/msg/revoke.go refuses "msg already revoke".)
-func testRevokeAfterAnotherWriter(e *env) {
+func testRevokeAfterAnotherWriter(e *fixture) {
 	const cid = "si_alice_bob"
 	e.insert(cid, 1, 5)
 	e.must(e.s.CheckTargets(e.ctx, cid, "bob", []int64{3}, store.ActionRevoke), "check before the race")
@@ -47,7 +47,7 @@ func testRevokeAfterAnotherWriter(e *env) {
 // testConcurrentRevokes has 8 operators revoke the same seq at once: exactly
 // one is told done and its revoke is the one stored; the others are told
 // already revoked.
-func testConcurrentRevokes(e *env) {
+func testConcurrentRevokes(e *fixture) {
 	const cid = "sg_busy"
 	e.insert(cid, 1, 5)
 	const writers = 8

@@ -9,6 +9,7 @@ import (
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/check/checktest"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // slotSets are the seqs asked of Slots: single slots, neighbours, both
@@ -28,7 +29,7 @@ func seqsFrom(from, to int64) []int64 {
 // testSlotsAsBuckets: reading a few slots gives, position by position,
 // what reading their whole bucket gives, on a sound bucket with holes and
 // on every malformed bucket of check's catalogue.
-func testSlotsAsBuckets(e *env) {
+func testSlotsAsBuckets(e *fixture) {
 	docs := []checktest.Case{{Name: "clean bucket", Doc: checktest.CleanBucket()}}
 	docs = append(docs, checktest.Catalogue()...)
 	cid := checktest.Cid
@@ -61,11 +62,10 @@ func testSlotsAsBuckets(e *env) {
 // testSlotsReadLittle: one slot read where the backend cuts the array
 // crosses the wire as that slot only, and the backend says which way it
 // reads.
-func testSlotsReadLittle(e *env) {
+func testSlotsReadLittle(e *fixture) {
 	raw := checktest.Raw(checktest.CleanBucket())
-	_, err := e.b.InsertRaw(e.ctx, bucket.CollMsg, []bson.Raw{raw}, store.RawUpsert)
-	e.must(err, "store the bucket")
-	got, sliced, err := e.b.FindSlots(e.ctx, checktest.Cid+":0", 5, 1)
+	testkit.Insert(e.t, e.b, bucket.CollMsg, raw)
+	got, sliced, err := e.b.FindSlots(e.ctx, checktest.DocID, 5, 1)
 	e.must(err, "FindSlots")
 	mode := e.b.SlotReads()
 	e.t.Logf("%s: %s", e.name, mode)

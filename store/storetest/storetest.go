@@ -30,7 +30,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Backend, caps Caps) {
 			if c.concurrent && !caps.Concurrent {
 				t.Skip(caps.ConcurrentSkipReason)
 			}
-			c.run(newEnv(t, open, caps.Name))
+			c.run(newFixture(t, open, caps.Name))
 		})
 	}
 }
@@ -39,7 +39,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Backend, caps Caps) {
 type testCase struct {
 	name       string
 	concurrent bool
-	run        func(e *env)
+	run        func(e *fixture)
 }
 
 var cases = []testCase{

@@ -4,6 +4,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/testkit"
 )
 
 // testPullWindow: a user's window is OpenIM's pull window. From
@@ -12,20 +13,20 @@ import (
 // the owner's conversation.max_seq when that is non-zero; conversation.min_seq
 // is not read. internal/rpc/msg/sync_msg.go PullMessageBySeqs reads an "n_"
 // conversation with GetMsgBySeqs instead, which caps by seq_user.max_seq.
-func testPullWindow(e *env) {
+func testPullWindow(e *fixture) {
 	const group, notice, sn = "sg_club", "n_club", "sn_sys_zed"
 	for _, cid := range []string{group, notice, sn} {
 		e.insert(cid, 1, 90)
 	}
-	e.insertRaw(bucket.CollSeq,
+	testkit.Insert(e.t, e.b, bucket.CollSeq,
 		bson.D{{Key: "conversation_id", Value: group}, {Key: "min_seq", Value: int64(11)}, {Key: "max_seq", Value: int64(90)}})
-	e.insertRaw(bucket.CollSeqUser,
+	testkit.Insert(e.t, e.b, bucket.CollSeqUser,
 		// ann cleared her own history up to 40; her seq_user.max_seq does not cap a group.
 		bson.D{{Key: "user_id", Value: "ann"}, {Key: "conversation_id", Value: group}, {Key: "min_seq", Value: int64(41)},
 			{Key: "max_seq", Value: int64(50)}, {Key: "read_seq", Value: int64(5)}},
 		bson.D{{Key: "user_id", Value: "ann"}, {Key: "conversation_id", Value: notice}, {Key: "max_seq", Value: int64(60)}},
 		bson.D{{Key: "user_id", Value: "ann"}, {Key: "conversation_id", Value: sn}, {Key: "max_seq", Value: int64(60)}})
-	e.insertRaw(bucket.CollConversation,
+	testkit.Insert(e.t, e.b, bucket.CollConversation,
 		// conversation.min_seq is what OpenIM's clear writes for the list, not the window.
 		bson.D{{Key: "owner_user_id", Value: "bob"}, {Key: "conversation_id", Value: group}, {Key: "min_seq", Value: int64(70)},
 			{Key: "max_seq", Value: int64(80)}},

@@ -14,7 +14,7 @@ import (
 // testAddressing stores single messages at the OPENIM.md test vectors and
 // the off-by-one seqs around bucket edges, and finds each in the document
 // and slot the rules name.
-func testAddressing(e *env) {
+func testAddressing(e *fixture) {
 	const cid = "sg_addr"
 	for _, v := range []struct {
 		seq    int64
@@ -43,7 +43,7 @@ func testAddressing(e *env) {
 	e.wantMessage(cid, 100, &s)
 }
 
-func testInsertOneBucket(e *env) {
+func testInsertOneBucket(e *fixture) {
 	const cid = "si_alice_bob"
 	e.insert(cid, 1, 10)
 	slots := e.slots(cid + ":0")
@@ -87,7 +87,7 @@ func testInsertOneBucket(e *env) {
 	}
 }
 
-func testInsertSpansBuckets(e *env) {
+func testInsertSpansBuckets(e *fixture) {
 	const cid = "sg_span"
 	e.insert(cid, 95, 310)
 	for idx := int64(0); idx <= 3; idx++ {
@@ -112,7 +112,7 @@ func testInsertSpansBuckets(e *env) {
 	}
 }
 
-func testInsertReplayed(e *env) {
+func testInsertReplayed(e *fixture) {
 	// Small on purpose: a replay is one update per seq, and FerretDB scans
 	// the collection on each.
 	const cid = "sg_replay"
@@ -130,7 +130,7 @@ func testInsertReplayed(e *env) {
 	}
 }
 
-func testInsertBucketExists(e *env) {
+func testInsertBucketExists(e *fixture) {
 	const cid = "sg_exists"
 	doc := bucket.NewDoc(cid + ":0")
 	for seq := int64(61); seq <= 70; seq++ {
@@ -158,7 +158,7 @@ func testInsertBucketExists(e *env) {
 // testDuplicateKeyRace lets another writer create the bucket between the
 // state machine's failed update and its insert: the insert meets a duplicate
 // key, and the machine steps back to updating, keeping both writes.
-func testDuplicateKeyRace(e *env) {
+func testDuplicateKeyRace(e *fixture) {
 	const cid = "sg_race"
 	other := bucket.NewDoc(cid + ":0")
 	other.Msgs[49].Msg = newMsg(cid, 50)
@@ -194,7 +194,7 @@ func testDuplicateKeyRace(e *env) {
 	}
 }
 
-func testEmptySlots(e *env) {
+func testEmptySlots(e *fixture) {
 	const cid = "si_a_b"
 	e.insert(cid, 250, 250)
 	slots := e.slots(cid + ":2")

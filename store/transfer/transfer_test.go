@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,27 +14,8 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
-	"github.com/chatlens/chatlens/store/embedded"
+	"github.com/chatlens/chatlens/store/testkit"
 )
-
-func open(t *testing.T) store.Backend {
-	t.Helper()
-	b, err := embedded.Open(filepath.Join(t.TempDir(), "chatlens.db"), embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = b.Close(context.Background()) })
-	return b
-}
-
-func mustRaw(t *testing.T, v any) bson.Raw {
-	t.Helper()
-	b, err := bson.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // importString imports input in insert mode and returns how many
 // documents were stored.
@@ -86,7 +66,7 @@ func bucketDoc(cid string, index int64, contentBytes int, slots ...int) *bucket.
 // TestImportNumbers: relaxed and canonical numbers are stored with the type
 // they arrive as, and _id is kept as given.
 func TestImportNumbers(t *testing.T) {
-	b := open(t)
+	b := testkit.TempBackend(t)
 	line := `{"_id":{"$oid":"65a1b2c3d4e5f60718293a4b"},"doc_id":"si_a_b:0",` +
 		`"i32":5,"i64":5000000000,"neg":-2147483649,"dbl":1.5,"whole":2.0,"exp":1e3,` +
 		`"c32":{"$numberInt":"7"},"c64":{"$numberLong":"7"},"cdbl":{"$numberDouble":"7.0"},` +
@@ -136,33 +116,28 @@ func TestImportNumbers(t *testing.T) {
 // same bytes, and every stored document keeps its exact BSON, malformed
 // buckets, odd doc_ids and unusual values included.
 func TestRoundTrip(t *testing.T) {
-	a := open(t)
-	ctx := context.Background()
-	docs := []bson.Raw{
-		mustRaw(t, bucketDoc("si_u_a_u_b", 0, 40, 0, 1, 2, 50)),
-		mustRaw(t, bucketDoc("si_u_a_u_b", 1, 40, 0)),
-		mustRaw(t, bucketDoc("sg_team", 3, 10, 99)),
-		mustRaw(t, bson.D{{Key: "doc_id", Value: "si_u_a_u_b:abc"}, {Key: "msgs", Value: bson.A{nil, "x", int32(3)}}}),
-		mustRaw(t, bson.D{{Key: "_id", Value: "text id"}, {Key: "doc_id", Value: int64(7)}, {Key: "msgs", Value: bson.A{}}}),
-		mustRaw(t, bson.D{{Key: "doc_id", Value: "sg_odd:2"}, {Key: "vals", Value: bson.A{
+	a := testkit.TempBackend(t)
+	docs := []any{
+		bucketDoc("si_u_a_u_b", 0, 40, 0, 1, 2, 50),
+		bucketDoc("si_u_a_u_b", 1, 40, 0),
+		bucketDoc("sg_team", 3, 10, 99),
+		bson.D{{Key: "doc_id", Value: "si_u_a_u_b:abc"}, {Key: "msgs", Value: bson.A{nil, "x", int32(3)}}},
+		bson.D{{Key: "_id", Value: "text id"}, {Key: "doc_id", Value: int64(7)}, {Key: "msgs", Value: bson.A{}}},
+		bson.D{{Key: "doc_id", Value: "sg_odd:2"}, {Key: "vals", Value: bson.A{
 			math.Copysign(0, -1), math.NaN(), math.MaxFloat64, int32(math.MinInt32), int64(math.MaxInt64), 0.1,
 			bson.DateTime(-1), bson.Binary{Subtype: 4, Data: []byte{1, 2, 3}}, bson.Decimal128{},
 			"\x1b]0;title\x07 \u202e 中文 👋 \u2028 \"quoted\" <tag> &", bson.D{}, bson.A{bson.A{}}, bson.Regex{Pattern: "^a", Options: "i"},
-			bson.Timestamp{T: 1, I: 2}, bson.MinKey{}, bson.MaxKey{}, true, nil}}}),
+			bson.Timestamp{T: 1, I: 2}, bson.MinKey{}, bson.MaxKey{}, true, nil}}},
 	}
-	if _, err := a.InsertRaw(ctx, bucket.CollMsg, docs, store.RawUpsert); err != nil {
-		t.Fatal(err)
+	testkit.Insert(t, a, bucket.CollMsg, docs...)
+	seqs := []any{
+		bucket.SeqRecord{ConversationID: "si_u_a_u_b", MaxSeq: 200},
+		bucket.SeqRecord{ConversationID: "sg_team", MaxSeq: 400},
 	}
-	seqs := []bson.Raw{
-		mustRaw(t, bucket.SeqRecord{ConversationID: "si_u_a_u_b", MaxSeq: 200}),
-		mustRaw(t, bucket.SeqRecord{ConversationID: "sg_team", MaxSeq: 400}),
-	}
-	if _, err := a.InsertRaw(ctx, bucket.CollSeq, seqs, store.RawUpsert); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Insert(t, a, bucket.CollSeq, seqs...)
 	for _, coll := range []string{bucket.CollMsg, bucket.CollSeq} {
 		n1, out1 := export(t, a, coll, "")
-		b := open(t)
+		b := testkit.TempBackend(t)
 		n, err := importString(t, b, coll, out1)
 		if err != nil || n != n1 {
 			t.Fatalf("%s: import of the export: %d of %d, %v", coll, n, n1, err)
@@ -196,20 +171,15 @@ func TestRoundTrip(t *testing.T) {
 // buckets (the odd ones too) and seq documents, not a conversation whose ID
 // merely starts the same way.
 func TestExportConversation(t *testing.T) {
-	b := open(t)
+	b := testkit.TempBackend(t)
 	ctx := context.Background()
-	msgs := []bson.Raw{
-		mustRaw(t, bucketDoc("si_a_b", 0, 4, 1)), mustRaw(t, bucketDoc("si_a_b", 1, 4, 1)),
-		mustRaw(t, bucketDoc("si_a_bc", 0, 4, 1)), mustRaw(t, bucketDoc("sg_x", 0, 4, 1)),
-		mustRaw(t, bson.D{{Key: "doc_id", Value: "si_a_b:abc"}}),
+	msgs := []any{
+		bucketDoc("si_a_b", 0, 4, 1), bucketDoc("si_a_b", 1, 4, 1),
+		bucketDoc("si_a_bc", 0, 4, 1), bucketDoc("sg_x", 0, 4, 1),
+		bson.D{{Key: "doc_id", Value: "si_a_b:abc"}},
 	}
-	if _, err := b.InsertRaw(ctx, bucket.CollMsg, msgs, store.RawUpsert); err != nil {
-		t.Fatal(err)
-	}
-	seqs := []bson.Raw{mustRaw(t, bucket.SeqRecord{ConversationID: "si_a_b", MaxSeq: 9}), mustRaw(t, bucket.SeqRecord{ConversationID: "si_a_bc", MaxSeq: 9})}
-	if _, err := b.InsertRaw(ctx, bucket.CollSeq, seqs, store.RawUpsert); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Insert(t, b, bucket.CollMsg, msgs...)
+	testkit.Insert(t, b, bucket.CollSeq, bucket.SeqRecord{ConversationID: "si_a_b", MaxSeq: 9}, bucket.SeqRecord{ConversationID: "si_a_bc", MaxSeq: 9})
 	n, out := export(t, b, bucket.CollMsg, "si_a_b")
 	if n != 3 || strings.Contains(out, "si_a_bc") || strings.Contains(out, "sg_x") || !strings.Contains(out, `"si_a_b:abc"`) {
 		t.Errorf("msg export of si_a_b: %d documents\n%s", n, out)
@@ -240,7 +210,7 @@ func TestImportBadLine(t *testing.T) {
 		{"null", `null`, 5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			b := open(t)
+			b := testkit.TempBackend(t)
 			input := good(0) + "\n" + good(1) + "\n\n" + good(2) + "\n" + c.bad + "\n" + good(3) + "\n"
 			n, err := importString(t, b, bucket.CollMsg, input)
 			if err == nil {
@@ -263,7 +233,7 @@ func TestImportBadLine(t *testing.T) {
 // TestImportLineEndings: CRLF, a BOM, blank and white-space lines and a last
 // line without a newline all read as the documents they frame.
 func TestImportLineEndings(t *testing.T) {
-	b := open(t)
+	b := testkit.TempBackend(t)
 	input := "\ufeff\r\n  \r\n" + `{"doc_id":"si_a_b:0","n":1}` + "\r\n\t\r\n" + `{"doc_id":"si_a_b:1","n":2}` + "\r\n" + `{"doc_id":"si_a_b:2","n":3}`
 	n, err := importString(t, b, bucket.CollMsg, input)
 	if err != nil || n != 3 {
@@ -281,20 +251,18 @@ func TestImportLineEndings(t *testing.T) {
 // TestImportHugeLine: a full bucket of big messages, far over 64 KiB on one
 // line, imports intact; a line over the limit is refused by line number.
 func TestImportHugeLine(t *testing.T) {
-	a := open(t)
+	a := testkit.TempBackend(t)
 	all := make([]int, 100)
 	for i := range all {
 		all[i] = i
 	}
-	huge := mustRaw(t, bucketDoc("sg_big", 0, 20_000, all...))
-	if _, err := a.InsertRaw(context.Background(), bucket.CollMsg, []bson.Raw{huge}, store.RawUpsert); err != nil {
-		t.Fatal(err)
-	}
+	huge := testkit.Raw(t, bucketDoc("sg_big", 0, 20_000, all...))
+	testkit.Insert(t, a, bucket.CollMsg, huge)
 	_, line := export(t, a, bucket.CollMsg, "")
 	if len(line) < 1<<20 {
 		t.Fatalf("test line is only %d bytes", len(line))
 	}
-	b := open(t)
+	b := testkit.TempBackend(t)
 	if n, err := importString(t, b, bucket.CollMsg, line); err != nil || n != 1 {
 		t.Fatalf("import of a %d-byte line: %d, %v", len(line), n, err)
 	}
@@ -303,7 +271,7 @@ func TestImportHugeLine(t *testing.T) {
 	}
 	defer func(old int) { maxLine = old }(maxLine)
 	maxLine = 1 << 20
-	n, err := importString(t, open(t), bucket.CollMsg, `{"doc_id":"x:0"}`+"\n"+line)
+	n, err := importString(t, testkit.TempBackend(t), bucket.CollMsg, `{"doc_id":"x:0"}`+"\n"+line)
 	if err == nil || n != 1 || !strings.Contains(err.Error(), "line 2: longer than 1 MiB") {
 		t.Errorf("over the limit: %d, %v", n, err)
 	}
@@ -311,7 +279,7 @@ func TestImportHugeLine(t *testing.T) {
 
 // TestImportArray: mongoexport --jsonArray output imports the same way.
 func TestImportArray(t *testing.T) {
-	b := open(t)
+	b := testkit.TempBackend(t)
 	n, err := importString(t, b, bucket.CollMsg, "[\n"+`{"doc_id":"si_a_b:0"},`+"\r\n"+`{"doc_id":"si_a_b:1","n":{"$numberLong":"5"}}`+"\n]\n")
 	if err != nil || n != 2 {
 		t.Fatalf("import: %d, %v", n, err)
@@ -319,11 +287,11 @@ func TestImportArray(t *testing.T) {
 	if n, _ := export(t, b, bucket.CollMsg, ""); n != 2 {
 		t.Errorf("%d documents stored, want 2", n)
 	}
-	n, err = importString(t, open(t), bucket.CollMsg, `[{"doc_id":"a:0"}, {"doc_id": 1`)
+	n, err = importString(t, testkit.TempBackend(t), bucket.CollMsg, `[{"doc_id":"a:0"}, {"doc_id": 1`)
 	if err == nil || n != 1 || !strings.Contains(err.Error(), "array element 2") {
 		t.Errorf("bad element: %d, %v", n, err)
 	}
-	n, err = importString(t, open(t), bucket.CollMsg, `[{"doc_id":"a:0"}] {"doc_id":"a:1"}`)
+	n, err = importString(t, testkit.TempBackend(t), bucket.CollMsg, `[{"doc_id":"a:0"}] {"doc_id":"a:1"}`)
 	if err == nil || n != 1 || !strings.Contains(err.Error(), "more input after the array") {
 		t.Errorf("input after the array: %d, %v", n, err)
 	}
@@ -351,7 +319,7 @@ func TestImportBatches(t *testing.T) {
 	for i := range 2*BatchSize + 1 {
 		fmt.Fprintf(&input, `{"doc_id":"si_a_b:%d","msgs":[]}`+"\n", i)
 	}
-	c := &counting{Backend: open(t)}
+	c := &counting{Backend: testkit.TempBackend(t)}
 	var progress []int
 	res, err := Import(context.Background(), c, bucket.CollMsg, strings.NewReader(input.String()), store.RawInsert, func(d int) { progress = append(progress, d) })
 	if n := res.Stored(); err != nil || n != 2*BatchSize+1 {
@@ -361,7 +329,7 @@ func TestImportBatches(t *testing.T) {
 		fmt.Sprint(progress) != fmt.Sprint([]int{BatchSize, 2 * BatchSize, 2*BatchSize + 1}) {
 		t.Errorf("batches %v, progress %v", c.batches, progress)
 	}
-	c = &counting{Backend: open(t), failAt: 2}
+	c = &counting{Backend: testkit.TempBackend(t), failAt: 2}
 	res, err = Import(context.Background(), c, bucket.CollMsg, strings.NewReader(input.String()), store.RawInsert, nil)
 	want := fmt.Sprintf("import: storing documents %d-%d: connection reset\\nby peer; %d documents before them were stored",
 		BatchSize+1, 2*BatchSize, BatchSize)
@@ -373,16 +341,14 @@ func TestImportBatches(t *testing.T) {
 // TestExportInvalidUTF8: text that Extended JSON cannot carry is still
 // written, and the export says so instead of promising a faithful copy.
 func TestExportInvalidUTF8(t *testing.T) {
-	b := open(t)
-	docs := []bson.Raw{
-		mustRaw(t, bson.D{{Key: "doc_id", Value: "si_a_b:0"}, {Key: "t", Value: `literal \ufffd and real ` + "\ufffd"},
-			{Key: "sym", Value: bson.Symbol("s")}, {Key: "js", Value: bson.JavaScript("f()")}, {Key: "re", Value: bson.Regex{Pattern: "é"}}}),
-		mustRaw(t, bson.D{{Key: "doc_id", Value: "si_a_b:1"}, {Key: "t", Value: bson.A{"ok", "bad \xff byte"}}}),
-		mustRaw(t, bson.D{{Key: "doc_id", Value: "si_a_b:2"}}),
+	b := testkit.TempBackend(t)
+	docs := []any{
+		bson.D{{Key: "doc_id", Value: "si_a_b:0"}, {Key: "t", Value: `literal \ufffd and real ` + "\ufffd"},
+			{Key: "sym", Value: bson.Symbol("s")}, {Key: "js", Value: bson.JavaScript("f()")}, {Key: "re", Value: bson.Regex{Pattern: "é"}}},
+		bson.D{{Key: "doc_id", Value: "si_a_b:1"}, {Key: "t", Value: bson.A{"ok", "bad \xff byte"}}},
+		bson.D{{Key: "doc_id", Value: "si_a_b:2"}},
 	}
-	if _, err := b.InsertRaw(context.Background(), bucket.CollMsg, docs, store.RawUpsert); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Insert(t, b, bucket.CollMsg, docs...)
 	var out bytes.Buffer
 	n, err := Export(context.Background(), b, bucket.CollMsg, "", &out)
 	if n != 3 || strings.Count(out.String(), "\n") != 3 {
@@ -396,7 +362,7 @@ func TestExportInvalidUTF8(t *testing.T) {
 // TestCancel: a cancelled import or export stops and says why, and the cause
 // stays visible to errors.Is.
 func TestCancel(t *testing.T) {
-	b := open(t)
+	b := testkit.TempBackend(t)
 	if _, err := importString(t, b, bucket.CollMsg, `{"doc_id":"a:0"}`); err != nil {
 		t.Fatal(err)
 	}
@@ -416,13 +382,11 @@ func TestCancel(t *testing.T) {
 // invisible characters, DEL) are written as \u escapes; the line is the same
 // JSON, and importing it gives back the same bytes.
 func TestExportEscapesUnsafeCharacters(t *testing.T) {
-	a := open(t)
+	a := testkit.TempBackend(t)
 	text := "a\u0085b\u009b31mc\u009d0;t\u009c \u202eabc\u200f \u2028\u2029 pay\u200bpal\ufeff \x7f 中文 👋"
-	doc := mustRaw(t, bson.D{{Key: "_id", Value: "x"}, {Key: "doc_id", Value: "si_u_a_u_b:0"},
+	doc := testkit.Raw(t, bson.D{{Key: "_id", Value: "x"}, {Key: "doc_id", Value: "si_u_a_u_b:0"},
 		{Key: "k\u009b", Value: text}})
-	if _, err := a.InsertRaw(context.Background(), bucket.CollMsg, []bson.Raw{doc}, store.RawUpsert); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Insert(t, a, bucket.CollMsg, doc)
 	_, out := export(t, a, bucket.CollMsg, "")
 	for _, r := range out {
 		if r == 0x7f || bucket.UnsafeRune(r) {
@@ -432,7 +396,7 @@ func TestExportEscapesUnsafeCharacters(t *testing.T) {
 	if !strings.Contains(out, `\u0085`) || !strings.Contains(out, `\u009b`) || !strings.Contains(out, "中文 👋") {
 		t.Errorf("export does not escape C1 controls, or escapes plain text: %s", out)
 	}
-	b := open(t)
+	b := testkit.TempBackend(t)
 	if _, err := importString(t, b, bucket.CollMsg, out); err != nil {
 		t.Fatal(err)
 	}
@@ -449,7 +413,7 @@ func TestImportBatchesBoundedByBytes(t *testing.T) {
 	for i := range 10 {
 		fmt.Fprintf(&input, `{"doc_id":"si_a_b:%d","pad":"%s"}`+"\n", i, strings.Repeat("x", BatchBytes/4))
 	}
-	c := &counting{Backend: open(t)}
+	c := &counting{Backend: testkit.TempBackend(t)}
 	res, err := Import(context.Background(), c, bucket.CollMsg, strings.NewReader(input.String()), store.RawInsert, nil)
 	if n := res.Stored(); err != nil || n != 10 {
 		t.Fatalf("import: %d, %v", n, err)
@@ -467,7 +431,7 @@ func TestImportInterruptedSaysWhereItStopped(t *testing.T) {
 	for i := range 2*BatchSize + 1 {
 		fmt.Fprintf(&input, `{"doc_id":"si_a_b:%d","msgs":[]}`+"\n", i)
 	}
-	b := open(t)
+	b := testkit.TempBackend(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	res, err := Import(ctx, b, bucket.CollMsg, strings.NewReader(input.String()), store.RawInsert, func(int) { cancel() })

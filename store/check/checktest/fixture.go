@@ -13,11 +13,13 @@ import (
 // Builders for demo-like buckets as they are stored, field by field, so a
 // test can break exactly one thing.
 
-// The two users of the single chat Cid whose bucket 0 the builders make.
+// The two users of the single chat Cid, and DocID, the doc_id of its
+// bucket 0, which the builders make.
 const (
 	Alice = "u_alice"
 	Bob   = "u_bob"
 	Cid   = "si_u_alice_u_bob"
+	DocID = Cid + ":0"
 )
 
 // contents are one sound content of each common type, by content type.
@@ -104,7 +106,7 @@ func Bucket(docID any, msgs any) bson.D {
 }
 
 // CleanBucket is bucket 0 of Cid, sound.
-func CleanBucket() bson.D { return Bucket(Cid+":0", CleanSlots()) }
+func CleanBucket() bson.D { return Bucket(DocID, CleanSlots()) }
 
 // With is a copy of d with key set to v (appended when absent).
 func With(d bson.D, key string, v any) bson.D {

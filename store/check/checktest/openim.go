@@ -33,30 +33,30 @@ func OpenIMBuckets() []OpenIMCase {
 	// DeleteMsgsInOneDocByIndex: $set {"msgs.N": {msg: nil}}, nothing else.
 	deleted := bson.D{{Key: "msg", Value: nil}}
 	return []OpenIMCase{
-		{"physically deleted", Bucket(Cid+":0", WithSlot(6, deleted)), 6, true},
+		{"physically deleted", Bucket(DocID, WithSlot(6, deleted)), 6, true},
 		// then mgo/msg.go MarkSingleChatMsgsAsRead: the filter
 		// {"msgs.N.msg.send_id": {$ne: reader}} matches a null msg, and
 		// $set adds is_read to the slot.
-		{"physically deleted, then marked read", Bucket(Cid+":0", WithSlot(6, With(deleted, "is_read", true))), 6, true},
+		{"physically deleted, then marked read", Bucket(DocID, WithSlot(6, With(deleted, "is_read", true))), 6, true},
 		// then controller/msg.go DeleteUserMsgsBySeqs -> mgo/msg.go
 		// PushUnique: $addToSet {"msgs.N.del_list": {$each: [user]}} creates
 		// del_list; internal/rpc/msg/delete.go checks no message is there.
-		{"physically deleted, then deleted for bob", Bucket(Cid+":0", WithSlot(6, With(deleted, "del_list", bson.A{Bob}))), 6, true},
+		{"physically deleted, then deleted for bob", Bucket(DocID, WithSlot(6, With(deleted, "del_list", bson.A{Bob}))), 6, true},
 		// then an app admin's revoke (internal/rpc/msg/revoke.go skips the
 		// role checks for an admin) -> batchInsertBlock: $set msgs.N.revoke.
-		{"physically deleted, then revoked by an admin", Bucket(Cid+":0", WithSlot(6, With(deleted, "revoke", Revoke("imAdmin", 0)))), 6, true},
+		{"physically deleted, then revoked by an admin", Bucket(DocID, WithSlot(6, With(deleted, "revoke", Revoke("imAdmin", 0)))), 6, true},
 		// then the message transfer delivers that seq again (at least once):
 		// batchInsertBlock's UpdateMsg $set msgs.N.msg on the existing bucket.
-		{"physically deleted, then the message stored again", Bucket(Cid+":0", WithSlot(6, With(deleted, "msg", Message(7, 101, `{"content":"again"}`)))), 6, false},
+		{"physically deleted, then the message stored again", Bucket(DocID, WithSlot(6, With(deleted, "msg", Message(7, 101, `{"content":"again"}`)))), 6, false},
 		// mgo/msg.go MarkSingleChatMsgsAsRead over seqs past the last message.
-		{"empty slot marked read", Bucket(Cid+":0", WithSlot(50, Slot(nil, nil, bson.A{}, true))), 50, true},
+		{"empty slot marked read", Bucket(DocID, WithSlot(50, Slot(nil, nil, bson.A{}, true))), 50, true},
 		// internal/rpc/msg/delete.go: delete-for-me checks neither existence
 		// nor window, so a hole gets a del_list.
-		{"empty slot deleted for bob", Bucket(Cid+":0", WithSlot(50, Slot(nil, nil, bson.A{Bob}, false))), 50, true},
+		{"empty slot deleted for bob", Bucket(DocID, WithSlot(50, Slot(nil, nil, bson.A{Bob}, false))), 50, true},
 		// controller/msg.go RevokeMsg -> batchInsertBlock with
 		// updateKeyRevoke: a missing bucket is created around the revoke,
 		// every other slot {msg: nil, revoke: nil, del_list: [], is_read: false}.
-		{"bucket created by a revoke", Bucket(Cid+":0", revokeOnly(40)), 40, true},
+		{"bucket created by a revoke", Bucket(DocID, revokeOnly(40)), 40, true},
 	}
 }
 

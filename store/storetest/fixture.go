@@ -12,8 +12,8 @@ import (
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
-// env is one case's fresh backend, the Store over it, and helpers.
-type env struct {
+// fixture is one case's fresh backend, the Store over it, and helpers.
+type fixture struct {
 	t    *testing.T
 	ctx  context.Context
 	b    store.Backend
@@ -21,27 +21,27 @@ type env struct {
 	name string
 }
 
-func newEnv(t *testing.T, open func(t *testing.T) store.Backend, name string) *env {
+func newFixture(t *testing.T, open func(t *testing.T) store.Backend, name string) *fixture {
 	t.Helper()
 	b := open(t)
 	if b == nil {
 		t.Fatalf("%s: open returned a nil backend", name)
 	}
 	t.Cleanup(func() { _ = b.Close(context.Background()) })
-	return &env{t: t, ctx: t.Context(), b: b, s: store.New(b, store.Options{}), name: name}
+	return &fixture{t: t, ctx: t.Context(), b: b, s: store.New(b, store.Options{}), name: name}
 }
 
-func (e *env) fatalf(format string, args ...any) {
+func (e *fixture) fatalf(format string, args ...any) {
 	e.t.Helper()
 	e.t.Fatalf("%s: %s", e.name, fmt.Sprintf(format, args...))
 }
 
-func (e *env) errorf(format string, args ...any) {
+func (e *fixture) errorf(format string, args ...any) {
 	e.t.Helper()
 	e.t.Errorf("%s: %s", e.name, fmt.Sprintf(format, args...))
 }
 
-func (e *env) must(err error, what string) {
+func (e *fixture) must(err error, what string) {
 	e.t.Helper()
 	if err != nil {
 		e.fatalf("%s: %v", what, err)
@@ -86,7 +86,7 @@ func newMsg(cid string, seq int64) *bucket.MsgData {
 }
 
 // insert stores the messages first..last of cid through the state machine.
-func (e *env) insert(cid string, first, last int64) {
+func (e *fixture) insert(cid string, first, last int64) {
 	e.t.Helper()
 	msgs := make([]*bucket.MsgData, 0, last-first+1)
 	for seq := first; seq <= last; seq++ {
@@ -97,7 +97,7 @@ func (e *env) insert(cid string, first, last int64) {
 }
 
 // doc is the stored msg document of docID, nil when there is none.
-func (e *env) doc(docID string) bson.Raw {
+func (e *fixture) doc(docID string) bson.Raw {
 	e.t.Helper()
 	raws, err := e.b.FindBuckets(e.ctx, []string{docID})
 	e.must(err, "find "+docID)
@@ -110,7 +110,7 @@ func (e *env) doc(docID string) bson.Raw {
 }
 
 // slots is the raw msgs array of docID; the document must exist.
-func (e *env) slots(docID string) []bson.RawValue {
+func (e *fixture) slots(docID string) []bson.RawValue {
 	e.t.Helper()
 	d := e.doc(docID)
 	if d == nil {
@@ -126,7 +126,7 @@ func (e *env) slots(docID string) []bson.RawValue {
 }
 
 // slot decodes one raw slot.
-func (e *env) slot(v bson.RawValue) bucket.Slot {
+func (e *fixture) slot(v bson.RawValue) bucket.Slot {
 	e.t.Helper()
 	var s bucket.Slot
 	e.must(v.Unmarshal(&s), "decode slot")
@@ -134,7 +134,7 @@ func (e *env) slot(v bson.RawValue) bucket.Slot {
 }
 
 // buckets reads buckets of cid through the Store's read path.
-func (e *env) buckets(cid string, indexes ...int64) []*bucket.Bucket {
+func (e *fixture) buckets(cid string, indexes ...int64) []*bucket.Bucket {
 	e.t.Helper()
 	bs, err := e.s.Buckets(e.ctx, cid, indexes, 0)
 	e.must(err, "read buckets of "+cid)
@@ -142,7 +142,7 @@ func (e *env) buckets(cid string, indexes ...int64) []*bucket.Bucket {
 }
 
 // wantMessage checks that a stored slot holds the message of seq.
-func (e *env) wantMessage(cid string, seq int64, got *bucket.Slot) {
+func (e *fixture) wantMessage(cid string, seq int64, got *bucket.Slot) {
 	e.t.Helper()
 	want := newMsg(cid, seq)
 	switch {
