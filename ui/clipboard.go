@@ -20,7 +20,7 @@ type copiedMsg struct {
 // copyText hands text to the clipboard: OSC 52 to the terminal, or inside
 // tmux through tmux itself. The text is sanitised first, so a message can
 // never smuggle its own sequence out.
-func copyText(e *env, text string) tea.Cmd {
+func copyText(e *common, text string) tea.Cmd {
 	return func() tea.Msg {
 		chars := len([]rune(text))
 		if os.Getenv("TMUX") != "" {
@@ -44,7 +44,7 @@ const enableTmuxClipboard = "set -g set-clipboard on"
 // goes to tmux's paste buffer with load-buffer -w, which also sends it to
 // the system clipboard when set-clipboard allows tmux to. Without tmux to
 // run, the passthrough form is the last try.
-func copyInTmux(e *env, text string, chars int) copiedMsg {
+func copyInTmux(e *common, text string, chars int) copiedMsg {
 	if _, err := e.tmux(text, "load-buffer", "-w", "-"); err != nil {
 		if _, err := e.tmux(text, "load-buffer", "-"); err != nil { // tmux before 3.2 has no -w
 			_, werr := fmt.Fprint(e.clip, osc52.New(text).Tmux().String())

@@ -42,7 +42,7 @@ type firstViewerMsg struct {
 // round trips at most: the first conversation stored, then for a group the
 // member of highest role (its owner sees what everyone else is shown and
 // is who a support call is usually about), for a single chat its first user.
-func findFirstViewer(e *env, req reqID) tea.Cmd {
+func findFirstViewer(e *common, req reqID) tea.Cmd {
 	return func() tea.Msg {
 		cid, ok, err := e.st.NextConversationID(e.ctx, "")
 		if err != nil || !ok {
@@ -87,7 +87,7 @@ type listLoadedMsg struct {
 // When a cache knew the max seqs, no newest bucket came with the windows:
 // one find (after the cache) reads them all, for the previews and for the
 // timeline to reuse.
-func loadList(e *env, req reqID, owner string) tea.Cmd {
+func loadList(e *common, req reqID, owner string) tea.Cmd {
 	return func() tea.Msg {
 		fail := func(err error) tea.Msg { return listLoadedMsg{req: req, owner: owner, err: err} }
 		sums, err := e.st.ConversationsOf(e.ctx, owner)
@@ -192,7 +192,7 @@ type bucketRequest struct {
 // slots their quotes quote that are neither among them nor held: one more
 // read of those slots (not their buckets), only when some quote reaches
 // that far (rule 5).
-func loadBuckets(e *env, r bucketRequest) tea.Cmd {
+func loadBuckets(e *common, r bucketRequest) tea.Cmd {
 	return func() tea.Msg {
 		msg := bucketsLoadedMsg{req: r.req, indexes: r.indexes, refresh: r.refresh}
 		msg.buckets, msg.err = e.st.Buckets(e.ctx, r.cid, r.indexes, r.maxSeq)
@@ -231,7 +231,7 @@ func (r bucketRequest) quotesIn(buckets []*store.Bucket, from, to int64, held fu
 // batchLookup resolves the quotes of a batch of buckets read in a command
 // (seqs minSeq..maxSeq): quotes reaching outside the batch read only their
 // quoted slots.
-func batchLookup(e *env, cid string, bs []*store.Bucket, minSeq, maxSeq int64) (bucket.Lookup, error) {
+func batchLookup(e *common, cid string, bs []*store.Bucket, minSeq, maxSeq int64) (bucket.Lookup, error) {
 	inBatch := make(map[int64]bool, len(bs))
 	for _, b := range bs {
 		inBatch[b.Index] = true
@@ -246,7 +246,7 @@ func batchLookup(e *env, cid string, bs []*store.Bucket, minSeq, maxSeq int64) (
 // loadQuoted reads only the slots that quotes in held buckets need
 // (r.seqs, found by the same rule on the held run), when what the command
 // that loaded them read is gone by the time it landed.
-func loadQuoted(e *env, r bucketRequest) tea.Cmd {
+func loadQuoted(e *common, r bucketRequest) tea.Cmd {
 	return func() tea.Msg {
 		slots, err := e.st.Slots(e.ctx, r.cid, r.seqs, r.maxSeq)
 		return bucketsLoadedMsg{req: r.req, quoted: slots, quotedSeqs: r.seqs, err: err}
@@ -269,7 +269,7 @@ type windowLoadedMsg struct {
 // loadWindow reads viewer's window of the conversation of base, another
 // viewer's window, whose start and end for everyone it shares: no bucket
 // is read.
-func loadWindow(e *env, req reqID, viewer string, base store.Window) tea.Cmd {
+func loadWindow(e *common, req reqID, viewer string, base store.Window) tea.Cmd {
 	return func() tea.Msg {
 		w, err := e.st.WindowAt(e.ctx, viewer, base)
 		if err != nil {
@@ -304,7 +304,7 @@ var storeAction = map[action]string{actRevoke: store.ActionRevoke, actDelete: st
 // runAction writes through store.Do, the path the scripted commands take:
 // the held bucket may be stale, so the store checks the targets and the
 // revoke permission as they are now and builds the revoke record itself.
-func runAction(e *env, req reqID, cid string, act action, viewer string, seqs []int64) tea.Cmd {
+func runAction(e *common, req reqID, cid string, act action, viewer string, seqs []int64) tea.Cmd {
 	return func() tea.Msg {
 		if e.readOnly {
 			return actionDoneMsg{req: req, cid: cid, act: act, viewer: viewer, seqs: seqs, err: store.ErrReadOnly}

@@ -18,7 +18,7 @@ type confirmDialog struct {
 	run   tea.Cmd
 	req   reqID // the request number run's reply carries
 
-	e                   *env
+	e                   *common
 	width               int
 	answered, confirmed bool
 }

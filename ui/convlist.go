@@ -26,7 +26,7 @@ type convItem struct {
 // convList is the left pane: the conversations of one owner. Open and
 // Search ask the root (asked) to open a conversation or the filter input.
 type convList struct {
-	e       *env
+	e       *common
 	owner   string
 	names   map[string]string // nicknames of the owner and the peers
 	req     reqID             // the load in flight or last answered (reqID)

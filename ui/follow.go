@@ -40,7 +40,7 @@ var followTick = func(req reqID) tea.Cmd {
 	return tea.Tick(followEvery, func(time.Time) tea.Msg { return followTickMsg{req: req} })
 }
 
-func pollLatest(e *env, cid string, req reqID) tea.Cmd {
+func pollLatest(e *common, cid string, req reqID) tea.Cmd {
 	return func() tea.Msg {
 		seq, from, err := e.st.LatestSeq(e.ctx, cid)
 		return followPolledMsg{req: req, seq: seq, from: from, err: err}

@@ -22,7 +22,7 @@ import (
 
 	"github.com/chatlens/chatlens/keymap"
 	"github.com/chatlens/chatlens/store"
-	"github.com/chatlens/chatlens/store/embedded"
+	"github.com/chatlens/chatlens/store/testkit"
 	"github.com/chatlens/chatlens/themes"
 )
 
@@ -100,11 +100,7 @@ func (b *testBackend) setFail(err error) {
 
 func newTestStore(t testing.TB, readOnly bool) (*store.Store, *testBackend) {
 	t.Helper()
-	eb, err := embedded.Open(filepath.Join(t.TempDir(), "test.db"), embedded.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tb := newTestBackend(eb)
+	tb := newTestBackend(testkit.TempBackend(t))
 	st := store.New(tb, store.Options{})
 	t.Cleanup(func() { _ = st.Close(context.Background()) })
 	if err := tb.EnsureIndexes(context.Background()); err != nil {
@@ -142,17 +138,7 @@ func textContent(text string) string {
 
 func insertRaw(t testing.TB, st *store.Store, coll string, docs ...any) {
 	t.Helper()
-	var raws []bson.Raw
-	for _, d := range docs {
-		b, err := bson.Marshal(d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		raws = append(raws, b)
-	}
-	if _, err := st.Backend().InsertRaw(context.Background(), coll, raws, store.RawUpsert); err != nil {
-		t.Fatal(err)
-	}
+	testkit.Insert(t, st.Backend(), coll, docs...)
 }
 
 const (

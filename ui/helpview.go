@@ -11,7 +11,7 @@ import (
 
 // helpBox is the ? overlay: every key of the key map, in columns.
 type helpBox struct {
-	e             *env
+	e             *common
 	help          *help.Model // the root's, with the theme's styles
 	width, height int
 	closed        bool

@@ -143,7 +143,7 @@ func (t *timeline) nextMessage(dir int64) tea.Cmd {
 
 // findMessageBeyond is the first seq past edge in direction dir holding a
 // message, within minSeq..maxSeq.
-func findMessageBeyond(e *env, cid string, edge, dir, minSeq, maxSeq int64) (int64, error) {
+func findMessageBeyond(e *common, cid string, edge, dir, minSeq, maxSeq int64) (int64, error) {
 	ids, err := e.st.Backend().BucketIDs(e.ctx, cid)
 	if err != nil {
 		return 0, err

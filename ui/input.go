@@ -27,7 +27,7 @@ const (
 // every key while open, so typing never fires an action; Submit and Dismiss
 // end it, and the root reads the outcome with ended.
 type lineInput struct {
-	e       *env
+	e       *common
 	ti      textinput.Model
 	purpose inputFor
 	// selected: the input holds a value offered whole (the last search),
@@ -45,7 +45,7 @@ type inputEnd struct {
 	submitted bool
 }
 
-func newLineInput(e *env) lineInput {
+func newLineInput(e *common) lineInput {
 	return lineInput{e: e, ti: newInput(e.theme)}
 }
 

@@ -165,7 +165,7 @@ func indentJSON(s string) string {
 // viewport over the whole body. The root gives it the lines whenever the
 // timeline may have changed (layout), so View only draws.
 type inspector struct {
-	e             *env
+	e             *common
 	vp            viewport.Model
 	seq           int64
 	lines         int
@@ -173,7 +173,7 @@ type inspector struct {
 	closed        bool
 }
 
-func newInspector(e *env) inspector { return inspector{e: e, vp: viewport.New(0, 0)} }
+func newInspector(e *common) inspector { return inspector{e: e, vp: viewport.New(0, 0)} }
 
 // openInspector shows the inspector from its top.
 func (m *Model) openInspector() {

@@ -35,7 +35,7 @@ const (
 
 // Model is the root of the program.
 type Model struct {
-	e             *env
+	e             *common
 	writeKeys     keymap.KeyMap // the write bindings even when read-only, to refuse them by name
 	width, height int
 	focus         pane
@@ -75,7 +75,7 @@ type Model struct {
 }
 
 func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *Model {
-	e := newEnv(ctx, st, opts, theme, keys)
+	e := newCommon(ctx, st, opts, theme, keys)
 	m := &Model{e: e, writeKeys: keys, help: help.New(), writes: map[reqID]bool{}}
 	m.help.Styles.ShortKey = theme.Accent
 	m.help.Styles.ShortDesc = theme.Muted

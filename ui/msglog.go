@@ -74,7 +74,7 @@ func prefixed(p, s string) string {
 // logBox is the message log overlay: the log, newest at the bottom,
 // scrolled by whole entries.
 type logBox struct {
-	e             *env
+	e             *common
 	log           *msgLog
 	scroll        int // entries hidden below the bottom of the box
 	width, height int

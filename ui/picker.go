@@ -15,7 +15,7 @@ import (
 // as the viewer or as the second viewer of the compare view. It ends with
 // closed set, and chosen the member picked ("" when dismissed).
 type picker struct {
-	e             *env
+	e             *common
 	forCompare    bool
 	title         string
 	input         textinput.Model
@@ -28,7 +28,7 @@ type picker struct {
 	chosen string
 }
 
-func newPicker(e *env, forCompare bool, title string, members []store.Member, prefer string) picker {
+func newPicker(e *common, forCompare bool, title string, members []store.Member, prefer string) picker {
 	p := picker{e: e, forCompare: forCompare, title: title, input: newInput(e.theme)}
 	p.input.Prompt = "type to filter: "
 	p.input.Focus()

@@ -291,7 +291,7 @@ func (m *Model) jump(input string) tea.Cmd {
 
 // resolveDate finds the first seq sent at or after target by a binary
 // search over buckets (send times grow with seq), one find per probe.
-func resolveDate(e *env, req reqID, cid string, minSeq, maxSeq, target int64) tea.Cmd {
+func resolveDate(e *common, req reqID, cid string, minSeq, maxSeq, target int64) tea.Cmd {
 	return func() tea.Msg {
 		read := func(i int64) (*store.Bucket, error) {
 			bs, err := e.st.Buckets(e.ctx, cid, []int64{i}, maxSeq)

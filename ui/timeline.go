@@ -18,7 +18,7 @@ const keepBuckets = 2
 // around the cursor, projected for the viewer at draw time, so switching
 // viewer needs no read.
 type timeline struct {
-	e    *env
+	e    *common
 	cid  string
 	name string
 	conv projection.Conv
@@ -88,7 +88,7 @@ const (
 
 // newTimeline opens it as viewer with what the list already read: the
 // window, the newest bucket and the names, so none of it is read again.
-func newTimeline(e *env, it *convItem, viewer string, names map[string]string) *timeline {
+func newTimeline(e *common, it *convItem, viewer string, names map[string]string) *timeline {
 	t := &timeline{e: e, cid: it.sum.ConversationID, name: it.name, req: e.newReq(), viewer: viewer,
 		conv:    projection.Conv{ID: it.sum.ConversationID, SessionType: store.ConversationTypeOf(it.sum.ConversationID)},
 		win:     it.sum.Window,

@@ -144,7 +144,7 @@ func (t *timeline) requestEdge(idx int64, older bool) tea.Cmd {
 // lists the stored buckets beyond it (one look at the doc_id index) and
 // returns the gap up to the nearest one, and that one's index (-1: none
 // inside the window).
-func findGap(e *env, r bucketRequest, idx int64) (gap, int64, error) {
+func findGap(e *common, r bucketRequest, idx int64) (gap, int64, error) {
 	w := store.Window{Cid: r.cid, MinSeq: r.minSeq, MaxSeq: r.maxSeq}
 	from, to := r.minSeq, store.FirstSeq(idx)-1
 	if r.skipGap > 0 {

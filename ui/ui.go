@@ -88,8 +88,8 @@ func Run(ctx context.Context, st *store.Store, opts Options) error {
 	return err
 }
 
-// env is what every part of the UI shares: the store, the look, the keys.
-type env struct {
+// common is what every part of the UI shares: the store, the look, the keys.
+type common struct {
 	ctx        context.Context
 	st         *store.Store
 	theme      themes.Theme
@@ -108,13 +108,13 @@ type env struct {
 // newReq is a request number no request has had (see reqID). One counter
 // for the whole program, so a reopened conversation, a new viewer or a new
 // search never reuses a number. Only Update calls it, so it needs no lock.
-func (e *env) newReq() reqID {
+func (e *common) newReq() reqID {
 	e.lastReq++
 	return e.lastReq
 }
 
-func newEnv(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *env {
-	e := &env{ctx: ctx, theme: theme, keys: keys, operator: opts.Operator, deployment: opts.Deployment, admin: opts.Admin,
+func newCommon(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *common {
+	e := &common{ctx: ctx, theme: theme, keys: keys, operator: opts.Operator, deployment: opts.Deployment, admin: opts.Admin,
 		readOnly: opts.ReadOnly, loc: opts.TimeZone, now: opts.Now, clip: opts.Clipboard}
 	if e.loc == nil {
 		e.loc = time.Local
@@ -136,7 +136,7 @@ func newEnv(ctx context.Context, st *store.Store, opts Options, theme themes.The
 
 // useStore is the store every command uses from now on; a read-only store
 // turns the write keys off.
-func (e *env) useStore(st *store.Store) {
+func (e *common) useStore(st *store.Store) {
 	e.st = st
 	e.readOnly = e.readOnly || st.ReadOnly()
 	if e.readOnly {
