@@ -60,7 +60,7 @@ func benchStore(b *testing.B) *Backend {
 		if benchDir, benchErr = os.MkdirTemp("", "chatlens-bench-"); benchErr != nil {
 			return
 		}
-		benchBackend, benchErr = Open(filepath.Join(benchDir, "bench.db"), Options{NoSync: true})
+		benchBackend, benchErr = Open(filepath.Join(benchDir, "bench.db"), Options{NoSync: true, CommitEach: true})
 		if benchErr != nil {
 			return
 		}

@@ -69,6 +69,7 @@ func (b *Backend) BucketIDs(_ context.Context, cid string) ([]string, error) {
 	var out []string
 	err := b.db.View(func(tx *bolt.Tx) error {
 		return eachMsgKey(tx, cid+":", msgPos{}, func(_ msgPos, docID string, _ []byte) (bool, error) {
+			b.db.shed.tick(b.path) // each key faults in the pages around it
 			out = append(out, docID)
 			return true, nil
 		})
@@ -167,7 +168,7 @@ func (b *Backend) InsertBucket(ctx context.Context, doc *store.Doc) error {
 		return fmt.Errorf("encode bucket %s: %w", doc.DocID, err)
 	}
 	raw = withID(raw)
-	return b.db.Update(func(tx *bolt.Tx) error {
+	return b.db.UpdateGrouped(func(tx *bolt.Tx) error {
 		if getMsg(tx, doc.DocID) != nil {
 			return fmt.Errorf("insert %s: %w", doc.DocID, store.ErrDuplicateKey)
 		}
@@ -299,7 +300,7 @@ func (b *Backend) updateMsg(ctx context.Context, docID string, together bool, ed
 		}
 	}
 	matched := false
-	err := b.db.Update(func(tx *bolt.Tx) error {
+	err := b.db.UpdateGrouped(func(tx *bolt.Tx) error {
 		old := getMsg(tx, docID)
 		if old == nil {
 			return errNoChange
