@@ -79,7 +79,9 @@ func Seed(ctx context.Context, st *store.Store, opts Options, progress func(done
 }
 
 // syncer is a backend whose writes become durable only when Sync returns.
-type syncer interface{ Sync(ctx context.Context) error }
+type syncer interface {
+	Sync(ctx context.Context) error
+}
 
 // writer writes planned conversations through a Store.
 type writer struct {
