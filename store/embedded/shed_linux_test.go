@@ -1,0 +1,56 @@
+package embedded
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/chatlens/chatlens/store"
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
+
+// TestLongReadsKeepFewFilePagesMapped reads every bucket of a file twice
+// the shedding bound, as export and dump do, and checks that the pages of
+// the file left mapped into the process stay near the bound rather than
+// the file's size (each read maps its pages, and fault-around maps their
+// neighbours, until the handle closes).
+func TestLongReadsKeepFewFilePagesMapped(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "long.db")
+	b, err := Open(path, Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const buckets = 2400 // about 150 MB of 64 KB buckets
+	for i := range int64(buckets) {
+		if err := b.InsertBucket(ctx, fullBucket("sg_long", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := b.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Size() < 2*shedAbove {
+		t.Fatalf("file of %v bytes (%v), want over %d", fi.Size(), err, 2*shedAbove)
+	}
+	ro, err := Open(path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close(ctx)
+	before := residentFileBytes()
+	ids, err := ro.BucketIDs(ctx, "sg_long")
+	if err != nil || len(ids) != buckets {
+		t.Fatalf("%d bucket IDs (%v), want %d", len(ids), err, buckets)
+	}
+	n := 0
+	err = ro.ScanRaw(ctx, store.CollMsg, "sg_long:", func(bson.Raw) error { n++; return nil })
+	if err != nil || n != buckets {
+		t.Fatalf("scanned %d buckets (%v), want %d", n, err, buckets)
+	}
+	grown := residentFileBytes() - before
+	if limit := int64(shedAbove + 16<<20); grown > limit {
+		t.Fatalf("reading %d buckets left %d MiB more of files mapped, want at most %d MiB", buckets, grown>>20, limit>>20)
+	}
+}
