@@ -9,31 +9,35 @@ import (
 	"syscall"
 )
 
-// pageShedder keeps the store file's pages mapped into this process below
-// shedAbove. bbolt reads through a shared read-only mapping of the whole
-// file, and the kernel maps neighbouring cached pages on every fault (fault
-// around), so one walk over a conversation's keys, or a seed that rewrites
-// every bucket it appends to, leaves most of the file resident in this
-// process: hundreds of MiB of VmHWM for pages it will not touch again.
-// Dropping them (madvise MADV_DONTNEED) only unmaps them: the data stays in
-// the page cache, and a later read maps it back from there.
+// pageShedder keeps the store file's pages mapped into this process from
+// growing by more than shedAbove. bbolt reads through a shared read-only
+// mapping of the whole file, and the kernel maps neighbouring cached pages
+// on every fault (fault-around), so one walk over a conversation's keys,
+// or a seed that rewrites every bucket it appends to, leaves most of the
+// file resident in this process: hundreds of MiB of VmHWM for pages it
+// will not touch again. Dropping them (madvise MADV_DONTNEED) only unmaps
+// them: the data stays in the page cache, and a later read maps it back.
 type pageShedder struct {
 	mu    sync.Mutex
 	ticks int
+	base  int64 // resident file bytes after the last shed (or the least seen)
 }
 
-// shedAbove is the resident mapped-file size that triggers a shed; shedEvery
-// is how many ticks pass between two looks at it.
+// shedAbove is the growth of resident file pages that triggers a shed;
+// shedEvery is how many ticks pass between two looks at it.
 const (
 	shedAbove = 64 << 20
 	shedEvery = 32
 )
 
 // tick counts one transaction or one stretch of a walk; every shedEvery
-// ticks it looks at the resident file pages and sheds path's mappings when
-// they are over shedAbove. Call it while a transaction of path's handle is
-// open: bbolt remaps the file only when no read is open, and only in the
-// writer, so the mappings found stay the ones madvised.
+// ticks it looks at the process's resident file pages and, when they grew
+// by over shedAbove since the last shed, sheds path's mappings. Growth, not
+// the total, so another file this process maps (the bench's second store)
+// does not make this one shed its pages on every look. Call it while a
+// transaction of path's handle is open: bbolt remaps the file only when no
+// read is open, and only in the writer, so the mappings found stay the ones
+// madvised.
 func (s *pageShedder) tick(path string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -41,10 +45,15 @@ func (s *pageShedder) tick(path string) {
 		return
 	}
 	s.ticks = 0
-	if residentFileBytes() <= shedAbove {
+	r := residentFileBytes()
+	if s.base == 0 || r < s.base {
+		s.base = r
+	}
+	if r-s.base <= shedAbove {
 		return
 	}
 	shedMappings(path)
+	s.base = residentFileBytes()
 }
 
 // residentFileBytes is RssFile of this process (statm's third field counts
