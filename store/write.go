@@ -385,6 +385,12 @@ func (s *Store) write(ctx context.Context, action, cid string, seqs []int64, as 
 	p := &progress{total: len(seqs)}
 	p.report, _ = ctx.Value(progressKey{}).(func(done, total int))
 	err := apply(p)
+	if ferr := s.flush(ctx); ferr != nil {
+		// The backend held the writes to commit them together, and could
+		// not: none of them is known to be stored.
+		p.unknown, p.applied = append(p.unknown, p.applied...), nil
+		err = errors.Join(err, fmt.Errorf("%w: %w", ErrOutcomeUnknown, ferr))
+	}
 	var stale *staleCacheError
 	if errors.As(err, &stale) {
 		res.StaleCache, err = stale.err, nil
@@ -413,6 +419,18 @@ func (s *Store) write(ctx context.Context, action, cid string, seqs []int64, as 
 		return res, fmt.Errorf("write done but audit log failed: %w", aerr)
 	}
 	return res, nil
+}
+
+// flusher is a backend that groups the backend calls of one write into
+// one commit (the embedded store on an exclusive handle): Flush commits
+// them, and the write is done only then.
+type flusher interface{ Flush(ctx context.Context) error }
+
+func (s *Store) flush(ctx context.Context) error {
+	if f, ok := s.backend.(flusher); ok {
+		return f.Flush(context.WithoutCancel(ctx))
+	}
+	return nil
 }
 
 // outcome names what a failed write did: some seqs done, only unknowns,

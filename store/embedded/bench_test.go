@@ -145,6 +145,9 @@ func benchWrites(b *testing.B, write func(be *Backend, r *rand.Rand) error) {
 				if err := write(be, r); err != nil {
 					b.Fatal(err)
 				}
+				if err := be.Flush(b.Context()); err != nil { // the end of the store's write
+					b.Fatal(err)
+				}
 			}
 		})
 	}

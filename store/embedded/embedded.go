@@ -16,14 +16,14 @@ import (
 
 // Options configure Open.
 type Options struct {
-	// NoSync skips fsync after each write, and (on an exclusive read-write
-	// handle) lets up to 64 writes share one bbolt commit: much faster for
-	// bulk writers (seed), but a write is durable only once Sync or Close
-	// returns. A crash before then can lose the writes since the last Sync.
-	// For tests and seeding.
+	// NoSync skips fsync after each commit, and (on an exclusive read-write
+	// handle) lets consecutive write operations share one bbolt commit of
+	// up to 64 writes: much faster for bulk writers (seed), but a write is
+	// durable only once Sync or Close returns; a crash before then can lose
+	// the writes since the last Sync. For tests and seeding.
 	NoSync bool
-	// CommitEach keeps one commit per write even with NoSync, so the bench
-	// compares layouts commit for commit.
+	// CommitEach keeps one commit per write operation (Flush) even with
+	// NoSync, so the bench compares layouts commit for commit.
 	CommitEach bool
 	// Timeout bounds the wait for the file lock held by another process
 	// (another chatlens on the same file); 0 means DefaultTimeout.
@@ -146,6 +146,13 @@ func (b *Backend) Describe() string { return "embedded " + b.path }
 // Close makes every write durable (see Options.NoSync) and releases the
 // file and its lock.
 func (b *Backend) Close(context.Context) error { return b.db.Close() }
+
+// Flush ends one write operation of the store (store.Store calls it after
+// each): on an exclusive handle the operation's writes share one bbolt
+// transaction, committed here (durable but with NoSync, where the group
+// may stay open for the next operation; see Options.NoSync). A shared
+// handle commits each write as it goes.
+func (b *Backend) Flush(context.Context) error { return b.db.Flush() }
 
 // Sync makes every write that returned durable: with NoSync it commits the
 // open group of writes and flushes the file; otherwise each write was

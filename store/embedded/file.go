@@ -27,7 +27,7 @@ type file struct {
 	opts    bolt.Options
 	timeout time.Duration
 	shared  bool
-	// commitEach: no grouping even with NoSync (Options.CommitEach).
+	// commitEach: with NoSync, groups still end at Flush (Options.CommitEach).
 	commitEach bool
 
 	exclusive *bolt.DB // the handle of an exclusive file
@@ -110,22 +110,29 @@ func (f *file) shedding(fn func(*bolt.Tx) error) func(*bolt.Tx) error {
 	}
 }
 
-// groupMax is how many writes share one bbolt transaction when writes are
-// grouped: each commit rewrites the B+tree pages on its path, the freelist
-// and the meta page, so a bulk writer pays that once per groupMax writes.
-// Bounded so the dirty pages a group holds in memory stay a few MiB.
+// groupMax is the most writes that share one bbolt transaction: each
+// commit rewrites the B+tree pages on its path, the freelist and the meta
+// page (and syncs twice without NoSync), so a write operation of several
+// backend calls, or a bulk writer's run, pays that once per group. Bounded
+// so the dirty pages a group holds in memory stay a few MiB.
 const groupMax = 64
 
-// groups tells whether writes are grouped: an exclusive read-write handle
-// opened with NoSync, whose writes are made durable together by Sync.
-func (f *file) groups() bool { return !f.shared && f.opts.NoSync && !f.opts.ReadOnly && !f.commitEach }
+// groups tells whether writes are grouped: on an exclusive read-write
+// handle, the writes of one store operation share a commit (Flush ends
+// it); with NoSync, unless commitEach, consecutive operations share one too
+// (Sync ends it).
+func (f *file) groups() bool { return !f.shared && !f.opts.ReadOnly }
+
+// groupsAcross tells whether a group outlives Flush (see groups).
+func (f *file) groupsAcross() bool { return f.opts.NoSync && !f.commitEach }
 
 // UpdateGrouped runs fn in a write transaction that, when writes are
 // grouped, it shares with up to groupMax-1 other writes; otherwise it is
 // Update. fn must write at most once, as its last step: a failing fn
 // then leaves nothing of its own in the group, and the other writes of the
 // group stand. Grouped writes are seen by every read of this handle at
-// once, reach the file at the group's commit and the disk at Sync.
+// once, reach the file at the group's commit (Flush, Sync, Close, the next
+// Update, or groupMax writes) and the disk then, or at Sync with NoSync.
 func (f *file) UpdateGrouped(fn func(*bolt.Tx) error) error {
 	if !f.groups() {
 		return f.Update(fn)
@@ -153,9 +160,10 @@ func (f *file) UpdateGrouped(fn func(*bolt.Tx) error) error {
 }
 
 // commitGroup commits the open group, if any. A failed commit loses the
-// group's writes, which had returned success: the handle refuses every
-// later write and Sync and Close report it, so no run that wrote through
-// it can end reporting success. Callers hold gmu.
+// group's writes, some of which may have returned success: the handle
+// refuses every later write, and Flush, Sync and Close report it, so no
+// operation or run that wrote through it can end reporting success.
+// Callers hold gmu.
 func (f *file) commitGroup() error {
 	if f.failed != nil {
 		return f.failed
@@ -172,10 +180,25 @@ func (f *file) commitGroup() error {
 	return nil
 }
 
+// Flush ends a write operation: its grouped writes are committed (and, but
+// with NoSync, on disk) when it returns. With NoSync and grouping across
+// operations the group stays open for the next one; Sync ends it.
+func (f *file) Flush() error {
+	if !f.groups() {
+		return nil
+	}
+	f.gmu.Lock()
+	defer f.gmu.Unlock()
+	if f.groupsAcross() {
+		return f.failed
+	}
+	return f.commitGroup()
+}
+
 // Sync commits the open group of writes and flushes the file to disk: every
 // write that returned before it survives a crash once it returns.
 func (f *file) Sync() error {
-	if f.shared || f.opts.ReadOnly {
+	if !f.groups() {
 		return nil // every commit of a shared handle was synced (NoSync aside) and closed
 	}
 	f.gmu.Lock()
