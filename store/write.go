@@ -424,7 +424,9 @@ func (s *Store) write(ctx context.Context, action, cid string, seqs []int64, as 
 // flusher is a backend that groups the backend calls of one write into
 // one commit (the embedded store on an exclusive handle): Flush commits
 // them, and the write is done only then.
-type flusher interface{ Flush(ctx context.Context) error }
+type flusher interface {
+	Flush(ctx context.Context) error
+}
 
 func (s *Store) flush(ctx context.Context) error {
 	if f, ok := s.backend.(flusher); ok {

@@ -2,8 +2,8 @@ package embedded
 
 import (
 	"bytes"
-	"encoding/binary"
 	"context"
+	"encoding/binary"
 	"strconv"
 
 	"github.com/chatlens/chatlens/store"
