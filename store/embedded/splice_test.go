@@ -27,10 +27,16 @@ func TestSpliceSlotsIsTheRebuild(t *testing.T) {
 	}
 	rev := &store.Revoke{Role: 1, UserID: "u2", Nickname: "Two", Time: 1700000000000}
 	kinds := map[string]func(slot int) slotEdit{
-		"revoke":   func(slot int) slotEdit { return setEdits(store.FieldRevoke, []store.SlotValue{{Slot: slot, Value: rev}}, nil)[0] },
-		"msg":      func(slot int) slotEdit { return setEdits(store.FieldMsg, []store.SlotValue{{Slot: slot, Value: &store.MsgData{SendID: "x", Seq: int64(slot)}}}, nil)[0] },
-		"del_list": func(slot int) slotEdit { return slotEdit{slot: slot, field: []string{"del_list"}, op: addToSet([]string{"u3", "u4"})} },
-		"is_read":  func(slot int) slotEdit { return markRead(slot, "nobody") },
+		"revoke": func(slot int) slotEdit {
+			return setEdits(store.FieldRevoke, []store.SlotValue{{Slot: slot, Value: rev}}, nil)[0]
+		},
+		"msg": func(slot int) slotEdit {
+			return setEdits(store.FieldMsg, []store.SlotValue{{Slot: slot, Value: &store.MsgData{SendID: "x", Seq: int64(slot)}}}, nil)[0]
+		},
+		"del_list": func(slot int) slotEdit {
+			return slotEdit{slot: slot, field: []string{"del_list"}, op: addToSet([]string{"u3", "u4"})}
+		},
+		"is_read": func(slot int) slotEdit { return markRead(slot, "nobody") },
 	}
 	r := rand.New(rand.NewPCG(5, 6))
 	for name, doc := range map[string]bson.Raw{"full": full, "sparse": sparseRaw} {
