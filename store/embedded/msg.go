@@ -163,11 +163,14 @@ func (b *Backend) InsertBucket(ctx context.Context, doc *store.Doc) error {
 	if err := ctx.Err(); err != nil {
 		return err // an interrupted batch stops between buckets
 	}
-	raw, err := bson.Marshal(doc)
-	if err != nil {
-		return fmt.Errorf("encode bucket %s: %w", doc.DocID, err)
+	raw, ok := encodeBucket(doc, bson.NewObjectID())
+	if !ok {
+		enc, err := bson.Marshal(doc)
+		if err != nil {
+			return fmt.Errorf("encode bucket %s: %w", doc.DocID, err)
+		}
+		raw = withID(enc)
 	}
-	raw = withID(raw)
 	return b.db.UpdateGrouped(func(tx *bolt.Tx) error {
 		if getMsg(tx, doc.DocID) != nil {
 			return fmt.Errorf("insert %s: %w", doc.DocID, store.ErrDuplicateKey)
