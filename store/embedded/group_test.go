@@ -1,6 +1,8 @@
 package embedded_test
 
 import (
+	"context"
+	"errors"
 	"path/filepath"
 	"testing"
 
@@ -46,5 +48,30 @@ func TestGroupedWritesAreReadAtOnceAndKeptByClose(t *testing.T) {
 	recs, err := ro.SeqRecords(ctx, []string{"sg_g"})
 	if err != nil || len(recs) != 1 || recs[0].MaxSeq != store.FirstSeq(n-1) {
 		t.Fatalf("seq records %+v (%v), want max seq %d", recs, err, store.FirstSeq(n-1))
+	}
+}
+
+// failingFlush is the embedded store whose end-of-write commit fails.
+type failingFlush struct{ *embedded.Backend }
+
+func (failingFlush) Flush(context.Context) error { return errors.New("disk full") }
+
+// TestFailedFlushLeavesTheWriteUnknown: when the commit that ends a write
+// fails, no seq of it is reported done: every one is unknown, and the
+// error says the outcome is unknown.
+func TestFailedFlushLeavesTheWriteUnknown(t *testing.T) {
+	ctx := t.Context()
+	b, err := embedded.Open(filepath.Join(t.TempDir(), "f.db"), embedded.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close(ctx)
+	st := store.New(failingFlush{b}, store.Options{})
+	res, err := st.InsertMessages(ctx, "sg_g", 1, []*store.MsgData{{SendID: "u1", Content: "hi", SendTime: 1}, {SendID: "u1", Content: "ho", SendTime: 2}})
+	if !errors.Is(err, store.ErrOutcomeUnknown) {
+		t.Fatalf("error %v, want one wrapping ErrOutcomeUnknown", err)
+	}
+	if len(res.Applied) != 0 || len(res.Unknown) != 2 {
+		t.Fatalf("applied %v, unknown %v: want none applied and both unknown", res.Applied, res.Unknown)
 	}
 }
