@@ -99,13 +99,18 @@ func (f *file) View(fn func(*bolt.Tx) error) error {
 	return db.View(fn)
 }
 
+// faultAround is what one page fault maps of a cached file (the kernel's
+// default fault_around_bytes): the estimate of what a transaction, or a key
+// of a walk, touches.
+const faultAround = 64 << 10
+
 // shedding runs fn, then sheds the file's mapped pages when the process
 // holds too many of them (see pageShedder); inside the transaction, so
 // bbolt cannot remap the file meanwhile.
 func (f *file) shedding(fn func(*bolt.Tx) error) func(*bolt.Tx) error {
 	return func(tx *bolt.Tx) error {
 		err := fn(tx)
-		f.shed.tick(f.path)
+		f.shed.tick(f.path, faultAround)
 		return err
 	}
 }

@@ -69,7 +69,7 @@ func (b *Backend) BucketIDs(_ context.Context, cid string) ([]string, error) {
 	var out []string
 	err := b.db.View(func(tx *bolt.Tx) error {
 		return eachMsgKey(tx, cid+":", msgPos{}, func(_ msgPos, docID string, _ []byte) (bool, error) {
-			b.db.shed.tick(b.path) // each key faults in the pages around it
+			b.db.shed.tick(b.path, faultAround) // each key maps the pages around it
 			out = append(out, docID)
 			return true, nil
 		})

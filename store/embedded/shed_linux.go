@@ -18,33 +18,36 @@ import (
 // will not touch again. Dropping them (madvise MADV_DONTNEED) only unmaps
 // them: the data stays in the page cache, and a later read maps it back.
 type pageShedder struct {
-	mu    sync.Mutex
-	ticks int
-	base  int64 // resident file bytes after the last shed (or the least seen)
+	mu      sync.Mutex
+	touched int64 // bytes of the file touched (estimated) since the last look
+	base    int64 // resident file bytes after the last shed (or the least seen)
 }
 
-// shedAbove is the growth of resident file pages that triggers a shed;
-// shedEvery is how many ticks pass between two looks at it.
+// shedAbove is the growth of resident file pages that triggers a shed: above
+// a 100,000-message store's file (80 MiB), so reading one of those never
+// sheds pages it will read again. lookEvery is how many bytes touched pass
+// between two looks at the resident size (a read of /proc).
 const (
-	shedAbove = 64 << 20
-	shedEvery = 32
+	shedAbove = 96 << 20
+	lookEvery = 8 << 20
 )
 
-// tick counts one transaction or one stretch of a walk; every shedEvery
-// ticks it looks at the process's resident file pages and, when they grew
+// tick records that about n bytes of the file were touched (a value read or
+// written, a key walked: its fault maps 64 KiB around it); every lookEvery
+// bytes it looks at the process's resident file pages and, when they grew
 // by over shedAbove since the last shed, sheds path's mappings. Growth, not
 // the total, so another file this process maps (the bench's second store)
 // does not make this one shed its pages on every look. Call it while a
 // transaction of path's handle is open: bbolt remaps the file only when no
 // read is open, and only in the writer, so the mappings found stay the ones
 // madvised.
-func (s *pageShedder) tick(path string) {
+func (s *pageShedder) tick(path string, n int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.ticks++; s.ticks < shedEvery {
+	if s.touched += n; s.touched < lookEvery {
 		return
 	}
-	s.ticks = 0
+	s.touched = 0
 	r := residentFileBytes()
 	if s.base == 0 || r < s.base {
 		s.base = r

@@ -22,7 +22,7 @@ func TestLongReadsKeepFewFilePagesMapped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const buckets = 2400 // about 150 MB of 64 KB buckets
+	const buckets = 3800 // about 215 MB of 57 KB buckets (bbolt pages included)
 	for i := range int64(buckets) {
 		if err := b.InsertBucket(ctx, fullBucket("sg_long", i)); err != nil {
 			t.Fatal(err)

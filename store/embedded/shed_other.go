@@ -6,4 +6,4 @@ package embedded
 // nothing.
 type pageShedder struct{}
 
-func (*pageShedder) tick(string) {}
+func (*pageShedder) tick(string, int64) {}
