@@ -20,13 +20,12 @@ import (
 type pageShedder struct {
 	mu      sync.Mutex
 	touched int64 // bytes of the file touched (estimated) since the last look
-	base    int64 // resident file bytes after the last shed (or the least seen)
 }
 
-// shedAbove is the growth of resident file pages that triggers a shed: above
-// a 100,000-message store's file (80 MiB), so reading one of those never
-// sheds pages it will read again. lookEvery is how many bytes touched pass
-// between two looks at the resident size (a read of /proc).
+// shedAbove is the size of the file's resident mapped pages that triggers a
+// shed: above a 100,000-message store's file (80 MiB), so reading one of
+// those never sheds pages it will read again. lookEvery is how many bytes
+// touched pass between two looks at that size (a read of /proc).
 const (
 	shedAbove = 96 << 20
 	lookEvery = 8 << 20
@@ -34,13 +33,12 @@ const (
 
 // tick records that about n bytes of the file were touched (a value read or
 // written, a key walked: its fault maps 64 KiB around it); every lookEvery
-// bytes it looks at the process's resident file pages and, when they grew
-// by over shedAbove since the last shed, sheds path's mappings. Growth, not
-// the total, so another file this process maps (the bench's second store)
-// does not make this one shed its pages on every look. Call it while a
-// transaction of path's handle is open: bbolt remaps the file only when no
-// read is open, and only in the writer, so the mappings found stay the ones
-// madvised.
+// bytes it looks at how much of path's mappings is resident and, over
+// shedAbove, sheds them. Only this file's pages count, so another file the
+// process maps (the bench's second store) does not make this one shed.
+// Call it while a transaction of path's handle is open: bbolt remaps the
+// file only when no read is open, and only in the writer, so the mappings
+// found stay the ones madvised.
 func (s *pageShedder) tick(path string, n int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -48,67 +46,61 @@ func (s *pageShedder) tick(path string, n int64) {
 		return
 	}
 	s.touched = 0
-	r := residentFileBytes()
-	if s.base == 0 || r < s.base {
-		s.base = r
+	if eachMapping(path, nil) > shedAbove {
+		eachMapping(path, shed)
 	}
-	if r-s.base <= shedAbove {
-		return
-	}
-	shedMappings(path)
-	s.base = residentFileBytes()
 }
 
-// residentFileBytes is RssFile of this process (statm's third field counts
-// file and shared memory pages), 0 when unknown.
-func residentFileBytes() int64 {
-	b, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		return 0
-	}
-	f := bytes.Fields(b)
-	if len(f) < 3 {
-		return 0
-	}
-	pages, _ := strconv.ParseInt(string(f[2]), 10, 64)
-	return pages * int64(os.Getpagesize())
+// shed drops the resident pages of one mapping.
+func shed(start, end uint64) {
+	_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, uintptr(start), uintptr(end-start), syscall.MADV_DONTNEED)
 }
 
-// shedMappings drops the resident pages of every mapping of path's file
-// (matched by device and inode, so a renamed path still matches).
-func shedMappings(path string) {
+// eachMapping calls fn (when not nil) with the address range of every
+// mapping of path's file (matched by device and inode, so a renamed path
+// still matches) and returns their resident bytes (smaps' Rss).
+func eachMapping(path string, fn func(start, end uint64)) int64 {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return
+		return 0
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
-		return
+		return 0
 	}
-	m, err := os.Open("/proc/self/maps")
+	m, err := os.Open("/proc/self/smaps")
 	if err != nil {
-		return
+		return 0
 	}
 	defer m.Close()
 	inode := strconv.FormatUint(st.Ino, 10)
+	var resident int64
+	in := false // inside the block of a mapping of the file
 	sc := bufio.NewScanner(m)
 	for sc.Scan() {
-		// start-end perms offset dev inode path
 		f := bytes.Fields(sc.Bytes())
-		if len(f) < 6 || string(f[4]) != inode || !sameDevice(f[3], uint64(st.Dev)) {
+		if len(f) == 0 {
 			continue
 		}
-		lo, hi, ok := bytes.Cut(f[0], []byte{'-'})
-		if !ok {
+		lo, hi, isRange := bytes.Cut(f[0], []byte{'-'})
+		if isRange && len(f) >= 5 { // start-end perms offset dev inode [path]
+			in = string(f[4]) == inode && sameDevice(f[3], uint64(st.Dev))
+			if !in || fn == nil {
+				continue
+			}
+			start, err1 := strconv.ParseUint(string(lo), 16, 64)
+			end, err2 := strconv.ParseUint(string(hi), 16, 64)
+			if err1 == nil && err2 == nil && end > start {
+				fn(start, end)
+			}
 			continue
 		}
-		start, err1 := strconv.ParseUint(string(lo), 16, 64)
-		end, err2 := strconv.ParseUint(string(hi), 16, 64)
-		if err1 != nil || err2 != nil || end <= start {
-			continue
+		if in && string(f[0]) == "Rss:" && len(f) >= 2 {
+			kb, _ := strconv.ParseInt(string(f[1]), 10, 64)
+			resident += kb << 10
 		}
-		_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, uintptr(start), uintptr(end-start), syscall.MADV_DONTNEED)
 	}
+	return resident
 }
 
 // sameDevice compares a maps device field ("major:minor" in hex) with dev.
