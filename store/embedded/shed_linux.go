@@ -25,10 +25,12 @@ type pageShedder struct {
 // shedAbove is the size of the file's resident mapped pages that triggers a
 // shed: above a 100,000-message store's file (80 MiB), so reading one of
 // those never sheds pages it will read again. lookEvery is how many bytes
-// touched pass between two looks at that size (a read of /proc).
+// touched pass between two looks at that size: a look reads statm (cheap)
+// and, only when every file the process maps is over shedAbove, smaps,
+// which walks the page tables of every mapping (milliseconds).
 const (
 	shedAbove = 96 << 20
-	lookEvery = 8 << 20
+	lookEvery = 32 << 20
 )
 
 // tick records that about n bytes of the file were touched (a value read or
@@ -46,7 +48,7 @@ func (s *pageShedder) tick(path string, n int64) {
 		return
 	}
 	s.touched = 0
-	if eachMapping(path, nil) > shedAbove {
+	if residentFileBytes() > shedAbove && eachMapping(path, nil) > shedAbove {
 		eachMapping(path, shed)
 	}
 }
@@ -101,6 +103,21 @@ func eachMapping(path string, fn func(start, end uint64)) int64 {
 		}
 	}
 	return resident
+}
+
+// residentFileBytes is RssFile of this process (statm's third field counts
+// file and shared memory pages), 0 when unknown.
+func residentFileBytes() int64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	f := bytes.Fields(b)
+	if len(f) < 3 {
+		return 0
+	}
+	pages, _ := strconv.ParseInt(string(f[2]), 10, 64)
+	return pages * int64(os.Getpagesize())
 }
 
 // sameDevice compares a maps device field ("major:minor" in hex) with dev.
