@@ -74,18 +74,22 @@ func (f *file) open(readOnly bool) (*bolt.DB, error) {
 	return db, nil
 }
 
-// View runs fn in a read transaction: in the open group of writes when
-// there is one, so a read sees every write that returned.
+// View runs fn in a read transaction, after committing the open group of
+// writes if there is one, so a read sees every write that returned.
 func (f *file) View(fn func(*bolt.Tx) error) error {
 	fn = f.shedding(fn)
 	if !f.shared {
 		if f.groups() {
+			// Commit the open group (no sync with NoSync: cheap) so the
+			// read sees it, rather than reading inside the write
+			// transaction: that would hold every other read and write
+			// back, and bbolt's write transaction reads more slowly.
 			f.gmu.Lock()
-			if f.group != nil {
-				defer f.gmu.Unlock()
-				return fn(f.group)
-			}
+			err := f.commitGroup()
 			f.gmu.Unlock()
+			if err != nil {
+				return err
+			}
 		}
 		return f.exclusive.View(fn)
 	}
@@ -135,9 +139,9 @@ func (f *file) groupsAcross() bool { return f.opts.NoSync && !f.commitEach }
 // grouped, it shares with up to groupMax-1 other writes; otherwise it is
 // Update. fn must write at most once, as its last step: a failing fn
 // then leaves nothing of its own in the group, and the other writes of the
-// group stand. Grouped writes are seen by every read of this handle at
-// once, reach the file at the group's commit (Flush, Sync, Close, the next
-// Update, or groupMax writes) and the disk then, or at Sync with NoSync.
+// group stand. Grouped writes reach the file at the group's commit (Flush,
+// Sync, Close, the next Update or read, or groupMax writes) and the disk
+// then, or at Sync with NoSync.
 func (f *file) UpdateGrouped(fn func(*bolt.Tx) error) error {
 	if !f.groups() {
 		return f.Update(fn)
