@@ -20,6 +20,7 @@ import (
 type pageShedder struct {
 	mu      sync.Mutex
 	touched int64 // bytes of the file touched (estimated) since the last look
+	looked  int64 // the process's resident file bytes at the last smaps look
 }
 
 // shedAbove is the size of the file's resident mapped pages that triggers a
@@ -48,8 +49,17 @@ func (s *pageShedder) tick(path string, n int64) {
 		return
 	}
 	s.touched = 0
-	if residentFileBytes() > shedAbove && eachMapping(path, nil) > shedAbove {
+	// smaps only when the process's file pages are over the bound and grew
+	// since the last look: a reader whose pages are all mapped already (a
+	// store under the bound beside a bigger file) never pays for it.
+	r := residentFileBytes()
+	if r <= shedAbove || r-s.looked < lookEvery {
+		return
+	}
+	s.looked = r
+	if eachMapping(path, nil) > shedAbove {
 		eachMapping(path, shed)
+		s.looked = residentFileBytes()
 	}
 }
 
