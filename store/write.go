@@ -385,15 +385,15 @@ func (s *Store) write(ctx context.Context, action, cid string, seqs []int64, as 
 	p := &progress{total: len(seqs)}
 	p.report, _ = ctx.Value(progressKey{}).(func(done, total int))
 	err := apply(p)
+	var stale *staleCacheError
+	if errors.As(err, &stale) {
+		res.StaleCache, err = stale.err, nil
+	}
 	if ferr := s.flush(ctx); ferr != nil {
 		// The backend held the writes to commit them together, and could
 		// not: none of them is known to be stored.
 		p.unknown, p.applied = append(p.unknown, p.applied...), nil
 		err = errors.Join(err, fmt.Errorf("%w: %w", ErrOutcomeUnknown, ferr))
-	}
-	var stale *staleCacheError
-	if errors.As(err, &stale) {
-		res.StaleCache, err = stale.err, nil
 	}
 	res.Applied, res.Unknown = p.applied, p.unknown
 	if err == nil || len(p.applied) > 0 || len(p.unknown) > 0 {
