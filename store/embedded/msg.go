@@ -56,6 +56,7 @@ func (b *Backend) FindBuckets(_ context.Context, docIDs []string) ([]bson.Raw, e
 			}
 			seen[id] = true
 			if v := getMsg(tx, id); v != nil {
+				b.db.shed.tick(b.path, int64(len(v)))
 				out = append(out, bytes.Clone(v))
 			}
 		}
@@ -308,6 +309,7 @@ func (b *Backend) updateMsg(ctx context.Context, docID string, together bool, ed
 		if old == nil {
 			return errNoChange
 		}
+		b.db.shed.tick(b.path, int64(len(old)))
 		apply := make([]slotEdit, 0, len(edits))
 		for _, e := range edits {
 			pass := e.filter == nil || e.filter(old, strconv.Itoa(e.slot))

@@ -19,100 +19,71 @@ import (
 // them: the data stays in the page cache, and a later read maps it back.
 type pageShedder struct {
 	mu      sync.Mutex
-	touched int64 // bytes of the file touched (estimated) since the last look
-	looked  int64 // the process's resident file bytes at the last smaps look
+	touched int64 // bytes of the file touched (estimated) since the last shed
 }
 
-// shedAbove is the size of the file's resident mapped pages that triggers a
-// shed: above a 100,000-message store's file (80 MiB), so reading one of
-// those never sheds pages it will read again. lookEvery is how many bytes
-// touched pass between two looks at that size: a look reads statm (cheap)
-// and, only when every file the process maps is over shedAbove, smaps,
-// which walks the page tables of every mapping (milliseconds).
-const (
-	shedAbove = 96 << 20
-	lookEvery = 32 << 20
-)
+// shedAbove is how many bytes of the file may be touched between two
+// sheds: above a 100,000-message store's file (80 MiB), so one bench phase
+// over such a store rarely loses pages it reads again.
+const shedAbove = 96 << 20
 
 // tick records that about n bytes of the file were touched (a value read or
-// written, a key walked: its fault maps 64 KiB around it); every lookEvery
-// bytes it looks at how much of path's mappings is resident and, over
-// shedAbove, sheds them. Only this file's pages count, so another file the
-// process maps (the bench's second store) does not make this one shed.
+// written, a key walked, a transaction: a fault maps 64 KiB around it) and,
+// every shedAbove bytes, sheds path's mappings unless the process maps
+// little of any file (statm). Counting costs nothing per read: looking at
+// how much of this one file is mapped (smaps) walks the page tables and
+// took milliseconds, enough to slow the bench's random reads by a third.
 // Call it while a transaction of path's handle is open: bbolt remaps the
 // file only when no read is open, and only in the writer, so the mappings
 // found stay the ones madvised.
 func (s *pageShedder) tick(path string, n int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.touched += n; s.touched < lookEvery {
+	if s.touched += n; s.touched < shedAbove {
 		return
 	}
 	s.touched = 0
-	// smaps only when the process's file pages are over the bound and grew
-	// since the last look: a reader whose pages are all mapped already (a
-	// store under the bound beside a bigger file) never pays for it.
-	r := residentFileBytes()
-	if r <= shedAbove || r-s.looked < lookEvery {
-		return
-	}
-	s.looked = r
-	if eachMapping(path, nil) > shedAbove {
-		eachMapping(path, shed)
-		s.looked = residentFileBytes()
+	if residentFileBytes() > shedAbove {
+		shedMappings(path)
 	}
 }
 
-// shed drops the resident pages of one mapping.
-func shed(start, end uint64) {
-	_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, uintptr(start), uintptr(end-start), syscall.MADV_DONTNEED)
-}
-
-// eachMapping calls fn (when not nil) with the address range of every
-// mapping of path's file (matched by device and inode, so a renamed path
-// still matches) and returns their resident bytes (smaps' Rss).
-func eachMapping(path string, fn func(start, end uint64)) int64 {
+// shedMappings drops the resident pages of every mapping of path's file
+// (matched by device and inode in /proc/self/maps, so a renamed path still
+// matches).
+func shedMappings(path string) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return 0
+		return
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
-		return 0
+		return
 	}
-	m, err := os.Open("/proc/self/smaps")
+	m, err := os.Open("/proc/self/maps")
 	if err != nil {
-		return 0
+		return
 	}
 	defer m.Close()
 	inode := strconv.FormatUint(st.Ino, 10)
-	var resident int64
-	in := false // inside the block of a mapping of the file
 	sc := bufio.NewScanner(m)
 	for sc.Scan() {
+		// start-end perms offset dev inode path
 		f := bytes.Fields(sc.Bytes())
-		if len(f) == 0 {
+		if len(f) < 6 || string(f[4]) != inode || !sameDevice(f[3], uint64(st.Dev)) {
 			continue
 		}
-		lo, hi, isRange := bytes.Cut(f[0], []byte{'-'})
-		if isRange && len(f) >= 5 { // start-end perms offset dev inode [path]
-			in = string(f[4]) == inode && sameDevice(f[3], uint64(st.Dev))
-			if !in || fn == nil {
-				continue
-			}
-			start, err1 := strconv.ParseUint(string(lo), 16, 64)
-			end, err2 := strconv.ParseUint(string(hi), 16, 64)
-			if err1 == nil && err2 == nil && end > start {
-				fn(start, end)
-			}
+		lo, hi, ok := bytes.Cut(f[0], []byte{'-'})
+		if !ok {
 			continue
 		}
-		if in && string(f[0]) == "Rss:" && len(f) >= 2 {
-			kb, _ := strconv.ParseInt(string(f[1]), 10, 64)
-			resident += kb << 10
+		start, err1 := strconv.ParseUint(string(lo), 16, 64)
+		end, err2 := strconv.ParseUint(string(hi), 16, 64)
+		if err1 != nil || err2 != nil || end <= start {
+			continue
 		}
+		_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, uintptr(start), uintptr(end-start), syscall.MADV_DONTNEED)
 	}
-	return resident
 }
 
 // residentFileBytes is RssFile of this process (statm's third field counts
