@@ -391,6 +391,12 @@ func (s *Store) write(ctx context.Context, action, cid string, seqs []int64, as 
 	if errors.As(err, &stale) {
 		res.StaleCache, err = stale.err, nil
 	}
+	if ferr := s.flush(ctx); ferr != nil {
+		// The backend held the writes to commit them together, and could
+		// not: none of them is known to be stored.
+		p.unknown, p.applied = append(p.unknown, p.applied...), nil
+		err = errors.Join(err, fmt.Errorf("%w: %w", ErrOutcomeUnknown, ferr))
+	}
 	res.Applied, res.Unknown = p.applied, p.unknown
 	if err == nil || len(p.applied) > 0 || len(p.unknown) > 0 {
 		// Tag every key the write meant to touch: a key it did not reach
@@ -415,6 +421,20 @@ func (s *Store) write(ctx context.Context, action, cid string, seqs []int64, as 
 		return res, fmt.Errorf("write done but audit log failed: %w", aerr)
 	}
 	return res, nil
+}
+
+// flusher is a backend that groups the backend calls of one write into
+// one commit (the embedded store on an exclusive handle): Flush commits
+// them, and the write is done only then.
+type flusher interface {
+	Flush(ctx context.Context) error
+}
+
+func (s *Store) flush(ctx context.Context) error {
+	if f, ok := s.backend.(flusher); ok {
+		return f.Flush(context.WithoutCancel(ctx))
+	}
+	return nil
 }
 
 // outcome names what a failed write did: some seqs done, only unknowns,

@@ -39,7 +39,7 @@ func openEmbedded(target Target, opts Options) (*session, error) {
 		return nil, fmt.Errorf("bench: scratch directory: %w", err)
 	}
 	bucketsPath, flatPath := filepath.Join(dir, "buckets.db"), filepath.Join(dir, "flat.db")
-	eb, err := embedded.Open(bucketsPath, embedded.Options{NoSync: target.NoSync})
+	eb, err := embedded.Open(bucketsPath, embedded.Options{NoSync: target.NoSync, CommitEach: true})
 	if err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, err

@@ -89,3 +89,26 @@ func BenchmarkFindBucketRaw(b *testing.B) {
 		i += 97
 	}
 }
+
+// BenchmarkSeedLong seeds a long group of 200,000 messages (the issue's
+// seed --long figure, scaled down) and reports messages per second.
+//
+//	go test ./store/demo -run '^$' -bench SeedLong -benchtime 1x -benchmem
+func BenchmarkSeedLong(b *testing.B) {
+	const long = 200_000
+	for b.Loop() {
+		bk, err := embedded.Open(filepath.Join(b.TempDir(), "demo.db"), embedded.Options{NoSync: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		st := store.New(bk, store.Options{})
+		sum, err := Seed(context.Background(), st, Options{Seed: 1, LongMessages: long}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := st.Close(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(sum.Messages)/b.Elapsed().Seconds(), "msgs/s")
+	}
+}

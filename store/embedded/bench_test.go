@@ -60,7 +60,7 @@ func benchStore(b *testing.B) *Backend {
 		if benchDir, benchErr = os.MkdirTemp("", "chatlens-bench-"); benchErr != nil {
 			return
 		}
-		benchBackend, benchErr = Open(filepath.Join(benchDir, "bench.db"), Options{NoSync: true})
+		benchBackend, benchErr = Open(filepath.Join(benchDir, "bench.db"), Options{NoSync: true, CommitEach: true})
 		if benchErr != nil {
 			return
 		}
@@ -143,6 +143,9 @@ func benchWrites(b *testing.B, write func(be *Backend, r *rand.Rand) error) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if err := write(be, r); err != nil {
+					b.Fatal(err)
+				}
+				if err := be.Flush(b.Context()); err != nil { // the end of the store's write
 					b.Fatal(err)
 				}
 			}

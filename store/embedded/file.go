@@ -27,8 +27,18 @@ type file struct {
 	opts    bolt.Options
 	timeout time.Duration
 	shared  bool
+	// commitEach: with NoSync, groups still end at Flush (Options.CommitEach).
+	commitEach bool
 
 	exclusive *bolt.DB // the handle of an exclusive file
+
+	// Grouped writes (exclusive, NoSync): see UpdateGrouped.
+	gmu     sync.Mutex
+	group   *bolt.Tx
+	grouped int   // writes in group
+	failed  error // a group commit that failed: every later write fails
+
+	shed pageShedder // drops mapped file pages a long run touched
 
 	turn    sync.RWMutex // shared: reads of this process run together, a write alone
 	mu      sync.Mutex   // guards reader and readers
@@ -37,8 +47,8 @@ type file struct {
 }
 
 // openFile opens path the way opts say and, when not shared, keeps it open.
-func openFile(path string, opts bolt.Options, shared bool) (*file, error) {
-	f := &file{path: path, opts: opts, timeout: opts.Timeout, shared: shared}
+func openFile(path string, opts bolt.Options, shared, commitEach bool) (*file, error) {
+	f := &file{path: path, opts: opts, timeout: opts.Timeout, shared: shared, commitEach: commitEach}
 	if shared {
 		return f, nil
 	}
@@ -64,9 +74,23 @@ func (f *file) open(readOnly bool) (*bolt.DB, error) {
 	return db, nil
 }
 
-// View runs fn in a read transaction.
+// View runs fn in a read transaction, after committing the open group of
+// writes if there is one, so a read sees every write that returned.
 func (f *file) View(fn func(*bolt.Tx) error) error {
+	fn = f.shedding(fn)
 	if !f.shared {
+		if f.groups() {
+			// Commit the open group (no sync with NoSync: cheap) so the
+			// read sees it, rather than reading inside the write
+			// transaction: that would hold every other read and write
+			// back, and bbolt's write transaction reads more slowly.
+			f.gmu.Lock()
+			err := f.commitGroup()
+			f.gmu.Unlock()
+			if err != nil {
+				return err
+			}
+		}
 		return f.exclusive.View(fn)
 	}
 	f.turn.RLock()
@@ -79,9 +103,136 @@ func (f *file) View(fn func(*bolt.Tx) error) error {
 	return db.View(fn)
 }
 
-// Update runs fn in a write transaction.
+// faultAround is what one page fault maps of a cached file (the kernel's
+// default fault_around_bytes): the estimate of what a transaction, or a key
+// of a walk, touches.
+const faultAround = 64 << 10
+
+// shedding runs fn, then sheds the file's mapped pages when the process
+// holds too many of them (see pageShedder); inside the transaction, so
+// bbolt cannot remap the file meanwhile.
+func (f *file) shedding(fn func(*bolt.Tx) error) func(*bolt.Tx) error {
+	return func(tx *bolt.Tx) error {
+		err := fn(tx)
+		f.shed.tick(f.path, faultAround)
+		return err
+	}
+}
+
+// groupMax is the most writes that share one bbolt transaction: each
+// commit rewrites the B+tree pages on its path, the freelist and the meta
+// page (and syncs twice without NoSync), so a write operation of several
+// backend calls, or a bulk writer's run, pays that once per group. Bounded
+// so the dirty pages a group holds in memory stay a few MiB.
+const groupMax = 64
+
+// groups tells whether writes are grouped: on an exclusive read-write
+// handle, the writes of one store operation share a commit (Flush ends
+// it); with NoSync, unless commitEach, consecutive operations share one too
+// (Sync ends it).
+func (f *file) groups() bool { return !f.shared && !f.opts.ReadOnly }
+
+// groupsAcross tells whether a group outlives Flush (see groups).
+func (f *file) groupsAcross() bool { return f.opts.NoSync && !f.commitEach }
+
+// UpdateGrouped runs fn in a write transaction that, when writes are
+// grouped, it shares with up to groupMax-1 other writes; otherwise it is
+// Update. fn must write at most once, as its last step: a failing fn
+// then leaves nothing of its own in the group, and the other writes of the
+// group stand. Grouped writes reach the file at the group's commit (Flush,
+// Sync, Close, the next Update or read, or groupMax writes) and the disk
+// then, or at Sync with NoSync.
+func (f *file) UpdateGrouped(fn func(*bolt.Tx) error) error {
+	if !f.groups() {
+		return f.Update(fn)
+	}
+	fn = f.shedding(fn)
+	f.gmu.Lock()
+	defer f.gmu.Unlock()
+	if f.failed != nil {
+		return f.failed
+	}
+	if f.group == nil {
+		tx, err := f.exclusive.Begin(true)
+		if err != nil {
+			return err
+		}
+		f.group = tx
+	}
+	if err := fn(f.group); err != nil {
+		return err
+	}
+	if f.grouped++; f.grouped >= groupMax {
+		return f.commitGroup()
+	}
+	return nil
+}
+
+// commitGroup commits the open group, if any. A failed commit loses the
+// group's writes, some of which may have returned success: the handle
+// refuses every later write, and Flush, Sync and Close report it, so no
+// operation or run that wrote through it can end reporting success.
+// Callers hold gmu.
+func (f *file) commitGroup() error {
+	if f.failed != nil {
+		return f.failed
+	}
+	if f.group == nil {
+		return nil
+	}
+	tx, n := f.group, f.grouped
+	f.group, f.grouped = nil, 0
+	if err := tx.Commit(); err != nil {
+		f.failed = fmt.Errorf("embedded store %s: the last %d writes were not stored (commit failed: %w)", f.path, n, err)
+		return f.failed
+	}
+	return nil
+}
+
+// Flush ends a write operation: its grouped writes are committed (and, but
+// with NoSync, on disk) when it returns. With NoSync and grouping across
+// operations the group stays open for the next one; Sync ends it.
+func (f *file) Flush() error {
+	if !f.groups() {
+		return nil
+	}
+	f.gmu.Lock()
+	defer f.gmu.Unlock()
+	if f.groupsAcross() {
+		return f.failed
+	}
+	return f.commitGroup()
+}
+
+// Sync commits the open group of writes and flushes the file to disk: every
+// write that returned before it survives a crash once it returns.
+func (f *file) Sync() error {
+	if !f.groups() {
+		return nil // every commit of a shared handle was synced (NoSync aside) and closed
+	}
+	f.gmu.Lock()
+	defer f.gmu.Unlock()
+	if err := f.commitGroup(); err != nil {
+		return err
+	}
+	if !f.opts.NoSync {
+		return nil // each commit synced already
+	}
+	return f.exclusive.Sync()
+}
+
+// Update runs fn in a write transaction of its own (after committing an
+// open group, so writes land in the order they returned).
 func (f *file) Update(fn func(*bolt.Tx) error) error {
+	fn = f.shedding(fn)
 	if !f.shared {
+		if f.groups() {
+			f.gmu.Lock()
+			defer f.gmu.Unlock()
+			if err := f.commitGroup(); err != nil {
+				return err
+			}
+		}
 		return f.exclusive.Update(fn)
 	}
 	if f.opts.ReadOnly {
@@ -128,10 +279,15 @@ func (f *file) releaseReader() {
 	}
 }
 
-// Close releases the file.
+// Close syncs what NoSync left unsynced and releases the file; an error
+// says some writes that returned may not be on disk.
 func (f *file) Close() error {
-	if !f.shared {
-		return f.exclusive.Close()
+	if f.shared {
+		return nil
 	}
-	return nil
+	err := f.Sync()
+	if cerr := f.exclusive.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

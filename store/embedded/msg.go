@@ -56,6 +56,7 @@ func (b *Backend) FindBuckets(_ context.Context, docIDs []string) ([]bson.Raw, e
 			}
 			seen[id] = true
 			if v := getMsg(tx, id); v != nil {
+				b.db.shed.tick(b.path, int64(len(v)))
 				out = append(out, bytes.Clone(v))
 			}
 		}
@@ -69,6 +70,7 @@ func (b *Backend) BucketIDs(_ context.Context, cid string) ([]string, error) {
 	var out []string
 	err := b.db.View(func(tx *bolt.Tx) error {
 		return eachMsgKey(tx, cid+":", msgPos{}, func(_ msgPos, docID string, _ []byte) (bool, error) {
+			b.db.shed.tick(b.path, faultAround) // each key maps the pages around it
 			out = append(out, docID)
 			return true, nil
 		})
@@ -162,12 +164,15 @@ func (b *Backend) InsertBucket(ctx context.Context, doc *store.Doc) error {
 	if err := ctx.Err(); err != nil {
 		return err // an interrupted batch stops between buckets
 	}
-	raw, err := bson.Marshal(doc)
-	if err != nil {
-		return fmt.Errorf("encode bucket %s: %w", doc.DocID, err)
+	raw, ok := encodeBucket(doc, bson.NewObjectID())
+	if !ok {
+		enc, err := bson.Marshal(doc)
+		if err != nil {
+			return fmt.Errorf("encode bucket %s: %w", doc.DocID, err)
+		}
+		raw = withID(enc)
 	}
-	raw = withID(raw)
-	return b.db.Update(func(tx *bolt.Tx) error {
+	return b.db.UpdateGrouped(func(tx *bolt.Tx) error {
 		if getMsg(tx, doc.DocID) != nil {
 			return fmt.Errorf("insert %s: %w", doc.DocID, store.ErrDuplicateKey)
 		}
@@ -299,11 +304,12 @@ func (b *Backend) updateMsg(ctx context.Context, docID string, together bool, ed
 		}
 	}
 	matched := false
-	err := b.db.Update(func(tx *bolt.Tx) error {
+	err := b.db.UpdateGrouped(func(tx *bolt.Tx) error {
 		old := getMsg(tx, docID)
 		if old == nil {
 			return errNoChange
 		}
+		b.db.shed.tick(b.path, int64(len(old)))
 		apply := make([]slotEdit, 0, len(edits))
 		for _, e := range edits {
 			pass := e.filter == nil || e.filter(old, strconv.Itoa(e.slot))

@@ -84,7 +84,7 @@ func (b *Backend) RaiseReadSeq(_ context.Context, uid, cid string, seq int64) er
 // fields, then the updated field and the zeroed onInsert fields, in the
 // lexicographic order MongoDB (5.0 and later) applies update fields in.
 func (b *Backend) upsertMax(coll string, fields, values []string, field string, n int64, onInsert ...string) error {
-	return b.db.Update(func(tx *bolt.Tx) error {
+	return b.db.UpdateGrouped(func(tx *bolt.Tx) error {
 		bk, err := tx.CreateBucketIfNotExists(collBucket(coll))
 		if err != nil {
 			return err

@@ -3,6 +3,7 @@ package embedded
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"strconv"
 
 	"github.com/chatlens/chatlens/store"
@@ -41,60 +42,76 @@ func (b *Backend) SlotReads() store.SlotReadMode { return store.SlotsProjected }
 // slots before those asked are skipped by their lengths and the ones after
 // are not read: a slot damaged byte by byte (which no write through
 // MongoDB or chatlens leaves) spoils a read of the whole bucket but not a
-// read of another slot.
+// read of another slot. doc may be bbolt's own bytes: the result is a copy,
+// built in one allocation of its final size.
 func sliceMsgs(doc []byte, first, n int) bson.Raw {
-	out := startDoc(1024)
-	sliced := false
-	ok := eachElement(doc, func(e bsoncore.Element) bool {
-		if e.Key() != "msgs" || sliced {
-			out = append(out, e...)
-			return true
-		}
-		v := e.Value()
-		if v.Type != bsoncore.TypeArray {
-			out = append(out, e...)
-			return true
-		}
-		sliced = true // LookupErr reads the first msgs: cut that one only
-		arr, i := startDoc(0), 0
-		ok := eachElement(v.Data, func(el bsoncore.Element) bool {
-			if i >= first+n {
-				return false // the rest is not read
-			}
-			if i >= first {
-				ev := el.Value()
-				if ev.Validate() != nil {
-					return false
-				}
-				arr = appendElem(arr, strconv.Itoa(i-first), bson.RawValue{Type: bson.Type(ev.Type), Value: ev.Data})
-			}
-			i++
-			return true
-		})
-		out = appendElem(out, "msgs", bson.RawValue{Type: bson.TypeArray, Value: endDoc(arr)})
-		return ok || i >= first+n
-	})
+	body, ok := framed(doc)
 	if !ok {
 		return nil
 	}
+	// The first msgs holding an array is cut (LookupErr reads that one);
+	// every other element is kept as it is.
+	var msgs bsoncore.Element
+	var before, after []byte // the elements around msgs
+	for rest := body; len(rest) > 0; {
+		e, next, ok := bsoncore.ReadElement(rest)
+		if !ok {
+			return nil
+		}
+		if msgs == nil && e[0] == byte(bsoncore.TypeArray) && e.Key() == "msgs" {
+			msgs, before, after = e, body[:len(body)-len(rest)], next
+		}
+		rest = next
+	}
+	if msgs == nil {
+		return bytes.Clone(doc)
+	}
+	arr, ok := framed(msgs.Value().Data)
+	if !ok {
+		return nil
+	}
+	var keep []bsoncore.Element // the elements asked for
+	size := 0
+	for i := 0; len(arr) > 0 && i < first+n; i++ {
+		e, next, ok := bsoncore.ReadElement(arr)
+		if !ok {
+			return nil
+		}
+		if i >= first {
+			if e.Value().Validate() != nil {
+				return nil
+			}
+			keep = append(keep, e)
+			size += len(e) - len(e.Key()) + len(strconv.Itoa(i-first))
+		}
+		arr = next
+	}
+	// The document without msgs, plus "\x04msgs\x00", the array's length,
+	// its elements and its closing zero.
+	out := make([]byte, 4, len(doc)-len(msgs)+6+4+size+1)
+	out = append(out, before...)
+	out = append(out, byte(bsoncore.TypeArray))
+	out = append(out, "msgs"...)
+	out = append(out, 0)
+	at := len(out)
+	out = append(out, 0, 0, 0, 0)
+	for i, e := range keep {
+		out = append(out, e[0])
+		out = strconv.AppendInt(out, int64(i), 10)
+		out = append(out, e[1+len(e.Key()):]...) // the key's closing zero and the value
+	}
+	out = append(out, 0)
+	binary.LittleEndian.PutUint32(out[at:], uint32(len(out)-at))
+	out = append(out, after...)
 	return endDoc(out)
 }
 
-// eachElement calls fn with each element of an exactly framed document or
-// array (declared length equal to its size, elements tiling it, closing
-// zero) until fn says stop; false when the framing is not exact or fn
-// stopped.
-func eachElement(doc []byte, fn func(bsoncore.Element) bool) bool {
-	length, rest, ok := bsoncore.ReadLength(doc)
+// framed is the elements of an exactly framed document or array (declared
+// length equal to its size, closing zero); ok false otherwise.
+func framed(doc []byte) ([]byte, bool) {
+	length, _, ok := bsoncore.ReadLength(doc)
 	if !ok || int64(length) != int64(len(doc)) || length < 5 || doc[len(doc)-1] != 0 {
-		return false
+		return nil, false
 	}
-	rest = rest[:len(rest)-1]
-	for len(rest) > 0 {
-		var e bsoncore.Element
-		if e, rest, ok = bsoncore.ReadElement(rest); !ok || !fn(e) {
-			return false
-		}
-	}
-	return true
+	return doc[4 : len(doc)-1], true
 }

@@ -1,12 +1,15 @@
 package embedded
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/chatlens/chatlens/store"
 	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 )
 
 // operator computes the new value of the field at the end of an update path;
@@ -248,6 +251,15 @@ func equalsString(vals []bson.RawValue, s string) bool {
 // the array rebuilt at the end. Where that does not apply (no msgs array, a
 // slot past its end, a slot edited twice) it takes the paths one by one.
 func updateSlots(doc bson.Raw, edits []slotEdit) (bson.Raw, error) {
+	if out, ok := spliceSlots(doc, edits); ok {
+		return out, nil
+	}
+	return updateSlotsRebuilding(doc, edits)
+}
+
+// updateSlotsRebuilding is updateSlots for any bucket: the array split
+// into values, the edited ones rewritten, array and document rebuilt.
+func updateSlotsRebuilding(doc bson.Raw, edits []slotEdit) (bson.Raw, error) {
 	oneByOne := func() (bson.Raw, error) {
 		var err error
 		for _, e := range edits {
@@ -293,4 +305,100 @@ func updateSlots(doc bson.Raw, edits []slotEdit) (bson.Raw, error) {
 
 func slotEditPath(e slotEdit) []string {
 	return append([]string{"msgs", strconv.Itoa(e.slot)}, e.field...)
+}
+
+// spliceSlots is updateSlots for the usual bucket (a msgs array whose keys
+// are its positions, every slot edited present, none twice): each edited
+// slot is rewritten and the document copied once around them, where the
+// general path splits and rebuilds the array and then the document (two
+// copies of ~80 KB and an allocation per slot). It produces the same bytes;
+// ok is false when the bucket is not usual (or an edit fails: the general
+// path then says why).
+func spliceSlots(doc bson.Raw, edits []slotEdit) (bson.Raw, bool) {
+	body, ok := framed(doc)
+	if !ok {
+		return nil, false
+	}
+	var msgs bsoncore.Element
+	arrStart := 4 // msgs' offset in doc
+	for rest := body; len(rest) > 0; {
+		e, next, ok := bsoncore.ReadElement(rest)
+		if !ok {
+			return nil, false
+		}
+		if e.Key() == "msgs" {
+			msgs = e
+			break
+		}
+		arrStart += len(e)
+		rest = next
+	}
+	if msgs == nil || msgs[0] != byte(bsoncore.TypeArray) {
+		return nil, false
+	}
+	arr, ok := framed(msgs.Value().Data)
+	if !ok {
+		return nil, false
+	}
+	want := make(map[int]slotEdit, len(edits))
+	for _, e := range edits {
+		if _, twice := want[e.slot]; twice {
+			return nil, false
+		}
+		want[e.slot] = e
+	}
+	type piece struct {
+		elem bsoncore.Element
+		nv   *bson.RawValue // the new value of an edited slot
+	}
+	pieces := make([]piece, 0, store.BucketSize)
+	size := 0
+	var key []byte
+	for i := 0; len(arr) > 0; i++ {
+		e, next, ok := bsoncore.ReadElement(arr)
+		if !ok {
+			return nil, false
+		}
+		if key = strconv.AppendInt(key[:0], int64(i), 10); e.Key() != string(key) {
+			return nil, false // the general path renumbers keys
+		}
+		p := piece{elem: e}
+		if ed, edited := want[i]; edited {
+			delete(want, i)
+			ev := e.Value()
+			nv, err := updateValue(bson.RawValue{Type: bson.Type(ev.Type), Value: ev.Data}, ed.field, ed.op)
+			if err != nil {
+				return nil, false
+			}
+			p.nv = &nv
+			size += 1 + len(key) + 1 + len(nv.Value)
+		} else {
+			size += len(e)
+		}
+		pieces = append(pieces, p)
+		arr = next
+	}
+	if len(want) > 0 {
+		return nil, false // a slot past the end: the general path pads
+	}
+	head := 1 + len("msgs") + 1 // type, key, zero
+	out := make([]byte, 0, len(doc)-len(msgs)+head+4+size+1)
+	out = append(out, doc[:arrStart+head]...)
+	at := len(out)
+	out = append(out, 0, 0, 0, 0)
+	for _, p := range pieces {
+		if p.nv == nil {
+			out = append(out, p.elem...)
+			continue
+		}
+		out = append(out, byte(p.nv.Type))
+		out = append(out, p.elem.Key()...)
+		out = append(out, 0)
+		out = append(out, p.nv.Value...)
+	}
+	out = append(out, 0)
+	binary.LittleEndian.PutUint32(out[at:], uint32(len(out)-at))
+	out = append(out, doc[arrStart+len(msgs):]...)
+	binary.LittleEndian.PutUint32(out, uint32(len(out)))
+	return out, true
 }

@@ -1,0 +1,44 @@
+package embedded
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/chatlens/chatlens/store"
+	bolt "go.etcd.io/bbolt"
+)
+
+// TestStoreWriteIsOneCommit: the state machine's calls of one write (the
+// missed update, the insert of the new bucket, raising max_seq) share one
+// bbolt commit on a durable exclusive store, so a batch costs one pair of
+// fsyncs as the flat layout's single transaction does, and the write is
+// committed when InsertMessages returns.
+func TestStoreWriteIsOneCommit(t *testing.T) {
+	ctx := t.Context()
+	b, err := Open(filepath.Join(t.TempDir(), "durable.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close(ctx)
+	lastCommit := func() (id int) {
+		if err := b.db.exclusive.View(func(tx *bolt.Tx) error { id = tx.ID(); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	st := store.New(b, store.Options{})
+	for batch := range int64(3) {
+		before := lastCommit()
+		first := store.FirstSeq(batch)
+		msgs := make([]*store.MsgData, store.BucketSize)
+		for i := range msgs {
+			msgs[i] = &store.MsgData{SendID: "u1", Content: "hi", SendTime: first + int64(i)}
+		}
+		if _, err := st.InsertMessages(ctx, "sg_g", first, msgs); err != nil {
+			t.Fatal(err)
+		}
+		if commits := lastCommit() - before; commits != 1 {
+			t.Fatalf("batch %d: %d commits, want 1", batch, commits)
+		}
+	}
+}

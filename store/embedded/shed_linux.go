@@ -1,0 +1,116 @@
+package embedded
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"strconv"
+	"sync"
+	"syscall"
+)
+
+// pageShedder keeps the store file's pages mapped into this process from
+// growing by more than shedAbove. bbolt reads through a shared read-only
+// mapping of the whole file, and the kernel maps neighbouring cached pages
+// on every fault (fault-around), so one walk over a conversation's keys,
+// or a seed that rewrites every bucket it appends to, leaves most of the
+// file resident in this process: hundreds of MiB of VmHWM for pages it
+// will not touch again. Dropping them (madvise MADV_DONTNEED) only unmaps
+// them: the data stays in the page cache, and a later read maps it back.
+type pageShedder struct {
+	mu      sync.Mutex
+	touched int64 // bytes of the file touched (estimated) since the last shed
+}
+
+// shedAbove is how many bytes of the file may be touched between two
+// sheds: above a 100,000-message store's file (80 MiB), so one bench phase
+// over such a store rarely loses pages it reads again.
+const shedAbove = 96 << 20
+
+// tick records that about n bytes of the file were touched (a value read or
+// written, a key walked, a transaction: a fault maps 64 KiB around it) and,
+// every shedAbove bytes, sheds path's mappings unless the process maps
+// little of any file (statm). Counting costs nothing per read: looking at
+// how much of this one file is mapped (smaps) walks the page tables and
+// took milliseconds, enough to slow the bench's random reads by a third.
+// Call it while a transaction of path's handle is open: bbolt remaps the
+// file only when no read is open, and only in the writer, so the mappings
+// found stay the ones madvised.
+func (s *pageShedder) tick(path string, n int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.touched += n; s.touched < shedAbove {
+		return
+	}
+	s.touched = 0
+	if residentFileBytes() > shedAbove {
+		shedMappings(path)
+	}
+}
+
+// shedMappings drops the resident pages of every mapping of path's file
+// (matched by device and inode in /proc/self/maps, so a renamed path still
+// matches).
+func shedMappings(path string) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return
+	}
+	m, err := os.Open("/proc/self/maps")
+	if err != nil {
+		return
+	}
+	defer m.Close()
+	inode := strconv.FormatUint(st.Ino, 10)
+	sc := bufio.NewScanner(m)
+	for sc.Scan() {
+		// start-end perms offset dev inode path
+		f := bytes.Fields(sc.Bytes())
+		if len(f) < 6 || string(f[4]) != inode || !sameDevice(f[3], uint64(st.Dev)) {
+			continue
+		}
+		lo, hi, ok := bytes.Cut(f[0], []byte{'-'})
+		if !ok {
+			continue
+		}
+		start, err1 := strconv.ParseUint(string(lo), 16, 64)
+		end, err2 := strconv.ParseUint(string(hi), 16, 64)
+		if err1 != nil || err2 != nil || end <= start {
+			continue
+		}
+		_, _, _ = syscall.Syscall(syscall.SYS_MADVISE, uintptr(start), uintptr(end-start), syscall.MADV_DONTNEED)
+	}
+}
+
+// residentFileBytes is RssFile of this process (statm's third field counts
+// file and shared memory pages), 0 when unknown.
+func residentFileBytes() int64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	f := bytes.Fields(b)
+	if len(f) < 3 {
+		return 0
+	}
+	pages, _ := strconv.ParseInt(string(f[2]), 10, 64)
+	return pages * int64(os.Getpagesize())
+}
+
+// sameDevice compares a maps device field ("major:minor" in hex) with dev.
+func sameDevice(field []byte, dev uint64) bool {
+	maj, mnr, ok := bytes.Cut(field, []byte{':'})
+	if !ok {
+		return false
+	}
+	a, err1 := strconv.ParseUint(string(maj), 16, 64)
+	b, err2 := strconv.ParseUint(string(mnr), 16, 64)
+	// Linux's encoding of dev_t (new_encode_dev's inverse).
+	wantMaj := (dev >> 8) & 0xfff
+	wantMin := (dev & 0xff) | ((dev >> 12) & 0xfff00)
+	return err1 == nil && err2 == nil && a == wantMaj && b == wantMin
+}

@@ -1,0 +1,9 @@
+//go:build !linux
+
+package embedded
+
+// pageShedder sheds mapped file pages on Linux only; elsewhere it does
+// nothing.
+type pageShedder struct{}
+
+func (*pageShedder) tick(string, int64) {}
