@@ -8,7 +8,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/themes"
 )
 
@@ -102,7 +102,7 @@ func valueCompletion(v *kong.Value) completable {
 	case "themes":
 		c.values = themes.Names()
 	case "collections":
-		c.values = slices.Clone(store.Collections)
+		c.values = slices.Clone(bucket.Collections)
 	case "commands":
 		c.values = []string{} // filled by the script from the command list
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 type conversationsCmd struct {
@@ -47,7 +48,7 @@ func (c *conversationsCmd) Run(ctx context.Context, s *session) error {
 			}
 			return nil
 		}
-		convs := make([]store.Conversation, len(list))
+		convs := make([]bucket.Conversation, len(list))
 		for i, conv := range list {
 			convs[i] = conv.Conversation
 		}
@@ -75,6 +76,6 @@ func pad(s string, width int) string {
 }
 
 func kindName(t int32) string {
-	return map[int32]string{store.SessionSingle: "single", store.SessionWriteGroup: "group", store.SessionGroup: "group",
-		store.SessionNotification: "notice"}[t]
+	return map[int32]string{bucket.SessionSingle: "single", bucket.SessionWriteGroup: "group", bucket.SessionGroup: "group",
+		bucket.SessionNotification: "notice"}[t]
 }

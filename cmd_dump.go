@@ -72,7 +72,7 @@ func (c *dumpCmd) dump(ctx context.Context, s *session, st *store.Store) error {
 	out := &dumpPrinter{s: s, c: c, w: w, conv: conv, holeTimes: holeTimes, next: from}
 	// Rule 5 needs every quoted seq's slot: ScanQuoted reads what the batch
 	// and the one before do not hold, the quoted slots only.
-	err = st.ScanQuoted(ctx, w, from, to, projection.QuotedSeqs, func(batch []*store.Bucket, lookup bucket.Lookup) error {
+	err = st.ScanQuoted(ctx, w, from, to, projection.QuotedSeqs, func(batch []*bucket.Bucket, lookup bucket.Lookup) error {
 		for _, b := range batch {
 			for _, slot := range b.Slots {
 				if slot.Seq < from || slot.Seq > to {

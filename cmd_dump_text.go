@@ -6,6 +6,7 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // dumpPrinter writes a dump's seqs in order. In text, a run of two or more
@@ -16,7 +17,7 @@ import (
 type dumpPrinter struct {
 	s         *session
 	c         *dumpCmd
-	w         *store.Window
+	w         *bucket.Window
 	conv      projection.Conv
 	holeTimes *store.HoleSendTimes // json only: the stand-ins' send times
 
@@ -61,7 +62,7 @@ func (p *dumpPrinter) gap(ctx context.Context, from, to int64) error {
 				return err
 			}
 		}
-		if err := p.add(projection.View(store.StoredSlot{Seq: seq}, "", p.c.As, p.conv, nil)); err != nil {
+		if err := p.add(projection.View(bucket.StoredSlot{Seq: seq}, "", p.c.As, p.conv, nil)); err != nil {
 			return err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/embedded"
 	"github.com/chatlens/chatlens/store/testkit"
 )
@@ -79,12 +80,12 @@ func TestDumpTextCollapsesHoleRuns(t *testing.T) {
 	s := empty(t)
 	b := testkit.Open(t, s.data, embedded.Options{NoSync: true})
 	st := store.New(b, store.Options{})
-	msg := func(seq int64) *store.MsgData {
-		return &store.MsgData{SendID: "x", RecvID: "y", SessionType: store.SessionSingle, ContentType: 101,
-			Content: fmt.Sprintf(`{"content":"m%d"}`, seq), SendTime: 1700000000000 + seq, Status: store.StatusSent}
+	msg := func(seq int64) *bucket.MsgData {
+		return &bucket.MsgData{SendID: "x", RecvID: "y", SessionType: bucket.SessionSingle, ContentType: 101,
+			Content: fmt.Sprintf(`{"content":"m%d"}`, seq), SendTime: 1700000000000 + seq, Status: bucket.StatusSent}
 	}
 	for _, seq := range []int64{1, 301} {
-		if _, err := st.InsertMessages(t.Context(), "si_x_y", seq, []*store.MsgData{msg(seq)}); err != nil {
+		if _, err := st.InsertMessages(t.Context(), "si_x_y", seq, []*bucket.MsgData{msg(seq)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -105,7 +106,7 @@ func TestDumpTextCollapsesHoleRuns(t *testing.T) {
 func TestDumpPrinterTreatsSkippedSeqsAsHoles(t *testing.T) {
 	var buf strings.Builder
 	s := &session{process: process{stdout: &buf}, conn: &connection{UTC: true}}
-	p := &dumpPrinter{s: s, c: &dumpCmd{Format: "text"}, w: &store.Window{}, next: 1}
+	p := &dumpPrinter{s: s, c: &dumpCmd{Format: "text"}, w: &bucket.Window{}, next: 1}
 	msg := func(seq int64) projection.Message {
 		return projection.Message{Seq: seq, SendID: "x", ContentType: 101, Content: `{"content":"hi"}`, SendTime: 1}
 	}

@@ -19,8 +19,8 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/chatlens/chatlens/projection"
-	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bench"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/demo"
 	"github.com/chatlens/chatlens/store/embedded"
 	"github.com/chatlens/chatlens/store/rediscache"
@@ -155,14 +155,14 @@ func newParser(p process) (*kong.Kong, error) {
 			"version":            versionLine(),
 			"data_path":          defaultDataPath(),
 			"audit_path":         defaultAuditPath(),
-			"coll_msg":           store.CollMsg,
+			"coll_msg":           bucket.CollMsg,
 			"themes":             strings.Join(themes.Names(), ", "),
 			"demo_conversations": fmt.Sprint(demo.DefaultConversations),
 			"demo_messages":      fmt.Sprint(demo.DefaultMessages),
 			"demo_long":          fmt.Sprint(demo.DefaultLongMessages),
 			"bench_messages":     fmt.Sprint(bench.DefaultMessages),
 			"bench_batch":        fmt.Sprint(bench.DefaultBatchSize),
-			"bucket_size":        fmt.Sprint(store.BucketSize),
+			"bucket_size":        fmt.Sprint(bucket.BucketSize),
 		},
 	)
 }

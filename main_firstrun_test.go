@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/demo"
 )
 
@@ -44,7 +44,7 @@ func TestImportIntoAnInterruptedFirstRunIsKept(t *testing.T) {
 func TestFirstRunNeverSeedsAStoreWithDocuments(t *testing.T) {
 	s := fresh(t)
 	seq := `{"conversation_id":"si_alice_bob","max_seq":{"$numberLong":"7"},"min_seq":{"$numberLong":"0"}}` + "\n"
-	if r := s.importText(t, seq, "--collection", store.CollSeq); r.code != 0 {
+	if r := s.importText(t, seq, "--collection", bucket.CollSeq); r.code != 0 {
 		t.Fatalf("import: exit %d, stderr %q", r.code, r.stderr)
 	}
 	for _, args := range [][]string{{"conversations", "--as", "alice", "--read-only"}, {"conversations", "--as", "alice"}} {
@@ -52,10 +52,10 @@ func TestFirstRunNeverSeedsAStoreWithDocuments(t *testing.T) {
 			t.Errorf("%s: %q; the demo was written into a store holding seq documents", strings.Join(args, " "), r.stderr)
 		}
 	}
-	if out := s.mustRun(t, "export", "--collection", store.CollMsg); out != "" {
+	if out := s.mustRun(t, "export", "--collection", bucket.CollMsg); out != "" {
 		t.Errorf("msg documents appeared:\n%.300s", out)
 	}
-	if out := s.mustRun(t, "export", "--collection", store.CollSeq); !strings.Contains(out, `"$numberLong":"7"`) {
+	if out := s.mustRun(t, "export", "--collection", bucket.CollSeq); !strings.Contains(out, `"$numberLong":"7"`) {
 		t.Errorf("the imported seq document changed: %s", out)
 	}
 }
@@ -120,14 +120,14 @@ func TestEmptyFileIsNotAStore(t *testing.T) {
 func TestSeedRefusesAStoreHoldingAnyDocuments(t *testing.T) {
 	s := empty(t)
 	seq := `{"conversation_id":"si_alice_bob","max_seq":{"$numberLong":"7"},"min_seq":{"$numberLong":"0"}}` + "\n"
-	if r := s.importText(t, seq, "--collection", store.CollSeq); r.code != 0 {
+	if r := s.importText(t, seq, "--collection", bucket.CollSeq); r.code != 0 {
 		t.Fatalf("import: exit %d, stderr %q", r.code, r.stderr)
 	}
 	r := s.chatlens(t, "seed")
 	if r.code != 1 || !strings.Contains(r.stderr, "seq documents") || !strings.Contains(r.stderr, "--force") {
 		t.Errorf("seed into a store with seq documents: exit %d, stderr %q", r.code, r.stderr)
 	}
-	if out := s.mustRun(t, "export", "--collection", store.CollSeq); strings.Count(out, "\n") != 1 || !strings.Contains(out, `"$numberLong":"7"`) {
+	if out := s.mustRun(t, "export", "--collection", bucket.CollSeq); strings.Count(out, "\n") != 1 || !strings.Contains(out, `"$numberLong":"7"`) {
 		t.Errorf("the seq collection changed:\n%.300s", out)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/demo"
 )
 
@@ -80,7 +80,7 @@ func TestImportRejectsALineThatIsNotOneDocument(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want 1 and %q", r.code, r.stderr, c.want)
 			}
 			oneErrorLine(t, r.stderr)
-			out := s.mustRun(t, "export", "--collection", store.CollMsg)
+			out := s.mustRun(t, "export", "--collection", bucket.CollMsg)
 			if strings.Contains(out, "si_a_b:1") || strings.Contains(out, "si_a_b:2") {
 				t.Errorf("a document of the rejected line was stored:\n%s", out)
 			}

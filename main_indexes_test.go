@@ -13,7 +13,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/demo"
 	"github.com/chatlens/chatlens/store/mongotest"
 )
@@ -23,7 +23,7 @@ import (
 func listIndexes(t *testing.T, client *mongo.Client, db string) []string {
 	t.Helper()
 	var out []string
-	for _, coll := range store.Collections {
+	for _, coll := range bucket.Collections {
 		cur, err := client.Database(db).Collection(coll).Indexes().List(t.Context())
 		if err != nil {
 			continue

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/embedded"
 	"github.com/chatlens/chatlens/store/testkit"
 )
@@ -30,11 +31,11 @@ func withLongChat(t *testing.T, n int) sandbox {
 	s := seeded(t)
 	b := testkit.Open(t, s.data, embedded.Options{NoSync: true})
 	st := store.New(b, store.Options{})
-	msgs := make([]*store.MsgData, n)
+	msgs := make([]*bucket.MsgData, n)
 	for i := range msgs {
-		msgs[i] = &store.MsgData{SendID: "alice", RecvID: "olga", ClientMsgID: fmt.Sprintf("batch-%d", i+1),
-			SessionType: store.SessionSingle, ContentType: 101, Content: fmt.Sprintf(`{"content":"m%d"}`, i+1),
-			SendTime: 1700000000000 + int64(i), Status: store.StatusSent, Options: map[string]bool{}, AtUserIDList: []string{}}
+		msgs[i] = &bucket.MsgData{SendID: "alice", RecvID: "olga", ClientMsgID: fmt.Sprintf("batch-%d", i+1),
+			SessionType: bucket.SessionSingle, ContentType: 101, Content: fmt.Sprintf(`{"content":"m%d"}`, i+1),
+			SendTime: 1700000000000 + int64(i), Status: bucket.StatusSent, Options: map[string]bool{}, AtUserIDList: []string{}}
 	}
 	if _, err := st.InsertMessages(t.Context(), batchCid, 1, msgs); err != nil {
 		t.Fatal(err)
@@ -71,7 +72,7 @@ func startWrite(t *testing.T, s sandbox, args ...string) (*exec.Cmd, *bytes.Buff
 }
 
 // countSlots counts the slots of batchCid for which pred holds.
-func countSlots(t *testing.T, s sandbox, n int, pred func(store.StoredSlot) bool) []int64 {
+func countSlots(t *testing.T, s sandbox, n int, pred func(bucket.StoredSlot) bool) []int64 {
 	t.Helper()
 	st := s.stored(t)
 	var out []int64
@@ -93,7 +94,7 @@ func TestKilledBatchLeavesItsIntentInTheAuditLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
-	revoked := countSlots(t, s, n, func(sl store.StoredSlot) bool { return sl.Slot.Revoke != nil })
+	revoked := countSlots(t, s, n, func(sl bucket.StoredSlot) bool { return sl.Slot.Revoke != nil })
 	entries := auditEntries(t, s)
 	if len(entries) == 0 || entries[0].Result != store.ResultIntent || store.FormatSeqs(entries[0].Seqs) != "1-2000" ||
 		entries[0].Action != "revoke" || entries[0].Conversation != batchCid {
@@ -113,7 +114,7 @@ func TestInterruptedBatchStopsAndSaysWhatWasDone(t *testing.T) {
 	}
 	err := cmd.Wait()
 	code := cmd.ProcessState.ExitCode()
-	deleted := countSlots(t, s, n, func(sl store.StoredSlot) bool { return len(sl.Slot.DelList) > 0 })
+	deleted := countSlots(t, s, n, func(sl bucket.StoredSlot) bool { return len(sl.Slot.DelList) > 0 })
 	if code != 1 || len(deleted) == n {
 		t.Fatalf("exit %d (%v) with %d of %d seqs deleted: the interrupt did not stop the batch; output %q", code, err, len(deleted), n, out)
 	}

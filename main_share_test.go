@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/demo"
 )
 
@@ -200,7 +201,7 @@ func newestPlain(t *testing.T, st *store.Store, cid string) (int64, string) {
 	var seq int64
 	var sender string
 	for n, s := range slotsOf(t, st, cid, 150) {
-		if n > seq && !s.IsHole() && s.Slot.Revoke == nil && len(s.Slot.DelList) == 0 && s.Slot.Msg.MsgFrom == store.MsgFromUser {
+		if n > seq && !s.IsHole() && s.Slot.Revoke == nil && len(s.Slot.DelList) == 0 && s.Slot.Msg.MsgFrom == bucket.MsgFromUser {
 			seq, sender = n, s.Slot.Msg.SendID
 		}
 	}

@@ -186,13 +186,13 @@ func (s sandbox) stored(t *testing.T) *store.Store {
 }
 
 // slotsOf reads every stored slot of cid by seq.
-func slotsOf(t *testing.T, st *store.Store, cid string, maxSeq int64) map[int64]store.StoredSlot {
+func slotsOf(t *testing.T, st *store.Store, cid string, maxSeq int64) map[int64]bucket.StoredSlot {
 	t.Helper()
-	bs, err := st.Buckets(context.Background(), cid, store.BucketsCovering(1, maxSeq), maxSeq)
+	bs, err := st.Buckets(context.Background(), cid, bucket.BucketsCovering(1, maxSeq), maxSeq)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[int64]store.StoredSlot{}
+	out := map[int64]bucket.StoredSlot{}
 	for _, b := range bs {
 		for _, s := range b.Slots {
 			out[s.Seq] = s
@@ -209,14 +209,14 @@ func num(v any) int64 { f, _ := v.(float64); return int64(f) }
 // otherwise findBeforeSendTime looks in the hole's bucket, its first
 // seq%100 slots (none for a seq ending a bucket), then each bucket below,
 // whole, for the last message with a send time; none found ends the search.
-func openIMHoleTimes(slots map[int64]store.StoredSlot, from, to int64) map[int64]int64 {
+func openIMHoleTimes(slots map[int64]bucket.StoredSlot, from, to int64) map[int64]int64 {
 	findBefore := func(seq int64) (int64, int64) {
-		for i := store.BucketIndex(seq); i >= 0; i-- {
-			n := int64(store.BucketSize)
-			if i == store.BucketIndex(seq) {
-				n = seq % store.BucketSize
+		for i := bucket.BucketIndex(seq); i >= 0; i-- {
+			n := int64(bucket.BucketSize)
+			if i == bucket.BucketIndex(seq) {
+				n = seq % bucket.BucketSize
 			}
-			for q := store.FirstSeq(i) + n - 1; q >= store.FirstSeq(i); q-- {
+			for q := bucket.FirstSeq(i) + n - 1; q >= bucket.FirstSeq(i); q-- {
 				if s := slots[q]; !s.IsHole() && s.Slot.Msg.SendTime > 0 {
 					return s.Slot.Msg.Seq, s.Slot.Msg.SendTime
 				}
@@ -300,7 +300,7 @@ func TestDumpFollowsOpenIMRules(t *testing.T) {
 	}
 }
 
-func checkSlot(t *testing.T, where string, o map[string]any, slot store.StoredSlot, slots map[int64]store.StoredSlot, viewer string, seen map[string]int) {
+func checkSlot(t *testing.T, where string, o map[string]any, slot bucket.StoredSlot, slots map[int64]bucket.StoredSlot, viewer string, seen map[string]int) {
 	t.Helper()
 	m := slot.Slot.Msg
 	deleted := slices.Contains(slot.Slot.DelList, viewer)
@@ -337,7 +337,7 @@ func checkSlot(t *testing.T, where string, o map[string]any, slot store.StoredSl
 	if num(o["status"]) != wantStatus {
 		t.Errorf("%s: status %v, want %d", where, o["status"], wantStatus)
 	}
-	wantRead := m.SessionType == store.SessionSingle && slot.Slot.IsRead
+	wantRead := m.SessionType == bucket.SessionSingle && slot.Slot.IsRead
 	if o["isRead"] != wantRead {
 		t.Errorf("%s: isRead %v, want %v (slot flag %v, session type %d)", where, o["isRead"], wantRead, slot.Slot.IsRead, m.SessionType)
 	}
@@ -349,7 +349,7 @@ func checkSlot(t *testing.T, where string, o map[string]any, slot store.StoredSl
 // checkQuote applies rule 5 as OpenIM does (controller/msg.go handlerDBMsg):
 // a quote of a revoked seq shows it as type 2101; any other quote, one of a
 // message deleted for the viewer included, is shown as stored.
-func checkQuote(t *testing.T, where, shown, stored string, slots map[int64]store.StoredSlot, viewer string, seen map[string]int) {
+func checkQuote(t *testing.T, where, shown, stored string, slots map[int64]bucket.StoredSlot, viewer string, seen map[string]int) {
 	t.Helper()
 	type quote struct {
 		Text         string
@@ -386,7 +386,7 @@ func plainSeq(t *testing.T, st *store.Store, cid, sender string, after int64, un
 	for seq := after + 1; seq <= 150; seq++ {
 		s := slots[seq]
 		if !s.IsHole() && s.Slot.Msg.SendID == sender && s.Slot.Revoke == nil && len(s.Slot.DelList) == 0 &&
-			s.Slot.Msg.MsgFrom == store.MsgFromUser && (!unread || !s.Slot.IsRead) {
+			s.Slot.Msg.MsgFrom == bucket.MsgFromUser && (!unread || !s.Slot.IsRead) {
 			return seq
 		}
 	}
@@ -549,19 +549,19 @@ func hostileSandbox(t *testing.T) sandbox {
 	b := testkit.Open(t, s.data, embedded.Options{NoSync: true})
 	defer b.Close(context.Background())
 	st := store.New(b, store.Options{})
-	var msgs []*store.MsgData
+	var msgs []*bucket.MsgData
 	for i, text := range hostileTexts {
 		content, _ := json.Marshal(map[string]string{"content": text})
-		msgs = append(msgs, &store.MsgData{SendID: "eve", RecvID: "alice", ClientMsgID: fmt.Sprint("c", i),
-			SenderNickname: "\x1b]0;x\x07Eve\u202e", SessionType: store.SessionSingle, MsgFrom: store.MsgFromUser,
-			ContentType: 101, Content: string(content), SendTime: 1700000000000 + int64(i), Status: store.StatusSent,
+		msgs = append(msgs, &bucket.MsgData{SendID: "eve", RecvID: "alice", ClientMsgID: fmt.Sprint("c", i),
+			SenderNickname: "\x1b]0;x\x07Eve\u202e", SessionType: bucket.SessionSingle, MsgFrom: bucket.MsgFromUser,
+			ContentType: 101, Content: string(content), SendTime: 1700000000000 + int64(i), Status: bucket.StatusSent,
 			Options: map[string]bool{}, AtUserIDList: []string{}})
 	}
 	ctx := context.Background()
 	if _, err := st.InsertMessages(ctx, hostileCid, 1, msgs); err != nil {
 		t.Fatal(err)
 	}
-	rev := store.Revoke{UserID: "eve", Nickname: "\x1b[31mEve\u202e", Time: 1700000009999}
+	rev := bucket.Revoke{UserID: "eve", Nickname: "\x1b[31mEve\u202e", Time: 1700000009999}
 	if _, err := st.Revoke(ctx, hostileCid, []int64{int64(len(msgs))}, rev); err != nil {
 		t.Fatal(err)
 	}
@@ -575,7 +575,7 @@ func wantInert(t *testing.T, what, out string) {
 		t.Errorf("%s: invalid UTF-8 in the output", what)
 	}
 	for i, r := range out {
-		if r < 0x20 && r != '\n' || r == 0x7f || store.UnsafeRune(r) {
+		if r < 0x20 && r != '\n' || r == 0x7f || bucket.UnsafeRune(r) {
 			t.Errorf("%s: %U at byte %d: …%q…", what, r, i, out[max(0, i-30):min(len(out), i+10)])
 			return
 		}
@@ -625,18 +625,18 @@ func TestDumpTreatsFarQuotes(t *testing.T) {
 	s := empty(t)
 	b := testkit.Open(t, s.data, embedded.Options{NoSync: true})
 	st := store.New(b, store.Options{})
-	msg := func(from string, seq int64, ct int32, content string) *store.MsgData {
+	msg := func(from string, seq int64, ct int32, content string) *bucket.MsgData {
 		to := map[string]string{"alice": "bob", "bob": "alice"}[from]
-		return &store.MsgData{SendID: from, RecvID: to, ClientMsgID: fmt.Sprint("c", seq), SenderNickname: strings.ToUpper(from[:1]) + from[1:],
-			SessionType: store.SessionSingle, MsgFrom: store.MsgFromUser, ContentType: ct, Content: content,
-			SendTime: 1700000000000 + seq, Status: store.StatusSent, Options: map[string]bool{}, AtUserIDList: []string{}}
+		return &bucket.MsgData{SendID: from, RecvID: to, ClientMsgID: fmt.Sprint("c", seq), SenderNickname: strings.ToUpper(from[:1]) + from[1:],
+			SessionType: bucket.SessionSingle, MsgFrom: bucket.MsgFromUser, ContentType: ct, Content: content,
+			SendTime: 1700000000000 + seq, Status: bucket.StatusSent, Options: map[string]bool{}, AtUserIDList: []string{}}
 	}
 	text := func(s string) string { c, _ := json.Marshal(map[string]string{"content": s}); return string(c) }
-	var early []*store.MsgData
+	var early []*bucket.MsgData
 	for seq := int64(1); seq <= 5; seq++ {
 		early = append(early, msg("alice", seq, 101, text(fmt.Sprint("hello ", seq))))
 	}
-	quote := func(seq, quoted int64) *store.MsgData {
+	quote := func(seq, quoted int64) *bucket.MsgData {
 		q := early[quoted-1]
 		content, _ := json.Marshal(map[string]any{"text": fmt.Sprint("reply to ", quoted), "quoteMessage": map[string]any{
 			"clientMsgID": q.ClientMsgID, "seq": quoted, "sendID": q.SendID, "senderNickname": q.SenderNickname,
@@ -647,10 +647,10 @@ func TestDumpTreatsFarQuotes(t *testing.T) {
 	for _, step := range []func() (store.WriteResult, error){
 		func() (store.WriteResult, error) { return st.InsertMessages(ctx, cid, 1, early) },
 		func() (store.WriteResult, error) {
-			return st.InsertMessages(ctx, cid, 2001, []*store.MsgData{quote(2001, 3), quote(2002, 4), quote(2003, 5)})
+			return st.InsertMessages(ctx, cid, 2001, []*bucket.MsgData{quote(2001, 3), quote(2002, 4), quote(2003, 5)})
 		},
 		func() (store.WriteResult, error) {
-			return st.Revoke(ctx, cid, []int64{3}, store.Revoke{UserID: "alice", Nickname: "Alice", Role: 100, Time: 1700000009000})
+			return st.Revoke(ctx, cid, []int64{3}, bucket.Revoke{UserID: "alice", Nickname: "Alice", Role: 100, Time: 1700000009000})
 		},
 		func() (store.WriteResult, error) { return st.DeleteForMe(ctx, cid, []int64{4}, "bob") },
 	} {
@@ -825,7 +825,7 @@ func TestInterruptedFirstRunIsSeededAgain(t *testing.T) {
 	if again := s.chatlens(t, "check"); again.code != 0 || strings.Contains(again.stderr, "seed") {
 		t.Errorf("check of the re-seeded demo: exit %d, stderr %q", again.code, again.stderr)
 	}
-	if out := s.mustRun(t, "export", "--collection", store.CollMsg); strings.Contains(out, demo.MetaCollection) || strings.Contains(out, `"complete"`) {
+	if out := s.mustRun(t, "export", "--collection", bucket.CollMsg); strings.Contains(out, demo.MetaCollection) || strings.Contains(out, `"complete"`) {
 		t.Errorf("the export of msg shows the demo marker")
 	}
 }
@@ -834,14 +834,14 @@ func TestInterruptedFirstRunIsSeededAgain(t *testing.T) {
 // looks, it is the user's and is used as it is.
 func TestImportedStoreIsNeverReseeded(t *testing.T) {
 	src, dst := seeded(t), empty(t)
-	dst.mustRunIn(t, src.mustRun(t, "export", "--conversation", demo.ShowcaseSingleID), "import", "-", "--collection", store.CollMsg)
-	before := dst.mustRun(t, "export", "--collection", store.CollMsg)
+	dst.mustRunIn(t, src.mustRun(t, "export", "--conversation", demo.ShowcaseSingleID), "import", "-", "--collection", bucket.CollMsg)
+	before := dst.mustRun(t, "export", "--collection", bucket.CollMsg)
 	for _, args := range [][]string{{"conversations", "--as", "alice"}, {"check"}} {
 		if r := dst.chatlens(t, args...); strings.Contains(r.stderr, "seed") {
 			t.Errorf("%s on imported data seeded: %q", args[0], r.stderr)
 		}
 	}
-	if after := dst.mustRun(t, "export", "--collection", store.CollMsg); after != before {
+	if after := dst.mustRun(t, "export", "--collection", bucket.CollMsg); after != before {
 		t.Errorf("the imported messages changed")
 	}
 	if progress, _ := demoProgress(t, dst); progress != demo.NotSeeded {
@@ -866,10 +866,10 @@ func TestDumpHolesCarryThePreviousSendTime(t *testing.T) {
 	s := empty(t)
 	b := testkit.Open(t, s.data, embedded.Options{NoSync: true})
 	st := store.New(b, store.Options{})
-	msg := func(seq int64) *store.MsgData {
-		return &store.MsgData{SendID: "alice", RecvID: "bob", ClientMsgID: fmt.Sprint("c", seq), SenderNickname: "Alice",
-			SessionType: store.SessionSingle, MsgFrom: store.MsgFromUser, ContentType: 101, Content: `{"content":"hi"}`,
-			SendTime: 1700000000000 + seq*1000, Status: store.StatusSent, Options: map[string]bool{}, AtUserIDList: []string{}}
+	msg := func(seq int64) *bucket.MsgData {
+		return &bucket.MsgData{SendID: "alice", RecvID: "bob", ClientMsgID: fmt.Sprint("c", seq), SenderNickname: "Alice",
+			SessionType: bucket.SessionSingle, MsgFrom: bucket.MsgFromUser, ContentType: 101, Content: `{"content":"hi"}`,
+			SendTime: 1700000000000 + seq*1000, Status: bucket.StatusSent, Options: map[string]bool{}, AtUserIDList: []string{}}
 	}
 	ctx := context.Background()
 	// seqs 1..5 in bucket 0, nothing in buckets 1 and 2, seqs 350 and 352 in
@@ -879,7 +879,7 @@ func TestDumpHolesCarryThePreviousSendTime(t *testing.T) {
 		if first > 5 {
 			n = 1
 		}
-		var msgs []*store.MsgData
+		var msgs []*bucket.MsgData
 		for seq := first; seq < first+n; seq++ {
 			msgs = append(msgs, msg(seq))
 		}

@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/demo"
 	"github.com/chatlens/chatlens/store/embedded"
 	"github.com/chatlens/chatlens/store/mongotest"
@@ -55,9 +56,9 @@ func TestRevokeFollowsOpenIMPermissions(t *testing.T) {
 	var owner, member string
 	for _, m := range members {
 		switch {
-		case m.RoleLevel == store.RoleOwner && owner == "":
+		case m.RoleLevel == bucket.RoleOwner && owner == "":
 			owner = m.UserID
-		case m.RoleLevel == store.RoleMember && member == "":
+		case m.RoleLevel == bucket.RoleMember && member == "":
 			member = m.UserID
 		}
 	}
@@ -105,9 +106,9 @@ func TestRevokeFollowsOpenIMPermissions(t *testing.T) {
 func TestPullWindowInTheCommands(t *testing.T) {
 	s := seeded(t)
 	chat := demo.ShowcaseSingleID
-	s.storeDocs(t, store.CollSeqUser, bson.D{{Key: "user_id", Value: "alice"}, {Key: "conversation_id", Value: chat},
+	s.storeDocs(t, bucket.CollSeqUser, bson.D{{Key: "user_id", Value: "alice"}, {Key: "conversation_id", Value: chat},
 		{Key: "min_seq", Value: int64(21)}, {Key: "max_seq", Value: int64(0)}, {Key: "read_seq", Value: int64(3)}})
-	s.storeDocs(t, store.CollConversation, bson.D{{Key: "owner_user_id", Value: "alice"}, {Key: "conversation_id", Value: chat},
+	s.storeDocs(t, bucket.CollConversation, bson.D{{Key: "owner_user_id", Value: "alice"}, {Key: "conversation_id", Value: chat},
 		{Key: "conversation_type", Value: int32(1)}, {Key: "user_id", Value: "bob"}, {Key: "min_seq", Value: int64(50)}})
 	for _, from := range []string{"1", "10"} {
 		objs := s.dumpJSON(t, chat, "alice", "--from", from)

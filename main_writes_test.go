@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/demo"
 	"github.com/chatlens/chatlens/store/embedded"
 	"github.com/chatlens/chatlens/store/testkit"
@@ -67,10 +68,10 @@ func TestDumpOfAFarBucketPrintsOneRowForTheRunBetween(t *testing.T) {
 	b := testkit.Open(t, s.data, embedded.Options{NoSync: true})
 	st := store.New(b, store.Options{})
 	for _, first := range []int64{1, far} {
-		msgs := make([]*store.MsgData, 10)
+		msgs := make([]*bucket.MsgData, 10)
 		for i := range msgs {
-			msgs[i] = &store.MsgData{SendID: "alice", GroupID: "far", SessionType: store.SessionGroup, ContentType: 101,
-				Content: `{"content":"hello"}`, SendTime: 1700000000000 + int64(i), Status: store.StatusSent,
+			msgs[i] = &bucket.MsgData{SendID: "alice", GroupID: "far", SessionType: bucket.SessionGroup, ContentType: 101,
+				Content: `{"content":"hello"}`, SendTime: 1700000000000 + int64(i), Status: bucket.StatusSent,
 				ClientMsgID: fmt.Sprintf("far-%d-%d", first, i), Options: map[string]bool{}, AtUserIDList: []string{}}
 		}
 		if _, err := st.InsertMessages(t.Context(), cid, first, msgs); err != nil {
@@ -86,7 +87,7 @@ func TestDumpOfAFarBucketPrintsOneRowForTheRunBetween(t *testing.T) {
 		t.Errorf("dump printed %d lines; want the 20 messages and one row for seq 11-%d:\n%s", len(lines), far-1, out)
 	}
 	objs := s.dumpJSON(t, cid, "alice", "--from", "5", "--to", "1205")
-	if len(objs) != 1201 || num(objs[0]["seq"]) != 5 || num(objs[1200]["seq"]) != 1205 || num(objs[600]["status"]) != int64(store.StatusDeleted) {
+	if len(objs) != 1201 || num(objs[0]["seq"]) != 5 || num(objs[1200]["seq"]) != 1205 || num(objs[600]["status"]) != int64(bucket.StatusDeleted) {
 		t.Errorf("JSON dump of 5..1205: %d objects; want one per seq, holes past 10", len(objs))
 	}
 }
@@ -98,13 +99,13 @@ func TestCheckReportsFarAndOverflowingBuckets(t *testing.T) {
 	b := testkit.Open(t, s.data, embedded.Options{NoSync: true})
 	st := store.New(b, store.Options{})
 	for _, first := range []int64{1, 1_000_000_001} {
-		if _, err := st.InsertMessages(t.Context(), "sg_far", first, []*store.MsgData{{SendID: "alice", GroupID: "far",
-			SessionType: store.SessionGroup, ContentType: 101, Content: `{"content":"hi"}`, SendTime: 1700000000000,
-			Status: store.StatusSent, Options: map[string]bool{}, AtUserIDList: []string{}}}); err != nil {
+		if _, err := st.InsertMessages(t.Context(), "sg_far", first, []*bucket.MsgData{{SendID: "alice", GroupID: "far",
+			SessionType: bucket.SessionGroup, ContentType: 101, Content: `{"content":"hi"}`, SendTime: 1700000000000,
+			Status: bucket.StatusSent, Options: map[string]bool{}, AtUserIDList: []string{}}}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := b.InsertBucket(t.Context(), store.NewDoc("sg_wrap:92233720368547758")); err != nil {
+	if err := b.InsertBucket(t.Context(), bucket.NewDoc("sg_wrap:92233720368547758")); err != nil {
 		t.Fatal(err)
 	}
 	_ = st.Close(context.Background())

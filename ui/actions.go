@@ -7,6 +7,7 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // askAction prepares the confirmation of a write on the selected message,
@@ -128,9 +129,9 @@ func (t *timeline) revokeDialog(seq int64, viewer, summary string) confirmDialog
 	}
 	msg := st.Slot.Msg
 	who := store.Revoker{UserID: viewer, Admin: t.e.admin}
-	var sender *store.GroupMember
+	var sender *bucket.GroupMember
 	for _, mb := range t.members {
-		gm := &store.GroupMember{UserID: mb.UserID, RoleLevel: mb.RoleLevel}
+		gm := &bucket.GroupMember{UserID: mb.UserID, RoleLevel: mb.RoleLevel}
 		if mb.UserID == viewer && store.IsGroupConversation(t.cid) {
 			who.Member = gm
 		}
@@ -145,7 +146,7 @@ func (t *timeline) revokeDialog(seq int64, viewer, summary string) confirmDialog
 		return confirmDialog{title: "Revoke refused", lines: lines}
 	}
 	role := "role " + roleName(d.Role)
-	if msg.SessionType == store.SessionSingle {
+	if msg.SessionType == bucket.SessionSingle {
 		role = "role = user.app_manger_level"
 	}
 	lines = append(lines, fmt.Sprintf("%s may: %s; revoked by %s (%s)", viewer, d.Rule, viewer, role))
@@ -154,11 +155,11 @@ func (t *timeline) revokeDialog(seq int64, viewer, summary string) confirmDialog
 
 func roleName(level int32) string {
 	switch level {
-	case store.RoleOwner:
+	case bucket.RoleOwner:
 		return "owner"
-	case store.RoleAdmin:
+	case bucket.RoleAdmin:
 		return "admin"
-	case store.RoleMember:
+	case bucket.RoleMember:
 		return "member"
 	}
 	if level == 0 {

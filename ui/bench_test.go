@@ -3,7 +3,7 @@ package ui
 import (
 	"testing"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Benchmarks of the draw path, which runs on every key press: no I/O, every
@@ -19,7 +19,7 @@ func benchTimeline(b *testing.B) (*driver, *testBackend) {
 	d := newDriver(b, st, opts, 120, 40)
 	d.open(chatAB)
 	d.jump(60)
-	if seqs := seqsOnScreen(d.m.View()); len(seqs) < 30 || store.BucketIndex(seqs[0]) != store.BucketIndex(seqs[len(seqs)-1]) {
+	if seqs := seqsOnScreen(d.m.View()); len(seqs) < 30 || bucket.BucketIndex(seqs[0]) != bucket.BucketIndex(seqs[len(seqs)-1]) {
 		b.Fatalf("the screen is not one full bucket: %v", seqs)
 	}
 	// bob's window is known, so a switch to him needs no read.
@@ -46,7 +46,7 @@ func BenchmarkTimelineView(b *testing.B) {
 func BenchmarkProjectBucketForViewer(b *testing.B) {
 	d, _ := benchTimeline(b)
 	t := d.m.tl
-	first := store.FirstSeq(store.BucketIndex(t.cursor))
+	first := bucket.FirstSeq(bucket.BucketIndex(t.cursor))
 	viewers := [2]string{"bob", "alice"}
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -54,7 +54,7 @@ func BenchmarkProjectBucketForViewer(b *testing.B) {
 	for b.Loop() {
 		v := viewers[i%2]
 		i++
-		for seq := first; seq < first+store.BucketSize; seq++ {
+		for seq := first; seq < first+bucket.BucketSize; seq++ {
 			if _, ok := t.message(seq, v); !ok {
 				b.Fatalf("seq %d not held", seq)
 			}

@@ -96,7 +96,7 @@ func loadList(e *common, req reqID, owner string) tea.Cmd {
 		}
 		items := make([]convItem, len(sums))
 		userIDs, groupIDs := []string{owner}, []string(nil)
-		var unread []store.Window // windows whose newest bucket was not read
+		var unread []bucket.Window // windows whose newest bucket was not read
 		for i, s := range sums {
 			items[i] = convItem{sum: s, peer: store.PeerOf(s.Conversation, owner)}
 			if items[i].peer != "" {
@@ -119,7 +119,7 @@ func loadList(e *common, req reqID, owner string) tea.Cmd {
 				return fail(err)
 			}
 		}
-		newest := map[string]*store.Bucket{}
+		newest := map[string]*bucket.Bucket{}
 		if len(unread) > 0 {
 			// Previews are a nicety: without them the list still works.
 			if bs, err := e.st.NewestBuckets(e.ctx, unread); err == nil {
@@ -135,12 +135,12 @@ func loadList(e *common, req reqID, owner string) tea.Cmd {
 			}
 			if last != nil {
 				if seq := last.LastFilledSeq(); seq > 0 && seq <= it.sum.Window.MaxSeq {
-					slot := last.Slots[store.SlotIndex(seq)] // a copy: the bucket may go
+					slot := last.Slots[bucket.SlotIndex(seq)] // a copy: the bucket may go
 					it.last, it.lastDoc = &slot, last.DocID
 					// A quote of a seq in the same bucket can be checked for
 					// free; any other shows by seq only in the preview.
-					if q, ok := projection.QuotedBy(slot); ok && store.BucketIndex(q) == last.Index {
-						quoted := last.Slots[store.SlotIndex(q)]
+					if q, ok := projection.QuotedBy(slot); ok && bucket.BucketIndex(q) == last.Index {
+						quoted := last.Slots[bucket.SlotIndex(q)]
 						it.lastQuoted = &quoted
 					}
 				}
@@ -158,11 +158,11 @@ func loadList(e *common, req reqID, owner string) tea.Cmd {
 type bucketsLoadedMsg struct {
 	req     reqID
 	indexes []int64
-	buckets []*store.Bucket
+	buckets []*bucket.Bucket
 	refresh bool // a re-read after a write: replace what is held
 	// quoted are the slots, by seq, that quotes in buckets (or, for a
 	// quotes-only read, in the held ones) quote: for rule 5, not for display.
-	quoted     map[int64]store.StoredSlot
+	quoted     map[int64]bucket.StoredSlot
 	quotedSeqs []int64 // what a quotes-only read asked for
 	// gap is set when the bucket asked for held nothing and the read went
 	// on to the nearest stored bucket beyond it (in buckets, if any).
@@ -224,14 +224,14 @@ func loadBuckets(e *common, r bucketRequest) tea.Cmd {
 
 // quotesIn is projection.QuotedSeqs less the quoted slots the timeline
 // already keeps beside its run.
-func (r bucketRequest) quotesIn(buckets []*store.Bucket, from, to int64, held func(int64) bool) []int64 {
+func (r bucketRequest) quotesIn(buckets []*bucket.Bucket, from, to int64, held func(int64) bool) []int64 {
 	return slices.DeleteFunc(projection.QuotedSeqs(buckets, from, to, held), func(seq int64) bool { return r.haveSeqs[seq] })
 }
 
 // batchLookup resolves the quotes of a batch of buckets read in a command
 // (seqs minSeq..maxSeq): quotes reaching outside the batch read only their
 // quoted slots.
-func batchLookup(e *common, cid string, bs []*store.Bucket, minSeq, maxSeq int64) (bucket.Lookup, error) {
+func batchLookup(e *common, cid string, bs []*bucket.Bucket, minSeq, maxSeq int64) (bucket.Lookup, error) {
 	inBatch := make(map[int64]bool, len(bs))
 	for _, b := range bs {
 		inBatch[b.Index] = true
@@ -262,14 +262,14 @@ type membersLoadedMsg struct {
 type windowLoadedMsg struct {
 	req    reqID
 	viewer string
-	win    store.Window
+	win    bucket.Window
 	err    error
 }
 
 // loadWindow reads viewer's window of the conversation of base, another
 // viewer's window, whose start and end for everyone it shares: no bucket
 // is read.
-func loadWindow(e *common, req reqID, viewer string, base store.Window) tea.Cmd {
+func loadWindow(e *common, req reqID, viewer string, base bucket.Window) tea.Cmd {
 	return func() tea.Msg {
 		w, err := e.st.WindowAt(e.ctx, viewer, base)
 		if err != nil {

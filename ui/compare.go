@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/chatlens/chatlens/projection"
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // The compare view as a diff: a background scan of the viewer's window
@@ -61,16 +61,16 @@ func (t *timeline) restartDiffs() tea.Cmd {
 		return nil
 	}
 	t.diffs = diffScan{req: t.e.newReq(), with: t.compareAs, scanning: true,
-		next:  store.BucketIndex(t.maxSeq()),
-		total: int(store.BucketIndex(t.maxSeq()) - store.BucketIndex(t.minSeq()) + 1)}
+		next:  bucket.BucketIndex(t.maxSeq()),
+		total: int(bucket.BucketIndex(t.maxSeq()) - bucket.BucketIndex(t.minSeq()) + 1)}
 	return t.diffStep(wb)
 }
 
 // diffStep reads the next batch of buckets and projects each seq of the
 // viewer's window for both viewers.
-func (t *timeline) diffStep(wb store.Window) tea.Cmd {
+func (t *timeline) diffStep(wb bucket.Window) tea.Cmd {
 	d := t.diffs
-	lowest := store.BucketIndex(t.minSeq())
+	lowest := bucket.BucketIndex(t.minSeq())
 	var idx []int64
 	for i := d.next; i >= lowest && len(idx) < t.e.st.FindBatch; i-- {
 		idx = append(idx, i)
@@ -140,7 +140,7 @@ func (m *Model) diffStepped(msg diffStepMsg) tea.Cmd {
 	d.scanned += msg.scanned
 	d.next -= int64(msg.scanned)
 	var cmds []tea.Cmd
-	if d.next >= store.BucketIndex(t.minSeq()) && msg.scanned > 0 {
+	if d.next >= bucket.BucketIndex(t.minSeq()) && msg.scanned > 0 {
 		cmds = append(cmds, t.diffStep(t.wins[d.with]))
 	} else {
 		d.scanning = false

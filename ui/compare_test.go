@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // longerChat adds seqs 121-450 to alice and bob's chat (five buckets in
@@ -16,9 +17,9 @@ import (
 func longerChat(t *testing.T) func(*store.Store) {
 	return func(st *store.Store) {
 		ctx := context.Background()
-		var more []*store.MsgData
+		var more []*bucket.MsgData
 		for i := 121; i <= 450; i++ {
-			more = append(more, textMsg("alice", "bob", "", store.SessionSingle, i, fmt.Sprintf("later %d", i)))
+			more = append(more, textMsg("alice", "bob", "", bucket.SessionSingle, i, fmt.Sprintf("later %d", i)))
 		}
 		if _, err := st.InsertMessages(ctx, chatAB, 121, more); err != nil {
 			t.Fatal(err)
@@ -101,7 +102,7 @@ func TestStepBetweenDifferencesLoadsBuckets(t *testing.T) {
 // carol's window (seq_user.min_seq 20) collapse into one row.
 func TestDifferencesOnly(t *testing.T) {
 	d := compareDriver(t, 120, 40, func(st *store.Store) {
-		insertRaw(t, st, store.CollSeqUser, store.SeqUser{UserID: "carol", ConversationID: chatT, MinSeq: 20})
+		insertRaw(t, st, bucket.CollSeqUser, bucket.SeqUser{UserID: "carol", ConversationID: chatT, MinSeq: 20})
 	})
 	d.open(chatT)
 	d.keys("c")
@@ -158,7 +159,7 @@ func TestCompareInspectorShowsBothViewers(t *testing.T) {
 // inspector says she is shown nothing, and why.
 func TestCompareInspectorOutsideTheWindow(t *testing.T) {
 	d := compareDriver(t, 140, 50, func(st *store.Store) {
-		insertRaw(t, st, store.CollSeqUser, store.SeqUser{UserID: "carol", ConversationID: chatT, MinSeq: 20})
+		insertRaw(t, st, bucket.CollSeqUser, bucket.SeqUser{UserID: "carol", ConversationID: chatT, MinSeq: 20})
 	})
 	d.open(chatT)
 	d.keys("c")

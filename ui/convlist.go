@@ -9,6 +9,7 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // convItem is one row of the conversation list.
@@ -16,11 +17,11 @@ type convItem struct {
 	sum     store.ConversationSummary
 	name    string // peer nickname, group name, or an ID
 	peer    string // the other user of a single chat
-	last    *store.StoredSlot
+	last    *bucket.StoredSlot
 	lastDoc string
 	// lastQuoted is the slot last quotes when it came in the same bucket read
 	// (rule 5 for the preview); nil otherwise.
-	lastQuoted *store.StoredSlot
+	lastQuoted *bucket.StoredSlot
 }
 
 // convList is the left pane: the conversations of one owner. Open and
@@ -151,11 +152,11 @@ func (l *convList) move(delta int) {
 // typeMarker tells the kind of a conversation at a glance.
 func typeMarker(cid string) string {
 	switch store.ConversationTypeOf(cid) {
-	case store.SessionSingle:
+	case bucket.SessionSingle:
 		return "@"
-	case store.SessionGroup, store.SessionWriteGroup:
+	case bucket.SessionGroup, bucket.SessionWriteGroup:
 		return "#"
-	case store.SessionNotification:
+	case bucket.SessionNotification:
 		return "!"
 	}
 	return "?"
@@ -218,11 +219,11 @@ func (l *convList) row(it *convItem, selected bool) []string {
 	if it.last != nil {
 		// A quote of anything but lastQuoted stays unresolved: the preview
 		// shows it by seq, never its stored text (see projection.View).
-		quoted := func(seq int64) (store.StoredSlot, bool) {
+		quoted := func(seq int64) (bucket.StoredSlot, bool) {
 			if it.lastQuoted != nil && it.lastQuoted.Seq == seq {
 				return *it.lastQuoted, true
 			}
-			return store.StoredSlot{}, false
+			return bucket.StoredSlot{}, false
 		}
 		m := projection.View(*it.last, it.lastDoc, l.owner,
 			projection.Conv{ID: it.sum.ConversationID, SessionType: store.ConversationTypeOf(it.sum.ConversationID)}, quoted)

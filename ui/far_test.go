@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // chatFar holds seqs 1-20 and, ten million buckets later, seqs
@@ -20,20 +21,20 @@ func seedFar(t *testing.T, st *store.Store) {
 	t.Helper()
 	ctx := context.Background()
 	for _, first := range []int64{1, farSeq} {
-		var msgs []*store.MsgData
+		var msgs []*bucket.MsgData
 		for i := range 10 {
 			text := fmt.Sprintf("far note %d", i)
 			if first == 1 && i == 4 {
 				text = "the needle"
 			}
-			msgs = append(msgs, textMsg("alice", "", "far", store.SessionGroup, i, text))
+			msgs = append(msgs, textMsg("alice", "", "far", bucket.SessionGroup, i, text))
 		}
 		if _, err := st.InsertMessages(ctx, chatFar, first, msgs); err != nil {
 			t.Fatal(err)
 		}
 	}
-	insertRaw(t, st, store.CollConversation,
-		store.Conversation{OwnerUserID: "alice", ConversationID: chatFar, ConversationType: 3, GroupID: "far"})
+	insertRaw(t, st, bucket.CollConversation,
+		bucket.Conversation{OwnerUserID: "alice", ConversationID: chatFar, ConversationType: 3, GroupID: "far"})
 }
 
 // Search once stepped through every bucket index from the newest down: ten
@@ -113,7 +114,7 @@ func TestTimelineShowsARunWithoutBucketsAsOneRow(t *testing.T) {
 func TestTimelineFindsAGapAboveToo(t *testing.T) {
 	st, _ := newTestStore(t, false)
 	seedFar(t, st)
-	mid := []*store.MsgData{textMsg("alice", "", "far", store.SessionGroup, 1, "middle")}
+	mid := []*bucket.MsgData{textMsg("alice", "", "far", bucket.SessionGroup, 1, "middle")}
 	if _, err := st.InsertMessages(context.Background(), chatFar, 500_001, mid); err != nil { // bucket 5000
 		t.Fatal(err)
 	}

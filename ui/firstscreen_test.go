@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/mongostore"
 	"github.com/chatlens/chatlens/store/mongotest"
 )
@@ -45,11 +46,11 @@ func TestFirstScreenOfALongConversation(t *testing.T) {
 			tb := be.open(t)
 			st := store.New(tb, store.Options{})
 			writeLongConversation(t, st, cid, be.messages)
-			insertRaw(t, st, store.CollConversation,
-				store.Conversation{OwnerUserID: "bob", ConversationID: cid, ConversationType: 3, GroupID: "long"})
-			insertRaw(t, st, store.CollGroupMember,
-				store.GroupMember{GroupID: "long", UserID: "alice", Nickname: "Alice", RoleLevel: store.RoleOwner},
-				store.GroupMember{GroupID: "long", UserID: "bob", Nickname: "Bob", RoleLevel: store.RoleMember})
+			insertRaw(t, st, bucket.CollConversation,
+				bucket.Conversation{OwnerUserID: "bob", ConversationID: cid, ConversationType: 3, GroupID: "long"})
+			insertRaw(t, st, bucket.CollGroupMember,
+				bucket.GroupMember{GroupID: "long", UserID: "alice", Nickname: "Alice", RoleLevel: bucket.RoleOwner},
+				bucket.GroupMember{GroupID: "long", UserID: "bob", Nickname: "Bob", RoleLevel: bucket.RoleMember})
 			opts, _ := testOptions(t, "alice")
 			d := newDriver(t, st, opts, 120, 40)
 			tb.resetReads()
@@ -77,7 +78,7 @@ func TestFirstScreenOfALongConversation(t *testing.T) {
 			// counts and previews are bob's): that reads each of his
 			// conversations' newest bucket once. The timeline's buckets are
 			// not read again.
-			newest := store.DocIDForSeq(cid, int64(be.messages))
+			newest := bucket.DocIDForSeq(cid, int64(be.messages))
 			for id, n := range tb.resetReads() {
 				if id != newest || n > 1 {
 					t.Errorf("switching viewer read %s %d times; want only bob's list preview %s, once", id, n, newest)

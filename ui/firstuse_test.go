@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // What a user meets in the first minutes: dialogs over the timeline, the
@@ -76,7 +77,7 @@ func TestSwitchingToTheComparedViewerSwapsSides(t *testing.T) {
 func TestCompareMarksSeqsOutsideTheOtherWindow(t *testing.T) {
 	st, _ := newTestStore(t, false)
 	seedSmall(t, st)
-	insertRaw(t, st, store.CollSeqUser, store.SeqUser{UserID: "carol", ConversationID: chatT, MinSeq: 20})
+	insertRaw(t, st, bucket.CollSeqUser, bucket.SeqUser{UserID: "carol", ConversationID: chatT, MinSeq: 20})
 	opts, _ := testOptions(t, "alice")
 	d := newDriver(t, st, opts, 140, 50)
 	d.open(chatT)
@@ -102,11 +103,11 @@ func TestStartingViewerIsTheGroupOwner(t *testing.T) {
 		}
 	}
 	must(st.InsertMessages(t.Context(), "sg_aaa", 1,
-		[]*store.MsgData{textMsg("zed", "", "aaa", store.SessionGroup, 1, "hi")}))
-	insertRaw(t, st, store.CollGroupMember,
-		store.GroupMember{GroupID: "aaa", UserID: "zed", RoleLevel: store.RoleMember},
-		store.GroupMember{GroupID: "aaa", UserID: "yan", RoleLevel: store.RoleOwner},
-		store.GroupMember{GroupID: "aaa", UserID: "xu", RoleLevel: store.RoleAdmin})
+		[]*bucket.MsgData{textMsg("zed", "", "aaa", bucket.SessionGroup, 1, "hi")}))
+	insertRaw(t, st, bucket.CollGroupMember,
+		bucket.GroupMember{GroupID: "aaa", UserID: "zed", RoleLevel: bucket.RoleMember},
+		bucket.GroupMember{GroupID: "aaa", UserID: "yan", RoleLevel: bucket.RoleOwner},
+		bucket.GroupMember{GroupID: "aaa", UserID: "xu", RoleLevel: bucket.RoleAdmin})
 	opts, _ := testOptions(t, "")
 	d := newDriver(t, st, opts, 120, 40)
 	if d.m.list.owner != "yan" {

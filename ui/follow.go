@@ -6,7 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // followEvery is how often a followed conversation asks where its
@@ -95,7 +95,7 @@ func (t *timeline) grow(seq int64) tea.Cmd {
 		return nil
 	}
 	tailing := t.cursor == t.maxSeq()
-	raise := func(w store.Window) store.Window {
+	raise := func(w bucket.Window) bucket.Window {
 		w.EndSeq = seq
 		if w.CapSeq == 0 {
 			w.MaxSeq = seq
@@ -110,12 +110,12 @@ func (t *timeline) grow(seq int64) tea.Cmd {
 	if t.empty() || len(t.buckets) == 0 {
 		return nil
 	}
-	last := store.BucketIndex(t.maxSeq())
+	last := bucket.BucketIndex(t.maxSeq())
 	if tailing && last > t.hi+1 {
 		return t.loadAround(t.maxSeq(), nil) // more than a bucket arrived: start again there
 	}
 	var idx []int64
-	for i := store.BucketIndex(old + 1); i <= min(last, t.hi+1); i++ {
+	for i := bucket.BucketIndex(old + 1); i <= min(last, t.hi+1); i++ {
 		if !t.pending[i] {
 			idx = append(idx, i)
 		}

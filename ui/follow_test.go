@@ -9,7 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // manualTicks makes follow mode wait for the test's ticks instead of a timer.
@@ -32,9 +32,9 @@ func TestFollowReadsOnlyWhatArrived(t *testing.T) {
 	d.open(chatAB)
 	add := func(from, to int) {
 		t.Helper()
-		var msgs []*store.MsgData
+		var msgs []*bucket.MsgData
 		for i := from; i <= to; i++ {
-			msgs = append(msgs, textMsg("bob", "alice", "", store.SessionSingle, i, fmt.Sprintf("live %d", i)))
+			msgs = append(msgs, textMsg("bob", "alice", "", bucket.SessionSingle, i, fmt.Sprintf("live %d", i)))
 		}
 		if _, err := st.InsertMessages(context.Background(), chatAB, int64(from), msgs); err != nil {
 			t.Fatal(err)

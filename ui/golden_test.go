@@ -11,6 +11,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Golden screens at 100x30 with no colour (TestMain sets the ASCII
@@ -126,7 +127,7 @@ func TestGoldenCompare(t *testing.T) {
 // carolFrom20 stores that carol's window of the group starts at seq 20.
 func carolFrom20(t *testing.T) func(*store.Store) {
 	return func(st *store.Store) {
-		insertRaw(t, st, store.CollSeqUser, store.SeqUser{UserID: "carol", ConversationID: chatT, MinSeq: 20})
+		insertRaw(t, st, bucket.CollSeqUser, bucket.SeqUser{UserID: "carol", ConversationID: chatT, MinSeq: 20})
 	}
 }
 
@@ -219,7 +220,7 @@ func TestGoldenConfirmOwnMessage(t *testing.T) {
 // chat up to seq 40 (seq_user.min_seq 41).
 func clearedBefore41(t *testing.T) func(*store.Store) {
 	return func(st *store.Store) {
-		insertRaw(t, st, store.CollSeqUser, store.SeqUser{UserID: "alice", ConversationID: chatAB, MinSeq: 41, ReadSeq: 100})
+		insertRaw(t, st, bucket.CollSeqUser, bucket.SeqUser{UserID: "alice", ConversationID: chatAB, MinSeq: 41, ReadSeq: 100})
 	}
 }
 

@@ -22,6 +22,7 @@ import (
 
 	"github.com/chatlens/chatlens/keymap"
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/testkit"
 	"github.com/chatlens/chatlens/themes"
 )
@@ -118,11 +119,11 @@ var base = time.Date(2024, 5, 1, 9, 0, 0, 0, time.UTC)
 // year unless a test moves the clock.
 var testNow = time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC)
 
-func textMsg(from, to, group string, session int32, i int, text string) *store.MsgData {
-	return &store.MsgData{SendID: from, RecvID: to, GroupID: group, SenderNickname: strings.ToUpper(from[:1]) + from[1:],
+func textMsg(from, to, group string, session int32, i int, text string) *bucket.MsgData {
+	return &bucket.MsgData{SendID: from, RecvID: to, GroupID: group, SenderNickname: strings.ToUpper(from[:1]) + from[1:],
 		ClientMsgID: fmt.Sprintf("c%d", i), ServerMsgID: fmt.Sprintf("s%d", i), SessionType: session,
-		MsgFrom: store.MsgFromUser, ContentType: 101, Content: textContent(text),
-		SendTime: base.Add(time.Duration(i) * time.Minute).UnixMilli(), Status: store.StatusSent,
+		MsgFrom: bucket.MsgFromUser, ContentType: 101, Content: textContent(text),
+		SendTime: base.Add(time.Duration(i) * time.Minute).UnixMilli(), Status: bucket.StatusSent,
 		Options: map[string]bool{}, AtUserIDList: []string{}}
 }
 
@@ -152,13 +153,13 @@ const (
 func seedSmall(t testing.TB, st *store.Store) {
 	t.Helper()
 	ctx := context.Background()
-	var ab []*store.MsgData
+	var ab []*bucket.MsgData
 	for i := 1; i <= 120; i++ {
 		from, to := "alice", "bob"
 		if i%2 == 0 {
 			from, to = "bob", "alice"
 		}
-		ab = append(ab, textMsg(from, to, "", store.SessionSingle, i, fmt.Sprintf("hello %d from %s", i, from)))
+		ab = append(ab, textMsg(from, to, "", bucket.SessionSingle, i, fmt.Sprintf("hello %d from %s", i, from)))
 	}
 	must := func(_ store.WriteResult, err error) {
 		t.Helper()
@@ -169,36 +170,36 @@ func seedSmall(t testing.TB, st *store.Store) {
 	must(st.InsertMessages(ctx, chatAB, 1, ab[:105]))
 	must(st.InsertMessages(ctx, chatAB, 110, ab[109:]))
 	must(st.DeleteForMe(ctx, chatAB, []int64{5}, "alice"))
-	must(st.Revoke(ctx, chatAB, []int64{7}, store.Revoke{UserID: "bob", Nickname: "Bob", Time: base.UnixMilli()}))
-	bad := textMsg("bob", "alice", "", store.SessionSingle, 115, "bad")
+	must(st.Revoke(ctx, chatAB, []int64{7}, bucket.Revoke{UserID: "bob", Nickname: "Bob", Time: base.UnixMilli()}))
+	bad := textMsg("bob", "alice", "", bucket.SessionSingle, 115, "bad")
 	bad.Seq = 999
-	if _, err := st.Backend().SetSlotField(ctx, store.DocIDForSeq(chatAB, 115), store.SlotIndex(115), "msg", bad); err != nil {
+	if _, err := st.Backend().SetSlotField(ctx, bucket.DocIDForSeq(chatAB, 115), bucket.SlotIndex(115), "msg", bad); err != nil {
 		t.Fatal(err)
 	}
-	var team []*store.MsgData
+	var team []*bucket.MsgData
 	for i := 1; i <= 30; i++ {
 		from := []string{"alice", "bob", "carol"}[i%3]
-		team = append(team, textMsg(from, "", "team", store.SessionGroup, i, fmt.Sprintf("team note %d", i)))
+		team = append(team, textMsg(from, "", "team", bucket.SessionGroup, i, fmt.Sprintf("team note %d", i)))
 	}
 	must(st.InsertMessages(ctx, chatT, 1, team))
-	insertRaw(t, st, store.CollUser,
-		store.User{UserID: "alice", Nickname: "Alice"}, store.User{UserID: "bob", Nickname: "Bob"},
-		store.User{UserID: "carol", Nickname: "Carol"})
-	insertRaw(t, st, store.CollGroup, store.Group{GroupID: "team", GroupName: "Team"})
-	insertRaw(t, st, store.CollGroupMember,
-		store.GroupMember{GroupID: "team", UserID: "alice", Nickname: "Alice", RoleLevel: store.RoleOwner},
-		store.GroupMember{GroupID: "team", UserID: "bob", Nickname: "Bob", RoleLevel: store.RoleMember},
-		store.GroupMember{GroupID: "team", UserID: "carol", Nickname: "Carol", RoleLevel: store.RoleAdmin})
-	insertRaw(t, st, store.CollConversation,
-		store.Conversation{OwnerUserID: "alice", ConversationID: chatAB, ConversationType: 1, UserID: "bob"},
-		store.Conversation{OwnerUserID: "bob", ConversationID: chatAB, ConversationType: 1, UserID: "alice"},
-		store.Conversation{OwnerUserID: "alice", ConversationID: chatT, ConversationType: 3, GroupID: "team"},
-		store.Conversation{OwnerUserID: "bob", ConversationID: chatT, ConversationType: 3, GroupID: "team"},
-		store.Conversation{OwnerUserID: "carol", ConversationID: chatT, ConversationType: 3, GroupID: "team"})
-	insertRaw(t, st, store.CollSeqUser,
-		store.SeqUser{UserID: "alice", ConversationID: chatAB, ReadSeq: 100},
-		store.SeqUser{UserID: "bob", ConversationID: chatAB, ReadSeq: 118},
-		store.SeqUser{UserID: "alice", ConversationID: chatT, ReadSeq: 30})
+	insertRaw(t, st, bucket.CollUser,
+		bucket.User{UserID: "alice", Nickname: "Alice"}, bucket.User{UserID: "bob", Nickname: "Bob"},
+		bucket.User{UserID: "carol", Nickname: "Carol"})
+	insertRaw(t, st, bucket.CollGroup, bucket.Group{GroupID: "team", GroupName: "Team"})
+	insertRaw(t, st, bucket.CollGroupMember,
+		bucket.GroupMember{GroupID: "team", UserID: "alice", Nickname: "Alice", RoleLevel: bucket.RoleOwner},
+		bucket.GroupMember{GroupID: "team", UserID: "bob", Nickname: "Bob", RoleLevel: bucket.RoleMember},
+		bucket.GroupMember{GroupID: "team", UserID: "carol", Nickname: "Carol", RoleLevel: bucket.RoleAdmin})
+	insertRaw(t, st, bucket.CollConversation,
+		bucket.Conversation{OwnerUserID: "alice", ConversationID: chatAB, ConversationType: 1, UserID: "bob"},
+		bucket.Conversation{OwnerUserID: "bob", ConversationID: chatAB, ConversationType: 1, UserID: "alice"},
+		bucket.Conversation{OwnerUserID: "alice", ConversationID: chatT, ConversationType: 3, GroupID: "team"},
+		bucket.Conversation{OwnerUserID: "bob", ConversationID: chatT, ConversationType: 3, GroupID: "team"},
+		bucket.Conversation{OwnerUserID: "carol", ConversationID: chatT, ConversationType: 3, GroupID: "team"})
+	insertRaw(t, st, bucket.CollSeqUser,
+		bucket.SeqUser{UserID: "alice", ConversationID: chatAB, ReadSeq: 100},
+		bucket.SeqUser{UserID: "bob", ConversationID: chatAB, ReadSeq: 118},
+		bucket.SeqUser{UserID: "alice", ConversationID: chatT, ReadSeq: 30})
 }
 
 // testOptions are the options every test uses: UTC times, no user key file,

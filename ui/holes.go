@@ -8,7 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/projection"
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Runs of two or more seqs without a message are drawn as one row
@@ -150,8 +150,8 @@ func findMessageBeyond(e *common, cid string, edge, dir, minSeq, maxSeq int64) (
 	}
 	var idx []int64
 	for _, id := range ids {
-		if _, i, err := store.ParseDocID(id); err == nil && i >= store.BucketIndex(minSeq) && i <= store.BucketIndex(maxSeq) &&
-			(dir > 0 && i >= store.BucketIndex(edge+1) || dir < 0 && i <= store.BucketIndex(edge-1)) {
+		if _, i, err := bucket.ParseDocID(id); err == nil && i >= bucket.BucketIndex(minSeq) && i <= bucket.BucketIndex(maxSeq) &&
+			(dir > 0 && i >= bucket.BucketIndex(edge+1) || dir < 0 && i <= bucket.BucketIndex(edge-1)) {
 			idx = append(idx, i)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // TestHoleRunIsOneRow: seqs 106-109 hold nothing; down from 105 lands on
@@ -27,13 +28,13 @@ func TestHoleRunIsOneRow(t *testing.T) {
 func farApart(t *testing.T) func(*store.Store) {
 	return func(st *store.Store) {
 		for _, seq := range []int{1, 1001} {
-			m := textMsg("carol", "alice", "", store.SessionSingle, seq, "far message")
-			if _, err := st.InsertMessages(t.Context(), "si_alice_carol", int64(seq), []*store.MsgData{m}); err != nil {
+			m := textMsg("carol", "alice", "", bucket.SessionSingle, seq, "far message")
+			if _, err := st.InsertMessages(t.Context(), "si_alice_carol", int64(seq), []*bucket.MsgData{m}); err != nil {
 				t.Fatal(err)
 			}
 		}
-		insertRaw(t, st, store.CollConversation,
-			store.Conversation{OwnerUserID: "alice", ConversationID: "si_alice_carol", ConversationType: 1, UserID: "carol"})
+		insertRaw(t, st, bucket.CollConversation,
+			bucket.Conversation{OwnerUserID: "alice", ConversationID: "si_alice_carol", ConversationType: 1, UserID: "carol"})
 	}
 }
 

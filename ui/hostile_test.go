@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Hostile content (issue 5): message text, nicknames and names holding
@@ -46,41 +47,41 @@ var hostileTexts = []struct{ name, text string }{
 // reads up to seq 1.
 func seedHostile(t *testing.T, st *store.Store) {
 	t.Helper()
-	var msgs []*store.MsgData
+	var msgs []*bucket.MsgData
 	for i, h := range hostileTexts {
 		from, to := "eve", "alice"
 		if i%2 == 1 {
 			from, to = to, from
 		}
-		m := textMsg(from, to, "", store.SessionSingle, i+1, "")
+		m := textMsg(from, to, "", bucket.SessionSingle, i+1, "")
 		m.Content = jsonContent(t, map[string]any{"content": h.text})
 		m.SenderNickname = evilNick
 		msgs = append(msgs, m)
 	}
 	n := len(msgs)
-	quote := textMsg("eve", "alice", "", store.SessionSingle, n+1, "")
+	quote := textMsg("eve", "alice", "", bucket.SessionSingle, n+1, "")
 	quote.ContentType = 114
 	quote.Content = jsonContent(t, map[string]any{"text": hostileTexts[3].text, "quoteMessage": map[string]any{
 		"seq": 1, "contentType": 101, "sendID": "eve", "senderNickname": evilNick,
 		"content": jsonContent(t, map[string]any{"content": hostileTexts[0].text})}})
-	file := textMsg("alice", "eve", "", store.SessionSingle, n+2, "")
+	file := textMsg("alice", "eve", "", bucket.SessionSingle, n+2, "")
 	file.ContentType = 105
 	file.Content = jsonContent(t, map[string]any{"fileName": "\u202eexe.pdf\x1b]52;c;eA==\x07", "fileSize": 12})
-	rawEsc := textMsg("eve", "alice", "", store.SessionSingle, n+3, "")
+	rawEsc := textMsg("eve", "alice", "", bucket.SessionSingle, n+3, "")
 	rawEsc.Content = "not JSON \x1b[31m\x1b]0;t\x07 at all" // stored content that breaks the contract
-	last := textMsg("eve", "alice", "", store.SessionSingle, n+4, "")
+	last := textMsg("eve", "alice", "", bucket.SessionSingle, n+4, "")
 	last.Content = jsonContent(t, map[string]any{"content": hostileTexts[1].text + hostileTexts[3].text})
 	last.SenderNickname = evilNick
 	msgs = append(msgs, quote, file, rawEsc, last)
 	if _, err := st.InsertMessages(context.Background(), chatEvil, 1, msgs); err != nil {
 		t.Fatal(err)
 	}
-	insertRaw(t, st, store.CollUser, store.User{UserID: "alice", Nickname: "Alice"},
-		store.User{UserID: "eve", Nickname: evilNick})
-	insertRaw(t, st, store.CollConversation,
-		store.Conversation{OwnerUserID: "alice", ConversationID: chatEvil, ConversationType: 1, UserID: "eve"},
-		store.Conversation{OwnerUserID: "eve", ConversationID: chatEvil, ConversationType: 1, UserID: "alice"})
-	insertRaw(t, st, store.CollSeqUser, store.SeqUser{UserID: "alice", ConversationID: chatEvil, ReadSeq: 1})
+	insertRaw(t, st, bucket.CollUser, bucket.User{UserID: "alice", Nickname: "Alice"},
+		bucket.User{UserID: "eve", Nickname: evilNick})
+	insertRaw(t, st, bucket.CollConversation,
+		bucket.Conversation{OwnerUserID: "alice", ConversationID: chatEvil, ConversationType: 1, UserID: "eve"},
+		bucket.Conversation{OwnerUserID: "eve", ConversationID: chatEvil, ConversationType: 1, UserID: "alice"})
+	insertRaw(t, st, bucket.CollSeqUser, bucket.SeqUser{UserID: "alice", ConversationID: chatEvil, ReadSeq: 1})
 }
 
 func jsonContent(t *testing.T, v any) string {

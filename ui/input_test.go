@@ -9,7 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // withKeys is testOptions with body as the keys.json.
@@ -143,8 +143,8 @@ func TestSmallScreensKeepTheirBorders(t *testing.T) {
 func TestEmojiWithVS16KeepsBordersInTmux(t *testing.T) {
 	st, _ := newTestStore(t, false)
 	seedSmall(t, st)
-	msg := textMsg("alice", "bob", "", store.SessionSingle, 121, "love it ❤️ see you at ⛰️ and ☕️")
-	if _, err := st.InsertMessages(context.Background(), chatAB, 121, []*store.MsgData{msg}); err != nil {
+	msg := textMsg("alice", "bob", "", bucket.SessionSingle, 121, "love it ❤️ see you at ⛰️ and ☕️")
+	if _, err := st.InsertMessages(context.Background(), chatAB, 121, []*bucket.MsgData{msg}); err != nil {
 		t.Fatal(err)
 	}
 	opts, _ := testOptions(t, "alice")

@@ -13,7 +13,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/projection"
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // inspectLines is the raw slot under the cursor for support staff: where it
@@ -32,7 +32,7 @@ func (t *timeline) inspectLines() []string {
 		}
 	}
 	add("doc_id      %s", b.DocID)
-	add("slot index  %d   seq %d   from cache: %v", store.SlotIndex(s.Seq), s.Seq, s.Cached)
+	add("slot index  %d   seq %d   from cache: %v", bucket.SlotIndex(s.Seq), s.Seq, s.Cached)
 	add("window      %s sees seq %d-%d", t.viewer, t.minSeq(), t.maxSeq())
 	if why := t.win.StartReason(); why != "" {
 		add("  history cleared before seq %d: %s", t.minSeq(), why)
@@ -138,7 +138,7 @@ func besides(left, right []string, width int) []string {
 // rawJSON shows a stored value with its BSON field names, as relaxed
 // extended JSON (what mongosh prints).
 func rawJSON(v any) string {
-	if v == nil || v == (*store.Revoke)(nil) {
+	if v == nil || v == (*bucket.Revoke)(nil) {
 		return "null"
 	}
 	if list, ok := v.([]string); ok {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/check/checktest"
 )
 
@@ -19,10 +19,10 @@ func TestMalformedBucketsAreMarked(t *testing.T) {
 	for _, c := range checktest.Catalogue() {
 		t.Run(c.Name, func(t *testing.T) {
 			st, _ := newTestStore(t, false)
-			insertRaw(t, st, store.CollMsg, c.Doc)
-			insertRaw(t, st, store.CollConversation,
-				store.Conversation{OwnerUserID: checktest.Alice, ConversationID: checktest.Cid, ConversationType: 1, UserID: checktest.Bob})
-			insertRaw(t, st, store.CollSeq, store.SeqRecord{ConversationID: checktest.Cid, MaxSeq: 30})
+			insertRaw(t, st, bucket.CollMsg, c.Doc)
+			insertRaw(t, st, bucket.CollConversation,
+				bucket.Conversation{OwnerUserID: checktest.Alice, ConversationID: checktest.Cid, ConversationType: 1, UserID: checktest.Bob})
+			insertRaw(t, st, bucket.CollSeq, bucket.SeqRecord{ConversationID: checktest.Cid, MaxSeq: 30})
 			opts, _ := testOptions(t, checktest.Alice)
 			d := newDriver(t, st, opts, width, height)
 			wantSafeScreen(t, "list", d.m.View(), width)
@@ -31,12 +31,12 @@ func TestMalformedBucketsAreMarked(t *testing.T) {
 			wantSafeScreen(t, "timeline", view, width)
 
 			switch {
-			case c.Kind == store.KindEmptySlot:
+			case c.Kind == bucket.KindEmptySlot:
 				// Past the last message, so not even drawn; nothing is marked.
 				if strings.Contains(view, "malformed") {
 					t.Errorf("an odd empty slot is marked:\n%s", view)
 				}
-			case c.Kind == store.KindDocID:
+			case c.Kind == bucket.KindDocID:
 				// No conversation's reads can address this document (its
 				// doc_id names no bucket): check reports it, and the
 				// conversation opens without it.

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 func TestTimelineDrawsEachKindOfSlot(t *testing.T) {
@@ -102,22 +103,22 @@ func TestActions(t *testing.T) {
 		seq         int64
 		wantRow     string
 		wantStatus  string
-		checkStored func(t *testing.T, s store.StoredSlot)
+		checkStored func(t *testing.T, s bucket.StoredSlot)
 	}{
 		{name: "revoke", key: "r", seq: 11, wantRow: "revoked by Alice", wantStatus: "revoke seq 11 as alice: done",
-			checkStored: func(t *testing.T, s store.StoredSlot) {
+			checkStored: func(t *testing.T, s bucket.StoredSlot) {
 				if s.Slot.Revoke == nil || s.Slot.Revoke.UserID != "alice" {
 					t.Errorf("stored revoke %+v", s.Slot.Revoke)
 				}
 			}},
 		{name: "delete for me", key: "d", seq: 11, wantRow: "deleted for Alice", wantStatus: "delete seq 11 as alice: done",
-			checkStored: func(t *testing.T, s store.StoredSlot) {
+			checkStored: func(t *testing.T, s bucket.StoredSlot) {
 				if len(s.Slot.DelList) != 1 || s.Slot.DelList[0] != "alice" {
 					t.Errorf("stored del_list %v", s.Slot.DelList)
 				}
 			}},
 		{name: "mark read", key: "m", seq: 112, wantRow: "", wantStatus: "mark read seq 101-112 as alice: done",
-			checkStored: func(t *testing.T, s store.StoredSlot) {
+			checkStored: func(t *testing.T, s bucket.StoredSlot) {
 				if !s.Slot.IsRead {
 					t.Error("slot 112 (sent by bob) not marked read")
 				}
@@ -146,11 +147,11 @@ func TestActions(t *testing.T) {
 			if c.key == "m" && !strings.Contains(view, "read up to here (seq 112)") {
 				t.Errorf("read line did not move to 112:\n%s", view)
 			}
-			bs, err := st.Buckets(context.Background(), chatAB, []int64{store.BucketIndex(c.seq)}, 120)
+			bs, err := st.Buckets(context.Background(), chatAB, []int64{bucket.BucketIndex(c.seq)}, 120)
 			if err != nil {
 				t.Fatal(err)
 			}
-			c.checkStored(t, bs[0].Slots[store.SlotIndex(c.seq)])
+			c.checkStored(t, bs[0].Slots[bucket.SlotIndex(c.seq)])
 		})
 	}
 }
@@ -327,8 +328,8 @@ func TestCopySendsSanitisedOSC52(t *testing.T) {
 	st, _ := newTestStore(t, false)
 	seedSmall(t, st)
 	ctx := context.Background()
-	evil := textMsg("bob", "alice", "", store.SessionSingle, 121, "hi\x1b]52;c;ZXZpbA==\x07there")
-	if _, err := st.InsertMessages(ctx, chatAB, 121, []*store.MsgData{evil}); err != nil {
+	evil := textMsg("bob", "alice", "", bucket.SessionSingle, 121, "hi\x1b]52;c;ZXZpbA==\x07there")
+	if _, err := st.InsertMessages(ctx, chatAB, 121, []*bucket.MsgData{evil}); err != nil {
 		t.Fatal(err)
 	}
 	opts, clip := testOptions(t, "alice")
@@ -408,7 +409,7 @@ func TestRevokeChecksTheStoreNotTheHeldBucket(t *testing.T) {
 	d := newDriver(t, st, opts, 120, 40)
 	d.open(chatAB)
 	d.jump(11) // alice's own message
-	if _, err := st.Revoke(context.Background(), chatAB, []int64{11}, store.Revoke{UserID: "bob", Nickname: "Bob", Time: 1}); err != nil {
+	if _, err := st.Revoke(context.Background(), chatAB, []int64{11}, bucket.Revoke{UserID: "bob", Nickname: "Bob", Time: 1}); err != nil {
 		t.Fatal(err)
 	}
 	d.keys("r", "y")

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 const chatQ = "si_alice_carol"
@@ -22,13 +23,13 @@ func seedFarQuotes(t *testing.T, st *store.Store) {
 	t.Helper()
 	ctx := context.Background()
 	quotes := map[int]int{340: 3, 341: 4, 342: 5, 343: 250, 350: 3}
-	var msgs []*store.MsgData
+	var msgs []*bucket.MsgData
 	for i := 1; i <= 350; i++ {
 		from, to := "carol", "alice"
 		if i%2 == 0 {
 			from, to = "alice", "carol"
 		}
-		m := textMsg(from, to, "", store.SessionSingle, i, fmt.Sprintf("hello %d", i))
+		m := textMsg(from, to, "", bucket.SessionSingle, i, fmt.Sprintf("hello %d", i))
 		if q, ok := quotes[i]; ok {
 			quoted := msgs[q-1]
 			content, _ := json.Marshal(map[string]any{"text": fmt.Sprint("re ", q), "quoteMessage": map[string]any{
@@ -40,15 +41,15 @@ func seedFarQuotes(t *testing.T, st *store.Store) {
 	}
 	for _, err := range []error{
 		second(st.InsertMessages(ctx, chatQ, 1, msgs)),
-		second(st.Revoke(ctx, chatQ, []int64{3}, store.Revoke{UserID: "carol", Nickname: "Carol", Role: 100, Time: base.UnixMilli()})),
+		second(st.Revoke(ctx, chatQ, []int64{3}, bucket.Revoke{UserID: "carol", Nickname: "Carol", Role: 100, Time: base.UnixMilli()})),
 		second(st.DeleteForMe(ctx, chatQ, []int64{4}, "alice")),
 	} {
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	insertRaw(t, st, store.CollConversation,
-		store.Conversation{OwnerUserID: "alice", ConversationID: chatQ, ConversationType: 1, UserID: "carol"})
+	insertRaw(t, st, bucket.CollConversation,
+		bucket.Conversation{OwnerUserID: "alice", ConversationID: chatQ, ConversationType: 1, UserID: "carol"})
 }
 
 func second[T any](_ T, err error) error { return err }
@@ -99,7 +100,7 @@ func TestTimelineTreatsFarQuotes(t *testing.T) {
 		t.Errorf("the timeline counts %d bucket reads, want 1: reads for quotes are not timeline buckets", tl.fetched)
 	}
 	reads := tb.resetReads()
-	if reads[store.DocID(chatQ, 0)] != 1 || reads[store.DocID(chatQ, 2)] != 1 || len(reads) != 2 {
+	if reads[bucket.DocID(chatQ, 0)] != 1 || reads[bucket.DocID(chatQ, 2)] != 1 || len(reads) != 2 {
 		t.Errorf("opening read %v, want buckets 2 (the screen) and 0 (its quoted slots) once each", reads)
 	}
 }
@@ -129,7 +130,7 @@ func TestQuotedBucketKeptWhenScrolledPast(t *testing.T) {
 		t.Errorf("bucket 0: held %v, quoted seqs %v", keys(d.m.tl.buckets), keys(d.m.tl.quoted))
 	}
 	for id, n := range tb.resetReads() {
-		if id == store.DocID(chatQ, 0) || n != 1 {
+		if id == bucket.DocID(chatQ, 0) || n != 1 {
 			t.Errorf("paging down read %s %d times", id, n)
 		}
 	}
@@ -175,7 +176,7 @@ func TestLostQuotedBucketIsReadAgain(t *testing.T) {
 	d.keys("R")
 	wantQuoteRows(t, d.m.View())
 	reads := tb.resetReads()
-	if reads[store.DocID(chatQ, 0)] != 2 || len(reads) != 1 {
+	if reads[bucket.DocID(chatQ, 0)] != 2 || len(reads) != 1 {
 		t.Errorf("reads %v, want bucket 0 twice (the failure, the retry) and nothing else", reads)
 	}
 	if tl.fetched != 1 || tl.readQuoted() != nil {
@@ -196,12 +197,12 @@ func TestOpeningReadsQuotedSlotsNotTheirBucket(t *testing.T) {
 	d.open(chatQ)
 	wantQuoteRows(t, d.m.View())
 	whole, slots := tb.readKinds()
-	quotedDoc := store.DocID(chatQ, 0)
+	quotedDoc := bucket.DocID(chatQ, 0)
 	if whole[quotedDoc] != 0 || slots[quotedDoc] != 3 {
 		t.Errorf("bucket 0 read whole %d times and %d of its slots, want its 3 quoted slots only (whole reads %v)",
 			whole[quotedDoc], slots[quotedDoc], whole)
 	}
-	if whole[store.DocID(chatQ, 2)] != 1 || len(whole) != 1 || len(slots) != 1 {
+	if whole[bucket.DocID(chatQ, 2)] != 1 || len(whole) != 1 || len(slots) != 1 {
 		t.Errorf("opening read whole buckets %v and slots %v, want bucket 2 whole and the quoted slots of bucket 0", whole, slots)
 	}
 }

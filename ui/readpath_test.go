@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // What the UI's read path costs in backend round trips (Store.Stats), the
@@ -20,8 +21,8 @@ import (
 // Redis does in a live deployment) and holds no slot.
 type maxSeqCache struct{ max map[string]int64 }
 
-func (c maxSeqCache) Slots(context.Context, string, []int64) (map[int64]*store.Slot, error) {
-	return map[int64]*store.Slot{}, nil
+func (c maxSeqCache) Slots(context.Context, string, []int64) (map[int64]*bucket.Slot, error) {
+	return map[int64]*bucket.Slot{}, nil
 }
 func (c maxSeqCache) Invalidate(context.Context, string, []int64) error { return nil }
 func (c maxSeqCache) MaxSeqs(_ context.Context, cids []string) (map[string]int64, error) {
@@ -48,15 +49,15 @@ func seedMany(t *testing.T, st *store.Store, n int) map[string]int64 {
 	maxSeqs := map[string]int64{}
 	for i := range n {
 		peer, group := fmt.Sprintf("u%02d", i), fmt.Sprintf("g%02d", i)
-		cid, conv, session := store.SingleChatID("alice", peer), store.Conversation{OwnerUserID: "alice", ConversationType: 1, UserID: peer}, store.SessionSingle
+		cid, conv, session := store.SingleChatID("alice", peer), bucket.Conversation{OwnerUserID: "alice", ConversationType: 1, UserID: peer}, bucket.SessionSingle
 		if i%2 == 1 {
-			cid, conv, session = store.GroupChatID(group), store.Conversation{OwnerUserID: "alice", ConversationType: 3, GroupID: group}, store.SessionGroup
+			cid, conv, session = store.GroupChatID(group), bucket.Conversation{OwnerUserID: "alice", ConversationType: 3, GroupID: group}, bucket.SessionGroup
 		}
 		conv.ConversationID = cid
-		var msgs []*store.MsgData
+		var msgs []*bucket.MsgData
 		for s := 1; s <= 150; s++ {
 			g := ""
-			if session == store.SessionGroup {
+			if session == bucket.SessionGroup {
 				g = group
 			}
 			msgs = append(msgs, textMsg("alice", peer, g, session, s, fmt.Sprintf("last of %s", cid)))
@@ -64,12 +65,12 @@ func seedMany(t *testing.T, st *store.Store, n int) map[string]int64 {
 		if _, err := st.InsertMessages(ctx, cid, 1, msgs); err != nil {
 			t.Fatal(err)
 		}
-		insertRaw(t, st, store.CollConversation, conv)
-		insertRaw(t, st, store.CollUser, store.User{UserID: peer, Nickname: "Peer " + peer})
-		insertRaw(t, st, store.CollGroup, store.Group{GroupID: group, GroupName: "Group " + group})
+		insertRaw(t, st, bucket.CollConversation, conv)
+		insertRaw(t, st, bucket.CollUser, bucket.User{UserID: peer, Nickname: "Peer " + peer})
+		insertRaw(t, st, bucket.CollGroup, bucket.Group{GroupID: group, GroupName: "Group " + group})
 		maxSeqs[cid] = 150
 	}
-	insertRaw(t, st, store.CollUser, store.User{UserID: "alice", Nickname: "Alice"})
+	insertRaw(t, st, bucket.CollUser, bucket.User{UserID: "alice", Nickname: "Alice"})
 	return maxSeqs
 }
 
@@ -155,14 +156,14 @@ func TestOpeningAConversationReadsOnlyBuckets(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			st, tb := newTestStore(t, false)
 			seedSmall(t, st)
-			capped := make([]*store.MsgData, 250)
+			capped := make([]*bucket.MsgData, 250)
 			for i := range capped {
-				capped[i] = textMsg("bob", "", "capped", store.SessionGroup, i+1, fmt.Sprintf("capped %d", i+1))
+				capped[i] = textMsg("bob", "", "capped", bucket.SessionGroup, i+1, fmt.Sprintf("capped %d", i+1))
 			}
 			if _, err := st.InsertMessages(context.Background(), "sg_capped", 1, capped); err != nil {
 				t.Fatal(err)
 			}
-			insertRaw(t, st, store.CollConversation, store.Conversation{OwnerUserID: "alice",
+			insertRaw(t, st, bucket.CollConversation, bucket.Conversation{OwnerUserID: "alice",
 				ConversationID: "sg_capped", ConversationType: 3, GroupID: "capped", MaxSeq: 150})
 			if c.cache {
 				st = store.New(tb, store.Options{Cache: maxSeqCache{max: map[string]int64{chatAB: 120, chatT: 30}}})
@@ -279,7 +280,7 @@ func TestRevokeWaitsForTheRevokersRole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rv := bs[0].Slots[store.SlotIndex(30)].Slot.Revoke; rv == nil || rv.Role != store.RoleOwner || rv.Nickname != "Alice" {
+	if rv := bs[0].Slots[bucket.SlotIndex(30)].Slot.Revoke; rv == nil || rv.Role != bucket.RoleOwner || rv.Nickname != "Alice" {
 		t.Errorf("stored revoke %+v, want alice's owner role and nickname", rv)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/mongostore"
 	"github.com/chatlens/chatlens/store/mongotest"
 )
@@ -28,15 +29,15 @@ func TestRealServerGoneAndBack(t *testing.T) {
 	}
 	st := store.New(b, store.Options{})
 	t.Cleanup(func() { _ = st.Close(context.Background()) })
-	var msgs []*store.MsgData
+	var msgs []*bucket.MsgData
 	for i := 1; i <= 450; i++ { // five buckets: open reads the newest, prefetch one more
-		msgs = append(msgs, textMsg("bob", "alice", "", store.SessionSingle, i, fmt.Sprintf("hello %d", i)))
+		msgs = append(msgs, textMsg("bob", "alice", "", bucket.SessionSingle, i, fmt.Sprintf("hello %d", i)))
 	}
 	if _, err := st.InsertMessages(t.Context(), chatAB, 1, msgs); err != nil {
 		t.Fatal(err)
 	}
-	insertRaw(t, st, store.CollConversation,
-		store.Conversation{OwnerUserID: "alice", ConversationID: chatAB, ConversationType: 1, UserID: "bob"})
+	insertRaw(t, st, bucket.CollConversation,
+		bucket.Conversation{OwnerUserID: "alice", ConversationID: chatAB, ConversationType: 1, UserID: "bob"})
 
 	opts, _ := testOptions(t, "alice")
 	d := newDriver(t, st, opts, 120, 30)

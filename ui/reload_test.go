@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // TestRetryReReadsWhatOthersWrote: another process revokes a message on
@@ -29,7 +30,7 @@ func TestRetryReReadsWhatOthersWrote(t *testing.T) {
 	}
 	// A write that does not come from this UI: a second Store on the same backend.
 	other := store.New(st.Backend(), store.Options{})
-	if _, err := other.Revoke(t.Context(), "si_alice_bob", []int64{119}, store.Revoke{UserID: "alice", Nickname: "Alice"}); err != nil {
+	if _, err := other.Revoke(t.Context(), "si_alice_bob", []int64{119}, bucket.Revoke{UserID: "alice", Nickname: "Alice"}); err != nil {
 		t.Fatal(err)
 	}
 	d.keys("R")

@@ -13,6 +13,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Scrolling a whole conversation from its newest message to its oldest, one
@@ -36,7 +37,7 @@ type bucketCounter struct {
 func (c *bucketCounter) FindBuckets(ctx context.Context, ids []string) ([]bson.Raw, error) {
 	c.mu.Lock()
 	for _, id := range ids {
-		cid, idx, err := store.ParseDocID(id)
+		cid, idx, err := bucket.ParseDocID(id)
 		if err != nil || cid != c.cid || idx >= int64(len(c.reads)) {
 			c.other++
 			continue
@@ -53,12 +54,12 @@ func (c *bucketCounter) FindBuckets(ctx context.Context, ids []string) ([]bson.R
 func writeLongConversation(t testing.TB, st *store.Store, cid string, n int) {
 	t.Helper()
 	ctx := context.Background()
-	for idx := int64(0); idx <= store.BucketIndex(int64(n)); idx++ {
-		doc := store.NewDoc(store.DocID(cid, idx))
-		for seq := store.FirstSeq(idx); seq <= min(store.LastSeq(idx), int64(n)); seq++ {
-			m := textMsg("alice", "", "long", store.SessionGroup, int(seq), "message "+strconv.FormatInt(seq, 10))
+	for idx := int64(0); idx <= bucket.BucketIndex(int64(n)); idx++ {
+		doc := bucket.NewDoc(bucket.DocID(cid, idx))
+		for seq := bucket.FirstSeq(idx); seq <= min(bucket.LastSeq(idx), int64(n)); seq++ {
+			m := textMsg("alice", "", "long", bucket.SessionGroup, int(seq), "message "+strconv.FormatInt(seq, 10))
 			m.Seq = seq
-			doc.Msgs[store.SlotIndex(seq)].Msg = m
+			doc.Msgs[bucket.SlotIndex(seq)].Msg = m
 		}
 		if err := st.Backend().InsertBucket(ctx, doc); err != nil {
 			t.Fatal(err)
@@ -67,7 +68,7 @@ func writeLongConversation(t testing.TB, st *store.Store, cid string, n int) {
 	if err := st.Backend().RaiseMaxSeq(ctx, cid, int64(n)); err != nil {
 		t.Fatal(err)
 	}
-	insertRaw(t, st, store.CollConversation, store.Conversation{OwnerUserID: "alice", ConversationID: cid, ConversationType: 3, GroupID: "long"})
+	insertRaw(t, st, bucket.CollConversation, bucket.Conversation{OwnerUserID: "alice", ConversationID: cid, ConversationType: 3, GroupID: "long"})
 }
 
 // liveHeap is the heap in use after a collection.
@@ -92,7 +93,7 @@ func TestScrollingAWholeConversation(t *testing.T) {
 	const cid = "sg_long"
 	st, tb := newTestStore(t, false)
 	writeLongConversation(t, st, cid, n)
-	buckets := n / store.BucketSize
+	buckets := n / bucket.BucketSize
 	counter := &bucketCounter{Backend: tb.Backend, cid: cid, reads: make([]int32, buckets)}
 	st = store.New(counter, store.Options{})
 	opts, _ := testOptions(t, "alice")
@@ -196,7 +197,7 @@ func TestScrollingBackRereadsOnlyDroppedBuckets(t *testing.T) {
 	const cid, n = "sg_long", 3000
 	st, tb := newTestStore(t, false)
 	writeLongConversation(t, st, cid, n)
-	counter := &bucketCounter{Backend: tb.Backend, cid: cid, reads: make([]int32, n/store.BucketSize)}
+	counter := &bucketCounter{Backend: tb.Backend, cid: cid, reads: make([]int32, n/bucket.BucketSize)}
 	st = store.New(counter, store.Options{})
 	opts, _ := testOptions(t, "alice")
 	d := newDriver(t, st, opts, 66, 40)

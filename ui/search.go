@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/chatlens/chatlens/projection"
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // search scans the open conversation outwards from the cursor's bucket, one
@@ -72,7 +72,7 @@ func (s *search) nextPositions(n int) []int {
 		if len(s.stored) == 0 {
 			return nil
 		}
-		p, found := slices.BinarySearch(s.stored, store.BucketIndex(s.origin))
+		p, found := slices.BinarySearch(s.stored, bucket.BucketIndex(s.origin))
 		if !found && p > 0 {
 			p--
 		}
@@ -293,7 +293,7 @@ func (m *Model) jump(input string) tea.Cmd {
 // search over buckets (send times grow with seq), one find per probe.
 func resolveDate(e *common, req reqID, cid string, minSeq, maxSeq, target int64) tea.Cmd {
 	return func() tea.Msg {
-		read := func(i int64) (*store.Bucket, error) {
+		read := func(i int64) (*bucket.Bucket, error) {
 			bs, err := e.st.Buckets(e.ctx, cid, []int64{i}, maxSeq)
 			if err != nil {
 				return nil, err
@@ -301,7 +301,7 @@ func resolveDate(e *common, req reqID, cid string, minSeq, maxSeq, target int64)
 			return bs[0], nil
 		}
 		// firstAtOrAfter is the first seq of b at or after target, 0 if none.
-		firstAtOrAfter := func(b *store.Bucket) int64 {
+		firstAtOrAfter := func(b *bucket.Bucket) int64 {
 			for _, s := range b.Slots {
 				if !s.IsHole() && s.Seq >= minSeq && s.Seq <= maxSeq && s.Slot.Msg.SendTime >= target {
 					return s.Seq
@@ -309,7 +309,7 @@ func resolveDate(e *common, req reqID, cid string, minSeq, maxSeq, target int64)
 			}
 			return 0
 		}
-		lo, hi := store.BucketIndex(minSeq), store.BucketIndex(maxSeq)
+		lo, hi := bucket.BucketIndex(minSeq), bucket.BucketIndex(maxSeq)
 		found := int64(0)
 		for lo <= hi {
 			mid := lo + (hi-lo)/2

@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // downCache is a cache layer whose every call fails, like a Redis that went away.
 type downCache struct{}
 
-func (downCache) Slots(context.Context, string, []int64) (map[int64]*store.Slot, error) {
+func (downCache) Slots(context.Context, string, []int64) (map[int64]*bucket.Slot, error) {
 	return nil, errBoom
 }
 func (downCache) Invalidate(context.Context, string, []int64) error { return errBoom }
@@ -50,7 +51,7 @@ type farCache struct{ downCache }
 
 var errFar = errors.New("redis redis://127.0.0.1:6390/0 read MSG_CACHE:si_alice_bob:120: dial tcp 127.0.0.1:6390: connect: connection refused")
 
-func (farCache) Slots(context.Context, string, []int64) (map[int64]*store.Slot, error) {
+func (farCache) Slots(context.Context, string, []int64) (map[int64]*bucket.Slot, error) {
 	return nil, errFar
 }
 func (farCache) MaxSeqs(context.Context, []string) (map[string]int64, error) { return nil, errFar }
@@ -78,8 +79,8 @@ func TestCacheWarningLeavesTheViewerReadable(t *testing.T) {
 // emptyCache answers every call and knows nothing: every seq is a miss.
 type emptyCache struct{ downCache }
 
-func (emptyCache) Slots(context.Context, string, []int64) (map[int64]*store.Slot, error) {
-	return map[int64]*store.Slot{}, nil
+func (emptyCache) Slots(context.Context, string, []int64) (map[int64]*bucket.Slot, error) {
+	return map[int64]*bucket.Slot{}, nil
 }
 func (emptyCache) Invalidate(context.Context, string, []int64) error { return nil }
 func (emptyCache) MaxSeqs(context.Context, []string) (map[string]int64, error) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // keepBuckets is how many buckets are held on each side of the cursor's
@@ -31,13 +32,13 @@ type timeline struct {
 	jumpReq    reqID // a jump resolved in the background (a date, the next message past holes)
 
 	viewer string
-	win    store.Window            // the viewer's window
-	wins   map[string]store.Window // windows known per viewer
-	winOK  bool                    // win belongs to viewer (false while it loads)
-	base   store.Window            // the opening window: where messages start and end for everyone
-	newest *store.Bucket           // the list's read of the newest bucket, until open uses it
+	win    bucket.Window            // the viewer's window
+	wins   map[string]bucket.Window // windows known per viewer
+	winOK  bool                     // win belongs to viewer (false while it loads)
+	base   bucket.Window            // the opening window: where messages start and end for everyone
+	newest *bucket.Bucket           // the list's read of the newest bucket, until open uses it
 
-	buckets map[int64]*store.Bucket
+	buckets map[int64]*bucket.Bucket
 	gaps    []gap // runs of the held run with nothing stored (timeline_gaps.go)
 	lo, hi  int64 // the held run, when buckets is not empty
 	pending map[int64]bool
@@ -47,7 +48,7 @@ type timeline struct {
 	// quoted holds, beside the run and by seq, the slots that quotes in it
 	// quote (rule 5: a quote shows its quoted seq as the viewer sees it).
 	// Only those the run needs are kept, so memory stays flat.
-	quoted       map[int64]store.StoredSlot
+	quoted       map[int64]bucket.StoredSlot
 	quotePending map[int64]bool // seqs of quotes-only reads in flight
 
 	cursor, top int64 // selected seq and first seq drawn
@@ -94,13 +95,13 @@ func newTimeline(e *common, it *convItem, viewer string, names map[string]string
 		win:     it.sum.Window,
 		base:    it.sum.Window,
 		newest:  it.sum.Window.Last,
-		wins:    map[string]store.Window{},
+		wins:    map[string]bucket.Window{},
 		winOK:   true,
 		owner:   viewer,
 		peer:    it.peer,
 		names:   maps.Clone(names),
-		buckets: map[int64]*store.Bucket{}, pending: map[int64]bool{},
-		quoted: map[int64]store.StoredSlot{}, quotePending: map[int64]bool{}}
+		buckets: map[int64]*bucket.Bucket{}, pending: map[int64]bool{},
+		quoted: map[int64]bucket.StoredSlot{}, quotePending: map[int64]bool{}}
 	if t.names == nil {
 		t.names = map[string]string{}
 	}
@@ -119,7 +120,7 @@ func (t *timeline) heldRange() (from, to int64) {
 	if len(t.buckets) == 0 {
 		return t.cursor, t.cursor
 	}
-	return max(t.minSeq(), store.FirstSeq(t.lo)), min(t.maxSeq(), store.LastSeq(t.hi))
+	return max(t.minSeq(), bucket.FirstSeq(t.lo)), min(t.maxSeq(), bucket.LastSeq(t.hi))
 }
 
 func (t *timeline) clampCursor() {
@@ -157,12 +158,12 @@ func (t *timeline) move(delta int64, page bool) tea.Cmd {
 }
 
 // slot returns the stored slot at seq if its bucket is held.
-func (t *timeline) slot(seq int64) (store.StoredSlot, *store.Bucket, bool) {
-	b := t.buckets[store.BucketIndex(seq)]
+func (t *timeline) slot(seq int64) (bucket.StoredSlot, *bucket.Bucket, bool) {
+	b := t.buckets[bucket.BucketIndex(seq)]
 	if b == nil {
-		return store.StoredSlot{}, nil, false
+		return bucket.StoredSlot{}, nil, false
 	}
-	return b.Slots[store.SlotIndex(seq)], b, true
+	return b.Slots[bucket.SlotIndex(seq)], b, true
 }
 
 // message projects seq for viewer from the held slots.
@@ -179,7 +180,7 @@ func (t *timeline) message(seq int64, viewer string) (projection.Message, bool) 
 func (t *timeline) jumpTo(seq int64) tea.Cmd {
 	t.jumpReq = 0
 	seq = max(t.minSeq(), min(t.maxSeq(), seq))
-	_, inGap := t.gapAt(store.BucketIndex(seq))
+	_, inGap := t.gapAt(bucket.BucketIndex(seq))
 	if _, _, ok := t.slot(seq); ok || inGap {
 		t.cursor = seq
 		t.clampCursor()

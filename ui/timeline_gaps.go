@@ -7,6 +7,7 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // A conversation may have buckets stored far apart (a bucket at index
@@ -30,12 +31,12 @@ func (t *timeline) gapAt(idx int64) (gap, bool) {
 
 // gapSeqs is the seqs of g inside the window; its row is drawn at to.
 func (t *timeline) gapSeqs(g gap) (from, to int64) {
-	return max(store.FirstSeq(g.lo), t.minSeq()), min(store.LastSeq(g.hi), t.maxSeq())
+	return max(bucket.FirstSeq(g.lo), t.minSeq()), min(bucket.LastSeq(g.hi), t.maxSeq())
 }
 
 // rowOf is seq, or the row of the gap holding it.
 func (t *timeline) rowOf(seq int64) int64 {
-	if g, ok := t.gapAt(store.BucketIndex(seq)); ok {
+	if g, ok := t.gapAt(bucket.BucketIndex(seq)); ok {
 		_, row := t.gapSeqs(g)
 		return row
 	}
@@ -44,7 +45,7 @@ func (t *timeline) rowOf(seq int64) int64 {
 
 // gapRow reports seq as the row of a gap, with the seqs it stands for.
 func (t *timeline) gapRow(seq int64) (from, to int64, ok bool) {
-	if g, held := t.gapAt(store.BucketIndex(seq)); held {
+	if g, held := t.gapAt(bucket.BucketIndex(seq)); held {
 		from, to = t.gapSeqs(g)
 		return from, to, seq == to
 	}
@@ -109,7 +110,7 @@ func (t *timeline) takeGap(g gap) bool {
 // starts instead: one more find, then one row however long the gap.
 func (t *timeline) dropNotStored() tea.Cmd {
 	var cmds []tea.Cmd
-	cb := store.BucketIndex(t.cursor)
+	cb := bucket.BucketIndex(t.cursor)
 	for _, end := range []int64{t.lo, t.hi} {
 		b := t.buckets[end]
 		if b == nil || end == cb || !store.NotStored(b) || t.pending[end] {
@@ -145,17 +146,17 @@ func (t *timeline) requestEdge(idx int64, older bool) tea.Cmd {
 // returns the gap up to the nearest one, and that one's index (-1: none
 // inside the window).
 func findGap(e *common, r bucketRequest, idx int64) (gap, int64, error) {
-	w := store.Window{Cid: r.cid, MinSeq: r.minSeq, MaxSeq: r.maxSeq}
-	from, to := r.minSeq, store.FirstSeq(idx)-1
+	w := bucket.Window{Cid: r.cid, MinSeq: r.minSeq, MaxSeq: r.maxSeq}
+	from, to := r.minSeq, bucket.FirstSeq(idx)-1
 	if r.skipGap > 0 {
-		from, to = store.LastSeq(idx)+1, r.maxSeq
+		from, to = bucket.LastSeq(idx)+1, r.maxSeq
 	}
 	stored, err := e.st.StoredIndexes(e.ctx, &w, from, to)
 	if err != nil || len(stored) == 0 {
 		if r.skipGap > 0 {
-			return gap{idx, store.BucketIndex(r.maxSeq)}, -1, err
+			return gap{idx, bucket.BucketIndex(r.maxSeq)}, -1, err
 		}
-		return gap{store.BucketIndex(r.minSeq), idx}, -1, err
+		return gap{bucket.BucketIndex(r.minSeq), idx}, -1, err
 	}
 	if r.skipGap > 0 {
 		return gap{idx, stored[0] - 1}, stored[0], nil

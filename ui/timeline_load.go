@@ -6,7 +6,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Reading the timeline's buckets: the first screen, the buckets around the
@@ -20,7 +20,7 @@ func (t *timeline) open() tea.Cmd {
 	if t.empty() {
 		return nil
 	}
-	if newest != nil && newest.Index != store.BucketIndex(t.cursor) {
+	if newest != nil && newest.Index != bucket.BucketIndex(t.cursor) {
 		newest = nil // the window ends before it (a cap, an empty bucket)
 	}
 	return t.loadAround(t.cursor, newest)
@@ -28,19 +28,19 @@ func (t *timeline) open() tea.Cmd {
 
 // loadAround drops what is held and reads the buckets around seq but have,
 // a bucket already read (nil if none).
-func (t *timeline) loadAround(seq int64, have *store.Bucket) tea.Cmd {
+func (t *timeline) loadAround(seq int64, have *bucket.Bucket) tea.Cmd {
 	t.req = t.e.newReq()
-	t.buckets, t.pending, t.err, t.gaps = map[int64]*store.Bucket{}, map[int64]bool{}, nil, nil
-	t.quoted, t.quotePending = map[int64]store.StoredSlot{}, map[int64]bool{}
+	t.buckets, t.pending, t.err, t.gaps = map[int64]*bucket.Bucket{}, map[int64]bool{}, nil, nil
+	t.quoted, t.quotePending = map[int64]bucket.StoredSlot{}, map[int64]bool{}
 	t.cursor, t.top = seq, seq
-	b := store.BucketIndex(seq)
+	b := bucket.BucketIndex(seq)
 	if have != nil {
 		t.buckets[b], t.lo, t.hi = have, b, b
 		t.clampCursor()
 	}
 	var idx []int64
-	for i := max(b-1, store.BucketIndex(t.minSeq())); i <= min(b+1, store.BucketIndex(t.maxSeq())); i++ {
-		if i == b+1 && store.LastSeq(b)-seq > 50 {
+	for i := max(b-1, bucket.BucketIndex(t.minSeq())); i <= min(b+1, bucket.BucketIndex(t.maxSeq())); i++ {
+		if i == b+1 && bucket.LastSeq(b)-seq > 50 {
 			break // the screen ends well inside b
 		}
 		if _, held := t.buckets[i]; !held {
@@ -136,15 +136,15 @@ func (t *timeline) prefetch() tea.Cmd {
 		return nil
 	}
 	// The cursor's unit: its bucket, or the gap it is the row of.
-	lo, hi := store.BucketIndex(t.cursor), store.BucketIndex(t.cursor)
+	lo, hi := bucket.BucketIndex(t.cursor), bucket.BucketIndex(t.cursor)
 	if g, ok := t.gapAt(lo); ok {
 		lo, hi = g.lo, g.hi
 	}
 	var cmds []tea.Cmd
-	if lo-1 < t.lo && t.lo > store.BucketIndex(t.minSeq()) && !t.pending[t.lo-1] {
+	if lo-1 < t.lo && t.lo > bucket.BucketIndex(t.minSeq()) && !t.pending[t.lo-1] {
 		cmds = append(cmds, t.requestEdge(t.lo-1, true))
 	}
-	if hi+1 > t.hi && t.hi < store.BucketIndex(t.maxSeq()) && !t.pending[t.hi+1] {
+	if hi+1 > t.hi && t.hi < bucket.BucketIndex(t.maxSeq()) && !t.pending[t.hi+1] {
 		cmds = append(cmds, t.requestEdge(t.hi+1, false))
 	}
 	return tea.Batch(cmds...)
@@ -154,12 +154,12 @@ func (t *timeline) prefetch() tea.Cmd {
 // on each side, keeping aside those that quotes still held quote.
 func (t *timeline) trim() {
 	units := t.units()
-	cb := store.BucketIndex(t.cursor)
+	cb := bucket.BucketIndex(t.cursor)
 	at := slices.IndexFunc(units, func(u gap) bool { return cb >= u.lo && cb <= u.hi })
 	if at < 0 {
 		return
 	}
-	dropped := map[int64]*store.Bucket{}
+	dropped := map[int64]*bucket.Bucket{}
 	for i, u := range units {
 		if i >= at-keepBuckets && i <= at+keepBuckets {
 			continue
@@ -190,7 +190,7 @@ func (t *timeline) refreshAfterWrite(seqs []int64) tea.Cmd {
 	seen := map[int64]bool{}
 	var idx []int64
 	for _, s := range seqs {
-		b := store.BucketIndex(s)
+		b := bucket.BucketIndex(s)
 		if _, held := t.buckets[b]; held && !seen[b] {
 			seen[b] = true
 			idx = append(idx, b)

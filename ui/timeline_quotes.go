@@ -6,7 +6,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/projection"
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Quotes in the held run: the slots they quote outside it are read beside
@@ -14,7 +14,7 @@ import (
 
 // quotedBy lists the seqs quotes in the held run quote outside it, ascending.
 func (t *timeline) quotedBy() []int64 {
-	held := make([]*store.Bucket, 0, len(t.buckets))
+	held := make([]*bucket.Bucket, 0, len(t.buckets))
 	for _, b := range t.buckets {
 		held = append(held, b)
 	}
@@ -24,13 +24,13 @@ func (t *timeline) quotedBy() []int64 {
 // keepQuoted keeps beside the run only the slots its quotes need: those
 // already kept, or in a bucket just dropped from the run rather than read
 // again.
-func (t *timeline) keepQuoted(dropped map[int64]*store.Bucket) {
-	kept := map[int64]store.StoredSlot{}
+func (t *timeline) keepQuoted(dropped map[int64]*bucket.Bucket) {
+	kept := map[int64]bucket.StoredSlot{}
 	for _, seq := range t.quotedBy() {
 		if s, ok := t.quoted[seq]; ok {
 			kept[seq] = s
-		} else if b := dropped[store.BucketIndex(seq)]; b != nil {
-			kept[seq] = b.Slots[store.SlotIndex(seq)]
+		} else if b := dropped[bucket.BucketIndex(seq)]; b != nil {
+			kept[seq] = b.Slots[bucket.SlotIndex(seq)]
 		}
 	}
 	t.quoted = kept
@@ -59,7 +59,7 @@ func (t *timeline) readQuoted() tea.Cmd {
 }
 
 // quotedSlot finds a quoted seq in the run or beside it (rule 5).
-func (t *timeline) quotedSlot(seq int64) (store.StoredSlot, bool) {
+func (t *timeline) quotedSlot(seq int64) (bucket.StoredSlot, bool) {
 	if s, _, ok := t.slot(seq); ok {
 		return s, true
 	}

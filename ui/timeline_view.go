@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/chatlens/chatlens/projection"
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // The timeline is drawn from the seq at t.top downward, newest at the
@@ -20,15 +20,15 @@ func (t *timeline) showReadLine(seq int64) bool {
 }
 
 func (t *timeline) showBoundary(seq int64) bool {
-	return t.boundaries && seq == store.FirstSeq(store.BucketIndex(seq))
+	return t.boundaries && seq == bucket.FirstSeq(bucket.BucketIndex(seq))
 }
 
 // bucketProblem is why the bucket of seq breaks the contract as a whole
 // (array length, msgs missing), when seq is the first of it shown; "" else.
 // Slot problems are marked on their own row.
 func (t *timeline) bucketProblem(seq int64) string {
-	b := t.buckets[store.BucketIndex(seq)]
-	if b == nil || len(b.Problems) == 0 || seq != max(store.FirstSeq(store.BucketIndex(seq)), t.minSeq()) {
+	b := t.buckets[bucket.BucketIndex(seq)]
+	if b == nil || len(b.Problems) == 0 || seq != max(bucket.FirstSeq(bucket.BucketIndex(seq)), t.minSeq()) {
 		return ""
 	}
 	return strings.Join(b.Problems, "; ")
@@ -210,12 +210,12 @@ func (t *timeline) rows(width, height int) []string {
 		}
 		if t.showBoundary(s) {
 			out = append(out, th.BucketLine.Render(projection.Truncate(
-				fmt.Sprintf("── bucket %s ──", projection.SingleLine(store.DocIDForSeq(t.cid, s))), width)))
+				fmt.Sprintf("── bucket %s ──", projection.SingleLine(bucket.DocIDForSeq(t.cid, s))), width)))
 			height--
 		}
 		if p := t.bucketProblem(s); p != "" && height > 0 {
 			out = append(out, th.Problem.Render(projection.Truncate(fmt.Sprintf("! malformed bucket %s: %s",
-				projection.SingleLine(store.DocIDForSeq(t.cid, s)), projection.SingleLine(p)), width)))
+				projection.SingleLine(bucket.DocIDForSeq(t.cid, s)), projection.SingleLine(p)), width)))
 			height--
 		}
 		if height <= 0 {

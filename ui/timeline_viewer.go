@@ -3,7 +3,7 @@ package ui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Whose eyes the timeline uses: the viewer, the compare view's second
@@ -68,7 +68,7 @@ func (t *timeline) windowLoaded(msg windowLoadedMsg) tea.Cmd {
 	return tea.Batch(t.applyWindow(msg.win), t.restartDiffs())
 }
 
-func (t *timeline) applyWindow(w store.Window) tea.Cmd {
+func (t *timeline) applyWindow(w bucket.Window) tea.Cmd {
 	// The held buckets stay; only the bounds and the read line change. A
 	// window that reaches past what is held is filled by prefetch.
 	w.Last = nil
@@ -79,7 +79,7 @@ func (t *timeline) applyWindow(w store.Window) tea.Cmd {
 	if len(t.buckets) == 0 {
 		return t.loadAround(t.maxSeq(), nil)
 	}
-	if t.lo > store.BucketIndex(t.maxSeq()) || t.hi < store.BucketIndex(t.minSeq()) {
+	if t.lo > bucket.BucketIndex(t.maxSeq()) || t.hi < bucket.BucketIndex(t.minSeq()) {
 		return t.loadAround(t.maxSeq(), nil)
 	}
 	t.clampCursor()

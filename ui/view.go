@@ -10,6 +10,7 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Below the panes: the status bar and a footer (input, message or hints).
@@ -99,7 +100,7 @@ func (m *Model) statusBar() string {
 	if t := m.tl; t != nil {
 		parts = append(parts, t.cid)
 		if !t.empty() {
-			parts = append(parts, fmt.Sprintf("seq %d/%d · bucket %d", t.cursor, t.maxSeq(), store.BucketIndex(t.cursor)))
+			parts = append(parts, fmt.Sprintf("seq %d/%d · bucket %d", t.cursor, t.maxSeq(), bucket.BucketIndex(t.cursor)))
 		}
 		parts = append(parts, "times "+zoneLabel(m.e.loc, m.e.now())) // the one place the zone is said
 		if t.follow.on {

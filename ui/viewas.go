@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // viewerChoices are the conversation's members once read; until then (or
@@ -103,7 +104,7 @@ func (t *timeline) pickerDefault(forCompare bool) string {
 
 // peerOf is the other user of a single chat, "" for a group.
 func (t *timeline) peerOf(viewer string) string {
-	if t.conv.SessionType != store.SessionSingle {
+	if t.conv.SessionType != bucket.SessionSingle {
 		return ""
 	}
 	for _, id := range []string{t.peer, t.owner} {

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Target says where the bench runs. It never touches the user's data: the
@@ -63,7 +63,7 @@ func (o Options) withDefaults() (Options, error) {
 		o.BatchSize = DefaultBatchSize
 	}
 	if o.BucketSize == 0 {
-		o.BucketSize = store.BucketSize
+		o.BucketSize = bucket.BucketSize
 	}
 	if o.RandomReads == 0 {
 		o.RandomReads = DefaultRandomReads

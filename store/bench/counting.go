@@ -4,8 +4,10 @@ import (
 	"context"
 	"sync/atomic"
 
-	"github.com/chatlens/chatlens/store"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Counting wraps a store.Backend and counts what crosses the wire: every
@@ -77,7 +79,7 @@ func (c *Counting) SetSlotFieldIfUnset(ctx context.Context, docID string, slot i
 	return c.inner.SetSlotFieldIfUnset(ctx, docID, slot, field, value)
 }
 
-func (c *Counting) InsertBucket(ctx context.Context, doc *store.Doc) error {
+func (c *Counting) InsertBucket(ctx context.Context, doc *bucket.Doc) error {
 	c.trip()
 	return c.inner.InsertBucket(ctx, doc)
 }
@@ -112,7 +114,7 @@ func (c *Counting) MarkSlotsRead(ctx context.Context, docID string, slots []int,
 	return c.inner.MarkSlotsRead(ctx, docID, slots, reader)
 }
 
-func (c *Counting) SeqRecords(ctx context.Context, cids []string) ([]store.SeqRecord, error) {
+func (c *Counting) SeqRecords(ctx context.Context, cids []string) ([]bucket.SeqRecord, error) {
 	c.trip()
 	return c.inner.SeqRecords(ctx, cids)
 }
@@ -122,7 +124,7 @@ func (c *Counting) RaiseMaxSeq(ctx context.Context, cid string, maxSeq int64) er
 	return c.inner.RaiseMaxSeq(ctx, cid, maxSeq)
 }
 
-func (c *Counting) SeqUsers(ctx context.Context, uid string, cids []string) ([]store.SeqUser, error) {
+func (c *Counting) SeqUsers(ctx context.Context, uid string, cids []string) ([]bucket.SeqUser, error) {
 	c.trip()
 	return c.inner.SeqUsers(ctx, uid, cids)
 }
@@ -132,27 +134,27 @@ func (c *Counting) RaiseReadSeq(ctx context.Context, uid, cid string, seq int64)
 	return c.inner.RaiseReadSeq(ctx, uid, cid, seq)
 }
 
-func (c *Counting) Conversations(ctx context.Context, owner string) ([]store.Conversation, error) {
+func (c *Counting) Conversations(ctx context.Context, owner string) ([]bucket.Conversation, error) {
 	c.trip()
 	return c.inner.Conversations(ctx, owner)
 }
 
-func (c *Counting) ConversationsByID(ctx context.Context, cid string) ([]store.Conversation, error) {
+func (c *Counting) ConversationsByID(ctx context.Context, cid string) ([]bucket.Conversation, error) {
 	c.trip()
 	return c.inner.ConversationsByID(ctx, cid)
 }
 
-func (c *Counting) Users(ctx context.Context, ids []string) ([]store.User, error) {
+func (c *Counting) Users(ctx context.Context, ids []string) ([]bucket.User, error) {
 	c.trip()
 	return c.inner.Users(ctx, ids)
 }
 
-func (c *Counting) Groups(ctx context.Context, ids []string) ([]store.Group, error) {
+func (c *Counting) Groups(ctx context.Context, ids []string) ([]bucket.Group, error) {
 	c.trip()
 	return c.inner.Groups(ctx, ids)
 }
 
-func (c *Counting) GroupMembers(ctx context.Context, groupID string) ([]store.GroupMember, error) {
+func (c *Counting) GroupMembers(ctx context.Context, groupID string) ([]bucket.GroupMember, error) {
 	c.trip()
 	return c.inner.GroupMembers(ctx, groupID)
 }

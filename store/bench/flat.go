@@ -4,8 +4,9 @@ import (
 	"context"
 	"sync/atomic"
 
-	"github.com/chatlens/chatlens/store"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // FlatDoc is the one-document-per-message layout the bucket design replaces:
@@ -13,36 +14,36 @@ import (
 // unique on (conversation_id, seq). MsgData.is_read is left out: the slot's
 // is_read is the real flag and a document cannot hold the name twice.
 type FlatDoc struct {
-	ConversationID   string             `bson:"conversation_id"`
-	Seq              int64              `bson:"seq"`
-	SendID           string             `bson:"send_id"`
-	RecvID           string             `bson:"recv_id"`
-	GroupID          string             `bson:"group_id"`
-	ClientMsgID      string             `bson:"client_msg_id"`
-	ServerMsgID      string             `bson:"server_msg_id"`
-	SenderPlatformID int32              `bson:"sender_platform_id"`
-	SenderNickname   string             `bson:"sender_nickname"`
-	SenderFaceURL    string             `bson:"sender_face_url"`
-	SessionType      int32              `bson:"session_type"`
-	MsgFrom          int32              `bson:"msg_from"`
-	ContentType      int32              `bson:"content_type"`
-	Content          string             `bson:"content"`
-	SendTime         int64              `bson:"send_time"`
-	CreateTime       int64              `bson:"create_time"`
-	Status           int32              `bson:"status"`
-	Options          map[string]bool    `bson:"options"`
-	OfflinePush      *store.OfflinePush `bson:"offline_push"`
-	AtUserIDList     []string           `bson:"at_user_id_list"`
-	AttachedInfo     string             `bson:"attached_info"`
-	Ex               string             `bson:"ex"`
-	Revoke           *store.Revoke      `bson:"revoke"`
-	DelList          []string           `bson:"del_list"`
-	IsRead           bool               `bson:"is_read"`
+	ConversationID   string              `bson:"conversation_id"`
+	Seq              int64               `bson:"seq"`
+	SendID           string              `bson:"send_id"`
+	RecvID           string              `bson:"recv_id"`
+	GroupID          string              `bson:"group_id"`
+	ClientMsgID      string              `bson:"client_msg_id"`
+	ServerMsgID      string              `bson:"server_msg_id"`
+	SenderPlatformID int32               `bson:"sender_platform_id"`
+	SenderNickname   string              `bson:"sender_nickname"`
+	SenderFaceURL    string              `bson:"sender_face_url"`
+	SessionType      int32               `bson:"session_type"`
+	MsgFrom          int32               `bson:"msg_from"`
+	ContentType      int32               `bson:"content_type"`
+	Content          string              `bson:"content"`
+	SendTime         int64               `bson:"send_time"`
+	CreateTime       int64               `bson:"create_time"`
+	Status           int32               `bson:"status"`
+	Options          map[string]bool     `bson:"options"`
+	OfflinePush      *bucket.OfflinePush `bson:"offline_push"`
+	AtUserIDList     []string            `bson:"at_user_id_list"`
+	AttachedInfo     string              `bson:"attached_info"`
+	Ex               string              `bson:"ex"`
+	Revoke           *bucket.Revoke      `bson:"revoke"`
+	DelList          []string            `bson:"del_list"`
+	IsRead           bool                `bson:"is_read"`
 }
 
 // NewFlatDoc stores m of conversation cid as its own document, with the
 // state of an empty slot (not revoked, deleted for nobody, unread).
-func NewFlatDoc(cid string, m *store.MsgData) *FlatDoc {
+func NewFlatDoc(cid string, m *bucket.MsgData) *FlatDoc {
 	return &FlatDoc{ConversationID: cid, Seq: m.Seq, SendID: m.SendID, RecvID: m.RecvID, GroupID: m.GroupID,
 		ClientMsgID: m.ClientMsgID, ServerMsgID: m.ServerMsgID, SenderPlatformID: m.SenderPlatformID,
 		SenderNickname: m.SenderNickname, SenderFaceURL: m.SenderFaceURL, SessionType: m.SessionType,

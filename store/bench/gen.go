@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // benchUsers is how many people talk in the generated group.
@@ -21,35 +22,35 @@ const startTime int64 = 1_700_000_000_000
 // and seq always give the same message, so both layouts store identical
 // data without holding the conversation in memory. Sizes follow a chat:
 // mostly short text, some longer text, a few pictures and files.
-func message(seed int64, cid string, seq int64) *store.MsgData {
+func message(seed int64, cid string, seq int64) *bucket.MsgData {
 	rng := rand.New(rand.NewPCG(uint64(seed), uint64(seq)))
 	sender := rng.IntN(benchUsers)
 	sendTime := startTime + seq*1500 + rng.Int64N(1000)
-	m := &store.MsgData{
+	m := &bucket.MsgData{
 		SendID:           fmt.Sprintf("user%02d", sender),
 		ClientMsgID:      fmt.Sprintf("%016x%016x", rng.Uint64(), rng.Uint64()),
 		ServerMsgID:      fmt.Sprintf("%016x%016x", rng.Uint64(), rng.Uint64()),
 		SenderPlatformID: int32(1 + rng.IntN(5)),
 		SenderNickname:   fmt.Sprintf("User %02d", sender),
 		SenderFaceURL:    fmt.Sprintf("https://cdn.example.com/face/user%02d.png", sender),
-		MsgFrom:          store.MsgFromUser,
+		MsgFrom:          bucket.MsgFromUser,
 		Seq:              seq,
 		SendTime:         sendTime,
 		CreateTime:       sendTime - 20,
-		Status:           store.StatusSent,
+		Status:           bucket.StatusSent,
 		Options:          map[string]bool{"history": true, "persistent": true, "offlinePush": true},
-		OfflinePush:      &store.OfflinePush{Title: "new message", Desc: "", Ex: ""},
+		OfflinePush:      &bucket.OfflinePush{Title: "new message", Desc: "", Ex: ""},
 		AtUserIDList:     []string{},
 	}
 	switch kind, a, b := store.SplitConversationID(cid); kind {
-	case store.SessionSingle, store.SessionNotification:
+	case bucket.SessionSingle, bucket.SessionNotification:
 		m.SessionType, m.SendID, m.RecvID = kind, a, b
 		if sender%2 == 1 {
 			m.SendID, m.RecvID = b, a
 		}
 	default: // groups, and IDs of no known form, are group chats
-		m.SessionType, m.GroupID = store.SessionGroup, a
-		if kind != store.SessionGroup {
+		m.SessionType, m.GroupID = bucket.SessionGroup, a
+		if kind != bucket.SessionGroup {
 			m.GroupID = cid
 		}
 	}
@@ -70,8 +71,8 @@ func message(seed int64, cid string, seq int64) *store.MsgData {
 }
 
 // messages builds seqs first..first+n-1.
-func messages(seed int64, cid string, first int64, n int) []*store.MsgData {
-	out := make([]*store.MsgData, n)
+func messages(seed int64, cid string, first int64, n int) []*bucket.MsgData {
+	out := make([]*bucket.MsgData, n)
 	for i := range out {
 		out[i] = message(seed, cid, first+int64(i))
 	}

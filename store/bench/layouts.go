@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/chatlens/chatlens/store"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // layout is what each scenario asks of a layout. Reads decode what they
@@ -13,7 +15,7 @@ import (
 // messages came back so the harness can refuse a measurement that read
 // the wrong thing.
 type layout interface {
-	write(ctx context.Context, first int64, msgs []*store.MsgData) error
+	write(ctx context.Context, first int64, msgs []*bucket.MsgData) error
 	// read fetches seqs from..to inclusive.
 	read(ctx context.Context, from, to int64) (int, error)
 	// scroll reads the whole conversation newest to oldest, in the
@@ -34,7 +36,7 @@ type bucketLayout struct {
 	sizeOf func(ctx context.Context) (Storage, error)
 }
 
-func (l *bucketLayout) write(ctx context.Context, first int64, msgs []*store.MsgData) error {
+func (l *bucketLayout) write(ctx context.Context, first int64, msgs []*bucket.MsgData) error {
 	_, err := l.st.InsertMessages(ctx, l.cid, first, msgs)
 	return err
 }
@@ -43,7 +45,7 @@ func (l *bucketLayout) read(ctx context.Context, from, to int64) (int, error) {
 	if from == to {
 		return l.readOne(ctx, from)
 	}
-	bs, err := l.st.Buckets(ctx, l.cid, store.BucketsCovering(from, to), l.maxSeq)
+	bs, err := l.st.Buckets(ctx, l.cid, bucket.BucketsCovering(from, to), l.maxSeq)
 	if err != nil {
 		return 0, err
 	}
@@ -71,11 +73,11 @@ func (l *bucketLayout) readOne(ctx context.Context, seq int64) (int, error) {
 // scroll reads one whole bucket per round trip, newest first.
 func (l *bucketLayout) scroll(ctx context.Context, maxSeq int64, step func(int)) (int, error) {
 	done := 0
-	for idx := store.BucketIndex(maxSeq); idx >= 0; idx-- {
+	for idx := bucket.BucketIndex(maxSeq); idx >= 0; idx-- {
 		if err := ctx.Err(); err != nil { // the embedded store does not look at ctx
 			return done, err
 		}
-		n, err := l.read(ctx, store.FirstSeq(idx), min(store.LastSeq(idx), maxSeq))
+		n, err := l.read(ctx, bucket.FirstSeq(idx), min(bucket.LastSeq(idx), maxSeq))
 		if err != nil {
 			return done, err
 		}
@@ -98,7 +100,7 @@ type flatLayout struct {
 	cid string
 }
 
-func (l *flatLayout) write(ctx context.Context, _ int64, msgs []*store.MsgData) error {
+func (l *flatLayout) write(ctx context.Context, _ int64, msgs []*bucket.MsgData) error {
 	docs := make([]*FlatDoc, len(msgs))
 	for i, m := range msgs {
 		docs[i] = NewFlatDoc(l.cid, m)

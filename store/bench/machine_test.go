@@ -5,9 +5,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/chatlens/chatlens/store"
-	"github.com/chatlens/chatlens/store/embedded"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/embedded"
 )
 
 // openEmbeddedStore is a Store on a fresh embedded file. fsync is off: these
@@ -68,7 +70,7 @@ func BenchmarkRevoke(b *testing.B) {
 	if _, err := st.InsertMessages(ctx, cid, 1, messages(1, cid, 1, 100)); err != nil {
 		b.Fatal(err)
 	}
-	rev := store.Revoke{Role: store.RoleAdmin, UserID: "user01", Nickname: "User 01", Time: startTime}
+	rev := bucket.Revoke{Role: bucket.RoleAdmin, UserID: "user01", Nickname: "User 01", Time: startTime}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -78,11 +80,11 @@ func BenchmarkRevoke(b *testing.B) {
 	}
 }
 
-// BenchmarkDecodeBucket is store.DecodeBucket of a full bucket: 100
+// BenchmarkDecodeBucket is bucket.DecodeBucket of a full bucket: 100
 // generated messages, the shape every read path decodes.
 func BenchmarkDecodeBucket(b *testing.B) {
-	doc := store.NewDoc(store.DocID("sg_bench", 0))
-	for i, m := range messages(1, "sg_bench", 1, store.BucketSize) {
+	doc := bucket.NewDoc(bucket.DocID("sg_bench", 0))
+	for i, m := range messages(1, "sg_bench", 1, bucket.BucketSize) {
 		doc.Msgs[i].Msg = m
 	}
 	raw, err := bson.Marshal(doc)
@@ -93,7 +95,7 @@ func BenchmarkDecodeBucket(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if bk := store.DecodeBucket(raw); bk.LastFilledSeq() != store.BucketSize {
+		if bk := bucket.DecodeBucket(raw); bk.LastFilledSeq() != bucket.BucketSize {
 			b.Fatalf("decoded bucket ends at seq %d", bk.LastFilledSeq())
 		}
 	}

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // BenchmarkSingleRead is one random message of a 100,000-message
@@ -50,8 +50,8 @@ func BenchmarkSingleRead(b *testing.B) {
 		})
 	}
 	run("bucket-whole", func(seq int64) bool {
-		bs, err := st.Buckets(ctx, cid, []int64{store.BucketIndex(seq)}, n)
-		return err == nil && !bs[0].Slots[store.SlotIndex(seq)].IsHole()
+		bs, err := st.Buckets(ctx, cid, []int64{bucket.BucketIndex(seq)}, n)
+		return err == nil && !bs[0].Slots[bucket.SlotIndex(seq)].IsHole()
 	})
 	run("bucket-slot", func(seq int64) bool {
 		slots, err := st.Slots(ctx, cid, []int64{seq}, n)

@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Run writes the same conversation in both layouts on target, measures each
@@ -221,7 +221,7 @@ func layoutName(l layout) string {
 
 // bucketLayoutName says which bucket layout a size runs on.
 func bucketLayoutName(size int) string {
-	if size == store.BucketSize {
+	if size == bucket.BucketSize {
 		return "the store's own (100 slots, state machine writes)"
 	}
 	return fmt.Sprintf("bench-only (%d slots per document, one insert per whole bucket)", size)

@@ -10,12 +10,14 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/chatlens/chatlens/store"
-	"github.com/chatlens/chatlens/store/embedded"
-	"github.com/chatlens/chatlens/store/mongostore"
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/embedded"
+	"github.com/chatlens/chatlens/store/mongostore"
 )
 
 // session is both layouts opened on one target, and how to undo it.
@@ -65,7 +67,7 @@ func openEmbedded(target Target, opts Options) (*session, error) {
 			return errors.Join(eb.Close(context.Background()), fb.Close(context.Background()), os.RemoveAll(dir))
 		},
 	}
-	if opts.BucketSize != store.BucketSize {
+	if opts.BucketSize != bucket.BucketSize {
 		wb, err := OpenWideBolt(filepath.Join(dir, "wide.db"), target.NoSync)
 		if err != nil {
 			return nil, errors.Join(err, s.cleanup())
@@ -81,7 +83,7 @@ func openEmbedded(target Target, opts Options) (*session, error) {
 func embeddedStorage(ctx context.Context, b store.Backend, cid string) (Storage, error) {
 	var st Storage
 	var data, big int64
-	err := b.ScanRaw(ctx, store.CollMsg, cid+":", func(raw bson.Raw) error {
+	err := b.ScanRaw(ctx, bucket.CollMsg, cid+":", func(raw bson.Raw) error {
 		st.Documents++
 		data += int64(len(raw))
 		big = max(big, int64(len(raw)))
@@ -129,14 +131,14 @@ func openMongo(ctx context.Context, target Target, opts Options) (*session, erro
 	if err != nil {
 		return nil, errors.Join(err, cleanup())
 	}
-	sizeOf := func(ctx context.Context) (Storage, error) { return collStorage(ctx, db, store.CollMsg) }
+	sizeOf := func(ctx context.Context) (Storage, error) { return collStorage(ctx, db, bucket.CollMsg) }
 	s := &session{
 		buckets:  newBucketLayout(mb, opts.Conversation, int64(opts.Messages), sizeOf),
 		flat:     &flatLayout{fs: fm, cid: opts.Conversation},
 		describe: mb.Describe(),
 		cleanup:  cleanup,
 	}
-	if opts.BucketSize != store.BucketSize {
+	if opts.BucketSize != bucket.BucketSize {
 		wm, err := OpenWideMongo(ctx, db)
 		if err != nil {
 			return nil, errors.Join(err, cleanup())

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/chatlens/chatlens/store"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // wideLayout is a bench-only bucket layout of size slots per document,
 // {doc_id: "<cid>:<index>", msgs: [size slots]}, slot (seq-1) mod size. It
-// measures the bucket size as a trade-off without touching store.BucketSize,
+// measures the bucket size as a trade-off without touching bucket.BucketSize,
 // which the real data and the state machine keep at 100. The bench writes
 // whole new buckets in order, so each is one insert, made when it is full
 // (or holds the conversation's last message); reads go by doc_id.
@@ -20,7 +21,7 @@ type wideLayout struct {
 	cid     string
 	size    int64
 	maxSeq  int64
-	pending *store.Doc // the bucket being filled by write
+	pending *bucket.Doc // the bucket being filled by write
 }
 
 func newWideLayout(ws WideStore, cid string, size int, maxSeq int64) *wideLayout {
@@ -31,16 +32,16 @@ func (l *wideLayout) index(seq int64) int64 { return (seq - 1) / l.size }
 
 func (l *wideLayout) docID(index int64) string { return l.cid + ":" + strconv.FormatInt(index, 10) }
 
-func (l *wideLayout) write(ctx context.Context, first int64, msgs []*store.MsgData) error {
+func (l *wideLayout) write(ctx context.Context, first int64, msgs []*bucket.MsgData) error {
 	for i, m := range msgs {
 		seq := first + int64(i)
 		if l.pending == nil {
-			l.pending = &store.Doc{DocID: l.docID(l.index(seq)), Msgs: make([]*store.Slot, l.size)}
+			l.pending = &bucket.Doc{DocID: l.docID(l.index(seq)), Msgs: make([]*bucket.Slot, l.size)}
 			for j := range l.pending.Msgs {
-				l.pending.Msgs[j] = store.EmptySlot()
+				l.pending.Msgs[j] = bucket.EmptySlot()
 			}
 		}
-		slot := store.EmptySlot()
+		slot := bucket.EmptySlot()
 		slot.Msg = m
 		l.pending.Msgs[(seq-1)%l.size] = slot
 		if seq%l.size == 0 || seq == l.maxSeq {
@@ -96,19 +97,19 @@ func (l *wideLayout) decodeSlots(raw bson.Raw, from, to int64) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("wide bucket %s: %w", id, err)
 	}
-	// The asked slots go through store.DecodeSlots, the decoder the
+	// The asked slots go through bucket.DecodeSlots, the decoder the
 	// store's own buckets use, at most BucketSize at a time as a slice of
 	// their own: the sizes then differ in layout, not in decoder.
 	base := index*l.size + 1
 	lo, hi := max(from, base)-base, min(to, base+int64(len(vals))-1)-base
 	n := 0
-	for first := lo; first <= hi; first += store.BucketSize {
-		chunk := vals[first:min(hi+1, first+store.BucketSize)]
+	for first := lo; first <= hi; first += bucket.BucketSize {
+		chunk := vals[first:min(hi+1, first+bucket.BucketSize)]
 		slice, err := bson.Marshal(bson.D{{Key: "msgs", Value: chunk}})
 		if err != nil {
 			return 0, fmt.Errorf("wide bucket %s: %w", id, err)
 		}
-		for _, s := range store.DecodeSlots(slice, true, 0, 0, len(chunk)) {
+		for _, s := range bucket.DecodeSlots(slice, true, 0, 0, len(chunk)) {
 			if !s.IsHole() {
 				n++
 			}
@@ -142,7 +143,7 @@ func (l *wideLayout) storage(ctx context.Context) (Storage, error) { return l.ws
 // FlatStore is: each method is one query.
 type WideStore interface {
 	// Insert stores one whole bucket; ErrDuplicateKey if its doc_id exists.
-	Insert(ctx context.Context, doc *store.Doc) error
+	Insert(ctx context.Context, doc *bucket.Doc) error
 	// Get reads the buckets with the given doc_ids ($in), in any order.
 	Get(ctx context.Context, docIDs []string) ([]bson.Raw, error)
 	Storage(ctx context.Context) (Storage, error)
@@ -162,9 +163,9 @@ const mongoDocLimit = 16 << 20
 // MaxBucketSize is the largest bucket size whose documents stay under
 // mongoDocLimit even when every slot holds the generator's largest message.
 func MaxBucketSize() int {
-	doc := &store.Doc{DocID: DefaultConversation + ":" + strconv.Itoa(MaxMessages), Msgs: []*store.Slot{}}
+	doc := &bucket.Doc{DocID: DefaultConversation + ":" + strconv.Itoa(MaxMessages), Msgs: []*bucket.Slot{}}
 	base, _ := bson.Marshal(doc)
-	slot := store.EmptySlot()
+	slot := bucket.EmptySlot()
 	slot.Msg = largestMessage()
 	raw, _ := bson.Marshal(slot)
 	// An array element is its type byte, its decimal key and a NUL, then the slot.
@@ -174,7 +175,7 @@ func MaxBucketSize() int {
 
 // largestMessage is the biggest message the generator makes: the longest
 // text of its longest word, at the highest seq the bench allows.
-func largestMessage() *store.MsgData {
+func largestMessage() *bucket.MsgData {
 	m := message(0, DefaultConversation, MaxMessages)
 	longest := ""
 	for _, w := range vocabulary {

@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chatlens/chatlens/store"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // TestWideBucketsRunEveryScenario runs the bench at a bucket size of 1,000
@@ -54,13 +55,13 @@ func TestBucketSizeBound(t *testing.T) {
 		t.Fatalf("MaxBucketSize() = %d, want room for 5,000", limit)
 	}
 	doc := newWideLayout(nil, DefaultConversation, limit, int64(limit))
-	msgs := make([]*store.MsgData, limit)
+	msgs := make([]*bucket.MsgData, limit)
 	for i := range msgs {
 		msgs[i] = largestMessage()
 	}
-	full := &store.Doc{DocID: doc.docID(0), Msgs: make([]*store.Slot, limit)}
+	full := &bucket.Doc{DocID: doc.docID(0), Msgs: make([]*bucket.Slot, limit)}
 	for i, m := range msgs {
-		full.Msgs[i] = &store.Slot{Msg: m, DelList: []string{}}
+		full.Msgs[i] = &bucket.Slot{Msg: m, DelList: []string{}}
 	}
 	raw, err := bson.Marshal(full)
 	if err != nil || len(raw) > mongoDocLimit {

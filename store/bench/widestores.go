@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/chatlens/chatlens/store"
 	"go.etcd.io/bbolt"
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // wideBoltBucket holds the wide buckets keyed by doc_id.
@@ -44,7 +46,7 @@ func OpenWideBolt(path string, noSync bool) (*WideBolt, error) {
 }
 
 // Insert writes doc in one transaction.
-func (w *WideBolt) Insert(_ context.Context, doc *store.Doc) error {
+func (w *WideBolt) Insert(_ context.Context, doc *bucket.Doc) error {
 	raw, err := bson.Marshal(doc)
 	if err != nil {
 		return err
@@ -126,7 +128,7 @@ func OpenWideMongo(ctx context.Context, db *mongo.Database) (*WideMongo, error) 
 }
 
 // Insert is one InsertOne of the whole bucket.
-func (w *WideMongo) Insert(ctx context.Context, doc *store.Doc) error {
+func (w *WideMongo) Insert(ctx context.Context, doc *bucket.Doc) error {
 	raw, err := bson.Marshal(doc)
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/embedded"
 	"github.com/chatlens/chatlens/store/mongostore"
 	"github.com/chatlens/chatlens/store/mongotest"
@@ -57,14 +58,14 @@ func checkBucketWrites(t *testing.T, b store.Backend, n int) {
 	// collection for every update, and a missing bucket costs the same
 	// request as a stored one.
 	for _, first := range []int64{1, int64(n) - 99} {
-		msgs := make([]*store.MsgData, 100)
+		msgs := make([]*bucket.MsgData, 100)
 		for i := range msgs {
 			from, to := "alice", "bob"
 			if i%2 == 1 {
 				from, to = to, from
 			}
-			msgs[i] = &store.MsgData{SendID: from, RecvID: to, ClientMsgID: fmt.Sprint(first + int64(i)), SessionType: store.SessionSingle,
-				ContentType: 101, Content: `{"content":"x"}`, SendTime: 1700000000000 + first + int64(i), Status: store.StatusSent}
+			msgs[i] = &bucket.MsgData{SendID: from, RecvID: to, ClientMsgID: fmt.Sprint(first + int64(i)), SessionType: bucket.SessionSingle,
+				ContentType: 101, Content: `{"content":"x"}`, SendTime: 1700000000000 + first + int64(i), Status: bucket.StatusSent}
 		}
 		if _, err := st.InsertMessages(ctx, cid, first, msgs); err != nil {
 			t.Fatal(err)
@@ -98,11 +99,11 @@ func checkBucketWrites(t *testing.T, b store.Backend, n int) {
 		}
 	}
 	// A bucket each, and one round trip to raise bob's read seq.
-	buckets := int64(n / store.BucketSize)
+	buckets := int64(n / bucket.BucketSize)
 	write("mark read", seqs, buckets+1, func(ctx context.Context) (store.WriteResult, error) { return st.MarkRead(ctx, cid, seqs, "bob") })
 	write("delete for me", seqs, buckets, func(ctx context.Context) (store.WriteResult, error) { return st.DeleteForMe(ctx, cid, seqs, "bob") })
 	write("revoke", stored, 2, func(ctx context.Context) (store.WriteResult, error) {
-		return st.Revoke(ctx, cid, stored, store.Revoke{Role: store.RoleMember, UserID: "alice", Time: 1})
+		return st.Revoke(ctx, cid, stored, bucket.Revoke{Role: bucket.RoleMember, UserID: "alice", Time: 1})
 	})
 
 	bs, err := st.Buckets(ctx, cid, []int64{0, buckets - 1}, int64(n))
@@ -110,7 +111,7 @@ func checkBucketWrites(t *testing.T, b store.Backend, n int) {
 		t.Fatalf("read back: %v (%d buckets)", err, len(bs))
 	}
 	for _, bk := range bs {
-		for _, s := range []store.StoredSlot{bk.Slots[0], bk.Slots[99]} { // one by alice, one by bob
+		for _, s := range []bucket.StoredSlot{bk.Slots[0], bk.Slots[99]} { // one by alice, one by bob
 			fromAlice := s.Slot.Msg.SendID == "alice"
 			if s.Slot.IsRead != fromAlice {
 				t.Errorf("seq %d sent by %s: is_read %v, want %v", s.Seq, s.Slot.Msg.SendID, s.Slot.IsRead, fromAlice)
@@ -143,7 +144,7 @@ func BenchmarkWrites1000(b *testing.B) {
 			return st.DeleteForMe(ctx, cid, seqs, "bob")
 		}},
 		{"revoke", func(st *store.Store, cid string) (store.WriteResult, error) {
-			return st.Revoke(ctx, cid, seqs, store.Revoke{Role: store.RoleAdmin, UserID: "user01", Time: startTime})
+			return st.Revoke(ctx, cid, seqs, bucket.Revoke{Role: bucket.RoleAdmin, UserID: "user01", Time: startTime})
 		}},
 	}
 	for _, w := range writes {

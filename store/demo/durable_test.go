@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/embedded"
 )
 
@@ -53,7 +54,7 @@ func TestSeedIsDurableWhenItReturns(t *testing.T) {
 	defer killed.Close(context.Background())
 	want, _ := seedInto(t, tiny)
 	got, exp := dump(t, killed), dump(t, want)
-	for _, coll := range store.Collections {
+	for _, coll := range bucket.Collections {
 		if len(got[coll]) != len(exp[coll]) {
 			t.Fatalf("%s: %d documents in the killed seed's store, %d in a finished one", coll, len(got[coll]), len(exp[coll]))
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // The benchmarks share one store of a million messages: 100 conversations of
@@ -40,15 +41,15 @@ func TestMain(m *testing.M) {
 func benchCid(i int) string { return fmt.Sprintf("sg_group%03d", i) }
 
 // fullBucket is bucket index of cid with all 100 slots holding a message.
-func fullBucket(cid string, index int64) *store.Doc {
-	doc := store.NewDoc(store.DocID(cid, index))
+func fullBucket(cid string, index int64) *bucket.Doc {
+	doc := bucket.NewDoc(bucket.DocID(cid, index))
 	for i, slot := range doc.Msgs {
-		seq := store.FirstSeq(index) + int64(i)
-		slot.Msg = &store.MsgData{SendID: fmt.Sprintf("user%d", seq%40), GroupID: cid[3:],
+		seq := bucket.FirstSeq(index) + int64(i)
+		slot.Msg = &bucket.MsgData{SendID: fmt.Sprintf("user%d", seq%40), GroupID: cid[3:],
 			ClientMsgID: fmt.Sprintf("c%s-%d", cid, seq), ServerMsgID: fmt.Sprintf("s%s-%d", cid, seq),
-			SenderPlatformID: 1, SenderNickname: "Some User", SessionType: store.SessionGroup,
-			MsgFrom: store.MsgFromUser, ContentType: 101, Content: fmt.Sprintf(`{"content":"message number %d of the benchmark"}`, seq),
-			Seq: seq, SendTime: 1700000000000 + seq, CreateTime: 1700000000000 + seq, Status: store.StatusSent,
+			SenderPlatformID: 1, SenderNickname: "Some User", SessionType: bucket.SessionGroup,
+			MsgFrom: bucket.MsgFromUser, ContentType: 101, Content: fmt.Sprintf(`{"content":"message number %d of the benchmark"}`, seq),
+			Seq: seq, SendTime: 1700000000000 + seq, CreateTime: 1700000000000 + seq, Status: bucket.StatusSent,
 			Options: map[string]bool{}, AtUserIDList: []string{}}
 	}
 	return doc
@@ -74,7 +75,7 @@ func benchStore(b *testing.B) *Backend {
 		}
 		if st, err := os.Stat(filepath.Join(benchDir, "bench.db")); err == nil {
 			fmt.Fprintf(os.Stderr, "bench store: %d buckets, %d messages, %.0f MB\n",
-				benchConversations*benchBuckets, benchConversations*benchBuckets*store.BucketSize, float64(st.Size())/1e6)
+				benchConversations*benchBuckets, benchConversations*benchBuckets*bucket.BucketSize, float64(st.Size())/1e6)
 		}
 	})
 	if benchErr != nil {
@@ -98,7 +99,7 @@ func reportCPU(b *testing.B) {
 }
 
 func randomDocID(r *rand.Rand) string {
-	return store.DocID(benchCid(r.IntN(benchConversations)), r.Int64N(benchBuckets))
+	return bucket.DocID(benchCid(r.IntN(benchConversations)), r.Int64N(benchBuckets))
 }
 
 func BenchmarkFindBuckets1(b *testing.B) {
@@ -121,7 +122,7 @@ func BenchmarkFindBuckets16(b *testing.B) {
 	for b.Loop() {
 		cid, first := benchCid(r.IntN(benchConversations)), r.Int64N(benchBuckets-16)
 		for i := range ids {
-			ids[i] = store.DocID(cid, first+int64(i))
+			ids[i] = bucket.DocID(cid, first+int64(i))
 		}
 		raws, err := be.FindBuckets(b.Context(), ids)
 		if err != nil || len(raws) != 16 {
@@ -155,8 +156,8 @@ func benchWrites(b *testing.B, write func(be *Backend, r *rand.Rand) error) {
 
 func BenchmarkSetSlotField(b *testing.B) {
 	benchWrites(b, func(be *Backend, r *rand.Rand) error {
-		rev := &store.Revoke{Role: 1, UserID: "user1", Nickname: "Some User", Time: 1700000000000}
-		matched, err := be.SetSlotField(context.Background(), randomDocID(r), r.IntN(store.BucketSize), store.FieldRevoke, rev)
+		rev := &bucket.Revoke{Role: 1, UserID: "user1", Nickname: "Some User", Time: 1700000000000}
+		matched, err := be.SetSlotField(context.Background(), randomDocID(r), r.IntN(bucket.BucketSize), store.FieldRevoke, rev)
 		if err == nil && !matched {
 			err = fmt.Errorf("no bucket matched")
 		}

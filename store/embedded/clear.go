@@ -5,9 +5,10 @@ import (
 	"context"
 	"strings"
 
-	"github.com/chatlens/chatlens/store"
 	bolt "go.etcd.io/bbolt"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // ClearIf empties the store, every collection and key space, when clear
@@ -24,7 +25,7 @@ func (b *Backend) ClearIf(_ context.Context, clear func(counts map[string]int, r
 			names = append(names, bytes.Clone(name))
 			coll, ok := strings.CutPrefix(string(name), collectionPrefix)
 			if string(name) == string(bucketMsgOdd) {
-				coll, ok = store.CollMsg, true
+				coll, ok = bucket.CollMsg, true
 			}
 			if ok {
 				counts[coll] += bk.Stats().KeyN

@@ -4,8 +4,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/chatlens/chatlens/store"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // TestStoreWriteIsOneCommit: the state machine's calls of one write (the
@@ -29,10 +31,10 @@ func TestStoreWriteIsOneCommit(t *testing.T) {
 	st := store.New(b, store.Options{})
 	for batch := range int64(3) {
 		before := lastCommit()
-		first := store.FirstSeq(batch)
-		msgs := make([]*store.MsgData, store.BucketSize)
+		first := bucket.FirstSeq(batch)
+		msgs := make([]*bucket.MsgData, bucket.BucketSize)
 		for i := range msgs {
-			msgs[i] = &store.MsgData{SendID: "u1", Content: "hi", SendTime: first + int64(i)}
+			msgs[i] = &bucket.MsgData{SendID: "u1", Content: "hi", SendTime: first + int64(i)}
 		}
 		if _, err := st.InsertMessages(ctx, "sg_g", first, msgs); err != nil {
 			t.Fatal(err)

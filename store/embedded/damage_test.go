@@ -8,9 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/chatlens/chatlens/store"
-	"github.com/chatlens/chatlens/store/embedded"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/embedded"
 )
 
 // A store file cut short is refused at Open as damaged, read-only or not:
@@ -26,7 +28,7 @@ func TestOpenRefusesATruncatedFile(t *testing.T) {
 		doc, _ := bson.Marshal(bson.D{{Key: "doc_id", Value: fmt.Sprintf("sg_g:%d", i)}, {Key: "pad", Value: strings.Repeat("x", 2000)}})
 		docs = append(docs, doc)
 	}
-	if _, err := b.InsertRaw(t.Context(), store.CollMsg, docs, store.RawInsert); err != nil {
+	if _, err := b.InsertRaw(t.Context(), bucket.CollMsg, docs, store.RawInsert); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.Close(t.Context()); err != nil {

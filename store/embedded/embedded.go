@@ -10,8 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/chatlens/chatlens/store"
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Options configure Open.
@@ -126,7 +128,7 @@ var errNotEmpty = errors.New("not empty")
 // createBuckets lays out the key spaces of every known collection.
 func createBuckets(tx *bolt.Tx) error {
 	names := [][]byte{bucketMsgOdd, bucketConvByID}
-	for _, c := range store.Collections {
+	for _, c := range bucket.Collections {
 		names = append(names, collBucket(c))
 	}
 	for _, n := range names {
@@ -169,10 +171,10 @@ func (b *Backend) EnsureIndexes(context.Context) error {
 // collections chatlens does not know.
 func (b *Backend) Indexes(context.Context) (map[string][]store.IndexInfo, error) {
 	out := map[string][]store.IndexInfo{}
-	for _, c := range store.Collections {
-		out[c] = []store.IndexInfo{uniqueIndex(store.UniqueKey(c)...)}
+	for _, c := range bucket.Collections {
+		out[c] = []store.IndexInfo{uniqueIndex(bucket.UniqueKey(c)...)}
 	}
-	out[store.CollConversation] = append(out[store.CollConversation],
+	out[bucket.CollConversation] = append(out[bucket.CollConversation],
 		uniqueIndex("conversation_id", "owner_user_id"))
 	err := b.db.View(func(tx *bolt.Tx) error {
 		return tx.ForEach(func(name []byte, _ *bolt.Bucket) error {

@@ -8,11 +8,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatlens/chatlens/store"
-	"github.com/chatlens/chatlens/store/embedded"
-	"github.com/chatlens/chatlens/store/storetest"
 	bolt "go.etcd.io/bbolt"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/embedded"
+	"github.com/chatlens/chatlens/store/storetest"
 )
 
 // open is a fresh store in the test's temporary directory.
@@ -51,7 +53,7 @@ func TestReopenKeepsDocuments(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := store.New(b, store.Options{})
-	if _, err := s.InsertMessages(ctx, "sg_g1", 1, []*store.MsgData{{SendID: "u1", Content: "hi", SendTime: 1}}); err != nil {
+	if _, err := s.InsertMessages(ctx, "sg_g1", 1, []*bucket.MsgData{{SendID: "u1", Content: "hi", SendTime: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.Close(ctx); err != nil {
@@ -66,10 +68,10 @@ func TestReopenKeepsDocuments(t *testing.T) {
 	if err != nil || len(raws) != 1 {
 		t.Fatalf("after reopening: %d documents, %v", len(raws), err)
 	}
-	if got := store.DecodeBucket(raws[0]).Slots[0].Slot.Msg.Content; got != "hi" {
+	if got := bucket.DecodeBucket(raws[0]).Slots[0].Slot.Msg.Content; got != "hi" {
 		t.Errorf("content after reopening = %q", got)
 	}
-	if _, err := ro.SetSlotField(ctx, "sg_g1:0", 0, store.FieldRevoke, &store.Revoke{}); err == nil {
+	if _, err := ro.SetSlotField(ctx, "sg_g1:0", 0, store.FieldRevoke, &bucket.Revoke{}); err == nil {
 		t.Errorf("a write to a read-only store succeeded")
 	}
 	if got := ro.Describe(); got != "embedded "+path {
@@ -100,12 +102,12 @@ func TestOddDocIDs(t *testing.T) {
 	defer b.Close(ctx)
 	var docs []bson.Raw
 	for _, id := range []string{"x:abc", "x:007", "noindex", "sg_g1:1:2", "si_a\x00b:3", ":5", "sg_g1:0"} {
-		raw, _ := bson.Marshal(store.NewDoc(id))
+		raw, _ := bson.Marshal(bucket.NewDoc(id))
 		docs = append(docs, raw)
 	}
 	numeric, _ := bson.Marshal(bson.D{{Key: "doc_id", Value: int32(7)}})
 	docs = append(docs, numeric)
-	if _, err := b.InsertRaw(ctx, store.CollMsg, docs, store.RawUpsert); err != nil {
+	if _, err := b.InsertRaw(ctx, bucket.CollMsg, docs, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 	for _, id := range []string{"x:abc", "x:007", "noindex", "sg_g1:1:2", "si_a\x00b:3", ":5"} {
@@ -135,7 +137,7 @@ func TestOddDocIDs(t *testing.T) {
 	}
 	for prefix, want := range map[string]int{"": 8, "x:": 2, "x:0": 1, "no": 1, "si_a": 1, ":": 1, "sg_g1:1": 1} {
 		n := 0
-		if err := b.ScanRaw(ctx, store.CollMsg, prefix, func(bson.Raw) error { n++; return nil }); err != nil || n != want {
+		if err := b.ScanRaw(ctx, bucket.CollMsg, prefix, func(bson.Raw) error { n++; return nil }); err != nil || n != want {
 			t.Errorf("ScanRaw(msg, %q) saw %d documents (%v), want %d", prefix, n, err, want)
 		}
 	}
@@ -149,15 +151,15 @@ func TestScanRawInChunks(t *testing.T) {
 	defer b.Close(ctx)
 	var docs []bson.Raw
 	for i := range 600 {
-		raw, _ := bson.Marshal(store.NewDoc(store.DocID("sg_big", int64(i))))
+		raw, _ := bson.Marshal(bucket.NewDoc(bucket.DocID("sg_big", int64(i))))
 		docs = append(docs, raw)
 	}
-	raw, _ := bson.Marshal(store.NewDoc("sg_bigger:0"))
-	if _, err := b.InsertRaw(ctx, store.CollMsg, append(docs, raw), store.RawUpsert); err != nil {
+	raw, _ := bson.Marshal(bucket.NewDoc("sg_bigger:0"))
+	if _, err := b.InsertRaw(ctx, bucket.CollMsg, append(docs, raw), store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 	seen := map[string]int{}
-	err := b.ScanRaw(ctx, store.CollMsg, "sg_big:", func(d bson.Raw) error {
+	err := b.ScanRaw(ctx, bucket.CollMsg, "sg_big:", func(d bson.Raw) error {
 		seen[d.Lookup("doc_id").StringValue()]++
 		return b.RaiseMaxSeq(ctx, "sg_big", int64(len(seen)))
 	})
@@ -180,14 +182,14 @@ func TestUpdateOfNullSlotFails(t *testing.T) {
 	ctx := t.Context()
 	b := open(t)
 	defer b.Close(ctx)
-	doc := store.NewDoc("sg_g1:0")
+	doc := bucket.NewDoc("sg_g1:0")
 	doc.Msgs[3] = nil
 	raw, _ := bson.Marshal(doc)
-	if _, err := b.InsertRaw(ctx, store.CollMsg, []bson.Raw{raw}, store.RawUpsert); err != nil {
+	if _, err := b.InsertRaw(ctx, bucket.CollMsg, []bson.Raw{raw}, store.RawUpsert); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := b.FindBuckets(ctx, []string{"sg_g1:0"})
-	if _, err := b.SetSlotField(ctx, "sg_g1:0", 3, store.FieldMsg, &store.MsgData{}); err == nil {
+	if _, err := b.SetSlotField(ctx, "sg_g1:0", 3, store.FieldMsg, &bucket.MsgData{}); err == nil {
 		t.Errorf("$set into a null slot succeeded")
 	}
 	if _, err := b.MarkSlotRead(ctx, "sg_g1:0", 3, "u1"); err == nil {

@@ -7,8 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/chatlens/chatlens/store"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // encodeBucket is bson.Marshal of a new bucket with an _id first, as
@@ -18,7 +19,7 @@ import (
 // options map of several keys differs, in key order where the driver's is
 // random. ok is false for what the driver would refuse (a map key with a
 // zero byte): the caller then asks the driver.
-func encodeBucket(doc *store.Doc, id bson.ObjectID) (raw []byte, ok bool) {
+func encodeBucket(doc *bucket.Doc, id bson.ObjectID) (raw []byte, ok bool) {
 	e := bsonWriter{buf: make([]byte, 0, 1024+len(doc.Msgs)*768)}
 	start := e.begin()
 	e.key(bson.TypeObjectID, "_id")
@@ -97,7 +98,7 @@ func (e *bsonWriter) strings(k string, v []string) {
 	e.end(at)
 }
 
-func (e *bsonWriter) slot(k string, s *store.Slot) bool {
+func (e *bsonWriter) slot(k string, s *bucket.Slot) bool {
 	if s == nil {
 		e.null(k)
 		return true
@@ -124,7 +125,7 @@ func (e *bsonWriter) slot(k string, s *store.Slot) bool {
 	return true
 }
 
-func (e *bsonWriter) msg(k string, m *store.MsgData) bool {
+func (e *bsonWriter) msg(k string, m *bucket.MsgData) bool {
 	if m == nil {
 		e.null(k)
 		return true

@@ -4,28 +4,29 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/chatlens/chatlens/store"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // TestEncodeBucketIsTheDriversBytes: InsertBucket's own encoder writes the
 // bytes bson.Marshal writes (with the _id first, as withID puts it), for
 // full and sparse buckets and every optional part of a slot, set and unset.
 func TestEncodeBucketIsTheDriversBytes(t *testing.T) {
-	odd := store.NewDoc(store.DocID("si_a_b", 2))
+	odd := bucket.NewDoc(bucket.DocID("si_a_b", 2))
 	odd.Msgs[0] = nil // a nil slot is null, as the driver writes it
 	odd.Msgs[1].DelList = nil
-	odd.Msgs[2].Msg = &store.MsgData{SendID: "a", RecvID: "b", Content: "multi\x00byte ü", Seq: 203, IsRead: true,
-		Options: map[string]bool{"history": false}, OfflinePush: &store.OfflinePush{Title: "t", Desc: "d", Ex: "e",
+	odd.Msgs[2].Msg = &bucket.MsgData{SendID: "a", RecvID: "b", Content: "multi\x00byte ü", Seq: 203, IsRead: true,
+		Options: map[string]bool{"history": false}, OfflinePush: &bucket.OfflinePush{Title: "t", Desc: "d", Ex: "e",
 			IOSPushSound: "s", IOSBadgeCount: true}, AtUserIDList: []string{"x", "y"}, AttachedInfo: "{}", Ex: "ex",
-		SenderPlatformID: -1, SessionType: store.SessionSingle, Status: store.StatusSent, SendTime: -5}
-	odd.Msgs[3].Msg = &store.MsgData{Options: map[string]bool{}, AtUserIDList: []string{}}
-	odd.Msgs[3].Revoke = &store.Revoke{Role: 100, UserID: "u", Nickname: "N", Time: 1}
+		SenderPlatformID: -1, SessionType: bucket.SessionSingle, Status: bucket.StatusSent, SendTime: -5}
+	odd.Msgs[3].Msg = &bucket.MsgData{Options: map[string]bool{}, AtUserIDList: []string{}}
+	odd.Msgs[3].Revoke = &bucket.Revoke{Role: 100, UserID: "u", Nickname: "N", Time: 1}
 	odd.Msgs[4].DelList = []string{"a", "b"}
 	odd.Msgs[4].IsRead = true
-	short := &store.Doc{DocID: "sg_x:0", Msgs: []*store.Slot{store.EmptySlot()}}
-	none := &store.Doc{DocID: "sg_x:1"}
-	for name, doc := range map[string]*store.Doc{"full": fullBucket("sg_g", 1), "odd": odd, "one slot": short, "no msgs": none} {
+	short := &bucket.Doc{DocID: "sg_x:0", Msgs: []*bucket.Slot{bucket.EmptySlot()}}
+	none := &bucket.Doc{DocID: "sg_x:1"}
+	for name, doc := range map[string]*bucket.Doc{"full": fullBucket("sg_g", 1), "odd": odd, "one slot": short, "no msgs": none} {
 		id := bson.NewObjectID()
 		got, ok := encodeBucket(doc, id)
 		if !ok {
@@ -42,8 +43,8 @@ func TestEncodeBucketIsTheDriversBytes(t *testing.T) {
 			t.Errorf("%s: encoded\n%s\nthe driver writes\n%s", name, bson.Raw(got), bson.Raw(want))
 		}
 	}
-	bad := store.NewDoc("sg_x:2")
-	bad.Msgs[0].Msg = &store.MsgData{Options: map[string]bool{"a\x00b": true}}
+	bad := bucket.NewDoc("sg_x:2")
+	bad.Msgs[0].Msg = &bucket.MsgData{Options: map[string]bool{"a\x00b": true}}
 	if _, ok := encodeBucket(bad, bson.NewObjectID()); ok {
 		t.Error("a map key with a zero byte was encoded, want the driver asked")
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/embedded"
 )
 
@@ -23,8 +24,8 @@ func TestGroupedWritesAreReadAtOnceAndKeptByClose(t *testing.T) {
 	st := store.New(b, store.Options{})
 	const n = 7 // buckets: fewer writes than one group holds
 	for i := range int64(n) {
-		first := store.FirstSeq(i)
-		msgs := []*store.MsgData{{SendID: "u1", Content: "hi", SendTime: first}}
+		first := bucket.FirstSeq(i)
+		msgs := []*bucket.MsgData{{SendID: "u1", Content: "hi", SendTime: first}}
 		if _, err := st.InsertMessages(ctx, "sg_g", first, msgs); err != nil {
 			t.Fatal(err)
 		}
@@ -46,8 +47,8 @@ func TestGroupedWritesAreReadAtOnceAndKeptByClose(t *testing.T) {
 		t.Fatalf("%d buckets after Close (%v), want %d", len(ids), err, n)
 	}
 	recs, err := ro.SeqRecords(ctx, []string{"sg_g"})
-	if err != nil || len(recs) != 1 || recs[0].MaxSeq != store.FirstSeq(n-1) {
-		t.Fatalf("seq records %+v (%v), want max seq %d", recs, err, store.FirstSeq(n-1))
+	if err != nil || len(recs) != 1 || recs[0].MaxSeq != bucket.FirstSeq(n-1) {
+		t.Fatalf("seq records %+v (%v), want max seq %d", recs, err, bucket.FirstSeq(n-1))
 	}
 }
 
@@ -67,7 +68,7 @@ func TestFailedFlushLeavesTheWriteUnknown(t *testing.T) {
 	}
 	defer b.Close(ctx)
 	st := store.New(failingFlush{b}, store.Options{})
-	res, err := st.InsertMessages(ctx, "sg_g", 1, []*store.MsgData{{SendID: "u1", Content: "hi", SendTime: 1}, {SendID: "u1", Content: "ho", SendTime: 2}})
+	res, err := st.InsertMessages(ctx, "sg_g", 1, []*bucket.MsgData{{SendID: "u1", Content: "hi", SendTime: 1}, {SendID: "u1", Content: "ho", SendTime: 2}})
 	if !errors.Is(err, store.ErrOutcomeUnknown) {
 		t.Fatalf("error %v, want one wrapping ErrOutcomeUnknown", err)
 	}

@@ -6,8 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/chatlens/chatlens/store"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Key layouts.
@@ -21,7 +22,7 @@ import (
 // there is none or it holds a NUL); a doc_id that is not a string is keyed
 // 0x00 <its BSON type> <its value bytes>.
 //
-// other collections: the values of store.UniqueKey(coll) in order, each as
+// other collections: the values of bucket.UniqueKey(coll) in order, each as
 // <BSON type> <bytes, 0x00 escaped as 0x00 0xFF> 0x00 0x01, so the parts
 // never run into each other and the first parts are a key prefix.
 
@@ -29,7 +30,7 @@ const indexLen = 8
 
 // mainMsgKey is the key of a well-formed doc_id; ok is false for odd ones.
 func mainMsgKey(docID string) (key []byte, ok bool) {
-	cid, index, err := store.ParseDocID(docID)
+	cid, index, err := bucket.ParseDocID(docID)
 	if err != nil || strings.IndexByte(cid, 0) >= 0 {
 		return nil, false
 	}
@@ -42,7 +43,7 @@ func mainMsgKey(docID string) (key []byte, ok bool) {
 // mainMsgDocID reverses mainMsgKey.
 func mainMsgDocID(key []byte) string {
 	n := len(key) - 1 - indexLen
-	return store.DocID(string(key[:n]), int64(binary.BigEndian.Uint64(key[n+1:])))
+	return bucket.DocID(string(key[:n]), int64(binary.BigEndian.Uint64(key[n+1:])))
 }
 
 // mainMsgCid is the conversation of a main msg key.
@@ -118,11 +119,11 @@ func valuePart(dst []byte, v bson.RawValue) []byte {
 	return appendPart(dst, v.Type, v.Value)
 }
 
-// uniqueKeyOf keys a raw document of coll by the fields of store.UniqueKey;
+// uniqueKeyOf keys a raw document of coll by the fields of bucket.UniqueKey;
 // a missing field counts as null, as in a MongoDB unique index.
 func uniqueKeyOf(coll string, doc bson.Raw) []byte {
 	var k []byte
-	for _, f := range store.UniqueKey(coll) {
+	for _, f := range bucket.UniqueKey(coll) {
 		v, err := doc.LookupErr(f)
 		if err != nil {
 			v = rawNull

@@ -8,12 +8,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/chatlens/chatlens/store"
 	bolt "go.etcd.io/bbolt"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
-var bucketMsg = collBucket(store.CollMsg)
+var bucketMsg = collBucket(bucket.CollMsg)
 
 // getMsg finds the stored document of docID; nil when absent. The bytes
 // belong to tx.
@@ -160,7 +162,7 @@ func (b *Backend) NextConversationID(_ context.Context, after string) (string, b
 }
 
 // InsertBucket inserts a new bucket with a fresh _id.
-func (b *Backend) InsertBucket(ctx context.Context, doc *store.Doc) error {
+func (b *Backend) InsertBucket(ctx context.Context, doc *bucket.Doc) error {
 	if err := ctx.Err(); err != nil {
 		return err // an interrupted batch stops between buckets
 	}

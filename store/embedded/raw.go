@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/chatlens/chatlens/store"
 	bolt "go.etcd.io/bbolt"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // InsertRaw stores docs of coll exactly as given (an _id is added when
@@ -55,7 +57,7 @@ func (b *Backend) InsertRaw(_ context.Context, coll string, docs []bson.Raw, mod
 // rawSlot is the bbolt bucket and key a raw document of coll is stored under.
 func rawSlot(tx *bolt.Tx, coll string, doc bson.Raw) (*bolt.Bucket, []byte, error) {
 	name, key := collBucket(coll), []byte(nil)
-	if coll == store.CollMsg {
+	if coll == bucket.CollMsg {
 		var main bool
 		if key, main = msgKeyOf(doc); !main {
 			name = bucketMsgOdd
@@ -71,7 +73,7 @@ func putRaw(tx *bolt.Tx, coll string, bk *bolt.Bucket, key []byte, doc bson.Raw)
 	if err := bk.Put(key, doc); err != nil {
 		return err
 	}
-	if coll != store.CollConversation {
+	if coll != bucket.CollConversation {
 		return nil
 	}
 	// The secondary key is made of the same fields as the primary one, so a
@@ -100,7 +102,7 @@ func (b *Backend) ScanRaw(_ context.Context, coll, prefix string, fn func(bson.R
 		return len(chunk) < scanChunk
 	}
 	var read func(tx *bolt.Tx) error
-	if coll == store.CollMsg {
+	if coll == bucket.CollMsg {
 		var pos msgPos
 		read = func(tx *bolt.Tx) error {
 			return eachMsgKey(tx, prefix, pos, func(at msgPos, _ string, v []byte) (bool, error) {

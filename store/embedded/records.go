@@ -7,50 +7,51 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/chatlens/chatlens/store"
 	bolt "go.etcd.io/bbolt"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // The small collections: point reads and prefix scans by unique key, decoded
 // into the store's records the way the MongoDB driver would decode them.
 
 // SeqRecords reads the seq documents of cids.
-func (b *Backend) SeqRecords(_ context.Context, cids []string) ([]store.SeqRecord, error) {
-	return getRecords(b, store.CollSeq, len(cids), func(i int) []byte { return stringKey(cids[i]) }, store.DecodeSeqRecord)
+func (b *Backend) SeqRecords(_ context.Context, cids []string) ([]bucket.SeqRecord, error) {
+	return getRecords(b, bucket.CollSeq, len(cids), func(i int) []byte { return stringKey(cids[i]) }, bucket.DecodeSeqRecord)
 }
 
 // SeqUsers reads uid's seq_user documents of cids.
-func (b *Backend) SeqUsers(_ context.Context, uid string, cids []string) ([]store.SeqUser, error) {
-	return getRecords(b, store.CollSeqUser, len(cids), func(i int) []byte { return stringKey(uid, cids[i]) }, store.DecodeSeqUser)
+func (b *Backend) SeqUsers(_ context.Context, uid string, cids []string) ([]bucket.SeqUser, error) {
+	return getRecords(b, bucket.CollSeqUser, len(cids), func(i int) []byte { return stringKey(uid, cids[i]) }, bucket.DecodeSeqUser)
 }
 
 // Users reads the user documents of ids.
-func (b *Backend) Users(_ context.Context, ids []string) ([]store.User, error) {
-	return getRecords(b, store.CollUser, len(ids), func(i int) []byte { return stringKey(ids[i]) }, store.DecodeUser)
+func (b *Backend) Users(_ context.Context, ids []string) ([]bucket.User, error) {
+	return getRecords(b, bucket.CollUser, len(ids), func(i int) []byte { return stringKey(ids[i]) }, bucket.DecodeUser)
 }
 
 // Groups reads the group documents of ids.
-func (b *Backend) Groups(_ context.Context, ids []string) ([]store.Group, error) {
-	return getRecords(b, store.CollGroup, len(ids), func(i int) []byte { return stringKey(ids[i]) }, store.DecodeGroup)
+func (b *Backend) Groups(_ context.Context, ids []string) ([]bucket.Group, error) {
+	return getRecords(b, bucket.CollGroup, len(ids), func(i int) []byte { return stringKey(ids[i]) }, bucket.DecodeGroup)
 }
 
 // Conversations lists owner's conversation documents, by conversation ID.
-func (b *Backend) Conversations(_ context.Context, owner string) ([]store.Conversation, error) {
-	return scanRecords(b, store.CollConversation, stringKey(owner), store.DecodeConversation)
+func (b *Backend) Conversations(_ context.Context, owner string) ([]bucket.Conversation, error) {
+	return scanRecords(b, bucket.CollConversation, stringKey(owner), bucket.DecodeConversation)
 }
 
 // GroupMembers lists the members of groupID, by user ID.
-func (b *Backend) GroupMembers(_ context.Context, groupID string) ([]store.GroupMember, error) {
-	return scanRecords(b, store.CollGroupMember, stringKey(groupID), store.DecodeGroupMember)
+func (b *Backend) GroupMembers(_ context.Context, groupID string) ([]bucket.GroupMember, error) {
+	return scanRecords(b, bucket.CollGroupMember, stringKey(groupID), bucket.DecodeGroupMember)
 }
 
 // ConversationsByID reads the conversation documents of cid, one per owner,
 // through the secondary key space.
-func (b *Backend) ConversationsByID(_ context.Context, cid string) ([]store.Conversation, error) {
-	var out []store.Conversation
+func (b *Backend) ConversationsByID(_ context.Context, cid string) ([]bucket.Conversation, error) {
+	var out []bucket.Conversation
 	err := b.db.View(func(tx *bolt.Tx) error {
-		byID, primary := tx.Bucket(bucketConvByID), tx.Bucket(collBucket(store.CollConversation))
+		byID, primary := tx.Bucket(bucketConvByID), tx.Bucket(collBucket(bucket.CollConversation))
 		if byID == nil || primary == nil {
 			return nil
 		}
@@ -58,7 +59,7 @@ func (b *Backend) ConversationsByID(_ context.Context, cid string) ([]store.Conv
 		c := byID.Cursor()
 		for k, pk := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, pk = c.Next() {
 			if v := primary.Get(pk); v != nil {
-				out = append(out, store.DecodeConversation(v))
+				out = append(out, bucket.DecodeConversation(v))
 			}
 		}
 		return nil
@@ -69,13 +70,13 @@ func (b *Backend) ConversationsByID(_ context.Context, cid string) ([]store.Conv
 // RaiseMaxSeq is updateOne({conversation_id: cid}, {$max: {max_seq: n},
 // $setOnInsert: {min_seq: 0}}, upsert), as the MongoDB backend sends it.
 func (b *Backend) RaiseMaxSeq(_ context.Context, cid string, maxSeq int64) error {
-	return b.upsertMax(store.CollSeq, []string{"conversation_id"}, []string{cid}, "max_seq", maxSeq, "min_seq")
+	return b.upsertMax(bucket.CollSeq, []string{"conversation_id"}, []string{cid}, "max_seq", maxSeq, "min_seq")
 }
 
 // RaiseReadSeq is updateOne({user_id, conversation_id}, {$max: {read_seq: n},
 // $setOnInsert: {min_seq: 0, max_seq: 0}}, upsert).
 func (b *Backend) RaiseReadSeq(_ context.Context, uid, cid string, seq int64) error {
-	return b.upsertMax(store.CollSeqUser, []string{"user_id", "conversation_id"}, []string{uid, cid}, "read_seq", seq,
+	return b.upsertMax(bucket.CollSeqUser, []string{"user_id", "conversation_id"}, []string{uid, cid}, "read_seq", seq,
 		"min_seq", "max_seq")
 }
 

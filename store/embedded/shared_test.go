@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/embedded"
 	"github.com/chatlens/chatlens/store/storetest"
 )
@@ -39,21 +40,21 @@ func TestSharedOpensTakeTurns(t *testing.T) {
 		t.Fatalf("first read: %d documents, %v", len(raws), err)
 	}
 	if _, err := store.New(other, store.Options{}).InsertMessages(ctx, "sg_g1", 1,
-		[]*store.MsgData{{SendID: "u1", Content: "from the other process", SendTime: 1}}); err != nil {
+		[]*bucket.MsgData{{SendID: "u1", Content: "from the other process", SendTime: 1}}); err != nil {
 		t.Fatalf("write beside an open store: %v", err)
 	}
 	raws, err := ui.FindBuckets(ctx, []string{"sg_g1:0"})
 	if err != nil || len(raws) != 1 {
 		t.Fatalf("next read after the other's write: %d documents, %v", len(raws), err)
 	}
-	if got := store.DecodeBucket(raws[0]).Slots[0].Slot.Msg.Content; got != "from the other process" {
+	if got := bucket.DecodeBucket(raws[0]).Slots[0].Slot.Msg.Content; got != "from the other process" {
 		t.Errorf("content = %q", got)
 	}
-	if _, err := store.New(ui, store.Options{}).Revoke(ctx, "sg_g1", []int64{1}, store.Revoke{UserID: "u1"}); err != nil {
+	if _, err := store.New(ui, store.Options{}).Revoke(ctx, "sg_g1", []int64{1}, bucket.Revoke{UserID: "u1"}); err != nil {
 		t.Fatalf("write back: %v", err)
 	}
 	raws, err = other.FindBuckets(ctx, []string{"sg_g1:0"})
-	if err != nil || len(raws) != 1 || store.DecodeBucket(raws[0]).Slots[0].Slot.Revoke == nil {
+	if err != nil || len(raws) != 1 || bucket.DecodeBucket(raws[0]).Slots[0].Slot.Revoke == nil {
 		t.Fatalf("the other does not see the revoke: %v", err)
 	}
 	excl, err := embedded.Open(path, embedded.Options{Timeout: 200 * time.Millisecond})
@@ -74,7 +75,7 @@ func TestSharedReadOnlyRefusesWrites(t *testing.T) {
 	ctx := t.Context()
 	path := filepath.Join(t.TempDir(), "chatlens.db")
 	w := openShared(t, path)
-	if _, err := store.New(w, store.Options{}).InsertMessages(ctx, "sg_g1", 1, []*store.MsgData{{SendID: "u1", SendTime: 1}}); err != nil {
+	if _, err := store.New(w, store.Options{}).InsertMessages(ctx, "sg_g1", 1, []*bucket.MsgData{{SendID: "u1", SendTime: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	ro, err := embedded.Open(path, embedded.Options{ReadOnly: true, Shared: true})
@@ -85,7 +86,7 @@ func TestSharedReadOnlyRefusesWrites(t *testing.T) {
 	if raws, err := ro.FindBuckets(ctx, []string{"sg_g1:0"}); err != nil || len(raws) != 1 {
 		t.Fatalf("read-only shared read: %d, %v", len(raws), err)
 	}
-	if _, err := ro.SetSlotField(ctx, "sg_g1:0", 0, store.FieldRevoke, &store.Revoke{}); err == nil {
+	if _, err := ro.SetSlotField(ctx, "sg_g1:0", 0, store.FieldRevoke, &bucket.Revoke{}); err == nil {
 		t.Error("a write through a read-only shared open succeeded")
 	}
 }

@@ -9,8 +9,9 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/chatlens/chatlens/store"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // TestLongReadsKeepFewFilePagesMapped reads every bucket of a file twice
@@ -48,7 +49,7 @@ func TestLongReadsKeepFewFilePagesMapped(t *testing.T) {
 		t.Fatalf("%d bucket IDs (%v), want %d", len(ids), err, buckets)
 	}
 	n := 0
-	err = ro.ScanRaw(ctx, store.CollMsg, "sg_long:", func(bson.Raw) error { n++; return nil })
+	err = ro.ScanRaw(ctx, bucket.CollMsg, "sg_long:", func(bson.Raw) error { n++; return nil })
 	if err != nil || n != buckets {
 		t.Fatalf("scanned %d buckets (%v), want %d", n, err, buckets)
 	}

@@ -6,8 +6,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/chatlens/chatlens/store"
 	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // TestSpliceSlotsIsTheRebuild: the one-copy update of a usual bucket gives
@@ -19,19 +21,19 @@ func TestSpliceSlotsIsTheRebuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sparse := store.NewDoc(store.DocID("sg_g", 0))
-	sparse.Msgs[7].Msg = &store.MsgData{SendID: "u1", Content: "hi", Seq: 8}
+	sparse := bucket.NewDoc(bucket.DocID("sg_g", 0))
+	sparse.Msgs[7].Msg = &bucket.MsgData{SendID: "u1", Content: "hi", Seq: 8}
 	sparseRaw, err := bson.Marshal(sparse)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rev := &store.Revoke{Role: 1, UserID: "u2", Nickname: "Two", Time: 1700000000000}
+	rev := &bucket.Revoke{Role: 1, UserID: "u2", Nickname: "Two", Time: 1700000000000}
 	kinds := map[string]func(slot int) slotEdit{
 		"revoke": func(slot int) slotEdit {
 			return setEdits(store.FieldRevoke, []store.SlotValue{{Slot: slot, Value: rev}}, nil)[0]
 		},
 		"msg": func(slot int) slotEdit {
-			return setEdits(store.FieldMsg, []store.SlotValue{{Slot: slot, Value: &store.MsgData{SendID: "x", Seq: int64(slot)}}}, nil)[0]
+			return setEdits(store.FieldMsg, []store.SlotValue{{Slot: slot, Value: &bucket.MsgData{SendID: "x", Seq: int64(slot)}}}, nil)[0]
 		},
 		"del_list": func(slot int) slotEdit {
 			return slotEdit{slot: slot, field: []string{"del_list"}, op: addToSet([]string{"u3", "u4"})}
@@ -43,7 +45,7 @@ func TestSpliceSlotsIsTheRebuild(t *testing.T) {
 		for kind, edit := range kinds {
 			for n := 1; n <= 3; n++ {
 				var edits []slotEdit
-				for _, slot := range r.Perm(store.BucketSize)[:n] {
+				for _, slot := range r.Perm(bucket.BucketSize)[:n] {
 					edits = append(edits, edit(slot))
 				}
 				t.Run(fmt.Sprintf("%s/%s/%d", name, kind, n), func(t *testing.T) {
@@ -59,7 +61,7 @@ func TestSpliceSlotsIsTheRebuild(t *testing.T) {
 			}
 		}
 	}
-	past := setEdits(store.FieldRevoke, []store.SlotValue{{Slot: store.BucketSize, Value: rev}}, nil)
+	past := setEdits(store.FieldRevoke, []store.SlotValue{{Slot: bucket.BucketSize, Value: rev}}, nil)
 	twice := append(setEdits(store.FieldRevoke, []store.SlotValue{{Slot: 1, Value: rev}}, nil), markRead(1, "x"))
 	for name, edits := range map[string][]slotEdit{"slot past the end": past, "slot twice": twice} {
 		if _, ok := spliceSlots(full, edits); ok {

@@ -7,9 +7,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/chatlens/chatlens/store"
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // operator computes the new value of the field at the end of an update path;
@@ -351,7 +352,7 @@ func spliceSlots(doc bson.Raw, edits []slotEdit) (bson.Raw, bool) {
 		elem bsoncore.Element
 		nv   *bson.RawValue // the new value of an edited slot
 	}
-	pieces := make([]piece, 0, store.BucketSize)
+	pieces := make([]piece, 0, bucket.BucketSize)
 	size := 0
 	var key []byte
 	for i := 0; len(arr) > 0; i++ {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/check"
 	"github.com/chatlens/chatlens/store/check/checktest"
 	"github.com/chatlens/chatlens/store/mongostore"
@@ -21,7 +22,7 @@ import (
 // test binary would slow its fuzz targets a hundredfold.)
 func TestCheckReportsPlansOnFerretDB(t *testing.T) {
 	b := fresh(t)
-	testkit.Insert(t, b, store.CollMsg, checktest.CleanBucket())
+	testkit.Insert(t, b, bucket.CollMsg, checktest.CleanBucket())
 	r, err := check.Run(t.Context(), store.New(b, store.Options{}), "", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +52,7 @@ func TestCheckSaysHowSlotsAreRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = b.Close(context.Background()) })
-	testkit.Insert(t, b, store.CollMsg, checktest.CleanBucket())
+	testkit.Insert(t, b, bucket.CollMsg, checktest.CleanBucket())
 	r, err := check.Run(t.Context(), store.New(b, store.Options{}), "", nil)
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 var _ store.Explainer = (*Backend)(nil)
@@ -80,7 +81,7 @@ func (b *Backend) shardKey(ctx context.Context) (string, error) {
 	var raw bson.Raw
 	err := b.run(ctx, func(ctx context.Context) error {
 		return b.client.Database("config").Collection("collections").
-			FindOne(ctx, bson.D{{Key: "_id", Value: b.db.Name() + "." + store.CollMsg}}).Decode(&raw)
+			FindOne(ctx, bson.D{{Key: "_id", Value: b.db.Name() + "." + bucket.CollMsg}}).Decode(&raw)
 	})
 	if errors.Is(err, mongo.ErrNoDocuments) {
 		return "", nil

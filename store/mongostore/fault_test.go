@@ -15,6 +15,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/mongostore"
 	"github.com/chatlens/chatlens/store/mongotest"
 	"github.com/chatlens/chatlens/store/testkit"
@@ -38,16 +39,16 @@ const (
 )
 
 // faultMsgs are seqs first..last of faultCid, the same on every delivery.
-func faultMsgs(first, last int64) []*store.MsgData {
-	var out []*store.MsgData
+func faultMsgs(first, last int64) []*bucket.MsgData {
+	var out []*bucket.MsgData
 	for seq := first; seq <= last; seq++ {
 		from, to := "alice", "bob"
 		if seq%2 == 0 {
 			from, to = to, from
 		}
-		out = append(out, &store.MsgData{SendID: from, RecvID: to, ClientMsgID: fmt.Sprintf("c%d", seq),
-			SessionType: store.SessionSingle, ContentType: 101, Content: fmt.Sprintf(`{"content":"m%d"}`, seq),
-			SendTime: 1700000000000 + seq, Status: store.StatusSent, Options: map[string]bool{}, AtUserIDList: []string{}})
+		out = append(out, &bucket.MsgData{SendID: from, RecvID: to, ClientMsgID: fmt.Sprintf("c%d", seq),
+			SessionType: bucket.SessionSingle, ContentType: 101, Content: fmt.Sprintf(`{"content":"m%d"}`, seq),
+			SendTime: 1700000000000 + seq, Status: bucket.StatusSent, Options: map[string]bool{}, AtUserIDList: []string{}})
 	}
 	return out
 }
@@ -84,17 +85,17 @@ func (b *trippingBackend) FindSlots(ctx context.Context, id string, first, n int
 	return b.Backend.FindSlots(ctx, id, first, n)
 }
 
-func (b *trippingBackend) SeqRecords(ctx context.Context, cids []string) ([]store.SeqRecord, error) {
+func (b *trippingBackend) SeqRecords(ctx context.Context, cids []string) ([]bucket.SeqRecord, error) {
 	b.call()
 	return b.Backend.SeqRecords(ctx, cids)
 }
 
-func (b *trippingBackend) SeqUsers(ctx context.Context, uid string, cids []string) ([]store.SeqUser, error) {
+func (b *trippingBackend) SeqUsers(ctx context.Context, uid string, cids []string) ([]bucket.SeqUser, error) {
 	b.call()
 	return b.Backend.SeqUsers(ctx, uid, cids)
 }
 
-func (b *trippingBackend) Conversations(ctx context.Context, owner string) ([]store.Conversation, error) {
+func (b *trippingBackend) Conversations(ctx context.Context, owner string) ([]bucket.Conversation, error) {
 	b.call()
 	return b.Backend.Conversations(ctx, owner)
 }
@@ -114,7 +115,7 @@ func (b *trippingBackend) SetSlotFieldIfUnset(ctx context.Context, id string, sl
 	return b.Backend.SetSlotFieldIfUnset(ctx, id, slot, f, v)
 }
 
-func (b *trippingBackend) InsertBucket(ctx context.Context, d *store.Doc) error {
+func (b *trippingBackend) InsertBucket(ctx context.Context, d *bucket.Doc) error {
 	b.call()
 	return b.Backend.InsertBucket(ctx, d)
 }
@@ -223,7 +224,7 @@ func auditResults(t *testing.T, log *bytes.Buffer) []string {
 func wantAllMessages(t *testing.T, s *store.Store, first, last int64) {
 	t.Helper()
 	var idx []int64
-	for i := store.BucketIndex(first); i <= store.BucketIndex(last); i++ {
+	for i := bucket.BucketIndex(first); i <= bucket.BucketIndex(last); i++ {
 		idx = append(idx, i)
 	}
 	bs, err := s.Buckets(t.Context(), faultCid, idx, 0)
@@ -255,13 +256,13 @@ func TestServerStopsMidRead(t *testing.T) {
 	// Windows reads seq, seq_user, conversation, then the newest bucket:
 	// the server vanishes after the first of those.
 	tb.tripAfter(1, srv.Stop)
-	_, err = within(t, "a read interrupted by a stop", func() (map[string]*store.Window, error) {
+	_, err = within(t, "a read interrupted by a stop", func() (map[string]*bucket.Window, error) {
 		return s.Windows(t.Context(), "bob", []string{faultCid}, nil)
 	})
 	wantCleanError(t, "read interrupted by a stop", err)
 
 	srv.Restart()
-	var after map[string]*store.Window
+	var after map[string]*bucket.Window
 	eventually(t, "read after restart", func() error {
 		after, err = s.Windows(t.Context(), "bob", []string{faultCid}, nil)
 		return err
@@ -315,13 +316,13 @@ func TestServerStopsAnswering(t *testing.T) {
 	stall.stall()
 	// No deadline from the caller: the UI and the commands pass a plain
 	// context, so the backend must bound each operation itself.
-	_, err := within(t, "a read from a server that does not answer", func() ([]*store.Bucket, error) {
+	_, err := within(t, "a read from a server that does not answer", func() ([]*bucket.Bucket, error) {
 		return s.Buckets(context.Background(), faultCid, []int64{0}, 0)
 	})
 	wantCleanError(t, "read from a stalled server", err)
 	wantSaysWhy(t, err)
 	_, err = within(t, "a write to a server that does not answer", func() (store.WriteResult, error) {
-		return s.Revoke(context.Background(), faultCid, []int64{3}, store.Revoke{UserID: "alice", Time: 5})
+		return s.Revoke(context.Background(), faultCid, []int64{3}, bucket.Revoke{UserID: "alice", Time: 5})
 	})
 	wantCleanError(t, "write to a stalled server", err)
 	wantSaysWhy(t, err)
@@ -332,7 +333,7 @@ func TestServerStopsAnswering(t *testing.T) {
 
 	stall.resume()
 	eventually(t, "revoke after the server answers again", func() error {
-		_, err := s.Revoke(context.Background(), faultCid, []int64{3}, store.Revoke{UserID: "alice", Time: 5})
+		_, err := s.Revoke(context.Background(), faultCid, []int64{3}, bucket.Revoke{UserID: "alice", Time: 5})
 		return err
 	})
 	bs, err := s.Buckets(context.Background(), faultCid, []int64{0}, 0)

@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/mongostore"
 	"github.com/chatlens/chatlens/store/mongotest"
 )
@@ -26,9 +27,9 @@ func TestFindUsesTheIndexWhenThereIsOne(t *testing.T) {
 	}
 	st := store.New(b, store.Options{})
 	t.Cleanup(func() { _ = st.Close(t.Context()) })
-	msgs := []*store.MsgData{
-		{SendID: "u1", RecvID: "u2", SessionType: store.SessionSingle, ClientMsgID: "c1", ServerMsgID: "s1", Content: "{}", ContentType: 101},
-		{SendID: "u2", RecvID: "u1", SessionType: store.SessionSingle, ClientMsgID: "c2", ServerMsgID: "s2", Content: "{}", ContentType: 101},
+	msgs := []*bucket.MsgData{
+		{SendID: "u1", RecvID: "u2", SessionType: bucket.SessionSingle, ClientMsgID: "c1", ServerMsgID: "s1", Content: "{}", ContentType: 101},
+		{SendID: "u2", RecvID: "u1", SessionType: bucket.SessionSingle, ClientMsgID: "c2", ServerMsgID: "s2", Content: "{}", ContentType: 101},
 	}
 	if _, err := st.InsertMessages(t.Context(), "si_u1_u2", 1, msgs); err != nil {
 		t.Fatal(err)
@@ -38,7 +39,7 @@ func TestFindUsesTheIndexWhenThereIsOne(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = client.Disconnect(t.Context()) })
-	if _, err := client.Database(name).Collection(store.CollMsg).Indexes().CreateOne(t.Context(),
+	if _, err := client.Database(name).Collection(bucket.CollMsg).Indexes().CreateOne(t.Context(),
 		mongo.IndexModel{Keys: bson.D{{Key: "msgs.msg.client_msg_id", Value: 1}}}); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // EnsureIndexes creates those of OpenIM's indexes (store.OpenIMIndexes)
@@ -56,7 +57,7 @@ func (b *Backend) SharesIndexesWithOpenIM() bool { return true }
 // collection has none.
 func (b *Backend) Indexes(ctx context.Context) (map[string][]store.IndexInfo, error) {
 	out := map[string][]store.IndexInfo{}
-	for _, coll := range store.Collections {
+	for _, coll := range bucket.Collections {
 		var list []store.IndexInfo
 		err := b.run(ctx, func(ctx context.Context) error {
 			cur, err := b.coll(coll).Indexes().List(ctx)

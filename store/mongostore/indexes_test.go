@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/check"
 	"github.com/chatlens/chatlens/store/mongotest"
 )
@@ -62,7 +63,7 @@ func indexSpecs(t *testing.T, uri, db string) []string {
 	}
 	defer client.Disconnect(context.Background())
 	var out []string
-	for _, coll := range store.Collections {
+	for _, coll := range bucket.Collections {
 		cur, err := client.Database(db).Collection(coll).Indexes().List(t.Context())
 		if err != nil {
 			continue // no such collection

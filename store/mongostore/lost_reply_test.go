@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/mongotest"
 	"github.com/chatlens/chatlens/store/testkit"
 )
@@ -31,7 +32,7 @@ func TestLostReplyIsUnknownNotNotDone(t *testing.T) {
 	// Every bucket is one update of its slots: the second loses its reply.
 	tb.tripAfter(1, lose.dropNextReply)
 	res, err := within(t, "a revoke whose reply is lost", func() (store.WriteResult, error) {
-		return s.Revoke(t.Context(), faultCid, seqs, store.Revoke{UserID: "alice", Time: 5})
+		return s.Revoke(t.Context(), faultCid, seqs, bucket.Revoke{UserID: "alice", Time: 5})
 	})
 	wantCleanError(t, "revoke with a lost reply", err)
 	if store.FormatSeqs(res.Unknown) != "101-200" || store.FormatSeqs(res.Applied) != "1-100" {
@@ -45,7 +46,7 @@ func TestLostReplyIsUnknownNotNotDone(t *testing.T) {
 		t.Errorf("audit outcome %+v, want partial, applied 1-100, unknown 101-200", last)
 	}
 	// The server did write it: "unknown" was the honest answer.
-	var bs []*store.Bucket
+	var bs []*bucket.Bucket
 	eventually(t, "read after the dropped connection", func() error {
 		bs, err = s.Buckets(t.Context(), faultCid, []int64{1, 2}, 0)
 		return err

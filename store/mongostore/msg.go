@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/x/mongo/driver/topology"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 func (b *Backend) coll(name string) *mongo.Collection { return b.db.Collection(name) }
@@ -55,14 +56,14 @@ func (b *Backend) NextConversationID(ctx context.Context, after string) (string,
 		return "", false, nil
 	}
 	if err != nil {
-		return "", false, b.wrapOp("find", store.CollMsg, err)
+		return "", false, b.wrapOp("find", bucket.CollMsg, err)
 	}
 	id, ok := raw.Lookup("doc_id").StringValueOK()
 	if !ok {
 		// A doc_id that is not a string sorts apart from the strings; stop there.
 		return "", false, nil
 	}
-	cid, _, perr := store.ParseDocID(id)
+	cid, _, perr := bucket.ParseDocID(id)
 	if perr != nil && cid == "" {
 		cid = id // no "<cid>:" form at all: the whole id names it
 	}
@@ -83,15 +84,15 @@ func (b *Backend) SetSlotFieldIfUnset(ctx context.Context, docID string, slot in
 }
 
 // InsertBucket: insertOne(doc); a duplicate doc_id is store.ErrDuplicateKey.
-func (b *Backend) InsertBucket(ctx context.Context, doc *store.Doc) error {
+func (b *Backend) InsertBucket(ctx context.Context, doc *bucket.Doc) error {
 	err := b.run(ctx, func(ctx context.Context) error {
-		_, err := b.coll(store.CollMsg).InsertOne(ctx, doc)
+		_, err := b.coll(bucket.CollMsg).InsertOne(ctx, doc)
 		return err
 	})
 	if mongo.IsDuplicateKeyError(err) {
 		return store.ErrDuplicateKey
 	}
-	return b.wrapWrite("insert", store.CollMsg, err)
+	return b.wrapWrite("insert", bucket.CollMsg, err)
 }
 
 // AddToDelList: updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}}}).
@@ -135,7 +136,7 @@ func (b *Backend) MarkSlotsRead(ctx context.Context, docID string, slots []int, 
 	}
 	ran := 0
 	err := b.run(ctx, func(ctx context.Context) error {
-		_, err := b.coll(store.CollMsg).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(true))
+		_, err := b.coll(bucket.CollMsg).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(true))
 		ran = len(slots)
 		var bwe mongo.BulkWriteException
 		if errors.As(err, &bwe) && len(bwe.WriteErrors) > 0 {
@@ -148,7 +149,7 @@ func (b *Backend) MarkSlotsRead(ctx context.Context, docID string, slots []int, 
 		}
 		return err
 	})
-	return ran, b.wrapWrite("update", store.CollMsg, err)
+	return ran, b.wrapWrite("update", bucket.CollMsg, err)
 }
 
 // updateOne runs one update and reports whether a document matched.

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/mongostore"
 	"github.com/chatlens/chatlens/store/mongotest"
 )
@@ -127,7 +127,7 @@ func TestServerGoneThenBack(t *testing.T) {
 	t.Logf("read while stopped: %v", err)
 
 	srv.Restart()
-	var recs []store.SeqRecord
+	var recs []bucket.SeqRecord
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		recs, err = b.SeqRecords(t.Context(), []string{"sg_g1"})

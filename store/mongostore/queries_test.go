@@ -10,6 +10,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/testkit"
 )
 
@@ -27,7 +28,7 @@ func tinyBuckets(docIDs ...string) []any {
 func TestNextConversationIDWalksOddDocIDs(t *testing.T) {
 	b := fresh(t)
 	ids := []string{"plain", "sg_a:0", "sg_a:1", "sg_a:x", "sg_ab:3", "si_u1_u2:0", "zz:notanumber:7"}
-	testkit.Insert(t, b, store.CollMsg, tinyBuckets(ids...)...)
+	testkit.Insert(t, b, bucket.CollMsg, tinyBuckets(ids...)...)
 	var got []string
 	for after := ""; len(got) < 20; {
 		cid, ok, err := b.NextConversationID(t.Context(), after)
@@ -48,7 +49,7 @@ func TestNextConversationIDWalksOddDocIDs(t *testing.T) {
 
 func TestBucketIDsKeepToOneConversation(t *testing.T) {
 	b := fresh(t)
-	testkit.Insert(t, b, store.CollMsg, tinyBuckets("sg_a:0", "sg_a:1", "sg_a:10", "sg_ab:0", "sg_:0", "sg_a;0", "sg_a")...)
+	testkit.Insert(t, b, bucket.CollMsg, tinyBuckets("sg_a:0", "sg_a:1", "sg_a:10", "sg_ab:0", "sg_:0", "sg_a;0", "sg_a")...)
 	got, err := b.BucketIDs(t.Context(), "sg_a")
 	if err != nil {
 		t.Fatal(err)
@@ -63,12 +64,12 @@ func TestImportedNumbersOfAnyTypeAreRead(t *testing.T) {
 	b := fresh(t)
 	ctx := t.Context()
 	imports := map[string][]bson.D{
-		store.CollSeq: {{{Key: "conversation_id", Value: "sg_g"}, {Key: "max_seq", Value: int32(120)}, {Key: "min_seq", Value: 3.0}}},
-		store.CollSeqUser: {{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: "sg_g"},
+		bucket.CollSeq: {{{Key: "conversation_id", Value: "sg_g"}, {Key: "max_seq", Value: int32(120)}, {Key: "min_seq", Value: 3.0}}},
+		bucket.CollSeqUser: {{{Key: "user_id", Value: "u1"}, {Key: "conversation_id", Value: "sg_g"},
 			{Key: "read_seq", Value: 99.0}, {Key: "max_seq", Value: int64(0)}}},
-		store.CollConversation: {{{Key: "owner_user_id", Value: "u1"}, {Key: "conversation_id", Value: "sg_g"},
+		bucket.CollConversation: {{{Key: "owner_user_id", Value: "u1"}, {Key: "conversation_id", Value: "sg_g"},
 			{Key: "conversation_type", Value: 3.0}, {Key: "group_id", Value: "g"}, {Key: "is_pinned", Value: int32(1)}}},
-		store.CollGroupMember: {{{Key: "group_id", Value: "g"}, {Key: "user_id", Value: "u1"},
+		bucket.CollGroupMember: {{{Key: "group_id", Value: "g"}, {Key: "user_id", Value: "u1"},
 			{Key: "role_level", Value: int64(100)}, {Key: "join_time", Value: 1.7e12}}},
 	}
 	for coll, docs := range imports {
@@ -89,7 +90,7 @@ func TestImportedNumbersOfAnyTypeAreRead(t *testing.T) {
 		t.Errorf("conversation = %+v, %v; want type 3, pinned", convs, err)
 	}
 	members, err := b.GroupMembers(ctx, "g")
-	if err != nil || len(members) != 1 || members[0].RoleLevel != store.RoleOwner || !members[0].JoinTime.Equal(time.UnixMilli(1.7e12)) {
+	if err != nil || len(members) != 1 || members[0].RoleLevel != bucket.RoleOwner || !members[0].JoinTime.Equal(time.UnixMilli(1.7e12)) {
 		t.Errorf("group_member = %+v, %v; want owner joined at 1.7e12", members, err)
 	}
 
@@ -129,12 +130,12 @@ func TestInsertRawReplacesADocumentWithAnotherID(t *testing.T) {
 	first := testkit.Raw(t, bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "doc_id", Value: "sg_g:0"}, {Key: "msgs", Value: bson.A{"old"}}})
 	second := testkit.Raw(t, bson.D{{Key: "_id", Value: bson.NewObjectID()}, {Key: "doc_id", Value: "sg_g:0"}, {Key: "msgs", Value: bson.A{"new"}}})
 	for _, doc := range []bson.Raw{first, second} {
-		if _, err := b.InsertRaw(ctx, store.CollMsg, []bson.Raw{doc}, store.RawUpsert); err != nil {
+		if _, err := b.InsertRaw(ctx, bucket.CollMsg, []bson.Raw{doc}, store.RawUpsert); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var stored []bson.Raw
-	if err := b.ScanRaw(ctx, store.CollMsg, "", func(raw bson.Raw) error {
+	if err := b.ScanRaw(ctx, bucket.CollMsg, "", func(raw bson.Raw) error {
 		stored = append(stored, raw)
 		return nil
 	}); err != nil {
@@ -151,7 +152,7 @@ func TestScanRawPrefixAndOrder(t *testing.T) {
 	b := fresh(t)
 	ctx := t.Context()
 	ids := []string{"sg_b:0", "sg_a:1", "sg_ä:0", "sg_a:0", "sg_ab:0", "sh:0"}
-	testkit.Insert(t, b, store.CollMsg, tinyBuckets(ids...)...)
+	testkit.Insert(t, b, bucket.CollMsg, tinyBuckets(ids...)...)
 	tests := []struct {
 		prefix string
 		want   []string
@@ -164,7 +165,7 @@ func TestScanRawPrefixAndOrder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got []string
-		err := b.ScanRaw(ctx, store.CollMsg, tt.prefix, func(raw bson.Raw) error {
+		err := b.ScanRaw(ctx, bucket.CollMsg, tt.prefix, func(raw bson.Raw) error {
 			got = append(got, raw.Lookup("doc_id").StringValue())
 			return nil
 		})
@@ -184,17 +185,17 @@ func TestEnsureIndexesRefusesNonUniqueDocID(t *testing.T) {
 		t.Fatal(err)
 	}
 	var unique bool
-	for _, ix := range idx[store.CollMsg] {
+	for _, ix := range idx[bucket.CollMsg] {
 		unique = unique || (slices.Equal(ix.Keys, []string{"doc_id"}) && ix.Unique)
 	}
 	if !unique {
-		t.Fatalf("msg indexes %+v lack a unique doc_id index", idx[store.CollMsg])
+		t.Fatalf("msg indexes %+v lack a unique doc_id index", idx[bucket.CollMsg])
 	}
 	// A second doc_id insert is refused by that index: the state machine's signal.
-	if err := b.InsertBucket(t.Context(), store.NewDoc("sg_g:0")); err != nil {
+	if err := b.InsertBucket(t.Context(), bucket.NewDoc("sg_g:0")); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.InsertBucket(t.Context(), store.NewDoc("sg_g:0")); err != store.ErrDuplicateKey {
+	if err := b.InsertBucket(t.Context(), bucket.NewDoc("sg_g:0")); err != store.ErrDuplicateKey {
 		t.Errorf("second insert of one doc_id: %v, want store.ErrDuplicateKey", err)
 	}
 }

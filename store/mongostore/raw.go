@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // RawBatch is how many documents InsertRaw sends in one bulk write.
@@ -33,7 +34,7 @@ const (
 // was stored before it.
 func (b *Backend) InsertRaw(ctx context.Context, coll string, docs []bson.Raw, mode store.RawMode) (store.RawResult, error) {
 	var res store.RawResult
-	key := store.UniqueKey(coll)
+	key := bucket.UniqueKey(coll)
 	for start := 0; start < len(docs); start += RawBatch {
 		batch := docs[start:min(start+RawBatch, len(docs))]
 		var err error
@@ -213,7 +214,7 @@ func (b *Backend) bulk(ctx context.Context, coll string, models []mongo.WriteMod
 // non-empty prefix limits it to the doc_ids starting with prefix.
 func (b *Backend) ScanRaw(ctx context.Context, coll, prefix string, fn func(bson.Raw) error) error {
 	filter := bson.D{}
-	if coll == store.CollMsg && prefix != "" {
+	if coll == bucket.CollMsg && prefix != "" {
 		rng := bson.D{{Key: "$gte", Value: prefix}}
 		if end, ok := prefixEnd(prefix); ok {
 			rng = append(rng, bson.E{Key: "$lt", Value: end})
@@ -221,7 +222,7 @@ func (b *Backend) ScanRaw(ctx context.Context, coll, prefix string, fn func(bson
 		filter = bson.D{{Key: "doc_id", Value: rng}}
 	}
 	var sort bson.D
-	for _, k := range store.UniqueKey(coll) {
+	for _, k := range bucket.UniqueKey(coll) {
 		sort = append(sort, bson.E{Key: k, Value: 1})
 	}
 	return b.scan(ctx, findQuery{coll: coll, filter: filter, sort: sort}, func(raw bson.Raw) error {

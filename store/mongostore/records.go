@@ -7,15 +7,15 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // SeqRecords: find seq {conversation_id: {$in: cids}}.
-func (b *Backend) SeqRecords(ctx context.Context, cids []string) ([]store.SeqRecord, error) {
+func (b *Backend) SeqRecords(ctx context.Context, cids []string) ([]bucket.SeqRecord, error) {
 	if len(cids) == 0 {
 		return nil, nil
 	}
-	return findAll(ctx, b, seqRecords(cids), store.DecodeSeqRecord)
+	return findAll(ctx, b, seqRecords(cids), bucket.DecodeSeqRecord)
 }
 
 // RaiseMaxSeq: updateOne seq {conversation_id}, {$max: {max_seq}}, upsert.
@@ -24,11 +24,11 @@ func (b *Backend) RaiseMaxSeq(ctx context.Context, cid string, maxSeq int64) err
 }
 
 // SeqUsers: find seq_user {user_id: uid, conversation_id: {$in: cids}}.
-func (b *Backend) SeqUsers(ctx context.Context, uid string, cids []string) ([]store.SeqUser, error) {
+func (b *Backend) SeqUsers(ctx context.Context, uid string, cids []string) ([]bucket.SeqUser, error) {
 	if len(cids) == 0 {
 		return nil, nil
 	}
-	return findAll(ctx, b, seqUsers(uid, cids), store.DecodeSeqUser)
+	return findAll(ctx, b, seqUsers(uid, cids), bucket.DecodeSeqUser)
 }
 
 // RaiseReadSeq: updateOne seq_user {user_id, conversation_id}, {$max: {read_seq}}, upsert.
@@ -54,34 +54,34 @@ func (b *Backend) raise(ctx context.Context, q updateQuery) error {
 }
 
 // Conversations: find conversation {owner_user_id: owner}.
-func (b *Backend) Conversations(ctx context.Context, owner string) ([]store.Conversation, error) {
-	return findAll(ctx, b, conversationsOf(owner), store.DecodeConversation)
+func (b *Backend) Conversations(ctx context.Context, owner string) ([]bucket.Conversation, error) {
+	return findAll(ctx, b, conversationsOf(owner), bucket.DecodeConversation)
 }
 
 // ConversationsByID: find conversation {conversation_id: cid}.
-func (b *Backend) ConversationsByID(ctx context.Context, cid string) ([]store.Conversation, error) {
-	return findAll(ctx, b, conversationsWithID(cid), store.DecodeConversation)
+func (b *Backend) ConversationsByID(ctx context.Context, cid string) ([]bucket.Conversation, error) {
+	return findAll(ctx, b, conversationsWithID(cid), bucket.DecodeConversation)
 }
 
 // Users: find user {user_id: {$in: ids}}.
-func (b *Backend) Users(ctx context.Context, ids []string) ([]store.User, error) {
+func (b *Backend) Users(ctx context.Context, ids []string) ([]bucket.User, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	return findAll(ctx, b, users(ids), store.DecodeUser)
+	return findAll(ctx, b, users(ids), bucket.DecodeUser)
 }
 
 // Groups: find group {group_id: {$in: ids}}.
-func (b *Backend) Groups(ctx context.Context, ids []string) ([]store.Group, error) {
+func (b *Backend) Groups(ctx context.Context, ids []string) ([]bucket.Group, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	return findAll(ctx, b, groups(ids), store.DecodeGroup)
+	return findAll(ctx, b, groups(ids), bucket.DecodeGroup)
 }
 
 // GroupMembers: find group_member {group_id}.
-func (b *Backend) GroupMembers(ctx context.Context, groupID string) ([]store.GroupMember, error) {
-	return findAll(ctx, b, groupMembers(groupID), store.DecodeGroupMember)
+func (b *Backend) GroupMembers(ctx context.Context, groupID string) ([]bucket.GroupMember, error) {
+	return findAll(ctx, b, groupMembers(groupID), bucket.DecodeGroupMember)
 }
 
 // findAll runs one find and decodes every document leniently.

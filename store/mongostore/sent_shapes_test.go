@@ -9,6 +9,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/mongostore"
 	"github.com/chatlens/chatlens/store/mongotest"
 	"github.com/chatlens/chatlens/store/testkit"
@@ -78,7 +79,7 @@ func TestExplainedShapesAreTheOnesSent(t *testing.T) {
 	const cid = "si_a_b"
 	doc := cid + ":0"
 	one := []store.SlotValue{{Slot: 0, Value: nil}} // a value is data, not shape
-	testkit.Insert(t, b, store.CollMsg, tinyBuckets(doc)...)
+	testkit.Insert(t, b, bucket.CollMsg, tinyBuckets(doc)...)
 	sends := map[string]struct {
 		cmd string
 		run func(context.Context) error

@@ -8,6 +8,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // FindSlots: find({doc_id}, {msgs: {$slice: [first, n]}}) where the server
@@ -41,7 +42,7 @@ func (b *Backend) FindSlots(ctx context.Context, docID string, first, n int) (bs
 	case got > n:
 		b.slotReads.Store(int32(store.SlotsWholeBucket))
 		return raw, false, nil
-	case got == n && n < store.BucketSize:
+	case got == n && n < bucket.BucketSize:
 		b.slotReads.Store(int32(store.SlotsProjected))
 		return raw, true, nil
 	case got < 0 || first == 0:

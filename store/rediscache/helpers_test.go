@@ -16,7 +16,7 @@ import (
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // testServer is the Redis a test runs against: the real one named by
@@ -70,7 +70,7 @@ func (s *testServer) newCid(t testing.TB) string {
 
 // cacheSlot stores slot at MSG_CACHE:<cid>:<seq> the way the server's
 // rockscache does after a rebuild: value set, locks removed, 24h TTL.
-func (s *testServer) cacheSlot(t testing.TB, cid string, seq int64, slot *store.Slot) {
+func (s *testServer) cacheSlot(t testing.TB, cid string, seq int64, slot *bucket.Slot) {
 	t.Helper()
 	v, err := EncodeSlot(slot)
 	if err != nil {
@@ -85,15 +85,15 @@ func (s *testServer) cacheSlot(t testing.TB, cid string, seq int64, slot *store.
 	s.raw.Expire(ctx, key, 24*time.Hour)
 }
 
-func textMsg(seq int64, from, text string) *store.MsgData {
-	return &store.MsgData{SendID: from, RecvID: "u2", ClientMsgID: "c" + from, ServerMsgID: "s" + from,
-		SessionType: store.SessionSingle, MsgFrom: store.MsgFromUser, ContentType: 101,
+func textMsg(seq int64, from, text string) *bucket.MsgData {
+	return &bucket.MsgData{SendID: from, RecvID: "u2", ClientMsgID: "c" + from, ServerMsgID: "s" + from,
+		SessionType: bucket.SessionSingle, MsgFrom: bucket.MsgFromUser, ContentType: 101,
 		Content: `{"content":"` + text + `"}`, Seq: seq, SendTime: 1700000000000 + seq,
-		CreateTime: 1700000000000 + seq, Status: store.StatusSent}
+		CreateTime: 1700000000000 + seq, Status: bucket.StatusSent}
 }
 
-func textSlot(seq int64, text string) *store.Slot {
-	return &store.Slot{Msg: textMsg(seq, "u1", text), DelList: []string{}}
+func textSlot(seq int64, text string) *bucket.Slot {
+	return &bucket.Slot{Msg: textMsg(seq, "u1", text), DelList: []string{}}
 }
 
 // proxy forwards TCP to a Redis and can be killed, so a test can take Redis
@@ -214,7 +214,7 @@ func mustNotContain(t *testing.T, what, text, secret string) {
 
 // EncodeSlot is the MSG_CACHE value the server writes for slot: JSON of the
 // slot with Go field names, the way tests seed a Redis as the server fills it.
-func EncodeSlot(slot *store.Slot) (string, error) {
+func EncodeSlot(slot *bucket.Slot) (string, error) {
 	b, err := json.Marshal(slot)
 	return string(b), err
 }

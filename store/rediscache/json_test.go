@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // The MSG_CACHE value must be byte-compatible with what an OpenIM Server
@@ -17,15 +17,15 @@ const goldenSlot = `{"Msg":{"SendID":"u1","RecvID":"u2","GroupID":"g1","ClientMs
 	`"AtUserIDList":["u3"],"AttachedInfo":"ai","Ex":"ex"},` +
 	`"Revoke":{"Role":60,"UserID":"u9","Nickname":"Admin","Time":1700000000002},"DelList":["u2"],"IsRead":true}`
 
-func fullSlot() *store.Slot {
-	return &store.Slot{
-		Msg: &store.MsgData{SendID: "u1", RecvID: "u2", GroupID: "g1", ClientMsgID: "cm", ServerMsgID: "sm",
+func fullSlot() *bucket.Slot {
+	return &bucket.Slot{
+		Msg: &bucket.MsgData{SendID: "u1", RecvID: "u2", GroupID: "g1", ClientMsgID: "cm", ServerMsgID: "sm",
 			SenderPlatformID: 2, SenderNickname: "Ann", SenderFaceURL: "http://f", SessionType: 1, MsgFrom: 100,
 			ContentType: 101, Content: `{"content":"hi <b>"}`, Seq: 42, SendTime: 1700000000001,
 			CreateTime: 1700000000000, Status: 2, IsRead: true, Options: map[string]bool{"history": true},
-			OfflinePush:  &store.OfflinePush{Title: "t", Desc: "d", Ex: "e", IOSPushSound: "s", IOSBadgeCount: true},
+			OfflinePush:  &bucket.OfflinePush{Title: "t", Desc: "d", Ex: "e", IOSPushSound: "s", IOSBadgeCount: true},
 			AtUserIDList: []string{"u3"}, AttachedInfo: "ai", Ex: "ex"},
-		Revoke:  &store.Revoke{Role: 60, UserID: "u9", Nickname: "Admin", Time: 1700000000002},
+		Revoke:  &bucket.Revoke{Role: 60, UserID: "u9", Nickname: "Admin", Time: 1700000000002},
 		DelList: []string{"u2"},
 		IsRead:  true,
 	}
@@ -46,7 +46,7 @@ func TestSlotJSONMatchesServer(t *testing.T) {
 }
 
 func TestSlotJSONAbsentValuesAreNull(t *testing.T) {
-	got, err := EncodeSlot(&store.Slot{Msg: &store.MsgData{Seq: 1}})
+	got, err := EncodeSlot(&bucket.Slot{Msg: &bucket.MsgData{Seq: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}

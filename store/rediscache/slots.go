@@ -8,8 +8,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/chatlens/chatlens/store"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Slots reads MSG_CACHE:<cid>:<seq> of every seq in one pipeline (one round
@@ -17,8 +19,8 @@ import (
 // when it has a value and no lockUntil field (rockscache: a locked key is
 // being rebuilt or was tagged as deleted). A value that does not decode is a
 // miss, counted in Stats().BadValues.
-func (c *Cache) Slots(ctx context.Context, cid string, seqs []int64) (map[int64]*store.Slot, error) {
-	out := make(map[int64]*store.Slot, len(seqs))
+func (c *Cache) Slots(ctx context.Context, cid string, seqs []int64) (map[int64]*bucket.Slot, error) {
+	out := make(map[int64]*bucket.Slot, len(seqs))
 	if len(seqs) == 0 {
 		return out, nil
 	}
@@ -59,8 +61,8 @@ func (c *Cache) Slots(ctx context.Context, cid string, seqs []int64) (map[int64]
 }
 
 // decodeSlot parses a MSG_CACHE value: JSON of the slot with Go field names.
-func decodeSlot(raw string) (*store.Slot, bool) {
-	var slot *store.Slot
+func decodeSlot(raw string) (*bucket.Slot, bool) {
+	var slot *bucket.Slot
 	if err := json.Unmarshal([]byte(raw), &slot); err != nil || slot == nil {
 		return nil, false
 	}

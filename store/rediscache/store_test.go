@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/testkit"
 )
 
@@ -17,7 +18,7 @@ func openStore(t *testing.T, backend store.Backend, addr string) *store.Store {
 
 func insert(t *testing.T, s *store.Store, cid string, first int64, n int) {
 	t.Helper()
-	msgs := make([]*store.MsgData, n)
+	msgs := make([]*bucket.MsgData, n)
 	for i := range msgs {
 		msgs[i] = textMsg(first+int64(i), "u1", "original")
 	}
@@ -26,13 +27,13 @@ func insert(t *testing.T, s *store.Store, cid string, first int64, n int) {
 	}
 }
 
-func slotOf(t *testing.T, s *store.Store, cid string, seq, maxSeq int64) store.StoredSlot {
+func slotOf(t *testing.T, s *store.Store, cid string, seq, maxSeq int64) bucket.StoredSlot {
 	t.Helper()
-	bs, err := s.Buckets(context.Background(), cid, []int64{store.BucketIndex(seq)}, maxSeq)
+	bs, err := s.Buckets(context.Background(), cid, []int64{bucket.BucketIndex(seq)}, maxSeq)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return bs[0].Slots[store.SlotIndex(seq)]
+	return bs[0].Slots[bucket.SlotIndex(seq)]
 }
 
 // An operator revokes through chatlens while another reader (a second
@@ -49,7 +50,7 @@ func TestRevokeIsNeverServedStale(t *testing.T) {
 		t.Fatalf("before the revoke the reader should hit the cache: %+v", got)
 	}
 
-	res, err := operator.Revoke(context.Background(), cid, []int64{2}, store.Revoke{Role: 60, UserID: "admin"})
+	res, err := operator.Revoke(context.Background(), cid, []int64{2}, bucket.Revoke{Role: 60, UserID: "admin"})
 	if err != nil || res.StaleCache != nil {
 		t.Fatalf("Revoke: %v, stale cache: %v", err, res.StaleCache)
 	}
@@ -160,7 +161,7 @@ func TestRedisDownReadsFallBackAndWritesNameStaleKeys(t *testing.T) {
 	if _, err := s.Windows(ctx, "u2", []string{cid}, nil); err != nil {
 		t.Errorf("Windows failed with Redis down: %v", err)
 	}
-	res, err := s.Revoke(ctx, cid, []int64{2, 3}, store.Revoke{UserID: "admin"})
+	res, err := s.Revoke(ctx, cid, []int64{2, 3}, bucket.Revoke{UserID: "admin"})
 	if err != nil {
 		t.Fatalf("Revoke failed although the backend write stands: %v", err)
 	}
