@@ -2,7 +2,10 @@ package embedded
 
 import (
 	"bytes"
+	"math/rand"
+	"reflect"
 	"testing"
+	"testing/quick"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -47,5 +50,42 @@ func TestEncodeBucketIsTheDriversBytes(t *testing.T) {
 	bad.Msgs[0].Msg = &bucket.MsgData{Options: map[string]bool{"a\x00b": true}}
 	if _, ok := encodeBucket(bad, bson.NewObjectID()); ok {
 		t.Error("a map key with a zero byte was encoded, want the driver asked")
+	}
+}
+
+// Random slots (every exported field filled by testing/quick, so a field
+// added to the model but not to encodeBucket shows) encode to the driver's
+// bytes. Options keep one key: the driver writes several in random order.
+func TestEncodeBucketMatchesTheDriverOnRandomSlots(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for i := range 300 {
+		v, ok := quick.Value(reflect.TypeOf(bucket.Slot{}), rng)
+		if !ok {
+			t.Fatal("quick cannot build a slot")
+		}
+		slot := v.Interface().(bucket.Slot)
+		if m := slot.Msg; m != nil && len(m.Options) > 1 {
+			for k := range m.Options {
+				m.Options = map[string]bool{k: m.Options[k]}
+				break
+			}
+		}
+		doc := bucket.NewDoc(bucket.DocID("si_a_b", int64(i)))
+		doc.Msgs[i%len(doc.Msgs)] = &slot
+		id := bson.NewObjectID()
+		got, ok := encodeBucket(doc, id)
+		if !ok {
+			continue // a key with a zero byte: the driver is asked instead
+		}
+		enc, err := bson.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := startDoc(len(enc) + 17)
+		want = appendElem(want, "_id", bson.RawValue{Type: bson.TypeObjectID, Value: id[:]})
+		want = endDoc(append(want, enc[4:len(enc)-1]...))
+		if !bytes.Equal(got, want) {
+			t.Fatalf("slot %d: encoded\n%s\nthe driver writes\n%s", i, bson.Raw(got), bson.Raw(want))
+		}
 	}
 }
