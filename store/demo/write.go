@@ -241,78 +241,11 @@ func (w *writer) flush(ctx context.Context, c *conv, all bool) error {
 	}
 	c.deletes = laterDeletes
 	return w.enqueue(ctx, func() error {
-		if err := w.messages(ctx, cid, base, msgs); err != nil {
-			return fmt.Errorf("conversation %s: %w", cid, err)
-		}
-		if err := w.withdrawals(ctx, cid, revokes, deletes); err != nil {
+		if err := w.buckets(ctx, cid, base, msgs, revokes, deletes); err != nil {
 			return fmt.Errorf("conversation %s: %w", cid, err)
 		}
 		return nil
 	})
-}
-
-// withdrawals writes revokes and deletes of messages already written.
-func (w *writer) withdrawals(ctx context.Context, cid string, revokes []revokePlan, deletes []deletePlan) error {
-	for _, r := range revokes {
-		if err := ctx.Err(); err != nil {
-			return w.interrupted(err)
-		}
-		if _, err := w.st.Revoke(ctx, cid, []int64{r.seq}, r.rev); err != nil {
-			return err
-		}
-		w.revoked++
-	}
-	for _, d := range deletes {
-		if err := ctx.Err(); err != nil {
-			return w.interrupted(err)
-		}
-		if _, err := w.st.DeleteForMe(ctx, cid, []int64{d.seq}, d.uid); err != nil {
-			return err
-		}
-		w.deleted++
-	}
-	return nil
-}
-
-// messages inserts msgs, planned at the seqs after base, in batches of
-// consecutive seqs, cut at holes (a gap between two batches is how a hole
-// arises on a real server) and at multiples of batchSize.
-func (w *writer) messages(ctx context.Context, cid string, base int64, msgs []*bucket.MsgData) error {
-	var batch []*bucket.MsgData
-	var first int64
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		if err := ctx.Err(); err != nil {
-			return w.interrupted(err)
-		}
-		if _, err := w.st.InsertMessages(ctx, cid, first, batch); err != nil {
-			return err
-		}
-		w.done += len(batch)
-		if w.progress != nil {
-			w.progress(w.done, w.total)
-		}
-		batch = nil
-		return nil
-	}
-	for i, m := range msgs {
-		seq := base + int64(i+1)
-		if m == nil || (len(batch) > 0 && (seq-1)%batchSize == 0) {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-		if m == nil {
-			continue
-		}
-		if len(batch) == 0 {
-			first = seq
-		}
-		batch = append(batch, m)
-	}
-	return flush()
 }
 
 // memberships writes what a deployment keeps beside the messages: each
