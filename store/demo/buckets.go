@@ -39,16 +39,18 @@ func (w *writer) buckets(ctx context.Context, cid string, base int64, msgs []*bu
 		deleted[d.seq] = appendNew(deleted[d.seq], d.uid)
 	}
 	backend := w.st.Backend()
+	// A bucket once begun is written whole; ctx is checked between batches.
+	write := context.WithoutCancel(ctx)
 	var written, top int64 // messages written since the last progress report, highest seq
 	report := func() error {
 		if written == 0 {
 			return nil
 		}
-		if err := backend.RaiseMaxSeq(ctx, cid, top); err != nil {
+		if err := backend.RaiseMaxSeq(write, cid, top); err != nil {
 			return err
 		}
 		if f, ok := backend.(flusher); ok {
-			if err := f.Flush(context.WithoutCancel(ctx)); err != nil {
+			if err := f.Flush(write); err != nil {
 				return err
 			}
 		}
@@ -88,9 +90,12 @@ func (w *writer) buckets(ctx context.Context, cid string, base int64, msgs []*bu
 		if n == 0 {
 			continue
 		}
-		err := backend.InsertBucket(ctx, doc)
+		err := backend.InsertBucket(write, doc)
 		if errors.Is(err, store.ErrDuplicateKey) {
 			err = w.throughStateMachine(ctx, cid, first, part, revoked, deleted)
+		}
+		if err != nil && ctx.Err() != nil {
+			return w.interrupted(ctx.Err())
 		}
 		if err != nil {
 			return fmt.Errorf("bucket %s: %w", doc.DocID, err)
