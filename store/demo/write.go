@@ -14,17 +14,19 @@ import (
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
-// batchSize is how many consecutive seqs one InsertMessages call writes.
-// A multiple of the bucket size, so batches start on bucket edges and the
-// state machine inserts whole buckets instead of updating slot by slot.
+// batchSize is how many consecutive seqs are written between two progress
+// reports (and checks of the context). A multiple of the bucket size, so
+// batches start on bucket edges and buckets are inserted whole.
 const batchSize = 5 * bucket.BucketSize
 
 // pcgStream is the fixed second word of the PCG state; the seed is the first.
 const pcgStream = 0x636861746c656e73 // "chatlens"
 
-// Seed writes the demo dataset into st. Messages, revokes, deletes and reads
-// go through the store's state machine; the naming and window collections
-// are written raw, as documents of the store model. progress (may be nil) is
+// Seed writes the demo dataset into st. Each new bucket is inserted whole,
+// its revokes and deletes in place (the documents the state machine leaves,
+// see writer.buckets); a bucket that exists, and the reads, go through the
+// store's state machine; the naming and window collections are written raw,
+// as documents of the store model. progress (may be nil) is
 // called with messages written so far and the total. It stops between
 // conversations and between batches once ctx ends, returning an error that
 // wraps ctx.Err(); what was written by then stays written.
