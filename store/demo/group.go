@@ -42,6 +42,7 @@ func (p *planner) group(g *groupPlan, n int, kind groupKind) *conv {
 		events[int64(max(count+15, 2*n/5))] = func() { active = p.kick(g, g.Admins[0], g.Kicked, active) }
 		events[int64(max(count+20, n/2))] = func() { p.mute(g, g.Owner, "bob") }
 	}
+	othersOf := map[string][]string{} // active without the sender, until active changes
 	holeEdge := int64(-1)
 	if kind == groupLong && n > 220 {
 		holeEdge = int64(max(100, (n/4)/bucket.BucketSize*bucket.BucketSize))
@@ -55,11 +56,17 @@ func (p *planner) group(g *groupPlan, n int, kind groupKind) *conv {
 		p.advance(5, 1200)
 		if ev := events[c.top()+1]; ev != nil {
 			ev()
+			clear(othersOf)
 		} else if kind == groupLong && count%10000 == 5000 {
 			p.announce(g, g.Owner, p.text(g.Owner))
 		} else {
 			sender := p.pick(active)
-			p.randomMessage(sender, without(active, sender))
+			others, ok := othersOf[sender]
+			if !ok {
+				others = without(active, sender)
+				othersOf[sender] = others
+			}
+			p.randomMessage(sender, others)
 			p.maybeRevokeOrDelete(c.last(), active, g)
 		}
 		count++

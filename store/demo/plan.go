@@ -1,7 +1,6 @@
 package demo
 
 import (
-	"fmt"
 	"math/rand/v2"
 
 	"github.com/chatlens/chatlens/store/bucket"
@@ -57,6 +56,7 @@ type planner struct {
 	// windowSize; err is its first failure, which stops the planning.
 	flush func() error
 	err   error
+	texts map[string]string // see textContent
 }
 
 // windowSize is how many planned messages a conversation holds before the
@@ -79,8 +79,37 @@ func (p *planner) grew() {
 func (p *planner) chance(pct float64) bool { return p.rng.Float64()*100 < pct }
 func (p *planner) pick(xs []string) string { return xs[p.rng.IntN(len(xs))] }
 
-// hexID is a 32-hex-digit ID like OpenIM's client and server message IDs.
-func (p *planner) hexID() string { return fmt.Sprintf("%016x%016x", p.rng.Uint64(), p.rng.Uint64()) }
+// hexID is a 32-hex-digit ID like OpenIM's client and server message IDs:
+// two draws, each as %016x (written by hand: fmt took a sixth of a seed).
+func (p *planner) hexID() string {
+	var b [32]byte
+	putHex16(b[:16], p.rng.Uint64())
+	putHex16(b[16:], p.rng.Uint64())
+	return string(b[:])
+}
+
+// putHex16 writes v into dst as 16 lower-case hex digits, zero-padded.
+func putHex16(dst []byte, v uint64) {
+	const digits = "0123456789abcdef"
+	for i := 15; i >= 0; i-- {
+		dst[i] = digits[v&15]
+		v >>= 4
+	}
+}
+
+// textContent is textContent(s), encoded once per distinct text: the
+// texts come from a small pool of phrases.
+func (p *planner) textContent(s string) string {
+	if c, ok := p.texts[s]; ok {
+		return c
+	}
+	if p.texts == nil {
+		p.texts = map[string]string{}
+	}
+	c := textContent(s)
+	p.texts[s] = c
+	return c
+}
 
 // advance moves the conversation clock by between lo and hi seconds.
 func (p *planner) advance(lo, hi int) { p.clock += int64(lo+p.rng.IntN(hi-lo+1)) * 1000 }
@@ -164,7 +193,7 @@ func (p *planner) randomMessage(sender string, others []string) {
 	id := p.hexID()[:12]
 	switch {
 	case r < 66:
-		p.add(sender, bucket.MsgFromUser, ctText, textContent(p.text(sender)))
+		p.add(sender, bucket.MsgFromUser, ctText, p.textContent(p.text(sender)))
 	case r < 72:
 		p.add(sender, bucket.MsgFromUser, ctPicture, pictureContent(id, 1080+p.rng.IntN(3)*360, 1440, int64(200000+p.rng.IntN(2000000))))
 	case r < 76:
@@ -177,7 +206,7 @@ func (p *planner) randomMessage(sender string, others []string) {
 		if q := p.recentText(8); q != nil {
 			p.add(sender, bucket.MsgFromUser, ctQuote, quoteContent(p.text(sender), q))
 		} else {
-			p.add(sender, bucket.MsgFromUser, ctText, textContent(p.text(sender)))
+			p.add(sender, bucket.MsgFromUser, ctText, p.textContent(p.text(sender)))
 		}
 	case r < 90 && p.c.kind == bucket.SessionGroup && len(others) > 0:
 		who := []string{p.pick(others)}
@@ -202,7 +231,7 @@ func (p *planner) randomMessage(sender string, others []string) {
 			}
 		}
 		if len(fwd) == 0 {
-			p.add(sender, bucket.MsgFromUser, ctText, textContent(p.text(sender)))
+			p.add(sender, bucket.MsgFromUser, ctText, p.textContent(p.text(sender)))
 			return
 		}
 		p.add(sender, bucket.MsgFromUser, ctMerger, mergerContent("Chat history", fwd))

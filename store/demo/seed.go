@@ -2,7 +2,9 @@
 // chatlens: a dozen users, single and group chats with every common content
 // type, group notifications, revokes by senders and by admins, deletes for one
 // participant, read flags, holes, hostile text, and one long group so paging
-// is real. Every message write goes through store.Store's state machine.
+// is real. Each bucket is written as store.Store's state machine leaves it:
+// built whole and inserted when new (writer.buckets), through the state
+// machine when it exists.
 package demo
 
 import (

@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -13,17 +14,19 @@ import (
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
-// batchSize is how many consecutive seqs one InsertMessages call writes.
-// A multiple of the bucket size, so batches start on bucket edges and the
-// state machine inserts whole buckets instead of updating slot by slot.
+// batchSize is how many consecutive seqs are written between two progress
+// reports (and checks of the context). A multiple of the bucket size, so
+// batches start on bucket edges and buckets are inserted whole.
 const batchSize = 5 * bucket.BucketSize
 
 // pcgStream is the fixed second word of the PCG state; the seed is the first.
 const pcgStream = 0x636861746c656e73 // "chatlens"
 
-// Seed writes the demo dataset into st. Messages, revokes, deletes and reads
-// go through the store's state machine; the naming and window collections
-// are written raw, as documents of the store model. progress (may be nil) is
+// Seed writes the demo dataset into st. Each new bucket is inserted whole,
+// its revokes and deletes in place (the documents the state machine leaves,
+// see writer.buckets); a bucket that exists, and the reads, go through the
+// store's state machine; the naming and window collections are written raw,
+// as documents of the store model. progress (may be nil) is
 // called with messages written so far and the total. It stops between
 // conversations and between batches once ctx ends, returning an error that
 // wraps ctx.Err(); what was written by then stays written.
@@ -46,28 +49,16 @@ func Seed(ctx context.Context, st *store.Store, opts Options, progress func(done
 	sum.Users = len(users)
 	p := &planner{rng: rng}
 	p.flush = func() error { return w.flush(ctx, p.c, false) }
-	for i, s := range specs {
-		if err := ctx.Err(); err != nil {
-			return sum, w.interrupted(err)
-		}
-		p.clock = baseTime + int64(i)*37*60*1000 // staggered starts
-		c := s.plan(p, s.n)
-		err := p.err
-		if err == nil {
-			err = w.conversation(ctx, c)
-		}
-		if err != nil {
-			return sum, fmt.Errorf("conversation %s: %w", c.cid, err)
-		}
-		sum.Conversations++
-		if c.group != nil {
-			sum.Groups++
-		}
-		sum.Messages += c.count
-		sum.Holes += len(c.holes)
-		sum.Revoked += w.revoked
-		sum.Deleted += w.deleted
-		w.revoked, w.deleted = 0, 0
+	w.start()
+	err := w.plan(ctx, p, specs, &sum)
+	if werr := w.wait(); werr != nil {
+		return sum, werr
+	}
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return sum, w.interrupted(err)
+	}
+	if err != nil {
+		return sum, err
 	}
 	// A bulk store (embedded with NoSync) groups commits and syncs once:
 	// the seed is done only when all of it is on disk.
@@ -84,12 +75,103 @@ type syncer interface {
 	Sync(ctx context.Context) error
 }
 
-// writer writes planned conversations through a Store.
+// writer writes planned conversations through a Store. It writes on a
+// goroutine of its own, in the order the planner hands it the work, so
+// that planning the next messages overlaps writing the last ones (on two
+// cores a seed takes the longer of the two, not their sum). The planner
+// never touches what it handed over again.
 type writer struct {
 	st               *store.Store
 	progress         func(done, total int)
 	done, total      int
 	revoked, deleted int // of the conversation being written
+
+	jobs     chan func() error // bounded: planning stays a few batches ahead
+	failed   chan struct{}     // closed when a job fails; the planner stops
+	finished chan struct{}     // closed when the goroutine has returned
+	err      error             // the first job's failure; read after finished
+}
+
+// pendingJobs is how many handed-over pieces of work may wait for the
+// writer: each is at most a window of messages, so memory stays flat.
+const pendingJobs = 2
+
+// start runs the writing goroutine.
+func (w *writer) start() {
+	w.jobs = make(chan func() error, pendingJobs)
+	w.failed = make(chan struct{})
+	w.finished = make(chan struct{})
+	go func() {
+		defer close(w.finished)
+		for job := range w.jobs {
+			if w.err != nil {
+				continue // drain: nothing after a failure is written
+			}
+			if w.err = job(); w.err != nil {
+				close(w.failed)
+			}
+		}
+	}()
+}
+
+// errWriterFailed stops the planner once the writer failed; wait returns
+// the writer's own error.
+var errWriterFailed = errors.New("the writer failed")
+
+// enqueue hands job to the writer, waiting while it is busy.
+func (w *writer) enqueue(ctx context.Context, job func() error) error {
+	select {
+	case w.jobs <- job:
+		return nil
+	case <-w.failed:
+		return errWriterFailed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// wait lets the writer finish what it was handed and returns its failure.
+func (w *writer) wait() error {
+	close(w.jobs)
+	<-w.finished
+	return w.err
+}
+
+// plan plans each conversation in turn and hands it to the writer, which
+// adds it to sum once it is written.
+func (w *writer) plan(ctx context.Context, p *planner, specs []spec, sum *Summary) error {
+	for i, s := range specs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		p.clock = baseTime + int64(i)*37*60*1000 // staggered starts
+		c := s.plan(p, s.n)
+		if p.err != nil {
+			return p.err
+		}
+		if err := w.flush(ctx, c, true); err != nil {
+			return err
+		}
+		err := w.enqueue(ctx, func() error {
+			if err := w.conversation(ctx, c); err != nil {
+				return fmt.Errorf("conversation %s: %w", c.cid, err)
+			}
+			sum.Conversations++
+			if c.group != nil {
+				sum.Groups++
+			}
+			sum.Messages += c.count
+			sum.Holes += len(c.holes)
+			sum.Revoked += w.revoked
+			sum.Deleted += w.deleted
+			w.revoked, w.deleted = 0, 0
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // interrupted wraps the context's error with how far the seed got.
@@ -114,12 +196,9 @@ func (w *writer) raw(ctx context.Context, coll string, docs []any) error {
 	return err
 }
 
-// conversation writes what is left of a planned conversation, then its
-// members' records and read positions.
+// conversation writes c's members' records and read positions; its
+// messages, revokes and deletes were handed over before.
 func (w *writer) conversation(ctx context.Context, c *conv) error {
-	if err := w.flush(ctx, c, true); err != nil {
-		return err
-	}
 	if err := w.memberships(ctx, c); err != nil {
 		return err
 	}
@@ -130,10 +209,10 @@ func (w *writer) conversation(ctx context.Context, c *conv) error {
 // memory: quotes and forwards look back at most a few of them.
 const windowTail = batchSize
 
-// flush writes c's planned messages, all of them or only whole batches
-// before the newest windowTail, then the revokes and deletes of the seqs
-// written: their buckets are complete, as a server's are before anyone
-// revokes. What is written is dropped from memory.
+// flush hands the writer c's planned messages, all of them or only whole
+// batches before the newest windowTail, then the revokes and deletes of
+// the seqs handed: their buckets are complete, as a server's are before
+// anyone revokes. What is handed over is dropped from c.
 func (w *writer) flush(ctx context.Context, c *conv, all bool) error {
 	upTo := c.top()
 	if !all {
@@ -142,83 +221,33 @@ func (w *writer) flush(ctx context.Context, c *conv, all bool) error {
 	if upTo <= c.base && !all {
 		return nil
 	}
-	if err := w.messages(ctx, c, upTo); err != nil {
-		return err
-	}
+	cid, base, msgs := c.cid, c.base, c.msgs[:upTo-c.base]
 	c.msgs = slices.Clone(c.msgs[upTo-c.base:])
 	c.base = upTo
-	var laterRevokes []revokePlan
+	var revokes, laterRevokes []revokePlan
 	for _, r := range c.revokes {
 		if r.seq > upTo {
 			laterRevokes = append(laterRevokes, r)
-			continue
+		} else {
+			revokes = append(revokes, r)
 		}
-		if err := ctx.Err(); err != nil {
-			return w.interrupted(err)
-		}
-		if _, err := w.st.Revoke(ctx, c.cid, []int64{r.seq}, r.rev); err != nil {
-			return err
-		}
-		w.revoked++
 	}
 	c.revokes = laterRevokes
-	var laterDeletes []deletePlan
+	var deletes, laterDeletes []deletePlan
 	for _, d := range c.deletes {
 		if d.seq > upTo {
 			laterDeletes = append(laterDeletes, d)
-			continue
+		} else {
+			deletes = append(deletes, d)
 		}
-		if err := ctx.Err(); err != nil {
-			return w.interrupted(err)
-		}
-		if _, err := w.st.DeleteForMe(ctx, c.cid, []int64{d.seq}, d.uid); err != nil {
-			return err
-		}
-		w.deleted++
 	}
 	c.deletes = laterDeletes
-	return nil
-}
-
-// messages inserts c's planned messages up to seq upTo in batches of
-// consecutive seqs, cut at holes (a gap between two batches is how a hole
-// arises on a real server) and at multiples of batchSize.
-func (w *writer) messages(ctx context.Context, c *conv, upTo int64) error {
-	var batch []*bucket.MsgData
-	var first int64
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
+	return w.enqueue(ctx, func() error {
+		if err := w.buckets(ctx, cid, base, msgs, revokes, deletes); err != nil {
+			return fmt.Errorf("conversation %s: %w", cid, err)
 		}
-		if err := ctx.Err(); err != nil {
-			return w.interrupted(err)
-		}
-		if _, err := w.st.InsertMessages(ctx, c.cid, first, batch); err != nil {
-			return err
-		}
-		w.done += len(batch)
-		if w.progress != nil {
-			w.progress(w.done, w.total)
-		}
-		batch = nil
 		return nil
-	}
-	for i, m := range c.msgs[:upTo-c.base] {
-		seq := c.base + int64(i+1)
-		if m == nil || (len(batch) > 0 && (seq-1)%batchSize == 0) {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-		if m == nil {
-			continue
-		}
-		if len(batch) == 0 {
-			first = seq
-		}
-		batch = append(batch, m)
-	}
-	return flush()
+	})
 }
 
 // memberships writes what a deployment keeps beside the messages: each
