@@ -59,6 +59,7 @@ var _ store.Backend = (*Backend)(nil)
 var (
 	bucketMeta       = []byte("x.meta")
 	bucketMsgOdd     = []byte("x.msg.odd_doc_id")
+	bucketMsgSlots   = []byte("x.msg.slots") // the slot index (slotindex.go)
 	bucketConvByID   = []byte("x.conversation.by_conversation_id")
 	metaFormatKey    = []byte("format")
 	metaFormatValue  = []byte("chatlens-embedded/1")
@@ -127,7 +128,7 @@ var errNotEmpty = errors.New("not empty")
 
 // createBuckets lays out the key spaces of every known collection.
 func createBuckets(tx *bolt.Tx) error {
-	names := [][]byte{bucketMsgOdd, bucketConvByID}
+	names := [][]byte{bucketMsgOdd, bucketMsgSlots, bucketConvByID}
 	for _, c := range bucket.Collections {
 		names = append(names, collBucket(c))
 	}

@@ -26,7 +26,8 @@ func getMsg(tx *bolt.Tx, docID string) []byte {
 	return getIn(tx, bucketMsgOdd, oddMsgKey(docID))
 }
 
-// putMsg stores doc under its doc_id key, replacing what was there.
+// putMsg stores doc under its doc_id key, replacing what was there, and
+// its slot index (see putMsgAt).
 func putMsg(tx *bolt.Tx, doc bson.Raw) error {
 	key, main := msgKeyOf(doc)
 	name := bucketMsgOdd
@@ -36,6 +37,19 @@ func putMsg(tx *bolt.Tx, doc bson.Raw) error {
 	bk, err := tx.CreateBucketIfNotExists(name)
 	if err != nil {
 		return err
+	}
+	return putMsgAt(tx, bk, key, main, doc)
+}
+
+// putMsgAt stores a msg document under key of bk, the well-formed key space
+// when main, with its slot index: every write of a msg document goes
+// through here. The index goes first, so a failing write of the document
+// leaves at most an entry that does not match it, which reads refuse.
+func putMsgAt(tx *bolt.Tx, bk *bolt.Bucket, key []byte, main bool, doc []byte) error {
+	if main {
+		if err := putSlotIndex(tx, key, doc); err != nil {
+			return err
+		}
 	}
 	return bk.Put(key, doc)
 }

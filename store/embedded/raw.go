@@ -28,7 +28,7 @@ func (b *Backend) InsertRaw(_ context.Context, coll string, docs []bson.Raw, mod
 	err := b.db.Update(func(tx *bolt.Tx) error {
 		res = store.RawResult{}
 		for i, d := range prepared {
-			bk, key, err := rawSlot(tx, coll, d)
+			bk, key, main, err := rawSlot(tx, coll, d)
 			if err != nil {
 				return err
 			}
@@ -42,7 +42,7 @@ func (b *Backend) InsertRaw(_ context.Context, coll string, docs []bson.Raw, mod
 			default:
 				res.Inserted++
 			}
-			if err := putRaw(tx, coll, bk, key, d); err != nil {
+			if err := putRaw(tx, coll, bk, key, main, d); err != nil {
 				return err
 			}
 		}
@@ -54,22 +54,25 @@ func (b *Backend) InsertRaw(_ context.Context, coll string, docs []bson.Raw, mod
 	return res, nil
 }
 
-// rawSlot is the bbolt bucket and key a raw document of coll is stored under.
-func rawSlot(tx *bolt.Tx, coll string, doc bson.Raw) (*bolt.Bucket, []byte, error) {
-	name, key := collBucket(coll), []byte(nil)
+// rawSlot is the bbolt bucket and key a raw document of coll is stored
+// under; main tells a msg document in the well-formed key space.
+func rawSlot(tx *bolt.Tx, coll string, doc bson.Raw) (bk *bolt.Bucket, key []byte, main bool, err error) {
+	name := collBucket(coll)
 	if coll == bucket.CollMsg {
-		var main bool
 		if key, main = msgKeyOf(doc); !main {
 			name = bucketMsgOdd
 		}
 	} else {
 		key = uniqueKeyOf(coll, doc)
 	}
-	bk, err := tx.CreateBucketIfNotExists(name)
-	return bk, key, err
+	bk, err = tx.CreateBucketIfNotExists(name)
+	return bk, key, main, err
 }
 
-func putRaw(tx *bolt.Tx, coll string, bk *bolt.Bucket, key []byte, doc bson.Raw) error {
+func putRaw(tx *bolt.Tx, coll string, bk *bolt.Bucket, key []byte, main bool, doc bson.Raw) error {
+	if coll == bucket.CollMsg {
+		return putMsgAt(tx, bk, key, main, doc)
+	}
 	if err := bk.Put(key, doc); err != nil {
 		return err
 	}

@@ -14,18 +14,24 @@ import (
 
 // FindSlots reads bucket docID with msgs cut to the n slots from first, as
 // MongoDB's {msgs: {$slice: [first, n]}} projection returns it: only those
-// slots are copied out of the file. A bucket whose msgs is not a readable
+// slots are copied out of the file, found through the slot index where it
+// vouches for them (slotindex.go). A bucket whose msgs is not a readable
 // array comes back whole (sliced false), so the reader sees the same
 // damage a whole-bucket read shows.
 func (b *Backend) FindSlots(_ context.Context, docID string, first, n int) (bson.Raw, bool, error) {
 	var out bson.Raw
 	sliced := true
 	err := b.db.View(func(tx *bolt.Tx) error {
-		doc := getMsg(tx, docID)
+		var doc, entry []byte
+		if key, ok := mainMsgKey(docID); ok {
+			doc, entry = getIn(tx, bucketMsg, key), getSlotIndex(tx, key)
+		} else {
+			doc = getIn(tx, bucketMsgOdd, oddMsgKey(docID))
+		}
 		if doc == nil {
 			return nil
 		}
-		if out = sliceMsgs(doc, first, n); out == nil {
+		if out = sliceMsgs(doc, entry, first, n); out == nil {
 			out, sliced = bytes.Clone(doc), false
 		}
 		return nil
@@ -36,60 +42,79 @@ func (b *Backend) FindSlots(_ context.Context, docID string, first, n int) (bson
 // SlotReads: the embedded store always cuts the array itself.
 func (b *Backend) SlotReads() store.SlotReadMode { return store.SlotsProjected }
 
-// sliceMsgs is doc with its msgs array cut to n elements from first (fewer
-// where the array is shorter), every other field kept; nil when doc or its
-// msgs is not exactly framed or a slot asked for is not valid BSON. The
-// slots before those asked are skipped by their lengths and the ones after
-// are not read: a slot damaged byte by byte (which no write through
-// MongoDB or chatlens leaves) spoils a read of the whole bucket but not a
-// read of another slot. doc may be bbolt's own bytes: the result is a copy,
-// built in one allocation of its final size.
-func sliceMsgs(doc []byte, first, n int) bson.Raw {
+// msgsLocation is where a document's first msgs array lies: msgs nil when
+// it has none; before and after are the elements around it, arrStart and
+// arrEnd the offsets in the document of the array's first element and of
+// its closing zero.
+type msgsLocation struct {
+	msgs             bsoncore.Element
+	before, after    []byte
+	arrStart, arrEnd int
+}
+
+// locateMsgs finds doc's first msgs holding an array (LookupErr reads that
+// one) by its top-level elements alone; ok false when doc or that array is
+// not exactly framed.
+func locateMsgs(doc []byte) (loc msgsLocation, ok bool) {
 	body, ok := framed(doc)
 	if !ok {
-		return nil
+		return loc, false
 	}
-	// The first msgs holding an array is cut (LookupErr reads that one);
-	// every other element is kept as it is.
-	var msgs bsoncore.Element
-	var before, after []byte // the elements around msgs
 	for rest := body; len(rest) > 0; {
 		e, next, ok := bsoncore.ReadElement(rest)
 		if !ok {
-			return nil
+			return loc, false
 		}
-		if msgs == nil && e[0] == byte(bsoncore.TypeArray) && e.Key() == "msgs" {
-			msgs, before, after = e, body[:len(body)-len(rest)], next
+		if loc.msgs == nil && e[0] == byte(bsoncore.TypeArray) && e.Key() == "msgs" {
+			loc.msgs, loc.before, loc.after = e, body[:len(body)-len(rest)], next
+			// type byte, "msgs\x00", the array's length
+			loc.arrStart = 4 + len(loc.before) + 1 + 5 + 4
 		}
 		rest = next
 	}
-	if msgs == nil {
-		return bytes.Clone(doc)
+	if loc.msgs == nil {
+		return loc, true
 	}
-	arr, ok := framed(msgs.Value().Data)
+	arr, ok := framed(loc.msgs.Value().Data)
+	loc.arrEnd = loc.arrStart + len(arr)
+	return loc, ok
+}
+
+// sliceMsgs is doc with its msgs array cut to n elements from first (fewer
+// where the array is shorter), every other field kept; nil when doc or its
+// msgs is not exactly framed or a slot asked for is not valid BSON. The
+// slots asked for are found through the slot index entry (nil: none) when
+// it vouches for them; otherwise the slots before them are skipped by their
+// lengths. The ones after are never read: a slot damaged byte by byte
+// (which no write through MongoDB or chatlens leaves) spoils a read of the
+// whole bucket but not a read of a slot after it (nor, through the index,
+// before it). doc may be bbolt's own bytes: the result is a copy, built in
+// one allocation of its final size.
+func sliceMsgs(doc, entry []byte, first, n int) bson.Raw {
+	loc, ok := locateMsgs(doc)
 	if !ok {
 		return nil
 	}
-	var keep []bsoncore.Element // the elements asked for
-	size := 0
-	for i := 0; len(arr) > 0 && i < first+n; i++ {
-		e, next, ok := bsoncore.ReadElement(arr)
-		if !ok {
+	if loc.msgs == nil {
+		return bytes.Clone(doc)
+	}
+	keep, ok := indexedSlots(doc, entry, loc, first, n)
+	if !ok {
+		if keep, ok = walkSlots(doc[loc.arrStart:loc.arrEnd], first, n); !ok {
 			return nil
 		}
-		if i >= first {
-			if e.Value().Validate() != nil {
-				return nil
-			}
-			keep = append(keep, e)
-			size += len(e) - len(e.Key()) + len(strconv.Itoa(i-first))
+	}
+	size := 0
+	for i, e := range keep {
+		if e.Value().Validate() != nil {
+			return nil
 		}
-		arr = next
+		size += len(e) - len(e.Key()) + len(strconv.Itoa(i))
 	}
 	// The document without msgs, plus "\x04msgs\x00", the array's length,
 	// its elements and its closing zero.
-	out := make([]byte, 4, len(doc)-len(msgs)+6+4+size+1)
-	out = append(out, before...)
+	out := make([]byte, 4, len(doc)-len(loc.msgs)+6+4+size+1)
+	out = append(out, loc.before...)
 	out = append(out, byte(bsoncore.TypeArray))
 	out = append(out, "msgs"...)
 	out = append(out, 0)
@@ -102,8 +127,25 @@ func sliceMsgs(doc []byte, first, n int) bson.Raw {
 	}
 	out = append(out, 0)
 	binary.LittleEndian.PutUint32(out[at:], uint32(len(out)-at))
-	out = append(out, after...)
+	out = append(out, loc.after...)
 	return endDoc(out)
+}
+
+// walkSlots are the elements first..first+n-1 of the array elements arr
+// (fewer where it is shorter), reached by skipping the ones before.
+func walkSlots(arr []byte, first, n int) ([]bsoncore.Element, bool) {
+	var keep []bsoncore.Element
+	for i := 0; len(arr) > 0 && i < first+n; i++ {
+		e, next, ok := bsoncore.ReadElement(arr)
+		if !ok {
+			return nil, false
+		}
+		if i >= first {
+			keep = append(keep, e)
+		}
+		arr = next
+	}
+	return keep, true
 }
 
 // framed is the elements of an exactly framed document or array (declared
