@@ -45,6 +45,9 @@ func (l *bucketLayout) read(ctx context.Context, from, to int64) (int, error) {
 	if from == to {
 		return l.readOne(ctx, from)
 	}
+	if bucket.BucketIndex(from) == bucket.BucketIndex(to) {
+		return l.readSlots(ctx, from, to)
+	}
 	bs, err := l.st.Buckets(ctx, l.cid, bucket.BucketsCovering(from, to), l.maxSeq)
 	if err != nil {
 		return 0, err
@@ -68,6 +71,28 @@ func (l *bucketLayout) readOne(ctx context.Context, seq int64) (int, error) {
 		return 0, err
 	}
 	return 1, nil
+}
+
+// readSlots reads a range inside one bucket as a pull of a few seqs does
+// (OpenIM projects only the slots asked for: mgo/msg.go getMsgBySeqIndexIn1Doc,
+// $arrayElemAt per index): those
+// slots, not the bucket, in one round trip.
+func (l *bucketLayout) readSlots(ctx context.Context, from, to int64) (int, error) {
+	seqs := make([]int64, 0, to-from+1)
+	for seq := from; seq <= to; seq++ {
+		seqs = append(seqs, seq)
+	}
+	slots, err := l.st.Slots(ctx, l.cid, seqs, l.maxSeq)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, s := range slots {
+		if !s.IsHole() {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // scroll reads one whole bucket per round trip, newest first.

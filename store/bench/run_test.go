@@ -206,3 +206,16 @@ func TestTinyConversations(t *testing.T) {
 		}
 	}
 }
+
+// TestNewestPageReadsItsSlots: a page inside one bucket is pulled as OpenIM
+// pulls a few seqs (mgo/msg.go getMsgBySeqIndexIn1Doc projects only those
+// slots), so the bucket layout reads about the bytes the flat one does, not
+// the whole 100-slot bucket.
+func TestNewestPageReadsItsSlots(t *testing.T) {
+	res := smallRun(t, Target{TempDir: t.TempDir(), NoSync: true}, Options{Messages: 1000, RandomReads: 5})
+	b, f := res.Buckets.Reads.Newest20, res.Flat.Reads.Newest20
+	if b.RoundTrips != 1 || b.Bytes > 2*f.Bytes {
+		t.Errorf("newest page of 20: buckets %d round trips, %d bytes; flat %d bytes: want 1 round trip and at most twice flat's bytes",
+			b.RoundTrips, b.Bytes, f.Bytes)
+	}
+}
