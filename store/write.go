@@ -192,6 +192,10 @@ func (s *Store) InsertMessages(ctx context.Context, cid string, firstSeq int64, 
 	})
 }
 
+// ReasonRevokedMeanwhile is Revoke's refusal of a seq whose "not revoked
+// yet" filter failed: someone revoked it first, and the first revoker stays.
+const ReasonRevokedMeanwhile = "already revoked (by another writer meanwhile)"
+
 // Revoke marks each of seqs as revoked by rev, through the state machine
 // (a missing bucket is created, as the server does), one round trip per
 // bucket. Each update carries "not revoked yet" in its filter: a seq another
@@ -216,7 +220,7 @@ func (s *Store) Revoke(ctx context.Context, cid string, seqs []int64, rev bucket
 		}
 		refused := &TargetError{Action: ActionRevoke, Cid: cid, UserID: rev.UserID}
 		for _, seq := range already {
-			refused.add("already revoked (by another writer meanwhile)", seq)
+			refused.add(ReasonRevokedMeanwhile, seq)
 		}
 		return refused
 	})

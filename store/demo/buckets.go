@@ -145,7 +145,7 @@ func (w *writer) throughStateMachine(ctx context.Context, cid string, first int6
 	for i := range part {
 		seq := first + int64(i)
 		if rev := revoked[seq]; rev != nil {
-			if _, err := w.st.Revoke(ctx, cid, []int64{seq}, *rev); err != nil {
+			if _, err := w.st.Revoke(ctx, cid, []int64{seq}, *rev); err != nil && !revokedBefore(err) {
 				return err
 			}
 		}
@@ -159,6 +159,22 @@ func (w *writer) throughStateMachine(ctx context.Context, cid string, first int6
 		}
 	}
 	return nil
+}
+
+// revokedBefore tells a revoke refused only because the seq was revoked
+// already (seed --force over a store holding the demo): the first revoke
+// wins, as it does in a bucket built whole.
+func revokedBefore(err error) bool {
+	var te *store.TargetError
+	if !errors.As(err, &te) || len(te.Refused) == 0 {
+		return false
+	}
+	for _, r := range te.Refused {
+		if r.Reason != store.ReasonRevokedMeanwhile {
+			return false
+		}
+	}
+	return true
 }
 
 // appendNew appends s unless xs holds it, as $addToSet does.
