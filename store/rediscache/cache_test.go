@@ -361,3 +361,22 @@ func TestRaiseReadSeqRefreshesThirtyDays(t *testing.T) {
 		t.Errorf("after a lower raise: value %s, TTL %s; want 8 and the hour it had", v, ttl)
 	}
 }
+
+// TestDefaultBoundsAreTheREADMEs holds the README's promise with no options
+// set: a hung Redis gets 500 ms to answer, and after that failure it is not
+// asked again for 10 s (the second call is skipped, not timed out).
+func TestDefaultBoundsAreTheREADMEs(t *testing.T) {
+	c, err := Open(context.Background(), silentServer(t), Options{NoPing: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, err = c.Slots(context.Background(), "si_a_b", []int64{1})
+	if err == nil || !strings.Contains(err.Error(), "no answer within 500ms") {
+		t.Fatalf("first call to a hung Redis = %v, want no answer within 500ms", err)
+	}
+	_, err = c.Slots(context.Background(), "si_a_b", []int64{1})
+	if err == nil || !strings.Contains(err.Error(), "not asked") || !strings.Contains(err.Error(), "10s after a failure") {
+		t.Errorf("second call = %v, want it not asked, Redis tried again 10s after a failure", err)
+	}
+}
