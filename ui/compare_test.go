@@ -121,20 +121,23 @@ func TestDifferencesOnly(t *testing.T) {
 	}
 }
 
-// TestReasonColumnAt80Columns: the reason stays readable on a small
-// terminal, not cut with the message text.
-func TestReasonColumnAt80Columns(t *testing.T) {
-	d := compareDriver(t, 80, 24)
-	d.open(chatAB)
-	d.jump(5)
-	d.keys("c")
-	view := d.m.View()
-	if row := rowOf(view, 5); !strings.Contains(row, "deleted-for-A") {
-		t.Errorf("at 80 columns seq 5 is drawn as %q, without its reason", row)
-	}
-	for i, line := range strings.Split(view, "\n") {
-		if w := len([]rune(line)); strings.Contains(line, "│") && w != 80 {
-			t.Errorf("line %d is %d cells, not 80: %q", i, w, line)
+// TestReasonColumnOnSmallTerminals: at 80 and at 40 columns the rows keep
+// their width and the reason stays readable, not cut with the message text.
+func TestReasonColumnOnSmallTerminals(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {40, 20}} {
+		w := size[0]
+		d := compareDriver(t, w, size[1])
+		d.open(chatAB)
+		d.jump(5)
+		d.keys("c")
+		view := d.m.View()
+		if row := rowOf(view, 5); !strings.Contains(row, "deleted-for-A") {
+			t.Errorf("at %d columns seq 5 is drawn as %q, without its reason", w, row)
+		}
+		for i, line := range strings.Split(view, "\n") {
+			if n := len([]rune(line)); strings.Contains(line, "│") && n != w {
+				t.Errorf("at %d columns line %d is %d cells: %q", w, i, n, line)
+			}
 		}
 	}
 }
@@ -203,24 +206,6 @@ func TestCompareFollowsAWrite(t *testing.T) {
 	d.keys("G", "[")
 	if d.m.tl.cursor != 10 {
 		t.Errorf("[ from the newest went to %d, want the new difference at 10", d.m.tl.cursor)
-	}
-}
-
-// TestReasonColumnOnANarrowTerminal: at 40 columns the rows keep their
-// width and the reason.
-func TestReasonColumnOnANarrowTerminal(t *testing.T) {
-	d := compareDriver(t, 40, 20)
-	d.open(chatAB)
-	d.jump(5)
-	d.keys("c")
-	view := d.m.View()
-	if row := rowOf(view, 5); !strings.Contains(row, "deleted-for-A") {
-		t.Errorf("at 40 columns seq 5 is drawn as %q, without its reason", row)
-	}
-	for i, line := range strings.Split(view, "\n") {
-		if w := len([]rune(line)); strings.Contains(line, "│") && w != 40 {
-			t.Errorf("line %d is %d cells, not 40: %q", i, w, line)
-		}
 	}
 }
 
