@@ -120,6 +120,15 @@ type Backend interface {
 	// Indexes describes the indexes present, per collection (for check).
 	Indexes(ctx context.Context) (map[string][]IndexInfo, error)
 
+	// Flush ends one write operation. A backend that groups a write's calls
+	// into one commit (the embedded store on an exclusive handle) commits
+	// them here, and the write is done only once it returns; others have
+	// nothing to do.
+	Flush(ctx context.Context) error
+	// Sync makes every write that returned durable (the embedded store
+	// opened with NoSync syncs here); others have nothing to do.
+	Sync(ctx context.Context) error
+
 	// Describe names the backend for the status bar, credentials masked.
 	Describe() string
 	Close(ctx context.Context) error

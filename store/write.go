@@ -427,18 +427,10 @@ func (s *Store) write(ctx context.Context, action, cid string, seqs []int64, as 
 	return res, nil
 }
 
-// flusher is a backend that groups the backend calls of one write into
-// one commit (the embedded store on an exclusive handle): Flush commits
-// them, and the write is done only then.
-type flusher interface {
-	Flush(ctx context.Context) error
-}
-
+// flush ends a write at the backend (Backend.Flush): the write is done only
+// once its commit is, even if ctx was cancelled meanwhile.
 func (s *Store) flush(ctx context.Context) error {
-	if f, ok := s.backend.(flusher); ok {
-		return f.Flush(context.WithoutCancel(ctx))
-	}
-	return nil
+	return s.backend.Flush(context.WithoutCancel(ctx))
 }
 
 // outcome names what a failed write did: some seqs done, only unknowns,

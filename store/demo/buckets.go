@@ -9,13 +9,6 @@ import (
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
-// flusher is a backend that holds a write's calls to commit them together
-// (the embedded store): Flush commits them, as store.Store does after each
-// of its writes.
-type flusher interface {
-	Flush(ctx context.Context) error
-}
-
 // buckets writes msgs, planned at the seqs after base (a multiple of the
 // bucket size; nil is a hole), with the revokes and deletes of their seqs,
 // a bucket at a time. Each bucket is built whole in memory, revokes and
@@ -49,10 +42,8 @@ func (w *writer) buckets(ctx context.Context, cid string, base int64, msgs []*bu
 		if err := backend.RaiseMaxSeq(write, cid, top); err != nil {
 			return err
 		}
-		if f, ok := backend.(flusher); ok {
-			if err := f.Flush(write); err != nil {
-				return err
-			}
+		if err := backend.Flush(write); err != nil {
+			return err
 		}
 		w.done += int(written)
 		written = 0

@@ -62,17 +62,10 @@ func Seed(ctx context.Context, st *store.Store, opts Options, progress func(done
 	}
 	// A bulk store (embedded with NoSync) groups commits and syncs once:
 	// the seed is done only when all of it is on disk.
-	if s, ok := st.Backend().(syncer); ok {
-		if err := s.Sync(ctx); err != nil {
-			return sum, fmt.Errorf("making the seed durable: %w", err)
-		}
+	if err := st.Backend().Sync(ctx); err != nil {
+		return sum, fmt.Errorf("making the seed durable: %w", err)
 	}
 	return sum, nil
-}
-
-// syncer is a backend whose writes become durable only when Sync returns.
-type syncer interface {
-	Sync(ctx context.Context) error
 }
 
 // writer writes planned conversations through a Store. It writes on a

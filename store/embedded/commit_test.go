@@ -28,19 +28,24 @@ func TestStoreWriteIsOneCommit(t *testing.T) {
 		}
 		return id
 	}
-	st := store.New(b, store.Options{})
-	for batch := range int64(3) {
-		before := lastCommit()
-		first := bucket.FirstSeq(batch)
-		msgs := make([]*bucket.MsgData, bucket.BucketSize)
-		for i := range msgs {
-			msgs[i] = &bucket.MsgData{SendID: "u1", Content: "hi", SendTime: first + int64(i)}
-		}
-		if _, err := st.InsertMessages(ctx, "sg_g", first, msgs); err != nil {
-			t.Fatal(err)
-		}
-		if commits := lastCommit() - before; commits != 1 {
-			t.Fatalf("batch %d: %d commits, want 1", batch, commits)
+	// A decorator embedding the backend (as the UI's read counter does)
+	// must end each write the same way: Flush is part of store.Backend.
+	decorated := struct{ store.Backend }{b}
+	for cid, backend := range map[string]store.Backend{"sg_g": b, "sg_decorated": decorated} {
+		st := store.New(backend, store.Options{})
+		for batch := range int64(3) {
+			before := lastCommit()
+			first := bucket.FirstSeq(batch)
+			msgs := make([]*bucket.MsgData, bucket.BucketSize)
+			for i := range msgs {
+				msgs[i] = &bucket.MsgData{SendID: "u1", Content: "hi", SendTime: first + int64(i)}
+			}
+			if _, err := st.InsertMessages(ctx, cid, first, msgs); err != nil {
+				t.Fatal(err)
+			}
+			if commits := lastCommit() - before; commits != 1 {
+				t.Fatalf("%s batch %d: %d commits, want 1", cid, batch, commits)
+			}
 		}
 	}
 }

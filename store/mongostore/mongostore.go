@@ -171,6 +171,13 @@ func (b *Backend) Describe() string { return b.name }
 func (b *Backend) CausalSessions() bool { return b.clock != nil }
 
 // Close disconnects; closing twice is harmless.
+// Flush has nothing to do: every MongoDB write is its own command, done
+// when it is acknowledged.
+func (b *Backend) Flush(context.Context) error { return nil }
+
+// Sync has nothing to do: durability is the write concern's (majority).
+func (b *Backend) Sync(context.Context) error { return nil }
+
 func (b *Backend) Close(ctx context.Context) error {
 	b.closeMu.Lock()
 	defer b.closeMu.Unlock()
