@@ -32,6 +32,13 @@ type session struct {
 	cacheWarned bool // the cache failed at open and the user was told
 }
 
+// noRedisNote is said once to a reader of a deployment without --redis:
+// OpenIM writes the newest seqs (MALLOC_SEQ) and read seqs (SEQ_USER_READ)
+// to Redis first and to MongoDB later, and seq.max_seq is the end of an
+// allocated block, so MongoDB alone can lag (shared/openim-recorded: 331
+// allocated for 284 messages in sg_g1).
+const noRedisNote = "without --redis, newest seqs and read positions come from MongoDB, which OpenIM updates after Redis: they may lag what users' devices show"
+
 // storeUse is how a command uses the configured store.
 type storeUse struct {
 	autoSeed bool // an empty embedded store gets the demo dataset first
@@ -105,6 +112,9 @@ func (s *session) open(ctx context.Context, use storeUse) error {
 		default:
 			cache = rc
 		}
+	}
+	if c.MongoURI != "" && c.Redis == "" && (s.cmd == "" || s.cmd == "dump" || s.cmd == "conversations") {
+		fmt.Fprintln(s.stderr, "chatlens: note: "+noRedisNote)
 	}
 	audit := s.log
 	if s.cmd == "seed" {
