@@ -131,7 +131,7 @@ func (s *Store) planRevoke(ctx context.Context, req WriteRequest, user *bucket.U
 // judge applies RevokeRule to one stored message; "" when allowed.
 func (p *revokePlan) judge(st bucket.StoredSlot) string {
 	msg := st.Slot.Msg
-	who := Revoker{UserID: p.req.By, Admin: p.req.Admin}
+	who := Revoker{UserID: p.req.By, Admin: p.req.Admin, MembersKnown: len(p.members) > 0}
 	if p.user != nil {
 		who.AppMangerLevel = p.user.AppMangerLevel
 	}
