@@ -42,7 +42,11 @@ Examples:
 
     chatlens revoke --conversation sg_phoenix --seq 12 --by wangfang
     chatlens revoke --conversation si_alice_bob --seq 5,7,10-20 --by alice --stats
-    chatlens revoke --conversation sg_phoenix --seq 40 --by ops --admin`
+    chatlens revoke --conversation sg_phoenix --seq 40 --by ops --admin
+    chatlens revoke --conversation sg_g1 --seq 6 --by u1 --openim-api http://host:10002 --openim-secret S
+
+With --openim-api the revoke goes through OpenIM Server's REST API with the user's own token: the
+server applies its rules, notifies devices, and its answer decides.`
 }
 
 func (c *revokeCmd) Run(ctx context.Context, s *session) error { return c.write(ctx, s, "revoke") }

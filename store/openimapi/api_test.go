@@ -269,10 +269,9 @@ func TestAgainstARealServer(t *testing.T) {
 	}
 	ctx := context.Background()
 	for _, c := range []struct {
-		call       store.APICall
-		code       int
-		msg, dlt   string
-		impersonal bool
+		call     store.APICall
+		code     int
+		msg, dlt string
 	}{
 		{call: store.APICall{Action: store.ActionRevoke, Cid: "sg_g1", By: "u3", Seqs: []int64{4}}, code: 1404, msg: "MsgAlreadyRevoke", dlt: "msg already revoke"},
 		{call: store.APICall{Action: store.ActionRevoke, Cid: "si_u1_u2", By: "u2", Seqs: []int64{2}}, code: 1002, msg: "NoPermissionError", dlt: "ownerUserID, u1=MISSING"},

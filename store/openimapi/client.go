@@ -18,6 +18,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/chatlens/chatlens/store"
@@ -97,8 +98,7 @@ func (c *Client) Send(ctx context.Context, call store.APICall) store.APIAnswer {
 		return *refused
 	}
 	path, body := request(call)
-	a := c.post(ctx, path, call.OperationID, token, body, nil)
-	return a
+	return c.post(ctx, path, call.OperationID, token, body, nil)
 }
 
 // request is the body of call's endpoint (pkg/apistruct and protocol
@@ -184,13 +184,17 @@ func (c *Client) post(ctx context.Context, path, op, token string, body, data an
 	}
 	// Once the request is written the server may act on it: from then on,
 	// a lost answer leaves the outcome unknown.
-	var wrote bool
+	var wrote atomic.Bool // set on the transport's goroutine
 	req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
-		WroteRequest: func(info httptrace.WroteRequestInfo) { wrote = wrote || info.Err == nil },
+		WroteRequest: func(info httptrace.WroteRequestInfo) {
+			if info.Err == nil {
+				wrote.Store(true)
+			}
+		},
 	}))
 	resp, err := c.http.Do(req)
 	if err != nil {
-		a.Err, a.Sent = c.scrub(err), wrote
+		a.Err, a.Sent = c.scrub(err), wrote.Load()
 		return a
 	}
 	defer func() { _ = resp.Body.Close() }()
@@ -235,7 +239,10 @@ func (c *Client) scrubText(s string) string {
 // maskURL hides the password of a URL's user info.
 func maskURL(raw string) string {
 	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
+	if err != nil {
+		return "(not a URL)" // it may hold a password chatlens cannot find
+	}
+	if u.User == nil {
 		return raw
 	}
 	if _, ok := u.User.Password(); ok {
