@@ -17,6 +17,7 @@ import (
 	"github.com/chatlens/chatlens/store/demo"
 	"github.com/chatlens/chatlens/store/embedded"
 	"github.com/chatlens/chatlens/store/mongostore"
+	"github.com/chatlens/chatlens/store/openimapi"
 	"github.com/chatlens/chatlens/store/rediscache"
 )
 
@@ -120,8 +121,27 @@ func (s *session) open(ctx context.Context, use storeUse) error {
 	if s.cmd == "seed" {
 		audit = nil // one entry for the whole seed, not one per batch
 	}
-	s.st = store.New(backend, store.Options{Cache: cache, ReadOnly: c.ReadOnly, Audit: audit, Operator: operator()})
+	opts := store.Options{Cache: cache, ReadOnly: c.ReadOnly, Audit: audit, Operator: operator()}
+	if c.OpenIMAPI != "" && use.writes {
+		api, err := c.openIMClient()
+		if err != nil {
+			_ = backend.Close(ctx)
+			return err
+		}
+		opts.API = api
+	}
+	s.st = store.New(backend, opts)
 	return nil
+}
+
+// openIMClient is the client of --openim-api; a bad URL or no secret is a
+// usage error.
+func (c *connection) openIMClient() (*openimapi.Client, error) {
+	api, err := openimapi.New(openimapi.Options{URL: c.OpenIMAPI, Secret: c.OpenIMSecret, Admin: c.OpenIMAdmin, Timeout: c.OpenIMTimeout})
+	if errors.Is(err, openimapi.ErrBadURL) {
+		return nil, usageError{err.Error()}
+	}
+	return api, err
 }
 
 func (s *session) openEmbedded(ctx context.Context, use storeUse) (*embedded.Backend, error) {

@@ -24,6 +24,7 @@ type WriteRequest struct {
 type Done struct {
 	WriteResult
 	Revoke *bucket.Revoke
+	API    *APIDone // set when the server's API made the write
 }
 
 // Do checks req as OpenIM would before it writes — the user is one the
@@ -64,7 +65,7 @@ func (s *Store) Do(ctx context.Context, req WriteRequest) (Done, error) {
 	if rp != nil {
 		rev = rp.record()
 	}
-	return s.apply(ctx, req, rev)
+	return s.applyChecked(ctx, req, rev)
 }
 
 func (s *Store) apply(ctx context.Context, req WriteRequest, rev bucket.Revoke) (Done, error) {
