@@ -107,11 +107,19 @@ func capTo(w *bucket.Window, conv bucket.Conversation, su bucket.SeqUser) {
 // part), the read seq raised to the cache's when that is higher (the
 // server only ever raises it).
 func newWindow(cid string, seqMin int64, su bucket.SeqUser, cacheRead map[string]int64) *bucket.Window {
-	w := &bucket.Window{Cid: cid, MinSeq: max(1, seqMin, su.MinSeq), ReadSeq: su.ReadSeq, SeqMinSeq: seqMin, UserMinSeq: su.MinSeq}
-	if r, ok := cacheRead[cid]; ok && r > w.ReadSeq {
-		w.ReadSeq = r
+	return &bucket.Window{Cid: cid, MinSeq: max(1, seqMin, su.MinSeq), ReadSeq: readSeq(su.ReadSeq, cacheRead, cid),
+		SeqMinSeq: seqMin, UserMinSeq: su.MinSeq}
+}
+
+// readSeq is a user's read seq: seq_user.read_seq, raised to the cache's
+// (SEQ_USER_READ, under key in cached) when that is higher: the server
+// writes Redis first and only ever raises it. Windows and Readers both
+// decide by it.
+func readSeq(stored int64, cached map[string]int64, key string) int64 {
+	if r, ok := cached[key]; ok && r > stored {
+		return r
 	}
-	return w
+	return stored
 }
 
 // WindowAt is uid's window of the conversation of base, another user's
