@@ -175,7 +175,9 @@ _chatlens() {
             *) cmd="$w"; break ;;
         esac
     done
-    case "$prev" in
+`)
+	b.WriteString(m.bashCommandValues())
+	b.WriteString(`    case "$prev" in
 `)
 	var bare []string
 	for _, f := range m.valueFlags() {
@@ -217,6 +219,40 @@ complete -o default -F _chatlens chatlens
 	return err
 }
 
+// bashCommandValues completes the values of a command's own flags that
+// take a known set (dump's --format has more than conversations'), before
+// the flags of the same name elsewhere.
+func (m completions) bashCommandValues() string {
+	var b strings.Builder
+	for _, c := range m.commands {
+		for _, f := range m.flags[c.name] {
+			if f.takesValue && len(f.values) > 0 && !f.files {
+				fmt.Fprintf(&b, "        %s/%s) COMPREPLY=($(compgen -W %q -- \"$cur\")); return ;;\n", c.name, f.name, strings.Join(f.values, " "))
+			}
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "    case \"$cmd/$prev\" in\n" + b.String() + "    esac\n"
+}
+
+// zshCommandValues is bashCommandValues for zsh.
+func (m completions) zshCommandValues() string {
+	var b strings.Builder
+	for _, c := range m.commands {
+		for _, f := range m.flags[c.name] {
+			if f.takesValue && len(f.values) > 0 && !f.files {
+				fmt.Fprintf(&b, "        (%s/%s) compadd -- %s; return ;;\n", c.name, f.name, strings.Join(f.values, " "))
+			}
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "    case $cmd/${words[CURRENT-1]} in\n" + b.String() + "    esac\n"
+}
+
 // zshQuote quotes s for a single-quoted zsh word.
 func zshQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
@@ -246,7 +282,9 @@ _chatlens() {
             (*) cmd=$w; break ;;
         esac
     done
-    case ${words[CURRENT-1]} in
+`)
+	b.WriteString(m.zshCommandValues())
+	b.WriteString(`    case ${words[CURRENT-1]} in
 `)
 	var bare []string
 	for _, f := range m.valueFlags() {
