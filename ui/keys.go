@@ -158,6 +158,9 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.Inspect):
 		if _, _, ok := t.slot(t.cursor); ok {
 			m.openInspector()
+			if t.compareAs == "" { // (the compare inspector shows both viewers instead)
+				return t.loadReaders()
+			}
 		}
 	case key.Matches(k, keys.Search):
 		m.input.start(inSearch, "search: ", t.search.query, t.search.query != "") // typing replaces the last query

@@ -224,6 +224,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.findEvent(msg)
 	case jumpResolvedMsg:
 		return m, m.jumpResolved(msg)
+	case readersLoadedMsg:
+		if m.tl != nil {
+			m.tl.readersLoaded(msg)
+		}
 	case copiedMsg:
 		m.copied(msg)
 	default:
