@@ -10,8 +10,8 @@ import (
 )
 
 type dumpCmd struct {
-	Conversation string `name:"conversation" required:"" placeholder:"CID" help:"Conversation ID."`
-	As           string `name:"as" required:"" placeholder:"USER" help:"The user whose view is shown."`
+	Conversation string `name:"conversation" required:"" placeholder:"CID" complete:"conversations" help:"Conversation ID."`
+	As           string `name:"as" required:"" placeholder:"USER" complete:"users" help:"The user whose view is shown."`
 	From         int64  `name:"from" placeholder:"SEQ" help:"First seq (default: the start of the user's window)."`
 	To           int64  `name:"to" placeholder:"SEQ" help:"Last seq (default: the newest message)."`
 	Format       string `name:"format" enum:"text,json,markdown,html" default:"text" help:"Output format: text, json (one object per seq, as OpenIM's pull returns it), or a transcript for a ticket: markdown or html (one file, nothing external)."`

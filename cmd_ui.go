@@ -14,7 +14,7 @@ import (
 // uiCmd is the terminal UI, what chatlens runs with no command. Its flags
 // come before any command word: `chatlens --as alice`.
 type uiCmd struct {
-	As    string `name:"as" placeholder:"USER" help:"The user whose view the UI starts with."`
+	As    string `name:"as" placeholder:"USER" complete:"users" help:"The user whose view the UI starts with."`
 	Theme string `name:"theme" placeholder:"NAME" complete:"themes" help:"UI theme: ${themes} (none: no colour; detected when not given)."`
 	Mouse bool   `name:"mouse" help:"Let the UI use the mouse."`
 	Admin bool   `name:"admin" help:"The UI's writes act as an app admin (any message may be revoked, role 0, audited as admin)."`
