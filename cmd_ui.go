@@ -48,7 +48,7 @@ func (c *uiCmd) Validate() error {
 func (c *uiCmd) Run(ctx context.Context, s *session) error {
 	conn := s.conn
 	opts := ui.Options{As: c.As, Theme: c.Theme, Mouse: c.Mouse, ReadOnly: conn.ReadOnly, Operator: operator(),
-		Deployment: conn.MongoURI != "", TimeZone: s.zone(), Admin: c.Admin}
+		Deployment: conn.MongoURI != "", TimeZone: s.zone(), Admin: c.Admin, Version: versionLine()}
 	defer s.close()
 	if conn.MongoURI != "" {
 		// A server can be slow to answer: the UI draws first and says so.
