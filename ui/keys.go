@@ -5,8 +5,6 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-
-	"github.com/chatlens/chatlens/projection"
 )
 
 // handleKey routes a key: an open input takes every key first (so typing
@@ -30,6 +28,8 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 		return m.pickerKey(k)
 	case ovConfirm:
 		return m.confirmKey(k)
+	case ovCopyChoice:
+		return m.copyChoiceKey(k)
 	case ovHelp, ovInspector, ovMsgLog:
 		// Boxes that only scroll and close.
 		cmd := m.overlayComponent().Update(k)
@@ -158,6 +158,9 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.Inspect):
 		if _, _, ok := t.slot(t.cursor); ok {
 			m.openInspector()
+			if t.compareAs == "" { // (the compare inspector shows both viewers instead)
+				return t.loadReaders()
+			}
 		}
 	case key.Matches(k, keys.Search):
 		m.input.start(inSearch, "search: ", t.search.query, t.search.query != "") // typing replaces the last query
@@ -168,12 +171,11 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.Jump):
 		m.startInput(inJump, "jump to seq or date (2006-01-02 15:04): ", "")
 	case key.Matches(k, keys.Copy):
-		if msg, ok := t.message(t.cursor, t.viewer); ok && !msg.Hole {
-			return copyText(m.e, projection.Summary(msg))
-		}
-		m.setStatus("nothing to copy at this seq", true)
+		m.askCopy()
 	case key.Matches(k, keys.Follow):
 		return m.toggleFollow()
+	case key.Matches(k, keys.Transcript):
+		m.askTranscript()
 	default:
 		cmd := t.Update(k)
 		m.takeNote()
@@ -221,6 +223,8 @@ func (m *Model) submitInput(purpose inputFor, value string) tea.Cmd {
 		return m.startSearch(value)
 	case inFindID:
 		return m.startFind(value)
+	case inTranscript:
+		return m.writeTranscript(value)
 	}
 	return nil
 }
