@@ -361,3 +361,33 @@ func TestServerTextNeverCarriesTheSecret(t *testing.T) {
 		t.Errorf("answer %+v, want the secret masked", a)
 	}
 }
+
+// TestAnExpiredTokenIsAskedAgain: a token the server no longer accepts
+// (expired, or kicked by a login elsewhere) is refused before the write is
+// looked at; the client asks new tokens and sends the write once more, so a
+// UI left open for days keeps working.
+func TestAnExpiredTokenIsAskedAgain(t *testing.T) {
+	r := standIn(t, before, before, time.Second, 0)
+	if _, err := r.do(t, store.WriteRequest{Action: store.ActionRevoke, Cid: "sg_g1", By: "u3", Seqs: []int64{4}}); err != nil {
+		t.Fatal(err)
+	}
+	r.srv.Expire()
+	done, err := r.do(t, store.WriteRequest{Action: store.ActionRevoke, Cid: "sg_g1", By: "u3", Seqs: []int64{9}})
+	if err != nil || len(done.API.Unconfirmed) != 0 {
+		t.Fatalf("err = %v, done %+v; want the revoke done with new tokens", err, done.API)
+	}
+	var revokes int
+	for _, c := range r.srv.Calls() {
+		if c.Path == openimapi.PathRevoke {
+			revokes++
+		}
+	}
+	if revokes != 3 { // seq 4, then seq 9 refused for its token and sent again
+		t.Errorf("%d revoke calls, want 3", revokes)
+	}
+	// The admin's token expired too: the next user's token is asked again.
+	r.srv.Expire()
+	if _, err := r.do(t, store.WriteRequest{Action: store.ActionRevoke, Cid: "sg_g1", By: "u1", Seqs: []int64{12}}); err != nil {
+		t.Fatalf("err = %v; want u1's token asked with a new admin token", err)
+	}
+}
