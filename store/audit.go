@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Results an audit line records.
@@ -91,7 +93,9 @@ type AuditLog struct {
 // NewAuditLog writes entries to w (an append-only file in practice).
 func NewAuditLog(w io.Writer) *AuditLog { return &AuditLog{w: w} }
 
-// Append writes one entry. A nil AuditLog discards.
+// Append writes one entry, with every bucket.UnsafeRune escaped (an
+// operator name or a conversation ID can be hostile, and the log is read in
+// a terminal). A nil AuditLog discards.
 func (a *AuditLog) Append(e AuditEntry) error {
 	if a == nil || a.w == nil {
 		return nil
@@ -100,6 +104,7 @@ func (a *AuditLog) Append(e AuditEntry) error {
 	if err != nil {
 		return err
 	}
+	line = bucket.EscapeJSONLine(line)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	_, err = a.w.Write(append(line, '\n'))
