@@ -30,6 +30,17 @@ Examples:
 }
 
 func (c *importCmd) Run(ctx context.Context, s *session) error {
+	// The input is opened first: a missing file or a directory creates no
+	// store at --data.
+	r := s.stdin
+	if c.File != "-" {
+		f, err := openInput(c.File)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		r = f
+	}
 	return s.withStore(ctx, storeUse{writes: true}, func(st *store.Store) error {
 		action := "import " + c.Collection
 		if err := s.refuseReadOnly(action); err != nil {
@@ -38,17 +49,22 @@ func (c *importCmd) Run(ctx context.Context, s *session) error {
 		if err := s.ensureIndexes(ctx); err != nil {
 			return err
 		}
-		r := s.stdin
-		if c.File != "-" {
-			f, err := os.Open(c.File)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			r = f
-		}
 		return c.load(ctx, s, st, r, action)
 	})
+}
+
+// openInput opens the file import reads; a directory is refused here, not
+// at the first read.
+func openInput(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	if fi, err := f.Stat(); err != nil || fi.IsDir() {
+		_ = f.Close()
+		return nil, fmt.Errorf("import: %s is a directory, not a file of documents", projection.SingleLine(path))
+	}
+	return f, nil
 }
 
 func (c *importCmd) load(ctx context.Context, s *session, st *store.Store, r io.Reader, action string) error {

@@ -30,8 +30,14 @@ Examples:
 }
 
 func (c *seedCmd) Validate() error {
-	if c.Conversations < 0 || c.Messages < 0 || c.Long < 0 {
+	switch {
+	case c.Conversations < 0 || c.Messages < 0 || c.Long < 0:
 		return fmt.Errorf("sizes cannot be negative")
+	case c.Conversations > demo.MaxConversations:
+		return fmt.Errorf("--conversations is at most %d", demo.MaxConversations)
+	case c.Messages > demo.MaxMessages || c.Long > demo.MaxMessages ||
+		c.Conversations*c.Messages+c.Long > demo.MaxMessages: // each at most 2e6: no overflow
+		return fmt.Errorf("--conversations × --messages + --long is at most %d messages", demo.MaxMessages)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -163,4 +164,41 @@ func singleDashFlag(parser *kong.Kong, args []string) error {
 		}
 	}
 	return nil
+}
+
+// notEmpty are the flags that name something: given as "" (a script's
+// unset variable) they would act on nothing, or on everything.
+var notEmpty = []string{"conversation", "as", "by", "collection", "client-msg-id", "server-msg-id"}
+
+// emptyFlag refuses a flag of notEmpty given as "": `revoke --conversation ""`
+// is bad usage, not a revoke in no conversation.
+func emptyFlag(kctx *kong.Context) error {
+	for _, f := range kctx.Flags() {
+		if !f.Set || !slices.Contains(notEmpty, f.Name) {
+			continue
+		}
+		if v, ok := kctx.FlagValue(f).(string); ok && strings.TrimSpace(v) == "" {
+			return usagef("%s--%s is empty: it names nothing", commandPrefix(kctx), f.Name)
+		}
+	}
+	return nil
+}
+
+// flagSet tells whether the flag name was given (or set from the
+// environment), not left at its default.
+func flagSet(kctx *kong.Context, name string) bool {
+	for _, f := range kctx.Flags() {
+		if f.Name == name {
+			return f.Set
+		}
+	}
+	return false
+}
+
+// commandPrefix is "dump: " for a dump, "" for the UI.
+func commandPrefix(kctx *kong.Context) string {
+	if name := commandName(kctx); name != "" {
+		return name + ": "
+	}
+	return ""
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/check/checktest"
 	"github.com/chatlens/chatlens/store/demo"
 	"github.com/chatlens/chatlens/store/testkit"
 )
@@ -214,5 +215,27 @@ func TestRunDemoDataset(t *testing.T) {
 	r, out := runCheck(t, st, "")
 	if r.Documents == 0 || r.Messages == 0 || r.Problems() != 0 {
 		t.Errorf("demo dataset:\n%s", out)
+	}
+}
+
+// TestRunReportsDuplicateFields: a bucket holding doc_id twice (or msgs
+// twice) is read by its first field and exported by every field; check
+// names it.
+func TestRunReportsDuplicateFields(t *testing.T) {
+	for _, field := range []string{"doc_id", "msgs"} {
+		t.Run(field, func(t *testing.T) {
+			doc := checktest.CleanBucket()
+			for _, e := range doc {
+				if e.Key == field {
+					doc = append(doc, e)
+				}
+			}
+			st, b := openStore(t, doc)
+			testkit.Insert(t, b, bucket.CollSeq, seqRecord(cid, 100))
+			r, out := runCheck(t, st, "")
+			if r.ByKind[bucket.KindDuplicate] != 1 || !strings.Contains(out, "field "+field+" appears more than once") {
+				t.Errorf("check of a bucket with %s twice:\n%s", field, out)
+			}
+		})
 	}
 }
