@@ -12,9 +12,10 @@ import (
 )
 
 type importCmd struct {
-	File       string `arg:"" name:"file" placeholder:"FILE|-" complete:"file" help:"mongoexport output; - reads stdin."`
-	Collection string `name:"collection" default:"${coll_msg}" complete:"collections" help:"Collection to load into."`
-	Mode       string `name:"mode" enum:"insert,upsert" default:"insert" help:"insert: refuse documents whose key is stored; upsert: replace them."`
+	File          string `arg:"" name:"file" placeholder:"FILE|-" complete:"file" help:"mongoexport output; - reads stdin."`
+	Collection    string `name:"collection" default:"${coll_msg}" complete:"collections" help:"Collection to load into."`
+	AnyCollection bool   `name:"any-collection" help:"Take a --collection that is none of OpenIM's."`
+	Mode          string `name:"mode" enum:"insert,upsert" default:"insert" help:"insert: refuse documents whose key is stored; upsert: replace them."`
 }
 
 func (importCmd) Help() string {
@@ -28,6 +29,9 @@ Examples:
     chatlens import users.json --collection user --mode upsert
     mongoexport --db openim_v3 --collection msg | chatlens import -`
 }
+
+// Validate refuses a mistyped collection before any store is opened.
+func (c *importCmd) Validate() error { return knownCollection(c.Collection, c.AnyCollection) }
 
 func (c *importCmd) Run(ctx context.Context, s *session) error {
 	// The input is opened first: a missing file or a directory creates no

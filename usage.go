@@ -7,6 +7,9 @@ import (
 	"strings"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Bad usage: kong's parse errors as one line naming the command, and the
@@ -201,4 +204,19 @@ func commandPrefix(kctx *kong.Context) string {
 		return name + ": "
 	}
 	return ""
+}
+
+// knownCollection refuses a collection that is none of OpenIM's, naming the
+// nearest, unless the operator says it is meant (--any-collection): an
+// export of "msgs" is an empty file, an import into "users" documents
+// nothing reads.
+func knownCollection(name string, anyName bool) error {
+	if anyName || slices.Contains(bucket.OpenIMCollections, name) {
+		return nil
+	}
+	msg := fmt.Sprintf("--collection %q is none of OpenIM's collections", projection.SingleLine(name))
+	if near := nearest(name, bucket.OpenIMCollections); near != "" {
+		msg += fmt.Sprintf(", did you mean %q?", near)
+	}
+	return errors.New(msg + " (--any-collection if it is meant)")
 }
