@@ -50,10 +50,15 @@ func (c *importCmd) Run(ctx context.Context, s *session) error {
 		if err := s.refuseReadOnly(action); err != nil {
 			return err
 		}
-		if err := s.ensureIndexes(ctx); err != nil {
+		outcome, err := s.rawIntent(action)
+		if err != nil {
 			return err
 		}
-		return c.load(ctx, s, st, r, action)
+		if err := s.ensureIndexes(ctx); err != nil {
+			outcome(err, false)
+			return err
+		}
+		return c.load(ctx, s, st, r, outcome)
 	})
 }
 
@@ -71,7 +76,7 @@ func openInput(path string) (*os.File, error) {
 	return f, nil
 }
 
-func (c *importCmd) load(ctx context.Context, s *session, st *store.Store, r io.Reader, action string) error {
+func (c *importCmd) load(ctx context.Context, s *session, st *store.Store, r io.Reader, outcome func(error, bool)) error {
 	mode := store.RawInsert
 	if c.Mode == "upsert" {
 		mode = store.RawUpsert
@@ -87,7 +92,7 @@ func (c *importCmd) load(ctx context.Context, s *session, st *store.Store, r io.
 		err = fmt.Errorf("import: %d documents refused: their keys are stored already (first: %s); --mode upsert replaces them",
 			res.Refused, res.FirstRefused)
 	}
-	s.logRaw(action, err)
+	outcome(err, res.Stored() > 0)
 	fmt.Fprintf(s.stdout, "imported into %s: %d inserted, %d replaced, %d refused\n", coll, res.Inserted, res.Replaced, res.Refused)
 	return err // names the line, and how many documents before it were stored
 }

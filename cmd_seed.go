@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -47,21 +48,27 @@ func (c *seedCmd) Run(ctx context.Context, s *session) error {
 		if err := s.refuseReadOnly("seed"); err != nil {
 			return err
 		}
-		if err := s.ensureIndexes(ctx); err != nil {
-			return err
-		}
 		if coll, err := demo.Occupied(ctx, st.Backend()); err != nil {
 			return err
 		} else if coll != "" && !c.Force {
 			return fmt.Errorf("seed: the store already holds %s documents; --force seeds anyway (demo documents with the same keys are overwritten)", coll)
 		}
+		outcome, err := s.rawIntent("seed " + strconv.FormatInt(c.Seed, 10))
+		if err != nil {
+			return err
+		}
+		if err := s.ensureIndexes(ctx); err != nil {
+			outcome(err, false)
+			return err
+		}
 		long := c.Long
 		if long == 0 {
 			long = -1 // demo.Options: negative means no long group
 		}
-		err := s.seed(ctx, st, demo.Options{Seed: c.Seed, Conversations: c.Conversations,
+		err = s.seed(ctx, st, demo.Options{Seed: c.Seed, Conversations: c.Conversations,
 			Messages: c.Messages, LongMessages: long}, "seeding "+st.Describe())
-		s.logRaw("seed "+strconv.FormatInt(c.Seed, 10), err)
+		var stopped *demo.StoppedError
+		outcome(err, errors.As(err, &stopped) && stopped.Stored > 0)
 		return err
 	})
 }

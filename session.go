@@ -318,15 +318,41 @@ func (s *session) refuseReadOnly(action string) error {
 }
 
 // logRaw appends an audit entry for a write that does not pass through the
-// state machine (import, seed).
+// state machine (import, seed): refused, or its outcome.
 func (s *session) logRaw(action string, err error) {
-	entry := store.AuditEntry{Time: time.Now().UTC(), Operator: operator(), Action: action, Result: "ok"}
+	entry := store.AuditEntry{Time: time.Now().UTC(), Operator: operator(), Action: action, Result: store.ResultOK}
 	switch {
 	case errors.Is(err, store.ErrReadOnly):
-		entry.Result, entry.Error = "refused", err.Error()
+		entry.Result, entry.Error = store.ResultRefused, err.Error()
 	case err != nil:
-		entry.Result, entry.Error = "failed", err.Error()
+		entry.Result, entry.Error = store.ResultFailed, err.Error()
 	}
+	s.appendAudit(entry)
+}
+
+// rawIntent logs the intent of a write that does not pass through the
+// state machine (import, seed) before its first write, so a process killed
+// part way still leaves a line saying what it was doing; it is refused when
+// the log cannot be written. The function it returns logs the outcome:
+// ok, partial when stored says something was written before err, failed.
+func (s *session) rawIntent(action string) (func(err error, stored bool), error) {
+	entry := store.AuditEntry{Time: time.Now().UTC(), Operator: operator(), Action: action, Result: store.ResultIntent}
+	if err := s.log.Append(entry); err != nil {
+		return nil, fmt.Errorf("%s not attempted, the audit log failed: %w", action, err)
+	}
+	return func(err error, stored bool) {
+		entry.Time, entry.Result = time.Now().UTC(), store.ResultOK
+		if err != nil {
+			entry.Result, entry.Error = store.ResultFailed, err.Error()
+			if stored {
+				entry.Result = store.ResultPartial
+			}
+		}
+		s.appendAudit(entry)
+	}, nil
+}
+
+func (s *session) appendAudit(entry store.AuditEntry) {
 	if aerr := s.log.Append(entry); aerr != nil {
 		fmt.Fprintln(s.stderr, "chatlens: warning: audit log: "+oneLine(aerr.Error()))
 	}
