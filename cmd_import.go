@@ -45,8 +45,9 @@ func (c *importCmd) Run(ctx context.Context, s *session) error {
 		defer f.Close()
 		r = f
 	}
+	action := "import " + c.Collection
+	s.attempt = &store.AuditEntry{Action: action}
 	return s.withStore(ctx, storeUse{writes: true}, func(st *store.Store) error {
-		action := "import " + c.Collection
 		if err := s.refuseReadOnly(action); err != nil {
 			return err
 		}

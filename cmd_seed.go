@@ -44,6 +44,8 @@ func (c *seedCmd) Validate() error {
 }
 
 func (c *seedCmd) Run(ctx context.Context, s *session) error {
+	action := "seed " + strconv.FormatInt(c.Seed, 10)
+	s.attempt = &store.AuditEntry{Action: action}
 	return s.withStore(ctx, storeUse{writes: true}, func(st *store.Store) error {
 		if err := s.refuseReadOnly("seed"); err != nil {
 			return err
@@ -53,7 +55,7 @@ func (c *seedCmd) Run(ctx context.Context, s *session) error {
 		} else if coll != "" && !c.Force {
 			return fmt.Errorf("seed: the store already holds %s documents; --force seeds anyway (demo documents with the same keys are overwritten)", coll)
 		}
-		outcome, err := s.rawIntent("seed " + strconv.FormatInt(c.Seed, 10))
+		outcome, err := s.rawIntent(action)
 		if err != nil {
 			return err
 		}

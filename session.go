@@ -30,6 +30,10 @@ type session struct {
 	log         *store.AuditLog // nil unless the command writes
 	logFile     *os.File
 	cacheWarned bool // the cache failed at open and the user was told
+	// attempt is the write a command is about to make, set before the
+	// store is opened: a write that cannot start (the file locked, MongoDB
+	// unreachable, permission denied) is audited as it, with why.
+	attempt *store.AuditEntry
 }
 
 // storeUse is how a command uses the configured store.
@@ -48,6 +52,8 @@ var (
 // if the cache failed on the way.
 func (s *session) withStore(ctx context.Context, use storeUse, body func(st *store.Store) error) error {
 	if err := s.open(ctx, use); err != nil {
+		s.notStarted(err)
+		s.close()
 		return err
 	}
 	defer s.close()
@@ -168,6 +174,18 @@ func (s *session) openEmbedded(ctx context.Context, use storeUse) (*embedded.Bac
 		return nil, err
 	}
 	return b, nil
+}
+
+// notStarted audits the write the command meant to make (attempt) as
+// failed before it started, and why.
+func (s *session) notStarted(err error) {
+	if s.attempt == nil || s.log == nil {
+		return // no write announced, or no audit log to write to
+	}
+	entry := *s.attempt
+	entry.Time, entry.Operator, entry.Result = time.Now().UTC(), operator(), store.ResultFailed
+	entry.Error = "not started: " + err.Error()
+	s.appendAudit(entry)
 }
 
 func (s *session) close() {
