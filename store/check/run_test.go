@@ -239,3 +239,30 @@ func TestRunReportsDuplicateFields(t *testing.T) {
 		})
 	}
 }
+
+// seqUserTwice scans every seq_user document twice: the duplicates two
+// racing first upserts leave on MongoDB (the embedded store keys seq_user
+// by user and conversation, so it cannot hold them itself).
+type seqUserTwice struct{ store.Backend }
+
+func (b seqUserTwice) ScanRaw(ctx context.Context, coll, prefix string, fn func(bson.Raw) error) error {
+	if coll != bucket.CollSeqUser {
+		return b.Backend.ScanRaw(ctx, coll, prefix, fn)
+	}
+	return b.Backend.ScanRaw(ctx, coll, prefix, func(raw bson.Raw) error {
+		if err := fn(raw); err != nil {
+			return err
+		}
+		return fn(raw)
+	})
+}
+
+func TestRunReportsDuplicateSeqUsers(t *testing.T) {
+	_, b := openStore(t, checktest.CleanBucket())
+	testkit.Insert(t, b, bucket.CollSeq, seqRecord(cid, 100))
+	testkit.Insert(t, b, bucket.CollSeqUser, bucket.SeqUser{UserID: alice, ConversationID: cid, ReadSeq: 4})
+	r, out := runCheck(t, store.New(seqUserTwice{b}, store.Options{}), "")
+	if r.ByKind[bucket.KindDuplicate] != 1 || !strings.Contains(out, "2 seq_user documents for user \""+alice+"\"") {
+		t.Errorf("check of duplicate seq_user documents:\n%s", out)
+	}
+}
