@@ -40,6 +40,7 @@ type AuditEntry struct {
 	Result       string    `json:"result"`
 	Applied      SeqList   `json:"applied,omitempty"` // with "partial": the seqs that were changed
 	Unknown      SeqList   `json:"unknown,omitempty"` // seqs whose reply was lost: maybe changed
+	Retried      int       `json:"retried,omitempty"` // round trips tried again after the server wrote nothing (ErrNotWritten)
 	Error        string    `json:"error,omitempty"`
 }
 
