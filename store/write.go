@@ -138,6 +138,10 @@ func (s *Store) unlessSetEach(ctx context.Context, p *progress, docID string, se
 		}
 		s.trip()
 		matched, err := s.backend.SetSlotFieldIfUnset(ctx, docID, bucket.SlotIndex(seq), field, values[i])
+		for retries := 0; err != nil && retryAfter(ctx, p, err, retries); retries++ {
+			s.trip()
+			matched, err = s.backend.SetSlotFieldIfUnset(ctx, docID, bucket.SlotIndex(seq), field, values[i])
+		}
 		if err != nil {
 			p.failed(err, seq)
 			return refused, fmt.Errorf("seq %d: %w", seq, err)
