@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/alecthomas/kong"
+
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
@@ -31,8 +33,11 @@ Examples:
     chatlens dump --conversation si_alice_bob --as alice --from 10 --to 40 --format markdown > ticket.md`
 }
 
-func (c *dumpCmd) Validate() error {
-	if c.From < 0 || c.To < 0 || (c.To > 0 && c.To < c.From) {
+// Validate refuses a --from or --to below 1 whether given as 0 or -5
+// (seqs start at 1; left out, they default to the user's window).
+func (c *dumpCmd) Validate(kctx *kong.Context) error {
+	if c.From < 0 || c.To < 0 || (c.To > 0 && c.To < c.From) ||
+		flagSet(kctx, "from") && c.From == 0 || flagSet(kctx, "to") && c.To == 0 {
 		return fmt.Errorf("want 1 <= --from <= --to")
 	}
 	return nil
@@ -57,6 +62,9 @@ func (c *dumpCmd) dump(ctx context.Context, s *session, st *store.Store) error {
 	}
 	if w.MaxSeq == 0 {
 		return fmt.Errorf("dump: conversation %s holds no messages", projection.SingleLine(c.Conversation))
+	}
+	if c.From > w.MaxSeq {
+		return fmt.Errorf("dump: --from %d is past the last seq of %s (%d)", c.From, projection.SingleLine(c.Conversation), w.MaxSeq)
 	}
 	from, to := max(w.MinSeq, c.From), w.MaxSeq
 	if c.To > 0 {

@@ -8,8 +8,9 @@ import (
 )
 
 type exportCmd struct {
-	Collection   string `name:"collection" default:"${coll_msg}" complete:"collections" help:"Collection to write."`
-	Conversation string `name:"conversation" placeholder:"CID" complete:"conversations" help:"Only this conversation."`
+	Collection    string `name:"collection" default:"${coll_msg}" complete:"collections" help:"Collection to write."`
+	AnyCollection bool   `name:"any-collection" help:"Take a --collection that is none of OpenIM's."`
+	Conversation  string `name:"conversation" placeholder:"CID" complete:"conversations" help:"Only this conversation."`
 }
 
 func (exportCmd) Help() string {
@@ -21,6 +22,9 @@ Examples:
     chatlens export --collection seq
     chatlens export --conversation si_alice_bob`
 }
+
+// Validate refuses a mistyped collection before any store is opened.
+func (c *exportCmd) Validate() error { return knownCollection(c.Collection, c.AnyCollection) }
 
 func (c *exportCmd) Run(ctx context.Context, s *session) error {
 	return s.withStore(ctx, readsOrSeeds, func(st *store.Store) error {

@@ -12,9 +12,10 @@ import (
 )
 
 type importCmd struct {
-	File       string `arg:"" name:"file" placeholder:"FILE|-" complete:"file" help:"mongoexport output; - reads stdin."`
-	Collection string `name:"collection" default:"${coll_msg}" complete:"collections" help:"Collection to load into."`
-	Mode       string `name:"mode" enum:"insert,upsert" default:"insert" help:"insert: refuse documents whose key is stored; upsert: replace them."`
+	File          string `arg:"" name:"file" placeholder:"FILE|-" complete:"file" help:"mongoexport output; - reads stdin."`
+	Collection    string `name:"collection" default:"${coll_msg}" complete:"collections" help:"Collection to load into."`
+	AnyCollection bool   `name:"any-collection" help:"Take a --collection that is none of OpenIM's."`
+	Mode          string `name:"mode" enum:"insert,upsert" default:"insert" help:"insert: refuse documents whose key is stored; upsert: replace them."`
 }
 
 func (importCmd) Help() string {
@@ -29,29 +30,54 @@ Examples:
     mongoexport --db openim_v3 --collection msg | chatlens import -`
 }
 
+// Validate refuses a mistyped collection before any store is opened.
+func (c *importCmd) Validate() error { return knownCollection(c.Collection, c.AnyCollection) }
+
 func (c *importCmd) Run(ctx context.Context, s *session) error {
+	// The input is opened first: a missing file or a directory creates no
+	// store at --data.
+	r := s.stdin
+	if c.File != "-" {
+		f, err := openInput(c.File)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		r = f
+	}
+	action := "import " + c.Collection
+	s.attempt = &store.AuditEntry{Action: action}
 	return s.withStore(ctx, storeUse{writes: true}, func(st *store.Store) error {
-		action := "import " + c.Collection
 		if err := s.refuseReadOnly(action); err != nil {
 			return err
 		}
-		if err := s.ensureIndexes(ctx); err != nil {
+		outcome, err := s.rawIntent(action)
+		if err != nil {
 			return err
 		}
-		r := s.stdin
-		if c.File != "-" {
-			f, err := os.Open(c.File)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			r = f
+		if err := s.ensureIndexes(ctx); err != nil {
+			outcome(err, false)
+			return err
 		}
-		return c.load(ctx, s, st, r, action)
+		return c.load(ctx, s, st, r, outcome)
 	})
 }
 
-func (c *importCmd) load(ctx context.Context, s *session, st *store.Store, r io.Reader, action string) error {
+// openInput opens the file import reads; a directory is refused here, not
+// at the first read.
+func openInput(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("import: %w", err)
+	}
+	if fi, err := f.Stat(); err != nil || fi.IsDir() {
+		_ = f.Close()
+		return nil, fmt.Errorf("import: %s is a directory, not a file of documents", projection.SingleLine(path))
+	}
+	return f, nil
+}
+
+func (c *importCmd) load(ctx context.Context, s *session, st *store.Store, r io.Reader, outcome func(error, bool)) error {
 	mode := store.RawInsert
 	if c.Mode == "upsert" {
 		mode = store.RawUpsert
@@ -67,7 +93,7 @@ func (c *importCmd) load(ctx context.Context, s *session, st *store.Store, r io.
 		err = fmt.Errorf("import: %d documents refused: their keys are stored already (first: %s); --mode upsert replaces them",
 			res.Refused, res.FirstRefused)
 	}
-	s.logRaw(action, err)
+	outcome(err, res.Stored() > 0)
 	fmt.Fprintf(s.stdout, "imported into %s: %d inserted, %d replaced, %d refused\n", coll, res.Inserted, res.Replaced, res.Refused)
 	return err // names the line, and how many documents before it were stored
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -30,18 +31,23 @@ Examples:
 }
 
 func (c *seedCmd) Validate() error {
-	if c.Conversations < 0 || c.Messages < 0 || c.Long < 0 {
+	switch {
+	case c.Conversations < 0 || c.Messages < 0 || c.Long < 0:
 		return fmt.Errorf("sizes cannot be negative")
+	case c.Conversations > demo.MaxConversations:
+		return fmt.Errorf("--conversations is at most %d", demo.MaxConversations)
+	case c.Messages > demo.MaxMessages || c.Long > demo.MaxMessages ||
+		c.Conversations*c.Messages+c.Long > demo.MaxMessages: // each at most 2e6: no overflow
+		return fmt.Errorf("--conversations × --messages + --long is at most %d messages", demo.MaxMessages)
 	}
 	return nil
 }
 
 func (c *seedCmd) Run(ctx context.Context, s *session) error {
+	action := "seed " + strconv.FormatInt(c.Seed, 10)
+	s.attempt = &store.AuditEntry{Action: action}
 	return s.withStore(ctx, storeUse{writes: true}, func(st *store.Store) error {
 		if err := s.refuseReadOnly("seed"); err != nil {
-			return err
-		}
-		if err := s.ensureIndexes(ctx); err != nil {
 			return err
 		}
 		if coll, err := demo.Occupied(ctx, st.Backend()); err != nil {
@@ -49,13 +55,22 @@ func (c *seedCmd) Run(ctx context.Context, s *session) error {
 		} else if coll != "" && !c.Force {
 			return fmt.Errorf("seed: the store already holds %s documents; --force seeds anyway (demo documents with the same keys are overwritten)", coll)
 		}
+		outcome, err := s.rawIntent(action)
+		if err != nil {
+			return err
+		}
+		if err := s.ensureIndexes(ctx); err != nil {
+			outcome(err, false)
+			return err
+		}
 		long := c.Long
 		if long == 0 {
 			long = -1 // demo.Options: negative means no long group
 		}
-		err := s.seed(ctx, st, demo.Options{Seed: c.Seed, Conversations: c.Conversations,
+		err = s.seed(ctx, st, demo.Options{Seed: c.Seed, Conversations: c.Conversations,
 			Messages: c.Messages, LongMessages: long}, "seeding "+st.Describe())
-		s.logRaw("seed "+strconv.FormatInt(c.Seed, 10), err)
+		var stopped *demo.StoppedError
+		outcome(err, errors.As(err, &stopped) && stopped.Stored > 0)
 		return err
 	})
 }

@@ -195,6 +195,9 @@ func dispatch(ctx context.Context, args []string, p process) error {
 	if err != nil {
 		return parseError(parser, err)
 	}
+	if err := emptyFlag(kctx); err != nil {
+		return err
+	}
 	s := &session{process: p, conn: &parser.Model.Target.Addr().Interface().(*cli).connection, cmd: commandName(kctx)}
 	kctx.BindTo(ctx, (*context.Context)(nil))
 	kctx.Bind(s, parser)

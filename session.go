@@ -34,6 +34,10 @@ type session struct {
 	// openTimeout bounds connecting to MongoDB when set (shell completion
 	// waits a second at most); 0: mongostore.DefaultTimeout.
 	openTimeout time.Duration
+	// attempt is the write a command is about to make, set before the
+	// store is opened: a write that cannot start (the file locked, MongoDB
+	// unreachable, permission denied) is audited as it, with why.
+	attempt *store.AuditEntry
 }
 
 // noRedisNote is said once to a reader of a deployment without --redis:
@@ -59,6 +63,8 @@ var (
 // if the cache failed on the way.
 func (s *session) withStore(ctx context.Context, use storeUse, body func(st *store.Store) error) error {
 	if err := s.open(ctx, use); err != nil {
+		s.notStarted(err)
+		s.close()
 		return err
 	}
 	defer s.close()
@@ -205,6 +211,18 @@ func (s *session) openEmbedded(ctx context.Context, use storeUse) (*embedded.Bac
 		return nil, err
 	}
 	return b, nil
+}
+
+// notStarted audits the write the command meant to make (attempt) as
+// failed before it started, and why.
+func (s *session) notStarted(err error) {
+	if s.attempt == nil || s.log == nil {
+		return // no write announced, or no audit log to write to
+	}
+	entry := *s.attempt
+	entry.Time, entry.Operator, entry.Result = time.Now().UTC(), operator(), store.ResultFailed
+	entry.Error = "not started: " + err.Error()
+	s.appendAudit(entry)
 }
 
 func (s *session) close() {
@@ -355,15 +373,41 @@ func (s *session) refuseReadOnly(action string) error {
 }
 
 // logRaw appends an audit entry for a write that does not pass through the
-// state machine (import, seed).
+// state machine (import, seed): refused, or its outcome.
 func (s *session) logRaw(action string, err error) {
-	entry := store.AuditEntry{Time: time.Now().UTC(), Operator: operator(), Action: action, Result: "ok"}
+	entry := store.AuditEntry{Time: time.Now().UTC(), Operator: operator(), Action: action, Result: store.ResultOK}
 	switch {
 	case errors.Is(err, store.ErrReadOnly):
-		entry.Result, entry.Error = "refused", err.Error()
+		entry.Result, entry.Error = store.ResultRefused, err.Error()
 	case err != nil:
-		entry.Result, entry.Error = "failed", err.Error()
+		entry.Result, entry.Error = store.ResultFailed, err.Error()
 	}
+	s.appendAudit(entry)
+}
+
+// rawIntent logs the intent of a write that does not pass through the
+// state machine (import, seed) before its first write, so a process killed
+// part way still leaves a line saying what it was doing; it is refused when
+// the log cannot be written. The function it returns logs the outcome:
+// ok, partial when stored says something was written before err, failed.
+func (s *session) rawIntent(action string) (func(err error, stored bool), error) {
+	entry := store.AuditEntry{Time: time.Now().UTC(), Operator: operator(), Action: action, Result: store.ResultIntent}
+	if err := s.log.Append(entry); err != nil {
+		return nil, fmt.Errorf("%s not attempted, the audit log failed: %w", action, err)
+	}
+	return func(err error, stored bool) {
+		entry.Time, entry.Result = time.Now().UTC(), store.ResultOK
+		if err != nil {
+			entry.Result, entry.Error = store.ResultFailed, err.Error()
+			if stored {
+				entry.Result = store.ResultPartial
+			}
+		}
+		s.appendAudit(entry)
+	}, nil
+}
+
+func (s *session) appendAudit(entry store.AuditEntry) {
 	if aerr := s.log.Append(entry); aerr != nil {
 		fmt.Fprintln(s.stderr, "chatlens: warning: audit log: "+oneLine(aerr.Error()))
 	}

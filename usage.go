@@ -3,9 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Bad usage: kong's parse errors as one line naming the command, and the
@@ -166,4 +170,56 @@ func singleDashFlag(parser *kong.Kong, args []string) error {
 		}
 	}
 	return nil
+}
+
+// notEmpty are the flags that name something: given as "" (a script's
+// unset variable) they would act on nothing, or on everything.
+var notEmpty = []string{"conversation", "as", "by", "collection", "client-msg-id", "server-msg-id"}
+
+// emptyFlag refuses a flag of notEmpty given as "": `revoke --conversation ""`
+// is bad usage, not a revoke in no conversation.
+func emptyFlag(kctx *kong.Context) error {
+	for _, f := range kctx.Flags() {
+		if !f.Set || !slices.Contains(notEmpty, f.Name) {
+			continue
+		}
+		if v, ok := kctx.FlagValue(f).(string); ok && strings.TrimSpace(v) == "" {
+			return usagef("%s--%s is empty: it names nothing", commandPrefix(kctx), f.Name)
+		}
+	}
+	return nil
+}
+
+// flagSet tells whether the flag name was given (or set from the
+// environment), not left at its default.
+func flagSet(kctx *kong.Context, name string) bool {
+	for _, f := range kctx.Flags() {
+		if f.Name == name {
+			return f.Set
+		}
+	}
+	return false
+}
+
+// commandPrefix is "dump: " for a dump, "" for the UI.
+func commandPrefix(kctx *kong.Context) string {
+	if name := commandName(kctx); name != "" {
+		return name + ": "
+	}
+	return ""
+}
+
+// knownCollection refuses a collection that is none of OpenIM's, naming the
+// nearest, unless the operator says it is meant (--any-collection): an
+// export of "msgs" is an empty file, an import into "users" documents
+// nothing reads.
+func knownCollection(name string, anyName bool) error {
+	if anyName || slices.Contains(bucket.OpenIMCollections, name) {
+		return nil
+	}
+	msg := fmt.Sprintf("--collection %q is none of OpenIM's collections", projection.SingleLine(name))
+	if near := nearest(name, bucket.OpenIMCollections); near != "" {
+		msg += fmt.Sprintf(", did you mean %q?", near)
+	}
+	return errors.New(msg + " (--any-collection if it is meant)")
 }

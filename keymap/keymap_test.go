@@ -150,6 +150,12 @@ func TestValidation(t *testing.T) {
 		"dialog keys clash":        {`{"confirm": ["n"]}`, `key "n" is bound to both cancel and confirm`},
 		"input keys clash":         {`{"choiceup": ["esc"]}`, `key "esc" is bound to both choiceup and dismiss`},
 		"action left with no key":  {`{"follow": []}`, `action "follow" has no keys`},
+		"action given twice":       {`{"revoke": ["ctrl+r"], "revoke": ["ctrl+x"]}`, `action "revoke" is given twice`},
+		"action given twice, case": {`{"revoke": ["ctrl+r"], "Revoke": ["ctrl+x"]}`, `action "Revoke" is given twice`},
+		"null file":                {`null`, `not a JSON object`},
+		"null list":                {`{"revoke": null}`, `action "revoke": want a list of key names, got null`},
+		"null key":                 {`{"revoke": ["ctrl+r", null]}`, `action "revoke": null in its list`},
+		"two objects":              {`{"revoke": ["ctrl+r"]} {}`, `more after the object`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "keys.json")
@@ -170,6 +176,10 @@ func TestValidation(t *testing.T) {
 // TestValidFiles: keys Bubble Tea names, alt+ keys, and a dialog key equal
 // to an action's key are all fine.
 func TestValidFiles(t *testing.T) {
+	bom := Default() // Windows editors start a UTF-8 file with a BOM
+	if err := bom.Apply([]byte("\xef\xbb\xbf" + `{"revoke": ["ctrl+r"]}`)); err != nil || !key.Matches(press("ctrl+r"), bom.Revoke) {
+		t.Errorf("a keys.json starting with a BOM: %v", err)
+	}
 	k := Default()
 	if err := k.Apply([]byte(`{"revoke": ["ctrl+r", "alt+r", "f5"], "follow": ["ctrl+f"], "cancel": ["esc", "x"]}`)); err != nil {
 		t.Fatal(err)

@@ -1,9 +1,11 @@
 package keymap
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -85,9 +87,9 @@ func Load(path string) (KeyMap, error) {
 // action is left without a key. The help text follows the new keys so the
 // footer never lies.
 func (k *KeyMap) Apply(data []byte) error {
-	var over map[string][]string
-	if err := json.Unmarshal(data, &over); err != nil {
-		return fmt.Errorf("key map: not a JSON object of action -> [keys]: %s", oneLine(err.Error()))
+	over, err := parseOverrides(data)
+	if err != nil {
+		return err
 	}
 	acts := k.actions()
 	names := make([]string, 0, len(over))
@@ -113,6 +115,60 @@ func (k *KeyMap) Apply(data []byte) error {
 		b.SetHelp(strings.Join(keys, "/"), b.Help().Desc)
 	}
 	return k.checkShadows()
+}
+
+// parseOverrides reads the file's object of action -> [keys], strictly:
+// a leading BOM (Windows editors write one) is skipped, and an action
+// named twice (JSON keeps the last silently), a null where the object or
+// a key list goes, or a null key are refused.
+func parseOverrides(data []byte) (map[string][]string, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	notObject := func(why string) error {
+		return fmt.Errorf("key map: not a JSON object of action -> [keys]: %s", oneLine(why))
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil {
+		return nil, notObject(err.Error())
+	} else if tok != json.Delim('{') {
+		return nil, notObject(fmt.Sprintf("starts with %v", tok))
+	}
+	over := map[string][]string{}
+	seen := map[string]string{} // lower-case action -> the name as written
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, notObject(err.Error())
+		}
+		name := tok.(string) // inside an object, a token before a value is its key
+		if first, dup := seen[strings.ToLower(name)]; dup {
+			return nil, fmt.Errorf("key map: action %q is given twice (as %q too): one list of keys an action", name, first)
+		}
+		seen[strings.ToLower(name)] = name
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, notObject(err.Error())
+		}
+		var keys []*string
+		if err := json.Unmarshal(raw, &keys); err != nil || keys == nil {
+			return nil, fmt.Errorf("key map: action %q: want a list of key names, got %s", name, oneLine(string(raw)))
+		}
+		for _, kn := range keys {
+			if kn == nil {
+				return nil, fmt.Errorf("key map: action %q: null in its list of keys", name)
+			}
+			over[name] = append(over[name], *kn)
+		}
+		if len(keys) == 0 {
+			over[name] = []string{}
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, notObject(err.Error())
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, notObject("more after the object")
+	}
+	return over, nil
 }
 
 // checkShadows refuses a key bound to two actions of the same context: the

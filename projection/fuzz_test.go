@@ -77,7 +77,8 @@ func FuzzSummary(f *testing.F) {
 // FuzzSanitize: nothing a terminal acts on survives, and the one-line and
 // truncated forms stay one line and within width.
 func FuzzSanitize(f *testing.F) {
-	for _, s := range []string{"plain", "\x1b[2J", "\x1b]52;c;eA==\x07", "\x9b31m", "\u202e", "\xff\x00", "你好\r\n👋🏽", "\u009b"} {
+	for _, s := range []string{"plain", "\x1b[2J", "\x1b]52;c;eA==\x07", "\x9b31m", "\u202e", "\xff\x00", "你好\r\n👋🏽", "\u009b",
+		"a\u200d\u2026", "\U0001F468\u200d\U0001F469", "x\u3164\U000E0041"} {
 		f.Add(s, 5)
 	}
 	f.Fuzz(func(t *testing.T, s string, width int) {

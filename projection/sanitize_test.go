@@ -32,6 +32,11 @@ func TestSanitizeHostileStrings(t *testing.T) {
 		{"skin tone modifiers and text-width VS16 left out", "👋🏽 ✌🏿 ❤️ 😀️ 🏽", "👋 ✌ ❤ 😀️ 🏽"},
 		{"line and paragraph separators", "a\u2028b\u2029c", "a<U+2028>b<U+2029>c"},
 		{"zero width and invisible characters", "pay\u200bpal\u2060\ufeff\u00ad", "pay<U+200B>pal<U+2060><U+FEFF><U+00AD>"},
+		{"tag characters spelling hidden text", "hello\U000E0001\U000E0049\U000E0047\U000E007F", "hello<U+E0001><U+E0049><U+E0047><U+E007F>"},
+		{"Hangul fillers", "a\u3164b\u115fc\u1160d\uffa0e", "a<U+3164>b<U+115F>c<U+1160>d<U+FFA0>e"},
+		{"grapheme joiner and Khmer inherent vowels", "a\u034fb\u17b4c\u17b5", "a<U+034F>b<U+17B4>c<U+17B5>"},
+		{"zero width joiner between letters", "pay\u200dpal a\u200d\u2026 \u2764\u200d\u2026", "pay<U+200D>pal a<U+200D>\u2026 \u2764<U+200D>\u2026"},
+		{"zero width joiner in emoji and conjuncts kept", "\U0001F468\u200d\U0001F469 \u0915\u094d\u200d\u0937", "\U0001F468\u200d\U0001F469 \u0915\u094d\u200d\u0937"},
 		{"bidi marks", "\u200eabc\u200f\u061c", "<U+200E>abc<U+200F><U+061C>"},
 		{"CSI cursor moves", "a\x1b[2J\x1b[H\x1b[10;10Hb", "a^[[2J^[[H^[[10;10Hb"},
 		{"SGR colour", "\x1b[31mred\x1b[0m", "^[[31mred^[[0m"},
@@ -186,6 +191,11 @@ func TestWidthsAsTmuxDrawsThem(t *testing.T) {
 		{"\U0001F468\u200d\U0001F469\u200d\U0001F467", 2}, // 👨‍👩‍👧
 		{"\U0001F1EB\U0001F1F7", 2},                       // 🇫🇷
 		{"\u4e2d", 2},                                     // 中
+		{"a\u200db", 10},                                  // a<U+200D>b
+		{"a\u200d\u2026", 10},                             // tmux merges … into a's cell: 1 cell raw
+		{"\u1160a", 9},                                    // tmux draws the filler in 0 cells, Width 1
+		{"\u3164a", 9},
+		{"\U000E0041a", 10}, // a tag: 0 cells to Width, 1 to wcwidth
 	} {
 		got := Sanitize(c.in)
 		if w := Width(got); w != c.tmuxCells {

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/chatlens/chatlens/store/bucket"
@@ -40,8 +39,8 @@ func (s *Store) Do(ctx context.Context, req WriteRequest) (Done, error) {
 		return s.apply(ctx, req, bucket.Revoke{UserID: req.By})
 	}
 	uc, err := s.CheckUser(ctx, req.By, req.Cid)
-	if err != nil {
-		return Done{WriteResult: WriteResult{Seqs: req.Seqs}}, err
+	if err != nil { // the check could not read (a lock timeout, a server gone): audited as failed
+		return s.refuse(ctx, req, err)
 	}
 	if !uc.Known {
 		return s.refuse(ctx, req, &UnknownUserError{Action: req.Action, Cid: req.Cid, UserID: req.By, Why: uc.Why})
@@ -50,16 +49,12 @@ func (s *Store) Do(ctx context.Context, req WriteRequest) (Done, error) {
 	var rp *revokePlan
 	if req.Action == ActionRevoke {
 		if rp, err = s.planRevoke(ctx, req, uc.User); err != nil {
-			return Done{WriteResult: WriteResult{Seqs: req.Seqs}}, err
+			return s.refuse(ctx, req, err)
 		}
 		judge = rp.judge
 	}
 	if _, err := s.checkTargets(ctx, req.Cid, req.By, req.Seqs, req.Action, judge); err != nil {
-		var te *TargetError
-		if errors.As(err, &te) {
-			return s.refuse(ctx, req, err)
-		}
-		return Done{WriteResult: WriteResult{Seqs: req.Seqs}}, err
+		return s.refuse(ctx, req, err) // a *TargetError refused, any other failed
 	}
 	rev := bucket.Revoke{UserID: req.By}
 	if rp != nil {
@@ -85,7 +80,8 @@ func (s *Store) apply(ctx context.Context, req WriteRequest, rev bucket.Revoke) 
 	return Done{WriteResult: res}, err
 }
 
-// refuse audits a refusal (a *TargetError or *UnknownUserError) and returns it.
+// refuse audits a refusal (a *TargetError or *UnknownUserError), or a
+// check that failed before anything was written, and returns it.
 func (s *Store) refuse(ctx context.Context, req WriteRequest, err error) (Done, error) {
 	return Done{WriteResult: WriteResult{Seqs: req.Seqs}}, s.auditRefusal(req.Action, req.Cid, req.By, req.Seqs, actingAsAdmin(ctx), err)
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Results an audit line records.
@@ -41,6 +43,7 @@ type AuditEntry struct {
 	Result       string    `json:"result"`
 	Applied      SeqList   `json:"applied,omitempty"` // with "partial": the seqs that were changed
 	Unknown      SeqList   `json:"unknown,omitempty"` // seqs whose reply was lost: maybe changed
+	Retried      int       `json:"retried,omitempty"` // round trips tried again after the server wrote nothing (ErrNotWritten)
 	Error        string    `json:"error,omitempty"`
 	// A write through the server's API: "via": "api", the operationID its
 	// calls carry (each "-<n>" more), the seqs accepted but not seen in the
@@ -102,7 +105,9 @@ type AuditLog struct {
 // NewAuditLog writes entries to w (an append-only file in practice).
 func NewAuditLog(w io.Writer) *AuditLog { return &AuditLog{w: w} }
 
-// Append writes one entry. A nil AuditLog discards.
+// Append writes one entry, with every bucket.UnsafeRune escaped (an
+// operator name or a conversation ID can be hostile, and the log is read in
+// a terminal). A nil AuditLog discards.
 func (a *AuditLog) Append(e AuditEntry) error {
 	if a == nil || a.w == nil {
 		return nil
@@ -111,6 +116,7 @@ func (a *AuditLog) Append(e AuditEntry) error {
 	if err != nil {
 		return err
 	}
+	line = bucket.EscapeJSONLine(line)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	_, err = a.w.Write(append(line, '\n'))

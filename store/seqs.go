@@ -17,15 +17,16 @@ import (
 const MaxSeqsPerCommand = 100000
 
 // ParseSeqs reads a seq list such as "5", "5,7,9" or "10-20,25" (sorted,
-// duplicates removed). Seqs above MaxSeq and lists naming more than
-// MaxSeqsPerCommand seqs are refused.
+// duplicates removed). Seqs above MaxSeq, lists naming more than
+// MaxSeqsPerCommand seqs and an empty entry ("1,,2", "5,", ",5": a seq
+// lost in a typo or a script's empty variable) are refused.
 func ParseSeqs(s string) ([]int64, error) {
 	const maxSeqs = MaxSeqsPerCommand
 	var out []int64
 	for _, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
-			continue
+			return nil, fmt.Errorf("bad seq list %q: an empty entry between commas", s)
 		}
 		lo, hi, isRange := strings.Cut(part, "-")
 		a, err := strconv.ParseInt(lo, 10, 64)

@@ -29,3 +29,16 @@ func TestParseSeqsRefusesSeqsNoBucketCanHold(t *testing.T) {
 		t.Error("a list of more than 100,000 seqs was accepted")
 	}
 }
+
+// An empty entry is a seq lost (a typo, a script's empty variable), not
+// nothing: "1,,2", "5," and ",5" are refused, not read as "1,2" and "5".
+func TestParseSeqsRefusesEmptyEntries(t *testing.T) {
+	for _, in := range []string{"1,,2", "5,", ",5", ",", "", " "} {
+		if got, err := store.ParseSeqs(in); err == nil {
+			t.Errorf("ParseSeqs(%q) = %v, want an error", in, got)
+		}
+	}
+	if got, err := store.ParseSeqs("5, 7"); err != nil || len(got) != 2 {
+		t.Errorf("ParseSeqs(\"5, 7\") = %v, %v", got, err)
+	}
+}

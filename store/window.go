@@ -56,7 +56,7 @@ func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs ma
 	}
 	userByCid := map[string]bucket.SeqUser{}
 	for _, u := range users {
-		userByCid[u.ConversationID] = u
+		userByCid[u.ConversationID] = mergeSeqUser(userByCid[u.ConversationID], u)
 	}
 	var needLast, fromCache []string
 	for _, cid := range cids {
@@ -115,6 +115,26 @@ func (s *Store) markUnpulled(ctx context.Context, ws map[string]*bucket.Window, 
 		w.NoConversation = kept
 	}
 	return nil
+}
+
+// mergeSeqUser folds u into have, a seq_user of the same user and
+// conversation read before it (zero when none). OpenIM's seq_user index is
+// not unique, so two racing first $max upserts can leave two documents: the
+// widest reading of the two stands, the highest read seq (only ever
+// raised) and the lowest window start and widest end, so no message
+// either says is the user's is hidden. `check` reports the duplicates.
+func mergeSeqUser(have, u bucket.SeqUser) bucket.SeqUser {
+	if have.UserID == "" && have.ConversationID == "" {
+		return u
+	}
+	have.ReadSeq = max(have.ReadSeq, u.ReadSeq)
+	have.MinSeq = min(have.MinSeq, u.MinSeq)
+	if have.MaxSeq == 0 || u.MaxSeq == 0 { // 0: no cap
+		have.MaxSeq = 0
+	} else {
+		have.MaxSeq = max(have.MaxSeq, u.MaxSeq)
+	}
+	return have
 }
 
 // capTo ends window w at the user's own upper bound, if lower, as
@@ -189,7 +209,7 @@ func (s *Store) WindowAt(ctx context.Context, uid string, base bucket.Window) (*
 	var su bucket.SeqUser
 	for _, u := range users {
 		if u.ConversationID == cid {
-			su = u
+			su = mergeSeqUser(su, u)
 		}
 	}
 	w := newWindow(cid, base.SeqMinSeq, su, cacheRead)

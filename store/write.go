@@ -70,7 +70,7 @@ func bucketRunEnd(seqs []int64, i int) int {
 // writeBucket runs the state machine for seqs, all in one bucket.
 func (s *Store) writeBucket(ctx context.Context, p *progress, cid string, seqs []int64, field string, values []any, unlessSet bool, tryUpdate *bool) ([]int64, error) {
 	docID := bucket.DocIDForSeq(cid, seqs[0])
-	exists := false
+	exists, retries := false, 0 // retries: tries again after ErrNotWritten
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -86,9 +86,13 @@ func (s *Store) writeBucket(ctx context.Context, p *progress, cid string, seqs [
 			}
 			s.trip()
 			matched, err := set(ctx, docID, field, sets)
+			if err != nil && retryAfter(ctx, p, err, retries) {
+				retries++
+				continue
+			}
 			if err != nil {
 				p.failed(err, seqs...)
-				return nil, fmt.Errorf("seq %s: %w", FormatSeqs(seqs), err)
+				return nil, fmt.Errorf("seq %s: %w", FormatSeqs(seqs), triedNote(err, retries))
 			}
 			if matched {
 				p.done(seqs...)
@@ -107,9 +111,12 @@ func (s *Store) writeBucket(ctx context.Context, p *progress, cid string, seqs [
 		switch {
 		case errors.Is(err, ErrDuplicateKey):
 			*tryUpdate, exists = true, true // the bucket exists now: update it
+		case err != nil && retryAfter(ctx, p, err, retries):
+			*tryUpdate = true // another writer may have created it meanwhile
+			retries++
 		case err != nil:
 			p.failed(err, seqs...)
-			return nil, fmt.Errorf("seq %s: %w", FormatSeqs(seqs), err)
+			return nil, fmt.Errorf("seq %s: %w", FormatSeqs(seqs), triedNote(err, retries))
 		default:
 			p.done(seqs...)
 			*tryUpdate = false
@@ -131,6 +138,10 @@ func (s *Store) unlessSetEach(ctx context.Context, p *progress, docID string, se
 		}
 		s.trip()
 		matched, err := s.backend.SetSlotFieldIfUnset(ctx, docID, bucket.SlotIndex(seq), field, values[i])
+		for retries := 0; err != nil && retryAfter(ctx, p, err, retries); retries++ {
+			s.trip()
+			matched, err = s.backend.SetSlotFieldIfUnset(ctx, docID, bucket.SlotIndex(seq), field, values[i])
+		}
 		if err != nil {
 			p.failed(err, seq)
 			return refused, fmt.Errorf("seq %d: %w", seq, err)
@@ -356,6 +367,7 @@ func (e *staleCacheError) Unwrap() error { return e.err }
 type progress struct {
 	applied, unknown []int64
 	handled, total   int
+	retried          int // round trips tried again after ErrNotWritten
 	report           func(done, total int)
 	notes            []string // what else a write that stopped part way did
 }
@@ -434,7 +446,7 @@ func (s *Store) write(ctx context.Context, action, cid string, seqs []int64, as 
 		// costs a cache miss, one it did and kept would serve the old slot.
 		s.invalidate(ctx, cid, seqs, &res)
 	}
-	entry.Time, entry.Result = time.Now().UTC(), ResultOK
+	entry.Time, entry.Result, entry.Retried = time.Now().UTC(), ResultOK, p.retried
 	if err != nil {
 		entry.Result, entry.Applied, entry.Unknown = outcome(p, err), p.applied, p.unknown
 		err = partialError(action, p, err)

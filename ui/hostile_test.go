@@ -170,3 +170,50 @@ func TestHostileContentIsDrawnInert(t *testing.T) {
 		t.Errorf("copying an OSC 52 message wrote %q to the terminal", got)
 	}
 }
+
+// TestInvisibleCharactersAreShown: text hidden in a message (tag
+// characters spelling IGNORE after "hello", Hangul fillers, a zero width
+// joiner between ASCII letters) is drawn visibly, and no row keeps a
+// character whose width tmux 3.3a and lipgloss disagree on (the filler
+// U+1160: 0 cells drawn, 1 measured; a ZWJ before "…": tmux merges the
+// two), so every line of the screen is as wide as measured.
+func TestInvisibleCharactersAreShown(t *testing.T) {
+	const width, height = 140, 20
+	texts := []struct{ text, shown string }{
+		{"hello\U000E0001\U000E0049\U000E0047\U000E004E\U000E004F\U000E0052\U000E0045\U000E007F", "hello<U+E0001><U+E0049>"},
+		{"pay\u200dpal a\u200d\u2026", "pay<U+200D>pal a<U+200D>…"},
+		{"x\u1160y\u3164z\u115f\uffa0", "x<U+1160>y<U+3164>z<U+115F><U+FFA0>"},
+		{"k\u034fh\u17b4m\u17b5", "k<U+034F>h<U+17B4>m<U+17B5>"},
+	}
+	st, _ := newTestStore(t, false)
+	var msgs []*bucket.MsgData
+	for i, c := range texts {
+		m := textMsg("eve", "alice", "", bucket.SessionSingle, i+1, "")
+		m.Content = jsonContent(t, map[string]any{"content": c.text})
+		msgs = append(msgs, m)
+	}
+	if _, err := st.InsertMessages(context.Background(), chatEvil, 1, msgs); err != nil {
+		t.Fatal(err)
+	}
+	insertRaw(t, st, bucket.CollConversation,
+		bucket.Conversation{OwnerUserID: "alice", ConversationID: chatEvil, ConversationType: 1, UserID: "eve"})
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, width, height)
+	d.open(chatEvil)
+	view := d.m.View()
+	for i, c := range texts {
+		if row := rowOf(view, int64(i+1)); !strings.Contains(row, c.shown) {
+			t.Errorf("seq %d drawn %q, want it to show %q", i+1, row, c.shown)
+		}
+	}
+	for n, line := range strings.Split(view, "\n") {
+		for _, r := range line {
+			if bucket.UnsafeRune(r) || r == 0x200d {
+				t.Errorf("line %d holds %U raw: %q", n+1, r, line)
+			}
+		}
+		if w := lipgloss.Width(line); w != width {
+			t.Errorf("line %d is %d cells wide, the screen %d: %q", n+1, w, width, line)
+		}
+	}
+}

@@ -196,3 +196,10 @@ func UniqueKey(coll string) []string {
 
 // Collections lists the collections chatlens reads, msg first.
 var Collections = []string{CollMsg, CollSeq, CollSeqUser, CollConversation, CollUser, CollGroup, CollGroupMember}
+
+// OpenIMCollections are every collection OpenIM Server creates
+// (pkg/common/storage/database/name.go, and msg): import and export take
+// these; another name is most likely a typo ("msgs", "users").
+var OpenIMCollections = []string{"black", CollConversation, "conversation_version", "friend", "friend_request",
+	"friend_version", CollGroup, "group_join_version", CollGroupMember, "group_member_version", "group_request",
+	"log", CollMsg, "s3", CollSeq, CollSeqUser, "stream_msg", "cache", CollUser}

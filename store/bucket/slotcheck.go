@@ -31,7 +31,28 @@ const (
 	KindContentSize  ProblemKind = "content-size"  // content larger than MaxContentBytes
 	KindIndex        ProblemKind = "index"         // the unique {doc_id: 1} index is absent
 	KindSeqRecord    ProblemKind = "seq-record"    // seq.max_seq below the last filled slot, or no seq document
+	KindDuplicate    ProblemKind = "duplicate"     // a field twice in one document (doc_id, msgs), or two seq_user documents for one user and conversation
 )
+
+// DuplicateFields names the top-level fields raw holds more than once. BSON
+// allows it, JSON parsers keep the last, and the driver's lookups read the
+// first: a document with two doc_id is one bucket to one reader and
+// another to the next.
+func DuplicateFields(raw bson.Raw) []string {
+	elems, err := raw.Elements()
+	if err != nil {
+		return nil
+	}
+	seen := make(map[string]int, len(elems))
+	var dups []string
+	for _, e := range elems {
+		k := e.Key()
+		if seen[k]++; seen[k] == 2 {
+			dups = append(dups, k)
+		}
+	}
+	return dups
+}
 
 // MaxContentBytes is the content size above which a message is flagged: far
 // beyond any real message, and large enough to stall a renderer.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -27,7 +28,7 @@ func EscapeUntrusted(s string, maxBytes int) string {
 		case r == ' ' || strconv.IsPrint(r) && !UnsafeRune(r):
 			b.WriteRune(r)
 		default:
-			q := strconv.QuoteRune(r)
+			q := strconv.QuoteRuneToASCII(r) // ASCII: a printable unsafe rune is escaped too
 			b.WriteString(q[1 : len(q)-1])
 		}
 		i += size
@@ -42,7 +43,11 @@ func EscapeUntrusted(s string, maxBytes int) string {
 // the line and paragraph separators, and the invisible characters that hide
 // text inside text (zero width space, word joiner, BOM and the like). The
 // zero width joiner and non-joiner are not among them: emoji sequences and
-// several scripts need them, and they hide nothing on their own.
+// several scripts need them, and they hide nothing on their own. The tag
+// characters spell hidden text after visible text ("hello" then tags
+// spelling IGNORE), and the Hangul fillers, the combining grapheme joiner
+// and the Khmer inherent vowels draw as blank (or as nothing) while
+// counting as letters.
 func UnsafeRune(r rune) bool {
 	switch {
 	case r >= 0x80 && r <= 0x9f: // C1 controls
@@ -56,6 +61,12 @@ func UnsafeRune(r rune) bool {
 	case r >= 0x2060 && r <= 0x206f: // word joiner, invisible operators, LRI RLI FSI PDI, deprecated format
 		return true
 	case r == 0xfeff, r >= 0xfff9 && r <= 0xfffb: // BOM, interlinear annotation
+		return true
+	case r == 0x115f, r == 0x1160, r == 0x3164, r == 0xffa0: // Hangul fillers
+		return true
+	case r == 0x34f, r == 0x17b4, r == 0x17b5: // combining grapheme joiner, Khmer inherent vowels
+		return true
+	case r == 0xe0001, r >= 0xe0020 && r <= 0xe007f: // tag characters
 		return true
 	}
 	return false
@@ -79,9 +90,13 @@ func EscapeJSONLine(line []byte) []byte {
 	out := make([]byte, 0, len(line)+16)
 	for i := 0; i < len(line); {
 		r, size := utf8.DecodeRune(line[i:])
-		if r == 0x7f || size > 1 && UnsafeRune(r) {
+		switch {
+		case r > 0xffff && UnsafeRune(r): // JSON escapes only 16 bits: a surrogate pair
+			hi, lo := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo)
+		case r == 0x7f || size > 1 && UnsafeRune(r):
 			out = fmt.Appendf(out, `\u%04x`, r)
-		} else {
+		default:
 			out = append(out, line[i:i+size]...)
 		}
 		i += size

@@ -40,6 +40,9 @@ func Inspect(raw bson.Raw) Document {
 	docProblem := func(kind bucket.ProblemKind, format string, args ...any) {
 		d.Problems = append(d.Problems, Problem{Kind: kind, DocID: docID, ID: id, Slot: -1, Reason: fmt.Sprintf(format, args...)})
 	}
+	for _, k := range bucket.DuplicateFields(raw) {
+		docProblem(bucket.KindDuplicate, "field %s appears more than once (readers take the first)", bucket.EscapeUntrusted(k, 40))
+	}
 	idVal, err := raw.LookupErr("doc_id")
 	switch {
 	case err != nil:

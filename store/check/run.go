@@ -71,6 +71,9 @@ func Run(ctx context.Context, st *store.Store, cid string, progress func(done, t
 	if err := r.checkSeqRecords(ctx, b, lastFilled); err != nil {
 		return nil, err
 	}
+	if err := r.checkSeqUserDuplicates(ctx, b, cid); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -149,6 +152,37 @@ func (r *Report) checkSeqRecords(ctx context.Context, b store.Backend, lastFille
 		r.SeqChecked += len(recs)
 	}
 	r.Conversations = len(cids)
+	return nil
+}
+
+// checkSeqUserDuplicates flags two seq_user documents for one user and
+// conversation: OpenIM's index on them is not unique and its writes are
+// upserts (pkg/common/storage/database/mgo/seq_user.go, setSeq), so two
+// first writes racing can both insert. Readers of one document take whichever comes first; chatlens
+// takes the widest of them (store.mergeSeqUser).
+func (r *Report) checkSeqUserDuplicates(ctx context.Context, b store.Backend, cid string) error {
+	type key struct{ uid, cid string }
+	seen := map[key]int{}
+	var order []key
+	err := b.ScanRaw(ctx, bucket.CollSeqUser, "", func(raw bson.Raw) error {
+		su := bucket.DecodeSeqUser(raw)
+		if cid != "" && su.ConversationID != cid {
+			return nil
+		}
+		k := key{su.UserID, su.ConversationID}
+		if seen[k]++; seen[k] == 2 {
+			order = append(order, k)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("check: reading seq_user documents: %w", err)
+	}
+	for _, k := range order {
+		r.add(Problem{Kind: bucket.KindDuplicate, DocID: k.cid, Slot: -1,
+			Reason: fmt.Sprintf("%d seq_user documents for user %s in %s: reads take the highest read_seq and the lowest min_seq of them",
+				seen[k], quote(k.uid), quote(k.cid))})
+	}
 	return nil
 }
 

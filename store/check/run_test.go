@@ -11,6 +11,7 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/check/checktest"
 	"github.com/chatlens/chatlens/store/demo"
 	"github.com/chatlens/chatlens/store/testkit"
 )
@@ -214,5 +215,54 @@ func TestRunDemoDataset(t *testing.T) {
 	r, out := runCheck(t, st, "")
 	if r.Documents == 0 || r.Messages == 0 || r.Problems() != 0 {
 		t.Errorf("demo dataset:\n%s", out)
+	}
+}
+
+// TestRunReportsDuplicateFields: a bucket holding doc_id twice (or msgs
+// twice) is read by its first field and exported by every field; check
+// names it.
+func TestRunReportsDuplicateFields(t *testing.T) {
+	for _, field := range []string{"doc_id", "msgs"} {
+		t.Run(field, func(t *testing.T) {
+			doc := checktest.CleanBucket()
+			for _, e := range doc {
+				if e.Key == field {
+					doc = append(doc, e)
+				}
+			}
+			st, b := openStore(t, doc)
+			testkit.Insert(t, b, bucket.CollSeq, seqRecord(cid, 100))
+			r, out := runCheck(t, st, "")
+			if r.ByKind[bucket.KindDuplicate] != 1 || !strings.Contains(out, "field "+field+" appears more than once") {
+				t.Errorf("check of a bucket with %s twice:\n%s", field, out)
+			}
+		})
+	}
+}
+
+// seqUserTwice scans every seq_user document twice: the duplicates two
+// racing first upserts leave on MongoDB (the embedded store keys seq_user
+// by user and conversation, so it cannot hold them itself).
+type seqUserTwice struct{ store.Backend }
+
+func (b seqUserTwice) ScanRaw(ctx context.Context, coll, prefix string, fn func(bson.Raw) error) error {
+	if coll != bucket.CollSeqUser {
+		return b.Backend.ScanRaw(ctx, coll, prefix, fn)
+	}
+	return b.Backend.ScanRaw(ctx, coll, prefix, func(raw bson.Raw) error {
+		if err := fn(raw); err != nil {
+			return err
+		}
+		return fn(raw)
+	})
+}
+
+func TestRunReportsDuplicateSeqUsers(t *testing.T) {
+	_, b := openStore(t, checktest.CleanBucket())
+	testkit.Insert(t, b, bucket.CollSeq, seqRecord(cid, 100))
+	testkit.Insert(t, b, bucket.CollSeqUser, bucket.SeqUser{UserID: alice, ConversationID: cid, ReadSeq: 4})
+	r, out := runCheck(t, store.New(seqUserTwice{b}, store.Options{}), "")
+	if r.ByKind[bucket.KindDuplicate] != 1 || !strings.Contains(out, "2 seq_user documents for user \""+alice+"\"") {
+		t.Errorf("check of duplicate seq_user documents:\n%s", out)
 	}
 }

@@ -46,6 +46,7 @@ func (w *writer) buckets(ctx context.Context, cid string, base int64, msgs []*bu
 			return err
 		}
 		w.done += int(written)
+		w.storedUpTo(cid, top)
 		written = 0
 		if w.progress != nil {
 			w.progress(w.done, w.total)
@@ -58,7 +59,7 @@ func (w *writer) buckets(ctx context.Context, cid string, base int64, msgs []*bu
 				return err
 			}
 			if err := ctx.Err(); err != nil {
-				return w.interrupted(err)
+				return err
 			}
 		}
 		part := msgs[from:min(from+bucket.BucketSize, len(msgs))]
@@ -86,7 +87,7 @@ func (w *writer) buckets(ctx context.Context, cid string, base int64, msgs []*bu
 			err = w.throughStateMachine(ctx, cid, first, part, revoked, deleted)
 		}
 		if err != nil && ctx.Err() != nil {
-			return w.interrupted(ctx.Err())
+			return ctx.Err()
 		}
 		if err != nil {
 			return fmt.Errorf("bucket %s: %w", doc.DocID, err)

@@ -26,6 +26,14 @@ const (
 	DefaultMessages      = 300
 	DefaultLongMessages  = 50000
 	showcaseMinimum      = 60
+	// MaxMessages bounds a seed's ordinary and long messages together:
+	// at about 200,000 messages a second and 1.5 KB each on disk, 2,000,000
+	// is ten seconds and 3 GB, while a slip such as --messages 3000000000
+	// is refused before it fills a disk.
+	MaxMessages = 2_000_000
+	// MaxConversations bounds --conversations: each is a seq document,
+	// conversation documents and a bucket at least.
+	MaxConversations = 10_000
 )
 
 // Well-known conversations of the dataset, for documentation and tests.

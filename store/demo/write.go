@@ -52,13 +52,10 @@ func Seed(ctx context.Context, st *store.Store, opts Options, progress func(done
 	w.start()
 	err := w.plan(ctx, p, specs, &sum)
 	if werr := w.wait(); werr != nil {
-		return sum, werr
-	}
-	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-		return sum, w.interrupted(err)
+		err = werr
 	}
 	if err != nil {
-		return sum, err
+		return sum, w.stopped(ctx, err)
 	}
 	// A bulk store (embedded with NoSync) groups commits and syncs once:
 	// the seed is done only when all of it is on disk.
@@ -77,7 +74,8 @@ type writer struct {
 	st               *store.Store
 	progress         func(done, total int)
 	done, total      int
-	revoked, deleted int // of the conversation being written
+	revoked, deleted int          // of the conversation being written
+	stored           []StoredConv // each conversation begun, in order, and its last stored seq
 
 	jobs     chan func() error // bounded: planning stays a few batches ahead
 	failed   chan struct{}     // closed when a job fails; the planner stops
@@ -167,9 +165,24 @@ func (w *writer) plan(ctx context.Context, p *planner, specs []spec, sum *Summar
 	return nil
 }
 
-// interrupted wraps the context's error with how far the seed got.
-func (w *writer) interrupted(err error) error {
-	return fmt.Errorf("interrupted after %d of %d messages: %w", w.done, w.total, err)
+// stopped says how far a seed that did not finish got: the messages
+// stored and where. Once ctx has ended, the step that saw it is not the
+// news (a mark read "interrupted, nothing written" after 600,000 messages
+// were stored): the interruption and what stands are.
+func (w *writer) stopped(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	return &StoppedError{Stored: w.done, Total: w.total, Convs: w.stored, Err: err}
+}
+
+// storedUpTo records that cid's messages up to seq are stored.
+func (w *writer) storedUpTo(cid string, seq int64) {
+	if n := len(w.stored); n > 0 && w.stored[n-1].Cid == cid {
+		w.stored[n-1].Last = max(w.stored[n-1].Last, seq)
+		return
+	}
+	w.stored = append(w.stored, StoredConv{Cid: cid, Last: seq})
 }
 
 func (w *writer) raw(ctx context.Context, coll string, docs []any) error {
@@ -312,7 +325,7 @@ func (w *writer) singleReads(ctx context.Context, c *conv, u string, top int64) 
 	last := bucket.BucketIndex(top)
 	for from := int64(0); from <= last; from += readBackBuckets {
 		if err := ctx.Err(); err != nil {
-			return w.interrupted(err)
+			return err
 		}
 		var indexes []int64
 		for i := from; i <= min(last, from+readBackBuckets-1); i++ {

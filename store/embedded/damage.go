@@ -61,23 +61,51 @@ func checkFile(path string, readOnly bool) error {
 	case size == 0:
 		return nil
 	}
-	var best *boltMeta
-	first, ok := readMeta(f, 0)
-	if ok {
-		best = &first
-		// The second meta page starts one page in.
-		if second, ok := readMeta(f, first.pageSize); ok && second.txid > first.txid {
-			best = &second
-		}
-	}
-	if best == nil {
-		return fmt.Errorf("%s is not a chatlens store (no valid bbolt meta page in its first 4 KiB)", path)
+	best, found := currentMeta(f, size)
+	switch {
+	case best == nil && found:
+		return fmt.Errorf("%w: %s: both bbolt meta pages (its first two pages) are unreadable, so no page can be found "+
+			"(restore it from a copy; bbolt's `bbolt surgery` can rewrite a meta page by hand)", ErrDamaged, path)
+	case best == nil:
+		return fmt.Errorf("%s is not a chatlens store (no bbolt meta page in its first pages)", path)
 	}
 	if need := int64(best.pgid) * best.pageSize; need > size || need <= 0 {
 		return fmt.Errorf("%w: %s is %d bytes but holds pages up to byte %d (cut short: restore it from a copy)",
 			ErrDamaged, path, size, need)
 	}
 	return nil
+}
+
+// currentMeta is the valid meta page with the higher txid. As bbolt does,
+// when page 0 is unreadable (zeroed, overwritten) the second meta is
+// looked for one page in, at every page size bbolt allows, so a store with
+// one meta page lost opens from the other. found reports a page that
+// carries bbolt's magic but fails its checksum: a bbolt file, damaged.
+func currentMeta(f io.ReaderAt, size int64) (best *boltMeta, found bool) {
+	first, ok := readMeta(f, 0)
+	found = hasMagic(f, 0)
+	if ok {
+		best = &first
+		// The second meta page starts one page in.
+		if second, ok := readMeta(f, first.pageSize); ok && second.txid > first.txid {
+			best = &second
+		}
+		return best, true
+	}
+	for pos := int64(1024); pos <= 1024<<14 && pos < size; pos <<= 1 {
+		if second, ok := readMeta(f, pos); ok && second.pageSize == pos {
+			return &second, true
+		}
+		found = found || hasMagic(f, pos)
+	}
+	return nil, found
+}
+
+// hasMagic tells whether a page at offset starts a bbolt meta, valid or not.
+func hasMagic(r io.ReaderAt, offset int64) bool {
+	var buf [boltPageHeader + 4]byte
+	_, err := r.ReadAt(buf[:], offset)
+	return err == nil && binary.NativeEndian.Uint32(buf[boltPageHeader:]) == boltMagic
 }
 
 // readMeta reads and validates the meta page at offset.

@@ -1,6 +1,7 @@
 package embedded_test
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -67,4 +68,65 @@ func TestOpenOfAnEmptyFile(t *testing.T) {
 		t.Fatalf("writable open of a 0-byte file: %v", err)
 	}
 	_ = b.Close(t.Context())
+}
+
+// A store whose first meta page is zeroed opens from the second, as bbolt
+// itself does (its getPageSizeFromSecondMeta), every document readable;
+// with both meta pages gone it is called damaged, with how to recover, not
+// "not a chatlens store".
+func TestOpenFallsBackToTheSecondMetaPage(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "chatlens.db")
+	b, err := embedded.Open(path, embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []bson.Raw
+	for i := range 50 {
+		doc, _ := bson.Marshal(bson.D{{Key: "doc_id", Value: fmt.Sprintf("sg_g:%d", i)}})
+		docs = append(docs, doc)
+	}
+	if _, err := b.InsertRaw(t.Context(), bucket.CollMsg, docs, store.RawInsert); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Close(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	zero := func(from, n int64) {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteAt(make([]byte, n), from); err != nil {
+			t.Fatal(err)
+		}
+	}
+	page := int64(os.Getpagesize())
+	zero(0, page)
+	for _, readOnly := range []bool{true, false} {
+		b, err := embedded.Open(path, embedded.Options{ReadOnly: readOnly})
+		if err != nil {
+			t.Fatalf("open (read-only %v) with meta page 0 zeroed: %v", readOnly, err)
+		}
+		n := 0
+		if err := b.ScanRaw(t.Context(), bucket.CollMsg, "", func(bson.Raw) error { n++; return nil }); err != nil || n != len(docs) {
+			t.Errorf("read %d documents (%v), want %d", n, err, len(docs))
+		}
+		_ = b.Close(t.Context())
+	}
+	// Both meta pages unreadable (the writable open may have rewritten page
+	// 0): the second keeps bbolt's magic, so the file is still known as one.
+	zero(0, 2*page)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	binary.NativeEndian.PutUint32(raw[page+16:], 0xED0CDAED)
+	if err := os.WriteFile(path, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = embedded.Open(path, embedded.Options{ReadOnly: true})
+	if !errors.Is(err, embedded.ErrDamaged) || strings.Contains(err.Error(), "not a chatlens store") || !strings.Contains(err.Error(), "restore it from a copy") {
+		t.Errorf("open with both meta pages gone: %v, want damaged and how to recover", err)
+	}
 }

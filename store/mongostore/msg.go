@@ -180,8 +180,44 @@ func (b *Backend) wrapWrite(op, coll string, err error) error {
 		errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return &lostReplyError{werr}
 	}
+	if notWritten(err) {
+		return &notWrittenError{werr}
+	}
 	return werr
 }
+
+// Server error codes that say the write was not applied and a retry may
+// succeed: WriteConflict, then the not-primary family a failover returns
+// (InterruptedAtShutdown, InterruptedDueToReplStateChange,
+// NotWritablePrimary, NotPrimaryNoSecondaryOk, NotPrimaryOrSecondary,
+// PrimarySteppedDown, ShutdownInProgress), as the driver's own retryable
+// write logic lists them.
+var notWrittenCodes = []int{112, 11600, 11602, 10107, 13435, 13436, 189, 91}
+
+// notWritten reports a server's answer that it wrote nothing and another
+// try may succeed: a code above, a TransientTransactionError or
+// RetryableWriteError label, or PostgreSQL's "deadlock detected", which
+// FerretDB passes on as a command error when several inserts of one new
+// bucket race.
+func notWritten(err error) bool {
+	var se mongo.ServerError
+	if !errors.As(err, &se) {
+		return false
+	}
+	for _, code := range notWrittenCodes {
+		if se.HasErrorCode(code) {
+			return true
+		}
+	}
+	return se.HasErrorLabel("TransientTransactionError") || se.HasErrorLabel("RetryableWriteError") ||
+		se.HasErrorMessage("deadlock detected")
+}
+
+// notWrittenError is a write error that says nothing was written.
+type notWrittenError struct{ err error }
+
+func (e *notWrittenError) Error() string   { return e.err.Error() }
+func (e *notWrittenError) Unwrap() []error { return []error{e.err, store.ErrNotWritten} }
 
 // lostReplyError is a write error whose outcome is unknown.
 type lostReplyError struct{ err error }

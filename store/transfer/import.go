@@ -101,6 +101,9 @@ func (im *importer) lines(r io.Reader, skipped int) error {
 			continue
 		}
 		where := fmt.Sprintf("line %d", line)
+		if bytes.HasPrefix(text, utf8BOM) {
+			return im.fail(where, errors.New("a byte order mark (U+FEFF) starts this line, not the file: files joined with cat? Remove it (sed -i 's/^\xEF\xBB\xBF//')"))
+		}
 		raw, err := parseOne(text)
 		if err != nil {
 			return im.fail(where, err)
@@ -176,6 +179,9 @@ func parse(text []byte) (bson.Raw, error) {
 	var raw bson.Raw
 	if err := bson.UnmarshalExtJSON(text, false, &raw); err != nil {
 		return nil, fmt.Errorf("not an Extended JSON document: %w", err)
+	}
+	if dups := bucket.DuplicateFields(raw); len(dups) > 0 {
+		return nil, fmt.Errorf("field %s appears more than once: one reader would take the first, another the last", oneLine(strings.Join(dups, ", ")))
 	}
 	return raw, nil
 }

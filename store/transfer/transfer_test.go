@@ -230,6 +230,34 @@ func TestImportBadLine(t *testing.T) {
 	}
 }
 
+// TestImportRefusesWhatReadersDisagreeOn: a BOM starting a later line
+// (files joined with cat) is named as such, not "invalid character 'ï'";
+// a document holding doc_id or msgs twice, which one reader takes by its
+// first field and another by its last, is refused, not stored.
+func TestImportRefusesWhatReadersDisagreeOn(t *testing.T) {
+	for _, c := range []struct{ name, bad, want string }{
+		{"a BOM on a later line", "\ufeff" + `{"doc_id":"si_a_b:9","msgs":[]}`, "line 2: a byte order mark (U+FEFF) starts this line"},
+		{"doc_id twice", `{"doc_id":"si_a_b:9","msgs":[],"doc_id":"si_a_b:8"}`, "line 2: field doc_id appears more than once"},
+		{"msgs twice", `{"doc_id":"si_a_b:9","msgs":[],"msgs":[{"msg":null}]}`, "line 2: field msgs appears more than once"},
+		{"in an array", `[{"doc_id":"si_a_b:9","doc_id":"x"}]`, "array element 1: field doc_id appears"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := testkit.TempBackend(t)
+			input := `{"doc_id":"si_a_b:0","msgs":[]}` + "\n" + c.bad + "\n"
+			if strings.HasPrefix(c.bad, "[") {
+				input = c.bad
+			}
+			_, err := importString(t, b, bucket.CollMsg, input)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("import: %v, want %q", err, c.want)
+			}
+			if got, _ := export(t, b, bucket.CollMsg, ""); got > 1 {
+				t.Errorf("%d documents stored, want the bad one refused", got)
+			}
+		})
+	}
+}
+
 // TestImportLineEndings: CRLF, a BOM, blank and white-space lines and a last
 // line without a newline all read as the documents they frame.
 func TestImportLineEndings(t *testing.T) {

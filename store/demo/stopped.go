@@ -1,0 +1,55 @@
+package demo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// StoredConv is a conversation a seed began: its messages from seq 1 up to
+// Last are stored (the holes the plan leaves aside).
+type StoredConv struct {
+	Cid  string
+	Last int64
+}
+
+// StoppedError is a seed that did not finish (interrupted, or a write that
+// failed): what stands in the store, in counts and seq ranges, and why.
+type StoppedError struct {
+	Stored, Total int          // messages stored, of those planned
+	Convs         []StoredConv // the conversations begun, in order
+	Err           error
+}
+
+// namedConvs bounds how many conversations the error names.
+const namedConvs = 3
+
+// maxCause bounds the cause's text: a write's own error can list seqs.
+const maxCause = 200
+
+func (e *StoppedError) Error() string {
+	what := "stopped"
+	if errors.Is(e.Err, context.Canceled) || errors.Is(e.Err, context.DeadlineExceeded) {
+		what = "interrupted"
+	}
+	cause := e.Err.Error()
+	if len(cause) > maxCause {
+		cause = strings.ToValidUTF8(cause[:maxCause], "") + "…"
+	}
+	if e.Stored == 0 {
+		return fmt.Sprintf("%s before any message was stored (of %d planned): %s", what, e.Total, cause)
+	}
+	var where []string
+	for i, c := range e.Convs {
+		if i == namedConvs {
+			where = append(where, fmt.Sprintf("and %d more", len(e.Convs)-namedConvs))
+			break
+		}
+		where = append(where, fmt.Sprintf("%s seqs 1-%d", c.Cid, c.Last))
+	}
+	return fmt.Sprintf("%s after storing %d of %d messages (%s); they stay stored, `seed --force` writes the whole demo again: %s",
+		what, e.Stored, e.Total, strings.Join(where, ", "), cause)
+}
+
+func (e *StoppedError) Unwrap() error { return e.Err }
