@@ -23,7 +23,7 @@ import (
 // the differences.
 
 // transcriptPrompt says what the input takes.
-const transcriptPrompt = "transcript of (seqs 10-40, all, dates 2024-01-08..2024-01-09): "
+const transcriptPrompt = "transcript of (10-40, all, date..date): "
 
 type transcriptWrittenMsg struct {
 	path       string
