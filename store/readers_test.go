@@ -9,9 +9,9 @@ import (
 )
 
 // Every member's read seq comes from one read of seq_user and one of the
-// cache, and the higher of the two wins, as it does for a viewer's own
-// window: Redis's SEQ_USER_READ is written first (OpenIM's
-// SetUserReadSeq), seq_user only ever raised after it.
+// cache, and the cache's wins wherever it has one, as it does for a
+// viewer's own window (cache/redis/seq_user.go GetUserReadSeqs reads
+// seq_user only for a missing key).
 func TestReadersReadEveryMemberInOneRoundTripPerLayer(t *testing.T) {
 	cache := newFakeCache()
 	b := testkit.TempBackend(t)
@@ -20,14 +20,14 @@ func TestReadersReadEveryMemberInOneRoundTripPerLayer(t *testing.T) {
 		bucket.SeqUser{UserID: "u2", ConversationID: "sg_g", ReadSeq: 10},
 		bucket.SeqUser{UserID: "u2", ConversationID: "sg_other", ReadSeq: 99})
 	cache.read["sg_g/u2"] = 25 // newer than seq_user
-	cache.read["sg_g/u1"] = 5  // older: seq_user's 40 stands
+	cache.read["sg_g/u1"] = 5  // lower: still the server's answer
 	s := store.New(b, store.Options{Cache: cache})
 	members := []store.Member{{UserID: "u1"}, {UserID: "u2"}, {UserID: "u3"}}
 	got, err := s.Readers(t.Context(), "sg_g", members)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]int64{"u1": 40, "u2": 25, "u3": 0}
+	want := map[string]int64{"u1": 5, "u2": 25, "u3": 0}
 	if len(got) != 3 {
 		t.Fatalf("Readers = %+v, want 3", got)
 	}
