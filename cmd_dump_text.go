@@ -25,8 +25,8 @@ type dumpPrinter struct {
 	runFrom, runTo int64 // the pending run of holes; runFrom 0 when none
 	single         *projection.Message
 
-	readers    []projection.Reader    // every member's read seq, under --explain and in transcripts
-	transcript *projection.Transcript // markdown and html; nil otherwise
+	readers    projection.ReadReceipts // every member's read seq, under --explain and in transcripts
+	transcript *projection.Transcript  // markdown and html; nil otherwise
 	tHead      projection.TranscriptHead
 }
 
@@ -77,7 +77,7 @@ func (p *dumpPrinter) gap(ctx context.Context, from, to int64) error {
 func (p *dumpPrinter) print(m projection.Message) error {
 	var why []string
 	if p.c.explains() {
-		why = append(projection.Explain(m, *p.w, p.s.zone()), projection.ReadByWords(m, p.readers)...)
+		why = append(projection.Explain(m, *p.w, p.s.zone()), p.readers.Words(m)...)
 	}
 	return p.printMessage(m, why)
 }

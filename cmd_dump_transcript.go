@@ -25,21 +25,21 @@ func (c *dumpCmd) explains() bool {
 // or two round trips), then their read seqs (one per layer). A
 // conversation whose members cannot be told (an ambiguous ID) gets no
 // read-by clause and a warning.
-func (c *dumpCmd) readers(ctx context.Context, s *session, st *store.Store) ([]projection.Reader, error) {
+func (c *dumpCmd) readers(ctx context.Context, s *session, st *store.Store) (projection.ReadReceipts, error) {
 	members, err := st.MembersFor(ctx, c.Conversation, c.As)
 	if err != nil {
 		fmt.Fprintln(s.stderr, "chatlens: warning: who has read each message is left out: "+oneLine(err.Error()))
-		return nil, nil
+		return projection.ReadReceipts{}, nil
 	}
 	rs, err := st.Readers(ctx, c.Conversation, members)
 	if err != nil {
-		return nil, err
+		return projection.ReadReceipts{}, err
 	}
 	out := make([]projection.Reader, len(rs))
 	for i, r := range rs {
 		out[i] = projection.Reader{UserID: r.UserID, Name: r.Nickname, ReadSeq: r.ReadSeq}
 	}
-	return out, nil
+	return projection.NewReadReceipts(out), nil
 }
 
 // head writes a transcript's header; nothing for the other formats.
@@ -49,12 +49,7 @@ func (p *dumpPrinter) head(ctx context.Context, st *store.Store, from, to int64)
 		return nil
 	}
 	p.transcript = &t
-	name := ""
-	for _, r := range p.readers {
-		if r.UserID == p.c.As {
-			name = r.Name
-		}
-	}
+	name := p.readers.Name(p.c.As)
 	if name == "" {
 		names, err := st.UserNames(ctx, []string{p.c.As})
 		if err != nil {

@@ -14,7 +14,21 @@ type Reader struct {
 	ReadSeq      int64
 }
 
+// label is how a line names the reader: sanitised once, in NewReadReceipts.
 func (r Reader) label() string { return orElse(r.Name, r.UserID) }
+
+// ReadReceipts are a conversation's members with their read seqs, their
+// names sanitised once: a dump asks who has read each of 50,000 rows.
+type ReadReceipts struct{ members []Reader }
+
+// NewReadReceipts takes the members' read seqs (store.Readers).
+func NewReadReceipts(members []Reader) ReadReceipts {
+	out := make([]Reader, len(members))
+	for i, r := range members {
+		out[i] = Reader{UserID: r.UserID, Name: SingleLine(r.label()), ReadSeq: r.ReadSeq}
+	}
+	return ReadReceipts{members: out}
+}
 
 // maxReaderNames is how many names a read-by line lists; a large group's
 // line ends "and N more" instead of running on.
@@ -38,19 +52,20 @@ func ReadBy(seq int64, sender string, members []Reader) (read, unread []Reader) 
 	return read, unread
 }
 
-// ReadByWords says who has read m: in a group "read by 2 of 4: Bob, Carol"
+// Words says who has read m: in a group "read by 2 of 4: Bob, Carol"
 // (of the members other than the sender), then who has not; in a single
 // chat whether the other side has. Nothing for a hole or with no members.
-func ReadByWords(m Message, members []Reader) []string {
+func (rr ReadReceipts) Words(m Message) []string {
+	members := rr.members
 	if m.Hole || len(members) == 0 {
 		return nil
 	}
 	read, unread := ReadBy(m.Seq, m.SendID, members)
 	if m.SessionType == bucket.SessionSingle && len(read)+len(unread) == 1 {
 		if len(read) == 1 {
-			return []string{SingleLine("read by " + read[0].label() + " (read seq " + strconv.FormatInt(read[0].ReadSeq, 10) + ")")}
+			return []string{"read by " + read[0].label() + " (read seq " + strconv.FormatInt(read[0].ReadSeq, 10) + ")"}
 		}
-		return []string{SingleLine("not read by " + unread[0].label() + " (read seq " + strconv.FormatInt(unread[0].ReadSeq, 10) + ")")}
+		return []string{"not read by " + unread[0].label() + " (read seq " + strconv.FormatInt(unread[0].ReadSeq, 10) + ")"}
 	}
 	total := strconv.Itoa(len(read) + len(unread))
 	out := []string{"read by " + strconv.Itoa(len(read)) + " of " + total + nameList(read)}
@@ -65,13 +80,27 @@ func nameList(rs []Reader) string {
 	if len(rs) == 0 {
 		return ""
 	}
-	names := make([]string, 0, min(len(rs), maxReaderNames))
-	for _, r := range rs[:min(len(rs), maxReaderNames)] {
-		names = append(names, SingleLine(r.label()))
+	var b strings.Builder
+	b.WriteString(": ")
+	for i, r := range rs[:min(len(rs), maxReaderNames)] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(r.label())
 	}
-	out := ": " + strings.Join(names, ", ")
+	out := b.String()
 	if len(rs) > maxReaderNames {
 		out += " and " + strconv.Itoa(len(rs)-maxReaderNames) + " more"
 	}
 	return out
+}
+
+// Name is the nickname of member uid, "" when unknown.
+func (rr ReadReceipts) Name(uid string) string {
+	for _, r := range rr.members {
+		if r.UserID == uid && r.Name != uid {
+			return r.Name
+		}
+	}
+	return ""
 }

@@ -48,15 +48,14 @@ type TranscriptRow struct {
 // starts and ends there, in the inspector's words: the first line the
 // range, then the start, then the end.
 func WindowReasons(viewer string, w bucket.Window) []string {
-	lo := max(1, w.MinSeq)
-	out := []string{fmt.Sprintf("%s sees seq %d-%d", viewer, lo, w.MaxSeq)}
-	if why := w.StartReason(); why != "" {
-		out = append(out, fmt.Sprintf("history cleared before seq %d: %s", lo, why))
+	out := []string{fmt.Sprintf("%s sees seq %d-%d", viewer, max(1, w.MinSeq), w.MaxSeq)}
+	if why := StartWords(w); why != "" {
+		out = append(out, why)
 	} else {
 		out = append(out, fmt.Sprintf("starts at seq 1: nothing cleared (seq.min_seq = %d, seq_user.min_seq = %d)", w.SeqMinSeq, w.UserMinSeq))
 	}
-	if w.CapField != "" {
-		out = append(out, fmt.Sprintf("ends at seq %d: %s caps it (OpenIM's pull stops there)", w.CapSeq, w.CapField))
+	if why := EndWords(w); why != "" {
+		out = append(out, why)
 	} else {
 		out = append(out, fmt.Sprintf("ends at seq %d: the newest message stored", w.MaxSeq))
 	}
@@ -64,6 +63,24 @@ func WindowReasons(viewer string, w bucket.Window) []string {
 		out[i] = SingleLine(out[i])
 	}
 	return out
+}
+
+// StartWords says why w starts after seq 1, naming the field; "" when it
+// starts at seq 1. The inspector and transcripts say it alike.
+func StartWords(w bucket.Window) string {
+	if why := w.StartReason(); why != "" {
+		return fmt.Sprintf("history cleared before seq %d: %s", max(1, w.MinSeq), why)
+	}
+	return ""
+}
+
+// EndWords says why w ends before the newest message (the user's own cap);
+// "" when it does not.
+func EndWords(w bucket.Window) string {
+	if w.CapField != "" {
+		return fmt.Sprintf("ends at seq %d: %s caps it (OpenIM's pull stops there)", w.CapSeq, w.CapField)
+	}
+	return ""
 }
 
 // headFields are the header's name/value pairs, sanitised, in order.

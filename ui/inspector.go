@@ -34,11 +34,10 @@ func (t *timeline) inspectLines() []string {
 	add("doc_id      %s", b.DocID)
 	add("slot index  %d   seq %d   from cache: %v", bucket.SlotIndex(s.Seq), s.Seq, s.Cached)
 	add("window      %s sees seq %d-%d", t.viewer, t.minSeq(), t.maxSeq())
-	if why := t.win.StartReason(); why != "" {
-		add("  history cleared before seq %d: %s", t.minSeq(), why)
-	}
-	if t.win.CapField != "" {
-		add("  ends at seq %d: %s caps it (OpenIM's pull stops there)", t.win.CapSeq, t.win.CapField)
+	for _, why := range []string{projection.StartWords(t.win), projection.EndWords(t.win)} {
+		if why != "" {
+			add("  %s", why)
+		}
 	}
 	if t.compareAs == "" { // (the compare view says it beside, for both)
 		m, _ := t.message(t.cursor, t.viewer)

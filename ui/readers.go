@@ -16,13 +16,13 @@ type receipts struct {
 	req     reqID
 	cid     string
 	loading bool
-	readers []projection.Reader
+	readers projection.ReadReceipts
 	err     error
 }
 
 type readersLoadedMsg struct {
 	req     reqID
-	readers []projection.Reader
+	readers projection.ReadReceipts
 	err     error
 }
 
@@ -48,12 +48,12 @@ func (t *timeline) loadReaders() tea.Cmd {
 	}
 }
 
-func toReaders(rs []store.Reader) []projection.Reader {
+func toReaders(rs []store.Reader) projection.ReadReceipts {
 	out := make([]projection.Reader, len(rs))
 	for i, r := range rs {
 		out[i] = projection.Reader{UserID: r.UserID, Name: r.Nickname, ReadSeq: r.ReadSeq}
 	}
-	return out
+	return projection.NewReadReceipts(out)
 }
 
 func (t *timeline) readersLoaded(msg readersLoadedMsg) {
@@ -75,7 +75,7 @@ func (t *timeline) readByLines(m projection.Message) []string {
 		return []string{"readers     unknown: " + r.err.Error()}
 	}
 	var out []string
-	for i, l := range projection.ReadByWords(m, r.readers) {
+	for i, l := range r.readers.Words(m) {
 		out = append(out, map[bool]string{true: "readers     ", false: "            "}[i == 0]+l)
 	}
 	return out

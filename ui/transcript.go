@@ -23,7 +23,7 @@ import (
 // the differences.
 
 // transcriptPrompt says what the input takes.
-const transcriptPrompt = "transcript of (seqs 10-40, all, dates 2024-01-08..2024-01-09): "
+const transcriptPrompt = "transcript of (10-40, all, date..date): "
 
 type transcriptWrittenMsg struct {
 	path       string
@@ -173,7 +173,7 @@ func (j transcriptJob) resolveDates(d1, d2 int64) (from, to int64, err error) {
 // write reads from..to as dump does and writes the file.
 func (j transcriptJob) write(from, to int64) tea.Msg {
 	ctx, st := j.e.ctx, j.e.st
-	var readers []projection.Reader
+	var readers projection.ReadReceipts
 	if members, err := st.MembersFor(ctx, j.cid, j.viewer); err == nil {
 		rs, err := st.Readers(ctx, j.cid, members)
 		if err != nil {
@@ -242,8 +242,8 @@ func (j transcriptJob) write(from, to int64) tea.Msg {
 
 // row is one message: with its rules and readers, or beside the second
 // viewer's view in compare.
-func (j transcriptJob) row(m projection.Message, slot bucket.StoredSlot, docID string, lookup bucket.Lookup, readers []projection.Reader) projection.TranscriptRow {
-	why := append(projection.Explain(m, j.win, j.e.loc), projection.ReadByWords(m, readers)...)
+func (j transcriptJob) row(m projection.Message, slot bucket.StoredSlot, docID string, lookup bucket.Lookup, readers projection.ReadReceipts) projection.TranscriptRow {
+	why := append(projection.Explain(m, j.win, j.e.loc), readers.Words(m)...)
 	r := projection.TranscriptRow{Message: m, Why: why}
 	if j.compareAs == "" {
 		return r

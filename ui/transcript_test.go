@@ -148,6 +148,6 @@ func TestGoldenTranscriptPrompt(t *testing.T) {
 	s := startScreenWith(t, func(*store.Store) {})
 	s.open()
 	s.keys("T")
-	s.waitFor("transcript of (seqs")
+	s.waitFor("transcript of (10-40")
 	s.check()
 }
