@@ -17,6 +17,7 @@ type confirmDialog struct {
 	lines []string
 	run   tea.Cmd
 	req   reqID // the request number run's reply carries
+	rule  string // a refusal's rule, for the audit log
 
 	e                   *common
 	width               int
