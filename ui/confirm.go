@@ -16,7 +16,7 @@ type confirmDialog struct {
 	title string
 	lines []string
 	run   tea.Cmd
-	req   reqID // the request number run's reply carries
+	req   reqID  // the request number run's reply carries
 	rule  string // a refusal's rule, for the audit log
 
 	e                   *common
