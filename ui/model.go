@@ -71,12 +71,13 @@ type Model struct {
 	writes   map[reqID]bool
 	quitting bool
 	refusals []tea.Cmd // audits of refused writes, not yet run
+	asWhy    string    // why the starting viewer was picked (Options.AsWhy)
 	help     help.Model
 }
 
 func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *Model {
 	e := newCommon(ctx, st, opts, theme, keys)
-	m := &Model{e: e, writeKeys: keys, help: help.New(), writes: map[reqID]bool{}}
+	m := &Model{e: e, writeKeys: keys, help: help.New(), writes: map[reqID]bool{}, asWhy: opts.AsWhy}
 	m.help.Styles.ShortKey = theme.Accent
 	m.help.Styles.ShortDesc = theme.Muted
 	m.help.Styles.FullKey = theme.Accent
@@ -107,6 +108,10 @@ func (m *Model) Init() tea.Cmd {
 		m.list.loading = true
 		m.list.req = m.e.newReq()
 		return findFirstViewer(m.e, m.list.req)
+	}
+	if m.asWhy != "" {
+		m.setStatus(fmt.Sprintf("no --as given: viewing as %s (%s) · %s to view as anyone",
+			m.list.owner, m.asWhy, m.e.keys.ViewAsAny.Help().Key), false)
 	}
 	return m.reloadList()
 }
