@@ -338,3 +338,20 @@ func TestGoldenFollow(t *testing.T) {
 	s.waitFor("following (seq.max_seq)") // the first poll has answered
 	s.check()
 }
+
+// TestGoldenHelpShort: at 60x20 the help was cut at both ends (its top
+// border, title and close hint off the screen) and did not scroll; now its
+// title and closing line stay and the keys between them scroll.
+func TestGoldenHelpShort(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	tm := teatest.NewTestModel(t, testModel(st, opts), teatest.WithInitialTermSize(60, 20))
+	s := &screen{t: t, tm: tm}
+	s.waitFor("hello 120 from bob")
+	s.keys("?")
+	s.waitFor("Keys · lines 1–")
+	s.keys("G")
+	s.waitFor("I find by msg ID")
+	s.check()
+}

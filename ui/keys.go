@@ -44,7 +44,7 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.Quit):
 		return m.quit()
 	case key.Matches(k, keys.Help):
-		m.helpBox.closed, m.overlay = false, ovHelp
+		m.helpBox.closed, m.helpBox.top, m.overlay = false, 0, ovHelp
 		return nil
 	case key.Matches(k, keys.MessageLog):
 		m.logBox.closed, m.logBox.scroll, m.overlay = false, 0, ovMsgLog
