@@ -196,13 +196,17 @@ func (t *timeline) diffTarget(dir int) (diffRun, bool) {
 func (t *timeline) diffProgress() string {
 	k := t.e.keys
 	d := t.diffs
-	n := 0
+	n, beyond := 0, t.beyondCount()
 	for _, r := range d.runs {
 		n += int(r.to - r.from + 1)
 	}
+	n += int(beyond)
 	line := fmt.Sprintf("%d seqs differ", n)
 	if n == 1 {
 		line = "1 seq differs"
+	}
+	if beyond > 0 {
+		line += fmt.Sprintf(" (%d outside A's window, above)", beyond)
 	}
 	if i := d.runAt(t.cursor); i >= 0 {
 		line = fmt.Sprintf("difference %d of %d · %s", i+1, len(d.runs), line)
@@ -272,6 +276,16 @@ func (t *timeline) compareHeader(width int) string {
 	return t.e.theme.Title.Render(padRight(projection.Truncate(line, width), width))
 }
 
+// beyondCount is how many seqs B sees outside A's window: differences with
+// no row (the timeline is A's window), said in beyondNotes.
+func (t *timeline) beyondCount() int64 {
+	wb, ok := t.wins[t.compareAs]
+	if !ok || !t.winOK {
+		return 0
+	}
+	return max(0, min(wb.MaxSeq, t.minSeq()-1)-max(1, wb.MinSeq)+1) + max(0, wb.MaxSeq-max(wb.MinSeq, t.maxSeq()+1)+1)
+}
+
 // beyondNotes say what B sees outside A's window: those seqs have no row
 // (the timeline is A's window), but they are what B sees and A does not.
 func (t *timeline) beyondNotes() []string {
@@ -313,8 +327,11 @@ func (t *timeline) diffRows(width, height int) []string {
 	var out []string
 	if len(d.runs) == 0 {
 		msg := "no differences"
-		if d.scanning {
+		switch {
+		case d.scanning:
 			msg = "looking for differences…"
+		case t.beyondCount() > 0:
+			msg = "A and B see every seq of A's window alike: the differences are the seqs above, which B sees and A does not"
 		}
 		return []string{th.Muted.Render(msg)}
 	}

@@ -242,3 +242,29 @@ func TestCompareFarQuotes(t *testing.T) {
 		t.Errorf("differences only draws seq 340 as %q, want carol's side of the quote resolved", row)
 	}
 }
+
+// TestSeqsOnlyBSeesAreDifferences: alice cleared her history up to seq 40,
+// bob did not, and in alice's window they see every seq alike. The view
+// said "B also sees seqs 1–40", then "no differences", "0 seqs differ" and
+// "alice and bob see every seq alike". Seqs one viewer sees and the other
+// does not are differences: counted, listed and named by ].
+func TestSeqsOnlyBSeesAreDifferences(t *testing.T) {
+	d := compareDriver(t, 120, 40, clearedBefore41(t)) // seq 5, deleted for alice, is before 41
+	d.open(chatAB)
+	d.keys("c")
+	if d.m.tl.diffs.scanning {
+		t.Fatal("the scan for differences did not finish")
+	}
+	if got := d.m.tl.diffProgress(); !strings.HasPrefix(got, "40 seqs differ") {
+		t.Errorf("the footer says %q, want the 40 seqs only bob sees counted", got)
+	}
+	d.keys("]")
+	if strings.Contains(d.m.status, "alike") || !strings.Contains(d.m.status, "1–40") {
+		t.Errorf("] says %q, want the seqs only bob sees named", d.m.status)
+	}
+	d.keys("D")
+	view := d.m.View()
+	if strings.Contains(view, "no differences") {
+		t.Errorf("differences only says there are none:\n%s", view)
+	}
+}
