@@ -47,8 +47,7 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 		m.helpBox.closed, m.helpBox.top, m.overlay = false, 0, ovHelp
 		return nil
 	case key.Matches(k, keys.MessageLog):
-		m.logBox.closed, m.logBox.scroll, m.overlay = false, 0, ovMsgLog
-		return nil
+		return m.openLog()
 	case key.Matches(k, keys.SwitchPane):
 		if m.tl != nil && m.focus == paneList {
 			m.focus = paneTimeline

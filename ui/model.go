@@ -231,6 +231,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.jumpResolved(msg)
 	case copiedMsg:
 		m.copied(msg)
+	case auditLoadedMsg:
+		m.logBox.auditLoaded(msg)
 	default:
 		// Replies to a child's own commands (a paste from the clipboard)
 		// go back to the child that is open.
