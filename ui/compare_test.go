@@ -268,3 +268,31 @@ func TestSeqsOnlyBSeesAreDifferences(t *testing.T) {
 		t.Errorf("differences only says there are none:\n%s", view)
 	}
 }
+
+// TestCompareInspectorWrapsLongValues: at 80 columns the compare
+// inspector cut a client_msg_id (and a long reason) at its column's edge,
+// with no wrap or scroll to read the rest. Each value now wraps in its
+// column, whole.
+func TestCompareInspectorWrapsLongValues(t *testing.T) {
+	const id = "35e5274dd7807f8a41f0a067c86dd2a9-0123456789abcdef"
+	d := compareDriver(t, 80, 24, func(st *store.Store) {
+		m := textMsg("bob", "alice", "", bucket.SessionSingle, 110, "hello 110 from bob")
+		m.ClientMsgID = id
+		if _, err := st.Backend().SetSlotField(t.Context(), bucket.DocIDForSeq(chatAB, 110), bucket.SlotIndex(110), "msg", m); err != nil {
+			t.Fatal(err)
+		}
+	})
+	d.open(chatAB)
+	d.keys("c")
+	d.jump(110)
+	d.keys("i")
+	var left strings.Builder
+	for _, l := range strings.Split(d.m.View(), "\n") {
+		l = strings.TrimPrefix(l, "│")
+		col, _, _ := strings.Cut(l, " │ ")
+		left.WriteString(strings.ReplaceAll(col, " ", ""))
+	}
+	if !strings.Contains(left.String(), `"client_msg_id":"`+id+`"`) {
+		t.Errorf("the inspector's left column does not hold the whole client_msg_id:\n%s", d.m.View())
+	}
+}

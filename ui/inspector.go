@@ -115,12 +115,21 @@ func (t *timeline) compareLines() []string {
 	return append(out, t.seenBy(t.compareAs, "B ", true)...)
 }
 
-// besides lays right beside left in columns of width cells each; too
-// narrow for two columns, right follows left.
+// besides lays right beside left in columns of width cells each, every
+// line wrapped to its column (an ID or a reason is never cut); too narrow
+// for two columns, right follows left.
 func besides(left, right []string, width int) []string {
 	if width < 30 {
 		return append(append(left, ""), right...)
 	}
+	wrap := func(lines []string) []string {
+		var out []string
+		for _, l := range lines {
+			out = append(out, wrapCells(l, width)...)
+		}
+		return out
+	}
+	left, right = wrap(left), wrap(right)
 	out := make([]string, max(len(left), len(right)))
 	for i := range out {
 		l, r := "", ""
@@ -199,14 +208,14 @@ func (in *inspector) SetSize(width, height int) {
 	in.vp.SetYOffset(in.vp.YOffset)
 }
 
-// setContent shows lines for seq, cut (never wrapped) to the width, and
-// keeps the scroll position within them.
+// setContent shows lines for seq, each wrapped to the width (a value is
+// never cut off), and keeps the scroll position within them.
 func (in *inspector) setContent(seq int64, lines []string) {
-	cut := make([]string, len(lines))
-	for i, l := range lines {
-		cut[i] = projection.Truncate(l, in.width-4)
+	var cut []string
+	for _, l := range lines {
+		cut = append(cut, wrapCells(l, in.width-4)...)
 	}
-	in.seq, in.lines = seq, len(lines)
+	in.seq, in.lines = seq, len(cut)
 	in.vp.SetContent(strings.Join(cut, "\n"))
 	in.vp.SetYOffset(in.vp.YOffset)
 }
