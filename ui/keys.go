@@ -94,8 +94,11 @@ func (m *Model) retry() tea.Cmd {
 	case m.tl != nil:
 		// Nothing failed: re-read what is held, so what another process
 		// wrote meanwhile (a script's revoke while the UI is open) shows.
-		m.setStatus("re-reading the buckets on screen", false)
-		return m.tl.reload()
+		m.setStatus("re-reading the buckets on screen and the list", false)
+		return tea.Batch(m.tl.reload(), m.reloadList())
+	case !m.list.loading:
+		m.setStatus("re-reading the list", false)
+		return m.reloadList()
 	}
 	return nil
 }

@@ -211,7 +211,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case bucketsLoadedMsg:
 		if m.tl != nil {
-			return m, m.tl.loaded(msg)
+			cmd := m.tl.loaded(msg)
+			if m.tl.follow.on {
+				m.followList()
+			}
+			return m, cmd
 		}
 	case membersLoadedMsg:
 		return m, m.withRefusals(m.membersLoaded(msg))
