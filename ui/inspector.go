@@ -21,6 +21,9 @@ import (
 // content JSON pretty-printed, then what the viewer sees. Every line is
 // sanitised: stored text is untrusted.
 func (t *timeline) inspectLines() []string {
+	if g, ok := t.gapAt(bucket.BucketIndex(t.cursor)); ok {
+		return t.gapLines(g)
+	}
 	s, b, ok := t.slot(t.cursor)
 	if !ok {
 		return []string{"not loaded"}
@@ -73,6 +76,29 @@ func (t *timeline) inspectLines() []string {
 	}
 	add("")
 	return append(out, t.seenBy(t.viewer, "", false)...)
+}
+
+// gapLines is the inspector of a run of buckets with nothing stored: no
+// slot to show, so what is missing and what a pull of those seqs returns.
+func (t *timeline) gapLines(g gap) []string {
+	from, to := t.gapSeqs(g)
+	first, last := bucket.DocIDForSeq(t.cid, bucket.FirstSeq(g.lo)), bucket.DocIDForSeq(t.cid, bucket.FirstSeq(g.hi))
+	docs := first
+	if g.hi > g.lo {
+		docs = fmt.Sprintf("%s to %s (%d buckets)", first, last, g.hi-g.lo+1)
+	}
+	out := []string{
+		fmt.Sprintf("seqs        %d-%d (%d), no bucket stored", from, to, to-from+1),
+		"doc_id      " + docs + ": no such document in msg",
+		fmt.Sprintf("window      %s sees seq %d-%d", t.viewer, t.minSeq(), t.maxSeq()),
+		"why         each seq is a hole: OpenIM's pull returns a stand-in {seq, status 4,",
+		"            sendTime of the newest message before it} (rule 4), and chatlens draws",
+		"            the run as one row",
+	}
+	for i, l := range out {
+		out[i] = projection.Sanitize(l)
+	}
+	return out
 }
 
 // seenBy is what viewer sees at the cursor and, with why, which rules made
@@ -195,7 +221,7 @@ func (m *Model) openInspector() {
 // view, beside both viewers' projections.
 func (m *Model) inspectorLines() []string {
 	lines := m.tl.inspectLines()
-	if m.tl.compareAs != "" {
+	if _, inGap := m.tl.gapAt(bucket.BucketIndex(m.tl.cursor)); m.tl.compareAs != "" && !inGap {
 		lines = besides(lines, m.tl.compareLines(), (m.width-4-3)/2)
 	}
 	return lines

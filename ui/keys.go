@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // handleKey routes a key: an open input takes every key first (so typing
@@ -158,8 +159,13 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		}
 		m.refuse(act, []int64{t.cursor}, "read-only: revoke, delete and mark read are disabled")
 	case key.Matches(k, keys.Inspect):
-		if _, _, ok := t.slot(t.cursor); ok {
+		_, _, held := t.slot(t.cursor)
+		_, inGap := t.gapAt(bucket.BucketIndex(t.cursor))
+		switch {
+		case held || inGap:
 			m.openInspector()
+		default:
+			m.setStatus(fmt.Sprintf("seq %d is not read yet: %s once it is on screen", t.cursor, keyName(keys.Inspect)), false)
 		}
 	case key.Matches(k, keys.Search):
 		m.input.start(inSearch, "search: ", t.search.query, t.search.query != "") // typing replaces the last query
