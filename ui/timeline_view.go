@@ -189,7 +189,7 @@ func (t *timeline) rows(width, height int) []string {
 	}
 	_, to := t.heldRange()
 	if t.olderNote {
-		out = append(out, th.Muted.Render("  … loading older messages"))
+		out = append(out, th.Muted.Render(projection.Truncate(t.olderLine(), width)))
 		height--
 	}
 	if t.clearedNote {
@@ -235,6 +235,19 @@ func (t *timeline) rows(width, height int) []string {
 		}
 	}
 	return out
+}
+
+// olderLine is the note above the oldest row held while the window goes
+// on above it: "loading" only while a read of older buckets is under way
+// (it stayed up with nothing loading), else where the older seqs are.
+func (t *timeline) olderLine() string {
+	for idx := range t.pending {
+		if idx < t.lo {
+			return "  … loading older messages"
+		}
+	}
+	from, _ := t.heldRange()
+	return fmt.Sprintf("  ↑ seqs %d–%d are read when you scroll up", t.minSeq(), from-1)
 }
 
 // clearedLine marks where the viewer's history starts when it does not
