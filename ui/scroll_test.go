@@ -1,8 +1,8 @@
 package ui
 
 import (
-	"fmt"
 	"context"
+	"fmt"
 	"os"
 	"runtime"
 	"runtime/debug"
