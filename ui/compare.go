@@ -338,9 +338,9 @@ func (t *timeline) diffRows(width, height int) []string {
 	seqWidth := len(strconv.FormatInt(t.maxSeq(), 10))
 	for i := t.diffTop; i < len(d.runs) && len(out) < height; i++ {
 		r := d.runs[i]
-		marker := "  "
-		if r.from <= t.cursor && t.cursor <= r.to {
-			marker = "▸ "
+		marker, here := "  ", r.from <= t.cursor && t.cursor <= r.to
+		if here {
+			marker = t.marker(t.cursor)
 		}
 		prefix := fmt.Sprintf("%s%*d %s ", marker, seqWidth, r.from, t.clock(r.a, t.clockFmt))
 		a, _ := t.describe(r.a)
@@ -354,7 +354,7 @@ func (t *timeline) diffRows(width, height int) []string {
 				a += " no message"
 			}
 		}
-		out = append(out, t.compareRow(prefix, a, b, r.reason, width, marker == "▸ "))
+		out = append(out, t.compareRow(prefix, a, b, r.reason, width, here))
 	}
 	return out
 }

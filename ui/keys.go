@@ -53,7 +53,7 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 		if m.tl != nil && m.focus == paneList {
 			m.focus = paneTimeline
 		} else {
-			m.focus = paneList
+			m.toList()
 		}
 		return nil
 	case key.Matches(k, keys.Retry):
@@ -104,6 +104,15 @@ func (m *Model) retry() tea.Cmd {
 	return nil
 }
 
+// toList gives the keys to the list, its cursor on the open conversation:
+// the selection said one conversation while the timeline showed another.
+func (m *Model) toList() {
+	m.focus = paneList
+	if m.tl != nil {
+		m.list.selectConversation(m.tl.cid)
+	}
+}
+
 // listKey gives the key to the list and does what it asks.
 func (m *Model) listKey(k tea.KeyMsg) tea.Cmd {
 	cmd := m.list.Update(k)
@@ -125,7 +134,7 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		if t.compareAs != "" {
 			t.stopCompare()
 		} else {
-			m.focus = paneList
+			m.toList()
 		}
 	case key.Matches(k, keys.ViewAs):
 		m.openPicker(false)

@@ -147,8 +147,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) layout() {
 	h := m.bodyHeight()
 	ps := m.paneSizes()
+	m.list.focused = m.focus == paneList
 	m.list.SetSize(ps.listW, ps.inner)
 	if m.tl != nil {
+		m.tl.focused = m.focus == paneTimeline
 		m.tl.SetSize(ps.tlW, ps.inner)
 	}
 	m.input.SetSize(m.width, 1)
@@ -200,7 +202,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.list.loading = false
 		m.list.err = msg.err
 		if msg.err == nil {
-			m.list.setItems(msg.items)
+			open := ""
+			if m.tl != nil {
+				open = m.tl.cid
+			}
+			m.list.setItems(msg.items, open)
 			m.list.itemsFor = msg.owner
 			m.list.names = msg.names
 			m.list.fromMessages = msg.fromMessages

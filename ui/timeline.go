@@ -31,6 +31,8 @@ type timeline struct {
 	membersReq reqID
 	jumpReq    reqID // a jump resolved in the background (a date, the next message past holes)
 
+	focused bool // the keys come here (the cursor is ▸, else ▹)
+
 	viewer string
 	win    bucket.Window            // the viewer's window
 	wins   map[string]bucket.Window // windows known per viewer

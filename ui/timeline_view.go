@@ -273,8 +273,11 @@ func (t *timeline) messageLine(seq int64, width, seqWidth int) string {
 
 // marker points at the cursor's row.
 func (t *timeline) marker(seq int64) string {
-	if seq == t.cursor {
+	switch {
+	case seq == t.cursor && t.focused:
 		return "▸ "
+	case seq == t.cursor:
+		return "▹ " // the keys go to the list
 	}
 	return "  "
 }
