@@ -40,9 +40,10 @@ func (c *conversationsCmd) Run(ctx context.Context, s *session) error {
 					ConversationID   string `json:"conversationID"`
 					ConversationType int32  `json:"conversationType"`
 					MaxSeq           int64  `json:"maxSeq"`
-					ReadSeq          int64  `json:"readSeq"`
+					HasReadSeq       int64  `json:"hasReadSeq"` // the server's name (get_conversations_has_read_and_max_seq)
+					ReadSeq          int64  `json:"readSeq"`    // the same, as chatlens named it first
 					Unread           int64  `json:"unread"`
-				}{conv.ConversationID, conv.ConversationType, conv.Window.MaxSeq, conv.Window.ReadSeq, conv.Unread()}); err != nil {
+				}{conv.ConversationID, conv.ConversationType, conv.Window.MaxSeq, conv.Window.ReadSeq, conv.Window.ReadSeq, conv.Unread()}); err != nil {
 					return err
 				}
 			}

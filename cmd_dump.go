@@ -42,14 +42,18 @@ func (c *dumpCmd) Run(ctx context.Context, s *session) error {
 }
 
 func (c *dumpCmd) dump(ctx context.Context, s *session, st *store.Store) error {
-	if err := s.warnViewer(ctx, c.As, c.Conversation); err != nil {
-		return err
-	}
 	ws, err := st.Windows(ctx, c.As, []string{c.Conversation}, nil)
 	if err != nil {
 		return err
 	}
 	w := ws[c.Conversation]
+	if w.NoConversation {
+		fmt.Fprintln(s.stderr, "chatlens: "+store.UnpulledNote(c.As, c.Conversation))
+		return nil
+	}
+	if err := s.warnViewer(ctx, c.As, c.Conversation); err != nil {
+		return err
+	}
 	if w.MaxSeq == 0 {
 		return fmt.Errorf("dump: conversation %s holds no messages", projection.SingleLine(c.Conversation))
 	}

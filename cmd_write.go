@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/chatlens/chatlens/projection"
@@ -41,7 +42,11 @@ Examples:
 
     chatlens revoke --conversation sg_phoenix --seq 12 --by wangfang
     chatlens revoke --conversation si_alice_bob --seq 5,7,10-20 --by alice --stats
-    chatlens revoke --conversation sg_phoenix --seq 40 --by ops --admin`
+    chatlens revoke --conversation sg_phoenix --seq 40 --by ops --admin
+    chatlens revoke --conversation sg_g1 --seq 6 --by u1 --openim-api http://host:10002 --openim-secret S
+
+With --openim-api the revoke goes through OpenIM Server's REST API with the user's own token: the
+server applies its rules, notifies devices, and its answer decides.`
 }
 
 func (c *revokeCmd) Run(ctx context.Context, s *session) error { return c.write(ctx, s, "revoke") }
@@ -94,6 +99,10 @@ func (w *writeFlags) write(ctx context.Context, s *session, action string) error
 		if w.Admin {
 			as += " as an app admin"
 		}
+		if res.API != nil {
+			fmt.Fprintln(s.stdout, projection.SingleLine(apiDoneLine(action, w.Conversation, as, res)))
+			return nil
+		}
 		var done string
 		switch action {
 		case "revoke":
@@ -112,4 +121,26 @@ func (w *writeFlags) write(ctx context.Context, s *session, action string) error
 		}
 		return nil
 	})
+}
+
+// apiDoneLine says what a write the server's API accepted did: "devices
+// notified" only once the store shows it (the server writes MongoDB after
+// it answers).
+func apiDoneLine(action, cid, as string, res store.Done) string {
+	seqs := store.FormatSeqs(res.Seqs)
+	if len(res.API.Unconfirmed) > 0 {
+		return fmt.Sprintf("%s of seq %s of %s by %s: the server accepted it; the store does not show it yet (seq %s)",
+			action, seqs, cid, as, store.FormatSeqs(res.API.Unconfirmed))
+	}
+	switch action {
+	case "revoke":
+		role := ""
+		if res.Revoke != nil {
+			role = fmt.Sprintf(" (role %d)", res.Revoke.Role)
+		}
+		return fmt.Sprintf("revoked seq %s of %s by %s%s through the OpenIM API, devices notified", seqs, cid, as, role)
+	case "delete":
+		return fmt.Sprintf("deleted seq %s of %s for %s through the OpenIM API, %s's devices notified", seqs, cid, as, strings.Fields(as)[0])
+	}
+	return fmt.Sprintf("marked seq %s of %s read by %s through the OpenIM API, devices notified", seqs, cid, as)
 }

@@ -15,6 +15,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/alecthomas/kong"
 
@@ -61,13 +62,26 @@ type connection struct {
 	ReadPreference string `name:"read-preference" placeholder:"MODE" group:"connection" help:"MongoDB read preference (primary, secondaryPreferred, ...)."`
 	AuditLog       string `name:"audit-log" placeholder:"FILE" group:"connection" complete:"file" help:"Audit log file (default ${audit_path})."`
 	UTC            bool   `name:"utc" group:"connection" help:"Show times in UTC, not the local time zone."`
+
+	// OpenIM's REST API: with it, revoke, delete and mark read go through
+	// the server (store/openimapi), which notifies devices.
+	OpenIMAPI     string        `name:"openim-api" env:"CHATLENS_OPENIM_API" placeholder:"URL" group:"connection" help:"OpenIM Server's REST API (http://host:10002): revoke, delete and mark read go through it, so devices are notified."`
+	OpenIMSecret  string        `name:"openim-secret" env:"CHATLENS_OPENIM_SECRET" placeholder:"SECRET" group:"connection" help:"The server's secret (share.yml), for the admin token that asks each user's token."`
+	OpenIMAdmin   string        `name:"openim-admin" default:"imAdmin" placeholder:"USER" group:"connection" help:"The server's app admin user ID."`
+	OpenIMTimeout time.Duration `name:"openim-timeout" default:"10s" placeholder:"DURATION" group:"connection" help:"How long to wait for each answer of the API before its seqs are unknown."`
 }
 
 // Validate checks the Redis address before anything creates or seeds a
 // store for nothing.
 func (c *connection) Validate() error {
 	if c.Redis != "" {
-		return rediscache.ParseAddr(c.Redis)
+		if err := rediscache.ParseAddr(c.Redis); err != nil {
+			return err
+		}
+	}
+	if c.OpenIMAPI != "" {
+		_, err := c.openIMClient()
+		return err
 	}
 	return nil
 }

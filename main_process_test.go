@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"go.mongodb.org/mongo-driver/v2/bson"
 	"os"
 	"os/exec"
 	"slices"
@@ -135,4 +136,39 @@ func sortedSeqs(seqs []int64) []int64 {
 	out := slices.Clone(seqs)
 	slices.Sort(out)
 	return out
+}
+
+// SIGINT part way through a mark read of 20,000 seqs: the read seq is raised
+// to the highest seq marked, and the one line says so, so the unread count
+// follows what was done (it stayed at 0: the read seq was raised at the end).
+func TestInterruptedMarkReadRaisesTheReadSeq(t *testing.T) {
+	const n = 20000
+	s := withLongChat(t, n)
+	// olga's conversation document: OpenIM refuses a mark read without one.
+	s.storeDocs(t, bucket.CollConversation, bson.D{{Key: "owner_user_id", Value: "olga"}, {Key: "conversation_id", Value: batchCid},
+		{Key: "conversation_type", Value: int32(1)}, {Key: "user_id", Value: "alice"}})
+	cmd, out := startWrite(t, s, "read", "--conversation", batchCid, "--seq", "1-20000", "--by", "olga")
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	read := sortedSeqs(countSlots(t, s, n, func(sl bucket.StoredSlot) bool { return sl.Slot.IsRead }))
+	if cmd.ProcessState.ExitCode() != 1 || len(read) == n {
+		t.Fatalf("exit %d with %d of %d seqs read: the interrupt did not stop the batch; output %q", cmd.ProcessState.ExitCode(), len(read), n, out)
+	}
+	ws, err := s.stored(t).Windows(t.Context(), "olga", []string{batchCid}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := int64(0)
+	if len(read) > 0 {
+		want = read[len(read)-1]
+	}
+	if ws[batchCid].ReadSeq != want {
+		t.Errorf("read seq %d after marking seq %s; want %d", ws[batchCid].ReadSeq, store.FormatSeqs(read), want)
+	}
+	if len(read) > 0 && !strings.Contains(out.String(), fmt.Sprintf("read seq raised to %d", want)) {
+		t.Errorf("output %q; want it to say the read seq was raised to %d", out, want)
+	}
+	t.Logf("interrupted after %d of %d seqs: %s", len(read), n, strings.TrimSpace(out.String()))
 }

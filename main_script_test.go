@@ -29,9 +29,12 @@ func TestScript(t *testing.T) {
 			for name, dir := range map[string]string{"XDG_DATA_HOME": "xdg-data", "XDG_STATE_HOME": "xdg-state", "XDG_CONFIG_HOME": "xdg-config"} {
 				env.Setenv(name, filepath.Join(env.WorkDir, dir))
 			}
-			return nil
+			recorded, err := filepath.Abs("store/openimapi/testdata/recorded")
+			env.Setenv("RECORDED", recorded)
+			return err
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"openim-standin": openIMStandIn,
 			"exits": func(ts *testscript.TestScript, neg bool, args []string) {
 				if neg || len(args) < 2 {
 					ts.Fatalf("usage: exits N command [args...]")

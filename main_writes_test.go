@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"go.mongodb.org/mongo-driver/v2/bson"
 	"os"
 	"strings"
 	"testing"
@@ -79,6 +80,9 @@ func TestDumpOfAFarBucketPrintsOneRowForTheRunBetween(t *testing.T) {
 		}
 	}
 	_ = st.Close(context.Background())
+	// alice's conversation document: without one, OpenIM pulls her nothing.
+	s.storeDocs(t, bucket.CollConversation, bson.D{{Key: "owner_user_id", Value: "alice"}, {Key: "conversation_id", Value: cid},
+		{Key: "conversation_type", Value: int32(3)}, {Key: "group_id", Value: "far"}})
 
 	out := s.mustRun(t, "dump", "--conversation", cid, "--as", "alice")
 	lines := strings.Split(strings.TrimSpace(out), "\n")

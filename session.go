@@ -17,6 +17,7 @@ import (
 	"github.com/chatlens/chatlens/store/demo"
 	"github.com/chatlens/chatlens/store/embedded"
 	"github.com/chatlens/chatlens/store/mongostore"
+	"github.com/chatlens/chatlens/store/openimapi"
 	"github.com/chatlens/chatlens/store/rediscache"
 )
 
@@ -31,6 +32,13 @@ type session struct {
 	logFile     *os.File
 	cacheWarned bool // the cache failed at open and the user was told
 }
+
+// noRedisNote is said once to a reader of a deployment without --redis:
+// OpenIM writes the newest seqs (MALLOC_SEQ) and read seqs (SEQ_USER_READ)
+// to Redis first and to MongoDB later, and seq.max_seq is the end of an
+// allocated block, so MongoDB alone can lag (shared/openim-recorded: 331
+// allocated for 284 messages in sg_g1).
+const noRedisNote = "without --redis, newest seqs and read positions come from MongoDB, which OpenIM updates after Redis: they may lag what users' devices show"
 
 // storeUse is how a command uses the configured store.
 type storeUse struct {
@@ -106,12 +114,34 @@ func (s *session) open(ctx context.Context, use storeUse) error {
 			cache = rc
 		}
 	}
+	if c.MongoURI != "" && c.Redis == "" && (s.cmd == "" || s.cmd == "dump" || s.cmd == "conversations") {
+		fmt.Fprintln(s.stderr, "chatlens: note: "+noRedisNote)
+	}
 	audit := s.log
 	if s.cmd == "seed" {
 		audit = nil // one entry for the whole seed, not one per batch
 	}
-	s.st = store.New(backend, store.Options{Cache: cache, ReadOnly: c.ReadOnly, Audit: audit, Operator: operator()})
+	opts := store.Options{Cache: cache, ReadOnly: c.ReadOnly, Audit: audit, Operator: operator()}
+	if c.OpenIMAPI != "" && use.writes {
+		api, err := c.openIMClient()
+		if err != nil {
+			_ = backend.Close(ctx)
+			return err
+		}
+		opts.API = api
+	}
+	s.st = store.New(backend, opts)
 	return nil
+}
+
+// openIMClient is the client of --openim-api; a bad URL or no secret is a
+// usage error.
+func (c *connection) openIMClient() (*openimapi.Client, error) {
+	api, err := openimapi.New(openimapi.Options{URL: c.OpenIMAPI, Secret: c.OpenIMSecret, Admin: c.OpenIMAdmin, Timeout: c.OpenIMTimeout})
+	if errors.Is(err, openimapi.ErrBadURL) {
+		return nil, usageError{err.Error()}
+	}
+	return api, err
 }
 
 func (s *session) openEmbedded(ctx context.Context, use storeUse) (*embedded.Backend, error) {

@@ -33,7 +33,7 @@ func TestHolesAreOpenIMsStandIns(t *testing.T) {
 			}
 			m.SendTime = 1700000000005 // as dump fills in for a stored hole
 			b, err := json.Marshal(m)
-			if want := `{"seq":7,"status":4,"sendTime":1700000000005}`; err != nil || string(b) != want {
+			if want := holeJSON("1700000000005"); err != nil || string(b) != want {
 				t.Errorf("JSON = %s, %v; want %s", b, err, want)
 			}
 		})

@@ -1,8 +1,6 @@
 package projection
 
 import (
-	"bytes"
-	"encoding/json"
 	"slices"
 
 	"github.com/chatlens/chatlens/store/bucket"
@@ -14,24 +12,24 @@ type Conv struct {
 	SessionType int32  // used when a message carries no session_type of its own
 }
 
-// Message is what one viewer sees at one seq. The JSON fields and their order
-// are those of OpenIM (`dump --format json`); the rest is for drawing.
+// Message is what one viewer sees at one seq; its JSON is OpenIM's pull of
+// it (msgjson.go). The fields after the first group are for drawing.
 type Message struct {
-	Seq            int64  `json:"seq"`
-	DocID          string `json:"docID"`
-	Index          int    `json:"index"` // slot index inside the bucket
-	SendID         string `json:"sendID"`
-	RecvID         string `json:"recvID"`
-	GroupID        string `json:"groupID"`
-	SenderNickname string `json:"senderNickname"`
-	SessionType    int32  `json:"sessionType"`
-	ContentType    int32  `json:"contentType"`
-	Content        string `json:"content"`
-	Status         int32  `json:"status"`
-	IsRead         bool   `json:"isRead"`
-	SendTime       int64  `json:"sendTime"`
-	ClientMsgID    string `json:"clientMsgID"`
-	ServerMsgID    string `json:"serverMsgID"`
+	Seq            int64
+	DocID          string
+	Index          int // slot index inside the bucket
+	SendID         string
+	RecvID         string
+	GroupID        string
+	SenderNickname string
+	SessionType    int32
+	ContentType    int32
+	Content        string // "" when deleted for the viewer (the pull has null)
+	Status         int32
+	IsRead         bool
+	SendTime       int64
+	ClientMsgID    string
+	ServerMsgID    string
 
 	// What the UI needs to draw each case distinctly.
 	Hole             bool           `json:"-"` // no message at this seq (rule 4)
@@ -50,18 +48,20 @@ type Message struct {
 
 	// The stored message before projection, for the inspector. Slices are
 	// shared with the stored slot: treat them as read-only.
-	RawContentType   int32    `json:"-"`
-	RawContent       string   `json:"-"`
-	RawSeq           int64    `json:"-"` // msg.seq as stored; may disagree with Seq (see Problem)
-	MsgFrom          int32    `json:"-"`
-	SenderPlatformID int32    `json:"-"`
-	SenderFaceURL    string   `json:"-"`
-	CreateTime       int64    `json:"-"`
-	AtUserIDList     []string `json:"-"`
-	AttachedInfo     string   `json:"-"`
-	Ex               string   `json:"-"`
-	DelList          []string `json:"-"`
-	SlotIsRead       bool     `json:"-"` // the stored slot flag, whatever the session type
+	RawContentType   int32               `json:"-"`
+	RawContent       string              `json:"-"`
+	RawSeq           int64               `json:"-"` // msg.seq as stored; may disagree with Seq (see Problem)
+	MsgFrom          int32               `json:"-"`
+	SenderPlatformID int32               `json:"-"`
+	SenderFaceURL    string              `json:"-"`
+	CreateTime       int64               `json:"-"`
+	AtUserIDList     []string            `json:"-"`
+	AttachedInfo     string              `json:"-"`
+	Ex               string              `json:"-"`
+	Options          map[string]bool     `json:"-"`
+	OfflinePush      *bucket.OfflinePush `json:"-"`
+	DelList          []string            `json:"-"`
+	SlotIsRead       bool                `json:"-"` // the stored slot flag, whatever the session type
 
 	// Where the slot came from, for Explain: a bucket not stored at all, a
 	// slot the bucket lacks, a stored msg (a hole may still have one, with
@@ -100,32 +100,6 @@ const (
 // is {"detail": "<JSON string>"}.
 func isNotification(ct int32) bool { return ct >= NotificationBegin && ct <= NotificationEnd }
 
-// holeJSON is the only shape a hole has in `dump --format json`: the
-// stand-in OpenIM returns for it (mgo/msg.go FindSeqs).
-type holeJSON struct {
-	Seq      int64 `json:"seq"`
-	Status   int32 `json:"status"`
-	SendTime int64 `json:"sendTime"`
-}
-
-// MarshalJSON writes OpenIM's field names in order; a hole is
-// {"seq":N,"status":4,"sendTime":T}, T the previous message's send time.
-// HTML characters are left as they are: the caller's encoder decides
-// whether to escape them.
-func (m Message) MarshalJSON() ([]byte, error) {
-	if m.Hole {
-		return json.Marshal(holeJSON{Seq: m.Seq, Status: bucket.StatusDeleted, SendTime: m.SendTime})
-	}
-	type plain Message // no MarshalJSON method: no recursion
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(plain(m)); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
-
 // View projects stored slot s for viewer, following OPENIM.md's read-time
 // rules in order. docID names the bucket ("" derives it from conv.ID). quoted
 // serves rule 5 (the quoted seq's slot decides whether OpenIM rewrites the
@@ -163,6 +137,7 @@ func View(s bucket.StoredSlot, docID string, viewer string, conv Conv, quoted bu
 	m.MsgFrom, m.SenderPlatformID, m.SenderFaceURL = msg.MsgFrom, msg.SenderPlatformID, msg.SenderFaceURL
 	m.CreateTime, m.AtUserIDList = msg.CreateTime, msg.AtUserIDList
 	m.AttachedInfo, m.Ex = msg.AttachedInfo, msg.Ex
+	m.Options, m.OfflinePush = msg.Options, msg.OfflinePush
 	if m.SessionType == 0 {
 		m.SessionType = conv.SessionType
 	}

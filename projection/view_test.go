@@ -104,15 +104,28 @@ func TestViewAddressesAndRawFields(t *testing.T) {
 	}
 }
 
+// holeJSON is OpenIM's stand-in for seq 7 of single, as pull_u3.json shows
+// one: every field zero but seq, status 4 and sendTime, content null.
+func holeJSON(sendTime string) string {
+	return `{"sendID":"","recvID":"","groupID":"","clientMsgID":"","serverMsgID":"","senderPlatformID":0,` +
+		`"senderNickname":"","senderFaceURL":"","sessionType":0,"msgFrom":0,"contentType":0,"content":null,` +
+		`"seq":7,"sendTime":` + sendTime + `,"createTime":0,"status":4,"isRead":false,"offlinePushInfo":null,` +
+		`"atUserIDList":null,"attachedInfo":"","ex":"","docID":"si_alice_bob:0","index":6}`
+}
+
+// The pull's sdkws.MsgData: every field in the server's order
+// (shared/openim-recorded/pull_*.json), then chatlens's docID and index.
 func TestMessageJSONShape(t *testing.T) {
 	hole := View(stored(7, nil), "", "bob", Conv{ID: single}, nil)
-	if b, err := json.Marshal(hole); err != nil || string(b) != `{"seq":7,"status":4,"sendTime":0}` {
+	if b, err := json.Marshal(hole); err != nil || string(b) != holeJSON("0") {
 		t.Errorf("hole JSON = %s (%v)", b, err)
 	}
 	m := View(stored(101, message(101, Text, text("hi")), read), "", "bob", Conv{ID: single}, nil)
-	want := `{"seq":101,"docID":"si_alice_bob:1","index":0,"sendID":"alice","recvID":"bob","groupID":"",` +
-		`"senderNickname":"Alice","sessionType":1,"contentType":101,"content":"{\"content\":\"hi\"}","status":2,` +
-		`"isRead":true,"sendTime":1700000000101,"clientMsgID":"c101","serverMsgID":"s101"}`
+	want := `{"sendID":"alice","recvID":"bob","groupID":"","clientMsgID":"c101","serverMsgID":"s101",` +
+		`"senderPlatformID":0,"senderNickname":"Alice","senderFaceURL":"","sessionType":1,"msgFrom":100,` +
+		`"contentType":101,"content":"{\"content\":\"hi\"}","seq":101,"sendTime":1700000000101,` +
+		`"createTime":1700000000101,"status":2,"isRead":true,"offlinePushInfo":null,"atUserIDList":[],` +
+		`"attachedInfo":"","ex":"","docID":"si_alice_bob:1","index":0}`
 	if b, err := json.Marshal(m); err != nil || string(b) != want {
 		t.Errorf("message JSON:\n got %s\nwant %s (%v)", b, want, err)
 	}
@@ -130,7 +143,7 @@ func TestMessageJSONShape(t *testing.T) {
 	}
 	// Inside a slice too (dump may marshal a page at once).
 	b, _ := json.Marshal([]Message{hole})
-	if string(b) != `[{"seq":7,"status":4,"sendTime":0}]` {
+	if string(b) != "["+holeJSON("0")+"]" {
 		t.Errorf("hole in a slice = %s", b)
 	}
 }
@@ -169,5 +182,43 @@ func TestSame(t *testing.T) {
 	r := stored(5, message(5, Text, text("hi")), revokedBy("alice", "Alice", 100, 1))
 	if !Same(View(r, "", "alice", Conv{ID: single}, nil), View(r, "", "bob", Conv{ID: single}, nil)) {
 		t.Error("a revoke is seen the same by everyone")
+	}
+}
+
+// A message deleted for the viewer is pulled with content null and status 4
+// (pull_u2.json, si_u1_u2 seq 4); revoked as well, the revoke's content wins
+// and the status stays 4 (pull_u3.json, sg_g1 seq 3). Options, offline push
+// and the other MsgData fields come through as stored.
+func TestDeletedContentIsNull(t *testing.T) {
+	fields := func(m Message) map[string]any {
+		var o map[string]any
+		b, err := json.Marshal(m)
+		if err != nil || json.Unmarshal(b, &o) != nil {
+			t.Fatalf("marshal %+v: %v", m, err)
+		}
+		return o
+	}
+	msg := message(4, Text, text("hi"))
+	msg.Options = map[string]bool{"history": true}
+	msg.OfflinePush = &bucket.OfflinePush{Title: "t", IOSPushSound: "s"}
+	deleted := fields(View(stored(4, msg, deletedBy("bob")), "", "bob", Conv{ID: single}, nil))
+	if c, ok := deleted["content"]; !ok || c != nil || deleted["status"] != float64(4) {
+		t.Errorf("deleted for bob: content %#v (present %v), status %v; want null, 4", c, ok, deleted["status"])
+	}
+	if o, _ := deleted["options"].(map[string]any); o["history"] != true {
+		t.Errorf("options = %#v", deleted["options"])
+	}
+	if p, _ := deleted["offlinePushInfo"].(map[string]any); p["title"] != "t" || p["iOSPushSound"] != "s" || p["signalInfo"] != "" {
+		t.Errorf("offlinePushInfo = %#v", deleted["offlinePushInfo"])
+	}
+	if alice := fields(View(stored(4, msg, deletedBy("bob")), "", "alice", Conv{ID: single}, nil)); alice["content"] != text("hi") {
+		t.Errorf("alice, not in del_list: content %#v", alice["content"])
+	}
+	both := fields(View(stored(4, msg, deletedBy("bob"), revokedBy("alice", "Alice", 0, 1)), "", "bob", Conv{ID: single}, nil))
+	if c, _ := both["content"].(string); !strings.Contains(c, "revokerID") || both["status"] != float64(4) || both["contentType"] != float64(RevokeNotice) {
+		t.Errorf("deleted and revoked: %v %v %v", both["content"], both["status"], both["contentType"])
+	}
+	if _, ok := fields(View(stored(5, message(5, Text, text("x"))), "", "bob", Conv{ID: single}, nil))["options"]; ok {
+		t.Error("a message without options carries an options field; the pull leaves it out")
 	}
 }

@@ -24,6 +24,7 @@ type WriteRequest struct {
 type Done struct {
 	WriteResult
 	Revoke *bucket.Revoke
+	API    *APIDone // set when the server's API made the write
 }
 
 // Do checks req as OpenIM would before it writes — the user is one the
@@ -64,7 +65,7 @@ func (s *Store) Do(ctx context.Context, req WriteRequest) (Done, error) {
 	if rp != nil {
 		rev = rp.record()
 	}
-	return s.apply(ctx, req, rev)
+	return s.applyChecked(ctx, req, rev)
 }
 
 func (s *Store) apply(ctx context.Context, req WriteRequest, rev bucket.Revoke) (Done, error) {
@@ -131,7 +132,7 @@ func (s *Store) planRevoke(ctx context.Context, req WriteRequest, user *bucket.U
 // judge applies RevokeRule to one stored message; "" when allowed.
 func (p *revokePlan) judge(st bucket.StoredSlot) string {
 	msg := st.Slot.Msg
-	who := Revoker{UserID: p.req.By, Admin: p.req.Admin}
+	who := Revoker{UserID: p.req.By, Admin: p.req.Admin, MembersKnown: len(p.members) > 0}
 	if p.user != nil {
 		who.AppMangerLevel = p.user.AppMangerLevel
 	}

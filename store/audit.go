@@ -23,6 +23,9 @@ const (
 	ResultUnknown      = "unknown" // nothing surely done, some replies lost (Unknown)
 	ResultFailed       = "failed"  // nothing written
 	ResultRefused      = "refused" // refused before anything was written
+	// ResultAccepted: the server's API accepted the write, and the store
+	// did not show all of it yet (Unconfirmed) when chatlens stopped looking.
+	ResultAccepted = "accepted"
 )
 
 // AuditEntry is one line of the audit log: every write, its intent before
@@ -39,6 +42,14 @@ type AuditEntry struct {
 	Applied      SeqList   `json:"applied,omitempty"` // with "partial": the seqs that were changed
 	Unknown      SeqList   `json:"unknown,omitempty"` // seqs whose reply was lost: maybe changed
 	Error        string    `json:"error,omitempty"`
+	// A write through the server's API: "via": "api", the operationID its
+	// calls carry (each "-<n>" more), the seqs accepted but not seen in the
+	// store yet, and both verdicts where the server refused what chatlens
+	// allowed. No token or secret is ever part of a line.
+	Via         string    `json:"via,omitempty"`
+	OperationID string    `json:"operationID,omitempty"`
+	Unconfirmed SeqList   `json:"unconfirmed,omitempty"`
+	Verdicts    *Verdicts `json:"verdicts,omitempty"`
 }
 
 // SeqList is a list of seqs written to the log as ranges ("1-330,400"), so a

@@ -22,6 +22,9 @@ type Revoker struct {
 	// Member is the revoker's group_member record in the message's group,
 	// nil when they are not a member (or the message is not a group's).
 	Member *bucket.GroupMember
+	// MembersKnown: the store holds the group's group_member records, so a
+	// nil Member means the revoker is not (or no longer) in the group.
+	MembersKnown bool
 }
 
 // RevokeDecision is RevokeRule's answer for one message.
@@ -36,10 +39,13 @@ type RevokeDecision struct {
 // The message's own session_type picks the rule, as the server does:
 //   - an app admin may revoke anything, with role 0;
 //   - single chat (1): only the sender; role = user.app_manger_level;
-//   - group chat (3): the sender; the owner anyone's; an admin only an
-//     ordinary member's or a non-member's; an ordinary member or a
-//     non-member nobody else's; role = the revoker's role_level (0 when not
-//     a member);
+//   - group chat (3): only a member, not even the sender once they have
+//     left (GetGroupMemberInfoMap fails for a caller not in the group before
+//     the sender rule is reached: 1002 "op user not in group"); the sender;
+//     the owner anyone's; an admin only an ordinary member's or a
+//     non-member's; an ordinary member nobody else's; role = the revoker's
+//     role_level. A store without the group's members cannot tell who left:
+//     there the sender may, with role 0;
 //   - any other session type: the server does not revoke it.
 func RevokeRule(msg *bucket.MsgData, who Revoker, sender *bucket.GroupMember) RevokeDecision {
 	if who.Admin {
@@ -55,6 +61,9 @@ func RevokeRule(msg *bucket.MsgData, who Revoker, sender *bucket.GroupMember) Re
 		role := int32(0)
 		if who.Member != nil {
 			role = who.Member.RoleLevel
+		}
+		if who.Member == nil && who.MembersKnown {
+			return RevokeDecision{Rule: fmt.Sprintf("%s is not a member of group %s (left, or never joined): OpenIM refuses a revoke by anyone outside the group, their own messages too", who.UserID, msg.GroupID)}
 		}
 		if who.UserID == msg.SendID {
 			return RevokeDecision{Allowed: true, Role: role, Rule: "the sender may revoke their own message"}
@@ -81,7 +90,7 @@ func RevokeWho(msg *bucket.MsgData) string {
 	case bucket.SessionSingle:
 		return fmt.Sprintf("who may revoke: only the sender, %s (single chat), or an app admin", msg.SendID)
 	case bucket.SessionGroup:
-		return fmt.Sprintf("who may revoke: the sender %s, the group owner, an admin if %s is an ordinary member or not a member, or an app admin",
+		return fmt.Sprintf("who may revoke: the sender %s while in the group, the group owner, an admin if %s is an ordinary member or not a member, or an app admin",
 			msg.SendID, msg.SendID)
 	}
 	return fmt.Sprintf("who may revoke: only an app admin (session type %d)", msg.SessionType)

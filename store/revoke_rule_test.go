@@ -41,14 +41,19 @@ func TestRevokeRule(t *testing.T) {
 		{"single: the sender", single, store.Revoker{UserID: "bob", AppMangerLevel: 3}, nil, true, 3, ""},
 		{"single: the other user", single, store.Revoker{UserID: "alice"}, nil, false, 0, "only the sender (bob)"},
 		{"group: own message", group("mo"), store.Revoker{UserID: "mo", Member: member}, member, true, bucket.RoleMember, ""},
-		{"group: own message, no longer a member", group("gone"), store.Revoker{UserID: "gone"}, nil, true, 0, ""},
+		// A member who left may not revoke even their own message: the
+		// server's GetGroupMemberInfoMap fails for a caller outside the group
+		// (1002 "op user not in group") before the sender rule is reached.
+		{"group: own message, no longer a member", group("gone"), store.Revoker{UserID: "gone", MembersKnown: true}, nil, false, 0, "gone is not a member of group club (left, or never joined)"},
+		{"group: own message, members not stored", group("gone"), store.Revoker{UserID: "gone"}, nil, true, 0, ""},
 		{"group: owner, an admin's message", group("adam"), store.Revoker{UserID: "olga", Member: owner}, admin, true, bucket.RoleOwner, ""},
 		{"group: admin, a member's message", group("mo"), store.Revoker{UserID: "adam", Member: admin}, member, true, bucket.RoleAdmin, ""},
 		{"group: admin, a non-member's message", group("gone"), store.Revoker{UserID: "adam", Member: admin}, nil, true, bucket.RoleAdmin, ""},
 		{"group: admin, another admin's message", group("ada"), store.Revoker{UserID: "adam", Member: admin}, admin2, false, 0, "only an ordinary member's message (the sender ada is the group's admin)"},
 		{"group: admin, the owner's message", group("olga"), store.Revoker{UserID: "adam", Member: admin}, owner, false, 0, "the group's owner"},
 		{"group: member, someone else's", group("ada"), store.Revoker{UserID: "mo", Member: member}, admin2, false, 0, "an ordinary member may revoke only their own"},
-		{"group: non-member", group("mo"), store.Revoker{UserID: "zed"}, member, false, 0, "zed is not a member of group club"},
+		{"group: non-member", group("mo"), store.Revoker{UserID: "zed", MembersKnown: true}, member, false, 0, "zed is not a member of group club"},
+		{"group: non-member, members not stored", group("mo"), store.Revoker{UserID: "zed"}, member, false, 0, "zed is not a member of group club"},
 		{"notification: not supported", &bucket.MsgData{SendID: "sys", SessionType: bucket.SessionNotification}, store.Revoker{UserID: "sys"}, nil, false, 0, "not session type 4"},
 		{"app admin: anything, role 0", group("olga"), store.Revoker{UserID: "mo", Member: member, Admin: true}, owner, true, 0, ""},
 	}

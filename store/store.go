@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Store composes a Backend with an optional Cache, the way OpenIM's
@@ -11,11 +12,13 @@ import (
 // through the bucket state machine on the backend, then invalidate the cache.
 // It counts round trips so the UI and `dump --stats` can show them.
 type Store struct {
-	backend  Backend
-	cache    Cache
-	readOnly bool
-	audit    *AuditLog
-	operator string
+	backend   Backend
+	cache     Cache
+	readOnly  bool
+	audit     *AuditLog
+	operator  string
+	api       API // nil: writes go through the state machine on the backend
+	apiSettle time.Duration
 	// FindBatch is the most buckets read in one find.
 	FindBatch int
 
@@ -33,12 +36,23 @@ type Options struct {
 	ReadOnly bool      // refuse every write before it is attempted
 	Audit    *AuditLog // nil: writes are not logged
 	Operator string    // who is at the keyboard, for the audit log
+	// API, when set, makes the writes Do has checked (revoke, delete, mark
+	// read) through the server, which notifies devices; nil: the state
+	// machine writes them to the backend.
+	API API
+	// APISettle bounds the wait for the store to show a write the API
+	// accepted (0: DefaultAPISettle).
+	APISettle time.Duration
 }
 
 // New wraps backend.
 func New(backend Backend, opts Options) *Store {
+	settle := opts.APISettle
+	if settle == 0 {
+		settle = DefaultAPISettle
+	}
 	return &Store{backend: backend, cache: opts.Cache, readOnly: opts.ReadOnly,
-		audit: opts.Audit, operator: opts.Operator, FindBatch: 16}
+		audit: opts.Audit, operator: opts.Operator, api: opts.API, apiSettle: settle, FindBatch: 16}
 }
 
 // Backend is the underlying backend (for import, export and check).
@@ -52,6 +66,9 @@ func (s *Store) Describe() string {
 	d := s.backend.Describe()
 	if s.cache != nil {
 		d += " + " + s.cache.Describe()
+	}
+	if s.api != nil {
+		d += ", writes via " + s.api.Describe()
 	}
 	return d
 }

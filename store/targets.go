@@ -46,9 +46,9 @@ func (e *TargetError) Error() string {
 // a message already revoked (the original revoker stays); a delete of a
 // hole or of a seq outside uid's window; a read outside the window (the
 // server never raises a read seq past max seq; below the window nothing is
-// the user's to mark); a delete, or a read in
-// a single chat, of a message that is only in the Redis cache so far (the
-// write would find no stored slot). Revoke, DeleteForMe and MarkRead stay
+// the user's to mark) or by a user who owns no conversation document for
+// cid (the server refuses it); a delete or a read of a message that is only
+// in the Redis cache so far (the write would find no stored slot). Revoke, DeleteForMe and MarkRead stay
 // the raw state machine; a caller acting for a person checks first (Do).
 // Cost: the window (as Windows) and one find per FindBatch target buckets;
 // a read reads no bucket unless a cache is configured.
@@ -75,6 +75,9 @@ func (s *Store) checkTargets(ctx context.Context, cid, uid string, seqs []int64,
 	var visible []int64
 	for _, seq := range seqs {
 		switch {
+		case action == ActionRead && w.NoConversation:
+			// as_read.go MarkMsgsAsRead: GetConversation fails first.
+			refused.add(fmt.Sprintf("%s has no conversation document for %s (not a member, or the app admin): OpenIM refuses their mark read", uid, cid), seq)
 		case action == ActionRevoke && seq < w.MinSeq:
 			refused.add(fmt.Sprintf("msg not found: before %s's first visible seq %d (history cleared)", uid, w.MinSeq), seq)
 		case seq > w.MaxSeq:
@@ -85,7 +88,7 @@ func (s *Store) checkTargets(ctx context.Context, cid, uid string, seqs []int64,
 			visible = append(visible, seq)
 		}
 	}
-	cacheOnly := s.cache != nil && (action == ActionDelete || action == ActionRead && ConversationTypeOf(cid) == bucket.SessionSingle)
+	cacheOnly := s.cache != nil && (action == ActionDelete || action == ActionRead)
 	var slots map[int64]bucket.StoredSlot
 	if (action != ActionRead || cacheOnly) && len(visible) > 0 {
 		if slots, err = s.slotsOf(ctx, cid, visible, w); err != nil {

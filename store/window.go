@@ -81,7 +81,40 @@ func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs ma
 	for _, cid := range cids {
 		capTo(out[cid], convs[cid], userByCid[cid])
 	}
+	if err := s.markUnpulled(ctx, out, convs, len(convs) > 0); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// markUnpulled sets NoConversation on the windows whose conversation uid
+// owns no document of, as OpenIM's pull skips them
+// (internal/rpc/msg/sync_msg.go PullMessageBySeqs: GetConversation fails,
+// continue). A store that keeps no conversation documents at all (a bare
+// msg collection) cannot say, and flags nothing. ownsAny: uid owns some
+// conversation document (so the store keeps them). Cost: one round trip,
+// only when uid owns none.
+func (s *Store) markUnpulled(ctx context.Context, ws map[string]*bucket.Window, owned map[string]bucket.Conversation, ownsAny bool) error {
+	var missing []*bucket.Window
+	for cid, w := range ws {
+		if _, ok := owned[cid]; !ok && !IsNotificationConversation(cid) {
+			missing = append(missing, w)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	kept := ownsAny
+	if !kept {
+		var err error
+		if kept, err = s.holdsAny(ctx, bucket.CollConversation); err != nil {
+			return err
+		}
+	}
+	for _, w := range missing {
+		w.NoConversation = kept
+	}
+	return nil
 }
 
 // capTo ends window w at the user's own upper bound, if lower, as
@@ -104,11 +137,14 @@ func capTo(w *bucket.Window, conv bucket.Conversation, su bucket.SeqUser) {
 // newWindow starts uid's window of cid: from the higher of the
 // conversation's seq.min_seq and the user's seq_user.min_seq
 // (controller/msg.go GetMsgBySeqsRange; conversation.min_seq plays no
-// part), the read seq raised to the cache's when that is higher (the
-// server only ever raises it).
+// part). The read seq is the cache's whenever the cache has one, even a
+// lower one, and seq_user.read_seq only when it has none, as the server
+// reads it (pkg/common/storage/cache/redis/seq_user.go GetUserReadSeqs):
+// mark_msgs_as_read writes Redis the last seq it was given while the
+// transfer writes MongoDB the largest.
 func newWindow(cid string, seqMin int64, su bucket.SeqUser, cacheRead map[string]int64) *bucket.Window {
 	w := &bucket.Window{Cid: cid, MinSeq: max(1, seqMin, su.MinSeq), ReadSeq: su.ReadSeq, SeqMinSeq: seqMin, UserMinSeq: su.MinSeq}
-	if r, ok := cacheRead[cid]; ok && r > w.ReadSeq {
+	if r, ok := cacheRead[cid]; ok {
 		w.ReadSeq = r
 	}
 	return w
@@ -137,9 +173,10 @@ func (s *Store) WindowAt(ctx context.Context, uid string, base bucket.Window) (*
 		return nil, err
 	}
 	var conv bucket.Conversation
+	owned := map[string]bucket.Conversation{}
 	for _, c := range convs {
 		if c.ConversationID == cid {
-			conv = c
+			conv, owned[cid] = c, c
 		}
 	}
 	var su bucket.SeqUser
@@ -151,6 +188,9 @@ func (s *Store) WindowAt(ctx context.Context, uid string, base bucket.Window) (*
 	w := newWindow(cid, base.SeqMinSeq, su, cacheRead)
 	w.MaxSeq = base.EndSeq
 	capTo(w, conv, su)
+	if err := s.markUnpulled(ctx, map[string]*bucket.Window{cid: w}, owned, len(convs) > 0); err != nil {
+		return nil, err
+	}
 	return w, nil
 }
 

@@ -245,49 +245,64 @@ func (s *Store) DeleteForMe(ctx context.Context, cid string, seqs []int64, uid s
 	})
 }
 
-// MarkRead marks seqs read by reader. In single chats each slot not sent by
-// the reader gets is_read, one request per bucket (as OpenIM's
-// MarkSingleChatMsgsAsRead); in every chat the reader's read seq is raised
-// to the highest of seqs, never lowered.
+// MarkRead marks seqs read by reader as /msg/mark_msgs_as_read does, in
+// every kind of conversation (internal/rpc/msg/as_read.go MarkMsgsAsRead
+// calls MarkSingleChatMsgsAsRead whatever the type): each slot not sent by
+// the reader gets is_read, one bulk request per bucket; then the reader's
+// read seq is raised to the highest seq marked, never lowered. A write that
+// stops part way still raises it to the highest seq it marked, so the
+// unread count follows what was done, and says so.
 func (s *Store) MarkRead(ctx context.Context, cid string, seqs []int64, reader string) (WriteResult, error) {
 	return s.write(ctx, "read", cid, seqs, reader, func(p *progress) error {
-		if ConversationTypeOf(cid) == bucket.SessionSingle {
-			err := eachBucket(seqs, func(run []int64) error {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				s.trip()
-				ran, err := s.backend.MarkSlotsRead(ctx, bucket.DocIDForSeq(cid, run[0]), slotsOf(run), reader)
-				ran = min(max(ran, 0), len(run))
-				p.done(run[:ran]...)
-				if err != nil {
-					p.failed(err, run[ran:]...)
-					return fmt.Errorf("seq %s: %w", FormatSeqs(run[ran:]), err)
-				}
-				p.done(run[ran:]...)
-				return nil
-			})
-			if err != nil {
+		err := eachBucket(seqs, func(run []int64) error {
+			if err := ctx.Err(); err != nil {
 				return err
 			}
-		}
-		if len(seqs) == 0 {
+			s.trip()
+			ran, err := s.backend.MarkSlotsRead(ctx, bucket.DocIDForSeq(cid, run[0]), slotsOf(run), reader)
+			ran = min(max(ran, 0), len(run))
+			p.done(run[:ran]...)
+			if err != nil {
+				p.failed(err, run[ran:]...)
+				return fmt.Errorf("seq %s: %w", FormatSeqs(run[ran:]), err)
+			}
+			p.done(run[ran:]...)
 			return nil
-		}
-		top := slices.Max(seqs)
-		s.trip()
-		if err := s.backend.RaiseReadSeq(ctx, reader, cid, top); err != nil {
+		})
+		if len(p.applied) == 0 {
 			return err
 		}
-		if s.cache != nil {
-			err := s.cache.RaiseReadSeq(ctx, cid, reader, top)
-			s.cacheResult(err)
-			if err != nil {
-				return &staleCacheError{fmt.Errorf("SEQ_USER_READ:%s:%s not raised: %w", cid, reader, err)}
-			}
+		top := slices.Max(p.applied)
+		if err == nil {
+			return s.raiseReadSeq(ctx, cid, reader, top)
 		}
-		return nil
+		// Stopped part way (Ctrl-C included): one more round trip, past the
+		// cancel, so the read seq covers what was marked.
+		if rerr := s.raiseReadSeq(context.WithoutCancel(ctx), cid, reader, top); rerr != nil {
+			p.note("read seq not raised: " + rerr.Error())
+		} else {
+			p.note(fmt.Sprintf("read seq raised to %d", top))
+		}
+		return err
 	})
+}
+
+// raiseReadSeq raises reader's read seq of cid to seq in MongoDB and, when
+// configured, in Redis (a storage-level write sends no 2200 notice for
+// OpenIM's transfer to copy it from one to the other).
+func (s *Store) raiseReadSeq(ctx context.Context, cid, reader string, seq int64) error {
+	s.trip()
+	if err := s.backend.RaiseReadSeq(ctx, reader, cid, seq); err != nil {
+		return err
+	}
+	if s.cache != nil {
+		err := s.cache.RaiseReadSeq(ctx, cid, reader, seq)
+		s.cacheResult(err)
+		if err != nil {
+			return &staleCacheError{fmt.Errorf("SEQ_USER_READ:%s:%s not raised: %w", cid, reader, err)}
+		}
+	}
+	return nil
 }
 
 // eachBucket calls fn with each run of seqs that falls in one bucket, in
@@ -322,6 +337,13 @@ type partialRefusal struct {
 func (e *partialRefusal) Error() string { return e.msg }
 func (e *partialRefusal) Unwrap() error { return e.te }
 
+// interruptedError is a write stopped by its context (Ctrl-C): it says
+// what was done and is still context.Canceled to errors.Is.
+type interruptedError struct{ msg string }
+
+func (e *interruptedError) Error() string { return e.msg }
+func (e *interruptedError) Unwrap() error { return context.Canceled }
+
 // staleCacheError marks a failure that happened after the backend write stood.
 type staleCacheError struct{ err error }
 
@@ -335,7 +357,11 @@ type progress struct {
 	applied, unknown []int64
 	handled, total   int
 	report           func(done, total int)
+	notes            []string // what else a write that stopped part way did
 }
+
+// note adds what else a write that stopped part way did, for its message.
+func (p *progress) note(what string) { p.notes = append(p.notes, what) }
 
 func (p *progress) done(seqs ...int64) {
 	p.applied = append(p.applied, seqs...)
@@ -402,6 +428,7 @@ func (s *Store) write(ctx context.Context, action, cid string, seqs []int64, as 
 		err = errors.Join(err, fmt.Errorf("%w: %w", ErrOutcomeUnknown, ferr))
 	}
 	res.Applied, res.Unknown = p.applied, p.unknown
+
 	if err == nil || len(p.applied) > 0 || len(p.unknown) > 0 {
 		// Tag every key the write meant to touch: a key it did not reach
 		// costs a cache miss, one it did and kept would serve the old slot.
@@ -451,6 +478,13 @@ func outcome(p *progress, err error) string {
 // partialError says, in one line, what a write that did not fully succeed
 // did: the seqs done, the seqs whose outcome is unknown, then why.
 func partialError(action string, p *progress, err error) error {
+	if len(p.notes) == 0 {
+		return partialErrorOf(action, p, err)
+	}
+	return fmt.Errorf("%w; %s", partialErrorOf(action, p, err), strings.Join(p.notes, "; "))
+}
+
+func partialErrorOf(action string, p *progress, err error) error {
 	var te *TargetError
 	refusedOnly := errors.As(err, &te) && len(p.unknown) == 0
 	switch {
@@ -465,9 +499,9 @@ func partialError(action string, p *progress, err error) error {
 		return err
 	case errors.Is(err, context.Canceled) && len(p.unknown) == 0:
 		if len(p.applied) == 0 {
-			return fmt.Errorf("%s interrupted, nothing written", action)
+			return &interruptedError{fmt.Sprintf("%s interrupted, nothing written", action)}
 		}
-		return fmt.Errorf("%s interrupted, done for seq %s only", action, FormatSeqs(p.applied))
+		return &interruptedError{fmt.Sprintf("%s interrupted, done for seq %s only", action, FormatSeqs(p.applied))}
 	}
 	var parts []string
 	if len(p.applied) > 0 {

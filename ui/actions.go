@@ -82,7 +82,11 @@ func (m *Model) askAction(act action) {
 		}, run: runAction(m.e, req, t.cid, act, viewer, seqs)}
 	}
 	d.req = req
-	if m.e.deployment && d.run != nil {
+	switch {
+	case d.run == nil:
+	case m.e.st.WritesViaAPI():
+		d.lines = append(d.lines, store.APINote)
+	case m.e.deployment:
 		d.lines = append(d.lines, store.NotificationNote(storeAction[act], viewer))
 	}
 	if m.e.operator != "" {

@@ -295,6 +295,7 @@ type actionDoneMsg struct {
 	viewer string
 	seqs   []int64
 	res    store.WriteResult
+	api    *store.APIDone // set when the server's API made the write
 	err    error
 }
 
@@ -310,6 +311,6 @@ func runAction(e *common, req reqID, cid string, act action, viewer string, seqs
 			return actionDoneMsg{req: req, cid: cid, act: act, viewer: viewer, seqs: seqs, err: store.ErrReadOnly}
 		}
 		done, err := e.st.Do(e.ctx, store.WriteRequest{Action: storeAction[act], Cid: cid, By: viewer, Seqs: seqs, Admin: e.admin})
-		return actionDoneMsg{req: req, cid: cid, act: act, viewer: viewer, seqs: seqs, res: done.WriteResult, err: err}
+		return actionDoneMsg{req: req, cid: cid, act: act, viewer: viewer, seqs: seqs, res: done.WriteResult, api: done.API, err: err}
 	}
 }

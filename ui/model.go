@@ -337,7 +337,14 @@ func (m *Model) actionDone(msg actionDoneMsg) tea.Cmd {
 		m.setStatus(what+" failed: "+msg.err.Error(), true)
 		return nil
 	}
-	m.setStatus(what+": done", false)
+	switch {
+	case msg.api != nil && len(msg.api.Unconfirmed) > 0:
+		m.setStatus(what+": the server accepted it; the store does not show it yet", true)
+	case msg.api != nil:
+		m.setStatus(what+": done, devices notified", false)
+	default:
+		m.setStatus(what+": done", false)
+	}
 	if msg.res.StaleCache != nil {
 		m.setStatus(what+": done, but the cache may be stale: "+msg.res.StaleCache.Error(), true)
 	}

@@ -29,11 +29,19 @@ type Window struct {
 	// seq from the cache, kept so store.NewestBuckets lays the cache over it
 	// instead of reading it again; nil otherwise. Only the store sets it.
 	StoredNewest *Bucket
+	// NoConversation: the user owns no conversation document for Cid while
+	// the store keeps them, so OpenIM's pull skips the conversation and the
+	// user's devices are given nothing of it (a non-member, the app admin).
+	// Never set for a notification conversation, which the pull reads
+	// without one. The seqs stay as they are: a revoke still looks at them.
+	NoConversation bool
 }
 
-// Unread counts the seqs of the window after the read seq: max seq minus
-// read seq, never below 0, and nothing below the window.
-func (w Window) Unread() int64 { return max(0, w.MaxSeq-max(w.ReadSeq, w.MinSeq-1)) }
+// Unread is what the user's app shows: max seq minus read seq, never below
+// 0, whatever the window's start (openim-sdk-core
+// internal/conversation_msg/sync.go; the server's
+// GetConversationsHasReadAndMaxSeq returns the two and no min seq).
+func (w Window) Unread() int64 { return max(0, w.MaxSeq-w.ReadSeq) }
 
 // Cleared reports a window that starts after seq 1: the user cannot see
 // the conversation's history before MinSeq.

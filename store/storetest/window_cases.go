@@ -37,8 +37,10 @@ func testPullWindow(e *fixture) {
 		min, max, unread int64
 		cap              string
 	}{
-		{"ann", group, 41, 90, 50, ""},                     // seq_user.min_seq 41 > seq.min_seq 11; read seq 5 is below: nothing below counts
-		{"bob", group, 11, 80, 70, "conversation.max_seq"}, // seq.min_seq; conversation.min_seq 70 plays no part
+		// Unread is the app's, max seq - read seq whatever the window's start
+		// (openim-sdk-core internal/conversation_msg/sync.go).
+		{"ann", group, 41, 90, 85, ""},                     // seq_user.min_seq 41 > seq.min_seq 11; read seq 5
+		{"bob", group, 11, 80, 80, "conversation.max_seq"}, // seq.min_seq; conversation.min_seq 70 plays no part
 		{"ann", notice, 1, 60, 60, "seq_user.max_seq"},     // n_: seq_user.max_seq caps, conversation.max_seq does not
 		{"ann", sn, 1, 30, 30, "conversation.max_seq"},     // sn_ is pulled like any chat
 	} {

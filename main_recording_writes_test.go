@@ -1,0 +1,105 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Writes on a store holding the recording, held to what the server did or
+// answered in it and to its source.
+
+// storedSlots reads the msg documents of cid through `export`: slot by seq.
+func storedSlots(t *testing.T, r recordedStore, cid string) map[int64]map[string]any {
+	t.Helper()
+	res := r.chatlens(t, "export", "--collection", "msg", "--conversation", cid)
+	if res.code != 0 {
+		t.Fatalf("export: exit %d: %s", res.code, res.stderr)
+	}
+	out := map[int64]map[string]any{}
+	for _, line := range strings.Split(strings.TrimSpace(res.stdout), "\n") {
+		var doc struct {
+			DocID string           `json:"doc_id"`
+			Msgs  []map[string]any `json:"msgs"`
+		}
+		if err := json.Unmarshal([]byte(line), &doc); err != nil {
+			t.Fatalf("export line: %v", err)
+		}
+		var idx int64
+		if i := strings.LastIndexByte(doc.DocID, ':'); i >= 0 {
+			json.Unmarshal([]byte(doc.DocID[i+1:]), &idx)
+		}
+		for i, slot := range doc.Msgs {
+			out[idx*100+int64(i)+1] = slot
+		}
+	}
+	return out
+}
+
+func sentBy(slot map[string]any) string {
+	msg, _ := slot["msg"].(map[string]any)
+	s, _ := msg["send_id"].(string)
+	return s
+}
+
+// read --seq in a group does what /msg/mark_msgs_as_read does there:
+// is_read on every listed seq the reader did not send (as_read.go
+// MarkMsgsAsRead calls MarkSingleChatMsgsAsRead for every conversation
+// type; the recording's own sg_g1 shows it for u3's mark of 1..30), and
+// the read seq raised.
+func TestReadInAGroupSetsIsReadAsTheServerDoes(t *testing.T) {
+	dir := recording(t)
+	r := importRecording(t, dir, []string{"--data", filepath.Join(t.TempDir(), "recorded.db")})
+	recorded := storedSlots(t, r, "sg_g1")
+	for seq := int64(1); seq <= 30; seq++ {
+		if slot := recorded[seq]; sentBy(slot) != "u3" && sentBy(slot) != "" && slot["is_read"] != true {
+			t.Fatalf("the recording's sg_g1 seq %d (sent by %s) is not read after u3's mark of 1..30", seq, sentBy(slot))
+		}
+	}
+	if res := r.chatlens(t, "read", "--conversation", "sg_g1", "--seq", "270-280", "--by", "u6"); res.code != 0 {
+		t.Fatalf("read as u6: exit %d: %s", res.code, res.stderr)
+	}
+	after := storedSlots(t, r, "sg_g1")
+	for seq := int64(270); seq <= 280; seq++ {
+		if want := sentBy(after[seq]) != "u6"; after[seq]["is_read"] != want {
+			t.Errorf("sg_g1 seq %d (sent by %s): is_read %v, want %v", seq, sentBy(after[seq]), after[seq]["is_read"], want)
+		}
+	}
+	for _, o := range jsonLines(t, "conversations", r.chatlens(t, "conversations", "--as", "u6", "--format", "json").stdout) {
+		if o["conversationID"] == "sg_g1" && num(o["hasReadSeq"]) != 284 {
+			t.Errorf("u6's read seq %v after marking 270-280: the recorded 284 must stay, never lowered", o["hasReadSeq"])
+		}
+	}
+}
+
+// The server refuses what chatlens used to write: a mark read by a user
+// with no conversation document (as_read.go: GetConversation fails), and a
+// revoke of their own message by a member who left (revoke.go:
+// GetGroupMemberInfoMap fails for a caller outside the group, 1002).
+func TestRecordedRefusals(t *testing.T) {
+	dir := recording(t)
+	r := importRecording(t, dir, []string{"--data", filepath.Join(t.TempDir(), "recorded.db")})
+	before := storedSlots(t, r, "sg_g1")
+	for _, c := range []struct {
+		args []string
+		why  string
+	}{
+		{[]string{"read", "--conversation", "sg_g1", "--seq", "30,31,32", "--by", "imAdmin"}, "no conversation document"},
+		{[]string{"revoke", "--conversation", "sg_g1", "--seq", "10", "--by", "u4"}, "u4 is not a member of group g1"},
+	} {
+		res := r.chatlens(t, c.args...)
+		if res.code != 1 || res.stdout != "" || !strings.Contains(res.stderr, c.why) || !strings.Contains(res.stderr, "nothing written") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want a refusal naming %q", strings.Join(c.args, " "), res.code, res.stdout, res.stderr, c.why)
+		}
+		oneErrorLine(t, res.stderr)
+	}
+	after := storedSlots(t, r, "sg_g1")
+	for _, seq := range []int64{10, 30, 31, 32} {
+		b, _ := json.Marshal(before[seq])
+		a, _ := json.Marshal(after[seq])
+		if string(a) != string(b) {
+			t.Errorf("sg_g1 seq %d changed by a refused write:\n%s\n%s", seq, b, a)
+		}
+	}
+}

@@ -1,0 +1,93 @@
+package projection
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/chatlens/chatlens/store/bucket"
+)
+
+// msgDataJSON is OpenIM's sdkws.MsgData as /msg/pull_msg_by_seq encodes it
+// (shared/openim-recorded/pull_*.json): every field, in the server's order,
+// options left out when it has none, the others null or empty as the server
+// writes them. Content is null for a hole and for a message deleted for the
+// viewer. chatlens's own fields (docID, index) come after.
+type msgDataJSON struct {
+	SendID           string           `json:"sendID"`
+	RecvID           string           `json:"recvID"`
+	GroupID          string           `json:"groupID"`
+	ClientMsgID      string           `json:"clientMsgID"`
+	ServerMsgID      string           `json:"serverMsgID"`
+	SenderPlatformID int32            `json:"senderPlatformID"`
+	SenderNickname   string           `json:"senderNickname"`
+	SenderFaceURL    string           `json:"senderFaceURL"`
+	SessionType      int32            `json:"sessionType"`
+	MsgFrom          int32            `json:"msgFrom"`
+	ContentType      int32            `json:"contentType"`
+	Content          *string          `json:"content"`
+	Seq              int64            `json:"seq"`
+	SendTime         int64            `json:"sendTime"`
+	CreateTime       int64            `json:"createTime"`
+	Status           int32            `json:"status"`
+	IsRead           bool             `json:"isRead"`
+	Options          map[string]bool  `json:"options,omitempty"`
+	OfflinePushInfo  *offlinePushJSON `json:"offlinePushInfo"`
+	AtUserIDList     []string         `json:"atUserIDList"`
+	AttachedInfo     string           `json:"attachedInfo"`
+	Ex               string           `json:"ex"`
+	DocID            string           `json:"docID"`
+	Index            int              `json:"index"`
+}
+
+// offlinePushJSON is sdkws.OfflinePushInfo; signalInfo is not stored.
+type offlinePushJSON struct {
+	Title         string `json:"title"`
+	Desc          string `json:"desc"`
+	Ex            string `json:"ex"`
+	IOSPushSound  string `json:"iOSPushSound"`
+	IOSBadgeCount bool   `json:"iOSBadgeCount"`
+	SignalInfo    string `json:"signalInfo"`
+}
+
+func offlinePushOf(p *bucket.OfflinePush) *offlinePushJSON {
+	if p == nil {
+		return nil
+	}
+	return &offlinePushJSON{Title: p.Title, Desc: p.Desc, Ex: p.Ex, IOSPushSound: p.IOSPushSound, IOSBadgeCount: p.IOSBadgeCount}
+}
+
+// msgData is m as the pull gives it. A hole is OpenIM's stand-in: only
+// seq, status 4 and the send time of the message before it (mgo/msg.go FindSeqs).
+func (m Message) msgData() msgDataJSON {
+	if m.Hole {
+		return msgDataJSON{Seq: m.Seq, Status: bucket.StatusDeleted, SendTime: m.SendTime, DocID: m.DocID, Index: m.Index}
+	}
+	d := msgDataJSON{
+		SendID: m.SendID, RecvID: m.RecvID, GroupID: m.GroupID, ClientMsgID: m.ClientMsgID, ServerMsgID: m.ServerMsgID,
+		SenderPlatformID: m.SenderPlatformID, SenderNickname: m.SenderNickname, SenderFaceURL: m.SenderFaceURL,
+		SessionType: m.SessionType, MsgFrom: m.MsgFrom, ContentType: m.ContentType,
+		Seq: m.Seq, SendTime: m.SendTime, CreateTime: m.CreateTime, Status: m.Status, IsRead: m.IsRead,
+		Options: m.Options, OfflinePushInfo: offlinePushOf(m.OfflinePush), AtUserIDList: m.AtUserIDList,
+		AttachedInfo: m.AttachedInfo, Ex: m.Ex, DocID: m.DocID, Index: m.Index,
+	}
+	// Deleted for the viewer: the pull has content null, unless a revoke
+	// replaced it (rule 3 wins on content).
+	if !m.DeletedForViewer || m.Revoked {
+		content := m.Content
+		d.Content = &content
+	}
+	return d
+}
+
+// MarshalJSON writes m as OpenIM's pull gives it (msgDataJSON). HTML
+// characters are left as they are: the caller's encoder decides whether to
+// escape them.
+func (m Message) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(m.msgData()); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}

@@ -1,0 +1,209 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chatlens/chatlens/store/bucket"
+)
+
+// DefaultAPISettle is how long a write through the API waits for the store
+// to show what the server accepted: the server writes MongoDB after it
+// answers (within 0.2 s in the recorded run of OpenIM Server v3.8).
+const DefaultAPISettle = 2 * time.Second
+
+// settlePoll is the pause between two re-reads of the touched slots.
+const settlePoll = 100 * time.Millisecond
+
+// applyChecked hands a write Do has checked to its applier: the server's
+// API when the store has one, else the bucket state machine on the backend.
+func (s *Store) applyChecked(ctx context.Context, req WriteRequest, rev bucket.Revoke) (Done, error) {
+	if s.api == nil {
+		return s.apply(ctx, req, rev)
+	}
+	return s.applyAPI(ctx, req)
+}
+
+// applyAPI makes req through the server's API, call by call, stopping at
+// the first refusal or lost answer; then re-reads the slots the server
+// accepted until the store shows them or the settle time is up. The audit
+// log gets an intent line first and the outcome after, both "via": "api"
+// with the write's operationID.
+func (s *Store) applyAPI(ctx context.Context, req WriteRequest) (Done, error) {
+	seqs := slices.Sorted(slices.Values(req.Seqs))
+	op := newOperationID()
+	done := Done{WriteResult: WriteResult{Seqs: req.Seqs}, API: &APIDone{OperationID: op}}
+	entry := AuditEntry{Time: time.Now().UTC(), Operator: s.operator, Action: req.Action, Conversation: req.Cid,
+		Seqs: req.Seqs, As: req.By, Admin: req.Admin, Via: ViaAPI, OperationID: op, Result: ResultIntent}
+	if err := s.audit.Append(entry); err != nil {
+		return done, fmt.Errorf("%s not attempted, the audit log failed: %w", req.Action, err)
+	}
+	report, _ := ctx.Value(progressKey{}).(func(done, total int))
+	var accepted, unknown []int64
+	var stop error
+	for i, c := range apiCalls(req, seqs) {
+		if err := ctx.Err(); err != nil {
+			stop = err
+			break
+		}
+		c.OperationID = op + "-" + strconv.Itoa(i+1)
+		a := s.api.Send(ctx, c)
+		switch {
+		case a.Err != nil && a.Sent:
+			unknown = c.Seqs
+			stop = fmt.Errorf("no answer from the server: %w", a.Err)
+		case a.Err != nil:
+			stop = fmt.Errorf("not sent: %w", a.Err)
+		case a.Code != 0:
+			stop = &ServerRefusal{Action: req.Action, Cid: req.Cid, Seqs: c.Seqs, Path: a.Path, Code: a.Code, Msg: a.Msg, Dlt: a.Dlt}
+		default:
+			accepted = append(accepted, c.Seqs...)
+		}
+		if stop != nil {
+			break
+		}
+		if report != nil {
+			report(len(accepted), len(seqs))
+		}
+	}
+	unconfirmed, rev, verr := s.settle(ctx, req, accepted)
+	done.Applied, done.Unknown, done.API.Unconfirmed, done.Revoke = accepted, unknown, unconfirmed, rev
+	entry.Time, entry.Result, entry.Unconfirmed = time.Now().UTC(), ResultOK, unconfirmed
+	if len(unconfirmed) > 0 {
+		entry.Result = ResultAccepted
+	}
+	err := apiOutcome(req.Action, accepted, unknown, stop)
+	if err != nil {
+		entry.Result, entry.Applied, entry.Unknown, entry.Error = ResultFailed, accepted, unknown, err.Error()
+		var refusal *ServerRefusal
+		switch {
+		case len(accepted) > 0:
+			entry.Result = ResultPartial
+		case len(unknown) > 0:
+			entry.Result = ResultUnknown
+		case errors.As(stop, &refusal):
+			entry.Result = ResultRefused
+		}
+		if errors.As(stop, &refusal) {
+			entry.Verdicts = &Verdicts{Chatlens: "allowed", Server: "refused: " + refusal.Verdict()}
+		}
+	}
+	if verr != nil && err == nil {
+		// The server's answer stands; only the re-read failed.
+		entry.Result, entry.Unconfirmed = ResultAccepted, accepted
+		done.API.Unconfirmed = accepted
+	}
+	if aerr := s.audit.Append(entry); aerr != nil && err == nil {
+		return done, fmt.Errorf("%s done through the API but the audit log failed: %w", req.Action, aerr)
+	}
+	return done, err
+}
+
+// apiCalls splits req into the requests the API takes: revoke_msg names one
+// seq, delete_msgs and mark_msgs_as_read a list (the last one is the read
+// seq the server sets, so the list is ascending).
+func apiCalls(req WriteRequest, seqs []int64) []APICall {
+	call := APICall{Action: req.Action, Cid: req.Cid, By: req.By, Admin: req.Admin}
+	if req.Action != ActionRevoke {
+		call.Seqs = seqs
+		return []APICall{call}
+	}
+	calls := make([]APICall, len(seqs))
+	for i, seq := range seqs {
+		calls[i] = call
+		calls[i].Seqs = []int64{seq}
+	}
+	return calls
+}
+
+// apiOutcome is the one line a write through the API that did not fully
+// succeed ends with: what was done, what is unknown, then why it stopped.
+func apiOutcome(action string, accepted, unknown []int64, stop error) error {
+	if stop == nil {
+		return nil
+	}
+	var parts []string
+	if len(accepted) > 0 {
+		parts = append(parts, action+" done for seq "+FormatSeqs(accepted)+" only")
+	}
+	if len(unknown) > 0 {
+		parts = append(parts, action+" of seq "+FormatSeqs(unknown)+" unknown (the request was sent and no answer came: it may have been applied)")
+	}
+	var refusal *ServerRefusal
+	switch {
+	case len(parts) == 0 && errors.As(stop, &refusal):
+		return stop
+	case len(parts) == 0:
+		return fmt.Errorf("%s not done: %w", action, stop)
+	}
+	return fmt.Errorf("%s; %w", strings.Join(parts, "; "), stop)
+}
+
+// settle re-reads the slots of seqs until the store shows the write on all
+// of them or DefaultAPISettle (Options.APISettle) is up; it returns those
+// it does not show and, for a revoke, the record the server wrote.
+func (s *Store) settle(ctx context.Context, req WriteRequest, seqs []int64) ([]int64, *bucket.Revoke, error) {
+	if len(seqs) == 0 {
+		return nil, nil, nil
+	}
+	ctx = context.WithoutCancel(ctx) // what the server did stands: say what the store shows
+	deadline := time.Now().Add(s.apiSettle)
+	for {
+		missing, rev, err := s.unshown(ctx, req, seqs)
+		if err != nil || len(missing) == 0 || !time.Now().Before(deadline) {
+			return missing, rev, err
+		}
+		time.Sleep(settlePoll)
+	}
+}
+
+// unshown reads the stored slots of seqs (not the cache: the server
+// invalidates it itself) and returns those that do not show req yet.
+func (s *Store) unshown(ctx context.Context, req WriteRequest, seqs []int64) ([]int64, *bucket.Revoke, error) {
+	slots, err := s.storedSlots(ctx, req.Cid, seqs, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	var missing []int64
+	var rev *bucket.Revoke
+	for _, seq := range seqs {
+		sl := slots[seq].Slot
+		shown := true
+		switch req.Action {
+		case ActionRevoke:
+			shown = sl != nil && sl.Revoke != nil
+			if shown && rev == nil {
+				rev = sl.Revoke
+			}
+		case ActionDelete:
+			shown = sl != nil && slices.Contains(sl.DelList, req.By)
+		case ActionRead: // as_read.go: is_read on each slot not sent by the reader
+			shown = sl == nil || sl.Msg == nil || sl.Msg.SendID == req.By || sl.IsRead
+		}
+		if !shown {
+			missing = append(missing, seq)
+		}
+	}
+	if req.Action == ActionRead && len(missing) == 0 {
+		last := seqs[len(seqs)-1]
+		ws, err := s.Windows(ctx, req.By, []string{req.Cid}, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ws[req.Cid].ReadSeq < last {
+			missing = append(missing, last) // the read seq is not raised yet
+		}
+	}
+	return missing, rev, nil
+}
+
+// newOperationID names one write for the server's logs and the audit log.
+func newOperationID() string {
+	return fmt.Sprintf("chatlens-%d-%04x", time.Now().UnixMilli(), rand.IntN(1<<16))
+}

@@ -1,0 +1,252 @@
+// Package openimapi makes chatlens's writes through OpenIM Server's REST
+// API, so the server applies its own permission rules and sends the
+// notifications devices act on: /msg/revoke_msg, /msg/delete_msgs (for the
+// acting user only) and /msg/mark_msgs_as_read, each with the acting user's
+// own token from /auth/get_user_token, or the app admin's from
+// /auth/get_admin_token. It implements store.API; store.Do checks first.
+package openimapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptrace"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+// Paths of the endpoints used (internal/api/router.go).
+const (
+	PathAdminToken = "/auth/get_admin_token"
+	PathUserToken  = "/auth/get_user_token"
+	PathRevoke     = "/msg/revoke_msg"
+	PathDelete     = "/msg/delete_msgs"
+	PathMarkRead   = "/msg/mark_msgs_as_read"
+)
+
+// PlatformID is the platform a user token is asked for: 5 (web), as the
+// recorded run did. The server may log the user out of that platform under
+// a multiLogin policy that kicks (controller/auth.go CreateToken).
+const PlatformID = 5
+
+// DefaultAdmin is the app admin's user ID in OpenIM's default share.yml.
+const DefaultAdmin = "imAdmin"
+
+// DefaultTimeout bounds one request: its answer or "unknown".
+const DefaultTimeout = 10 * time.Second
+
+// ErrBadURL is an --openim-api that is not an http(s) URL: a usage error.
+var ErrBadURL = errors.New("--openim-api")
+
+// Options configure a Client.
+type Options struct {
+	URL     string // the API's base, e.g. http://host:10002
+	Secret  string // share.yml secret, for the admin token
+	Admin   string // the app admin's user ID (DefaultAdmin when "")
+	Timeout time.Duration
+}
+
+// Client talks to one OpenIM API. Tokens are asked once per user and
+// kept in memory only; nothing it returns or prints holds one.
+type Client struct {
+	base    *url.URL
+	secret  string
+	admin   string
+	http    *http.Client
+	mu      sync.Mutex
+	tokens  map[string]string // user ID → token; the admin's under admin
+	secrets []string          // what every text from here is scrubbed of
+}
+
+// New checks opts and returns a client; it sends nothing yet.
+func New(opts Options) (*Client, error) {
+	u, err := url.Parse(strings.TrimRight(opts.URL, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("%w: want an http:// or https:// URL of the OpenIM API, got %q", ErrBadURL, maskURL(opts.URL))
+	}
+	if opts.Secret == "" {
+		return nil, fmt.Errorf("%w needs --openim-secret (or CHATLENS_OPENIM_SECRET): the admin token is asked with it", ErrBadURL)
+	}
+	if opts.Admin == "" {
+		opts.Admin = DefaultAdmin
+	}
+	if opts.Timeout == 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	return &Client{base: u, secret: opts.Secret, admin: opts.Admin, http: &http.Client{Timeout: opts.Timeout},
+		tokens: map[string]string{}, secrets: []string{opts.Secret}}, nil
+}
+
+// Describe names the API, with any password in its URL masked.
+func (c *Client) Describe() string { return "OpenIM API " + maskURL(c.base.String()) }
+
+// Send makes one call of a write with the acting user's token (the admin's
+// with call.Admin). A refused token is the call's answer; a token that got
+// no answer leaves the write not sent.
+func (c *Client) Send(ctx context.Context, call store.APICall) store.APIAnswer {
+	token, refused := c.token(ctx, call)
+	if refused != nil {
+		return *refused
+	}
+	path, body := request(call)
+	return c.post(ctx, path, call.OperationID, token, body, nil)
+}
+
+// request is the body of call's endpoint (pkg/apistruct and protocol
+// msg.proto: RevokeMsgReq, DeleteMsgsReq, MarkMsgsAsReadReq).
+func request(call store.APICall) (string, any) {
+	switch call.Action {
+	case store.ActionRevoke:
+		return PathRevoke, map[string]any{"conversationID": call.Cid, "seq": call.Seqs[0], "userID": call.By}
+	case store.ActionDelete:
+		// IsSyncSelf: the server tells the user's own devices (a 2102 in
+		// n_<user>_<user>); without it delete.go sends nothing. Never
+		// IsSyncOther: that deletes for everyone, physically.
+		return PathDelete, map[string]any{"conversationID": call.Cid, "seqs": call.Seqs, "userID": call.By,
+			"deleteSyncOpt": map[string]bool{"IsSyncSelf": true}}
+	default:
+		return PathMarkRead, map[string]any{"conversationID": call.Cid, "seqs": call.Seqs, "userID": call.By}
+	}
+}
+
+// token returns the token call is sent with, asking the server for it once.
+func (c *Client) token(ctx context.Context, call store.APICall) (string, *store.APIAnswer) {
+	admin, err := c.cached(ctx, c.admin, call.OperationID+"-admin", PathAdminToken, map[string]any{"secret": c.secret, "userID": c.admin}, "")
+	if err != nil || call.Admin {
+		return admin, err
+	}
+	return c.cached(ctx, call.By, call.OperationID+"-token", PathUserToken, map[string]any{"platformID": PlatformID, "userID": call.By}, admin)
+}
+
+func (c *Client) cached(ctx context.Context, user, op, path string, body any, auth string) (string, *store.APIAnswer) {
+	c.mu.Lock()
+	t, ok := c.tokens[user]
+	c.mu.Unlock()
+	if ok {
+		return t, nil
+	}
+	var data struct {
+		Token string `json:"token"`
+	}
+	a := c.post(ctx, path, op, auth, body, &data)
+	switch {
+	case a.Err != nil:
+		a.Sent = false // no write was sent
+		return "", &a
+	case a.Code != 0:
+		return "", &a
+	case data.Token == "":
+		a.Err = fmt.Errorf("%s answered no token", path)
+		return "", &a
+	}
+	c.mu.Lock()
+	c.tokens[user] = data.Token
+	c.secrets = append(c.secrets, data.Token)
+	c.mu.Unlock()
+	return data.Token, nil
+}
+
+// answer is every endpoint's reply (pkg/apiresp): errCode 0 is success.
+type answer struct {
+	ErrCode int             `json:"errCode"`
+	ErrMsg  string          `json:"errMsg"`
+	ErrDlt  string          `json:"errDlt"`
+	Data    json.RawMessage `json:"data"`
+}
+
+// post sends body to path with the headers the API reads (operationID,
+// token) and decodes the answer; data, when given, gets its "data".
+func (c *Client) post(ctx context.Context, path, op, token string, body, data any) store.APIAnswer {
+	a := store.APIAnswer{Path: path}
+	raw, err := json.Marshal(body)
+	if err != nil {
+		a.Err = err
+		return a
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base.String()+path, bytes.NewReader(raw))
+	if err != nil {
+		a.Err = c.scrub(err)
+		return a
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("operationID", op)
+	if token != "" {
+		req.Header.Set("token", token)
+	}
+	// Once the request is written the server may act on it: from then on,
+	// a lost answer leaves the outcome unknown.
+	var wrote atomic.Bool // set on the transport's goroutine
+	req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+		WroteRequest: func(info httptrace.WroteRequestInfo) {
+			if info.Err == nil {
+				wrote.Store(true)
+			}
+		},
+	}))
+	resp, err := c.http.Do(req)
+	if err != nil {
+		a.Err, a.Sent = c.scrub(err), wrote.Load()
+		return a
+	}
+	defer func() { _ = resp.Body.Close() }()
+	var ans answer
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+	if err == nil && resp.StatusCode != http.StatusOK {
+		err = fmt.Errorf("HTTP %s from %s", resp.Status, path)
+	}
+	if err == nil {
+		err = json.Unmarshal(b, &ans)
+	}
+	if err == nil && data != nil && len(ans.Data) > 0 && ans.ErrCode == 0 {
+		err = json.Unmarshal(ans.Data, data)
+	}
+	if err != nil {
+		a.Err, a.Sent = c.scrub(err), true
+		return a
+	}
+	a.Code, a.Msg, a.Dlt = ans.ErrCode, c.scrubText(ans.ErrMsg), c.scrubText(ans.ErrDlt)
+	return a
+}
+
+// scrub keeps the secret and every token out of an error's text.
+func (c *Client) scrub(err error) error {
+	if t := c.scrubText(err.Error()); t != err.Error() {
+		return errors.New(t)
+	}
+	return err
+}
+
+func (c *Client) scrubText(s string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, sec := range c.secrets {
+		if sec != "" {
+			s = strings.ReplaceAll(s, sec, "***")
+		}
+	}
+	return s
+}
+
+// maskURL hides the password of a URL's user info.
+func maskURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(not a URL)" // it may hold a password chatlens cannot find
+	}
+	if u.User == nil {
+		return raw
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}
