@@ -110,7 +110,9 @@ func (t *timeline) seenBy(viewer, side string, why bool) []string {
 	}
 	add("%sas %s sees it:", side, viewer)
 	m, _ := t.message(t.cursor, viewer)
-	if viewer != t.viewer && t.outsideWindow(viewer, t.cursor) {
+	if w, ok := t.wins[viewer]; ok && viewer != t.viewer && w.NoConversation {
+		add("  nothing: they own no conversation document for it, so OpenIM pulls them none of it")
+	} else if viewer != t.viewer && t.outsideWindow(viewer, t.cursor) {
 		add("  nothing: the seq is outside their window")
 	} else {
 		for _, l := range projection.Detail(m, t.e.loc) {

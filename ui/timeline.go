@@ -115,7 +115,10 @@ func newTimeline(e *common, it *convItem, viewer string, names map[string]string
 
 func (t *timeline) minSeq() int64 { return max(1, t.win.MinSeq) }
 func (t *timeline) maxSeq() int64 { return t.win.MaxSeq }
-func (t *timeline) empty() bool   { return t.win.MaxSeq < t.minSeq() }
+
+// empty: the viewer sees nothing, as OpenIM's pull gives them nothing when
+// they own no conversation document for it (as dump shows them).
+func (t *timeline) empty() bool { return t.win.NoConversation || t.win.MaxSeq < t.minSeq() }
 
 // heldRange is the seqs the cursor may visit now.
 func (t *timeline) heldRange() (from, to int64) {
