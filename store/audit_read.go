@@ -19,7 +19,9 @@ func OpenAuditLog(path string) (*AuditLog, *os.File, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return &AuditLog{w: f, path: path}, f, nil
+	a := NewAuditLog(f)
+	a.path = path
+	return a, f, nil
 }
 
 // AuditTrail reads back the audit log's lines of this store's operator,

@@ -268,14 +268,15 @@ func (b *logBox) View() string {
 	case b.auditErr != nil:
 		title += " · audit log: " + b.auditErr.Error()
 	case b.e.st != nil && b.e.operator != "":
-		title += fmt.Sprintf(" · audit log of %s: %d lines", b.e.operator, len(b.audit))
-	}
-	if len(lines) > len(shown) {
-		title += fmt.Sprintf(" · lines %d–%d of %d, newest first", b.scroll+1, b.scroll+len(shown), len(lines))
+		title += fmt.Sprintf(" · audit log of %s: %d %s", b.e.operator, len(b.audit), plural(len(b.audit), "line", "lines"))
 	}
 	keys := b.e.keys
-	note := th.Muted.Render(projection.Truncate(fmt.Sprintf("%s %s scroll · %s or %s to close",
-		keys.Up.Help().Key, keys.Down.Help().Key, keys.MessageLog.Help().Key, keys.Back.Help().Key), w))
+	where := ""
+	if len(lines) > len(shown) {
+		where = fmt.Sprintf(" (lines %d–%d of %d, newest first)", b.scroll+1, b.scroll+len(shown), len(lines))
+	}
+	note := th.Muted.Render(projection.Truncate(fmt.Sprintf("%s %s scroll%s · %s or %s to close",
+		keys.Up.Help().Key, keys.Down.Help().Key, where, keys.MessageLog.Help().Key, keys.Back.Help().Key), w))
 	body := append([]string{th.Title.Render(projection.Truncate(projection.SingleLine(title), w)), ""}, shown...)
 	body = append(body, "", note)
 	return th.Dialog.Width(w + 2).Render(strings.Join(body, "\n"))
@@ -287,3 +288,10 @@ func (b *logBox) ShortHelp() []key.Binding {
 }
 
 func (b *logBox) FullHelp() [][]key.Binding { return [][]key.Binding{b.ShortHelp()} }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
