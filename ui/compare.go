@@ -334,7 +334,7 @@ func (t *timeline) diffRows(width, height int) []string {
 		case d.scanning:
 			msg = "looking for differences…"
 		case t.beyondCount() > 0:
-			msg = "A and B see every seq of A's window alike: the differences are the seqs above, which B sees and A does not"
+			msg = "A and B see A's window alike: the differences are the seqs noted above"
 		}
 		return []string{th.Muted.Render(msg)}
 	}

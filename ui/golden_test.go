@@ -397,3 +397,23 @@ func TestGoldenMessageLogAudit(t *testing.T) {
 	s.waitFor("audit log of ops: 3 lines")
 	s.check()
 }
+
+// TestGoldenCompareOnlyBeyond: alice's window starts at 41 and bob sees
+// 1-40: differences only counts those 40 and says they are the only ones.
+func TestGoldenCompareOnlyBeyond(t *testing.T) {
+	s := startScreenWith(t, clearedBefore41(t))
+	s.open41()
+	s.keys("c")
+	s.waitFor("vs Bob", "40 seqs differ")
+	s.keys("D")
+	s.waitFor("the differences are the seqs noted above")
+	s.check()
+}
+
+// open41 opens the single chat of a store where alice's history starts at 41.
+func (s *screen) open41() {
+	s.keys("/")
+	s.typeText(chatAB)
+	s.keys("enter", "enter")
+	s.waitFor("as Alice", "Bob: hello 120 from bob")
+}
