@@ -36,7 +36,11 @@ func (t *timeline) inspectLines() []string {
 	}
 	add("doc_id      %s", b.DocID)
 	add("slot index  %d   seq %d   from cache: %v", bucket.SlotIndex(s.Seq), s.Seq, s.Cached)
-	add("window      %s sees seq %d-%d", t.viewer, t.minSeq(), t.maxSeq())
+	if t.win.NoConversation {
+		add("window      %s sees nothing: no conversation document of theirs, so OpenIM pulls them none of it", t.viewer)
+	} else {
+		add("window      %s sees seq %d-%d", t.viewer, t.minSeq(), t.maxSeq())
+	}
 	if why := t.win.StartReason(); why != "" {
 		add("  history cleared before seq %d: %s", t.minSeq(), why)
 	}

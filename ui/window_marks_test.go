@@ -39,7 +39,11 @@ func TestViewerWithNoConversationIsPulledNothing(t *testing.T) {
 	if seqs := seqsOnScreen(view); len(seqs) != 0 {
 		t.Errorf("seqs %v shown to a viewer OpenIM pulls nothing to:\n%s", seqs, view)
 	}
-	d.keys("u")
+	d.keys("i") // the raw slot is still there to inspect, the window as the pull has it
+	if view := d.m.View(); d.m.overlay != ovInspector || !strings.Contains(view, "window      zed sees nothing") {
+		t.Errorf("the inspector gives zed a window:\n%s", view)
+	}
+	d.keys("esc", "u")
 	d.typeText("alice")
 	d.keys("enter", "c")
 	d.typeText("zed")
