@@ -9,7 +9,7 @@ import (
 )
 
 type checkCmd struct {
-	Conversation string `name:"conversation" placeholder:"CID" help:"Only this conversation."`
+	Conversation string `name:"conversation" placeholder:"CID" complete:"conversations" help:"Only this conversation."`
 }
 
 func (checkCmd) Help() string {

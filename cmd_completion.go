@@ -44,6 +44,9 @@ type completable struct {
 	values     []string // the values a flag takes, when they are a known set
 	takesValue bool
 	files      bool // its value, or the command's argument, is a file
+	// dynamic names the values asked of the store (chatlens __complete
+	// KIND): "conversations" or "users"; "" for none.
+	dynamic string
 }
 
 // completions is the command line as the scripts need it: the flags taken
@@ -105,6 +108,8 @@ func valueCompletion(v *kong.Value) completable {
 		c.values = slices.Clone(bucket.Collections)
 	case "commands":
 		c.values = []string{} // filled by the script from the command list
+	case "conversations", "users":
+		c.dynamic = v.Tag.Get("complete")
 	}
 	return c
 }
@@ -161,7 +166,7 @@ func (m completions) bash(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString(`# bash completion for chatlens, printed by "chatlens completion bash".
 # Load it with: source <(chatlens completion bash)
-_chatlens() {
+` + bashValues + `_chatlens() {
     local cur prev cmd i w words
     cur="${COMP_WORDS[COMP_CWORD]}"
     prev="${COMP_WORDS[COMP_CWORD-1]}"
@@ -175,11 +180,15 @@ _chatlens() {
             *) cmd="$w"; break ;;
         esac
     done
-    case "$prev" in
+`)
+	b.WriteString(m.bashCommandValues())
+	b.WriteString(`    case "$prev" in
 `)
 	var bare []string
 	for _, f := range m.valueFlags() {
 		switch {
+		case f.dynamic != "":
+			fmt.Fprintf(&b, "        %s) COMPREPLY=($(compgen -W \"$(_chatlens_values %s)\" -- \"$cur\")); return ;;\n", f.name, f.dynamic)
 		case f.files:
 			fmt.Fprintf(&b, "        %s) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n", f.name)
 		case len(f.values) > 0:
@@ -217,6 +226,40 @@ complete -o default -F _chatlens chatlens
 	return err
 }
 
+// bashCommandValues completes the values of a command's own flags that
+// take a known set (dump's --format has more than conversations'), before
+// the flags of the same name elsewhere.
+func (m completions) bashCommandValues() string {
+	var b strings.Builder
+	for _, c := range m.commands {
+		for _, f := range m.flags[c.name] {
+			if f.takesValue && len(f.values) > 0 && !f.files {
+				fmt.Fprintf(&b, "        %s/%s) COMPREPLY=($(compgen -W %q -- \"$cur\")); return ;;\n", c.name, f.name, strings.Join(f.values, " "))
+			}
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "    case \"$cmd/$prev\" in\n" + b.String() + "    esac\n"
+}
+
+// zshCommandValues is bashCommandValues for zsh.
+func (m completions) zshCommandValues() string {
+	var b strings.Builder
+	for _, c := range m.commands {
+		for _, f := range m.flags[c.name] {
+			if f.takesValue && len(f.values) > 0 && !f.files {
+				fmt.Fprintf(&b, "        (%s/%s) compadd -- %s; return ;;\n", c.name, f.name, strings.Join(f.values, " "))
+			}
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "    case $cmd/${words[CURRENT-1]} in\n" + b.String() + "    esac\n"
+}
+
 // zshQuote quotes s for a single-quoted zsh word.
 func zshQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
@@ -234,7 +277,7 @@ func (m completions) zsh(w io.Writer) error {
 	b.WriteString(`#compdef chatlens
 # zsh completion for chatlens, printed by "chatlens completion zsh".
 # Install it as _chatlens in a directory of $fpath, or load it with: source <(chatlens completion zsh)
-_chatlens() {
+` + zshValues + `_chatlens() {
     local cmd="" i w
     local -a entries
     for ((i = 2; i < CURRENT; i++)); do
@@ -246,11 +289,15 @@ _chatlens() {
             (*) cmd=$w; break ;;
         esac
     done
-    case ${words[CURRENT-1]} in
+`)
+	b.WriteString(m.zshCommandValues())
+	b.WriteString(`    case ${words[CURRENT-1]} in
 `)
 	var bare []string
 	for _, f := range m.valueFlags() {
 		switch {
+		case f.dynamic != "":
+			fmt.Fprintf(&b, "        (%s) compadd -- ${(f)\"$(_chatlens_values %s)\"}; return ;;\n", f.name, f.dynamic)
 		case f.files:
 			fmt.Fprintf(&b, "        (%s) _files; return ;;\n", f.name)
 		case len(f.values) > 0:
@@ -325,7 +372,7 @@ function __chatlens_none
     test -z "$cmd"
 end
 complete -c chatlens -f
-`)
+` + fishValues)
 	flag := func(cond string, f completable) {
 		line := "complete -c chatlens"
 		if cond != "" {
@@ -333,6 +380,8 @@ complete -c chatlens -f
 		}
 		line += " -l " + strings.TrimPrefix(f.name, "--")
 		switch {
+		case f.dynamic != "":
+			line += " -x -a " + fishQuote("(__chatlens_values "+f.dynamic+")")
 		case f.files:
 			line += " -r -F"
 		case len(f.values) > 0:
@@ -367,3 +416,50 @@ complete -c chatlens -f
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// The scripts' helper for values from the store: chatlens __complete KIND
+// with the store flags already typed (--data, --mongo-uri, --db) and the
+// --as or --conversation that narrows the candidates. A store that does not
+// answer within a second gives no candidates.
+const bashValues = `_chatlens_values() {
+    local -a args
+    local i w
+    for ((i = 1; i < COMP_CWORD - 1; i++)); do
+        w="${COMP_WORDS[i]}"
+        case "$w" in
+            --data|--mongo-uri|--db|--as|--conversation) args+=("$w" "${COMP_WORDS[i+1]}"); ((i++)) ;;
+            --by) args+=(--as "${COMP_WORDS[i+1]}"); ((i++)) ;;
+        esac
+    done
+    "${COMP_WORDS[0]}" __complete "${args[@]}" "$1" -- "${COMP_WORDS[COMP_CWORD]}" 2>/dev/null
+}
+`
+
+const zshValues = `_chatlens_values() {
+    local -a args
+    local i
+    for ((i = 2; i < CURRENT - 1; i++)); do
+        case ${words[i]} in
+            (--data|--mongo-uri|--db|--as|--conversation) args+=(${words[i]} ${words[i+1]}); ((i++)) ;;
+            (--by) args+=(--as ${words[i+1]}); ((i++)) ;;
+        esac
+    done
+    ${words[1]} __complete $args $1 -- ${words[CURRENT]} 2>/dev/null
+}
+`
+
+const fishValues = `function __chatlens_values
+    set -l args
+    set -l toks (commandline -opc)
+    set -l n (count $toks)
+    for i in (seq 2 (math $n - 1))
+        switch $toks[$i]
+            case --data --mongo-uri --db --as --conversation
+                set args $args $toks[$i] $toks[(math $i + 1)]
+            case --by
+                set args $args --as $toks[(math $i + 1)]
+        end
+    end
+    $toks[1] __complete $args $argv[1] -- (commandline -ct) 2>/dev/null
+end
+`

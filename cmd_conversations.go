@@ -11,7 +11,7 @@ import (
 )
 
 type conversationsCmd struct {
-	As     string `name:"as" required:"" placeholder:"USER" help:"The user whose view is shown."`
+	As     string `name:"as" required:"" placeholder:"USER" complete:"users" help:"The user whose view is shown."`
 	Format string `name:"format" enum:"text,json" default:"text" help:"Output format: text or json."`
 }
 

@@ -10,12 +10,12 @@ import (
 )
 
 type dumpCmd struct {
-	Conversation string `name:"conversation" required:"" placeholder:"CID" help:"Conversation ID."`
-	As           string `name:"as" required:"" placeholder:"USER" help:"The user whose view is shown."`
+	Conversation string `name:"conversation" required:"" placeholder:"CID" complete:"conversations" help:"Conversation ID."`
+	As           string `name:"as" required:"" placeholder:"USER" complete:"users" help:"The user whose view is shown."`
 	From         int64  `name:"from" placeholder:"SEQ" help:"First seq (default: the start of the user's window)."`
 	To           int64  `name:"to" placeholder:"SEQ" help:"Last seq (default: the newest message)."`
-	Format       string `name:"format" enum:"text,json" default:"text" help:"Output format: text or json (one object per seq, as OpenIM's pull returns it)."`
-	Explain      bool   `name:"explain" help:"Say which rule made each row what the user sees."`
+	Format       string `name:"format" enum:"text,json,markdown,html" default:"text" help:"Output format: text, json (one object per seq, as OpenIM's pull returns it), or a transcript for a ticket: markdown or html (one file, nothing external)."`
+	Explain      bool   `name:"explain" help:"Say which rule made each row what the user sees, and who has read it."`
 	Stats        bool   `name:"stats" help:"Print round trips and cache hits to stderr."`
 }
 
@@ -27,7 +27,8 @@ Examples:
 
     chatlens dump --conversation si_alice_bob --as alice
     chatlens dump --conversation sg_phoenix --as wangfang --from 100 --to 200 --format json
-    chatlens dump --conversation si_alice_bob --as bob --to 30 --explain`
+    chatlens dump --conversation si_alice_bob --as bob --to 30 --explain
+    chatlens dump --conversation si_alice_bob --as alice --from 10 --to 40 --format markdown > ticket.md`
 }
 
 func (c *dumpCmd) Validate() error {
@@ -74,6 +75,14 @@ func (c *dumpCmd) dump(ctx context.Context, s *session, st *store.Store) error {
 		}
 	}
 	out := &dumpPrinter{s: s, c: c, w: w, conv: conv, holeTimes: holeTimes, next: from}
+	if c.explains() {
+		if out.readers, err = c.readers(ctx, s, st); err != nil {
+			return err
+		}
+	}
+	if err := out.head(ctx, st, from, to); err != nil {
+		return err
+	}
 	// Rule 5 needs every quoted seq's slot: ScanQuoted reads what the batch
 	// and the one before do not hold, the quoted slots only.
 	err = st.ScanQuoted(ctx, w, from, to, projection.QuotedSeqs, func(batch []*bucket.Bucket, lookup bucket.Lookup) error {
@@ -91,6 +100,9 @@ func (c *dumpCmd) dump(ctx context.Context, s *session, st *store.Store) error {
 	}, func(from, to int64) error { return out.gap(ctx, from, to) })
 	if err == nil {
 		err = out.end(to)
+	}
+	if err == nil {
+		err = out.foot()
 	}
 	if err != nil {
 		return err

@@ -24,6 +24,10 @@ type dumpPrinter struct {
 	next           int64 // the seq expected next
 	runFrom, runTo int64 // the pending run of holes; runFrom 0 when none
 	single         *projection.Message
+
+	readers    []projection.Reader    // every member's read seq, under --explain and in transcripts
+	transcript *projection.Transcript // markdown and html; nil otherwise
+	tHead      projection.TranscriptHead
 }
 
 func (p *dumpPrinter) add(m projection.Message) error {
@@ -72,8 +76,8 @@ func (p *dumpPrinter) gap(ctx context.Context, from, to int64) error {
 // print writes one seq, with the rules behind it under --explain.
 func (p *dumpPrinter) print(m projection.Message) error {
 	var why []string
-	if p.c.Explain {
-		why = projection.Explain(m, *p.w, p.s.zone())
+	if p.c.explains() {
+		why = append(projection.Explain(m, *p.w, p.s.zone()), projection.ReadByWords(m, p.readers)...)
 	}
 	return p.printMessage(m, why)
 }
@@ -103,6 +107,9 @@ func (p *dumpPrinter) flush() error {
 		return nil
 	}
 	p.runFrom, p.single = 0, nil
+	if first < last && p.transcript != nil {
+		return p.row(projection.TranscriptRow{Message: projection.Message{Seq: first, Hole: true}, RunTo: last})
+	}
 	if first < last {
 		_, err := fmt.Fprintf(p.s.stdout, "%7d  %-19s  %s\n", first, "", projection.HoleRun(first, last))
 		return err
@@ -117,6 +124,8 @@ func (p *dumpPrinter) flush() error {
 // is seen so when why is given (--explain).
 func (p *dumpPrinter) printMessage(m projection.Message, why []string) error {
 	switch {
+	case p.transcript != nil:
+		return p.row(projection.TranscriptRow{Message: m, Why: why})
 	case p.c.Format == "json" && why != nil:
 		return printJSON(p.s.stdout, projection.Explained{Message: m, Why: why})
 	case p.c.Format == "json":

@@ -9,7 +9,7 @@ import (
 
 type exportCmd struct {
 	Collection   string `name:"collection" default:"${coll_msg}" complete:"collections" help:"Collection to write."`
-	Conversation string `name:"conversation" placeholder:"CID" help:"Only this conversation."`
+	Conversation string `name:"conversation" placeholder:"CID" complete:"conversations" help:"Only this conversation."`
 }
 
 func (exportCmd) Help() string {

@@ -15,7 +15,7 @@ import (
 // uiCmd is the terminal UI, what chatlens runs with no command. Its flags
 // come before any command word: `chatlens --as alice`.
 type uiCmd struct {
-	As    string `name:"as" placeholder:"USER" help:"The user whose view the UI starts with."`
+	As    string `name:"as" placeholder:"USER" complete:"users" help:"The user whose view the UI starts with."`
 	Theme string `name:"theme" placeholder:"NAME" complete:"themes" help:"UI theme: ${themes} (none: no colour; detected when not given)."`
 	Mouse bool   `name:"mouse" help:"Let the UI use the mouse."`
 	Admin bool   `name:"admin" help:"The UI's writes act as an app admin (any message may be revoked, role 0, audited as admin)."`
@@ -49,7 +49,7 @@ func (c *uiCmd) Validate() error {
 func (c *uiCmd) Run(ctx context.Context, s *session) error {
 	conn := s.conn
 	opts := ui.Options{As: c.As, Theme: c.Theme, Mouse: c.Mouse, ReadOnly: conn.ReadOnly, Operator: operator(),
-		Deployment: conn.MongoURI != "", TimeZone: s.zone(), Admin: c.Admin}
+		Deployment: conn.MongoURI != "", TimeZone: s.zone(), Admin: c.Admin, Version: versionLine()}
 	defer s.close()
 	if conn.MongoURI != "" {
 		// A server can be slow to answer: the UI draws first and says so.

@@ -13,9 +13,9 @@ import (
 
 // writeFlags are what revoke, delete and read take: which messages, and who acts.
 type writeFlags struct {
-	Conversation string `name:"conversation" required:"" placeholder:"CID" help:"Conversation ID."`
+	Conversation string `name:"conversation" required:"" placeholder:"CID" complete:"conversations" help:"Conversation ID."`
 	Seq          string `name:"seq" required:"" placeholder:"SEQS" help:"Seqs: 5, 5,7 or 10-20."`
-	By           string `name:"by" required:"" placeholder:"USER" help:"The user acting."`
+	By           string `name:"by" required:"" placeholder:"USER" complete:"users" help:"The user acting."`
 	Admin        bool   `name:"admin" help:"Act as an app admin (OpenIM's IM admin): may revoke any message, recorded with role 0."`
 	Stats        bool   `name:"stats" help:"Print round trips and time to stderr."`
 

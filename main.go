@@ -49,6 +49,7 @@ type cli struct {
 	Check         checkCmd         `cmd:"" help:"Check bucket invariants, indexes and seq documents."`
 	Completion    completionCmd    `cmd:"" help:"Print a shell completion script (bash, zsh or fish)."`
 	Help          helpCmd          `cmd:"" help:"Show help for chatlens or one command."`
+	Complete      completeCmd      `cmd:"" name:"__complete" hidden:"" help:"Candidates for shell completion (the scripts call it)."`
 }
 
 // connection holds the flags every command takes: where the store is and

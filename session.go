@@ -31,6 +31,9 @@ type session struct {
 	log         *store.AuditLog // nil unless the command writes
 	logFile     *os.File
 	cacheWarned bool // the cache failed at open and the user was told
+	// openTimeout bounds connecting to MongoDB when set (shell completion
+	// waits a second at most); 0: mongostore.DefaultTimeout.
+	openTimeout time.Duration
 }
 
 // noRedisNote is said once to a reader of a deployment without --redis:
@@ -77,7 +80,11 @@ func (s *session) open(ctx context.Context, use storeUse) error {
 	}
 	var backend store.Backend
 	if c.MongoURI != "" {
-		b, err := mongostore.Open(ctx, c.MongoURI, c.DB, mongostore.Options{ReadPreference: c.ReadPreference, Timeout: mongostore.DefaultTimeout})
+		timeout := mongostore.DefaultTimeout
+		if s.openTimeout > 0 {
+			timeout = s.openTimeout
+		}
+		b, err := mongostore.Open(ctx, c.MongoURI, c.DB, mongostore.Options{ReadPreference: c.ReadPreference, Timeout: timeout, OpTimeout: s.openTimeout})
 		if errors.Is(err, mongostore.ErrBadInput) {
 			return usageError{err.Error()} // the URI or settings, not the server
 		}

@@ -83,6 +83,9 @@ func elsewhere(parser *kong.Kong, flag string) (string, []string) {
 	owners := map[string][]string{}
 	var all []string
 	for _, n := range parser.Model.Children {
+		if n.Hidden {
+			continue // (__complete: the scripts', not the user's)
+		}
 		for _, f := range n.Flags {
 			name := "--" + f.Name
 			if len(owners[name]) == 0 {

@@ -24,6 +24,9 @@ type KeyMap struct {
 	// Finding messages (issue 11): past a run of holes, by message ID.
 	NextMessage, PrevMessage, FindByID key.Binding
 
+	// Transcript writes what the viewer sees of a range to a file, for a ticket.
+	Transcript key.Binding
+
 	// Input and feedback: the dialog answers (their own context, so they
 	// may share keys with the actions above), the message log, follow mode.
 	Confirm, Cancel    key.Binding
@@ -81,6 +84,7 @@ func Default() KeyMap {
 		NextMessage: b("}", "next message", "}"),
 		PrevMessage: b("{", "previous message", "{"),
 		FindByID:    b("I", "find by msg ID", "I"),
+		Transcript:  b("T", "transcript to file", "T"),
 
 		Confirm:    b("y/enter", "do it", "y", "Y", "enter"),
 		Cancel:     b("n/esc", "cancel", "n", "N", "esc", "q"),
@@ -118,7 +122,7 @@ func (k KeyMap) TimelineHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.SwitchPane, k.Open, k.Back},
-		{k.ViewAs, k.CycleViewer, k.ViewAsAny, k.Compare, k.NextDiff, k.PrevDiff, k.DiffOnly, k.Inspect},
+		{k.ViewAs, k.CycleViewer, k.ViewAsAny, k.Compare, k.NextDiff, k.PrevDiff, k.DiffOnly, k.Inspect, k.Transcript},
 		{k.Revoke, k.Delete, k.MarkRead, k.Search, k.NextHit, k.PrevHit, k.Jump, k.FindByID},
 		{k.NextMessage, k.PrevMessage, k.Boundaries, k.Copy, k.Follow, k.MessageLog, k.Retry, k.Quit},
 	}

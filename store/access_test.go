@@ -77,6 +77,9 @@ func (c noCacheWrites) MaxSeqs(context.Context, []string) (map[string]int64, err
 func (c noCacheWrites) ReadSeqs(context.Context, string, []string) (map[string]int64, error) {
 	return nil, nil
 }
+func (c noCacheWrites) ReadSeqsOf(context.Context, string, []string) (map[string]int64, error) {
+	return nil, nil
+}
 func (c noCacheWrites) RaiseReadSeq(context.Context, string, string, int64) error {
 	c.t.Error("read-only store raised a cached read seq")
 	return nil

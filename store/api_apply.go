@@ -97,6 +97,7 @@ func (s *Store) applyAPI(ctx context.Context, req WriteRequest) (Done, error) {
 	if verr != nil && err == nil {
 		// The server's answer stands; only the re-read failed.
 		entry.Result, entry.Unconfirmed = ResultAccepted, accepted
+		entry.Error = "the store could not be re-read: " + verr.Error()
 		done.API.Unconfirmed = accepted
 	}
 	if aerr := s.audit.Append(entry); aerr != nil && err == nil {

@@ -91,6 +91,9 @@ type Backend interface {
 	RaiseMaxSeq(ctx context.Context, cid string, maxSeq int64) error
 	// SeqUsers reads user uid's seq_user documents for the given conversations.
 	SeqUsers(ctx context.Context, uid string, cids []string) ([]bucket.SeqUser, error)
+	// SeqUsersOf reads the seq_user documents of cid for the given users:
+	// every member's read seq in one round trip (who has read a message).
+	SeqUsersOf(ctx context.Context, cid string, uids []string) ([]bucket.SeqUser, error)
 	// RaiseReadSeq sets seq_user.read_seq to at least seq (upsert, $max).
 	RaiseReadSeq(ctx context.Context, uid, cid string, seq int64) error
 	// Conversations lists the conversation documents owned by owner.

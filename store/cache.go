@@ -19,6 +19,9 @@ type Cache interface {
 	MaxSeqs(ctx context.Context, cids []string) (map[string]int64, error)
 	// ReadSeqs returns uid's read seq in each cid that the cache knows.
 	ReadSeqs(ctx context.Context, uid string, cids []string) (map[string]int64, error)
+	// ReadSeqsOf returns the read seq in cid of each of uids that the cache
+	// knows, keyed by user ID.
+	ReadSeqsOf(ctx context.Context, cid string, uids []string) (map[string]int64, error)
 	// RaiseReadSeq sets uid's read seq in cid to at least seq, atomically.
 	RaiseReadSeq(ctx context.Context, cid, uid string, seq int64) error
 	// Describe names the cache for the status bar, credentials masked.

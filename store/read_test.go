@@ -54,6 +54,10 @@ func (c *fakeCache) ReadSeqs(_ context.Context, uid string, cids []string) (map[
 	return c.known(c.read, cids, func(cid string) string { return cid + "/" + uid })
 }
 
+func (c *fakeCache) ReadSeqsOf(_ context.Context, cid string, uids []string) (map[string]int64, error) {
+	return c.known(c.read, uids, func(uid string) string { return cid + "/" + uid })
+}
+
 func (c *fakeCache) known(m map[string]int64, cids []string, key func(string) string) (map[string]int64, error) {
 	if c.fail != nil {
 		return nil, c.fail

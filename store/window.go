@@ -143,11 +143,18 @@ func capTo(w *bucket.Window, conv bucket.Conversation, su bucket.SeqUser) {
 // mark_msgs_as_read writes Redis the last seq it was given while the
 // transfer writes MongoDB the largest.
 func newWindow(cid string, seqMin int64, su bucket.SeqUser, cacheRead map[string]int64) *bucket.Window {
-	w := &bucket.Window{Cid: cid, MinSeq: max(1, seqMin, su.MinSeq), ReadSeq: su.ReadSeq, SeqMinSeq: seqMin, UserMinSeq: su.MinSeq}
-	if r, ok := cacheRead[cid]; ok {
-		w.ReadSeq = r
+	return &bucket.Window{Cid: cid, MinSeq: max(1, seqMin, su.MinSeq), ReadSeq: readSeq(su.ReadSeq, cacheRead, cid),
+		SeqMinSeq: seqMin, UserMinSeq: su.MinSeq}
+}
+
+// readSeq is a user's read seq: the cache's (SEQ_USER_READ, under key in
+// cached) whenever it has one, else seq_user.read_seq. Windows and Readers
+// both decide by it.
+func readSeq(stored int64, cached map[string]int64, key string) int64 {
+	if r, ok := cached[key]; ok {
+		return r
 	}
-	return w
+	return stored
 }
 
 // WindowAt is uid's window of the conversation of base, another user's

@@ -54,7 +54,7 @@ func TestCopyInsideTmux(t *testing.T) {
 			fake := &fakeTmux{mode: c.mode}
 			d.m.e.tmux = fake.run
 			d.open(chatAB)
-			d.keys("y")
+			d.keys("y", "y") // y, then the text alone
 			if c.buffered && !strings.Contains(fake.buffer, "hello 120 from bob") {
 				t.Errorf("tmux's buffer got %q (calls %v)", fake.buffer, fake.calls)
 			}
@@ -95,7 +95,7 @@ func TestCopyReachesARealTmux(t *testing.T) {
 	t.Setenv("TMUX", path+",0,0")
 	d := newDriver(t, st, opts, 200, 40)
 	d.open(chatAB)
-	d.keys("y")
+	d.keys("y", "y")
 	if got := tmux("show-buffer"); !strings.Contains(got, "hello 120 from bob") {
 		t.Errorf("tmux's buffer holds %q; status %q", got, d.m.status)
 	}

@@ -36,6 +36,7 @@ var (
 	_ component = (*helpBox)(nil)
 	_ component = (*logBox)(nil)
 	_ component = (*lineInput)(nil)
+	_ component = (*copyChoice)(nil)
 )
 
 // overlayComponent is the dialog or box over the panes, nil when none.
@@ -51,6 +52,8 @@ func (m *Model) overlayComponent() component {
 		return &m.picker
 	case ovMsgLog:
 		return &m.logBox
+	case ovCopyChoice:
+		return &m.copyChoice
 	}
 	return nil
 }

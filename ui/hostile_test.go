@@ -165,7 +165,7 @@ func TestHostileContentIsDrawnInert(t *testing.T) {
 	// The clipboard gets exactly one OSC 52 sequence, ours: the text copied
 	// holds no escape of its own.
 	d.jump(4)
-	d.keys("y")
+	d.keys("y", "y")
 	if got := clip.String(); strings.Count(got, "\x1b]52;") != 1 || strings.Count(got, "\x1b") > 2 {
 		t.Errorf("copying an OSC 52 message wrote %q to the terminal", got)
 	}

@@ -21,6 +21,7 @@ const (
 	inJump
 	inSearch
 	inFindID
+	inTranscript
 )
 
 // lineInput is the one-line input at the bottom of the screen. It takes

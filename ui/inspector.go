@@ -52,6 +52,9 @@ func (t *timeline) inspectLines() []string {
 		for i, why := range projection.Explain(m, t.win, t.e.loc) {
 			add("%s%s", map[bool]string{true: "why         ", false: "            "}[i == 0], why)
 		}
+		for _, l := range t.readByLines(m) {
+			add("%s", l)
+		}
 	}
 	for _, p := range b.Problems {
 		add("bucket problem: %s", p)

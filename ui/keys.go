@@ -6,7 +6,6 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
@@ -31,6 +30,8 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 		return m.pickerKey(k)
 	case ovConfirm:
 		return m.confirmKey(k)
+	case ovCopyChoice:
+		return m.copyChoiceKey(k)
 	case ovHelp, ovInspector, ovMsgLog:
 		// Boxes that only scroll and close.
 		cmd := m.overlayComponent().Update(k)
@@ -173,6 +174,9 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		switch {
 		case held || inGap:
 			m.openInspector()
+			if held && t.compareAs == "" { // (the compare inspector shows both viewers instead)
+				return t.loadReaders()
+			}
 		default:
 			m.setStatus(fmt.Sprintf("seq %d is not read yet: %s once it is on screen", t.cursor, keyName(keys.Inspect)), false)
 		}
@@ -185,12 +189,11 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.Jump):
 		m.startInput(inJump, "jump to seq or date (2006-01-02 15:04): ", "")
 	case key.Matches(k, keys.Copy):
-		if msg, ok := t.message(t.cursor, t.viewer); ok && !msg.Hole {
-			return copyText(m.e, projection.Summary(msg))
-		}
-		m.setStatus("nothing to copy at this seq", true)
+		m.askCopy()
 	case key.Matches(k, keys.Follow):
 		return m.toggleFollow()
+	case key.Matches(k, keys.Transcript):
+		m.askTranscript()
 	default:
 		cmd := t.Update(k)
 		m.takeNote()
@@ -238,6 +241,8 @@ func (m *Model) submitInput(purpose inputFor, value string) tea.Cmd {
 		return m.startSearch(value)
 	case inFindID:
 		return m.startFind(value)
+	case inTranscript:
+		return m.writeTranscript(value)
 	}
 	return nil
 }

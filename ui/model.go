@@ -31,6 +31,7 @@ const (
 	ovInspector
 	ovPicker
 	ovMsgLog
+	ovCopyChoice
 )
 
 // Model is the root of the program.
@@ -44,12 +45,13 @@ type Model struct {
 	tl   *timeline
 	find *finding // a find by message ID in flight (find.go)
 
-	overlay   overlay
-	confirm   confirmDialog
-	picker    picker
-	inspector inspector
-	helpBox   helpBox
-	logBox    logBox
+	overlay    overlay
+	confirm    confirmDialog
+	picker     picker
+	inspector  inspector
+	helpBox    helpBox
+	logBox     logBox
+	copyChoice copyChoice // what y copies (copychoice.go)
 
 	input lineInput // the one-line input at the bottom (input.go)
 
@@ -158,6 +160,7 @@ func (m *Model) layout() {
 	m.confirm.SetSize(m.width, h)
 	m.helpBox.SetSize(m.width, h)
 	m.logBox.SetSize(m.width, h)
+	m.copyChoice.SetSize(m.width, h)
 	if m.overlay == ovInspector && m.tl != nil {
 		m.inspector.SetSize(m.width, h)
 		m.inspector.setContent(m.tl.cursor, m.inspectorLines())
@@ -239,6 +242,12 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.findEvent(msg)
 	case jumpResolvedMsg:
 		return m, m.jumpResolved(msg)
+	case transcriptWrittenMsg:
+		m.transcriptWritten(msg)
+	case readersLoadedMsg:
+		if m.tl != nil {
+			m.tl.readersLoaded(msg)
+		}
 	case copiedMsg:
 		m.copied(msg)
 	case auditLoadedMsg:

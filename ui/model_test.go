@@ -335,7 +335,7 @@ func TestCopySendsSanitisedOSC52(t *testing.T) {
 	opts, clip := testOptions(t, "alice")
 	d := newDriver(t, st, opts, 120, 40)
 	d.open(chatAB)
-	d.keys("y")
+	d.keys("y", "y")
 	out := clip.String()
 	if !strings.HasPrefix(out, "\x1b]52;c;") || strings.Count(out, "\x1b") != 1 {
 		t.Fatalf("clipboard got %q: want exactly one OSC52 sequence", out)

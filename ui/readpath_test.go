@@ -37,6 +37,9 @@ func (c maxSeqCache) MaxSeqs(_ context.Context, cids []string) (map[string]int64
 func (c maxSeqCache) ReadSeqs(context.Context, string, []string) (map[string]int64, error) {
 	return map[string]int64{}, nil
 }
+func (c maxSeqCache) ReadSeqsOf(context.Context, string, []string) (map[string]int64, error) {
+	return map[string]int64{}, nil
+}
 func (c maxSeqCache) RaiseReadSeq(context.Context, string, string, int64) error { return nil }
 func (c maxSeqCache) Describe() string                                          { return "redis test" }
 func (c maxSeqCache) Close() error                                              { return nil }

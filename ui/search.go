@@ -291,45 +291,52 @@ func (m *Model) jump(input string) tea.Cmd {
 	return nil
 }
 
-// resolveDate finds the first seq sent at or after target by a binary
-// search over buckets (send times grow with seq), one find per probe.
+// resolveDate finds the first seq sent at or after target (seqAtOrAfter).
 func resolveDate(e *common, req reqID, cid string, minSeq, maxSeq, target int64) tea.Cmd {
 	return func() tea.Msg {
-		read := func(i int64) (*bucket.Bucket, error) {
-			bs, err := e.st.Buckets(e.ctx, cid, []int64{i}, maxSeq)
-			if err != nil {
-				return nil, err
-			}
-			return bs[0], nil
+		found, err := seqAtOrAfter(e, cid, minSeq, maxSeq, target)
+		if err == nil && found == 0 {
+			err = errors.New("no message sent at or after that time")
 		}
-		// firstAtOrAfter is the first seq of b at or after target, 0 if none.
-		firstAtOrAfter := func(b *bucket.Bucket) int64 {
-			for _, s := range b.Slots {
-				if !s.IsHole() && s.Seq >= minSeq && s.Seq <= maxSeq && s.Slot.Msg.SendTime >= target {
-					return s.Seq
-				}
-			}
-			return 0
-		}
-		lo, hi := bucket.BucketIndex(minSeq), bucket.BucketIndex(maxSeq)
-		found := int64(0)
-		for lo <= hi {
-			mid := lo + (hi-lo)/2
-			b, err := read(mid)
-			if err != nil {
-				return jumpResolvedMsg{req: req, err: err}
-			}
-			if seq := firstAtOrAfter(b); seq > 0 {
-				found, hi = seq, mid-1
-			} else {
-				lo = mid + 1
-			}
-		}
-		if found == 0 {
-			return jumpResolvedMsg{req: req, err: errors.New("no message sent at or after that time")}
-		}
-		return jumpResolvedMsg{req: req, seq: found}
+		return jumpResolvedMsg{req: req, seq: found, err: err}
 	}
+}
+
+// seqAtOrAfter is the first seq of minSeq..maxSeq sent at or after target,
+// 0 if none, by a binary search over buckets (send times grow with seq),
+// one find per probe.
+func seqAtOrAfter(e *common, cid string, minSeq, maxSeq, target int64) (int64, error) {
+	read := func(i int64) (*bucket.Bucket, error) {
+		bs, err := e.st.Buckets(e.ctx, cid, []int64{i}, maxSeq)
+		if err != nil {
+			return nil, err
+		}
+		return bs[0], nil
+	}
+	// firstAtOrAfter is the first seq of b at or after target, 0 if none.
+	firstAtOrAfter := func(b *bucket.Bucket) int64 {
+		for _, s := range b.Slots {
+			if !s.IsHole() && s.Seq >= minSeq && s.Seq <= maxSeq && s.Slot.Msg.SendTime >= target {
+				return s.Seq
+			}
+		}
+		return 0
+	}
+	lo, hi := bucket.BucketIndex(minSeq), bucket.BucketIndex(maxSeq)
+	found := int64(0)
+	for lo <= hi {
+		mid := lo + (hi-lo)/2
+		b, err := read(mid)
+		if err != nil {
+			return 0, err
+		}
+		if seq := firstAtOrAfter(b); seq > 0 {
+			found, hi = seq, mid-1
+		} else {
+			lo = mid + 1
+		}
+	}
+	return found, nil
 }
 
 // highlight renders a timeline row in style with every match of the search

@@ -23,6 +23,9 @@ func (downCache) MaxSeqs(context.Context, []string) (map[string]int64, error) {
 func (downCache) ReadSeqs(context.Context, string, []string) (map[string]int64, error) {
 	return nil, errBoom
 }
+func (downCache) ReadSeqsOf(context.Context, string, []string) (map[string]int64, error) {
+	return nil, errBoom
+}
 func (downCache) RaiseReadSeq(context.Context, string, string, int64) error { return errBoom }
 func (downCache) Describe() string                                          { return "redis test:6379" }
 func (downCache) Close() error                                              { return nil }

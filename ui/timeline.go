@@ -79,6 +79,7 @@ type timeline struct {
 	clockFmt     string             // the send time layout of the rows drawn (clock.go)
 	runOf        map[int64][2]int64 // runs of holes drawn as one row (holes.go)
 	follow       follow
+	receipts     receipts // who has read the message under the cursor (readers.go)
 }
 
 type membersState int

@@ -56,6 +56,9 @@ type Options struct {
 	Now func() time.Time
 	// Clipboard receives the OSC52 sequence of y; nil means standard output.
 	Clipboard io.Writer
+	// Version is chatlens's, named in transcripts; TranscriptDir is where T
+	// writes them ("": the current directory).
+	Version, TranscriptDir string
 
 	// Connect, when set and Run is given no store, opens the store after
 	// the first frame; ConnectingTo names what it connects to meanwhile.
@@ -91,19 +94,21 @@ func Run(ctx context.Context, st *store.Store, opts Options) error {
 
 // common is what every part of the UI shares: the store, the look, the keys.
 type common struct {
-	ctx        context.Context
-	st         *store.Store
-	theme      themes.Theme
-	keys       keymap.KeyMap
-	readOnly   bool
-	deployment bool
-	admin      bool // writes act as an app admin (Options.Admin)
-	operator   string
-	loc        *time.Location
-	now        func() time.Time
-	clip       io.Writer
-	tmux       func(stdin string, args ...string) (string, error) // runs tmux (y inside tmux)
-	lastReq    reqID                                              // the last request number handed out (newReq)
+	ctx           context.Context
+	st            *store.Store
+	theme         themes.Theme
+	keys          keymap.KeyMap
+	readOnly      bool
+	deployment    bool
+	admin         bool // writes act as an app admin (Options.Admin)
+	operator      string
+	loc           *time.Location
+	now           func() time.Time
+	clip          io.Writer
+	tmux          func(stdin string, args ...string) (string, error) // runs tmux (y inside tmux)
+	version       string                                             // chatlens's, for transcripts
+	transcriptDir string
+	lastReq       reqID // the last request number handed out (newReq)
 }
 
 // newReq is a request number no request has had (see reqID). One counter
@@ -116,7 +121,8 @@ func (e *common) newReq() reqID {
 
 func newCommon(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *common {
 	e := &common{ctx: ctx, theme: theme, keys: keys, operator: opts.Operator, deployment: opts.Deployment, admin: opts.Admin,
-		readOnly: opts.ReadOnly, loc: opts.TimeZone, now: opts.Now, clip: opts.Clipboard}
+		readOnly: opts.ReadOnly, loc: opts.TimeZone, now: opts.Now, clip: opts.Clipboard,
+		version: opts.Version, transcriptDir: opts.TranscriptDir}
 	if e.loc == nil {
 		e.loc = time.Local
 	}

@@ -129,6 +129,11 @@ func (c *Counting) SeqUsers(ctx context.Context, uid string, cids []string) ([]b
 	return c.inner.SeqUsers(ctx, uid, cids)
 }
 
+func (c *Counting) SeqUsersOf(ctx context.Context, cid string, uids []string) ([]bucket.SeqUser, error) {
+	c.trip()
+	return c.inner.SeqUsersOf(ctx, cid, uids)
+}
+
 func (c *Counting) RaiseReadSeq(ctx context.Context, uid, cid string, seq int64) error {
 	c.trip()
 	return c.inner.RaiseReadSeq(ctx, uid, cid, seq)

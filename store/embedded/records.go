@@ -26,6 +26,11 @@ func (b *Backend) SeqUsers(_ context.Context, uid string, cids []string) ([]buck
 	return getRecords(b, bucket.CollSeqUser, len(cids), func(i int) []byte { return stringKey(uid, cids[i]) }, bucket.DecodeSeqUser)
 }
 
+// SeqUsersOf reads the seq_user documents of cid for each of uids.
+func (b *Backend) SeqUsersOf(_ context.Context, cid string, uids []string) ([]bucket.SeqUser, error) {
+	return getRecords(b, bucket.CollSeqUser, len(uids), func(i int) []byte { return stringKey(uids[i], cid) }, bucket.DecodeSeqUser)
+}
+
 // Users reads the user documents of ids.
 func (b *Backend) Users(_ context.Context, ids []string) ([]bucket.User, error) {
 	return getRecords(b, bucket.CollUser, len(ids), func(i int) []byte { return stringKey(ids[i]) }, bucket.DecodeUser)

@@ -38,6 +38,7 @@ func shapes() []shape {
 		{"update msg {doc_id, send_id $ne} (mark read)", markRead(docID, 0, "u").command()},
 		{"find seq {conversation_id: {$in}}", seqRecords([]string{cid}).command()},
 		{"find seq_user {user_id, conversation_id: {$in}}", seqUsers("u", []string{cid}).command()},
+		{"find seq_user {conversation_id, user_id: {$in}}", seqUsersOf(cid, []string{"u"}).command()},
 		{"find conversation {owner_user_id}", conversationsOf("u").command()},
 		{"find msg {doc_id: $gt} sort limit 1 (next conversation)", nextConversationID(cid).command()},
 		{"update seq {conversation_id} $max upsert (max seq)", raiseMaxSeq(cid, 1).command()},

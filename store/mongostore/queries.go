@@ -213,6 +213,10 @@ func seqUsers(uid string, cids []string) findQuery {
 	return findQuery{coll: bucket.CollSeqUser, filter: bson.D{{Key: "user_id", Value: uid}, {Key: "conversation_id", Value: in(cids)}}}
 }
 
+func seqUsersOf(cid string, uids []string) findQuery {
+	return findQuery{coll: bucket.CollSeqUser, filter: bson.D{{Key: "conversation_id", Value: cid}, {Key: "user_id", Value: in(uids)}}}
+}
+
 func conversationsOf(owner string) findQuery {
 	return findQuery{coll: bucket.CollConversation, filter: bson.D{{Key: "owner_user_id", Value: owner}}}
 }

@@ -31,6 +31,14 @@ func (b *Backend) SeqUsers(ctx context.Context, uid string, cids []string) ([]bu
 	return findAll(ctx, b, seqUsers(uid, cids), bucket.DecodeSeqUser)
 }
 
+// SeqUsersOf: find seq_user {conversation_id: cid, user_id: {$in: uids}}.
+func (b *Backend) SeqUsersOf(ctx context.Context, cid string, uids []string) ([]bucket.SeqUser, error) {
+	if len(uids) == 0 {
+		return nil, nil
+	}
+	return findAll(ctx, b, seqUsersOf(cid, uids), bucket.DecodeSeqUser)
+}
+
 // RaiseReadSeq: updateOne seq_user {user_id, conversation_id}, {$max: {read_seq}}, upsert.
 func (b *Backend) RaiseReadSeq(ctx context.Context, uid, cid string, seq int64) error {
 	return b.raise(ctx, raiseReadSeq(uid, cid, seq))

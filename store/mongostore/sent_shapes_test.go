@@ -120,6 +120,10 @@ func TestExplainedShapesAreTheOnesSent(t *testing.T) {
 			_, err := b.SeqUsers(ctx, "u", []string{cid})
 			return err
 		}},
+		"find seq_user {conversation_id, user_id: {$in}}": {"find", func(ctx context.Context) error {
+			_, err := b.SeqUsersOf(ctx, cid, []string{"u", "v"})
+			return err
+		}},
 		"find conversation {owner_user_id}": {"find", func(ctx context.Context) error {
 			_, err := b.Conversations(ctx, "u")
 			return err

@@ -6,12 +6,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/openimapi"
 	"github.com/chatlens/chatlens/store/openimapi/openimtest"
 	"github.com/chatlens/chatlens/store/testkit"
@@ -296,4 +300,94 @@ func paths(calls []openimtest.Call) []string {
 func sameJSON(got json.RawMessage, want string) bool {
 	var a, b any
 	return json.Unmarshal(got, &a) == nil && json.Unmarshal([]byte(want), &b) == nil && fmt.Sprint(a) == fmt.Sprint(b)
+}
+
+// unregistered is a backend whose user collection lacks some users: the
+// server knows nobody by those IDs, chatlens still knows them as members.
+type unregistered struct {
+	store.Backend
+	gone map[string]bool
+}
+
+func (u *unregistered) Users(ctx context.Context, ids []string) ([]bucket.User, error) {
+	us, err := u.Backend.Users(ctx, ids)
+	return slices.DeleteFunc(us, func(x bucket.User) bool { return u.gone[x.UserID] }), err
+}
+
+// TestARefusedTokenIsTheServersRefusal: when the server will not give the
+// acting user a token (auth.go GetUserToken: no such user), the write is
+// refused in one line naming that endpoint, with nothing sent to the msg
+// endpoints, and audited with both verdicts.
+func TestARefusedTokenIsTheServersRefusal(t *testing.T) {
+	ob := recordedBackend(t, before)
+	srv := openimtest.Start(store.New(&unregistered{Backend: ob, gone: map[string]bool{"u3": true}}, store.Options{}), "s")
+	defer srv.Close()
+	api, err := openimapi.New(openimapi.Options{URL: srv.URL, Secret: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var audit bytes.Buffer
+	st := store.New(ob, store.Options{API: api, Audit: store.NewAuditLog(&audit)})
+	_, err = st.Do(context.Background(), store.WriteRequest{Action: store.ActionRevoke, Cid: "sg_g1", By: "u3", Seqs: []int64{4}})
+	if err == nil || err.Error() != "the server refused revoke of seq 4 of sg_g1 (/auth/get_user_token): 1004 RecordNotFoundError (user not found)" {
+		t.Fatalf("err = %v", err)
+	}
+	for _, c := range srv.Calls() {
+		if strings.HasPrefix(c.Path, "/msg/") {
+			t.Errorf("%s sent after the token was refused", c.Path)
+		}
+	}
+	es := testkit.AuditEntries(t, audit.Bytes())
+	if e := es[len(es)-1]; e.Result != store.ResultRefused || e.Verdicts == nil || e.Verdicts.Chatlens != "allowed" {
+		t.Errorf("audit %+v, want refused with both verdicts", e)
+	}
+}
+
+// TestServerTextNeverCarriesTheSecret: a server whose answer echoes the
+// secret (a proxy, a debug build) has it masked before chatlens shows or
+// logs the answer.
+func TestServerTextNeverCarriesTheSecret(t *testing.T) {
+	const secret = "hunter2-long-secret"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = fmt.Fprintf(w, `{"errCode":1002,"errMsg":"NoPermissionError","errDlt":"secret %s invalid"}`, secret)
+	}))
+	defer srv.Close()
+	api, err := openimapi.New(openimapi.Options{URL: srv.URL, Secret: secret})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := api.Send(context.Background(), store.APICall{Action: store.ActionRevoke, Cid: "sg_g1", By: "u1", Seqs: []int64{1}, OperationID: "op"})
+	if a.Code != 1002 || a.Dlt != "secret *** invalid" {
+		t.Errorf("answer %+v, want the secret masked", a)
+	}
+}
+
+// TestAnExpiredTokenIsAskedAgain: a token the server no longer accepts
+// (expired, or kicked by a login elsewhere) is refused before the write is
+// looked at; the client asks new tokens and sends the write once more, so a
+// UI left open for days keeps working.
+func TestAnExpiredTokenIsAskedAgain(t *testing.T) {
+	r := standIn(t, before, before, time.Second, 0)
+	if _, err := r.do(t, store.WriteRequest{Action: store.ActionRevoke, Cid: "sg_g1", By: "u3", Seqs: []int64{4}}); err != nil {
+		t.Fatal(err)
+	}
+	r.srv.Expire()
+	done, err := r.do(t, store.WriteRequest{Action: store.ActionRevoke, Cid: "sg_g1", By: "u3", Seqs: []int64{9}})
+	if err != nil || len(done.API.Unconfirmed) != 0 {
+		t.Fatalf("err = %v, done %+v; want the revoke done with new tokens", err, done.API)
+	}
+	var revokes int
+	for _, c := range r.srv.Calls() {
+		if c.Path == openimapi.PathRevoke {
+			revokes++
+		}
+	}
+	if revokes != 3 { // seq 4, then seq 9 refused for its token and sent again
+		t.Errorf("%d revoke calls, want 3", revokes)
+	}
+	// The admin's token expired too: the next user's token is asked again.
+	r.srv.Expire()
+	if _, err := r.do(t, store.WriteRequest{Action: store.ActionRevoke, Cid: "sg_g1", By: "u1", Seqs: []int64{12}}); err != nil {
+		t.Fatalf("err = %v; want u1's token asked with a new admin token", err)
+	}
 }

@@ -380,3 +380,25 @@ func TestDefaultBoundsAreTheREADMEs(t *testing.T) {
 		t.Errorf("second call = %v, want it not asked, Redis tried again 10s after a failure", err)
 	}
 }
+
+// Every member's SEQ_USER_READ of one conversation in one pipeline: a
+// locked key is a miss, a user without a key is left out.
+func TestReadSeqsOfMembers(t *testing.T) {
+	srv := newServer(t)
+	c := openCache(t, srv.addr)
+	cid := srv.newCid(t)
+	ctx := context.Background()
+	srv.raw.HSet(ctx, SeqUserReadKey(cid, "u1"), fieldValue, 12)
+	srv.raw.HSet(ctx, SeqUserReadKey(cid, "u2"), fieldValue, 5, fieldLockUntil, 0)
+	before := c.Stats().RoundTrips
+	got, err := c.ReadSeqsOf(ctx, cid, []string{"u1", "u2", "u3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got["u1"] != 12 {
+		t.Errorf("ReadSeqsOf = %v, want only u1=12", got)
+	}
+	if trips := c.Stats().RoundTrips - before; trips != 1 {
+		t.Errorf("ReadSeqsOf took %d round trips, want 1", trips)
+	}
+}

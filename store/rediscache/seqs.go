@@ -36,6 +36,20 @@ func (c *Cache) ReadSeqs(ctx context.Context, uid string, cids []string) (map[st
 	return byCid(cids, vals), nil
 }
 
+// ReadSeqsOf reads SEQ_USER_READ:<cid>:<uid> of every uid in one pipeline,
+// keyed by uid; a miss or a locked key is left out, as in ReadSeqs.
+func (c *Cache) ReadSeqsOf(ctx context.Context, cid string, uids []string) (map[string]int64, error) {
+	keys := make([]string, len(uids))
+	for i, uid := range uids {
+		keys[i] = SeqUserReadKey(cid, uid)
+	}
+	vals, err := c.hgetAll(ctx, "read "+seqUserRead, keys, fieldValue, fieldLockUntil)
+	if err != nil {
+		return nil, err
+	}
+	return byCid(uids, vals), nil
+}
+
 // hgetAll runs HMGET key fields... for every key in one pipeline and returns,
 // per key, the first field as a number, or -1 when it is absent, not a
 // number, or a later field (lockUntil) is present.

@@ -192,3 +192,22 @@ func summarize(list []store.ConversationSummary) []string {
 	}
 	return out
 }
+
+// testSeqUsersOfMembers reads the read seqs of several users of one
+// conversation at once (who has read a message), and no other
+// conversation's.
+func testSeqUsersOfMembers(e *fixture) {
+	e.must(e.b.RaiseReadSeq(e.ctx, "u1", "sg_g1", 30), "raise read seq")
+	e.must(e.b.RaiseReadSeq(e.ctx, "u2", "sg_g1", 7), "raise read seq")
+	e.must(e.b.RaiseReadSeq(e.ctx, "u2", "sg_g2", 90), "raise read seq")
+	docs, err := e.b.SeqUsersOf(e.ctx, "sg_g1", []string{"u1", "u2", "u3"})
+	e.must(err, "seq users of sg_g1")
+	var got []string
+	for _, d := range docs {
+		got = append(got, fmt.Sprintf("%s/%s %d", d.UserID, d.ConversationID, d.ReadSeq))
+	}
+	slices.Sort(got)
+	if want := []string{"u1/sg_g1 30", "u2/sg_g1 7"}; !slices.Equal(got, want) {
+		e.errorf("SeqUsersOf(sg_g1, u1 u2 u3) = %q, want %q", got, want)
+	}
+}

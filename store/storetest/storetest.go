@@ -70,6 +70,7 @@ var cases = []testCase{
 	{name: "records/mistyped fields", run: testLenientRecords},
 	{name: "write targets checked", run: testCheckTargets},
 	{name: "conversations/from collection", run: testConversationsFromCollection},
+	{name: "seq_user/of every member", run: testSeqUsersOfMembers},
 	{name: "conversations/from doc ids", run: testConversationsFromDocIDs},
 	{name: "raw/round trip", run: testRawRoundTrip},
 	{name: "raw/replace same key", run: testRawReplace},

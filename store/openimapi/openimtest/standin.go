@@ -93,6 +93,14 @@ func (s *Server) Close() {
 	s.Server.Close()
 }
 
+// Expire makes every token issued so far unknown to the server, as an
+// expiry or a login elsewhere that kicks them does.
+func (s *Server) Expire() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	clear(s.tokens)
+}
+
 // Calls are the requests answered so far, in order.
 func (s *Server) Calls() []Call {
 	s.mu.Lock()

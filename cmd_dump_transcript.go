@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store"
+)
+
+// A dump in markdown or html is a transcript for a ticket: the header
+// names the store, conversation, viewer, the window and why, when it was
+// captured and by which chatlens; every row carries its rules, as
+// --explain gives them.
+
+// explains reports a dump whose rows carry their rules: --explain, or a
+// transcript.
+func (c *dumpCmd) explains() bool {
+	_, transcript := projection.TranscriptFormats[c.Format]
+	return c.Explain || transcript
+}
+
+// readers reads every member's read seq, for "read by": the members (one
+// or two round trips), then their read seqs (one per layer). A
+// conversation whose members cannot be told (an ambiguous ID) gets no
+// read-by clause and a warning.
+func (c *dumpCmd) readers(ctx context.Context, s *session, st *store.Store) ([]projection.Reader, error) {
+	members, err := st.MembersFor(ctx, c.Conversation, c.As)
+	if err != nil {
+		fmt.Fprintln(s.stderr, "chatlens: warning: who has read each message is left out: "+oneLine(err.Error()))
+		return nil, nil
+	}
+	rs, err := st.Readers(ctx, c.Conversation, members)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]projection.Reader, len(rs))
+	for i, r := range rs {
+		out[i] = projection.Reader{UserID: r.UserID, Name: r.Nickname, ReadSeq: r.ReadSeq}
+	}
+	return out, nil
+}
+
+// head writes a transcript's header; nothing for the other formats.
+func (p *dumpPrinter) head(ctx context.Context, st *store.Store, from, to int64) error {
+	t, ok := projection.TranscriptFormats[p.c.Format]
+	if !ok {
+		return nil
+	}
+	p.transcript = &t
+	name := ""
+	for _, r := range p.readers {
+		if r.UserID == p.c.As {
+			name = r.Name
+		}
+	}
+	if name == "" {
+		names, err := st.UserNames(ctx, []string{p.c.As})
+		if err != nil {
+			return err
+		}
+		name = names[p.c.As]
+	}
+	p.tHead = projection.TranscriptHead{Store: st.Describe(), Conversation: p.c.Conversation,
+		Viewer: p.c.As, ViewerName: name, Window: *p.w, From: from, To: to,
+		Captured: time.Now(), Version: versionLine(), Zone: p.s.zone()}
+	_, err := fmt.Fprint(p.s.stdout, t.Head(p.tHead))
+	return err
+}
+
+func (p *dumpPrinter) row(r projection.TranscriptRow) error {
+	_, err := fmt.Fprint(p.s.stdout, p.transcript.Row(p.tHead, r))
+	return err
+}
+
+func (p *dumpPrinter) foot() error {
+	if p.transcript == nil {
+		return nil
+	}
+	_, err := fmt.Fprint(p.s.stdout, p.transcript.Foot(p.tHead))
+	return err
+}

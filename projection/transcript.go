@@ -1,0 +1,134 @@
+package projection
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/chatlens/chatlens/store/bucket"
+)
+
+// A transcript is what one user sees of a conversation, written for a
+// ticket: a header that says where it came from and why the viewer's
+// window is what it is, then one row per seq with the rules behind it.
+// Its formats (markdown, HTML) only differ in how they write the same
+// fields, each of them sanitised.
+
+// TranscriptHead is what a transcript says before its rows.
+type TranscriptHead struct {
+	Store        string // the store or deployment, credentials masked (Store.Describe)
+	Conversation string
+	Viewer       string
+	ViewerName   string
+	Window       bucket.Window
+	From, To     int64 // the seqs transcribed
+	Captured     time.Time
+	Version      string
+	Zone         *time.Location
+	// Compare is the second viewer of a compare transcript, "" otherwise.
+	Compare       string
+	CompareName   string
+	CompareWindow bucket.Window
+}
+
+// TranscriptRow is one row: a message as the viewer sees it and why, or
+// (RunTo > Message.Seq) a run of seqs with no message.
+type TranscriptRow struct {
+	Message Message
+	Why     []string
+	RunTo   int64
+	// In a compare transcript: the second viewer's message and rules, and
+	// the first rule that sets the two apart ("" when alike).
+	Other    Message
+	OtherWhy []string
+	Reason   string
+}
+
+// WindowReasons says which seqs viewer sees of a conversation and why it
+// starts and ends there, in the inspector's words: the first line the
+// range, then the start, then the end.
+func WindowReasons(viewer string, w bucket.Window) []string {
+	lo := max(1, w.MinSeq)
+	out := []string{fmt.Sprintf("%s sees seq %d-%d", viewer, lo, w.MaxSeq)}
+	if why := w.StartReason(); why != "" {
+		out = append(out, fmt.Sprintf("history cleared before seq %d: %s", lo, why))
+	} else {
+		out = append(out, fmt.Sprintf("starts at seq 1: nothing cleared (seq.min_seq = %d, seq_user.min_seq = %d)", w.SeqMinSeq, w.UserMinSeq))
+	}
+	if w.CapField != "" {
+		out = append(out, fmt.Sprintf("ends at seq %d: %s caps it (OpenIM's pull stops there)", w.CapSeq, w.CapField))
+	} else {
+		out = append(out, fmt.Sprintf("ends at seq %d: the newest message stored", w.MaxSeq))
+	}
+	for i := range out {
+		out[i] = SingleLine(out[i])
+	}
+	return out
+}
+
+// headFields are the header's name/value pairs, sanitised, in order.
+func (h TranscriptHead) headFields() [][2]string {
+	who := func(id, name string) string {
+		if name != "" && name != id {
+			return id + " (" + name + ")"
+		}
+		return id
+	}
+	fields := [][2]string{
+		{"Store", h.Store},
+		{"Conversation", h.Conversation},
+		{"Viewer", who(h.Viewer, h.ViewerName)},
+	}
+	for i, l := range WindowReasons(h.Viewer, h.Window) {
+		fields = append(fields, [2]string{map[bool]string{true: "Window", false: ""}[i == 0], l})
+	}
+	if h.Compare != "" {
+		fields = append(fields, [2]string{"Compared with", who(h.Compare, h.CompareName)})
+		for i, l := range WindowReasons(h.Compare, h.CompareWindow) {
+			fields = append(fields, [2]string{map[bool]string{true: "Their window", false: ""}[i == 0], l})
+		}
+	}
+	fields = append(fields,
+		[2]string{"Seqs", fmt.Sprintf("%d-%d", h.From, h.To)},
+		[2]string{"Captured", Timestamp(h.Captured.UnixMilli(), h.zone())},
+		[2]string{"Version", h.Version})
+	for i := range fields {
+		fields[i][1] = SingleLine(fields[i][1])
+	}
+	return fields
+}
+
+func (h TranscriptHead) zone() *time.Location {
+	if h.Zone == nil {
+		return time.UTC
+	}
+	return h.Zone
+}
+
+// title is the transcript's first line.
+func (h TranscriptHead) title() string {
+	if h.Compare != "" {
+		return SingleLine(h.Conversation + ": " + h.Viewer + " and " + h.Compare + " compared")
+	}
+	return SingleLine(h.Conversation + " as " + h.Viewer + " sees it")
+}
+
+// rowCells are a row's seq, time, sender and text, sanitised; text carries
+// the dump's [revoked] and [read] marks.
+func rowCells(m Message, runTo int64, zone *time.Location) (seq, when, sender, text string) {
+	if runTo > m.Seq {
+		return fmt.Sprintf("%d-%d", m.Seq, runTo), "", "", "no message (" + thousands(runTo-m.Seq+1) + ")"
+	}
+	seq = strconv.FormatInt(m.Seq, 10)
+	if m.Hole {
+		return seq, "", "", Summary(m)
+	}
+	text = Summary(m)
+	if m.Revoked {
+		text += " [revoked]"
+	}
+	if m.SessionType == bucket.SessionSingle && m.IsRead {
+		text += " [read]"
+	}
+	return seq, Timestamp(m.SendTime, zone), SingleLine(orElse(m.SenderNickname, m.SendID)), text
+}

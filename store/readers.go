@@ -1,0 +1,48 @@
+package store
+
+import (
+	"context"
+)
+
+// Reader is a member of a conversation with their read seq: they have
+// read seq S when ReadSeq >= S.
+type Reader struct {
+	Member
+	ReadSeq int64
+}
+
+// Readers returns the read seq of each of members in cid, in their order:
+// one round trip to the cache (SEQ_USER_READ, when configured) and one to
+// seq_user, decided by the same rule as a viewer's window (readSeq). A
+// cache that fails is passed over, as everywhere: seq_user answers.
+func (s *Store) Readers(ctx context.Context, cid string, members []Member) ([]Reader, error) {
+	if len(members) == 0 {
+		return nil, nil
+	}
+	uids := make([]string, len(members))
+	for i, m := range members {
+		uids[i] = m.UserID
+	}
+	var cached map[string]int64
+	if s.cache != nil {
+		var err error
+		cached, err = s.cache.ReadSeqsOf(ctx, cid, uids)
+		s.cacheResult(err)
+	}
+	s.trip()
+	docs, err := s.backend.SeqUsersOf(ctx, cid, uids)
+	if err != nil {
+		return nil, err
+	}
+	stored := make(map[string]int64, len(docs))
+	for _, d := range docs {
+		if d.ConversationID == cid {
+			stored[d.UserID] = d.ReadSeq
+		}
+	}
+	out := make([]Reader, len(members))
+	for i, m := range members {
+		out[i] = Reader{Member: m, ReadSeq: readSeq(stored[m.UserID], cached, m.UserID)}
+	}
+	return out, nil
+}

@@ -1,0 +1,82 @@
+package ui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store"
+)
+
+// Who has read the message under the cursor: the inspector reads every
+// member's read seq when it opens (the members, then one round trip per
+// layer, store.Readers) and says "read by N of M" with the names. Read
+// afresh at each opening, so a mark read meanwhile shows.
+
+type receipts struct {
+	req     reqID
+	cid     string
+	loading bool
+	readers []projection.Reader
+	err     error
+}
+
+type readersLoadedMsg struct {
+	req     reqID
+	readers []projection.Reader
+	err     error
+}
+
+// loadReaders starts reading the members' read seqs, with the members
+// already read when there are.
+func (t *timeline) loadReaders() tea.Cmd {
+	t.receipts = receipts{req: t.e.newReq(), cid: t.cid, loading: true}
+	e, req, cid, viewer := t.e, t.receipts.req, t.cid, t.viewer
+	members := t.members
+	if t.membersAt != membersRead {
+		members = nil
+	}
+	return func() tea.Msg {
+		if members == nil {
+			ms, err := e.st.MembersFor(e.ctx, cid, viewer)
+			if err != nil {
+				return readersLoadedMsg{req: req, err: err}
+			}
+			members = ms
+		}
+		rs, err := e.st.Readers(e.ctx, cid, members)
+		return readersLoadedMsg{req: req, readers: toReaders(rs), err: err}
+	}
+}
+
+func toReaders(rs []store.Reader) []projection.Reader {
+	out := make([]projection.Reader, len(rs))
+	for i, r := range rs {
+		out[i] = projection.Reader{UserID: r.UserID, Name: r.Nickname, ReadSeq: r.ReadSeq}
+	}
+	return out
+}
+
+func (t *timeline) readersLoaded(msg readersLoadedMsg) {
+	if msg.req != t.receipts.req {
+		return // an older opening's
+	}
+	t.receipts.loading, t.receipts.readers, t.receipts.err = false, msg.readers, msg.err
+}
+
+// readByLines are the inspector's lines on who has read m.
+func (t *timeline) readByLines(m projection.Message) []string {
+	r := t.receipts
+	switch {
+	case m.Hole || r.cid != t.cid:
+		return nil
+	case r.loading:
+		return []string{"readers     (reading the members' read seqs…)"}
+	case r.err != nil:
+		return []string{"readers     unknown: " + r.err.Error()}
+	}
+	var out []string
+	for i, l := range projection.ReadByWords(m, r.readers) {
+		out = append(out, map[bool]string{true: "readers     ", false: "            "}[i == 0]+l)
+	}
+	return out
+}

@@ -1,0 +1,321 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store/bucket"
+)
+
+// T writes a transcript for a ticket: what the viewer sees of a seq or
+// date range (asked in the bottom input, offering the rows on screen), in
+// markdown, to a new file in the current directory, the path said in the
+// status line. The range is read afresh from the store, as dump reads it,
+// so it need not be loaded; in the compare view it holds both viewers and
+// the differences.
+
+// transcriptPrompt says what the input takes.
+const transcriptPrompt = "transcript of (seqs 10-40, all, dates 2024-01-08..2024-01-09): "
+
+type transcriptWrittenMsg struct {
+	path       string
+	from, to   int64
+	rows       int
+	err        error
+	compareRun bool
+}
+
+// askTranscript opens the input with the rows on screen offered.
+func (m *Model) askTranscript() {
+	from, to := m.tl.screenRange()
+	m.input.start(inTranscript, transcriptPrompt, fmt.Sprintf("%d-%d", from, to), true)
+}
+
+// screenRange is the first and last seq of the rows on screen.
+func (t *timeline) screenRange() (from, to int64) {
+	_, end := t.heldRange()
+	from, to = t.top, t.top
+	left := t.rowsHeight()
+	for s := t.top; s <= end && left > 0; s = t.nextRow(s) {
+		left -= max(1, t.groupHeight(s))
+		to = s
+		if g0, g1, ok := t.gapRow(s); ok && g0 == s {
+			to = g1
+		}
+		if r, ok := t.runOf[s]; ok {
+			to, s = r[1], r[1]
+		}
+	}
+	return from, min(to, t.maxSeq())
+}
+
+// writeTranscript parses the range typed and starts writing the file.
+func (m *Model) writeTranscript(value string) tea.Cmd {
+	t := m.tl
+	if t == nil || t.empty() {
+		m.setStatus("no messages to transcribe", true)
+		return nil
+	}
+	value = strings.TrimSpace(value)
+	if value == "all" || value == "" { // the whole loaded window
+		from, to := t.heldRange()
+		value = fmt.Sprintf("%d-%d", from, to)
+	}
+	from, to, dates, err := parseRange(value, m.e.loc)
+	if err != nil {
+		m.setStatus(err.Error(), true)
+		return nil
+	}
+	job := t.transcriptJob()
+	m.setStatus("writing the transcript of "+value+"…", false)
+	return func() tea.Msg {
+		if dates {
+			var err error
+			if from, to, err = job.resolveDates(from, to); err != nil {
+				return transcriptWrittenMsg{err: err}
+			}
+		}
+		from, to = max(from, job.win.MinSeq, 1), min(to, job.win.MaxSeq)
+		if from > to {
+			return transcriptWrittenMsg{err: fmt.Errorf("nothing of %s in %s's window (seqs %d-%d)", value, job.viewer, job.win.MinSeq, job.win.MaxSeq)}
+		}
+		return job.write(from, to)
+	}
+}
+
+// parseRange reads "A-B", "A..B" or "A" as seqs, or "D1..D2" as dates (in
+// loc, from the first message sent at or after D1 to the last before D2),
+// returning the dates as unix milliseconds.
+func parseRange(s string, loc *time.Location) (from, to int64, dates bool, err error) {
+	a, b, ok := strings.Cut(s, "..")
+	if !ok {
+		a, b, ok = strings.Cut(s, "-")
+	}
+	if !ok {
+		b = a
+	}
+	x, errA := strconv.ParseInt(strings.TrimSpace(a), 10, 64)
+	y, errB := strconv.ParseInt(strings.TrimSpace(b), 10, 64)
+	if errA == nil && errB == nil {
+		if x > y {
+			return 0, 0, false, fmt.Errorf("seqs %d-%d: the first is after the last", x, y)
+		}
+		return x, y, false, nil
+	}
+	if strings.Contains(s, "..") {
+		d1, ok1 := parseDate(a, loc)
+		d2, ok2 := parseDate(b, loc)
+		if ok1 && ok2 && d1 < d2 {
+			return d1, d2, true, nil
+		}
+	}
+	return 0, 0, false, fmt.Errorf("%q is not a seq range (10-40) nor a date range (2024-01-08..2024-01-09)", s)
+}
+
+func parseDate(s string, loc *time.Location) (int64, bool) {
+	for _, layout := range dateLayouts {
+		if when, err := time.ParseInLocation(layout, strings.TrimSpace(s), loc); err == nil {
+			return when.UnixMilli(), true
+		}
+	}
+	return 0, false
+}
+
+// transcriptJob is what a transcript needs of the timeline, copied when
+// it is asked for: the file is written in the background.
+type transcriptJob struct {
+	e                     *common
+	cid                   string
+	conv                  projection.Conv
+	viewer, viewerName    string
+	win                   bucket.Window
+	compareAs, otherName  string
+	otherWin              bucket.Window
+	compareWindowReadable bool
+}
+
+func (t *timeline) transcriptJob() transcriptJob {
+	j := transcriptJob{e: t.e, cid: t.cid, conv: t.conv, viewer: t.viewer, viewerName: t.memberName(t.viewer), win: t.win}
+	if t.compareAs != "" {
+		j.compareAs, j.otherName = t.compareAs, t.memberName(t.compareAs)
+		j.otherWin, j.compareWindowReadable = t.wins[t.compareAs]
+	}
+	return j
+}
+
+// resolveDates turns the dates into the seqs sent from d1 up to d2.
+func (j transcriptJob) resolveDates(d1, d2 int64) (from, to int64, err error) {
+	lo, hi := max(1, j.win.MinSeq), j.win.MaxSeq
+	if from, err = seqAtOrAfter(j.e, j.cid, lo, hi, d1); err != nil {
+		return 0, 0, err
+	}
+	if from == 0 {
+		return 0, 0, errors.New("no message sent in that time")
+	}
+	end, err := seqAtOrAfter(j.e, j.cid, lo, hi, d2)
+	if err != nil {
+		return 0, 0, err
+	}
+	if end == 0 {
+		return from, hi, nil
+	}
+	return from, end - 1, nil
+}
+
+// write reads from..to as dump does and writes the file.
+func (j transcriptJob) write(from, to int64) tea.Msg {
+	ctx, st := j.e.ctx, j.e.st
+	var readers []projection.Reader
+	if members, err := st.MembersFor(ctx, j.cid, j.viewer); err == nil {
+		rs, err := st.Readers(ctx, j.cid, members)
+		if err != nil {
+			return transcriptWrittenMsg{err: err}
+		}
+		readers = toReaders(rs)
+	}
+	format := projection.TranscriptFormats["markdown"]
+	head := projection.TranscriptHead{Store: st.Describe(), Conversation: j.cid, Viewer: j.viewer, ViewerName: j.viewerName,
+		Window: j.win, From: from, To: to, Captured: j.e.now(), Version: j.e.version, Zone: j.e.loc}
+	if j.compareAs != "" {
+		head.Compare, head.CompareName, head.CompareWindow = j.compareAs, j.otherName, j.otherWin
+	}
+	var b strings.Builder
+	b.WriteString(format.Head(head))
+	rows := 0
+	runFrom, runTo := int64(0), int64(0)
+	flush := func() {
+		if runFrom == 0 {
+			return
+		}
+		m := projection.Message{Seq: runFrom, Hole: true}
+		b.WriteString(format.Row(head, projection.TranscriptRow{Message: m, Other: m, RunTo: runTo}))
+		rows, runFrom = rows+1, 0
+	}
+	hole := func(a, z int64) {
+		if runFrom == 0 {
+			runFrom = a
+		}
+		runTo = z
+	}
+	next := from
+	err := st.ScanQuoted(ctx, &j.win, from, to, projection.QuotedSeqs, func(batch []*bucket.Bucket, lookup bucket.Lookup) error {
+		for _, bk := range batch {
+			for _, slot := range bk.Slots {
+				if slot.Seq < from || slot.Seq > to {
+					continue
+				}
+				if slot.Seq > next {
+					hole(next, slot.Seq-1)
+				}
+				next = slot.Seq + 1
+				m := projection.View(slot, bk.DocID, j.viewer, j.conv, lookup)
+				if m.Hole && m.Problem == "" {
+					hole(m.Seq, m.Seq)
+					continue
+				}
+				flush()
+				b.WriteString(format.Row(head, j.row(m, slot, bk.DocID, lookup, readers)))
+				rows++
+			}
+		}
+		return nil
+	}, func(a, z int64) error { hole(a, z); next = z + 1; return nil })
+	if err != nil {
+		return transcriptWrittenMsg{err: err}
+	}
+	if next <= to {
+		hole(next, to)
+	}
+	flush()
+	b.WriteString(format.Foot(head))
+	path, err := j.createFile(from, to, b.String())
+	return transcriptWrittenMsg{path: path, from: from, to: to, rows: rows, err: err, compareRun: j.compareAs != ""}
+}
+
+// row is one message: with its rules and readers, or beside the second
+// viewer's view in compare.
+func (j transcriptJob) row(m projection.Message, slot bucket.StoredSlot, docID string, lookup bucket.Lookup, readers []projection.Reader) projection.TranscriptRow {
+	why := append(projection.Explain(m, j.win, j.e.loc), projection.ReadByWords(m, readers)...)
+	r := projection.TranscriptRow{Message: m, Why: why}
+	if j.compareAs == "" {
+		return r
+	}
+	r.Other = projection.View(slot, docID, j.compareAs, j.conv, lookup)
+	outside := !j.compareWindowReadable || m.Seq < max(1, j.otherWin.MinSeq) || m.Seq > j.otherWin.MaxSeq
+	if outside {
+		r.Other = projection.Message{Seq: m.Seq, Hole: true}
+	}
+	r.OtherWhy = projection.Explain(r.Other, j.otherWin, j.e.loc)
+	r.Reason = projection.DiffReason(m, r.Other, false, outside)
+	return r
+}
+
+// createFile writes content to a new file in the transcript directory,
+// never over an existing one: name.md, name-2.md, ...
+func (j transcriptJob) createFile(from, to int64, content string) (string, error) {
+	who := j.viewer
+	if j.compareAs != "" {
+		who += "-vs-" + j.compareAs
+	}
+	base := fileSafe(fmt.Sprintf("chatlens-%s-%s-%d-%d", j.cid, who, from, to))
+	dir := j.e.transcriptDir
+	if dir == "" {
+		dir = "."
+	}
+	for n := 1; n < 1000; n++ {
+		name := base + ".md"
+		if n > 1 {
+			name = fmt.Sprintf("%s-%d.md", base, n)
+		}
+		path := filepath.Join(dir, name)
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		_, werr := f.WriteString(content)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			_ = os.Remove(path) // half a transcript is worse than none
+			return "", werr
+		}
+		return path, nil
+	}
+	return "", fmt.Errorf("%s: 999 transcripts of that name already", base)
+}
+
+// fileSafe keeps letters, digits, '.', '_' and '-'; anything else (a
+// conversation ID is stored data) becomes '_'.
+func fileSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '_', r == '-':
+			return r
+		}
+		return '_'
+	}, strings.TrimLeft(s, "."))
+}
+
+func (m *Model) transcriptWritten(msg transcriptWrittenMsg) {
+	if msg.err != nil {
+		m.setStatus("transcript not written: "+msg.err.Error(), true)
+		return
+	}
+	what := "transcript"
+	if msg.compareRun {
+		what = "compare transcript"
+	}
+	m.setStatus(fmt.Sprintf("%s of seqs %d-%d (%d rows) written to %s", what, msg.from, msg.to, msg.rows, msg.path), false)
+}

@@ -1,0 +1,153 @@
+package ui
+
+import (
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chatlens/chatlens/store"
+)
+
+// transcriptDriver is a driver whose T writes into a directory of its own.
+func transcriptDriver(t *testing.T) (*driver, string, *strings.Builder) {
+	t.Helper()
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, clip := testOptions(t, "alice")
+	opts.TranscriptDir, opts.Version = t.TempDir(), "chatlens v9.9.9"
+	return newDriver(t, st, opts, 120, 40), opts.TranscriptDir, clip
+}
+
+func readOnlyFile(t *testing.T, dir string) (string, string) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.md"))
+	if len(files) != 1 {
+		t.Fatalf("transcript files: %v, want one", files)
+	}
+	b, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files[0], string(b)
+}
+
+// T, a range, enter: a markdown transcript of what alice sees of those
+// seqs, with the header a ticket needs, in a new file the status names.
+func TestTranscriptOfASeqRange(t *testing.T) {
+	d, dir, _ := transcriptDriver(t)
+	d.open(chatAB)
+	d.keys("T")
+	if !d.m.input.open() || !strings.Contains(d.m.input.value(), "-120") {
+		t.Fatalf("T offers %q, want the rows on screen up to 120", d.m.input.value())
+	}
+	d.typeText("4-8")
+	d.keys("enter")
+	path, md := readOnlyFile(t, dir)
+	if !strings.Contains(d.m.status, "seqs 4-8") || !strings.Contains(d.m.status, path) {
+		t.Errorf("status %q does not name the range and %s", d.m.status, path)
+	}
+	for _, want := range []string{"# si\\_alice\\_bob as alice sees it", "| Store | embedded test.db |",
+		"| Viewer | alice (Alice) |", "| Window | alice sees seq 1-120 |", "| Version | chatlens v9.9.9 |",
+		"| Captured | 2024-06-01 12:00:00 UTC |",
+		"| 4 | 2024-05-01 09:04:00 UTC | Bob | hello 4 from bob | shown as stored; read by Alice (read seq 100) |", "in del\\_list of alice",
+		"revoked by Bob", "| 8 | "} {
+		if !strings.Contains(md, want) {
+			t.Errorf("transcript lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "| 3 | ") || strings.Contains(md, "| 9 | ") {
+		t.Errorf("transcript goes beyond 4-8:\n%s", md)
+	}
+}
+
+// In compare, the transcript holds both viewers and the differences; a
+// second one never overwrites the first.
+func TestTranscriptInCompare(t *testing.T) {
+	d, dir, _ := transcriptDriver(t)
+	d.open(chatAB)
+	d.keys("c", "T")
+	d.typeText("5-6")
+	d.keys("enter")
+	_, md := readOnlyFile(t, dir)
+	for _, want := range []string{"alice and bob compared", "| Compared with | bob (Bob) |",
+		"| seq | time | sender | alice sees | bob sees | difference |", "deleted for alice only"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("compare transcript lacks %q:\n%s", want, md)
+		}
+	}
+	d.keys("T")
+	d.typeText("5-6")
+	d.keys("enter")
+	if files, _ := filepath.Glob(filepath.Join(dir, "*.md")); len(files) != 2 {
+		t.Errorf("a second transcript of the same range: files %v, want two", files)
+	}
+}
+
+// A date range is the messages sent from the first date up to the second.
+func TestTranscriptRangeParse(t *testing.T) {
+	from, to, dates, err := parseRange("2024-05-01 09:10..2024-05-01 09:20", time.UTC)
+	if err != nil || !dates || to-from != 10*60*1000 {
+		t.Errorf("date range = %d, %d, %v, %v", from, to, dates, err)
+	}
+	d, dir, _ := transcriptDriver(t)
+	d.open(chatAB)
+	d.keys("T")
+	d.typeText("2024-05-01 09:10..2024-05-01 09:20")
+	d.keys("enter")
+	_, md := readOnlyFile(t, dir)
+	if !strings.Contains(md, "| Seqs | 10-19 |") {
+		t.Errorf("messages of 09:10 up to 09:20 are seqs 10-19:\n%s", md)
+	}
+	for _, bad := range []string{"10-", "x", "9-3"} {
+		if _, _, _, err := parseRange(bad, time.UTC); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+}
+
+// y offers the text alone or the row with seq, time, sender and IDs.
+func TestCopyChoiceRow(t *testing.T) {
+	d, _, clip := transcriptDriver(t)
+	d.open(chatAB)
+	d.jump(10)
+	d.keys("y")
+	if d.m.overlay != ovCopyChoice {
+		t.Fatal("y copied without asking what")
+	}
+	d.keys("down", "enter")
+	got := clip.String()
+	enc := strings.TrimSuffix(strings.TrimPrefix(got, "\x1b]52;c;"), "\x07")
+	text, err := base64.StdEncoding.DecodeString(enc)
+	if err != nil {
+		t.Fatalf("clipboard got %q: %v", got, err)
+	}
+	want := "seq 10 · 2024-05-01 09:10:00 UTC · Bob (bob) · client_msg_id c10 · server_msg_id s10: hello 10 from bob"
+	if string(text) != want {
+		t.Errorf("copied %q, want %q", text, want)
+	}
+	clip.Reset()
+	d.keys("y", "esc")
+	if clip.Len() != 0 || d.m.overlay != ovNone {
+		t.Errorf("esc copied %q", clip.String())
+	}
+}
+
+func TestGoldenCopyChoice(t *testing.T) {
+	s := startScreen(t)
+	s.open()
+	s.jump("10")
+	s.keys("y")
+	s.waitFor("Copy seq 10", "client_msg_id c10")
+	s.check()
+}
+
+func TestGoldenTranscriptPrompt(t *testing.T) {
+	s := startScreenWith(t, func(*store.Store) {})
+	s.open()
+	s.keys("T")
+	s.waitFor("transcript of (seqs")
+	s.check()
+}
