@@ -6,6 +6,7 @@ import (
 
 	"github.com/chatlens/chatlens/keymap"
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/demo"
 	"github.com/chatlens/chatlens/store/mongostore"
 	"github.com/chatlens/chatlens/themes"
 	"github.com/chatlens/chatlens/ui"
@@ -67,6 +68,13 @@ func (c *uiCmd) Run(ctx context.Context, s *session) error {
 	}
 	if err := s.open(ctx, writes); err != nil {
 		return err
+	}
+	if opts.As == "" {
+		// A demo store starts where the README's tour does; a store that
+		// cannot say so starts as the UI finds a viewer.
+		if v, _ := demo.TourViewerOf(ctx, s.st.Backend()); v != "" {
+			opts.As, opts.AsWhy = v, "the README's tour of the demo starts with her"
+		}
 	}
 	return ui.Run(ctx, s.st, opts)
 }

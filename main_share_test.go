@@ -127,8 +127,15 @@ func (term *terminal) waitFor(t *testing.T, from int, want string) {
 // once it has drawn its conversation list (so it has the store open).
 func startUI(t *testing.T, s sandbox, viewer, listed string) (*terminal, *exec.Cmd) {
 	t.Helper()
+	return startUIWith(t, s, listed, "--as", viewer)
+}
+
+// startUIWith is startUI with the UI's flags given.
+func startUIWith(t *testing.T, s sandbox, listed string, flags ...string) (*terminal, *exec.Cmd) {
+	t.Helper()
 	term, tty := openTerminal(t)
-	cmd := exec.Command(chatlensBinary(t), "--data", s.data, "--audit-log", s.audit, "--as", viewer, "--theme", "dark")
+	args := append([]string{"--data", s.data, "--audit-log", s.audit, "--theme", "dark"}, flags...)
+	cmd := exec.Command(chatlensBinary(t), args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
 	cmd.Env = append(os.Environ(), "TERM=xterm-256color")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}

@@ -244,11 +244,11 @@ func (s *session) openAuditLog() error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("audit log: %w", err)
 	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	log, f, err := store.OpenAuditLog(path)
 	if err != nil {
 		return fmt.Errorf("audit log: %w", err)
 	}
-	s.logFile, s.log = f, store.NewAuditLog(f)
+	s.logFile, s.log = f, log
 	return nil
 }
 

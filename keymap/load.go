@@ -101,6 +101,9 @@ func (k *KeyMap) Apply(data []byte) error {
 		keys := over[name]
 		b, ok := acts[strings.ToLower(name)]
 		if !ok {
+			if near := nearestAction(name); near != "" {
+				return fmt.Errorf("key map: unknown action %q: did you mean %q?", name, near)
+			}
 			return fmt.Errorf("key map: unknown action %q (known: %s)", name, strings.Join(Actions(), ", "))
 		}
 		if len(keys) == 0 {

@@ -98,8 +98,9 @@ func (l *SeqList) UnmarshalJSON(b []byte) error {
 
 // AuditLog appends JSON lines to a writer; safe for concurrent use.
 type AuditLog struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu   sync.Mutex
+	w    io.Writer
+	path string // the file w appends to, when opened by OpenAuditLog
 }
 
 // NewAuditLog writes entries to w (an append-only file in practice).

@@ -33,7 +33,11 @@ func (m *Model) askAction(act action) {
 			return
 		}
 		d = t.revokeDialog(seq, viewer, summary)
-		if d.run != nil {
+		if d.run == nil {
+			// The rule refused before the store was asked: audited here, as
+			// store.Do audits the same refusal from the command line.
+			m.auditRefusal(act, []int64{seq}, viewer+" may not revoke: "+d.rule)
+		} else {
 			d.run = runAction(m.e, req, t.cid, act, viewer, []int64{seq})
 		}
 	case actDelete:
@@ -96,6 +100,11 @@ func (m *Model) askAction(act action) {
 // the screen never waits on the file.
 func (m *Model) refuse(act action, seqs []int64, why string) {
 	m.setStatus(why, true)
+	m.auditRefusal(act, seqs, why)
+}
+
+// auditRefusal queues the audit line of a refusal, to run after the key.
+func (m *Model) auditRefusal(act action, seqs []int64, why string) {
 	if m.tl == nil {
 		return
 	}
@@ -147,7 +156,7 @@ func (t *timeline) revokeDialog(seq int64, viewer, summary string) confirmDialog
 	lines = append(lines, store.RevokeWho(msg))
 	if !d.Allowed {
 		lines = append(lines, viewer+" may not revoke it: "+d.Rule)
-		return confirmDialog{title: "Revoke refused", lines: lines}
+		return confirmDialog{title: "Revoke refused", lines: lines, rule: d.Rule}
 	}
 	role := "role " + roleName(d.Role)
 	if msg.SessionType == bucket.SessionSingle {

@@ -97,7 +97,7 @@ func (t *timeline) diffStep(wb bucket.Window) tea.Cmd {
 				}
 				a := projection.View(s, b.DocID, va, conv, quoted)
 				o := projection.View(s, b.DocID, vb, conv, quoted)
-				outB := s.Seq < max(1, wb.MinSeq) || s.Seq > wb.MaxSeq
+				outB := wb.NoConversation || s.Seq < max(1, wb.MinSeq) || s.Seq > wb.MaxSeq
 				if r := projection.DiffReason(a, o, false, outB); r != "" {
 					runs = appendRun(runs, diffRun{from: s.Seq, to: s.Seq, a: a, b: o, reason: r})
 				}
@@ -196,13 +196,17 @@ func (t *timeline) diffTarget(dir int) (diffRun, bool) {
 func (t *timeline) diffProgress() string {
 	k := t.e.keys
 	d := t.diffs
-	n := 0
+	n, beyond := 0, t.beyondCount()
 	for _, r := range d.runs {
 		n += int(r.to - r.from + 1)
 	}
+	n += int(beyond)
 	line := fmt.Sprintf("%d seqs differ", n)
 	if n == 1 {
 		line = "1 seq differs"
+	}
+	if beyond > 0 {
+		line += fmt.Sprintf(" (%d outside A's window, above)", beyond)
 	}
 	if i := d.runAt(t.cursor); i >= 0 {
 		line = fmt.Sprintf("difference %d of %d · %s", i+1, len(d.runs), line)
@@ -272,6 +276,16 @@ func (t *timeline) compareHeader(width int) string {
 	return t.e.theme.Title.Render(padRight(projection.Truncate(line, width), width))
 }
 
+// beyondCount is how many seqs B sees outside A's window: differences with
+// no row (the timeline is A's window), said in beyondNotes.
+func (t *timeline) beyondCount() int64 {
+	wb, ok := t.wins[t.compareAs]
+	if !ok || !t.winOK || wb.NoConversation {
+		return 0 // B sees nothing: every seq of A's window is a difference of its own
+	}
+	return max(0, min(wb.MaxSeq, t.minSeq()-1)-max(1, wb.MinSeq)+1) + max(0, wb.MaxSeq-max(wb.MinSeq, t.maxSeq()+1)+1)
+}
+
 // beyondNotes say what B sees outside A's window: those seqs have no row
 // (the timeline is A's window), but they are what B sees and A does not.
 func (t *timeline) beyondNotes() []string {
@@ -280,6 +294,9 @@ func (t *timeline) beyondNotes() []string {
 		return nil
 	}
 	var out []string
+	if wb.NoConversation {
+		return []string{"B: " + unpulledBanner(t.compareAs, t.cid)}
+	}
 	if from, to := max(1, wb.MinSeq), min(wb.MaxSeq, t.minSeq()-1); from <= to {
 		out = append(out, fmt.Sprintf("B also sees seqs %d–%d (%d), before A's window: %s", from, to, to-from+1,
 			projection.Explain(projection.Message{Seq: to, Viewer: t.viewer}, t.win, t.e.loc)[0]))
@@ -313,17 +330,20 @@ func (t *timeline) diffRows(width, height int) []string {
 	var out []string
 	if len(d.runs) == 0 {
 		msg := "no differences"
-		if d.scanning {
+		switch {
+		case d.scanning:
 			msg = "looking for differences…"
+		case t.beyondCount() > 0:
+			msg = "A and B see A's window alike: the differences are the seqs noted above"
 		}
 		return []string{th.Muted.Render(msg)}
 	}
 	seqWidth := len(strconv.FormatInt(t.maxSeq(), 10))
 	for i := t.diffTop; i < len(d.runs) && len(out) < height; i++ {
 		r := d.runs[i]
-		marker := "  "
-		if r.from <= t.cursor && t.cursor <= r.to {
-			marker = "▸ "
+		marker, here := "  ", r.from <= t.cursor && t.cursor <= r.to
+		if here {
+			marker = t.marker(t.cursor)
 		}
 		prefix := fmt.Sprintf("%s%*d %s ", marker, seqWidth, r.from, t.clock(r.a, t.clockFmt))
 		a, _ := t.describe(r.a)
@@ -337,7 +357,7 @@ func (t *timeline) diffRows(width, height int) []string {
 				a += " no message"
 			}
 		}
-		out = append(out, t.compareRow(prefix, a, b, r.reason, width, marker == "▸ "))
+		out = append(out, t.compareRow(prefix, a, b, r.reason, width, here))
 	}
 	return out
 }

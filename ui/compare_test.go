@@ -242,3 +242,57 @@ func TestCompareFarQuotes(t *testing.T) {
 		t.Errorf("differences only draws seq 340 as %q, want carol's side of the quote resolved", row)
 	}
 }
+
+// TestSeqsOnlyBSeesAreDifferences: alice cleared her history up to seq 40,
+// bob did not, and in alice's window they see every seq alike. The view
+// said "B also sees seqs 1–40", then "no differences", "0 seqs differ" and
+// "alice and bob see every seq alike". Seqs one viewer sees and the other
+// does not are differences: counted, listed and named by ].
+func TestSeqsOnlyBSeesAreDifferences(t *testing.T) {
+	d := compareDriver(t, 120, 40, clearedBefore41(t)) // seq 5, deleted for alice, is before 41
+	d.open(chatAB)
+	d.keys("c")
+	if d.m.tl.diffs.scanning {
+		t.Fatal("the scan for differences did not finish")
+	}
+	if got := d.m.tl.diffProgress(); !strings.HasPrefix(got, "40 seqs differ") {
+		t.Errorf("the footer says %q, want the 40 seqs only bob sees counted", got)
+	}
+	d.keys("]")
+	if strings.Contains(d.m.status, "alike") || !strings.Contains(d.m.status, "1–40") {
+		t.Errorf("] says %q, want the seqs only bob sees named", d.m.status)
+	}
+	d.keys("D")
+	view := d.m.View()
+	if strings.Contains(view, "no differences") {
+		t.Errorf("differences only says there are none:\n%s", view)
+	}
+}
+
+// TestCompareInspectorWrapsLongValues: at 80 columns the compare
+// inspector cut a client_msg_id (and a long reason) at its column's edge,
+// with no wrap or scroll to read the rest. Each value now wraps in its
+// column, whole.
+func TestCompareInspectorWrapsLongValues(t *testing.T) {
+	const id = "35e5274dd7807f8a41f0a067c86dd2a9-0123456789abcdef"
+	d := compareDriver(t, 80, 24, func(st *store.Store) {
+		m := textMsg("bob", "alice", "", bucket.SessionSingle, 110, "hello 110 from bob")
+		m.ClientMsgID = id
+		if _, err := st.Backend().SetSlotField(t.Context(), bucket.DocIDForSeq(chatAB, 110), bucket.SlotIndex(110), "msg", m); err != nil {
+			t.Fatal(err)
+		}
+	})
+	d.open(chatAB)
+	d.keys("c")
+	d.jump(110)
+	d.keys("i")
+	var left strings.Builder
+	for _, l := range strings.Split(d.m.View(), "\n") {
+		l = strings.TrimPrefix(l, "│")
+		col, _, _ := strings.Cut(l, " │ ")
+		left.WriteString(strings.ReplaceAll(col, " ", ""))
+	}
+	if !strings.Contains(left.String(), `"client_msg_id":"`+id+`"`) {
+		t.Errorf("the inspector's left column does not hold the whole client_msg_id:\n%s", d.m.View())
+	}
+}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -92,6 +93,10 @@ func (c compareView) stepDiff(dir int, wrap bool) tea.Cmd {
 	case d.scanning:
 		d.pending = dir
 		t.say("looking for differences…", false)
+		return nil
+	case len(d.runs) == 0 && t.beyondCount() > 0:
+		// They have no row to move to: the note above the rows is theirs.
+		t.say("the only differences: "+strings.Join(t.beyondNotes(), "; "), false)
 		return nil
 	case len(d.runs) == 0:
 		t.say(fmt.Sprintf("%s and %s see every seq alike", t.memberName(t.viewer), t.memberName(t.compareAs)), false)

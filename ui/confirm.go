@@ -16,7 +16,8 @@ type confirmDialog struct {
 	title string
 	lines []string
 	run   tea.Cmd
-	req   reqID // the request number run's reply carries
+	req   reqID  // the request number run's reply carries
+	rule  string // a refusal's rule, for the audit log
 
 	e                   *common
 	width               int

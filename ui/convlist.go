@@ -44,6 +44,9 @@ type convList struct {
 	offset        int   // the first shown row drawn
 	width, height int
 	asked         listAsk
+	// focused: the keys come here. Only the focused pane draws its cursor
+	// as ▸ (the other's is ▹), so which pane moves never rests on colour.
+	focused bool
 }
 
 // listAsk is what the list asks of the root after a key.
@@ -111,15 +114,29 @@ func (l *convList) ShortHelp() []key.Binding { return l.e.keys.ListHelp() }
 
 func (l *convList) FullHelp() [][]key.Binding { return [][]key.Binding{l.ShortHelp()} }
 
-func (l *convList) setItems(items []convItem) {
+// setItems takes a new list, the selection kept on the conversation it was
+// on, or on open (the conversation the timeline shows) when not "".
+func (l *convList) setItems(items []convItem, open string) {
 	var keep string
 	if it := l.selected(); it != nil {
 		keep = it.sum.ConversationID
+	}
+	if open != "" {
+		keep = open
 	}
 	l.items = items
 	l.applyFilter()
 	for i, idx := range l.shown {
 		if l.items[idx].sum.ConversationID == keep {
+			l.cursor = i
+		}
+	}
+}
+
+// selectConversation puts the cursor on cid when the list shows it.
+func (l *convList) selectConversation(cid string) {
+	for i, idx := range l.shown {
+		if l.items[idx].sum.ConversationID == cid {
 			l.cursor = i
 		}
 	}
@@ -210,8 +227,11 @@ func (l *convList) row(it *convItem, selected bool) []string {
 		unread = fmt.Sprintf(" (%d)", n)
 	}
 	marker := "  "
-	if selected {
+	switch {
+	case selected && l.focused:
 		marker = "▸ "
+	case selected:
+		marker = "▹ " // the keys go to the other pane
 	}
 	head := marker + typeMarker(it.sum.ConversationID) + " " + projection.SingleLine(it.name)
 	head = projection.Truncate(head, width-projection.Width(unread)) + unread
@@ -231,7 +251,7 @@ func (l *convList) row(it *convItem, selected bool) []string {
 	}
 	preview = projection.Truncate(preview, width)
 	style := t.Text
-	if selected {
+	if selected && l.focused {
 		style = t.Selected
 	}
 	return []string{style.Render(padRight(head, width)), t.Muted.Render(preview)}

@@ -149,7 +149,8 @@ func (m *Model) found(value string, ev findEvent) tea.Cmd {
 		m.focus = paneTimeline
 		return m.tl.jumpTo(f.Seq)
 	}
-	m.setStatus(fmt.Sprintf("found by %s in %s, not a conversation of %s (%s: view as a member)", ev.field, where,
-		projection.SingleLine(m.list.owner), m.e.keys.ViewAsAny.Help().Key), false)
+	// What to do first: a narrow status line cuts the end (L has it whole).
+	m.setStatus(fmt.Sprintf("not a conversation of %s (%s: view as a member): found by %s in %s",
+		projection.SingleLine(m.list.owner), m.e.keys.ViewAsAny.Help().Key, ev.field, where), false)
 	return nil
 }

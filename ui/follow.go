@@ -83,7 +83,9 @@ func (m *Model) followPolled(msg followPolledMsg) tea.Cmd {
 		return next
 	}
 	t.follow.from = msg.from
-	return tea.Batch(t.grow(msg.seq), next)
+	grow := t.grow(msg.seq)
+	m.followList()
+	return tea.Batch(grow, next)
 }
 
 // grow moves where the conversation ends to seq for every window known,
@@ -124,4 +126,30 @@ func (t *timeline) grow(seq int64) tea.Cmd {
 		t.follow.tailTo = t.maxSeq()
 	}
 	return t.request(idx, false)
+}
+
+// followList keeps the list's row of the open conversation as live as the
+// timeline, from what the timeline holds (no round trip): where it ends,
+// so the unread count, and its newest message, the preview. The rows are
+// in the list owner's window; the newest stored slot is everyone's.
+func (m *Model) followList() {
+	t := m.tl
+	if t == nil || m.list.itemsFor != m.list.owner {
+		return
+	}
+	for i := range m.list.items {
+		it := &m.list.items[i]
+		if it.sum.ConversationID != t.cid {
+			continue
+		}
+		if end := t.base.EndSeq; end > it.sum.Window.EndSeq {
+			it.sum.Window.EndSeq = end
+			if it.sum.Window.CapSeq == 0 {
+				it.sum.Window.MaxSeq = end
+			}
+		}
+		if s, b, ok := t.slot(it.sum.Window.MaxSeq); ok && (it.last == nil || it.last.Seq < s.Seq) {
+			it.last, it.lastDoc, it.lastQuoted = &s, b.DocID, nil
+		}
+	}
 }

@@ -90,3 +90,38 @@ func TestFollowReadsOnlyWhatArrived(t *testing.T) {
 		t.Errorf("a tick after follow stopped took %d round trips", got)
 	}
 }
+
+// TestListFollowsTheConversation: after follow brought in seqs 121 and
+// 122, the list still showed bob's chat with alice's old unread count (20)
+// and the old preview, and R did not re-read it. Follow now keeps the
+// list's row of the followed conversation live, at no extra round trip,
+// and R re-reads the list.
+func TestListFollowsTheConversation(t *testing.T) {
+	manualTicks(t)
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	d.keys("F")
+	var msgs []*bucket.MsgData
+	for i := 121; i <= 122; i++ {
+		msgs = append(msgs, textMsg("bob", "alice", "", bucket.SessionSingle, i, fmt.Sprintf("live %d", i)))
+	}
+	if _, err := st.InsertMessages(context.Background(), chatAB, 121, msgs); err != nil {
+		t.Fatal(err)
+	}
+	d.send(followTickMsg{req: d.m.tl.follow.req})
+	view := d.m.View()
+	if !strings.Contains(view, "@ Bob (22)") || !strings.Contains(view, "live 122") || strings.Contains(view, "@ Bob (20)") {
+		t.Errorf("after follow read seqs 121-122 the list does not show 22 unread and the new preview:\n%s", view)
+	}
+	// Another process marks read; R re-reads the list too.
+	if _, err := st.MarkRead(context.Background(), chatAB, []int64{121, 122}, "alice"); err != nil {
+		t.Fatal(err)
+	}
+	d.keys("F", "R")
+	if view := d.m.View(); strings.Contains(view, "@ Bob (") {
+		t.Errorf("after R the list still counts unread messages alice read:\n%s", view)
+	}
+}

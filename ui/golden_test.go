@@ -2,6 +2,9 @@ package ui
 
 import (
 	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -39,9 +42,16 @@ func startScreenWith(t *testing.T, setup func(st *store.Store)) *screen {
 // startScreenWithOptions is startScreenWith with the options adjusted.
 func startScreenWithOptions(t *testing.T, setup func(st *store.Store), adjust func(*Options)) *screen {
 	t.Helper()
+	return startScreenWithStore(t, func(st *store.Store) *store.Store { setup(st); return st }, adjust)
+}
+
+// startScreenWithStore is startScreenWithOptions on the store setup returns
+// (one over the same backend with other options).
+func startScreenWithStore(t *testing.T, setup func(st *store.Store) *store.Store, adjust func(*Options)) *screen {
+	t.Helper()
 	st, tb := newTestStore(t, false)
 	seedSmall(t, st)
-	setup(st)
+	st = setup(st)
 	opts, _ := testOptions(t, "alice")
 	adjust(&opts)
 	tm := teatest.NewTestModel(t, testModel(st, opts), teatest.WithInitialTermSize(100, 30))
@@ -337,4 +347,73 @@ func TestGoldenFollow(t *testing.T) {
 	s.keys("F")
 	s.waitFor("following (seq.max_seq)") // the first poll has answered
 	s.check()
+}
+
+// TestGoldenHelpShort: at 60x20 the help was cut at both ends (its top
+// border, title and close hint off the screen) and did not scroll; now its
+// title and closing line stay and the keys between them scroll.
+func TestGoldenHelpShort(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	tm := teatest.NewTestModel(t, testModel(st, opts), teatest.WithInitialTermSize(60, 20))
+	s := &screen{t: t, tm: tm}
+	s.waitFor("hello 120 from bob")
+	s.keys("?")
+	s.waitFor("Keys · lines 1–")
+	s.keys("G")
+	s.waitFor("I find by msg ID")
+	s.check()
+}
+
+// TestGoldenMessageLogAudit: L shows the operator's audit lines (another
+// operator's are left out) beside the session's errors, newest first.
+func TestGoldenMessageLogAudit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.log")
+	lines := []store.AuditEntry{
+		{Time: base, Operator: "ops", Action: store.ActionDelete, Conversation: chatAB, Seqs: []int64{5}, As: "alice", Result: store.ResultIntent},
+		{Time: base, Operator: "ops", Action: store.ActionDelete, Conversation: chatAB, Seqs: []int64{5}, As: "alice", Result: store.ResultOK},
+		{Time: base.Add(time.Minute), Operator: "someone", Action: store.ActionRead, Conversation: chatT, Seqs: []int64{1, 2}, As: "bob", Result: store.ResultOK},
+		{Time: base.Add(2 * time.Minute), Operator: "ops", Action: store.ActionRevoke, Conversation: chatAB, Seqs: []int64{8}, As: "alice", Result: store.ResultRefused,
+			Error: "revoke in si_alice_bob by alice refused, nothing written: seq 8: alice may not revoke: in a single chat only the sender (bob) may revoke"},
+	}
+	var file bytes.Buffer
+	for _, e := range lines {
+		b, _ := json.Marshal(e)
+		file.Write(append(b, '\n'))
+	}
+	if err := os.WriteFile(path, file.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := startScreenWithStore(t, func(st *store.Store) *store.Store {
+		log, f, err := store.OpenAuditLog(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return store.New(st.Backend(), store.Options{Audit: log, Operator: "ops"})
+	}, func(o *Options) { o.Operator = "ops" })
+	s.keys("L")
+	s.waitFor("audit log of ops: 3 lines")
+	s.check()
+}
+
+// TestGoldenCompareOnlyBeyond: alice's window starts at 41 and bob sees
+// 1-40: differences only counts those 40 and says they are the only ones.
+func TestGoldenCompareOnlyBeyond(t *testing.T) {
+	s := startScreenWith(t, clearedBefore41(t))
+	s.open41()
+	s.keys("c")
+	s.waitFor("vs Bob", "40 seqs differ")
+	s.keys("D")
+	s.waitFor("the differences are the seqs noted above")
+	s.check()
+}
+
+// open41 opens the single chat of a store where alice's history starts at 41.
+func (s *screen) open41() {
+	s.keys("/")
+	s.typeText(chatAB)
+	s.keys("enter", "enter")
+	s.waitFor("as Alice", "Bob: hello 120 from bob")
 }

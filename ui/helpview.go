@@ -1,47 +1,101 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/chatlens/chatlens/projection"
 )
 
-// helpBox is the ? overlay: every key of the key map, in columns.
+// helpBox is the ? overlay: every key of the key map, in columns; on a
+// screen too short for them all it scrolls, its title and close hint kept.
 type helpBox struct {
 	e             *common
 	help          *help.Model // the root's, with the theme's styles
 	width, height int
+	top           int // the first line of the keys shown when they scroll
 	closed        bool
 }
 
 func (b *helpBox) Update(msg tea.Msg) tea.Cmd {
-	if k, ok := msg.(tea.KeyMsg); ok && key.Matches(k, b.e.keys.Help, b.e.keys.Back, b.e.keys.Quit) {
-		b.closed = true
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
 	}
+	keys := b.e.keys
+	switch {
+	case key.Matches(k, keys.Help, keys.Back, keys.Quit):
+		b.closed = true
+	case key.Matches(k, keys.Up):
+		b.top--
+	case key.Matches(k, keys.Down):
+		b.top++
+	case key.Matches(k, keys.PageUp):
+		b.top -= b.room()
+	case key.Matches(k, keys.PageDown):
+		b.top += b.room()
+	case key.Matches(k, keys.Top):
+		b.top = 0
+	case key.Matches(k, keys.Bottom):
+		b.top = len(b.lines())
+	}
+	b.clamp()
 	return nil
 }
 
+func (b *helpBox) clamp() { b.top = max(0, min(b.top, len(b.lines())-b.room())) }
+
 // SetSize takes the screen's width and the height of the panes it floats over.
-func (b *helpBox) SetSize(width, height int) { b.width, b.height = width, height }
+func (b *helpBox) SetSize(width, height int) {
+	b.width, b.height = width, height
+	b.clamp()
+}
+
+// lines are the keys as drawn on a short screen: columns with no blank
+// line between their rows.
+func (b *helpBox) lines() []string {
+	return strings.Split(b.fullHelp(b.width-4, "\n"), "\n") // the dialog's border and padding
+}
+
+// room is how many lines of keys a scrolling box shows: the panes' height
+// less the box's border, the title, the closing line and a line above and
+// below, so the box floats inside the panes with their borders in sight.
+func (b *helpBox) room() int { return max(1, b.height-6) }
 
 func (b *helpBox) View() string {
 	th := b.e.theme
 	closeKeys := b.e.keys.Help.Help().Key + " or " + b.e.keys.Back.Help().Key + " to close"
-	note := th.Muted.Render(closeKeys)
 	if b.e.readOnly {
-		note = th.Muted.Render("read-only: revoke, delete and mark read are off · " + closeKeys)
+		closeKeys = "read-only: revoke, delete and mark read are off · " + closeKeys
 	}
 	title := th.Title.Render("Keys")
-	body := b.fullHelp(b.width-4, "\n\n") // the dialog's border and padding
-	parts := []string{title, "", body, "", note}
-	if lipgloss.Height(body)+6 > b.height {
-		// A short screen: no blank lines and the title on the closing
-		// line, so the box keeps its borders.
-		parts = []string{b.fullHelp(b.width-4, "\n"), title + th.Muted.Render(" · ") + note}
+	body := b.fullHelp(b.width-4, "\n\n")
+	if lipgloss.Height(body)+6 <= b.height {
+		parts := []string{title, "", body, "", th.Muted.Render(closeKeys)}
+		return th.Dialog.MaxWidth(b.width).Render(lipgloss.JoinVertical(lipgloss.Left, parts...))
 	}
+	// A short screen: no blank lines and the title on the closing line;
+	// shorter still, the keys scroll between the title and the closing
+	// line, so the box keeps its borders and says how to close it.
+	lines, room := b.lines(), b.room()
+	if len(lines)+3 <= b.height-2 {
+		parts := []string{strings.Join(lines, "\n"), title + th.Muted.Render(" · "+closeKeys)}
+		return th.Dialog.MaxWidth(b.width).Render(lipgloss.JoinVertical(lipgloss.Left, parts...))
+	}
+	shown := lines[b.top:min(len(lines), b.top+room)]
+	where := ""
+	if len(lines) > room {
+		where = fmt.Sprintf(" · lines %d–%d of %d", b.top+1, b.top+len(shown), len(lines))
+		closeKeys = b.e.keys.Up.Help().Key + " " + b.e.keys.Down.Help().Key + " scroll · " + closeKeys
+	}
+	w := lipgloss.Width(strings.Join(lines, "\n"))
+	parts := []string{title + th.Muted.Render(where), strings.Join(shown, "\n"),
+		th.Muted.Render(projection.Truncate(closeKeys, max(w, 20)))}
 	return th.Dialog.MaxWidth(b.width).Render(lipgloss.JoinVertical(lipgloss.Left, parts...))
 }
 

@@ -82,7 +82,7 @@ func (t *timeline) holeRunLine(r [2]int64, width, seqWidth int) string {
 	th := t.e.theme
 	marker, style := "  ", th.Hole
 	if t.cursor >= r[0] && t.cursor <= r[1] {
-		marker, style = "▸ ", th.Selected
+		marker, style = t.marker(t.cursor), th.Selected
 	}
 	text := projection.HoleRun(r[0], r[1])
 	if t.runOpen(r) {

@@ -52,8 +52,8 @@ func TestUpCrossesMissingBuckets(t *testing.T) {
 		t.Fatalf("the holes of bucket 0 and the buckets never written are not one row each:\n%s", view)
 	}
 	d.keys("k")
-	if d.m.tl.cursor != 1000 {
-		t.Fatalf("k from 1001: cursor %d, want the row of the missing buckets (1000)\n%s", d.m.tl.cursor, d.m.View())
+	if d.m.tl.cursor != 101 {
+		t.Fatalf("k from 1001: cursor %d, want the row of the missing buckets (101, its first seq)\n%s", d.m.tl.cursor, d.m.View())
 	}
 	d.keys("{")
 	if d.m.tl.cursor != 1 {
@@ -73,5 +73,38 @@ func TestGoldenHoleRuns(t *testing.T) {
 	s.typeText("si_alice_carol")
 	s.keys("enter", "enter")
 	s.waitFor("far message", "no message (99)", "seqs 101–1000: no message (900)")
+	s.check()
+}
+
+// TestInspectorOnMissingBuckets: i on the row of buckets never written did
+// nothing, silently. It now opens the inspector on what is missing.
+func TestInspectorOnMissingBuckets(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	farApart(t)(st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open("si_alice_carol")
+	d.keys("k", "i")
+	if d.m.overlay != ovInspector {
+		t.Fatalf("i on the row of the missing buckets opened nothing:\n%s", d.m.View())
+	}
+	view := d.m.View()
+	for _, want := range []string{"seqs        101-1000 (900), no bucket stored", "si_alice_carol:1 to si_alice_carol:9 (9 buckets): no such document"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the inspector lacks %q:\n%s", want, view)
+		}
+	}
+}
+
+// TestGoldenInspectorGap: the inspector of the row of buckets never written.
+func TestGoldenInspectorGap(t *testing.T) {
+	s := startScreenWith(t, farApart(t))
+	s.keys("/")
+	s.typeText("si_alice_carol")
+	s.keys("enter", "enter")
+	s.waitFor("far message", "seqs 101–1000: no message (900)")
+	s.keys("k", "i")
+	s.waitFor("no such document in msg")
 	s.check()
 }

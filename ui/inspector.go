@@ -21,6 +21,9 @@ import (
 // content JSON pretty-printed, then what the viewer sees. Every line is
 // sanitised: stored text is untrusted.
 func (t *timeline) inspectLines() []string {
+	if g, ok := t.gapAt(bucket.BucketIndex(t.cursor)); ok {
+		return t.gapLines(g)
+	}
 	s, b, ok := t.slot(t.cursor)
 	if !ok {
 		return []string{"not loaded"}
@@ -33,7 +36,11 @@ func (t *timeline) inspectLines() []string {
 	}
 	add("doc_id      %s", b.DocID)
 	add("slot index  %d   seq %d   from cache: %v", bucket.SlotIndex(s.Seq), s.Seq, s.Cached)
-	add("window      %s sees seq %d-%d", t.viewer, t.minSeq(), t.maxSeq())
+	if t.win.NoConversation {
+		add("window      %s sees nothing: no conversation document of theirs, so OpenIM pulls them none of it", t.viewer)
+	} else {
+		add("window      %s sees seq %d-%d", t.viewer, t.minSeq(), t.maxSeq())
+	}
 	for _, why := range []string{projection.StartWords(t.win), projection.EndWords(t.win)} {
 		if why != "" {
 			add("  %s", why)
@@ -77,6 +84,29 @@ func (t *timeline) inspectLines() []string {
 	return append(out, t.seenBy(t.viewer, "", false)...)
 }
 
+// gapLines is the inspector of a run of buckets with nothing stored: no
+// slot to show, so what is missing and what a pull of those seqs returns.
+func (t *timeline) gapLines(g gap) []string {
+	from, to := t.gapSeqs(g)
+	first, last := bucket.DocIDForSeq(t.cid, bucket.FirstSeq(g.lo)), bucket.DocIDForSeq(t.cid, bucket.FirstSeq(g.hi))
+	docs := first
+	if g.hi > g.lo {
+		docs = fmt.Sprintf("%s to %s (%d buckets)", first, last, g.hi-g.lo+1)
+	}
+	out := []string{
+		fmt.Sprintf("seqs        %d-%d (%d), no bucket stored", from, to, to-from+1),
+		"doc_id      " + docs + ": no such document in msg",
+		fmt.Sprintf("window      %s sees seq %d-%d", t.viewer, t.minSeq(), t.maxSeq()),
+		"why         each seq is a hole: OpenIM's pull returns a stand-in {seq, status 4,",
+		"            sendTime of the newest message before it} (rule 4), and chatlens draws",
+		"            the run as one row",
+	}
+	for i, l := range out {
+		out[i] = projection.Sanitize(l)
+	}
+	return out
+}
+
 // seenBy is what viewer sees at the cursor and, with why, which rules made
 // it so (side names the compare view's column, "" outside it).
 func (t *timeline) seenBy(viewer, side string, why bool) []string {
@@ -86,7 +116,9 @@ func (t *timeline) seenBy(viewer, side string, why bool) []string {
 	}
 	add("%sas %s sees it:", side, viewer)
 	m, _ := t.message(t.cursor, viewer)
-	if viewer != t.viewer && t.outsideWindow(viewer, t.cursor) {
+	if w, ok := t.wins[viewer]; ok && viewer != t.viewer && w.NoConversation {
+		add("  nothing: they own no conversation document for it, so OpenIM pulls them none of it")
+	} else if viewer != t.viewer && t.outsideWindow(viewer, t.cursor) {
 		add("  nothing: the seq is outside their window")
 	} else {
 		for _, l := range projection.Detail(m, t.e.loc) {
@@ -117,12 +149,21 @@ func (t *timeline) compareLines() []string {
 	return append(out, t.seenBy(t.compareAs, "B ", true)...)
 }
 
-// besides lays right beside left in columns of width cells each; too
-// narrow for two columns, right follows left.
+// besides lays right beside left in columns of width cells each, every
+// line wrapped to its column (an ID or a reason is never cut); too narrow
+// for two columns, right follows left.
 func besides(left, right []string, width int) []string {
 	if width < 30 {
 		return append(append(left, ""), right...)
 	}
+	wrap := func(lines []string) []string {
+		var out []string
+		for _, l := range lines {
+			out = append(out, wrapCells(l, width)...)
+		}
+		return out
+	}
+	left, right = wrap(left), wrap(right)
 	out := make([]string, max(len(left), len(right)))
 	for i := range out {
 		l, r := "", ""
@@ -188,7 +229,7 @@ func (m *Model) openInspector() {
 // view, beside both viewers' projections.
 func (m *Model) inspectorLines() []string {
 	lines := m.tl.inspectLines()
-	if m.tl.compareAs != "" {
+	if _, inGap := m.tl.gapAt(bucket.BucketIndex(m.tl.cursor)); m.tl.compareAs != "" && !inGap {
 		lines = besides(lines, m.tl.compareLines(), (m.width-4-3)/2)
 	}
 	return lines
@@ -201,14 +242,14 @@ func (in *inspector) SetSize(width, height int) {
 	in.vp.SetYOffset(in.vp.YOffset)
 }
 
-// setContent shows lines for seq, cut (never wrapped) to the width, and
-// keeps the scroll position within them.
+// setContent shows lines for seq, each wrapped to the width (a value is
+// never cut off), and keeps the scroll position within them.
 func (in *inspector) setContent(seq int64, lines []string) {
-	cut := make([]string, len(lines))
-	for i, l := range lines {
-		cut[i] = projection.Truncate(l, in.width-4)
+	var cut []string
+	for _, l := range lines {
+		cut = append(cut, wrapCells(l, in.width-4)...)
 	}
-	in.seq, in.lines = seq, len(lines)
+	in.seq, in.lines = seq, len(cut)
 	in.vp.SetContent(strings.Join(cut, "\n"))
 	in.vp.SetYOffset(in.vp.YOffset)
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // handleKey routes a key: an open input takes every key first (so typing
@@ -44,16 +46,15 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.Quit):
 		return m.quit()
 	case key.Matches(k, keys.Help):
-		m.helpBox.closed, m.overlay = false, ovHelp
+		m.helpBox.closed, m.helpBox.top, m.overlay = false, 0, ovHelp
 		return nil
 	case key.Matches(k, keys.MessageLog):
-		m.logBox.closed, m.logBox.scroll, m.overlay = false, 0, ovMsgLog
-		return nil
+		return m.openLog()
 	case key.Matches(k, keys.SwitchPane):
 		if m.tl != nil && m.focus == paneList {
 			m.focus = paneTimeline
 		} else {
-			m.focus = paneList
+			m.toList()
 		}
 		return nil
 	case key.Matches(k, keys.Retry):
@@ -95,10 +96,22 @@ func (m *Model) retry() tea.Cmd {
 	case m.tl != nil:
 		// Nothing failed: re-read what is held, so what another process
 		// wrote meanwhile (a script's revoke while the UI is open) shows.
-		m.setStatus("re-reading the buckets on screen", false)
-		return m.tl.reload()
+		m.setStatus("re-reading the buckets on screen and the list", false)
+		return tea.Batch(m.tl.reload(), m.reloadList())
+	case !m.list.loading:
+		m.setStatus("re-reading the list", false)
+		return m.reloadList()
 	}
 	return nil
+}
+
+// toList gives the keys to the list, its cursor on the open conversation:
+// the selection said one conversation while the timeline showed another.
+func (m *Model) toList() {
+	m.focus = paneList
+	if m.tl != nil {
+		m.list.selectConversation(m.tl.cid)
+	}
 }
 
 // listKey gives the key to the list and does what it asks.
@@ -122,7 +135,7 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		if t.compareAs != "" {
 			t.stopCompare()
 		} else {
-			m.focus = paneList
+			m.toList()
 		}
 	case key.Matches(k, keys.ViewAs):
 		m.openPicker(false)
@@ -156,11 +169,16 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		}
 		m.refuse(act, []int64{t.cursor}, "read-only: revoke, delete and mark read are disabled")
 	case key.Matches(k, keys.Inspect):
-		if _, _, ok := t.slot(t.cursor); ok {
+		_, _, held := t.slot(t.cursor)
+		_, inGap := t.gapAt(bucket.BucketIndex(t.cursor))
+		switch {
+		case held || inGap:
 			m.openInspector()
-			if t.compareAs == "" { // (the compare inspector shows both viewers instead)
+			if held && t.compareAs == "" { // (the compare inspector shows both viewers instead)
 				return t.loadReaders()
 			}
+		default:
+			m.setStatus(fmt.Sprintf("seq %d is not read yet: %s once it is on screen", t.cursor, keyName(keys.Inspect)), false)
 		}
 	case key.Matches(k, keys.Search):
 		m.input.start(inSearch, "search: ", t.search.query, t.search.query != "") // typing replaces the last query

@@ -73,12 +73,13 @@ type Model struct {
 	writes   map[reqID]bool
 	quitting bool
 	refusals []tea.Cmd // audits of refused writes, not yet run
+	asWhy    string    // why the starting viewer was picked (Options.AsWhy)
 	help     help.Model
 }
 
 func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *Model {
 	e := newCommon(ctx, st, opts, theme, keys)
-	m := &Model{e: e, writeKeys: keys, help: help.New(), writes: map[reqID]bool{}}
+	m := &Model{e: e, writeKeys: keys, help: help.New(), writes: map[reqID]bool{}, asWhy: opts.AsWhy}
 	m.help.Styles.ShortKey = theme.Accent
 	m.help.Styles.ShortDesc = theme.Muted
 	m.help.Styles.FullKey = theme.Accent
@@ -109,6 +110,10 @@ func (m *Model) Init() tea.Cmd {
 		m.list.loading = true
 		m.list.req = m.e.newReq()
 		return findFirstViewer(m.e, m.list.req)
+	}
+	if m.asWhy != "" {
+		m.setStatus(fmt.Sprintf("no --as given: viewing as %s (%s) · %s to view as anyone",
+			m.list.owner, m.asWhy, m.e.keys.ViewAsAny.Help().Key), false)
 	}
 	return m.reloadList()
 }
@@ -144,8 +149,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) layout() {
 	h := m.bodyHeight()
 	ps := m.paneSizes()
+	m.list.focused = m.focus == paneList
 	m.list.SetSize(ps.listW, ps.inner)
 	if m.tl != nil {
+		m.tl.focused = m.focus == paneTimeline
 		m.tl.SetSize(ps.tlW, ps.inner)
 	}
 	m.input.SetSize(m.width, 1)
@@ -198,7 +205,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.list.loading = false
 		m.list.err = msg.err
 		if msg.err == nil {
-			m.list.setItems(msg.items)
+			open := ""
+			if m.tl != nil {
+				open = m.tl.cid
+			}
+			m.list.setItems(msg.items, open)
 			m.list.itemsFor = msg.owner
 			m.list.names = msg.names
 			m.list.fromMessages = msg.fromMessages
@@ -209,7 +220,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case bucketsLoadedMsg:
 		if m.tl != nil {
-			return m, m.tl.loaded(msg)
+			cmd := m.tl.loaded(msg)
+			if m.tl.follow.on {
+				m.followList()
+			}
+			return m, cmd
 		}
 	case membersLoadedMsg:
 		return m, m.withRefusals(m.membersLoaded(msg))
@@ -235,6 +250,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case copiedMsg:
 		m.copied(msg)
+	case auditLoadedMsg:
+		m.logBox.auditLoaded(msg)
 	default:
 		// Replies to a child's own commands (a paste from the clipboard)
 		// go back to the child that is open.

@@ -77,7 +77,10 @@ func isQuit(cmd tea.Cmd) bool {
 }
 
 // Every refusal is in the audit log, the UI's too: a revoke of a message
-// already revoked, a delete of a hole, and any write key in read-only mode.
+// already revoked, a delete of a hole, a revoke the rule refuses (alice's
+// of bob's message in their single chat: the dialog says "Revoke refused",
+// and once the store was never asked, so nothing was audited), and any
+// write key in read-only mode.
 func TestRefusalsInTheUIAreAudited(t *testing.T) {
 	plain, tb := newTestStore(t, false)
 	seedSmall(t, plain)
@@ -89,6 +92,7 @@ func TestRefusalsInTheUIAreAudited(t *testing.T) {
 	}{
 		{false, 7, "r", "revoke refused seq 7"},     // revoked by bob
 		{false, 106, "d", "delete refused seq 106"}, // a hole
+		{false, 8, "r", "revoke refused seq 8"},     // bob's: only the sender may
 		{true, 110, "d", "delete refused seq 110"},
 	} {
 		var log bytes.Buffer

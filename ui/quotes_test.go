@@ -49,7 +49,9 @@ func seedFarQuotes(t *testing.T, st *store.Store) {
 		}
 	}
 	insertRaw(t, st, bucket.CollConversation,
-		bucket.Conversation{OwnerUserID: "alice", ConversationID: chatQ, ConversationType: 1, UserID: "carol"})
+		bucket.Conversation{OwnerUserID: "alice", ConversationID: chatQ, ConversationType: 1, UserID: "carol"},
+		// carol's own: without it OpenIM pulls her nothing of the chat.
+		bucket.Conversation{OwnerUserID: "carol", ConversationID: chatQ, ConversationType: 1, UserID: "alice"})
 }
 
 func second[T any](_ T, err error) error { return err }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -225,5 +226,35 @@ func TestScrollingBackRereadsOnlyDroppedBuckets(t *testing.T) {
 	}
 	if d.m.tl.cursor != 1 || rereads == 0 {
 		t.Errorf("the scroll did not go end to end and back (cursor %d, %d buckets read again)", d.m.tl.cursor, rereads)
+	}
+}
+
+// TestOlderNoteSaysLoadingOnlyWhileLoading: on a screen taller than the
+// buckets held, the top row is the oldest held and "… loading older
+// messages" stood above it with nothing loading (the cursor, in the newest
+// bucket, reads older buckets only when it reaches the oldest held). The
+// note now says "loading" only while a read is under way.
+func TestOlderNoteSaysLoadingOnlyWhileLoading(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	var msgs []*bucket.MsgData
+	for i := 1; i <= 250; i++ {
+		msgs = append(msgs, textMsg("bob", "", "team", bucket.SessionGroup, i, fmt.Sprintf("big %d", i)))
+	}
+	if _, err := st.InsertMessages(t.Context(), chatT, 31, msgs[30:]); err != nil {
+		t.Fatal(err)
+	}
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 160)
+	d.open(chatT)
+	if len(d.m.tl.pending) != 0 || !d.m.tl.olderNote {
+		t.Fatalf("want a settled screen with older seqs above: pending %v, note %v", d.m.tl.pending, d.m.tl.olderNote)
+	}
+	view := d.m.View()
+	if strings.Contains(view, "loading older") {
+		t.Errorf("nothing is loading, yet the screen says so:\n%s", view)
+	}
+	if !strings.Contains(view, "↑ seqs 1–100 are read when you scroll up") {
+		t.Errorf("the note does not say where the older seqs are:\n%s", view)
 	}
 }

@@ -242,7 +242,9 @@ func (t *timeline) searchProgress() string {
 	}
 	pos := ""
 	if i, found := slices.BinarySearch(s.hits, t.cursor); found {
-		pos = fmt.Sprintf("hit %d of ", len(s.hits)-i) // counted from the newest
+		// Counted in seq order, as the compare view counts differences: n
+		// (older) counts down, N up (from the newest, n went 572 to 573).
+		pos = fmt.Sprintf("hit %d of ", i+1)
 	}
 	line := fmt.Sprintf("search %q: %s%d hits", projection.SingleLine(s.query), pos, len(s.hits))
 	if s.scanning {

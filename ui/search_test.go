@@ -101,7 +101,7 @@ func TestGoldenSearchHighlight(t *testing.T) {
 	s.keys("/")
 	s.typeText("hello 11")
 	s.keys("enter")
-	s.waitFor("hit 1 of 10")
+	s.waitFor("hit 10 of 10")
 	s.check()
 }
 
@@ -122,5 +122,25 @@ func TestSearchMatchesFarQuotesAsShown(t *testing.T) {
 	}
 	if got := d.m.tl.search.hits; !slices.Equal(got, []int64{3, 340, 350}) {
 		t.Errorf("hits %v, want [3 340 350]: the revoked message and both quotes of it", got)
+	}
+}
+
+// TestSearchCountsHitsInSeqOrder: hits were numbered from the newest, so n
+// (to older messages) went from hit 572 to 573 while the seqs went down,
+// and the compare view numbers its differences the other way. Hits are
+// numbered in seq order now: n counts down.
+func TestSearchCountsHitsInSeqOrder(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	d.search("hello 11")
+	if d.m.tl.cursor != 119 || !strings.Contains(d.m.tl.searchProgress(), "hit 10 of 10") {
+		t.Fatalf("at seq %d: %q, want the newest hit, 10 of 10", d.m.tl.cursor, d.m.tl.searchProgress())
+	}
+	d.keys("n")
+	if d.m.tl.cursor != 118 || !strings.Contains(d.m.tl.searchProgress(), "hit 9 of 10") {
+		t.Errorf("n: at seq %d, %q; want 118, hit 9 of 10", d.m.tl.cursor, d.m.tl.searchProgress())
 	}
 }

@@ -31,6 +31,8 @@ type timeline struct {
 	membersReq reqID
 	jumpReq    reqID // a jump resolved in the background (a date, the next message past holes)
 
+	focused bool // the keys come here (the cursor is ▸, else ▹)
+
 	viewer string
 	win    bucket.Window            // the viewer's window
 	wins   map[string]bucket.Window // windows known per viewer
@@ -114,7 +116,10 @@ func newTimeline(e *common, it *convItem, viewer string, names map[string]string
 
 func (t *timeline) minSeq() int64 { return max(1, t.win.MinSeq) }
 func (t *timeline) maxSeq() int64 { return t.win.MaxSeq }
-func (t *timeline) empty() bool   { return t.win.MaxSeq < t.minSeq() }
+
+// empty: the viewer sees nothing, as OpenIM's pull gives them nothing when
+// they own no conversation document for it (as dump shows them).
+func (t *timeline) empty() bool { return t.win.NoConversation || t.win.MaxSeq < t.minSeq() }
 
 // heldRange is the seqs the cursor may visit now.
 func (t *timeline) heldRange() (from, to int64) {

@@ -29,7 +29,8 @@ func (t *timeline) gapAt(idx int64) (gap, bool) {
 	return gap{}, false
 }
 
-// gapSeqs is the seqs of g inside the window; its row is drawn at to.
+// gapSeqs is the seqs of g inside the window; its row is drawn at from,
+// as a run of holes is: both are labelled by their first seq.
 func (t *timeline) gapSeqs(g gap) (from, to int64) {
 	return max(bucket.FirstSeq(g.lo), t.minSeq()), min(bucket.LastSeq(g.hi), t.maxSeq())
 }
@@ -37,7 +38,7 @@ func (t *timeline) gapSeqs(g gap) (from, to int64) {
 // rowOf is seq, or the row of the gap holding it.
 func (t *timeline) rowOf(seq int64) int64 {
 	if g, ok := t.gapAt(bucket.BucketIndex(seq)); ok {
-		_, row := t.gapSeqs(g)
+		row, _ := t.gapSeqs(g)
 		return row
 	}
 	return seq
@@ -47,20 +48,20 @@ func (t *timeline) rowOf(seq int64) int64 {
 func (t *timeline) gapRow(seq int64) (from, to int64, ok bool) {
 	if g, held := t.gapAt(bucket.BucketIndex(seq)); held {
 		from, to = t.gapSeqs(g)
-		return from, to, seq == to
+		return from, to, seq == from
 	}
 	return 0, 0, false
 }
 
 // nextRow and prevRow are the rows below and above the one at seq.
-func (t *timeline) nextRow(seq int64) int64 { return t.rowOf(seq + 1) }
-
-func (t *timeline) prevRow(seq int64) int64 {
-	if from, _, ok := t.gapRow(seq); ok {
-		return from - 1
+func (t *timeline) nextRow(seq int64) int64 {
+	if _, to, ok := t.gapRow(seq); ok {
+		return t.rowOf(to + 1)
 	}
-	return t.rowOf(seq - 1)
+	return t.rowOf(seq + 1)
 }
+
+func (t *timeline) prevRow(seq int64) int64 { return t.rowOf(seq - 1) }
 
 // stepRows moves seq by n rows, down for n > 0.
 func (t *timeline) stepRows(seq, n int64) int64 {

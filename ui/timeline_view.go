@@ -48,7 +48,35 @@ func (t *timeline) groupHeight(seq int64) int {
 	if t.showReadLine(seq) {
 		n++
 	}
+	if t.showEndLine(seq) {
+		n++
+	}
 	return n
+}
+
+// showEndLine: seq is the last of a window the viewer's own cap ends before
+// the conversation does (a member who left: OpenIM caps their pull at
+// conversation.max_seq), so the screen says why nothing follows.
+func (t *timeline) showEndLine(seq int64) bool {
+	return t.winOK && t.win.CapSeq > 0 && seq == t.maxSeq() && t.win.CapSeq < t.win.EndSeq
+}
+
+// endLine is the marker under the last seq of a capped window (whose
+// window it is, the header says; the inspector says the rest).
+func (t *timeline) endLine() string {
+	why := "their pull stops there"
+	if t.win.CapField == "conversation.max_seq" {
+		why = "left or removed"
+	}
+	return fmt.Sprintf("── end of window: %s = %d (%s) · chat to %d ──", t.win.CapField, t.win.CapSeq, why, t.win.EndSeq)
+}
+
+// unpulledBanner says who is pulled nothing of cid and why: they own no
+// conversation document for it.
+func unpulledBanner(viewer, cid string) string {
+	return projection.SingleLine(fmt.Sprintf("%s is pulled nothing of %s: %s owns no conversation document for it, so OpenIM's pull skips it "+
+		"(not a member, the app admin, or never added) and their devices show none of it, as dump shows nothing",
+		viewer, cid, viewer))
 }
 
 // scrollTo moves t.top so that the cursor's group is on screen. It walks
@@ -146,6 +174,10 @@ func (t *timeline) View() string {
 	switch {
 	case t.err != nil && len(t.buckets) == 0:
 		lines = append(lines, t.errorLines(width)...)
+	case t.winOK && t.win.NoConversation:
+		for _, l := range wrapWords(unpulledBanner(t.viewer, t.cid), width) {
+			lines = append(lines, th.Warn.Render(l))
+		}
 	case t.empty():
 		lines = append(lines, th.Muted.Render("no messages visible to "+projection.SingleLine(t.viewer)))
 		if t.win.Cleared() {
@@ -189,7 +221,7 @@ func (t *timeline) rows(width, height int) []string {
 	}
 	_, to := t.heldRange()
 	if t.olderNote {
-		out = append(out, th.Muted.Render("  … loading older messages"))
+		out = append(out, th.Muted.Render(projection.Truncate(t.olderLine(), width)))
 		height--
 	}
 	if t.clearedNote {
@@ -233,8 +265,25 @@ func (t *timeline) rows(width, height int) []string {
 				fmt.Sprintf("── %s read up to here (seq %d) ──", projection.SingleLine(t.memberName(t.viewer)), s), width)))
 			height--
 		}
+		if t.showEndLine(s) && height > 0 {
+			out = append(out, th.Muted.Render(projection.Truncate(t.endLine(), width)))
+			height--
+		}
 	}
 	return out
+}
+
+// olderLine is the note above the oldest row held while the window goes
+// on above it: "loading" only while a read of older buckets is under way
+// (it stayed up with nothing loading), else where the older seqs are.
+func (t *timeline) olderLine() string {
+	for idx := range t.pending {
+		if idx < t.lo {
+			return "  … loading older messages"
+		}
+	}
+	from, _ := t.heldRange()
+	return fmt.Sprintf("  ↑ seqs %d–%d are read when you scroll up", t.minSeq(), from-1)
 }
 
 // clearedLine marks where the viewer's history starts when it does not
@@ -260,8 +309,11 @@ func (t *timeline) messageLine(seq int64, width, seqWidth int) string {
 
 // marker points at the cursor's row.
 func (t *timeline) marker(seq int64) string {
-	if seq == t.cursor {
+	switch {
+	case seq == t.cursor && t.focused:
 		return "▸ "
+	case seq == t.cursor:
+		return "▹ " // the keys go to the list
 	}
 	return "  "
 }

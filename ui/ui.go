@@ -34,6 +34,7 @@ import (
 // Options configure the UI.
 type Options struct {
 	As         string // starting viewer; "" picks the first user found
+	AsWhy      string // why As was picked for the user, said on the first screen; "" when given
 	Theme      string // "" detects dark or light before the program starts
 	Mouse      bool   // mouse wheel scrolling; off by default
 	ReadOnly   bool   // hide and refuse revoke, delete and mark read

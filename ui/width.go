@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/chatlens/chatlens/projection"
 )
 
 const vs16 = '\uFE0F' // VARIATION SELECTOR-16: "draw the character before as an emoji"
@@ -29,4 +31,28 @@ func textPresentation(s string) string {
 		prev = r
 	}
 	return b.String()
+}
+
+// wrapCells wraps a line of plain text to width cells: at spaces where it
+// can, inside a word too long for a line (an ID, a URL), never cutting
+// anything off. Continuation lines keep the line's indent and two more
+// cells, so a wrapped value reads as one.
+func wrapCells(line string, width int) []string {
+	if width < 8 || projection.Width(line) <= width {
+		return []string{projection.Truncate(line, max(1, width))}
+	}
+	indent := strings.Repeat(" ", len(line)-len(strings.TrimLeft(line, " "))+2)
+	if len(indent) > width/2 {
+		indent = "  "
+	}
+	first, rest, _ := strings.Cut(ansi.Wrap(line, width, ""), "\n")
+	out := []string{first}
+	rest = strings.ReplaceAll(rest, "\n", " ")
+	for _, l := range strings.Split(ansi.Wrap(strings.TrimLeft(rest, " "), width-len(indent), ""), "\n") {
+		out = append(out, indent+l)
+	}
+	for i, l := range out {
+		out[i] = projection.Truncate(l, width) // a cell the wrap measured otherwise
+	}
+	return out
 }

@@ -54,7 +54,9 @@ func (w Window) StartReason() string {
 	case !w.Cleared():
 		return ""
 	case w.UserMinSeq >= w.SeqMinSeq:
-		return fmt.Sprintf("seq_user.min_seq = %d: the user cleared their own history (seq.min_seq = %d)", w.UserMinSeq, w.SeqMinSeq)
+		// OpenIM sets it when a user joins a group late, as when they
+		// clear their history: the store cannot tell which.
+		return fmt.Sprintf("seq_user.min_seq = %d: the user cleared their own history, or joined later (seq.min_seq = %d)", w.UserMinSeq, w.SeqMinSeq)
 	default:
 		return fmt.Sprintf("seq.min_seq = %d: cleared for everyone, or expired (seq_user.min_seq = %d)", w.SeqMinSeq, w.UserMinSeq)
 	}

@@ -1,0 +1,109 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
+)
+
+// daveLeftAt20 stores dave's conversation document of the team group with
+// max_seq 20: OpenIM caps a member who left there.
+func daveLeftAt20(t *testing.T) func(*store.Store) {
+	return func(st *store.Store) {
+		insertRaw(t, st, bucket.CollConversation, bucket.Conversation{OwnerUserID: "dave", ConversationID: chatT,
+			ConversationType: 3, GroupID: "team", MaxSeq: 20})
+	}
+}
+
+// Viewing sg_phoenix as sofia, who has no conversation document for it,
+// showed the whole history and "window sofia sees seq 1-300", while dump
+// shows her nothing (OpenIM's pull skips the conversation: sync_msg.go
+// PullMessageBySeqs). The timeline now shows nothing under a banner that
+// says who is pulled nothing and why; compare says it of B.
+func TestViewerWithNoConversationIsPulledNothing(t *testing.T) {
+	d := compareDriver(t, 120, 40, func(st *store.Store) {
+		// A member record and no conversation document: compare offers zed.
+		insertRaw(t, st, bucket.CollGroupMember, bucket.GroupMember{GroupID: "team", UserID: "zed", RoleLevel: bucket.RoleMember})
+	})
+	d.open(chatT)
+	d.keys("u")
+	d.typeText("zed")
+	d.keys("enter")
+	view := d.m.View()
+	flat := strings.Join(strings.Fields(strings.ReplaceAll(view, "│", " ")), " ")
+	if !strings.Contains(flat, "zed is pulled nothing of sg_team: zed owns no conversation document for it") {
+		t.Errorf("no banner says zed is pulled nothing and why:\n%s", view)
+	}
+	if seqs := seqsOnScreen(view); len(seqs) != 0 {
+		t.Errorf("seqs %v shown to a viewer OpenIM pulls nothing to:\n%s", seqs, view)
+	}
+	d.keys("i") // the raw slot is still there to inspect, the window as the pull has it
+	if view := d.m.View(); d.m.overlay != ovInspector || !strings.Contains(view, "window      zed sees nothing") {
+		t.Errorf("the inspector gives zed a window:\n%s", view)
+	}
+	d.keys("esc", "u")
+	d.typeText("alice")
+	d.keys("enter", "c")
+	d.typeText("zed")
+	d.keys("enter")
+	view = d.m.View()
+	if !strings.Contains(view, "B: zed is pulled nothing of sg_team") || !strings.Contains(d.m.tl.diffProgress(), " 30 seqs differ") {
+		t.Errorf("compare with zed does not say B is pulled nothing, every seq a difference (%q):\n%s", d.m.tl.diffProgress(), view)
+	}
+}
+
+// A member who left stopped at their last seq with no sign why (lucas at
+// 120 of 300). The window's end now has a marker naming the field.
+func TestLeftMemberWindowEndsWithAMarker(t *testing.T) {
+	d := compareDriver(t, 120, 40, daveLeftAt20(t))
+	d.open(chatT)
+	d.keys("u")
+	d.typeText("dave")
+	d.keys("enter")
+	view := d.m.View()
+	want := "── end of window: conversation.max_seq = 20 (left or removed) · chat to 30 ──"
+	if !strings.Contains(view, want) {
+		t.Errorf("no marker ends dave's window:\n%s", view)
+	}
+	if seqs := seqsOnScreen(view); len(seqs) == 0 || seqs[len(seqs)-1] != 20 {
+		t.Errorf("dave's rows end at %v, want 20", seqs)
+	}
+}
+
+// seq_user.min_seq is set by clearing one's history and by joining late:
+// the inspector said "cleared" where compare hedged. Both hedge now.
+func TestMinSeqIsHedgedAlike(t *testing.T) {
+	d := compareDriver(t, 120, 40, clearedBefore41(t))
+	d.open(chatAB)
+	d.jump(41)
+	d.keys("i")
+	if view := d.m.View(); !strings.Contains(view, "the user cleared their own history, or joined later") {
+		t.Errorf("the inspector does not hedge seq_user.min_seq:\n%s", view)
+	}
+}
+
+// TestGoldenPulledNothing: the timeline of a viewer OpenIM pulls nothing to.
+func TestGoldenPulledNothing(t *testing.T) {
+	s := startScreen(t)
+	s.keys("enter") // the team group
+	s.waitFor("team note 30")
+	s.keys("u")
+	s.typeText("zed")
+	s.keys("enter")
+	s.waitFor("is pulled nothing")
+	s.check()
+}
+
+// TestGoldenWindowEnd: the marker under a left member's last seq.
+func TestGoldenWindowEnd(t *testing.T) {
+	s := startScreenWith(t, daveLeftAt20(t))
+	s.keys("enter")
+	s.waitFor("team note 30")
+	s.keys("u")
+	s.typeText("dave")
+	s.keys("enter")
+	s.waitFor("end of window")
+	s.check()
+}
