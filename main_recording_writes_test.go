@@ -87,6 +87,10 @@ func TestRecordedRefusals(t *testing.T) {
 	}{
 		{[]string{"read", "--conversation", "sg_g1", "--seq", "30,31,32", "--by", "imAdmin"}, "no conversation document"},
 		{[]string{"revoke", "--conversation", "sg_g1", "--seq", "10", "--by", "u4"}, "u4 is not a member of group g1"},
+		// OpenIM keeps no conversation document for an n_* conversation
+		// (the recording has none), so it refuses every mark read there.
+		{[]string{"read", "--conversation", "n_u1_u2", "--seq", "1-5", "--by", "u1"}, "no conversation document for n_u1_u2"},
+		{[]string{"read", "--conversation", "n_u1_u2", "--seq", "1-5", "--by", "u3"}, "no conversation document for n_u1_u2"},
 	} {
 		res := r.chatlens(t, c.args...)
 		if res.code != 1 || res.stdout != "" || !strings.Contains(res.stderr, c.why) || !strings.Contains(res.stderr, "nothing written") {

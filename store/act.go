@@ -165,11 +165,11 @@ func (p *revokePlan) record() bucket.Revoke {
 func NotificationNote(action, by string) string {
 	switch action {
 	case ActionRevoke:
-		return "chatlens sends no revoke notification (2101) as OpenIM does after a revoke: devices that already synced these messages keep showing them until they sync again."
+		return "chatlens sends no revoke notification (2101) as OpenIM does after a revoke: devices that already synced these messages keep showing them (a device does not pull a seq it holds again)."
 	case ActionDelete:
 		return "chatlens sends no delete notification (2102) as OpenIM does after a delete: " + by + "'s other devices that already synced these messages keep showing them."
 	case ActionRead:
-		return "chatlens sends no read receipt (2200) as OpenIM does after a mark read: other devices keep showing these messages unread until they sync again."
+		return "chatlens sends no read receipt (2200) as OpenIM does after a mark read: other devices keep showing these messages unread."
 	}
 	return ""
 }

@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"strings"
 	"testing"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -87,5 +88,20 @@ func TestNoConversationDocumentIsPulledNothing(t *testing.T) {
 		if err != nil || at.NoConversation != want {
 			t.Errorf("%s: WindowAt NoConversation %v (%v), want %v", uid, at.NoConversation, err, want)
 		}
+	}
+}
+
+// A revoke looks its message up with GetMsgBySeqs, which caps every
+// conversation by seq_user.max_seq (controller/msg.go GetMsgBySeqs;
+// internal/rpc/msg/revoke.go): past it the server answers "msg not found",
+// in a group too, where the pull itself is not capped by it.
+func TestRevokePastSeqUserMaxSeqIsNotFound(t *testing.T) {
+	const cid = "si_alice_bob"
+	s := seeded(t, cid, 200, store.Options{})
+	testkit.Insert(t, s.Backend(), bucket.CollSeqUser,
+		bson.D{{Key: "user_id", Value: "alice"}, {Key: "conversation_id", Value: cid}, {Key: "max_seq", Value: int64(100)}})
+	err := s.CheckTargets(t.Context(), cid, "alice", []int64{90, 153}, store.ActionRevoke)
+	if err == nil || !strings.Contains(err.Error(), "seq 153: msg not found: past alice's seq_user.max_seq 100") || strings.Contains(err.Error(), "seq 90") {
+		t.Errorf("revoke of 90 and 153 with seq_user.max_seq 100: %v; want 153 refused as not found, 90 allowed", err)
 	}
 }

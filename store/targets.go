@@ -75,9 +75,14 @@ func (s *Store) checkTargets(ctx context.Context, cid, uid string, seqs []int64,
 	var visible []int64
 	for _, seq := range seqs {
 		switch {
-		case action == ActionRead && w.NoConversation:
-			// as_read.go MarkMsgsAsRead: GetConversation fails first.
-			refused.add(fmt.Sprintf("%s has no conversation document for %s (not a member, or the app admin): OpenIM refuses their mark read", uid, cid), seq)
+		case action == ActionRead && w.NoConversationDoc:
+			// as_read.go MarkMsgsAsRead: GetConversation fails first (and
+			// OpenIM keeps no conversation document for an n_* conversation).
+			refused.add(fmt.Sprintf("%s has no conversation document for %s (not a member, the app admin, or a notification conversation): OpenIM refuses their mark read", uid, cid), seq)
+		case action == ActionRevoke && w.UserMaxSeq > 0 && seq > w.UserMaxSeq:
+			// revoke.go looks the message up with GetMsgBySeqs, which caps
+			// every conversation by seq_user.max_seq (controller/msg.go).
+			refused.add(fmt.Sprintf("msg not found: past %s's seq_user.max_seq %d", uid, w.UserMaxSeq), seq)
 		case action == ActionRevoke && seq < w.MinSeq:
 			refused.add(fmt.Sprintf("msg not found: before %s's first visible seq %d (history cleared)", uid, w.MinSeq), seq)
 		case seq > w.MaxSeq:

@@ -87,17 +87,17 @@ func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs ma
 	return out, nil
 }
 
-// markUnpulled sets NoConversation on the windows whose conversation uid
-// owns no document of, as OpenIM's pull skips them
-// (internal/rpc/msg/sync_msg.go PullMessageBySeqs: GetConversation fails,
-// continue). A store that keeps no conversation documents at all (a bare
+// markUnpulled sets NoConversationDoc on the windows whose conversation uid
+// owns no document of, and NoConversation on those of them OpenIM's pull
+// skips: all but n_* (internal/rpc/msg/sync_msg.go PullMessageBySeqs:
+// GetConversation fails, continue). A store that keeps no conversation documents at all (a bare
 // msg collection) cannot say, and flags nothing. ownsAny: uid owns some
 // conversation document (so the store keeps them). Cost: one round trip,
 // only when uid owns none.
 func (s *Store) markUnpulled(ctx context.Context, ws map[string]*bucket.Window, owned map[string]bucket.Conversation, ownsAny bool) error {
 	var missing []*bucket.Window
 	for cid, w := range ws {
-		if _, ok := owned[cid]; !ok && !IsNotificationConversation(cid) {
+		if _, ok := owned[cid]; !ok {
 			missing = append(missing, w)
 		}
 	}
@@ -112,7 +112,8 @@ func (s *Store) markUnpulled(ctx context.Context, ws map[string]*bucket.Window, 
 		}
 	}
 	for _, w := range missing {
-		w.NoConversation = kept
+		w.NoConversationDoc = kept
+		w.NoConversation = kept && !IsNotificationConversation(w.Cid)
 	}
 	return nil
 }
@@ -164,7 +165,7 @@ func capTo(w *bucket.Window, conv bucket.Conversation, su bucket.SeqUser) {
 // transfer writes MongoDB the largest.
 func newWindow(cid string, seqMin int64, su bucket.SeqUser, cacheRead map[string]int64) *bucket.Window {
 	return &bucket.Window{Cid: cid, MinSeq: max(1, seqMin, su.MinSeq), ReadSeq: readSeq(su.ReadSeq, cacheRead, cid),
-		SeqMinSeq: seqMin, UserMinSeq: su.MinSeq}
+		SeqMinSeq: seqMin, UserMinSeq: su.MinSeq, UserMaxSeq: su.MaxSeq}
 }
 
 // readSeq is a user's read seq: the cache's (SEQ_USER_READ, under key in

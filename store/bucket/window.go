@@ -35,6 +35,15 @@ type Window struct {
 	// Never set for a notification conversation, which the pull reads
 	// without one. The seqs stay as they are: a revoke still looks at them.
 	NoConversation bool
+	// NoConversationDoc: the user owns no conversation document for Cid
+	// while the store keeps them, a notification conversation included.
+	// OpenIM refuses such a user's mark read (as_read.go MarkMsgsAsRead:
+	// GetConversation fails), n_* conversations too, which it keeps none for.
+	NoConversationDoc bool
+	// UserMaxSeq is seq_user.max_seq (0: none). The pull caps only an n_*
+	// conversation by it, but a revoke looks its message up with
+	// GetMsgBySeqs, which caps every conversation by it.
+	UserMaxSeq int64
 }
 
 // Unread is what the user's app shows: max seq minus read seq, never below
