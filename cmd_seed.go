@@ -51,9 +51,12 @@ func (c *seedCmd) Run(ctx context.Context, s *session) error {
 			return err
 		}
 		if coll, err := demo.Occupied(ctx, st.Backend()); err != nil {
+			s.notStarted(err)
 			return err
 		} else if coll != "" && !c.Force {
-			return fmt.Errorf("seed: the store already holds %s documents; --force seeds anyway (demo documents with the same keys are overwritten)", coll)
+			err := fmt.Errorf("seed: the store already holds %s documents; --force seeds anyway (demo documents with the same keys are overwritten)", coll)
+			s.refuseRaw(action, err)
+			return err
 		}
 		outcome, err := s.rawIntent(action)
 		if err != nil {

@@ -368,21 +368,15 @@ func (s *session) refuseReadOnly(action string) error {
 	if !s.st.ReadOnly() {
 		return nil
 	}
-	s.logRaw(action, store.ErrReadOnly)
+	s.refuseRaw(action, store.ErrReadOnly)
 	return store.ErrReadOnly
 }
 
-// logRaw appends an audit entry for a write that does not pass through the
-// state machine (import, seed): refused, or its outcome.
-func (s *session) logRaw(action string, err error) {
-	entry := store.AuditEntry{Time: time.Now().UTC(), Operator: operator(), Action: action, Result: store.ResultOK}
-	switch {
-	case errors.Is(err, store.ErrReadOnly):
-		entry.Result, entry.Error = store.ResultRefused, err.Error()
-	case err != nil:
-		entry.Result, entry.Error = store.ResultFailed, err.Error()
-	}
-	s.appendAudit(entry)
+// refuseRaw audits a write that does not pass through the state machine
+// (import, seed) as refused before its first write, and why.
+func (s *session) refuseRaw(action string, why error) {
+	s.appendAudit(store.AuditEntry{Time: time.Now().UTC(), Operator: operator(), Action: action,
+		Result: store.ResultRefused, Error: why.Error()})
 }
 
 // rawIntent logs the intent of a write that does not pass through the
