@@ -484,3 +484,23 @@ func TestImportInterruptedSaysWhereItStopped(t *testing.T) {
 		})
 	}
 }
+
+// TestInterruptedImportCountsTheRefusedApart: lines whose keys were stored
+// already are within the range handled, and the message says how many of
+// them were refused rather than calling them stored.
+func TestInterruptedImportCountsTheRefusedApart(t *testing.T) {
+	var input strings.Builder
+	for i := range BatchSize + 1 {
+		fmt.Fprintf(&input, `{"doc_id":"si_a_b:%d","msgs":[]}`+"\n", i)
+	}
+	b := testkit.TempBackend(t)
+	testkit.Insert(t, b, bucket.CollMsg, map[string]any{"doc_id": "si_a_b:3", "msgs": []any{}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, err := Import(ctx, b, bucket.CollMsg, strings.NewReader(input.String()), store.RawInsert, func(int) { cancel() })
+	want := fmt.Sprintf("stored lines 1-%d of the input (%d documents, 1 refused: their keys were stored already); line %d on not stored",
+		BatchSize, BatchSize-1, BatchSize+1)
+	if !strings.Contains(fmt.Sprint(err), want) {
+		t.Errorf("%v; want %q", err, want)
+	}
+}
