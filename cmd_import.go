@@ -95,5 +95,5 @@ func (c *importCmd) load(ctx context.Context, s *session, st *store.Store, r io.
 	}
 	outcome(err, res.Stored() > 0)
 	fmt.Fprintf(s.stdout, "imported into %s: %d inserted, %d replaced, %d refused\n", coll, res.Inserted, res.Replaced, res.Refused)
-	return err // names the line, and how many documents before it were stored
+	return err // names the line, and what of the input before it was stored
 }

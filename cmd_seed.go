@@ -44,16 +44,19 @@ func (c *seedCmd) Validate() error {
 }
 
 func (c *seedCmd) Run(ctx context.Context, s *session) error {
-	action := "seed " + strconv.FormatInt(c.Seed, 10)
+	action := seedAction(c.Seed)
 	s.attempt = &store.AuditEntry{Action: action}
 	return s.withStore(ctx, storeUse{writes: true}, func(st *store.Store) error {
 		if err := s.refuseReadOnly("seed"); err != nil {
 			return err
 		}
 		if coll, err := demo.Occupied(ctx, st.Backend()); err != nil {
+			s.notStarted(err)
 			return err
 		} else if coll != "" && !c.Force {
-			return fmt.Errorf("seed: the store already holds %s documents; --force seeds anyway (demo documents with the same keys are overwritten)", coll)
+			err := fmt.Errorf("seed: the store already holds %s documents; --force seeds anyway (demo documents with the same keys are overwritten)", coll)
+			s.refuseRaw(action, err)
+			return err
 		}
 		outcome, err := s.rawIntent(action)
 		if err != nil {
@@ -69,8 +72,16 @@ func (c *seedCmd) Run(ctx context.Context, s *session) error {
 		}
 		err = s.seed(ctx, st, demo.Options{Seed: c.Seed, Conversations: c.Conversations,
 			Messages: c.Messages, LongMessages: long}, "seeding "+st.Describe())
-		var stopped *demo.StoppedError
-		outcome(err, errors.As(err, &stopped) && stopped.Stored > 0)
+		outcome(err, seedStored(err))
 		return err
 	})
+}
+
+// seedAction names a seed in the audit log, the command's and a first run's.
+func seedAction(seed int64) string { return "seed " + strconv.FormatInt(seed, 10) }
+
+// seedStored tells whether a seed that failed with err stored messages.
+func seedStored(err error) bool {
+	var stopped *demo.StoppedError
+	return errors.As(err, &stopped) && stopped.Stored > 0
 }

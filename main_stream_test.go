@@ -81,11 +81,13 @@ func TestImportIsStreamedAndStopsOnSignals(t *testing.T) {
 		t.Errorf("peak memory %d MiB importing 100 MiB, want it streamed (under 200 MiB)", peak>>20)
 	}
 
-	stored := regexp.MustCompile(`interrupted at line (\d+) \(not stored\).*; (\d+) documents before it were stored`)
+	// It said how many documents were stored; it says which lines of the
+	// input, and the audit's outcome says the same.
+	stored := regexp.MustCompile(`import: interrupted: stored lines 1-(\d+) of the input \((\d+) documents\); line (\d+) on not stored: [^\n]*`)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
-			data := filepath.Join(t.TempDir(), "part.db")
-			p := startChatlens(t, nil, "import", input, "--data", data, "--audit-log", filepath.Join(dir, "audit.log"))
+			data, audit := filepath.Join(t.TempDir(), "part.db"), filepath.Join(t.TempDir(), "audit.log")
+			p := startChatlens(t, nil, "import", input, "--data", data, "--audit-log", audit)
 			p.waitFor(t, "documents stored", func() bool { return fileSize(data) > 8<<20 })
 			if err := p.cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
@@ -95,8 +97,16 @@ func TestImportIsStreamedAndStopsOnSignals(t *testing.T) {
 			if code != 1 || m == nil {
 				t.Fatalf("after %s: exit %d, stderr %q; want 1 and where the import stopped", sig, code, p.stderr.String())
 			}
-			line, _ := strconv.Atoi(m[1])
+			last, _ := strconv.Atoi(m[1])
 			n, _ := strconv.Atoi(m[2])
+			line, _ := strconv.Atoi(m[3])
+			if last != n || line != last+1 || len(m[0]) > 200 {
+				t.Errorf("%q; want the lines stored, as many documents, and the next line not stored, in a short line", m[0])
+			}
+			lines := auditLines(t, audit)
+			if len(lines) != 2 || lines[1]["result"] != "partial" || lines[1]["error"] != m[0] {
+				t.Errorf("audit log %v; want the intent, then partial with %q", lines, m[0])
+			}
 			out, err := exec.Command(chatlensBinary(t), "export", "--data", data, "--audit-log", filepath.Join(dir, "audit.log")).Output()
 			if err != nil {
 				t.Fatal(err)

@@ -836,6 +836,15 @@ func TestInterruptedFirstRunIsSeededAgain(t *testing.T) {
 	if progress, _ := demoProgress(t, s); progress != demo.Complete {
 		t.Errorf("after the second seed: progress %d, want complete", progress)
 	}
+	// Each first run's seed is audited: its intent before the emptying and
+	// the first message, partial when interrupted, ok when done.
+	var results []string
+	for _, line := range auditLines(t, s.audit) {
+		results = append(results, fmt.Sprint(line["action"], " ", line["result"]))
+	}
+	if got := strings.Join(results, ", "); got != "seed 5 intent, seed 5 partial, seed 5 intent, seed 5 ok" {
+		t.Errorf("audit log of the two first runs: %s", got)
+	}
 	whole := fresh(t)
 	if want := whole.mustRun(t, "conversations", "--as", "alice"); r.stdout != want {
 		t.Errorf("re-seeded demo differs from an uninterrupted one:\n%s\nwant\n%s", r.stdout, want)

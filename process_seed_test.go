@@ -123,3 +123,25 @@ func TestKilledSeedAndImportLeaveTheirIntent(t *testing.T) {
 		})
 	}
 }
+
+// seed refusing a store that holds documents wrote no audit line: every
+// attempted write is audited, one refused before it starts with why.
+func TestRefusedSeedIsAudited(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "x.db")
+	small := []string{"--conversations", "1", "--messages", "20", "--long", "0"}
+	if out, err := exec.Command(chatlensBinary(t), append([]string{"seed", "--data", data,
+		"--audit-log", filepath.Join(dir, "first.log")}, small...)...).CombinedOutput(); err != nil {
+		t.Fatalf("seed: %v %s", err, out)
+	}
+	audit := filepath.Join(dir, "audit.log")
+	p := startChatlens(t, nil, append([]string{"seed", "--data", data, "--audit-log", audit, "--seed", "4"}, small...)...)
+	if code := p.exitWithin(t, time.Minute); code != 1 || !strings.Contains(p.stderr.String(), "already holds") {
+		t.Fatalf("seed of a seeded store: exit %d, stderr %q; want 1 and the refusal", code, p.stderr.String())
+	}
+	lines := auditLines(t, audit)
+	if len(lines) != 1 || lines[0]["action"] != "seed 4" || lines[0]["result"] != "refused" ||
+		!strings.Contains(fmt.Sprint(lines[0]["error"]), "already holds") {
+		t.Errorf("audit log %v; want one line: seed 4 refused, saying the store holds documents", lines)
+	}
+}

@@ -171,9 +171,7 @@ func (s *session) openEmbedded(ctx context.Context, use storeUse) (*embedded.Bac
 	fi, statErr := os.Stat(path)
 	switch {
 	case firstRun:
-		notice := func(line string) { fmt.Fprintln(s.stderr, "chatlens: "+line) }
-		seed := func(st *store.Store, what string) error { return s.seed(ctx, st, s.firstRunDemo, what) }
-		if err := demo.FirstRun(ctx, path, s.firstRunDemo, notice, seed); err != nil {
+		if err := s.firstRun(ctx, path); err != nil {
 			return nil, err
 		}
 	case creates && !readOnly && errors.Is(statErr, fs.ErrNotExist):
@@ -211,6 +209,36 @@ func (s *session) openEmbedded(ctx context.Context, use storeUse) (*embedded.Bac
 		return nil, err
 	}
 	return b, nil
+}
+
+// firstRun seeds the demo into the default store at path when it holds
+// nothing of anyone's, audited like the seed command: the intent before the
+// first write, the outcome after. A command that only reads opens the audit
+// log for it.
+func (s *session) firstRun(ctx context.Context, path string) error {
+	var outcome func(error, bool)
+	begin := func() error {
+		if s.log == nil {
+			if err := s.openAuditLog(); err != nil {
+				return fmt.Errorf("first run: the demo dataset not seeded: %w", err)
+			}
+		}
+		var err error
+		outcome, err = s.rawIntent(seedAction(s.firstRunDemo.Seed))
+		return err
+	}
+	seeded := false
+	seed := func(st *store.Store, what string) error {
+		err := s.seed(ctx, st, s.firstRunDemo, what)
+		seeded = err == nil
+		return err
+	}
+	notice := func(line string) { fmt.Fprintln(s.stderr, "chatlens: "+line) }
+	err := demo.FirstRun(ctx, path, s.firstRunDemo, notice, begin, seed)
+	if outcome != nil {
+		outcome(err, seeded || seedStored(err))
+	}
+	return err
 }
 
 // notStarted audits the write the command meant to make (attempt) as
@@ -368,21 +396,15 @@ func (s *session) refuseReadOnly(action string) error {
 	if !s.st.ReadOnly() {
 		return nil
 	}
-	s.logRaw(action, store.ErrReadOnly)
+	s.refuseRaw(action, store.ErrReadOnly)
 	return store.ErrReadOnly
 }
 
-// logRaw appends an audit entry for a write that does not pass through the
-// state machine (import, seed): refused, or its outcome.
-func (s *session) logRaw(action string, err error) {
-	entry := store.AuditEntry{Time: time.Now().UTC(), Operator: operator(), Action: action, Result: store.ResultOK}
-	switch {
-	case errors.Is(err, store.ErrReadOnly):
-		entry.Result, entry.Error = store.ResultRefused, err.Error()
-	case err != nil:
-		entry.Result, entry.Error = store.ResultFailed, err.Error()
-	}
-	s.appendAudit(entry)
+// refuseRaw audits a write that does not pass through the state machine
+// (import, seed) as refused before its first write, and why.
+func (s *session) refuseRaw(action string, why error) {
+	s.appendAudit(store.AuditEntry{Time: time.Now().UTC(), Operator: operator(), Action: action,
+		Result: store.ResultRefused, Error: why.Error()})
 }
 
 // rawIntent logs the intent of a write that does not pass through the

@@ -46,3 +46,17 @@ func triedNote(err error, retries int) error {
 	}
 	return fmt.Errorf("%w (tried %d times)", err, retries+1)
 }
+
+// retrying runs try, and again while retryAfter allows, for a round trip
+// other than a bucket's (the state machine retries those itself, deciding
+// afresh between update and insert); the error says how often it was tried.
+func retrying(ctx context.Context, p *progress, try func() error) error {
+	err, retries := try(), 0
+	for ; err != nil && retryAfter(ctx, p, err, retries); retries++ {
+		err = try()
+	}
+	if err == nil {
+		return nil
+	}
+	return triedNote(err, retries)
+}

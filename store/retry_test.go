@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -104,4 +105,150 @@ func TestSlotBySlotWriteIsRetried(t *testing.T) {
 	if store.FormatSeqs(res.Applied) != "7" || last.Retried != 1 || !strings.Contains(fmt.Sprint(err), "already revoked") {
 		t.Errorf("revoke 7-8 with 8 revoked: applied %v, %v, audit %+v; want 7 done after one retry, 8 already revoked", res.Applied, err, last)
 	}
+}
+
+// notWrittenFirst answers the first fails calls of each write other than a
+// bucket's (a delete's $addToSet, a mark read's bulk request, the $max of
+// max_seq and read_seq) "nothing written", as a primary stepping down
+// does (code 189, PrimarySteppedDown; mongostore/msg.go notWrittenCodes).
+// The first mark read request marks its first slot before it fails, as an
+// ordered BulkWrite stopped at its second update does; later ones none.
+type notWrittenFirst struct {
+	store.Backend
+	fails               int
+	del, read, max, rsq int
+	marked              [][]int // the slots of each mark read request
+}
+
+func stepDown(n *int, fails int) error {
+	if *n++; *n <= fails {
+		return fmt.Errorf("update: PrimarySteppedDown: %w", store.ErrNotWritten)
+	}
+	return nil
+}
+
+func (b *notWrittenFirst) AddToDelLists(ctx context.Context, id string, slots []int, users []string) (bool, error) {
+	if err := stepDown(&b.del, b.fails); err != nil {
+		return false, err
+	}
+	return b.Backend.AddToDelLists(ctx, id, slots, users)
+}
+
+func (b *notWrittenFirst) MarkSlotsRead(ctx context.Context, id string, slots []int, reader string) (int, error) {
+	b.marked = append(b.marked, slots)
+	if err := stepDown(&b.read, b.fails); err != nil {
+		if b.read > 1 {
+			return 0, err
+		}
+		ran, _ := b.Backend.MarkSlotsRead(ctx, id, slots[:1], reader)
+		return ran, err
+	}
+	return b.Backend.MarkSlotsRead(ctx, id, slots, reader)
+}
+
+func (b *notWrittenFirst) RaiseMaxSeq(ctx context.Context, cid string, seq int64) error {
+	if err := stepDown(&b.max, b.fails); err != nil {
+		return err
+	}
+	return b.Backend.RaiseMaxSeq(ctx, cid, seq)
+}
+
+func (b *notWrittenFirst) RaiseReadSeq(ctx context.Context, uid, cid string, seq int64) error {
+	if err := stepDown(&b.rsq, b.fails); err != nil {
+		return err
+	}
+	return b.Backend.RaiseReadSeq(ctx, uid, cid, seq)
+}
+
+// TestEveryWriteThatWroteNothingIsRetried: delete, mark read (its bulk
+// request and its read seq) and insert (its max_seq) answered "nothing
+// written" once are tried again and done, the audit counting the retries;
+// a mark read's retry sends only the slots the failed request did not
+// reach. Answered so every time, each fails after MaxWriteRetries retries
+// and says how often it was tried. Before, only bucket writes were retried:
+// a step-down during a delete or a mark read failed it outright.
+func TestEveryWriteThatWroteNothingIsRetried(t *testing.T) {
+	const cid = "si_alice_bob"
+	for _, c := range []struct {
+		name    string
+		retried int
+		write   func(ctx context.Context, s *store.Store) error
+		check   func(t *testing.T, s *store.Store, b *notWrittenFirst)
+	}{
+		{"delete", 1, func(ctx context.Context, s *store.Store) error {
+			_, err := s.DeleteForMe(ctx, cid, []int64{2, 3}, "bob")
+			return err
+		}, func(t *testing.T, s *store.Store, _ *notWrittenFirst) {
+			if got := slotsWhere(t, s, cid, 5, func(sl *bucket.Slot) bool { return slices.Contains(sl.DelList, "bob") }); got != "2-3" {
+				t.Errorf("deleted for bob: %q, want 2-3", got)
+			}
+		}},
+		{"read", 2, func(ctx context.Context, s *store.Store) error {
+			_, err := s.MarkRead(ctx, cid, []int64{2, 3, 4}, "bob")
+			return err
+		}, func(t *testing.T, s *store.Store, b *notWrittenFirst) {
+			if got := slotsWhere(t, s, cid, 5, func(sl *bucket.Slot) bool { return sl.IsRead }); got != "2-4" {
+				t.Errorf("read: %q, want 2-4", got)
+			}
+			if fmt.Sprint(b.marked) != "[[1 2 3] [2 3]]" {
+				t.Errorf("mark read requests %v, want the retry to send the slots not reached", b.marked)
+			}
+			ws, err := s.Windows(t.Context(), "bob", []string{cid}, nil)
+			if err != nil || ws[cid].ReadSeq != 4 {
+				t.Errorf("read seq %d (%v), want 4", ws[cid].ReadSeq, err)
+			}
+		}},
+		{"insert", 1, func(ctx context.Context, s *store.Store) error {
+			_, err := s.InsertMessages(ctx, cid, 6, textMsgs(2))
+			return err
+		}, func(t *testing.T, s *store.Store, _ *notWrittenFirst) {
+			recs, err := s.Backend().SeqRecords(t.Context(), []string{cid})
+			if err != nil || len(recs) != 1 || recs[0].MaxSeq != 7 {
+				t.Errorf("seq records %+v (%v), want max_seq 7", recs, err)
+			}
+		}},
+	} {
+		for _, fails := range []int{1, 100} {
+			t.Run(fmt.Sprintf("%s/nothing written %d times", c.name, min(fails, store.MaxWriteRetries+1)), func(t *testing.T) {
+				b := &notWrittenFirst{Backend: seeded(t, cid, 5, store.Options{}).Backend(), fails: fails}
+				var log bytes.Buffer
+				s := store.New(b, store.Options{Audit: store.NewAuditLog(&log), Operator: "ops"})
+				err := c.write(t.Context(), s)
+				entries := testkit.AuditEntries(t, log.Bytes())
+				last := entries[len(entries)-1]
+				if fails == 1 {
+					if err != nil || last.Result != store.ResultOK || last.Retried != c.retried {
+						t.Fatalf("%s: %v, audit %+v; want done, audited ok after %d retries", c.name, err, last, c.retried)
+					}
+					c.check(t, s, b)
+					return
+				}
+				tried := fmt.Sprintf("tried %d times", store.MaxWriteRetries+1)
+				if !errors.Is(err, store.ErrNotWritten) || !strings.Contains(fmt.Sprint(err), tried) ||
+					last.Retried < store.MaxWriteRetries || !strings.Contains(last.Error, tried) {
+					t.Errorf("%s answered 'nothing written' every time: %v, audit %+v; want it %s, the audit saying so", c.name, err, last, tried)
+				}
+			})
+		}
+	}
+}
+
+// slotsWhere lists the seqs 1-n of cid whose slot holds pred, as ranges.
+func slotsWhere(t *testing.T, s *store.Store, cid string, n int64, pred func(*bucket.Slot) bool) string {
+	t.Helper()
+	seqs := make([]int64, n)
+	for i := range seqs {
+		seqs[i] = int64(i + 1)
+	}
+	slots, err := s.Slots(t.Context(), cid, seqs, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []int64
+	for _, seq := range seqs {
+		if sl := slots[seq].Slot; sl != nil && pred(sl) {
+			out = append(out, seq)
+		}
+	}
+	return store.FormatSeqs(out)
 }

@@ -136,12 +136,12 @@ func (s *Store) unlessSetEach(ctx context.Context, p *progress, docID string, se
 		if err := ctx.Err(); err != nil {
 			return refused, err
 		}
-		s.trip()
-		matched, err := s.backend.SetSlotFieldIfUnset(ctx, docID, bucket.SlotIndex(seq), field, values[i])
-		for retries := 0; err != nil && retryAfter(ctx, p, err, retries); retries++ {
+		var matched bool
+		err := retrying(ctx, p, func() (err error) {
 			s.trip()
 			matched, err = s.backend.SetSlotFieldIfUnset(ctx, docID, bucket.SlotIndex(seq), field, values[i])
-		}
+			return err
+		})
 		if err != nil {
 			p.failed(err, seq)
 			return refused, fmt.Errorf("seq %d: %w", seq, err)
@@ -198,8 +198,10 @@ func (s *Store) InsertMessages(ctx context.Context, cid string, firstSeq int64, 
 		if len(msgs) == 0 {
 			return nil
 		}
-		s.trip()
-		return s.backend.RaiseMaxSeq(ctx, cid, firstSeq+int64(len(msgs))-1)
+		return retrying(ctx, p, func() error {
+			s.trip()
+			return s.backend.RaiseMaxSeq(ctx, cid, firstSeq+int64(len(msgs))-1)
+		})
 	})
 }
 
@@ -245,8 +247,12 @@ func (s *Store) DeleteForMe(ctx context.Context, cid string, seqs []int64, uid s
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			s.trip()
-			if _, err := s.backend.AddToDelLists(ctx, bucket.DocIDForSeq(cid, run[0]), slotsOf(run), []string{uid}); err != nil {
+			err := retrying(ctx, p, func() error {
+				s.trip()
+				_, err := s.backend.AddToDelLists(ctx, bucket.DocIDForSeq(cid, run[0]), slotsOf(run), []string{uid})
+				return err
+			})
+			if err != nil {
 				p.failed(err, run...)
 				return fmt.Errorf("seq %s: %w", FormatSeqs(run), err)
 			}
@@ -269,15 +275,20 @@ func (s *Store) MarkRead(ctx context.Context, cid string, seqs []int64, reader s
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			s.trip()
-			ran, err := s.backend.MarkSlotsRead(ctx, bucket.DocIDForSeq(cid, run[0]), slotsOf(run), reader)
-			ran = min(max(ran, 0), len(run))
-			p.done(run[:ran]...)
+			// A retry marks only the slots the failed request did not reach.
+			err := retrying(ctx, p, func() error {
+				s.trip()
+				ran, err := s.backend.MarkSlotsRead(ctx, bucket.DocIDForSeq(cid, run[0]), slotsOf(run), reader)
+				ran = min(max(ran, 0), len(run))
+				p.done(run[:ran]...)
+				run = run[ran:]
+				return err
+			})
 			if err != nil {
-				p.failed(err, run[ran:]...)
-				return fmt.Errorf("seq %s: %w", FormatSeqs(run[ran:]), err)
+				p.failed(err, run...)
+				return fmt.Errorf("seq %s: %w", FormatSeqs(run), err)
 			}
-			p.done(run[ran:]...)
+			p.done(run...)
 			return nil
 		})
 		if len(p.applied) == 0 {
@@ -285,11 +296,11 @@ func (s *Store) MarkRead(ctx context.Context, cid string, seqs []int64, reader s
 		}
 		top := slices.Max(p.applied)
 		if err == nil {
-			return s.raiseReadSeq(ctx, cid, reader, top)
+			return s.raiseReadSeq(ctx, p, cid, reader, top)
 		}
 		// Stopped part way (Ctrl-C included): one more round trip, past the
 		// cancel, so the read seq covers what was marked.
-		if rerr := s.raiseReadSeq(context.WithoutCancel(ctx), cid, reader, top); rerr != nil {
+		if rerr := s.raiseReadSeq(context.WithoutCancel(ctx), p, cid, reader, top); rerr != nil {
 			p.note("read seq not raised: " + rerr.Error())
 		} else {
 			p.note(fmt.Sprintf("read seq raised to %d", top))
@@ -301,9 +312,12 @@ func (s *Store) MarkRead(ctx context.Context, cid string, seqs []int64, reader s
 // raiseReadSeq raises reader's read seq of cid to seq in MongoDB and, when
 // configured, in Redis (a storage-level write sends no 2200 notice for
 // OpenIM's transfer to copy it from one to the other).
-func (s *Store) raiseReadSeq(ctx context.Context, cid, reader string, seq int64) error {
-	s.trip()
-	if err := s.backend.RaiseReadSeq(ctx, reader, cid, seq); err != nil {
+func (s *Store) raiseReadSeq(ctx context.Context, p *progress, cid, reader string, seq int64) error {
+	err := retrying(ctx, p, func() error {
+		s.trip()
+		return s.backend.RaiseReadSeq(ctx, reader, cid, seq)
+	})
+	if err != nil {
 		return err
 	}
 	if s.cache != nil {

@@ -27,10 +27,13 @@ import (
 // another process cannot slip in between. The caller never runs it under
 // --read-only. seed runs the seeding itself (the caller shows progress and
 // the summary); notice receives a one-line explanation when an unfinished
-// demo is seeded again. The file is written without fsync per write
-// (seconds instead of minutes) and closed before FirstRun returns.
+// demo is seeded again. begin is called once it is decided to seed, before
+// the first write (the emptying included), so the caller can log its
+// intent; an error from it stops FirstRun with nothing written. The file is
+// written without fsync per write (seconds instead of minutes) and closed
+// before FirstRun returns.
 func FirstRun(ctx context.Context, path string, opts Options, notice func(string),
-	seed func(st *store.Store, what string) error) error {
+	begin func() error, seed func(st *store.Store, what string) error) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("embedded store: %w", err)
 	}
@@ -46,6 +49,7 @@ func FirstRun(ctx context.Context, path string, opts Options, notice func(string
 		return err
 	}
 	unfinished := false
+	var beginErr error
 	cleared, err := b.ClearIf(ctx, func(counts map[string]int, read func(string) []bson.Raw) bool {
 		others := 0
 		for coll, n := range counts {
@@ -55,8 +59,15 @@ func FirstRun(ctx context.Context, path string, opts Options, notice func(string
 		}
 		progress := progressOf(read(MetaCollection))
 		unfinished = progress == Started && others > 0
-		return progress == Started || others == 0 && progress == NotSeeded
+		if progress != Started && (others > 0 || progress != NotSeeded) {
+			return false
+		}
+		beginErr = begin()
+		return beginErr == nil
 	})
+	if err == nil {
+		err = beginErr
+	}
 	if err == nil && cleared {
 		if unfinished {
 			notice("the demo dataset in " + path + " was never finished (an interrupted first run): seeding it again from scratch")

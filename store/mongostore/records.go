@@ -58,7 +58,7 @@ func (b *Backend) raise(ctx context.Context, q updateQuery) error {
 			break
 		}
 	}
-	return b.wrapOp("update", q.coll, err)
+	return b.wrapWrite("update", q.coll, err) // a failover's "not primary" is retried like a bucket's
 }
 
 // Conversations: find conversation {owner_user_id: owner}.

@@ -55,7 +55,7 @@ func (r Result) Stored() int { return r.Inserted + r.Replaced }
 // with the running total after each stored batch. On a bad line the
 // documents before it stay stored and the error names the line.
 func Import(ctx context.Context, b store.Backend, coll string, r io.Reader, mode store.RawMode, progress func(docs int)) (Result, error) {
-	im := &importer{ctx: ctx, b: b, coll: coll, mode: mode, progress: progress}
+	im := &importer{ctx: ctx, b: b, coll: coll, mode: mode, progress: progress, unit: "line"}
 	br := bufio.NewReaderSize(r, 64<<10)
 	first, skipped, err := firstByte(br)
 	switch {
@@ -82,6 +82,8 @@ type importer struct {
 	progress func(int)
 	batch    []bson.Raw
 	where    []string // where each document of batch was read ("line 3")
+	at       []int    // the line (or array element) of each document of batch
+	unit     string   // what at counts: "line" or "array element"
 	bytes    int      // the BSON size of batch
 	res      Result
 }
@@ -94,7 +96,7 @@ func (im *importer) lines(r io.Reader, skipped int) error {
 	for sc.Scan() {
 		line++
 		if im.ctx.Err() != nil {
-			return im.interrupted(fmt.Sprintf("line %d", line))
+			return im.interrupted(line)
 		}
 		text := bytes.TrimSpace(sc.Bytes())
 		if len(text) == 0 {
@@ -108,7 +110,7 @@ func (im *importer) lines(r io.Reader, skipped int) error {
 		if err != nil {
 			return im.fail(where, err)
 		}
-		if err := im.add(raw, where); err != nil {
+		if err := im.add(raw, where, line); err != nil {
 			return err
 		}
 	}
@@ -123,6 +125,7 @@ func (im *importer) lines(r io.Reader, skipped int) error {
 
 // array reads a JSON array of documents, as mongoexport --jsonArray writes.
 func (im *importer) array(r io.Reader) error {
+	im.unit = "array element"
 	dec := json.NewDecoder(r)
 	if _, err := dec.Token(); err != nil {
 		return im.fail("the array", err)
@@ -130,7 +133,7 @@ func (im *importer) array(r io.Reader) error {
 	for n := 1; dec.More(); n++ {
 		where := fmt.Sprintf("array element %d", n)
 		if im.ctx.Err() != nil {
-			return im.interrupted(where)
+			return im.interrupted(n)
 		}
 		var doc json.RawMessage
 		if err := dec.Decode(&doc); err != nil {
@@ -140,7 +143,7 @@ func (im *importer) array(r io.Reader) error {
 		if err != nil {
 			return im.fail(where, err)
 		}
-		if err := im.add(raw, where); err != nil {
+		if err := im.add(raw, where, n); err != nil {
 			return err
 		}
 	}
@@ -195,9 +198,9 @@ func truncate(b []byte) []byte {
 }
 
 // add queues one document and stores the batch when it is full.
-func (im *importer) add(raw bson.Raw, where string) error {
+func (im *importer) add(raw bson.Raw, where string, at int) error {
 	im.batch = append(im.batch, raw)
-	im.where = append(im.where, where)
+	im.where, im.at = append(im.where, where), append(im.at, at)
 	im.bytes += len(raw)
 	if len(im.batch) >= BatchSize || im.bytes >= BatchBytes {
 		return im.flush()
@@ -210,7 +213,7 @@ func (im *importer) flush() error {
 		return nil
 	}
 	if im.ctx.Err() != nil {
-		return im.interrupted("")
+		return im.interrupted(0) // the batch is not empty: its first says
 	}
 	res, err := im.b.InsertRaw(im.ctx, im.coll, im.batch, im.mode)
 	im.res.Inserted += res.Inserted
@@ -224,27 +227,32 @@ func (im *importer) flush() error {
 		im.res.FirstRefused = im.where[i] + ", " + keyText(im.coll, im.batch[i])
 	}
 	im.res.Refused += len(res.Refused)
-	im.batch, im.where, im.bytes = im.batch[:0], im.where[:0], 0
+	im.batch, im.where, im.at, im.bytes = im.batch[:0], im.where[:0], im.at[:0], 0
 	if im.progress != nil {
 		im.progress(im.res.Stored())
 	}
 	return nil
 }
 
-// interrupted says where a cancelled import stopped: the first document
-// not stored, which is the oldest one still queued, else where (the
-// document about to be read). The queued batch is dropped, not written
-// half, so every document before that point is stored and none after it.
-func (im *importer) interrupted(where string) error {
-	if len(im.batch) > 0 {
-		where = im.where[0]
-	}
-	if where == "" {
-		where = "the end of the input"
+// interrupted says where a cancelled import stopped, by the input's lines
+// (or array elements): the first document not stored is the oldest one
+// still queued, else next, the one about to be read. The queued batch is
+// dropped, not written half, so every line before it is stored (or refused
+// as stored already) and none from it on.
+func (im *importer) interrupted(next int) error {
+	if len(im.at) > 0 {
+		next = im.at[0]
 	}
 	err := im.ctx.Err()
-	return wrap(err, "import: interrupted at %s (not stored): %s; %d documents before it were stored",
-		where, oneLine(err.Error()), im.res.Stored())
+	if next <= 1 {
+		return wrap(err, "import: interrupted: nothing stored; %s 1 on not stored: %s", im.unit, oneLine(err.Error()))
+	}
+	done := fmt.Sprintf("stored %ss 1-%d of the input (%d documents)", im.unit, next-1, im.res.Stored())
+	if im.res.Refused > 0 {
+		done = fmt.Sprintf("stored %ss 1-%d of the input (%d documents, %d refused: their keys were stored already)",
+			im.unit, next-1, im.res.Stored(), im.res.Refused)
+	}
+	return wrap(err, "import: interrupted: %s; %s %d on not stored: %s", done, im.unit, next, oneLine(err.Error()))
 }
 
 // read is how many documents were handed to the store so far.

@@ -452,23 +452,55 @@ func TestImportBatchesBoundedByBytes(t *testing.T) {
 }
 
 // TestImportInterruptedSaysWhereItStopped: a Ctrl-C between batches stops
-// before the next line is read, and the error names the first line not
-// stored; every line before it is stored.
+// before the next line is read, and the error names the range of the input
+// stored and the first line not stored; every line before it is stored.
+// Before, it gave a count alone, of documents, not of lines.
 func TestImportInterruptedSaysWhereItStopped(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		unit string
+		join func(docs []string) string
+	}{
+		{"lines", "line", func(docs []string) string { return strings.Join(docs, "\n") + "\n" }},
+		{"array", "array element", func(docs []string) string { return "[" + strings.Join(docs, ",\n") + "]" }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			docs := make([]string, 2*BatchSize+1)
+			for i := range docs {
+				docs[i] = fmt.Sprintf(`{"doc_id":"si_a_b:%d","msgs":[]}`, i)
+			}
+			b := testkit.TempBackend(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			res, err := Import(ctx, b, bucket.CollMsg, strings.NewReader(c.join(docs)), store.RawInsert, func(int) { cancel() })
+			want := fmt.Sprintf("import: interrupted: stored %[1]ss 1-%[2]d of the input (%[2]d documents); %[1]s %[3]d on not stored: context canceled",
+				c.unit, BatchSize, BatchSize+1)
+			if res.Stored() != BatchSize || !errors.Is(err, context.Canceled) || fmt.Sprint(err) != want {
+				t.Errorf("got %d stored, %v; want %d and %q", res.Stored(), err, BatchSize, want)
+			}
+			if n := len(scan(t, b, bucket.CollMsg)); n != BatchSize {
+				t.Errorf("%d documents in the store, want %d", n, BatchSize)
+			}
+		})
+	}
+}
+
+// TestInterruptedImportCountsTheRefusedApart: lines whose keys were stored
+// already are within the range handled, and the message says how many of
+// them were refused rather than calling them stored.
+func TestInterruptedImportCountsTheRefusedApart(t *testing.T) {
 	var input strings.Builder
-	for i := range 2*BatchSize + 1 {
+	for i := range BatchSize + 1 {
 		fmt.Fprintf(&input, `{"doc_id":"si_a_b:%d","msgs":[]}`+"\n", i)
 	}
 	b := testkit.TempBackend(t)
+	testkit.Insert(t, b, bucket.CollMsg, map[string]any{"doc_id": "si_a_b:3", "msgs": []any{}})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	res, err := Import(ctx, b, bucket.CollMsg, strings.NewReader(input.String()), store.RawInsert, func(int) { cancel() })
-	want := fmt.Sprintf("import: interrupted at line %d (not stored): context canceled; %d documents before it were stored",
-		BatchSize+1, BatchSize)
-	if res.Stored() != BatchSize || !errors.Is(err, context.Canceled) || err.Error() != want {
-		t.Errorf("got %d stored, %v; want %d and %q", res.Stored(), err, BatchSize, want)
-	}
-	if n := len(scan(t, b, bucket.CollMsg)); n != BatchSize {
-		t.Errorf("%d documents in the store, want %d", n, BatchSize)
+	_, err := Import(ctx, b, bucket.CollMsg, strings.NewReader(input.String()), store.RawInsert, func(int) { cancel() })
+	want := fmt.Sprintf("stored lines 1-%d of the input (%d documents, 1 refused: their keys were stored already); line %d on not stored",
+		BatchSize, BatchSize-1, BatchSize+1)
+	if !strings.Contains(fmt.Sprint(err), want) {
+		t.Errorf("%v; want %q", err, want)
 	}
 }
