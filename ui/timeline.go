@@ -52,7 +52,12 @@ type timeline struct {
 	quotePending map[int64]bool // seqs of quotes-only reads in flight
 
 	cursor, top int64 // selected seq and first seq drawn
-	boundaries  bool
+	// queued is the rows the cursor still has to move (negative: up), keys
+	// pressed past the held run while the bucket beyond is read: every key
+	// of a held or repeated key counts, applied as the bucket lands.
+	queued     int64
+	queuedPage bool // they were page keys: the top follows the cursor
+	boundaries bool
 
 	// The size and what SetSize settled for View: the notes drawn above
 	// the rows, which take a row each.
@@ -129,10 +134,16 @@ func (t *timeline) clampCursor() {
 	t.top = t.rowOf(max(from, min(t.top, t.cursor)))
 }
 
-// move shifts the cursor by delta seqs within what is held and prefetches.
-// The top of the screen moves by the same amount for page moves.
+// move shifts the cursor by delta rows within what is held and prefetches.
+// The top of the screen moves by the same amount for page moves. Rows past
+// the held run wait in queued for the read of the bucket beyond.
 func (t *timeline) move(delta int64, page bool) tea.Cmd {
+	delta, page = delta+t.queued, page || t.queuedPage
+	t.queued, t.queuedPage = 0, false
 	if len(t.buckets) == 0 {
+		if len(t.pending) > 0 && t.err == nil {
+			t.queued, t.queuedPage = delta, page // the first screen is being read
+		}
 		return nil
 	}
 	// Row by row: a gap is one row, however many seqs it stands for.
@@ -141,7 +152,7 @@ func (t *timeline) move(delta int64, page bool) tea.Cmd {
 	if delta < 0 {
 		step = -1
 	}
-	moved := int64(0)
+	moved, top := int64(0), t.top
 	for moved != delta {
 		next := t.stepRows(t.cursor, step)
 		if next < from || next > to {
@@ -149,9 +160,12 @@ func (t *timeline) move(delta int64, page bool) tea.Cmd {
 		}
 		t.cursor, moved = next, moved+step
 	}
+	if moved != delta && t.err == nil && ((step < 0 && from > t.minSeq()) || (step > 0 && to < t.maxSeq())) {
+		t.queued, t.queuedPage = delta-moved, page // the window goes on: prefetch reads the rest
+	}
 	t.clampCursor()
-	if page {
-		t.top = t.rowOf(max(from, t.stepRows(t.top, moved)))
+	if page { // from the top before the move: clampCursor may have pulled it down with the cursor
+		t.top = t.rowOf(max(from, t.stepRows(top, moved)))
 	}
 	t.trim()
 	return tea.Batch(t.prefetch(), t.readQuoted())
@@ -178,7 +192,7 @@ func (t *timeline) message(seq int64, viewer string) (projection.Message, bool) 
 // jumpTo moves the cursor to seq, re-reading around it when not held. A
 // jump still being resolved is dropped: this one is newer.
 func (t *timeline) jumpTo(seq int64) tea.Cmd {
-	t.jumpReq = 0
+	t.jumpReq, t.queued = 0, 0
 	seq = max(t.minSeq(), min(t.maxSeq(), seq))
 	_, inGap := t.gapAt(bucket.BucketIndex(seq))
 	if _, _, ok := t.slot(seq); ok || inGap {
