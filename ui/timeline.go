@@ -49,7 +49,8 @@ type timeline struct {
 	// quote (rule 5: a quote shows its quoted seq as the viewer sees it).
 	// Only those the run needs are kept, so memory stays flat.
 	quoted       map[int64]bucket.StoredSlot
-	quotePending map[int64]bool // seqs of quotes-only reads in flight
+	quotePending map[int64]bool                // seqs of quotes-only reads in flight
+	quoteRefs    map[*bucket.Bucket][]quoteRef // the quotes of each held bucket (quotesOf)
 
 	cursor, top int64 // selected seq and first seq drawn
 	// queued is the rows the cursor still has to move (negative: up), keys
