@@ -73,7 +73,8 @@ func TestGoldenBurstJump(t *testing.T) {
 // TestKeyBurstCrossesBucketEdges: 250 k in one burst from 40050 of a
 // 50,000-message group land on 39800, though 39901 is the first seq held
 // when the burst arrives (buckets 399-401): the rows past it wait for the
-// read of each older bucket instead of being dropped.
+// read of the older buckets they need, asked for in one find, instead of
+// being dropped.
 func TestKeyBurstCrossesBucketEdges(t *testing.T) {
 	const cid = "sg_townsquare"
 	st, _ := newTestStore(t, false)
@@ -82,9 +83,14 @@ func TestKeyBurstCrossesBucketEdges(t *testing.T) {
 	d := newDriver(t, st, opts, 120, 40)
 	d.open(cid)
 	d.jump(40050)
+	trips := st.Stats().RoundTrips
 	d.send(burst(strings.Repeat("k", 250)))
 	if d.m.tl.cursor != 39800 {
 		t.Errorf("cursor at %d after 250 k from 40050, want 39800", d.m.tl.cursor)
+	}
+	// Buckets 398 and 397 in one find, then 396 read ahead.
+	if trips = st.Stats().RoundTrips - trips; trips != 2 {
+		t.Errorf("the burst took %d round trips, want 2", trips)
 	}
 	d.send(burst(strings.Repeat("j", 250)))
 	if d.m.tl.cursor != 40050 {

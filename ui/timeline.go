@@ -58,6 +58,7 @@ type timeline struct {
 	// of a held or repeated key counts, applied as the bucket lands.
 	queued     int64
 	queuedPage bool // they were page keys: the top follows the cursor
+	inBurst    bool // keys of one burst are being handled: read ahead after the last (handleKeys)
 	boundaries bool
 
 	// The size and what SetSize settled for View: the notes drawn above
@@ -169,6 +170,9 @@ func (t *timeline) move(delta int64, page bool) tea.Cmd {
 		t.top = t.rowOf(max(from, t.stepRows(top, moved)))
 	}
 	t.trim()
+	if t.inBurst {
+		return t.readQuoted()
+	}
 	return tea.Batch(t.prefetch(), t.readQuoted())
 }
 

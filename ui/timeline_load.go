@@ -150,12 +150,35 @@ func (t *timeline) prefetch() tea.Cmd {
 	}
 	var cmds []tea.Cmd
 	if lo-1 < t.lo && t.lo > bucket.BucketIndex(t.minSeq()) && !t.pending[t.lo-1] {
-		cmds = append(cmds, t.requestEdge(t.lo-1, true))
+		cmds = append(cmds, t.readAhead(-1))
 	}
 	if hi+1 > t.hi && t.hi < bucket.BucketIndex(t.maxSeq()) && !t.pending[t.hi+1] {
-		cmds = append(cmds, t.requestEdge(t.hi+1, false))
+		cmds = append(cmds, t.readAhead(1))
 	}
 	return tea.Batch(cmds...)
+}
+
+// readAhead reads the bucket past the end of the run in direction dir, or,
+// when queued keys go further, the buckets they need (up to keepBuckets,
+// what trim keeps) in one find, so a burst waits on one round trip however
+// many bucket edges it crosses.
+func (t *timeline) readAhead(dir int64) tea.Cmd {
+	edge, limit := t.lo, bucket.BucketIndex(t.minSeq())
+	if dir > 0 {
+		edge, limit = t.hi, bucket.BucketIndex(t.maxSeq())
+	}
+	n := int64(1)
+	if t.queued*dir > 0 {
+		n = min(keepBuckets, (t.queued*dir+bucket.BucketSize-1)/bucket.BucketSize)
+	}
+	var idx []int64
+	for i := edge + dir; int64(len(idx)) < n && (i-limit)*dir <= 0 && !t.pending[i]; i += dir {
+		idx = append(idx, i)
+	}
+	if len(idx) == 1 {
+		return t.requestEdge(idx[0], dir < 0) // past a run of missing buckets in one step
+	}
+	return t.request(idx, false)
 }
 
 // trim drops buckets (and gaps) far from the cursor, keepBuckets of them
