@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/chatlens/chatlens/store/bench"
 )
@@ -16,6 +18,8 @@ type benchCmd struct {
 	Seed       int64 `name:"seed" default:"0" help:"Random seed of the generated messages."`
 	NoSync     bool  `name:"no-sync" help:"Embedded store: skip fsync per write."`
 	JSON       bool  `name:"json" help:"Print one JSON object instead of the table."`
+	// Latency runs the UI's operations instead, at each delay given.
+	Latency []time.Duration `name:"latency" sep:"," help:"Run the UI's operations on the demo's 50,000-message group with this delay added to every round trip (several: 0s,40ms,80ms), instead of the layouts."`
 }
 
 func (benchCmd) Help() string {
@@ -27,11 +31,14 @@ Examples:
 
     chatlens bench
     chatlens bench --messages 250 --no-sync --json
+    chatlens bench --latency 0s,40ms,80ms
     chatlens bench --mongo-uri mongodb://localhost:27017 --bucket-size 1000`
 }
 
 func (c *benchCmd) Validate() error {
 	switch {
+	case slices.ContainsFunc(c.Latency, func(d time.Duration) bool { return d < 0 || d > time.Minute }):
+		return errors.New("--latency must be 0s to 1m a round trip")
 	case c.Messages < 1 || c.Batch < 1:
 		return errors.New("--messages and --batch must be at least 1")
 	case c.Messages > bench.MaxMessages:
@@ -45,6 +52,9 @@ func (c *benchCmd) Validate() error {
 // Run measures both layouts on the embedded store, or on the MongoDB of
 // --mongo-uri in a scratch database it drops afterwards.
 func (c *benchCmd) Run(ctx context.Context, s *session) error {
+	if len(c.Latency) > 0 {
+		return c.runLatency(ctx, s)
+	}
 	target := bench.Target{MongoURI: s.conn.MongoURI, NoSync: c.NoSync}
 	step, end := progressPrinter(s.stderr, "bench", false)
 	stage := ""

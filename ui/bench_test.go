@@ -1,8 +1,14 @@
 package ui
 
 import (
+	"context"
+	"strings"
 	"testing"
+	"time"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
@@ -79,5 +85,54 @@ func BenchmarkViewerSwitch(b *testing.B) {
 	for b.Loop() {
 		_ = d.m.cycleViewer() // the list reload is I/O, not measured here
 		_ = d.m.View()
+	}
+}
+
+// slowBackend adds a delay to every read round trip the timeline makes: a
+// MongoDB over a VPN. Writes are not timed here.
+type slowBackend struct {
+	store.Backend
+	delay time.Duration
+}
+
+func (s slowBackend) FindBuckets(ctx context.Context, ids []string) ([]bson.Raw, error) {
+	time.Sleep(s.delay)
+	return s.Backend.FindBuckets(ctx, ids)
+}
+
+func (s slowBackend) FindSlots(ctx context.Context, id string, first, n int) (bson.Raw, bool, error) {
+	time.Sleep(s.delay)
+	return s.Backend.FindSlots(ctx, id, first, n)
+}
+
+func (s slowBackend) BucketIDs(ctx context.Context, cid string) ([]string, error) {
+	time.Sleep(s.delay)
+	return s.Backend.BucketIDs(ctx, cid)
+}
+
+// BenchmarkBurstAcrossBucketsAtLatency is the UI model over a slow link: a
+// jump far back into a 50,000-message group, then 250 k in one burst,
+// which crosses two bucket edges, each bucket read as the cursor needs it.
+// Run with -bench BurstAcross; round trips/op is what the latency multiplies.
+func BenchmarkBurstAcrossBucketsAtLatency(b *testing.B) {
+	const cid = "sg_townsquare"
+	st, tb := newTestStore(b, false)
+	writeLongConversation(b, st, cid, 50_000)
+	for _, delay := range []time.Duration{0, 40 * time.Millisecond, 80 * time.Millisecond} {
+		b.Run(delay.String(), func(b *testing.B) {
+			slow := store.New(slowBackend{Backend: tb.Backend, delay: delay}, store.Options{})
+			opts, _ := testOptions(b, "alice")
+			s := NewScript(context.Background(), slow, opts, 120, 40)
+			s.Keys("/", cid, "enter", "enter")
+			trips := slow.Stats().RoundTrips
+			b.ResetTimer()
+			for b.Loop() {
+				s.Keys(":", "40050", "enter", strings.Repeat("k", 250))
+				if s.Cursor() != 39800 {
+					b.Fatalf("cursor at %d after 250 k from 40050", s.Cursor())
+				}
+			}
+			b.ReportMetric(float64(slow.Stats().RoundTrips-trips)/float64(b.N), "roundtrips/op")
+		})
 	}
 }

@@ -17,10 +17,22 @@ func (m *Model) handleKeys(k tea.KeyMsg) tea.Cmd {
 	if k.Type != tea.KeyRunes || len(k.Runes) < 2 || (k.Paste && m.input.open()) {
 		return m.handleKey(k)
 	}
+	// The timeline reads ahead once the burst is handled, when it knows how
+	// far the keys go past what is held: the buckets between in one find.
+	tl := m.tl
+	if tl != nil {
+		tl.inBurst = true
+	}
 	var cmds []tea.Cmd
 	for _, r := range k.Runes {
 		one := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt, Paste: k.Paste}
 		cmds = append(cmds, m.handleKey(one))
+	}
+	if tl != nil {
+		tl.inBurst = false
+		if m.tl == tl {
+			cmds = append(cmds, tl.prefetch())
+		}
 	}
 	return tea.Batch(cmds...)
 }

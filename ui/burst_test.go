@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -67,4 +68,57 @@ func TestGoldenBurstJump(t *testing.T) {
 	s.tm.Send(burst("jj"))
 	s.waitFor("▸   7 ")
 	s.check()
+}
+
+// TestKeyBurstCrossesBucketEdges: 250 k in one burst from 40050 of a
+// 50,000-message group land on 39800, though 39901 is the first seq held
+// when the burst arrives (buckets 399-401): the rows past it wait for the
+// read of the older buckets they need, asked for in one find, instead of
+// being dropped.
+func TestKeyBurstCrossesBucketEdges(t *testing.T) {
+	const cid = "sg_townsquare"
+	st, _ := newTestStore(t, false)
+	writeLongConversation(t, st, cid, 50_000)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(cid)
+	d.jump(40050)
+	trips := st.Stats().RoundTrips
+	d.send(burst(strings.Repeat("k", 250)))
+	if d.m.tl.cursor != 39800 {
+		t.Errorf("cursor at %d after 250 k from 40050, want 39800", d.m.tl.cursor)
+	}
+	// Buckets 398 and 397 in one find, then 396 read ahead.
+	if trips = st.Stats().RoundTrips - trips; trips != 2 {
+		t.Errorf("the burst took %d round trips, want 2", trips)
+	}
+	d.send(burst(strings.Repeat("j", 250)))
+	if d.m.tl.cursor != 40050 {
+		t.Errorf("cursor at %d after 250 j back, want 40050", d.m.tl.cursor)
+	}
+}
+
+// TestKeysWhileABucketIsReadAllCount: keys pressed one by one while the
+// bucket they lead into is still being read (the first screen's older
+// bucket, right after opening) each move a row once it lands.
+func TestKeysWhileABucketIsReadAllCount(t *testing.T) {
+	const cid = "sg_short"
+	st, _ := newTestStore(t, false)
+	writeLongConversation(t, st, cid, 250) // the newest bucket holds 201-250
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.keys("/")
+	d.typeText(cid)
+	d.keys("enter")
+	cmds := []tea.Cmd{d.sendOnly(keyMsg("enter"))} // opens; bucket 1 is read
+	for range 60 {
+		cmds = append(cmds, d.sendOnly(keyMsg("k")))
+	}
+	d.run(tea.Batch(cmds...))
+	if d.m.tl == nil {
+		t.Fatal("the conversation did not open")
+	}
+	if d.m.tl.cursor != 190 {
+		t.Errorf("cursor at %d after 60 k from 250 pressed during the read, want 190", d.m.tl.cursor)
+	}
 }

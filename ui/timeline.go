@@ -51,10 +51,17 @@ type timeline struct {
 	// quote (rule 5: a quote shows its quoted seq as the viewer sees it).
 	// Only those the run needs are kept, so memory stays flat.
 	quoted       map[int64]bucket.StoredSlot
-	quotePending map[int64]bool // seqs of quotes-only reads in flight
+	quotePending map[int64]bool                // seqs of quotes-only reads in flight
+	quoteRefs    map[*bucket.Bucket][]quoteRef // the quotes of each held bucket (quotesOf)
 
 	cursor, top int64 // selected seq and first seq drawn
-	boundaries  bool
+	// queued is the rows the cursor still has to move (negative: up), keys
+	// pressed past the held run while the bucket beyond is read: every key
+	// of a held or repeated key counts, applied as the bucket lands.
+	queued     int64
+	queuedPage bool // they were page keys: the top follows the cursor
+	inBurst    bool // keys of one burst are being handled: read ahead after the last (handleKeys)
+	boundaries bool
 
 	// The size and what SetSize settled for View: the notes drawn above
 	// the rows, which take a row each.
@@ -135,10 +142,16 @@ func (t *timeline) clampCursor() {
 	t.top = t.rowOf(max(from, min(t.top, t.cursor)))
 }
 
-// move shifts the cursor by delta seqs within what is held and prefetches.
-// The top of the screen moves by the same amount for page moves.
+// move shifts the cursor by delta rows within what is held and prefetches.
+// The top of the screen moves by the same amount for page moves. Rows past
+// the held run wait in queued for the read of the bucket beyond.
 func (t *timeline) move(delta int64, page bool) tea.Cmd {
+	delta, page = delta+t.queued, page || t.queuedPage
+	t.queued, t.queuedPage = 0, false
 	if len(t.buckets) == 0 {
+		if len(t.pending) > 0 && t.err == nil {
+			t.queued, t.queuedPage = delta, page // the first screen is being read
+		}
 		return nil
 	}
 	// Row by row: a gap is one row, however many seqs it stands for.
@@ -147,7 +160,7 @@ func (t *timeline) move(delta int64, page bool) tea.Cmd {
 	if delta < 0 {
 		step = -1
 	}
-	moved := int64(0)
+	moved, top := int64(0), t.top
 	for moved != delta {
 		next := t.stepRows(t.cursor, step)
 		if next < from || next > to {
@@ -155,11 +168,17 @@ func (t *timeline) move(delta int64, page bool) tea.Cmd {
 		}
 		t.cursor, moved = next, moved+step
 	}
+	if moved != delta && t.err == nil && ((step < 0 && from > t.minSeq()) || (step > 0 && to < t.maxSeq())) {
+		t.queued, t.queuedPage = delta-moved, page // the window goes on: prefetch reads the rest
+	}
 	t.clampCursor()
-	if page {
-		t.top = t.rowOf(max(from, t.stepRows(t.top, moved)))
+	if page { // from the top before the move: clampCursor may have pulled it down with the cursor
+		t.top = t.rowOf(max(from, t.stepRows(top, moved)))
 	}
 	t.trim()
+	if t.inBurst {
+		return t.readQuoted()
+	}
 	return tea.Batch(t.prefetch(), t.readQuoted())
 }
 
@@ -184,7 +203,7 @@ func (t *timeline) message(seq int64, viewer string) (projection.Message, bool) 
 // jumpTo moves the cursor to seq, re-reading around it when not held. A
 // jump still being resolved is dropped: this one is newer.
 func (t *timeline) jumpTo(seq int64) tea.Cmd {
-	t.jumpReq = 0
+	t.jumpReq, t.queued = 0, 0
 	seq = max(t.minSeq(), min(t.maxSeq(), seq))
 	_, inGap := t.gapAt(bucket.BucketIndex(seq))
 	if _, _, ok := t.slot(seq); ok || inGap {

@@ -29,7 +29,7 @@ func (t *timeline) open() tea.Cmd {
 // loadAround drops what is held and reads the buckets around seq but have,
 // a bucket already read (nil if none).
 func (t *timeline) loadAround(seq int64, have *bucket.Bucket) tea.Cmd {
-	t.req = t.e.newReq()
+	t.req, t.queued = t.e.newReq(), 0
 	t.buckets, t.pending, t.err, t.gaps = map[int64]*bucket.Bucket{}, map[int64]bool{}, nil, nil
 	t.quoted, t.quotePending = map[int64]bucket.StoredSlot{}, map[int64]bool{}
 	t.cursor, t.top = seq, seq
@@ -92,7 +92,7 @@ func (t *timeline) loaded(msg bucketsLoadedMsg) tea.Cmd {
 		delete(t.quotePending, seq)
 	}
 	if msg.err != nil {
-		t.err = msg.err
+		t.err, t.queued = msg.err, 0 // the rows beyond cannot be reached: the error says why
 		return nil
 	}
 	if msg.quotedSeqs == nil { // a quotes-only read retries nothing else
@@ -126,28 +126,59 @@ func (t *timeline) loaded(msg bucketsLoadedMsg) tea.Cmd {
 	t.trim()
 	t.keepQuoted(nil)
 	drop := t.dropNotStored()
-	return tea.Batch(drop, t.prefetch(), t.readQuoted())
+	var moved tea.Cmd
+	if t.queued != 0 {
+		moved = t.move(0, false) // the keys pressed while this was read
+	}
+	return tea.Batch(drop, moved, t.prefetch(), t.readQuoted())
 }
 
 // prefetch asks for the next bucket in either direction as soon as the
-// cursor enters the last held one, so it is there before it is needed.
+// cursor, or the top of the screen above it, enters the last held one, so
+// it is there before it is needed: a held key never waits on a read.
 func (t *timeline) prefetch() tea.Cmd {
 	if len(t.buckets) == 0 || t.err != nil {
 		return nil
 	}
-	// The cursor's unit: its bucket, or the gap it is the row of.
-	lo, hi := bucket.BucketIndex(t.cursor), bucket.BucketIndex(t.cursor)
+	// The units of the top row and the cursor: a bucket, or the gap a row stands for.
+	lo, hi := bucket.BucketIndex(min(t.top, t.cursor)), bucket.BucketIndex(t.cursor)
 	if g, ok := t.gapAt(lo); ok {
-		lo, hi = g.lo, g.hi
+		lo = g.lo
+	}
+	if g, ok := t.gapAt(hi); ok {
+		hi = g.hi
 	}
 	var cmds []tea.Cmd
 	if lo-1 < t.lo && t.lo > bucket.BucketIndex(t.minSeq()) && !t.pending[t.lo-1] {
-		cmds = append(cmds, t.requestEdge(t.lo-1, true))
+		cmds = append(cmds, t.readAhead(-1))
 	}
 	if hi+1 > t.hi && t.hi < bucket.BucketIndex(t.maxSeq()) && !t.pending[t.hi+1] {
-		cmds = append(cmds, t.requestEdge(t.hi+1, false))
+		cmds = append(cmds, t.readAhead(1))
 	}
 	return tea.Batch(cmds...)
+}
+
+// readAhead reads the bucket past the end of the run in direction dir, or,
+// when queued keys go further, the buckets they need (up to keepBuckets,
+// what trim keeps) in one find, so a burst waits on one round trip however
+// many bucket edges it crosses.
+func (t *timeline) readAhead(dir int64) tea.Cmd {
+	edge, limit := t.lo, bucket.BucketIndex(t.minSeq())
+	if dir > 0 {
+		edge, limit = t.hi, bucket.BucketIndex(t.maxSeq())
+	}
+	n := int64(1)
+	if t.queued*dir > 0 {
+		n = min(keepBuckets, (t.queued*dir+bucket.BucketSize-1)/bucket.BucketSize)
+	}
+	var idx []int64
+	for i := edge + dir; int64(len(idx)) < n && (i-limit)*dir <= 0 && !t.pending[i]; i += dir {
+		idx = append(idx, i)
+	}
+	if len(idx) == 1 {
+		return t.requestEdge(idx[0], dir < 0) // past a run of missing buckets in one step
+	}
+	return t.request(idx, false)
 }
 
 // trim drops buckets (and gaps) far from the cursor, keepBuckets of them

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"sync/atomic"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -18,6 +19,7 @@ type Counting struct {
 	roundTrips atomic.Int64
 	documents  atomic.Int64
 	bytes      atomic.Int64
+	latency    atomic.Int64 // a delay added to every round trip, in nanoseconds
 }
 
 // NewCounting wraps inner.
@@ -38,7 +40,16 @@ func (a Counts) Sub(b Counts) Counts {
 	return Counts{a.RoundTrips - b.RoundTrips, a.Documents - b.Documents, a.Bytes - b.Bytes}
 }
 
-func (c *Counting) trip() { c.roundTrips.Add(1) }
+// SetLatency adds d to every round trip from now on: a MongoDB reached over
+// a VPN or across regions, where time is round trips times the latency.
+func (c *Counting) SetLatency(d time.Duration) { c.latency.Store(int64(d)) }
+
+func (c *Counting) trip() {
+	c.roundTrips.Add(1)
+	if d := time.Duration(c.latency.Load()); d > 0 {
+		time.Sleep(d)
+	}
+}
 
 func (c *Counting) read(raws []bson.Raw) {
 	c.documents.Add(int64(len(raws)))
