@@ -45,11 +45,12 @@ func (s *Store) applyAPI(ctx context.Context, req WriteRequest) (Done, error) {
 		return done, fmt.Errorf("%s not attempted, the audit log failed: %w", req.Action, err)
 	}
 	report, _ := ctx.Value(progressKey{}).(func(done, total int))
-	var accepted, unknown []int64
+	var accepted, unknown, notSent []int64
 	var stop error
-	for i, c := range apiCalls(req, seqs) {
+	calls := apiCalls(req, seqs)
+	for i, c := range calls {
 		if err := ctx.Err(); err != nil {
-			stop = err
+			stop, notSent = err, unsent(calls[i:])
 			break
 		}
 		c.OperationID = op + "-" + strconv.Itoa(i+1)
@@ -59,13 +60,14 @@ func (s *Store) applyAPI(ctx context.Context, req WriteRequest) (Done, error) {
 			unknown = c.Seqs
 			stop = fmt.Errorf("no answer from the server: %w", a.Err)
 		case a.Err != nil:
-			stop = fmt.Errorf("not sent: %w", a.Err)
+			stop, notSent = fmt.Errorf("not sent: %w", a.Err), c.Seqs
 		case a.Code != 0:
 			stop = &ServerRefusal{Action: req.Action, Cid: req.Cid, Seqs: c.Seqs, Path: a.Path, Code: a.Code, Msg: a.Msg, Dlt: a.Dlt}
 		default:
 			accepted = append(accepted, c.Seqs...)
 		}
 		if stop != nil {
+			notSent = append(notSent, unsent(calls[i+1:])...)
 			break
 		}
 		if report != nil {
@@ -73,12 +75,15 @@ func (s *Store) applyAPI(ctx context.Context, req WriteRequest) (Done, error) {
 		}
 	}
 	unconfirmed, rev, verr := s.settle(ctx, req, accepted)
+	if verr != nil {
+		unconfirmed = accepted // the store could not be re-read: none is shown
+	}
 	done.Applied, done.Unknown, done.API.Unconfirmed, done.Revoke = accepted, unknown, unconfirmed, rev
 	entry.Time, entry.Result, entry.Unconfirmed = time.Now().UTC(), ResultOK, unconfirmed
 	if len(unconfirmed) > 0 {
 		entry.Result = ResultAccepted
 	}
-	err := apiOutcome(req.Action, accepted, unknown, stop)
+	err := apiOutcome(req.Action, apiSeqs{accepted, unconfirmed, unknown, notSent}, stop)
 	if err != nil {
 		entry.Result, entry.Applied, entry.Unknown, entry.Error = ResultFailed, accepted, unknown, err.Error()
 		var refusal *ServerRefusal
@@ -96,9 +101,8 @@ func (s *Store) applyAPI(ctx context.Context, req WriteRequest) (Done, error) {
 	}
 	if verr != nil && err == nil {
 		// The server's answer stands; only the re-read failed.
-		entry.Result, entry.Unconfirmed = ResultAccepted, accepted
+		entry.Result = ResultAccepted
 		entry.Error = "the store could not be re-read: " + verr.Error()
-		done.API.Unconfirmed = accepted
 	}
 	if aerr := s.audit.Append(entry); aerr != nil && err == nil {
 		return done, fmt.Errorf("%s done through the API but the audit log failed: %w", req.Action, aerr)
@@ -123,27 +127,62 @@ func apiCalls(req WriteRequest, seqs []int64) []APICall {
 	return calls
 }
 
+// apiSeqs are a write's seqs by what became of them: accepted by the
+// server (unconfirmed: of those, the ones the store does not show), lost in
+// flight, never sent after the call that stopped the write.
+type apiSeqs struct{ accepted, unconfirmed, unknown, notSent []int64 }
+
+// unsent are the seqs of calls never made.
+func unsent(calls []APICall) []int64 {
+	var seqs []int64
+	for _, c := range calls {
+		seqs = append(seqs, c.Seqs...)
+	}
+	return seqs
+}
+
 // apiOutcome is the one line a write through the API that did not fully
-// succeed ends with: what was done, what is unknown, then why it stopped.
-func apiOutcome(action string, accepted, unknown []int64, stop error) error {
+// succeed ends with: what the store shows done, what the server accepted
+// that it does not show, what is unknown, why it stopped, and what was
+// never sent. A seq is "done" only once the store shows it.
+func apiOutcome(action string, s apiSeqs, stop error) error {
 	if stop == nil {
 		return nil
 	}
 	var parts []string
-	if len(accepted) > 0 {
-		parts = append(parts, action+" done for seq "+FormatSeqs(accepted)+" only")
+	if shown := without(s.accepted, s.unconfirmed); len(shown) > 0 {
+		parts = append(parts, action+" done for seq "+FormatSeqs(shown)+" only")
 	}
-	if len(unknown) > 0 {
-		parts = append(parts, action+" of seq "+FormatSeqs(unknown)+" unknown (the request was sent and no answer came: it may have been applied)")
+	if len(s.unconfirmed) > 0 {
+		parts = append(parts, action+" of seq "+FormatSeqs(s.unconfirmed)+" accepted by the server, not shown in the store yet")
+	}
+	if len(s.unknown) > 0 {
+		parts = append(parts, action+" of seq "+FormatSeqs(s.unknown)+" unknown (the request was sent and no answer came: it may have been applied)")
 	}
 	var refusal *ServerRefusal
-	switch {
-	case len(parts) == 0 && errors.As(stop, &refusal):
-		return stop
-	case len(parts) == 0:
-		return fmt.Errorf("%s not done: %w", action, stop)
+	isRefusal := errors.As(stop, &refusal)
+	if len(parts) == 0 && !isRefusal {
+		return fmt.Errorf("%s not done: %w", action, stop) // nothing reached the server
 	}
-	return fmt.Errorf("%s; %w", strings.Join(parts, "; "), stop)
+	err := stop
+	if len(parts) > 0 {
+		err = fmt.Errorf("%s; %w", strings.Join(parts, "; "), stop)
+	}
+	if len(s.notSent) > 0 {
+		err = fmt.Errorf("%w; not sent: %s", err, FormatSeqs(s.notSent))
+	}
+	return err
+}
+
+// without is seqs less those in drop.
+func without(seqs, drop []int64) []int64 {
+	var out []int64
+	for _, s := range seqs {
+		if !slices.Contains(drop, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // settle re-reads the slots of seqs until the store shows the write on all

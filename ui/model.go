@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
@@ -342,11 +343,12 @@ func (m *Model) actionDone(msg actionDoneMsg) tea.Cmd {
 		return tea.Quit
 	}
 	what := fmt.Sprintf("%s seq %s as %s", msg.act, store.FormatSeqs(msg.seqs), msg.viewer)
-	if msg.err != nil {
-		m.setStatus(what+" failed: "+msg.err.Error(), true)
-		return nil
-	}
 	switch {
+	case msg.err != nil:
+		m.setStatus(what+outcomeWord(msg)+msg.err.Error(), true)
+		if len(msg.res.Applied) == 0 && len(msg.res.Unknown) == 0 && !errors.Is(msg.err, store.ErrOutcomeUnknown) {
+			return nil // nothing was written: nothing to read again
+		}
 	case msg.api != nil && len(msg.api.Unconfirmed) > 0:
 		m.setStatus(what+": the server accepted it; the store does not show it yet", true)
 	case msg.api != nil:
@@ -354,22 +356,42 @@ func (m *Model) actionDone(msg actionDoneMsg) tea.Cmd {
 	default:
 		m.setStatus(what+": done", false)
 	}
-	if msg.res.StaleCache != nil {
+	if msg.err == nil && msg.res.StaleCache != nil {
 		m.setStatus(what+": done, but the cache may be stale: "+msg.res.StaleCache.Error(), true)
 	}
+	// What was written, or may have been, is read back from the store: the
+	// rows, the list's counts and, after a mark read, the read seq it shows.
 	cmds := []tea.Cmd{m.reloadList()}
 	if t := m.tl; t != nil && t.cid == msg.cid {
-		if msg.act == actRead && len(msg.seqs) > 0 {
-			top := msg.seqs[len(msg.seqs)-1]
-			if w, ok := t.wins[msg.viewer]; ok && top > w.ReadSeq {
-				w.ReadSeq = top
-				t.wins[msg.viewer] = w
-			}
-			if msg.viewer == t.viewer && top > t.win.ReadSeq {
-				t.win.ReadSeq = top
-			}
+		if msg.act == actRead {
+			cmds = append(cmds, t.rereadWindow(msg.viewer))
 		}
 		cmds = append(cmds, t.refreshAfterWrite(msg.seqs))
 	}
 	return tea.Batch(cmds...)
+}
+
+// outcomeWord leads the status of a write that ended in an error: "failed"
+// only when nothing was written and nothing may have been; the store's
+// line after it says which seqs are which.
+func outcomeWord(msg actionDoneMsg) string {
+	var unconfirmed []int64
+	if msg.api != nil {
+		unconfirmed = msg.api.Unconfirmed
+	}
+	shown := 0
+	for _, s := range msg.res.Applied {
+		if !slices.Contains(unconfirmed, s) {
+			shown++
+		}
+	}
+	switch {
+	case shown > 0 && shown == len(msg.seqs) && len(msg.res.Unknown) == 0:
+		return ": " // all done; the error is about what came after
+	case shown > 0:
+		return ": partly done: "
+	case len(msg.res.Applied) > 0 || len(msg.res.Unknown) > 0 || errors.Is(msg.err, store.ErrOutcomeUnknown):
+		return ": outcome unknown: "
+	}
+	return " failed: "
 }

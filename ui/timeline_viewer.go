@@ -85,3 +85,19 @@ func (t *timeline) applyWindow(w bucket.Window) tea.Cmd {
 	t.clampCursor()
 	return t.prefetch()
 }
+
+// rereadWindow reads viewer's window again after a mark read: the read seq
+// is the one the store shows, not the one asked for (the server may have
+// accepted and not written yet, or the write stopped part way).
+func (t *timeline) rereadWindow(viewer string) tea.Cmd {
+	switch viewer {
+	case t.viewer:
+		t.winReq = t.e.newReq()
+		return loadWindow(t.e, t.winReq, viewer, t.base)
+	case t.compareAs:
+		t.compareReq = t.e.newReq()
+		return loadWindow(t.e, t.compareReq, viewer, t.base)
+	}
+	delete(t.wins, viewer) // read again when next shown
+	return nil
+}

@@ -147,10 +147,10 @@ func TestTheServersRefusalStands(t *testing.T) {
 		t.Errorf("audit %+v (verdicts %+v), want refused with both verdicts", e, e.Verdicts)
 	}
 
-	// The owner revokes 6, 9, 12: 6 is done, 9 the server has revoked
-	// already (1404), 12 is never sent.
+	// The owner revokes 6, 9, 12: 6 is accepted (written to the server's
+	// store only), 9 the server has revoked already (1404), 12 is never sent.
 	done, err := r.do(t, store.WriteRequest{Action: store.ActionRevoke, Cid: "sg_g1", By: "u1", Seqs: []int64{12, 6, 9}})
-	if !errors.As(err, &refusal) || refusal.Code != 1404 || !strings.HasPrefix(err.Error(), "revoke done for seq 6 only; the server refused revoke of seq 9 of sg_g1: 1404 MsgAlreadyRevoke (msg already revoke)") {
+	if !errors.As(err, &refusal) || refusal.Code != 1404 || !strings.HasPrefix(err.Error(), "revoke of seq 6 accepted by the server, not shown in the store yet; the server refused revoke of seq 9 of sg_g1: 1404 MsgAlreadyRevoke (msg already revoke)") {
 		t.Fatalf("err = %v", err)
 	}
 	for _, c := range r.srv.Calls() {
@@ -161,6 +161,35 @@ func TestTheServersRefusalStands(t *testing.T) {
 	e = r.last(t)
 	if e.Result != store.ResultPartial || fmt.Sprint(e.Applied) != "[6]" || len(done.Applied) != 1 {
 		t.Errorf("audit %+v, done %+v; want partial, applied 6", e, done.WriteResult)
+	}
+}
+
+// TestAPartWriteSaysDoneOnlyOfWhatTheStoreShows: the server accepts the
+// revoke of seq 6 but its store is not the one chatlens reads, refuses
+// seq 9 (already revoked: revoke.go RevokeMsg, 1404), and seqs 12 and 13
+// are never sent. The one line calls 6 accepted, not done, and names 12-13
+// not sent; before, it said "revoke done for seq 6 only" and left 12-13
+// out, while the audit log recorded 6 unconfirmed.
+func TestAPartWriteSaysDoneOnlyOfWhatTheStoreShows(t *testing.T) {
+	r := standIn(t, before, final, 50*time.Millisecond, 0)
+	done, err := r.do(t, store.WriteRequest{Action: store.ActionRevoke, Cid: "sg_g1", By: "u1", Seqs: []int64{6, 9, 12, 13}})
+	if err == nil {
+		t.Fatal("no error, want a partial revoke")
+	}
+	line := err.Error()
+	for _, want := range []string{"revoke of seq 6 accepted by the server, not shown in the store yet", "1404 MsgAlreadyRevoke", "; not sent: 12-13"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("error %q, want %q in it", line, want)
+		}
+	}
+	if strings.Contains(line, "done for seq 6") || strings.Contains(line, "\n") {
+		t.Errorf("error %q calls seq 6 done, or is not one line", line)
+	}
+	if fmt.Sprint(done.API.Unconfirmed) != "[6]" {
+		t.Errorf("unconfirmed %v, want [6]", done.API.Unconfirmed)
+	}
+	if e := r.last(t); e.Result != store.ResultPartial || fmt.Sprint(e.Unconfirmed) != "[6]" || e.Error != line {
+		t.Errorf("audit %+v, want partial, 6 unconfirmed, the same line", e)
 	}
 }
 
