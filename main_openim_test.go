@@ -35,12 +35,12 @@ func openIMStandIn(ts *testscript.TestScript, neg bool, args []string) {
 	srv := openimtest.Start(store.New(&withoutMember{Backend: b, user: *left}, store.Options{}), fs.Arg(1))
 	if path, kind, ok := strings.Cut(*fault, "="); ok {
 		f := map[string]openimtest.Fault{"drop": openimtest.Drop, "hang": openimtest.Hang, "accept": openimtest.AcceptOnly}[kind]
-		srv.Faults = func(p string) openimtest.Fault {
+		srv.SetFaults(func(p string) openimtest.Fault {
 			if p == path {
 				return f
 			}
 			return openimtest.Answer
-		}
+		})
 	}
 	ts.Setenv("OPENIM_API", srv.URL)
 	ts.Defer(func() {

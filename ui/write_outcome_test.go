@@ -21,12 +21,12 @@ func apiDriver(t *testing.T, fault openimtest.Fault) *driver {
 	seedSmall(t, base)
 	srv := openimtest.Start(base, "s3cret")
 	t.Cleanup(srv.Close)
-	srv.Faults = func(path string) openimtest.Fault {
+	srv.SetFaults(func(path string) openimtest.Fault {
 		if path == openimapi.PathMarkRead {
 			return fault
 		}
 		return openimtest.Answer
-	}
+	})
 	api, err := openimapi.New(openimapi.Options{URL: srv.URL, Secret: "s3cret", Timeout: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

@@ -201,12 +201,12 @@ func TestNoAnswerLeavesTheSeqsUnknown(t *testing.T) {
 	for _, fault := range []openimtest.Fault{openimtest.Hang, openimtest.Drop, openimtest.AnswerNoData} {
 		t.Run(fmt.Sprint(fault), func(t *testing.T) {
 			r := standIn(t, before, before, 50*time.Millisecond, 300*time.Millisecond)
-			r.srv.Faults = func(path string) openimtest.Fault {
+			r.srv.SetFaults(func(path string) openimtest.Fault {
 				if path == openimapi.PathRevoke {
 					return fault
 				}
 				return openimtest.Answer
-			}
+			})
 			done, err := r.do(t, store.WriteRequest{Action: store.ActionRevoke, Cid: "sg_g1", By: "u3", Seqs: []int64{4}})
 			if err == nil || !strings.Contains(err.Error(), "revoke of seq 4 unknown") || strings.Contains(err.Error(), r.secret) {
 				t.Fatalf("err = %v, want seq 4 unknown", err)
@@ -237,7 +237,7 @@ func TestNoAnswerLeavesTheSeqsUnknown(t *testing.T) {
 // "devices notified".
 func TestAcceptedButNotInTheStoreYet(t *testing.T) {
 	r := standIn(t, before, before, 200*time.Millisecond, 0)
-	r.srv.Faults = func(string) openimtest.Fault { return openimtest.AcceptOnly }
+	r.srv.SetFaults(func(string) openimtest.Fault { return openimtest.AcceptOnly })
 	done, err := r.do(t, store.WriteRequest{Action: store.ActionDelete, Cid: "sg_g1", By: "u4", Seqs: []int64{13}})
 	if err != nil {
 		t.Fatal(err)
@@ -265,7 +265,7 @@ func TestNoTokenOrSecretAnywhere(t *testing.T) {
 			texts = append(texts, err.Error())
 		}
 	}
-	r.srv.Faults = func(string) openimtest.Fault { return openimtest.Drop }
+	r.srv.SetFaults(func(string) openimtest.Fault { return openimtest.Drop })
 	if _, err := r.do(t, store.WriteRequest{Action: store.ActionDelete, Cid: "sg_g1", By: "u2", Seqs: []int64{20}}); err != nil {
 		texts = append(texts, err.Error())
 	}

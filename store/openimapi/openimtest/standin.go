@@ -42,16 +42,23 @@ const (
 // Server is the stand-in. Its URL is the API's base.
 type Server struct {
 	*httptest.Server
-	Secret string
-	Admins []string
-	// Faults, when set, picks the behaviour for a path (Answer when nil).
-	Faults func(path string) Fault
-
+	Secret  string
+	Admins  []string
 	st      *store.Store
 	mu      sync.Mutex
 	tokens  map[string]string // token → user ID
 	calls   []Call
 	release chan struct{}
+	faults  func(path string) Fault // nil: Answer
+}
+
+// SetFaults sets what picks the behaviour for a path (Answer when nil). It
+// may be called while the server runs: requests already in flight keep the
+// behaviour they were given.
+func (s *Server) SetFaults(f func(path string) Fault) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = f
 }
 
 // Call is one request the stand-in was sent, and its answer.
@@ -125,8 +132,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		body = nil
 	}
 	fault := Answer
-	if s.Faults != nil {
-		fault = s.Faults(r.URL.Path)
+	s.mu.Lock()
+	pick := s.faults
+	s.mu.Unlock()
+	if pick != nil {
+		fault = pick(r.URL.Path)
 	}
 	switch fault {
 	case Hang:
