@@ -28,12 +28,15 @@ func (b *Backend) FindSlots(_ context.Context, docID string, first, n int) (bson
 }
 
 // FindSlotRanges is FindSlots of every range in one read transaction; a
-// range of the whole bucket is the stored bytes, not cut.
+// range of the whole bucket is the stored bytes, not cut. What it copies
+// counts towards the page shedder, as FindBuckets' buckets do: a range
+// read may walk many buckets.
 func (b *Backend) FindSlotRanges(_ context.Context, ranges []store.SlotRange) ([]store.SlotRead, error) {
 	out := make([]store.SlotRead, len(ranges))
 	err := b.db.View(func(tx *bolt.Tx) error {
 		for i, r := range ranges {
 			out[i] = readSlots(tx, r)
+			b.db.shed.tick(b.path, int64(len(out[i].Raw)))
 		}
 		return nil
 	})
