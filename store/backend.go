@@ -34,6 +34,12 @@ type Backend interface {
 	// SlotsProjected, SlotsWholeBucket, or SlotsUnknown before the first
 	// read on a server that has to be asked.
 	SlotReads() SlotReadMode
+	// FindSlotRanges reads several buckets in one round trip, each cut to
+	// its range of slots where the server can: a range read's buckets, the
+	// ones at its edges only partly asked. out[i] answers ranges[i] (Raw
+	// nil when no document has that doc_id; Sliced as in FindSlots); the
+	// doc_ids are distinct.
+	FindSlotRanges(ctx context.Context, ranges []SlotRange) (out []SlotRead, err error)
 	// BucketIDs lists the doc_ids of conversation cid (prefix "<cid>:"),
 	// answered from the doc_id index alone.
 	BucketIDs(ctx context.Context, cid string) ([]string, error)
@@ -141,6 +147,22 @@ type Backend interface {
 type SlotValue struct {
 	Slot  int
 	Value any
+}
+
+// SlotRange is N slots of bucket DocID from slot First.
+type SlotRange struct {
+	DocID    string
+	First, N int
+}
+
+// Whole says r asks every slot of its bucket.
+func (r SlotRange) Whole() bool { return r.First == 0 && r.N >= bucket.BucketSize }
+
+// SlotRead is what FindSlotRanges read for one range: Raw's msgs starts at
+// the range's first slot when Sliced, else Raw is the whole bucket.
+type SlotRead struct {
+	Raw    bson.Raw
+	Sliced bool
 }
 
 // IndexInfo describes one index: its name, its keys in order, uniqueness.

@@ -19,6 +19,11 @@ import (
 // bucket not stored is a hole. For the inspector, jump-to-seq, quotes and
 // the checks before a write: a few slots, never a screen.
 func (s *Store) Slots(ctx context.Context, cid string, seqs []int64, maxSeq int64) (map[int64]bucket.StoredSlot, error) {
+	return s.slotsThrough(ctx, cid, seqs, maxSeq, s.storedSlots)
+}
+
+// slotsThrough is Slots with the seqs not cached read by stored.
+func (s *Store) slotsThrough(ctx context.Context, cid string, seqs []int64, maxSeq int64, stored slotReader) (map[int64]bucket.StoredSlot, error) {
 	var cached map[int64]*bucket.Slot
 	if s.cache != nil && maxSeq > 0 {
 		var ask []int64
@@ -46,7 +51,7 @@ func (s *Store) Slots(ctx context.Context, cid string, seqs []int64, maxSeq int6
 			cachedOnly[seq] = bucket.CachedSlot(seq, cached[seq])
 		}
 	}
-	out, err := s.storedSlots(ctx, cid, rest, cached)
+	out, err := stored(ctx, cid, rest, cached)
 	if err != nil {
 		return nil, err
 	}
@@ -65,6 +70,10 @@ func byBucket(seqs []int64) map[int64][]int64 {
 	return out
 }
 
+// slotReader reads seqs of cid from the backend, a slot of over replacing
+// the stored one.
+type slotReader func(ctx context.Context, cid string, seqs []int64, over map[int64]*bucket.Slot) (map[int64]bucket.StoredSlot, error)
+
 // storedSlots reads seqs from the backend, one projected find per bucket
 // up to slotFindsMax buckets, whole buckets FindBatch a find beyond; a
 // slot of over replaces the stored one (marked Unstored over a hole).
@@ -75,20 +84,7 @@ func (s *Store) storedSlots(ctx context.Context, cid string, seqs []int64, over 
 	}
 	groups := byBucket(seqs)
 	need := slices.Sorted(maps.Keys(groups))
-	place := func(idx int64, raw bson.Raw, sliced bool) {
-		group := groups[idx]
-		lo, hi := slotSpan(group)
-		stored := bucket.DecodeSlots(raw, sliced, idx, lo, hi-lo+1)
-		for _, seq := range group {
-			st := stored[bucket.SlotIndex(seq)-lo]
-			if c := over[seq]; c != nil {
-				cs := bucket.CachedSlot(seq, c)
-				cs.Unstored = st.IsHole()
-				st = cs
-			}
-			out[seq] = st
-		}
-	}
+	place := func(idx int64, raw bson.Raw, sliced bool) { placeSlots(out, groups[idx], idx, raw, sliced, over) }
 	if len(need) <= slotFindsMax {
 		for _, idx := range need {
 			lo, hi := slotSpan(groups[idx])
@@ -123,6 +119,23 @@ func (s *Store) storedSlots(ctx context.Context, cid string, seqs []int64, over 
 		}
 	}
 	return out, nil
+}
+
+// placeSlots decodes group, seqs of bucket idx, from raw into out (sliced:
+// raw's msgs starts at the group's first slot); a slot of over replaces the
+// stored one.
+func placeSlots(out map[int64]bucket.StoredSlot, group []int64, idx int64, raw bson.Raw, sliced bool, over map[int64]*bucket.Slot) {
+	lo, hi := slotSpan(group)
+	stored := bucket.DecodeSlots(raw, sliced, idx, lo, hi-lo+1)
+	for _, seq := range group {
+		st := stored[bucket.SlotIndex(seq)-lo]
+		if c := over[seq]; c != nil {
+			cs := bucket.CachedSlot(seq, c)
+			cs.Unstored = st.IsHole()
+			st = cs
+		}
+		out[seq] = st
+	}
 }
 
 // slotFindsMax is the most buckets Slots reads one projected find each;

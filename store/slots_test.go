@@ -36,6 +36,15 @@ func (r *readRecorder) FindSlots(ctx context.Context, id string, first, n int) (
 	return r.Backend.FindSlots(ctx, id, first, n)
 }
 
+func (r *readRecorder) FindSlotRanges(ctx context.Context, ranges []store.SlotRange) ([]store.SlotRead, error) {
+	r.mu.Lock()
+	for _, sr := range ranges {
+		r.alone = append(r.alone, sr.DocID)
+	}
+	r.mu.Unlock()
+	return r.Backend.FindSlotRanges(ctx, ranges)
+}
+
 // TestRevokeCheckReadsOnlyTheTargetSlot: checking a revoke of one old
 // message reads that message's slot, not its 100-message bucket.
 func TestRevokeCheckReadsOnlyTheTargetSlot(t *testing.T) {

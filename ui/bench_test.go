@@ -136,3 +136,8 @@ func BenchmarkBurstAcrossBucketsAtLatency(b *testing.B) {
 		})
 	}
 }
+
+func (s slowBackend) FindSlotRanges(ctx context.Context, ranges []store.SlotRange) ([]store.SlotRead, error) {
+	time.Sleep(s.delay)
+	return s.Backend.FindSlotRanges(ctx, ranges)
+}

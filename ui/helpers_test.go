@@ -77,6 +77,21 @@ func (b *testBackend) FindSlots(ctx context.Context, id string, first, n int) (b
 	return b.Backend.FindSlots(ctx, id, first, n)
 }
 
+// FindSlotRanges counts each range as FindSlots counts its read.
+func (b *testBackend) FindSlotRanges(ctx context.Context, ranges []store.SlotRange) ([]store.SlotRead, error) {
+	b.mu.Lock()
+	fail := b.failRead
+	for _, r := range ranges {
+		b.reads[r.DocID]++
+		b.slots[r.DocID] += r.N
+	}
+	b.mu.Unlock()
+	if fail != nil {
+		return nil, fail
+	}
+	return b.Backend.FindSlotRanges(ctx, ranges)
+}
+
 func (b *testBackend) resetReads() map[string]int {
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -222,3 +222,14 @@ func (c *Counting) FindSlots(ctx context.Context, docID string, first, n int) (b
 }
 
 func (c *Counting) SlotReads() store.SlotReadMode { return c.inner.SlotReads() }
+
+func (c *Counting) FindSlotRanges(ctx context.Context, ranges []store.SlotRange) ([]store.SlotRead, error) {
+	c.trip()
+	out, err := c.inner.FindSlotRanges(ctx, ranges)
+	for _, r := range out {
+		if r.Raw != nil {
+			c.read([]bson.Raw{r.Raw})
+		}
+	}
+	return out, err
+}

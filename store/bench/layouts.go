@@ -48,16 +48,16 @@ func (l *bucketLayout) read(ctx context.Context, from, to int64) (int, error) {
 	if bucket.BucketIndex(from) == bucket.BucketIndex(to) {
 		return l.readSlots(ctx, from, to)
 	}
-	bs, err := l.st.Buckets(ctx, l.cid, bucket.BucketsCovering(from, to), l.maxSeq)
+	// A range over several buckets, as a reader's page or a jump reads it:
+	// the buckets at its edges cut to the seqs in range (Store.Range).
+	slots, err := l.st.Range(ctx, l.cid, from, to, l.maxSeq)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
-	for _, b := range bs {
-		for _, s := range b.Slots {
-			if s.Seq >= from && s.Seq <= to && !s.IsHole() {
-				n++
-			}
+	for _, s := range slots {
+		if !s.IsHole() {
+			n++
 		}
 	}
 	return n, nil

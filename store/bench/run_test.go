@@ -219,3 +219,31 @@ func TestNewestPageReadsItsSlots(t *testing.T) {
 			b.RoundTrips, b.Bytes, f.Bytes)
 	}
 }
+
+// TestEmbeddedReadsOnlyWhatIsAsked: in every read scenario the bucket
+// layout reads within ×1.1 of the bytes of the messages asked (the flat
+// layout's documents hold exactly those), ranges that start and end inside
+// buckets included, in no more round trips than before.
+func TestEmbeddedReadsOnlyWhatIsAsked(t *testing.T) {
+	res := smallRun(t, Target{TempDir: t.TempDir(), NoSync: true}, Options{Messages: 2000, Seed: 7, RandomReads: 200})
+	b, f := res.Buckets.Reads, res.Flat.Reads
+	for _, sc := range []struct {
+		name      string
+		got, flat Measure
+		trips     int64
+	}{
+		{"newest page of 20", b.Newest20, f.Newest20, 1},
+		{"100 consecutive", b.Range100, f.Range100, 1},
+		{"1,000 consecutive", b.Range1000, f.Range1000, 1},
+		{"random single reads", b.RandomSingle, f.RandomSingle, 200},
+		{"full scroll", b.FullScroll, f.FullScroll, 20},
+	} {
+		if float64(sc.got.Bytes) > 1.1*float64(sc.flat.Bytes) {
+			t.Errorf("%s: %d bytes read for %d bytes of messages (×%.2f, want at most ×1.1)",
+				sc.name, sc.got.Bytes, sc.flat.Bytes, float64(sc.got.Bytes)/float64(sc.flat.Bytes))
+		}
+		if sc.got.RoundTrips != sc.trips {
+			t.Errorf("%s: %d round trips, want %d", sc.name, sc.got.RoundTrips, sc.trips)
+		}
+	}
+}

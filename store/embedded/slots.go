@@ -19,24 +19,48 @@ import (
 // array comes back whole (sliced false), so the reader sees the same
 // damage a whole-bucket read shows.
 func (b *Backend) FindSlots(_ context.Context, docID string, first, n int) (bson.Raw, bool, error) {
-	var out bson.Raw
-	sliced := true
+	var out store.SlotRead
 	err := b.db.View(func(tx *bolt.Tx) error {
-		var doc, entry []byte
-		if key, ok := mainMsgKey(docID); ok {
-			doc, entry = getIn(tx, bucketMsg, key), getSlotIndex(tx, key)
-		} else {
-			doc = getIn(tx, bucketMsgOdd, oddMsgKey(docID))
-		}
-		if doc == nil {
-			return nil
-		}
-		if out = sliceMsgs(doc, entry, first, n); out == nil {
-			out, sliced = bytes.Clone(doc), false
+		out = readSlots(tx, store.SlotRange{DocID: docID, First: first, N: n})
+		return nil
+	})
+	return out.Raw, out.Sliced, err
+}
+
+// FindSlotRanges is FindSlots of every range in one read transaction; a
+// range of the whole bucket is the stored bytes, not cut. What it copies
+// counts towards the page shedder, as FindBuckets' buckets do: a range
+// read may walk many buckets.
+func (b *Backend) FindSlotRanges(_ context.Context, ranges []store.SlotRange) ([]store.SlotRead, error) {
+	out := make([]store.SlotRead, len(ranges))
+	err := b.db.View(func(tx *bolt.Tx) error {
+		for i, r := range ranges {
+			out[i] = readSlots(tx, r)
+			b.db.shed.tick(b.path, int64(len(out[i].Raw)))
 		}
 		return nil
 	})
-	return out, sliced, err
+	return out, err
+}
+
+// readSlots is r's slots of its stored bucket, as FindSlots answers.
+func readSlots(tx *bolt.Tx, r store.SlotRange) store.SlotRead {
+	var doc, entry []byte
+	if key, ok := mainMsgKey(r.DocID); ok {
+		doc, entry = getIn(tx, bucketMsg, key), getSlotIndex(tx, key)
+	} else {
+		doc = getIn(tx, bucketMsgOdd, oddMsgKey(r.DocID))
+	}
+	switch {
+	case doc == nil:
+		return store.SlotRead{}
+	case r.Whole():
+		return store.SlotRead{Raw: bytes.Clone(doc)}
+	}
+	if out := sliceMsgs(doc, entry, r.First, r.N); out != nil {
+		return store.SlotRead{Raw: out, Sliced: true}
+	}
+	return store.SlotRead{Raw: bytes.Clone(doc)}
 }
 
 // SlotReads: the embedded store always cuts the array itself.

@@ -85,6 +85,11 @@ func (b *trippingBackend) FindSlots(ctx context.Context, id string, first, n int
 	return b.Backend.FindSlots(ctx, id, first, n)
 }
 
+func (b *trippingBackend) FindSlotRanges(ctx context.Context, ranges []store.SlotRange) ([]store.SlotRead, error) {
+	b.call()
+	return b.Backend.FindSlotRanges(ctx, ranges)
+}
+
 func (b *trippingBackend) SeqRecords(ctx context.Context, cids []string) ([]bucket.SeqRecord, error) {
 	b.call()
 	return b.Backend.SeqRecords(ctx, cids)

@@ -63,6 +63,8 @@ type Backend struct {
 	// slotReads is a store.SlotReadMode: whether this server honours the
 	// $slice projection, found out by the first FindSlots.
 	slotReads atomic.Int32
+	// rangeReads is the same for FindSlotRanges' $slice aggregation.
+	rangeReads atomic.Int32
 }
 
 var _ store.Backend = (*Backend)(nil)

@@ -110,6 +110,36 @@ func findSlots(docID string, first, n int) findQuery {
 	return q
 }
 
+// aggregateQuery is one aggregate: collection and pipeline.
+type aggregateQuery struct {
+	coll     string
+	pipeline bson.A
+}
+
+// sliceRanges reads the buckets of ranges in one aggregation, the msgs of
+// each partly asked one cut with $slice (the projection find has, per
+// doc_id); every other field is kept, as findSlots keeps it. A msgs that
+// is not an array is left as it is, as find's $slice leaves it.
+func sliceRanges(ranges []store.SlotRange) aggregateQuery {
+	ids := make([]string, len(ranges))
+	var branches bson.A
+	for i, r := range ranges {
+		ids[i] = r.DocID
+		if r.Whole() {
+			continue
+		}
+		cut := bson.D{{Key: "$cond", Value: bson.A{bson.D{{Key: "$isArray", Value: "$msgs"}},
+			bson.D{{Key: "$slice", Value: bson.A{"$msgs", r.First, r.N}}}, "$msgs"}}}
+		branches = append(branches, bson.D{{Key: "case", Value: bson.D{{Key: "$eq", Value: bson.A{"$doc_id", r.DocID}}}},
+			{Key: "then", Value: cut}})
+	}
+	msgs := bson.D{{Key: "$switch", Value: bson.D{{Key: "branches", Value: branches}, {Key: "default", Value: "$msgs"}}}}
+	return aggregateQuery{coll: bucket.CollMsg, pipeline: bson.A{
+		bson.D{{Key: "$match", Value: bson.D{{Key: "doc_id", Value: in(ids)}}}},
+		bson.D{{Key: "$addFields", Value: bson.D{{Key: "msgs", Value: msgs}}}},
+	}}
+}
+
 // bucketIDs lists cid's doc_ids in order, from the doc_id index alone.
 func bucketIDs(cid string) findQuery {
 	return findQuery{coll: bucket.CollMsg, filter: bson.D{{Key: "doc_id", Value: docIDsOf(cid)}},

@@ -91,3 +91,84 @@ func firstLine(err error) string {
 	}
 	return msg
 }
+
+// rangeSets are the ranges asked of Range: inside one bucket, one whole
+// bucket, across a bucket edge, whole buckets with partial ones at both
+// ends, and ranges reaching buckets that are not stored.
+var rangeSets = [][2]int64{{5, 7}, {1, 100}, {99, 101}, {6, 150}, {50, 250}, {100, 200}, {150, 400}}
+
+// testRangeAsBuckets: a range read, its edge buckets cut to the slots in
+// range, gives position by position what reading the whole buckets gives,
+// with every malformed bucket of check's catalogue at one edge and a sound
+// bucket at the other, in as many round trips as Buckets takes.
+func testRangeAsBuckets(e *fixture) {
+	docs := []checktest.Case{{Name: "clean bucket", Doc: checktest.CleanBucket()}}
+	docs = append(docs, checktest.Catalogue()...)
+	cid := checktest.Cid
+	next := checktest.Raw(checktest.Bucket(cid+":1", checktest.CleanSlots()))
+	_, err := e.b.InsertRaw(e.ctx, bucket.CollMsg, []bson.Raw{next}, store.RawUpsert)
+	e.must(err, "the bucket after")
+	for _, c := range docs {
+		if _, err := e.b.InsertRaw(e.ctx, bucket.CollMsg, []bson.Raw{checktest.Raw(c.Doc)}, store.RawUpsert); err != nil {
+			e.t.Logf("%s: %s: not stored by this server, so never read: %v", e.name, c.Name, firstLine(err))
+			continue
+		}
+		for _, r := range rangeSets {
+			before := e.s.Stats().RoundTrips
+			got, err := e.s.Range(e.ctx, cid, r[0], r[1], 0)
+			e.must(err, c.Name+": Range")
+			if trips := e.s.Stats().RoundTrips - before; trips != 1 {
+				e.errorf("%s: range %d–%d read in %d round trips, Buckets reads it in 1", c.Name, r[0], r[1], trips)
+			}
+			bs, err := e.s.Buckets(e.ctx, cid, bucket.BucketsCovering(r[0], r[1]), 0)
+			e.must(err, c.Name+": Buckets")
+			whole := map[int64]bucket.StoredSlot{}
+			for _, b := range bs {
+				for _, st := range b.Slots {
+					whole[st.Seq] = st
+				}
+			}
+			if len(got) != int(r[1]-r[0]+1) {
+				e.errorf("%s: range %d–%d gave %d positions", c.Name, r[0], r[1], len(got))
+			}
+			for seq := r[0]; seq <= r[1]; seq++ {
+				if !reflect.DeepEqual(got[seq], whole[seq]) {
+					e.fatalf("%s: seq %d read in range %d–%d: %+v (problem %q); read with its bucket: %+v (problem %q)",
+						c.Name, seq, r[0], r[1], got[seq].Slot, got[seq].Problem, whole[seq].Slot, whole[seq].Problem)
+				}
+			}
+		}
+	}
+}
+
+// testSlotRangesReadLittle: the edge buckets of a range cross the wire cut
+// to their slots where the backend cuts arrays, whole otherwise; a whole
+// bucket asked comes whole, one not stored as nothing, in the order asked.
+func testSlotRangesReadLittle(e *fixture) {
+	raw := checktest.Raw(checktest.CleanBucket())
+	testkit.Insert(e.t, e.b, bucket.CollMsg, raw)
+	testkit.Insert(e.t, e.b, bucket.CollMsg, checktest.Raw(checktest.Bucket(checktest.Cid+":1", checktest.CleanSlots())))
+	ranges := []store.SlotRange{{DocID: checktest.Cid + ":1", First: 0, N: 2}, {DocID: checktest.Cid + ":7", First: 3, N: 4},
+		{DocID: checktest.DocID, First: 0, N: bucket.BucketSize}}
+	got, err := e.b.FindSlotRanges(e.ctx, ranges)
+	e.must(err, "FindSlotRanges")
+	if len(got) != len(ranges) {
+		e.fatalf("%d ranges asked, %d answered", len(ranges), len(got))
+	}
+	e.t.Logf("%s: first range sliced %v (%d bytes of a %d-byte bucket)", e.name, got[0].Sliced, len(got[0].Raw), len(raw))
+	switch {
+	case got[0].Raw == nil:
+		e.errorf("a stored bucket's range read as nothing")
+	case got[0].Sliced && len(got[0].Raw) > len(raw)/5:
+		e.errorf("two slots read as %d bytes of a %d-byte bucket", len(got[0].Raw), len(raw))
+	case !got[0].Sliced && len(got[0].Raw) < len(raw):
+		e.errorf("a bucket said to be whole read as %d bytes of %d", len(got[0].Raw), len(raw))
+	case got[1].Raw != nil:
+		e.errorf("a bucket not stored read as %d bytes", len(got[1].Raw))
+	case got[2].Sliced || len(got[2].Raw) != len(raw):
+		e.errorf("the whole bucket asked read as %d bytes of %d (sliced %v)", len(got[2].Raw), len(raw), got[2].Sliced)
+	}
+	if e.b.SlotReads() == store.SlotsProjected && e.name == "embedded" && !got[0].Sliced {
+		e.errorf("the embedded store read a range's edge bucket whole")
+	}
+}

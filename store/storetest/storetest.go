@@ -65,6 +65,8 @@ var cases = []testCase{
 	{name: "find/by message id", run: testFindMessage},
 	{name: "read/slots as whole buckets read them", run: testSlotsAsBuckets},
 	{name: "read/slots read only the slots asked", run: testSlotsReadLittle},
+	{name: "read/range as whole buckets read it", run: testRangeAsBuckets},
+	{name: "read/range reads only the slots asked", run: testSlotRangesReadLittle},
 	{name: "read/max seq reserved into an unwritten bucket", run: testReservedMaxSeq},
 	{name: "records/upserted seq documents", run: testSeqUpsertShape},
 	{name: "records/mistyped fields", run: testLenientRecords},
