@@ -8,6 +8,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/chatlens/chatlens/keymap"
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
 )
@@ -36,7 +37,7 @@ func parseError(parser *kong.Kong, err error) error {
 	}
 	if flag, ok := unknownFlag(msg); ok {
 		msg = "unknown flag " + flag
-		if near := nearest(flag, flagNames(parser, pe.Context)); near != "" {
+		if near := keymap.Nearest(flag, flagNames(parser, pe.Context)); near != "" {
 			msg += fmt.Sprintf(", did you mean %q?", near)
 		} else if near, owners := elsewhere(parser, flag); near != "" {
 			msg += fmt.Sprintf(" (%s is a flag of %s)", near, strings.Join(owners, ", "))
@@ -51,7 +52,7 @@ func parseError(parser *kong.Kong, err error) error {
 // unknownCommand says word is no command, with the nearest if one is near.
 func unknownCommand(parser *kong.Kong, word string) string {
 	msg := fmt.Sprintf("unknown command %q", word)
-	if near := nearest(word, commandNames(parser)); near != "" {
+	if near := keymap.Nearest(word, commandNames(parser)); near != "" {
 		msg += fmt.Sprintf(", did you mean %q?", near)
 	}
 	return msg + " (chatlens help lists the commands)"
@@ -98,7 +99,7 @@ func elsewhere(parser *kong.Kong, flag string) (string, []string) {
 			owners[name] = append(owners[name], n.Name)
 		}
 	}
-	near := nearest(flag, all)
+	near := keymap.Nearest(flag, all)
 	return near, owners[near]
 }
 
@@ -110,43 +111,6 @@ func commandNames(parser *kong.Kong) []string {
 		}
 	}
 	return names
-}
-
-// nearest is the name closest to word by edit distance, if any is within
-// a third of the word's length (at least 1, at most 3 edits), or has it as
-// a prefix.
-func nearest(word string, names []string) string {
-	best, bestDist := "", min(3, max(1, len(word)/3))+1
-	for _, n := range names {
-		d := editDistance(word, n)
-		if strings.HasPrefix(n, word) && word != "" {
-			d = min(d, 1)
-		}
-		if d < bestDist {
-			best, bestDist = n, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // singleDashFlag refuses -name for a long flag --name with a pointer to
@@ -218,7 +182,7 @@ func knownCollection(name string, anyName bool) error {
 		return nil
 	}
 	msg := fmt.Sprintf("--collection %q is none of OpenIM's collections", projection.SingleLine(name))
-	if near := nearest(name, bucket.OpenIMCollections); near != "" {
+	if near := keymap.Nearest(name, bucket.OpenIMCollections); near != "" {
 		msg += fmt.Sprintf(", did you mean %q?", near)
 	}
 	return errors.New(msg + " (--any-collection if it is meant)")

@@ -2,13 +2,17 @@ package keymap
 
 import "strings"
 
-// nearestAction is the action name closest to a misspelt one by edit
-// distance, within a third of its length (1 to 3 edits), or one it is the
-// start of; "" when none is that close.
-func nearestAction(word string) string {
-	word = strings.ToLower(word)
+// nearestAction is the action name closest to a misspelt one; "" when
+// none is close.
+func nearestAction(word string) string { return Nearest(strings.ToLower(word), Actions()) }
+
+// Nearest is the name closest to word by edit distance, within a third of
+// its length (1 to 3 edits), or one it is the start of; "" when none is that
+// close. The command line's "did you mean" (commands, flags, collections)
+// uses it too.
+func Nearest(word string, names []string) string {
 	best, bestDist := "", min(3, max(1, len(word)/3))+1
-	for _, n := range Actions() {
+	for _, n := range names {
 		d := editDistance(word, n)
 		if word != "" && strings.HasPrefix(n, word) {
 			d = min(d, 1)
