@@ -31,7 +31,7 @@ type msgDataJSON struct {
 	Status           int32            `json:"status"`
 	IsRead           bool             `json:"isRead"`
 	Options          map[string]bool  `json:"options,omitempty"`
-	OfflinePushInfo  *offlinePushJSON `json:"offlinePushInfo"`
+	OfflinePushInfo  *offlinePushInfo `json:"offlinePushInfo"`
 	AtUserIDList     []string         `json:"atUserIDList"`
 	AttachedInfo     string           `json:"attachedInfo"`
 	Ex               string           `json:"ex"`
@@ -39,21 +39,13 @@ type msgDataJSON struct {
 	Index            int              `json:"index"`
 }
 
-// offlinePushJSON is sdkws.OfflinePushInfo; signalInfo is not stored.
-type offlinePushJSON struct {
-	Title         string `json:"title"`
-	Desc          string `json:"desc"`
-	Ex            string `json:"ex"`
-	IOSPushSound  string `json:"iOSPushSound"`
-	IOSBadgeCount bool   `json:"iOSBadgeCount"`
-	SignalInfo    string `json:"signalInfo"`
-}
-
-func offlinePushOf(p *bucket.OfflinePush) *offlinePushJSON {
+// offlinePushOf is the stored push block as sdkws.OfflinePushInfo
+// (offlinePushInfo, quote.go); signalInfo is not stored.
+func offlinePushOf(p *bucket.OfflinePush) *offlinePushInfo {
 	if p == nil {
 		return nil
 	}
-	return &offlinePushJSON{Title: p.Title, Desc: p.Desc, Ex: p.Ex, IOSPushSound: p.IOSPushSound, IOSBadgeCount: p.IOSBadgeCount}
+	return &offlinePushInfo{Title: p.Title, Desc: p.Desc, Ex: p.Ex, IOSPushSound: p.IOSPushSound, IOSBadgeCount: p.IOSBadgeCount}
 }
 
 // msgData is m as the pull gives it. A hole is OpenIM's stand-in: only
