@@ -39,12 +39,18 @@ type firstViewerMsg struct {
 }
 
 // findFirstViewer picks a user to start as when --as is not given, in two
-// round trips at most: the first conversation stored, then for a group the
+// round trips at most (past n_ conversations, a few more): the first
+// conversation stored, then for a group the
 // member of highest role (its owner sees what everyone else is shown and
 // is who a support call is usually about), for a single chat its first user.
 func findFirstViewer(e *common, req reqID) tea.Cmd {
 	return func() tea.Msg {
 		cid, ok, err := e.st.NextConversationID(e.ctx, "")
+		// An n_ conversation names a group or a pair, not a viewer: the next
+		// one does (a few round trips at most).
+		for tries := 0; err == nil && ok && store.IsNotificationConversation(cid) && tries < 8; tries++ {
+			cid, ok, err = e.st.NextConversationID(e.ctx, cid)
+		}
 		if err != nil || !ok {
 			return firstViewerMsg{req: req, err: err}
 		}

@@ -168,3 +168,22 @@ func TestFooterOffersOnlyKeysThatWorkThere(t *testing.T) {
 		t.Errorf("narrow footer loses the way to help or overflows: %q", f)
 	}
 }
+
+// An n_ conversation sorting first names a group ("n_aaa"), not a user: the
+// start passes it, as the recording's n_g1 made it start as "g1", no user.
+func TestStartingViewerIsNoNotificationID(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	for _, cid := range []string{"n_aaa", "sg_aab"} {
+		if _, err := st.InsertMessages(t.Context(), cid, 1,
+			[]*bucket.MsgData{textMsg("zed", "", "aab", bucket.SessionGroup, 1, "hi")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	insertRaw(t, st, bucket.CollGroupMember, bucket.GroupMember{GroupID: "aab", UserID: "yan", RoleLevel: bucket.RoleOwner})
+	opts, _ := testOptions(t, "")
+	d := newDriver(t, st, opts, 120, 40)
+	if d.m.list.owner != "yan" {
+		t.Errorf("started as %q (%q), want sg_aab's owner yan, past n_aaa", d.m.list.owner, d.m.status)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
@@ -153,6 +154,11 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		}
 		m.openPicker(true)
 		return t.needMembers()
+	case t.win.NoConversation && t.compareAs == "" && key.Matches(k, keys.Revoke, keys.Delete, keys.MarkRead,
+		m.writeKeys.Revoke, m.writeKeys.Delete, m.writeKeys.MarkRead, keys.Inspect, keys.Copy, keys.Transcript):
+		// The viewer is shown no row: nothing for a row key to act on.
+		m.setStatus(fmt.Sprintf("%s is shown nothing of %s (no conversation document: OpenIM pulls them none of it); %s to view as someone else",
+			projection.SingleLine(t.viewer), projection.SingleLine(t.cid), keyName(keys.ViewAsAny)), false)
 	case key.Matches(k, keys.Revoke):
 		return m.askRevoke()
 	case key.Matches(k, keys.Delete):
