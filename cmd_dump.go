@@ -55,7 +55,12 @@ func (c *dumpCmd) dump(ctx context.Context, s *session, st *store.Store) error {
 	w := ws[c.Conversation]
 	if w.NoConversation {
 		fmt.Fprintln(s.stderr, "chatlens: "+store.UnpulledNote(c.As, c.Conversation))
-		return nil
+		// A transcript still says so for the ticket: its header, no row.
+		out := &dumpPrinter{s: s, c: c, w: w}
+		if err := out.head(ctx, st, 0, 0); err != nil {
+			return err
+		}
+		return out.foot()
 	}
 	if err := s.warnViewer(ctx, c.As, c.Conversation); err != nil {
 		return err

@@ -48,6 +48,9 @@ type TranscriptRow struct {
 // starts and ends there, in the inspector's words: the first line the
 // range, then the start, then the end.
 func WindowReasons(viewer string, w bucket.Window) []string {
+	if w.NoConversation {
+		return []string{SingleLine(viewer + " sees nothing: they own no conversation document for it, so OpenIM's pull gives their devices none of it (not a member, the app admin, or never added)")}
+	}
 	out := []string{fmt.Sprintf("%s sees seq %d-%d", viewer, max(1, w.MinSeq), w.MaxSeq)}
 	if why := StartWords(w); why != "" {
 		out = append(out, why)
@@ -105,8 +108,12 @@ func (h TranscriptHead) headFields() [][2]string {
 			fields = append(fields, [2]string{map[bool]string{true: "Their window", false: ""}[i == 0], l})
 		}
 	}
+	seqs := fmt.Sprintf("%d-%d", h.From, h.To)
+	if h.From == 0 {
+		seqs = "none"
+	}
 	fields = append(fields,
-		[2]string{"Seqs", fmt.Sprintf("%d-%d", h.From, h.To)},
+		[2]string{"Seqs", seqs},
 		[2]string{"Captured", Timestamp(h.Captured.UnixMilli(), h.zone())},
 		[2]string{"Version", h.Version})
 	for i := range fields {
