@@ -78,6 +78,10 @@ func (p *picker) Update(msg tea.Msg) tea.Cmd {
 			p.closed = true
 			if len(p.shown) > 0 {
 				p.chosen = p.members[p.shown[p.cursor]].UserID
+			} else {
+				// Not a member now (left, the app admin, anyone): the typed
+				// ID, as u takes it, so "why does u4 stop at 264" can be asked.
+				p.chosen = strings.TrimSpace(p.input.Value())
 			}
 			return nil
 		}
@@ -97,6 +101,10 @@ func (p *picker) View() string {
 	lines := []string{th.Title.Render(p.title), p.input.View()}
 	if len(p.members) == 0 {
 		lines = append(lines, th.Muted.Render("no members known yet"))
+	}
+	if typed := strings.TrimSpace(p.input.Value()); typed != "" && len(p.shown) == 0 {
+		lines = append(lines, th.Muted.Render(projection.Truncate(projection.SingleLine(
+			"no member matches: "+keyName(p.e.keys.Submit)+" takes "+typed+" as a user ID"), w-2)))
 	}
 	rows := max(1, p.height-6)
 	start := max(0, p.cursor-rows+1)

@@ -111,3 +111,20 @@ func TestGoldenWindowEnd(t *testing.T) {
 	s.waitFor("end of window")
 	s.check()
 }
+
+// Compare could not pick a member who left (no longer among the members
+// the picker lists): typing "dave" emptied the list and enter closed it
+// silently. An ID no member matches is taken as a user ID, as u takes it.
+func TestCompareTakesAnyUserID(t *testing.T) {
+	d := compareDriver(t, 120, 40, daveLeftAt20(t))
+	d.open(chatT)
+	d.keys("c")
+	d.typeText("dave")
+	if view := d.m.View(); !strings.Contains(view, "no member matches") {
+		t.Errorf("the picker does not say enter takes dave as a user ID:\n%s", view)
+	}
+	d.keys("enter")
+	if d.m.tl.compareAs != "dave" {
+		t.Errorf("comparing with %q after typing dave, want dave", d.m.tl.compareAs)
+	}
+}
