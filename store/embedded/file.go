@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"time"
+	"unsafe"
 
 	bolt "go.etcd.io/bbolt"
 	bolterrors "go.etcd.io/bbolt/errors"
@@ -77,7 +78,13 @@ func (f *file) open(readOnly bool) (*bolt.DB, error) {
 // View runs fn in a read transaction, after committing the open group of
 // writes if there is one, so a read sees every write that returned.
 func (f *file) View(fn func(*bolt.Tx) error) error {
-	fn = f.shedding(fn)
+	return f.viewCounted(f.shedding(fn))
+}
+
+// viewCounted is View for an fn that counts what it touches itself (with
+// the shedder's touch, inside the transaction) rather than being counted
+// a fault's worth per transaction.
+func (f *file) viewCounted(fn func(*bolt.Tx) error) error {
 	if !f.shared {
 		if f.groups() {
 			// Commit the open group (no sync with NoSync: cheap) so the
@@ -290,4 +297,19 @@ func (f *file) Close() error {
 		err = cerr
 	}
 	return err
+}
+
+// windowsOf appends to addrs an address in each fault-around window b
+// spans (its first and last byte and every faultAround between): what a
+// read of b may map, for the shedder's touch. b is bbolt's bytes: in the
+// file's mapping.
+func windowsOf(addrs []uintptr, b []byte) []uintptr {
+	if len(b) == 0 {
+		return addrs
+	}
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	for off := uintptr(0); off < uintptr(len(b)); off += faultAround {
+		addrs = append(addrs, start+off)
+	}
+	return append(addrs, start+uintptr(len(b))-1)
 }

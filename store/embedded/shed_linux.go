@@ -20,6 +20,14 @@ import (
 type pageShedder struct {
 	mu      sync.Mutex
 	touched int64 // bytes of the file touched (estimated) since the last shed
+	// windows are the fault-around windows (address / faultAround) that
+	// touch counted since the last shed: a slot read touching them again
+	// maps nothing new, so it adds nothing (counting it as the transaction
+	// fault of tick did shed, every 1,500 random reads, the pages they read
+	// again). A remap (or a shared handle's new mapping) may put the file
+	// anywhere, the same addresses too: either way what it maps was
+	// touched, and so counted, since the last shed.
+	windows map[uintptr]struct{}
 }
 
 // shedAbove is how many bytes of the file may be touched between two
@@ -39,10 +47,37 @@ const shedAbove = 96 << 20
 func (s *pageShedder) tick(path string, n int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.touched += n; s.touched < shedAbove {
+	s.touched += n
+	s.shedIfDue(path)
+}
+
+// touch records that the bytes at addrs (pointers into the file's mapping,
+// from values a transaction of path's handle returned, called inside it)
+// were read: a fault's worth for each fault-around window not touched
+// since the last shed. Then it sheds as tick does.
+func (s *pageShedder) touch(path string, addrs ...uintptr) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.windows == nil {
+		s.windows = make(map[uintptr]struct{})
+	}
+	for _, a := range addrs {
+		w := a / faultAround
+		if _, ok := s.windows[w]; !ok {
+			s.windows[w] = struct{}{}
+			s.touched += faultAround
+		}
+	}
+	s.shedIfDue(path)
+}
+
+// shedIfDue sheds path's mappings every shedAbove bytes touched; s.mu held.
+func (s *pageShedder) shedIfDue(path string) {
+	if s.touched < shedAbove {
 		return
 	}
 	s.touched = 0
+	clear(s.windows)
 	if residentFileBytes() > shedAbove {
 		shedMappings(path)
 	}

@@ -86,3 +86,72 @@ func mappedResident(t *testing.T, path string) int64 {
 	}
 	return total
 }
+
+// TestSlotReadsAgainKeepTheirPagesMapped reads one slot of every bucket of
+// a store far smaller than the shedding bound, then one bucket's slots
+// over and over, as the bench's random reads and the inspector do, in a
+// process that maps more file pages than the bound (another file, as the
+// bench's flat store is). Reading pages already mapped maps nothing new,
+// so the store's pages must stay mapped: counted a fault per read, the
+// reads shed them every 1,536 reads and the next reads faulted them in
+// again.
+func TestSlotReadsAgainKeepTheirPagesMapped(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	holdFilePagesMapped(t, filepath.Join(dir, "other"), shedAbove+16<<20)
+	path := filepath.Join(dir, "slots.db")
+	b, err := Open(path, Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close(ctx)
+	const buckets = 100
+	for i := range int64(buckets) {
+		if err := b.InsertBucket(ctx, fullBucket("sg_slots", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func(index int64, slot int) {
+		t.Helper()
+		raw, sliced, err := b.FindSlots(ctx, bucket.DocID("sg_slots", index), slot, 1)
+		if err != nil || !sliced || raw == nil {
+			t.Fatalf("slot %d of bucket %d: sliced %v, %v", slot, index, sliced, err)
+		}
+	}
+	for i := range int64(buckets) {
+		read(i, 50)
+	}
+	before := mappedResident(t, path)
+	for i := range 2 * shedAbove / faultAround {
+		read(0, i%bucket.BucketSize)
+	}
+	if after := mappedResident(t, path); after < before/2 {
+		t.Fatalf("reading slots already read left %d KiB of the file mapped, %d KiB before", after>>10, before>>10)
+	}
+}
+
+// holdFilePagesMapped maps a file of size bytes at path and reads every
+// page of it, for the test's life.
+func holdFilePagesMapped(t *testing.T, path string, size int) {
+	t.Helper()
+	if err := os.WriteFile(path, make([]byte, size), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Munmap(m) })
+	sum := 0
+	for i := 0; i < size; i += os.Getpagesize() {
+		sum += int(m[i])
+	}
+	if sum != 0 {
+		t.Fatal("a file of zeros read as non-zero")
+	}
+}

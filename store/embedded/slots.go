@@ -20,8 +20,11 @@ import (
 // damage a whole-bucket read shows.
 func (b *Backend) FindSlots(_ context.Context, docID string, first, n int) (bson.Raw, bool, error) {
 	var out store.SlotRead
-	err := b.db.View(func(tx *bolt.Tx) error {
-		out = readSlots(tx, store.SlotRange{DocID: docID, First: first, N: n})
+	err := b.db.viewCounted(func(tx *bolt.Tx) error {
+		doc, entry := storedMsg(tx, docID)
+		out = cutSlots(doc, entry, store.SlotRange{DocID: docID, First: first, N: n})
+		var addrs [8]uintptr
+		b.db.shed.touch(b.path, windowsOf(windowsOf(addrs[:0], doc), entry)...)
 		return nil
 	})
 	return out.Raw, out.Sliced, err
@@ -45,12 +48,21 @@ func (b *Backend) FindSlotRanges(_ context.Context, ranges []store.SlotRange) ([
 
 // readSlots is r's slots of its stored bucket, as FindSlots answers.
 func readSlots(tx *bolt.Tx, r store.SlotRange) store.SlotRead {
-	var doc, entry []byte
-	if key, ok := mainMsgKey(r.DocID); ok {
-		doc, entry = getIn(tx, bucketMsg, key), getSlotIndex(tx, key)
-	} else {
-		doc = getIn(tx, bucketMsgOdd, oddMsgKey(r.DocID))
+	doc, entry := storedMsg(tx, r.DocID)
+	return cutSlots(doc, entry, r)
+}
+
+// storedMsg is the stored document docID and its slot index entry (nil:
+// none); the bytes belong to tx.
+func storedMsg(tx *bolt.Tx, docID string) (doc, entry []byte) {
+	if key, ok := mainMsgKey(docID); ok {
+		return getIn(tx, bucketMsg, key), getSlotIndex(tx, key)
 	}
+	return getIn(tx, bucketMsgOdd, oddMsgKey(docID)), nil
+}
+
+// cutSlots is r's slots of doc, found through entry, as readSlots answers.
+func cutSlots(doc, entry []byte, r store.SlotRange) store.SlotRead {
 	switch {
 	case doc == nil:
 		return store.SlotRead{}
