@@ -36,7 +36,7 @@ func (m *Model) askCopy() {
 	text := projection.Summary(msg)
 	m.copyChoice = copyChoice{e: m.e, seq: msg.Seq,
 		labels: []string{"text only", "row: seq, time, sender, message IDs and text"},
-		texts:  []string{text, copyRow(msg, t.memberName(msg.SendID), m.e)}}
+		texts:  []string{text, copyRow(msg, t.senderName(msg), m.e)}}
 	m.overlay = ovCopyChoice
 }
 

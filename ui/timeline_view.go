@@ -328,11 +328,7 @@ func (t *timeline) describe(m projection.Message) (string, lipgloss.Style) {
 	case m.Hole:
 		return "· (no message)", th.Hole
 	}
-	sender := m.SenderNickname
-	if sender == "" {
-		sender = t.memberName(m.SendID)
-	}
-	sender = projection.SingleLine(sender)
+	sender := projection.SingleLine(t.senderName(m))
 	var text string
 	style := th.Text
 	switch {
@@ -373,4 +369,14 @@ func padRight(s string, width int) string {
 		return s + strings.Repeat(" ", width-w)
 	}
 	return s
+}
+
+// senderName is who sent m as its row names them: the message's own
+// sender_nickname, the member's name when it has none. The copied row and
+// the timeline say it alike.
+func (t *timeline) senderName(m projection.Message) string {
+	if m.SenderNickname != "" {
+		return m.SenderNickname
+	}
+	return t.memberName(m.SendID)
 }
