@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // transcriptDriver is a driver whose T writes into a directory of its own.
@@ -150,4 +151,26 @@ func TestGoldenTranscriptPrompt(t *testing.T) {
 	s.keys("T")
 	s.waitFor("transcript of (10-40")
 	s.check()
+}
+
+// The copied row names the sender as the row on screen does (the message's
+// sender_nickname), not by user.nickname: one ticket, one name per sender.
+func TestCopiedRowNamesTheSenderAsTheRow(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	msg := textMsg("bob", "alice", "", bucket.SessionSingle, 10, "hello 10 from bob")
+	msg.Seq, msg.SenderNickname = 10, "Bobby"
+	if _, err := st.Backend().SetSlotField(t.Context(), bucket.DocIDForSeq(chatAB, 10), bucket.SlotIndex(10), "msg", msg); err != nil {
+		t.Fatal(err)
+	}
+	insertRaw(t, st, bucket.CollUser, bucket.User{UserID: "bob", Nickname: "Robert"})
+	opts, clip := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	d.jump(10)
+	d.keys("y", "down", "enter")
+	text, err := base64.StdEncoding.DecodeString(strings.TrimSuffix(strings.TrimPrefix(clip.String(), "\x1b]52;c;"), "\x07"))
+	if err != nil || !strings.Contains(string(text), " · Bobby (bob) · ") || !strings.Contains(d.m.View(), "Bobby: hello 10") {
+		t.Errorf("copied %q (%v); want the sender as the row shows them, Bobby (bob)", text, err)
+	}
 }
