@@ -358,4 +358,11 @@ func TestRecordedPullsOnMongoDB(t *testing.T) {
 	uri, _ := mongotest.URI(t)
 	r := importRecording(t, dir, []string{"--mongo-uri", uri, "--db", mongotest.Database(t, uri)})
 	holdsToRecording(t, dir, r)
+	// Without --redis a deployment's newest seqs and read seqs may lag what
+	// devices show (Redis is written first): a reader is told so, once.
+	for _, args := range [][]string{{"dump", "--conversation", "sg_g1", "--as", "u1"}, {"conversations", "--as", "u1"}} {
+		if res := r.chatlens(t, args...); strings.Count(res.stderr, noRedisNote) != 1 {
+			t.Errorf("%s without --redis: stderr %q; want the note that read positions may lag, once", args[0], res.stderr)
+		}
+	}
 }
