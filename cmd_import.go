@@ -51,12 +51,8 @@ func (c *importCmd) Run(ctx context.Context, s *session) error {
 		if err := s.refuseReadOnly(action); err != nil {
 			return err
 		}
-		outcome, err := s.rawIntent(action)
+		outcome, err := s.startRaw(ctx, action)
 		if err != nil {
-			return err
-		}
-		if err := s.ensureIndexes(ctx); err != nil {
-			outcome(err, false)
 			return err
 		}
 		return c.load(ctx, s, st, r, outcome)

@@ -58,12 +58,8 @@ func (c *seedCmd) Run(ctx context.Context, s *session) error {
 			s.refuseRaw(action, err)
 			return err
 		}
-		outcome, err := s.rawIntent(action)
+		outcome, err := s.startRaw(ctx, action)
 		if err != nil {
-			return err
-		}
-		if err := s.ensureIndexes(ctx); err != nil {
-			outcome(err, false)
 			return err
 		}
 		long := c.Long

@@ -435,12 +435,20 @@ func (s *session) appendAudit(entry store.AuditEntry) {
 	}
 }
 
-// ensureIndexes creates the indexes the state machine relies on (the
-// unique doc_id above all) before a store is filled. Revoke, delete and read
-// leave a deployment's indexes alone: check reports what is missing.
-func (s *session) ensureIndexes(ctx context.Context) error {
-	if err := s.st.Backend().EnsureIndexes(ctx); err != nil {
-		return fmt.Errorf("indexes: %w", err)
+// startRaw logs a raw write's intent (rawIntent), then creates the indexes
+// the state machine relies on (the unique doc_id above all) before the
+// store is filled, so the index build is covered by the intent too; a
+// failure there is the write's outcome. Revoke, delete and read leave a
+// deployment's indexes alone: check reports what is missing.
+func (s *session) startRaw(ctx context.Context, action string) (func(err error, stored bool), error) {
+	outcome, err := s.rawIntent(action)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	if err := s.st.Backend().EnsureIndexes(ctx); err != nil {
+		err = fmt.Errorf("indexes: %w", err)
+		outcome(err, false)
+		return nil, err
+	}
+	return outcome, nil
 }
