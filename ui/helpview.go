@@ -28,23 +28,11 @@ func (b *helpBox) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	keys := b.e.keys
-	switch {
-	case key.Matches(k, keys.Help, keys.Back, keys.Quit):
+	if key.Matches(k, keys.Help, keys.Back, keys.Quit) {
 		b.closed = true
-	case key.Matches(k, keys.Up):
-		b.top--
-	case key.Matches(k, keys.Down):
-		b.top++
-	case key.Matches(k, keys.PageUp):
-		b.top -= b.room()
-	case key.Matches(k, keys.PageDown):
-		b.top += b.room()
-	case key.Matches(k, keys.Top):
-		b.top = 0
-	case key.Matches(k, keys.Bottom):
-		b.top = len(b.lines())
+	} else if top, ok := scrollTop(k, keys, b.top, b.room(), len(b.lines())); ok {
+		b.top = top
 	}
-	b.clamp()
 	return nil
 }
 

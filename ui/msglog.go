@@ -135,23 +135,11 @@ func (b *logBox) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	keys := b.e.keys
-	switch {
-	case key.Matches(k, keys.Back, keys.MessageLog, keys.Quit):
+	if key.Matches(k, keys.Back, keys.MessageLog, keys.Quit) {
 		b.closed = true
-	case key.Matches(k, keys.Up):
-		b.scroll--
-	case key.Matches(k, keys.Down):
-		b.scroll++
-	case key.Matches(k, keys.PageUp):
-		b.scroll -= b.room()
-	case key.Matches(k, keys.PageDown):
-		b.scroll += b.room()
-	case key.Matches(k, keys.Top):
-		b.scroll = 0
-	case key.Matches(k, keys.Bottom):
-		b.scroll = len(b.lines())
+	} else if top, ok := scrollTop(k, keys, b.scroll, b.room(), len(b.lines())); ok {
+		b.scroll = top
 	}
-	b.clamp()
 	return nil
 }
 
