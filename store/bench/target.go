@@ -98,21 +98,22 @@ func embeddedStorage(ctx context.Context, b store.Backend, cid string) (Storage,
 // cleanupTimeout bounds dropping the scratch database, even after Ctrl-C.
 const cleanupTimeout = 30 * time.Second
 
-// openMongo uses a new scratch database on the deployment at target.MongoURI:
-// msg through the mongostore backend, msg_flat through a client of our own.
-func openMongo(ctx context.Context, target Target, opts Options) (*session, error) {
+// openScratchDatabase opens a new scratch database on the deployment at
+// uri, through the mongostore backend and a client of our own (for what
+// the backend does not do: msg_flat, sizes, the drop); cleanup drops it.
+func openScratchDatabase(ctx context.Context, uri string) (*mongostore.Backend, *mongo.Database, func() error, error) {
 	name, err := scratchName()
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	mb, err := mongostore.Open(ctx, target.MongoURI, name, mongostore.Options{})
+	mb, err := mongostore.Open(ctx, uri, name, mongostore.Options{})
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	client, err := mongo.Connect(options.Client().ApplyURI(target.MongoURI))
+	client, err := mongo.Connect(options.Client().ApplyURI(uri))
 	if err != nil {
 		_ = mb.Close(context.Background())
-		return nil, fmt.Errorf("bench: %s: %w", mb.Describe(), err)
+		return nil, nil, nil, fmt.Errorf("bench: %s: %w", mb.Describe(), err)
 	}
 	db := client.Database(name)
 	cleanup := func() error {
@@ -123,6 +124,16 @@ func openMongo(ctx context.Context, target Target, opts Options) (*session, erro
 			derr = fmt.Errorf("bench: scratch database %s was not dropped, drop it by hand: %w", name, err)
 		}
 		return errors.Join(derr, mb.Close(cctx), client.Disconnect(cctx))
+	}
+	return mb, db, cleanup, nil
+}
+
+// openMongo uses a new scratch database on the deployment at target.MongoURI:
+// msg through the mongostore backend, msg_flat through a client of our own.
+func openMongo(ctx context.Context, target Target, opts Options) (*session, error) {
+	mb, db, cleanup, err := openScratchDatabase(ctx, target.MongoURI)
+	if err != nil {
+		return nil, err
 	}
 	if err := mb.EnsureIndexes(ctx); err != nil {
 		return nil, errors.Join(fmt.Errorf("bench: indexes of msg: %w", err), cleanup())
