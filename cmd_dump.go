@@ -53,7 +53,7 @@ func (c *dumpCmd) dump(ctx context.Context, s *session, st *store.Store) error {
 		return err
 	}
 	w := ws[c.Conversation]
-	if w.NoConversation {
+	if w.PulledNothing() {
 		fmt.Fprintln(s.stderr, "chatlens: "+store.UnpulledNote(c.As, c.Conversation))
 		// A transcript still says so for the ticket: its header, no row.
 		out := &dumpPrinter{s: s, c: c, w: w}

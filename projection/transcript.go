@@ -48,7 +48,7 @@ type TranscriptRow struct {
 // starts and ends there, in the inspector's words: the first line the
 // range, then the start, then the end.
 func WindowReasons(viewer string, w bucket.Window) []string {
-	if w.NoConversation {
+	if w.PulledNothing() {
 		return []string{SingleLine(viewer + " sees nothing: they own no conversation document for it, so OpenIM's pull gives their devices none of it (not a member, the app admin, or never added)")}
 	}
 	out := []string{fmt.Sprintf("%s sees seq %d-%d", viewer, max(1, w.MinSeq), w.MaxSeq)}

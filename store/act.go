@@ -107,7 +107,7 @@ type revokePlan struct {
 func (s *Store) planRevoke(ctx context.Context, req WriteRequest, user *bucket.User) (*revokePlan, error) {
 	p := &revokePlan{req: req, user: user}
 	group := GroupOf(req.Cid)
-	if IsNotificationConversation(req.Cid) {
+	if bucket.IsNotificationConversation(req.Cid) {
 		_, group, _ = SplitConversationID(req.Cid)
 	}
 	if group == "" || req.Admin {

@@ -137,7 +137,7 @@ func TestConversationIDs(t *testing.T) {
 	for cid, want := range map[string][3]bool{ // group, notification conversation
 		"sg_g1": {true, false}, "g_legacy": {true, false}, "n_g1": {false, true}, "sn_sys_bob": {false, false}, "si_a_b": {false, false},
 	} {
-		if g, n := store.IsGroupConversation(cid), store.IsNotificationConversation(cid); g != want[0] || n != want[1] {
+		if g, n := store.IsGroupConversation(cid), bucket.IsNotificationConversation(cid); g != want[0] || n != want[1] {
 			t.Errorf("%s: group %v notification %v, want %v %v", cid, g, n, want[0], want[1])
 		}
 	}

@@ -153,11 +153,6 @@ func GroupOf(cid string) string {
 	return g
 }
 
-// IsNotificationConversation reports an "n_" conversation, the one OpenIM
-// pulls with GetMsgBySeqs and caps by seq_user.max_seq
-// (msgprocessor.IsNotification; "sn_" is not one).
-func IsNotificationConversation(cid string) bool { return strings.HasPrefix(cid, "n_") }
-
 // PairsOf lists every way the rest of a "si_", "sn_" or "n_" ID splits
 // into two non-empty user IDs in bytewise order, as OpenIM sorts them
 // ("si_a_b_c": a|b_c and a_b|c). An ID that is in no bytewise order still

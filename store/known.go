@@ -75,7 +75,7 @@ func (s *Store) CheckUser(ctx context.Context, uid, cid string) (UserCheck, erro
 // group_member records, an ID that names no users).
 func (s *Store) isMember(ctx context.Context, uid, cid string) (member, decided bool, err error) {
 	group := GroupOf(cid)
-	if IsNotificationConversation(cid) {
+	if bucket.IsNotificationConversation(cid) {
 		_, group, _ = SplitConversationID(cid) // "n_<group>" when group_member knows it
 	}
 	if group != "" {

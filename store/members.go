@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Member is a participant of a conversation, named where known.
@@ -34,7 +36,7 @@ func (s *Store) MembersFor(ctx context.Context, cid, viewer string) ([]Member, e
 	var names map[string]string
 	_, a, _ := SplitConversationID(cid)
 	group := GroupOf(cid)
-	if IsNotificationConversation(cid) {
+	if bucket.IsNotificationConversation(cid) {
 		group = a // "n_<groupID>" when group_member knows it
 	}
 	if group != "" {

@@ -67,8 +67,8 @@ func TestNoConversationDocumentIsPulledNothing(t *testing.T) {
 	}
 	for _, uid := range []string{"alice", "imAdmin"} {
 		ws, err := s.Windows(t.Context(), uid, []string{group, notice}, nil)
-		if err != nil || ws[group].NoConversation || ws[notice].NoConversation {
-			t.Fatalf("no conversation collection at all: %s flagged %v/%v (%v)", uid, ws[group].NoConversation, ws[notice].NoConversation, err)
+		if err != nil || ws[group].PulledNothing() || ws[notice].PulledNothing() {
+			t.Fatalf("no conversation collection at all: %s flagged %v/%v (%v)", uid, ws[group].PulledNothing(), ws[notice].PulledNothing(), err)
 		}
 	}
 	testkit.Insert(t, s.Backend(), bucket.CollConversation,
@@ -78,15 +78,15 @@ func TestNoConversationDocumentIsPulledNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ws[group].NoConversation != want || ws[notice].NoConversation {
-			t.Errorf("%s: %s NoConversation %v, %s %v; want %v and false", uid, group, ws[group].NoConversation, notice, ws[notice].NoConversation, want)
+		if ws[group].PulledNothing() != want || ws[notice].PulledNothing() {
+			t.Errorf("%s: %s NoConversation %v, %s %v; want %v and false", uid, group, ws[group].PulledNothing(), notice, ws[notice].PulledNothing(), want)
 		}
 		if ws[group].MaxSeq != 20 {
 			t.Errorf("%s: the window's seqs changed to max %d: a revoke still reads them", uid, ws[group].MaxSeq)
 		}
 		at, err := s.WindowAt(t.Context(), uid, *ws[group])
-		if err != nil || at.NoConversation != want {
-			t.Errorf("%s: WindowAt NoConversation %v (%v), want %v", uid, at.NoConversation, err, want)
+		if err != nil || at.PulledNothing() != want {
+			t.Errorf("%s: WindowAt NoConversation %v (%v), want %v", uid, at.PulledNothing(), err, want)
 		}
 	}
 }

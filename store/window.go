@@ -88,9 +88,8 @@ func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs ma
 }
 
 // markUnpulled sets NoConversationDoc on the windows whose conversation uid
-// owns no document of, and NoConversation on those of them OpenIM's pull
-// skips: all but n_* (internal/rpc/msg/sync_msg.go PullMessageBySeqs:
-// GetConversation fails, continue). A store that keeps no conversation documents at all (a bare
+// owns no document of (what Window.PulledNothing and the mark-read refusal
+// read). A store that keeps no conversation documents at all (a bare
 // msg collection) cannot say, and flags nothing. ownsAny: uid owns some
 // conversation document (so the store keeps them). Cost: one round trip,
 // only when uid owns none.
@@ -113,7 +112,6 @@ func (s *Store) markUnpulled(ctx context.Context, ws map[string]*bucket.Window, 
 	}
 	for _, w := range missing {
 		w.NoConversationDoc = kept
-		w.NoConversation = kept && !IsNotificationConversation(w.Cid)
 	}
 	return nil
 }
@@ -147,7 +145,7 @@ func capTo(w *bucket.Window, conv bucket.Conversation, su bucket.SeqUser) {
 	w.EndSeq = w.MaxSeq
 	w.CapSeq, w.CapField = 0, ""
 	limit, field := conv.MaxSeq, "conversation.max_seq"
-	if IsNotificationConversation(w.Cid) {
+	if bucket.IsNotificationConversation(w.Cid) {
 		limit, field = su.MaxSeq, "seq_user.max_seq"
 	}
 	if limit > 0 && limit < w.MaxSeq {

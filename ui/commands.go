@@ -48,7 +48,7 @@ func findFirstViewer(e *common, req reqID) tea.Cmd {
 		cid, ok, err := e.st.NextConversationID(e.ctx, "")
 		// An n_ conversation names a group or a pair, not a viewer: the next
 		// one does (a few round trips at most).
-		for tries := 0; err == nil && ok && store.IsNotificationConversation(cid) && tries < 8; tries++ {
+		for tries := 0; err == nil && ok && bucket.IsNotificationConversation(cid) && tries < 8; tries++ {
 			cid, ok, err = e.st.NextConversationID(e.ctx, cid)
 		}
 		if err != nil || !ok {

@@ -97,7 +97,7 @@ func (t *timeline) diffStep(wb bucket.Window) tea.Cmd {
 				}
 				a := projection.View(s, b.DocID, va, conv, quoted)
 				o := projection.View(s, b.DocID, vb, conv, quoted)
-				outB := wb.NoConversation || s.Seq < max(1, wb.MinSeq) || s.Seq > wb.MaxSeq
+				outB := wb.PulledNothing() || s.Seq < max(1, wb.MinSeq) || s.Seq > wb.MaxSeq
 				if r := projection.DiffReason(a, o, false, outB); r != "" {
 					runs = appendRun(runs, diffRun{from: s.Seq, to: s.Seq, a: a, b: o, reason: r})
 				}
@@ -280,7 +280,7 @@ func (t *timeline) compareHeader(width int) string {
 // no row (the timeline is A's window), said in beyondNotes.
 func (t *timeline) beyondCount() int64 {
 	wb, ok := t.wins[t.compareAs]
-	if !ok || !t.winOK || wb.NoConversation {
+	if !ok || !t.winOK || wb.PulledNothing() {
 		return 0 // B sees nothing: every seq of A's window is a difference of its own
 	}
 	return max(0, min(wb.MaxSeq, t.minSeq()-1)-max(1, wb.MinSeq)+1) + max(0, wb.MaxSeq-max(wb.MinSeq, t.maxSeq()+1)+1)
@@ -294,7 +294,7 @@ func (t *timeline) beyondNotes() []string {
 		return nil
 	}
 	var out []string
-	if wb.NoConversation {
+	if wb.PulledNothing() {
 		return []string{"B: " + unpulledBanner(t.compareAs, t.cid)}
 	}
 	if from, to := max(1, wb.MinSeq), min(wb.MaxSeq, t.minSeq()-1); from <= to {

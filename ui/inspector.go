@@ -36,7 +36,7 @@ func (t *timeline) inspectLines() []string {
 	}
 	add("doc_id      %s", b.DocID)
 	add("slot index  %d   seq %d   from cache: %v", bucket.SlotIndex(s.Seq), s.Seq, s.Cached)
-	if t.win.NoConversation {
+	if t.win.PulledNothing() {
 		add("window      %s sees nothing: no conversation document of theirs, so OpenIM pulls them none of it", t.viewer)
 	} else {
 		add("window      %s sees seq %d-%d", t.viewer, t.minSeq(), t.maxSeq())
@@ -116,7 +116,7 @@ func (t *timeline) seenBy(viewer, side string, why bool) []string {
 	}
 	add("%sas %s sees it:", side, viewer)
 	m, _ := t.message(t.cursor, viewer)
-	if w, ok := t.wins[viewer]; ok && viewer != t.viewer && w.NoConversation {
+	if w, ok := t.wins[viewer]; ok && viewer != t.viewer && w.PulledNothing() {
 		add("  nothing: they own no conversation document for it, so OpenIM pulls them none of it")
 	} else if viewer != t.viewer && t.outsideWindow(viewer, t.cursor) {
 		add("  nothing: the seq is outside their window")

@@ -154,7 +154,7 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		}
 		m.openPicker(true)
 		return t.needMembers()
-	case t.win.NoConversation && t.compareAs == "" && key.Matches(k, keys.Revoke, keys.Delete, keys.MarkRead,
+	case t.win.PulledNothing() && t.compareAs == "" && key.Matches(k, keys.Revoke, keys.Delete, keys.MarkRead,
 		m.writeKeys.Revoke, m.writeKeys.Delete, m.writeKeys.MarkRead, keys.Inspect, keys.Copy, keys.Transcript):
 		// The viewer is shown no row: nothing for a row key to act on.
 		m.setStatus(fmt.Sprintf("%s is shown nothing of %s (no conversation document: OpenIM pulls them none of it); %s to view as someone else",

@@ -126,7 +126,7 @@ func (t *timeline) maxSeq() int64 { return t.win.MaxSeq }
 
 // empty: the viewer sees nothing, as OpenIM's pull gives them nothing when
 // they own no conversation document for it (as dump shows them).
-func (t *timeline) empty() bool { return t.win.NoConversation || t.win.MaxSeq < t.minSeq() }
+func (t *timeline) empty() bool { return t.win.PulledNothing() || t.win.MaxSeq < t.minSeq() }
 
 // heldRange is the seqs the cursor may visit now.
 func (t *timeline) heldRange() (from, to int64) {

@@ -174,7 +174,7 @@ func (t *timeline) View() string {
 	switch {
 	case t.err != nil && len(t.buckets) == 0:
 		lines = append(lines, t.errorLines(width)...)
-	case t.winOK && t.win.NoConversation:
+	case t.winOK && t.win.PulledNothing():
 		for _, l := range wrapWords(unpulledBanner(t.viewer, t.cid), width) {
 			lines = append(lines, th.Warn.Render(l))
 		}

@@ -53,7 +53,7 @@ func (t *timeline) stopCompare() {
 // while it is not known).
 func (t *timeline) outsideWindow(viewer string, seq int64) bool {
 	w, ok := t.wins[viewer]
-	return ok && (w.NoConversation || seq < max(1, w.MinSeq) || seq > w.MaxSeq)
+	return ok && (w.PulledNothing() || seq < max(1, w.MinSeq) || seq > w.MaxSeq)
 }
 
 // windowLoaded applies a viewer's window the timeline waited for.

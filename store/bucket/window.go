@@ -1,6 +1,9 @@
 package bucket
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Window is what one user may see of one conversation: a value that
 // store.Windows and store.WindowAt compute, read by projection.
@@ -29,16 +32,11 @@ type Window struct {
 	// seq from the cache, kept so store.NewestBuckets lays the cache over it
 	// instead of reading it again; nil otherwise. Only the store sets it.
 	StoredNewest *Bucket
-	// NoConversation: the user owns no conversation document for Cid while
-	// the store keeps them, so OpenIM's pull skips the conversation and the
-	// user's devices are given nothing of it (a non-member, the app admin).
-	// Never set for a notification conversation, which the pull reads
-	// without one. The seqs stay as they are: a revoke still looks at them.
-	NoConversation bool
 	// NoConversationDoc: the user owns no conversation document for Cid
 	// while the store keeps them, a notification conversation included.
 	// OpenIM refuses such a user's mark read (as_read.go MarkMsgsAsRead:
 	// GetConversation fails), n_* conversations too, which it keeps none for.
+	// The seqs stay as they are: a revoke still looks at them.
 	NoConversationDoc bool
 	// UserMaxSeq is seq_user.max_seq (0: none). The pull caps only an n_*
 	// conversation by it, but a revoke looks its message up with
@@ -70,3 +68,16 @@ func (w Window) StartReason() string {
 		return fmt.Sprintf("seq.min_seq = %d: cleared for everyone, or expired (seq_user.min_seq = %d)", w.SeqMinSeq, w.UserMinSeq)
 	}
 }
+
+// PulledNothing: OpenIM's pull skips the conversation for this user, so
+// their devices are given nothing of it (a non-member, the app admin): no
+// conversation document, and not a notification conversation, which the
+// pull reads without one (internal/rpc/msg/sync_msg.go PullMessageBySeqs).
+func (w Window) PulledNothing() bool {
+	return w.NoConversationDoc && !IsNotificationConversation(w.Cid)
+}
+
+// IsNotificationConversation reports an "n_" conversation, the one OpenIM
+// pulls with GetMsgBySeqs and caps by seq_user.max_seq
+// (msgprocessor.IsNotification; "sn_" is not one).
+func IsNotificationConversation(cid string) bool { return strings.HasPrefix(cid, "n_") }
