@@ -78,13 +78,7 @@ func (f *file) open(readOnly bool) (*bolt.DB, error) {
 // View runs fn in a read transaction, after committing the open group of
 // writes if there is one, so a read sees every write that returned.
 func (f *file) View(fn func(*bolt.Tx) error) error {
-	return f.viewCounted(f.shedding(fn))
-}
-
-// viewCounted is View for an fn that counts what it touches itself (with
-// the shedder's touch, inside the transaction) rather than being counted
-// a fault's worth per transaction.
-func (f *file) viewCounted(fn func(*bolt.Tx) error) error {
+	fn = f.shedding(fn)
 	if !f.shared {
 		if f.groups() {
 			// Commit the open group (no sync with NoSync: cheap) so the
@@ -111,19 +105,31 @@ func (f *file) viewCounted(fn func(*bolt.Tx) error) error {
 }
 
 // faultAround is what one page fault maps of a cached file (the kernel's
-// default fault_around_bytes): the estimate of what a transaction, or a key
-// of a walk, touches.
+// default fault_around_bytes): the shedder counts the file in windows of it.
 const faultAround = 64 << 10
 
-// shedding runs fn, then sheds the file's mapped pages when the process
-// holds too many of them (see pageShedder); inside the transaction, so
-// bbolt cannot remap the file meanwhile.
+// shedding runs fn, then counts the meta pages every transaction reads
+// and sheds the file's mapped pages when the process holds too many of
+// them (see pageShedder); inside the transaction, so bbolt cannot remap
+// the file meanwhile.
 func (f *file) shedding(fn func(*bolt.Tx) error) func(*bolt.Tx) error {
 	return func(tx *bolt.Tx) error {
 		err := fn(tx)
-		f.shed.tick(f.path, faultAround)
+		f.shed.touch(f.path, tx.DB().Info().Data)
 		return err
 	}
+}
+
+// countRead counts the values bs (bbolt's bytes, read inside a transaction
+// of f that is still open) towards the shedder: the fault-around windows
+// they span.
+func (f *file) countRead(bs ...[]byte) {
+	var buf [8]uintptr
+	addrs := buf[:0]
+	for _, b := range bs {
+		addrs = windowsOf(addrs, b)
+	}
+	f.shed.touch(f.path, addrs...)
 }
 
 // groupMax is the most writes that share one bbolt transaction: each

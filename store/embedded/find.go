@@ -21,7 +21,7 @@ func (b *Backend) FindMsgDocIDs(ctx context.Context, cid, field, value string) (
 			if err := ctx.Err(); err != nil {
 				return false, err
 			}
-			b.db.shed.tick(b.path, int64(len(val)))
+			b.db.countRead(val)
 			if slotHolds(bson.Raw(val), field, value) {
 				ids = append(ids, docID)
 			}

@@ -72,7 +72,7 @@ func (b *Backend) FindBuckets(_ context.Context, docIDs []string) ([]bson.Raw, e
 			}
 			seen[id] = true
 			if v := getMsg(tx, id); v != nil {
-				b.db.shed.tick(b.path, int64(len(v)))
+				b.db.countRead(v)
 				out = append(out, bytes.Clone(v))
 			}
 		}
@@ -85,8 +85,8 @@ func (b *Backend) FindBuckets(_ context.Context, docIDs []string) ([]bson.Raw, e
 func (b *Backend) BucketIDs(_ context.Context, cid string) ([]string, error) {
 	var out []string
 	err := b.db.View(func(tx *bolt.Tx) error {
-		return eachMsgKey(tx, cid+":", msgPos{}, func(_ msgPos, docID string, _ []byte) (bool, error) {
-			b.db.shed.tick(b.path, faultAround) // each key maps the pages around it
+		return eachMsgKey(tx, cid+":", msgPos{}, func(_ msgPos, docID string, v []byte) (bool, error) {
+			b.db.countRead(v[:min(len(v), 1)]) // its key lies just before its value
 			out = append(out, docID)
 			return true, nil
 		})
@@ -325,7 +325,7 @@ func (b *Backend) updateMsg(ctx context.Context, docID string, together bool, ed
 		if old == nil {
 			return errNoChange
 		}
-		b.db.shed.tick(b.path, int64(len(old)))
+		b.db.countRead(old)
 		apply := make([]slotEdit, 0, len(edits))
 		for _, e := range edits {
 			pass := e.filter == nil || e.filter(old, strconv.Itoa(e.slot))

@@ -100,7 +100,7 @@ const scanChunk = 256
 func (b *Backend) ScanRaw(_ context.Context, coll, prefix string, fn func(bson.Raw) error) error {
 	var chunk []bson.Raw
 	keep := func(v []byte) bool {
-		b.db.shed.tick(b.path, int64(len(v)))
+		b.db.countRead(v)
 		chunk = append(chunk, bytes.Clone(v))
 		return len(chunk) < scanChunk
 	}

@@ -19,15 +19,18 @@ import (
 // them: the data stays in the page cache, and a later read maps it back.
 type pageShedder struct {
 	mu      sync.Mutex
-	touched int64 // bytes of the file touched (estimated) since the last shed
+	touched int64 // bytes of the file mapped (estimated) since the last shed
 	// windows are the fault-around windows (address / faultAround) that
-	// touch counted since the last shed: a slot read touching them again
-	// maps nothing new, so it adds nothing (counting it as the transaction
-	// fault of tick did shed, every 1,500 random reads, the pages they read
-	// again). A remap (or a shared handle's new mapping) may put the file
-	// anywhere, the same addresses too: either way what it maps was
-	// touched, and so counted, since the last shed.
+	// touch counted since the last shed: a read touching them again maps
+	// nothing new, so it adds nothing. Counting bytes read instead (a
+	// bucket's 80 KB, a fault per transaction) shed a store smaller than
+	// the bound over and over: a bench's writes of a 100,000-message store
+	// counted past 96 MiB, and every read after faulted its pages in again.
+	// A remap (or a shared handle's new mapping) may put the file anywhere,
+	// the same addresses too: either way what it maps was touched, and so
+	// counted, since the last shed.
 	windows map[uintptr]struct{}
+	sheds   int // how many times it shed, for tests
 }
 
 // shedAbove is how many bytes of the file may be touched between two
@@ -35,26 +38,17 @@ type pageShedder struct {
 // over such a store rarely loses pages it reads again.
 const shedAbove = 96 << 20
 
-// tick records that about n bytes of the file were touched (a value read or
-// written, a key walked, a transaction: a fault maps 64 KiB around it) and,
-// every shedAbove bytes, sheds path's mappings unless the process maps
-// little of any file (statm). Counting costs nothing per read: looking at
-// how much of this one file is mapped (smaps) walks the page tables and
-// took milliseconds, enough to slow the bench's random reads by a third.
-// Call it while a transaction of path's handle is open: bbolt remaps the
-// file only when no read is open, and only in the writer, so the mappings
-// found stay the ones madvised.
-func (s *pageShedder) tick(path string, n int64) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.touched += n
-	s.shedIfDue(path)
-}
-
 // touch records that the bytes at addrs (pointers into the file's mapping,
 // from values a transaction of path's handle returned, called inside it)
 // were read: a fault's worth for each fault-around window not touched
-// since the last shed. Then it sheds as tick does.
+// since the last shed. Every shedAbove bytes so counted, it sheds path's
+// mappings unless the process maps little of any file (statm). Counting
+// costs a map lookup per window: looking at how much of this one file is
+// mapped (smaps) walks the page tables and took milliseconds, enough to
+// slow the bench's random reads by a third. Call it while a transaction
+// of path's handle is open: bbolt remaps the file only when no read is
+// open, and only in the writer, so the mappings found stay the ones
+// madvised.
 func (s *pageShedder) touch(path string, addrs ...uintptr) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -79,6 +73,7 @@ func (s *pageShedder) shedIfDue(path string) {
 	s.touched = 0
 	clear(s.windows)
 	if residentFileBytes() > shedAbove {
+		s.sheds++
 		shedMappings(path)
 	}
 }

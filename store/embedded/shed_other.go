@@ -6,6 +6,4 @@ package embedded
 // nothing.
 type pageShedder struct{}
 
-func (*pageShedder) tick(string, int64) {}
-
 func (*pageShedder) touch(string, ...uintptr) {}

@@ -20,35 +20,32 @@ import (
 // damage a whole-bucket read shows.
 func (b *Backend) FindSlots(_ context.Context, docID string, first, n int) (bson.Raw, bool, error) {
 	var out store.SlotRead
-	err := b.db.viewCounted(func(tx *bolt.Tx) error {
-		doc, entry := storedMsg(tx, docID)
-		out = cutSlots(doc, entry, store.SlotRange{DocID: docID, First: first, N: n})
-		var addrs [8]uintptr
-		b.db.shed.touch(b.path, windowsOf(windowsOf(addrs[:0], doc), entry)...)
+	err := b.db.View(func(tx *bolt.Tx) error {
+		out = b.readSlots(tx, store.SlotRange{DocID: docID, First: first, N: n})
 		return nil
 	})
 	return out.Raw, out.Sliced, err
 }
 
 // FindSlotRanges is FindSlots of every range in one read transaction; a
-// range of the whole bucket is the stored bytes, not cut. What it copies
-// counts towards the page shedder, as FindBuckets' buckets do: a range
-// read may walk many buckets.
+// range of the whole bucket is the stored bytes, not cut.
 func (b *Backend) FindSlotRanges(_ context.Context, ranges []store.SlotRange) ([]store.SlotRead, error) {
 	out := make([]store.SlotRead, len(ranges))
 	err := b.db.View(func(tx *bolt.Tx) error {
 		for i, r := range ranges {
-			out[i] = readSlots(tx, r)
-			b.db.shed.tick(b.path, int64(len(out[i].Raw)))
+			out[i] = b.readSlots(tx, r)
 		}
 		return nil
 	})
 	return out, err
 }
 
-// readSlots is r's slots of its stored bucket, as FindSlots answers.
-func readSlots(tx *bolt.Tx, r store.SlotRange) store.SlotRead {
+// readSlots is r's slots of its stored bucket, as FindSlots answers; the
+// document and its index entry count towards the page shedder (the whole
+// document: its head, the slots and its tail are read).
+func (b *Backend) readSlots(tx *bolt.Tx, r store.SlotRange) store.SlotRead {
 	doc, entry := storedMsg(tx, r.DocID)
+	b.db.countRead(doc, entry)
 	return cutSlots(doc, entry, r)
 }
 
