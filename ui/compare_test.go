@@ -121,6 +121,31 @@ func TestDifferencesOnly(t *testing.T) {
 	}
 }
 
+// TestDifferencesOnlyWithNoneActsOnNoHiddenRow: when "differences only"
+// shows no row (the two see every seq alike), the row keys say so instead
+// of inspecting, copying or writing the hidden seq under the cursor.
+func TestDifferencesOnlyWithNoneActsOnNoHiddenRow(t *testing.T) {
+	d := compareDriver(t, 120, 40)
+	d.open(chatT)
+	d.keys("c")
+	d.typeText("bob")
+	d.keys("enter", "D")
+	if view := d.m.View(); !strings.Contains(view, "no differences") {
+		t.Fatalf("alice and bob see the team chat differently; the test needs them alike:\n%s", view)
+	}
+	for _, k := range []string{"i", "y", "T", "r", "d", "m"} {
+		d.keys(k)
+		if d.m.overlay != ovNone || !strings.Contains(d.m.status, "no difference under the cursor") {
+			t.Errorf("%s in differences only with none shown: overlay %v, status %q; want no dialog and a note", k, d.m.overlay, d.m.status)
+			d.keys("esc")
+		}
+	}
+	d.keys("D", "i")
+	if d.m.overlay == ovNone {
+		t.Errorf("i with every row shown again opened nothing (status %q)", d.m.status)
+	}
+}
+
 // TestReasonColumnOnSmallTerminals: at 80 and at 40 columns the rows keep
 // their width and the reason stays readable, not cut with the message text.
 func TestReasonColumnOnSmallTerminals(t *testing.T) {

@@ -159,6 +159,11 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		// The viewer is shown no row: nothing for a row key to act on.
 		m.setStatus(fmt.Sprintf("%s is shown nothing of %s (no conversation document: OpenIM pulls them none of it); %s to view as someone else",
 			projection.SingleLine(t.viewer), projection.SingleLine(t.cid), keyName(keys.ViewAsAny)), false)
+	case t.compareAs != "" && t.diffOnly && t.diffs.runAt(t.cursor) < 0 && key.Matches(k, keys.Revoke, keys.Delete, keys.MarkRead,
+		m.writeKeys.Revoke, m.writeKeys.Delete, m.writeKeys.MarkRead, keys.Inspect, keys.Copy, keys.Transcript):
+		// "Differences only" draws no row under the cursor (none found, or
+		// none yet): a row key would act on a seq the screen does not show.
+		m.setStatus(fmt.Sprintf("no difference under the cursor (seq %d is not shown); %s for all rows", t.cursor, keyName(keys.DiffOnly)), false)
 	case key.Matches(k, keys.Revoke):
 		return m.askRevoke()
 	case key.Matches(k, keys.Delete):
