@@ -40,10 +40,13 @@ func (e *StoppedError) Error() string {
 	if e.Stored == 0 {
 		return fmt.Sprintf("%s before any message was stored (of %d planned): %s", what, e.Total, cause)
 	}
+	// The last conversation begun is where it stopped, maybe part way:
+	// it is always named, the ones between counted.
 	var where []string
 	for i, c := range e.Convs {
-		if i == namedConvs {
-			where = append(where, fmt.Sprintf("and %d more", len(e.Convs)-namedConvs))
+		if len(e.Convs) > namedConvs && i == namedConvs-1 {
+			last := e.Convs[len(e.Convs)-1]
+			where = append(where, fmt.Sprintf("and %d more, then %s seqs 1-%d where it stopped", len(e.Convs)-namedConvs, last.Cid, last.Last))
 			break
 		}
 		where = append(where, fmt.Sprintf("%s seqs 1-%d", c.Cid, c.Last))

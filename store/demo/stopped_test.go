@@ -30,14 +30,21 @@ func TestSeedInterruptedDuringReadsSaysWhatItStored(t *testing.T) {
 	}
 }
 
-// A seed stopped in many conversations names a few and counts the rest.
+// A seed stopped in many conversations names a few and counts the rest,
+// and always names the one it stopped in (maybe part way): counted among
+// "and N more", that one was the line's news.
 func TestStoppedErrorIsBounded(t *testing.T) {
 	e := &StoppedError{Stored: 5000, Total: 9000, Err: context.Canceled}
-	for range 50 {
+	for range 49 {
 		e.Convs = append(e.Convs, StoredConv{Cid: "sg_a_long_group_name", Last: 100})
 	}
-	if got := e.Error(); len(got) > 300 || !strings.Contains(got, "and 47 more") {
+	e.Convs = append(e.Convs, StoredConv{Cid: "sg_cut_short", Last: 37})
+	got := e.Error()
+	if len(got) > 300 || !strings.Contains(got, "and 47 more") {
 		t.Errorf("error %q (%d bytes); want 3 conversations named, the others counted", got, len(got))
+	}
+	if !strings.Contains(got, "sg_cut_short seqs 1-37 where it stopped") {
+		t.Errorf("error %q does not name the conversation it stopped in", got)
 	}
 }
 
