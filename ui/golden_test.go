@@ -362,7 +362,7 @@ func TestGoldenHelpShort(t *testing.T) {
 	s.keys("?")
 	s.waitFor("Keys · lines 1–")
 	s.keys("G")
-	s.waitFor("I find by msg ID")
+	s.waitFor("find by msg ID")
 	s.check()
 }
 

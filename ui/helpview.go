@@ -96,13 +96,47 @@ func (b *helpBox) fullHelp(width int, rowSep string) string {
 	h.Width = 0 // measured here; help's own cut drops whole columns behind a "…"
 	var out string
 	for per := len(groups); per >= 1; per-- {
+		aligned := alignKeys(groups, per)
 		var rows []string
-		for i := 0; i < len(groups); i += per {
-			rows = append(rows, h.FullHelpView(groups[i:min(i+per, len(groups))]))
+		for i := 0; i < len(aligned); i += per {
+			rows = append(rows, h.FullHelpView(aligned[i:min(i+per, len(aligned))]))
 		}
 		out = strings.Join(rows, rowSep)
 		if lipgloss.Width(out) <= width {
 			return out
+		}
+	}
+	return out
+}
+
+// alignKeys pads the keys and descriptions of groups laid out per to a
+// row so that the groups in one column share its widest key and text:
+// help sizes each group's columns by its own bindings, so the rows of
+// groups under the first lost their alignment ("r revoke" under
+// "↑/k   up").
+func alignKeys(groups [][]key.Binding, per int) [][]key.Binding {
+	if len(groups) <= per {
+		return groups
+	}
+	keyW, descW := make([]int, per), make([]int, per)
+	for i, g := range groups {
+		for _, b := range g {
+			if b.Enabled() {
+				keyW[i%per] = max(keyW[i%per], lipgloss.Width(b.Help().Key))
+				descW[i%per] = max(descW[i%per], lipgloss.Width(b.Help().Desc))
+			}
+		}
+	}
+	out := make([][]key.Binding, len(groups))
+	for i, g := range groups {
+		out[i] = make([]key.Binding, len(g))
+		for j, b := range g {
+			h := b.Help()
+			if i%per < per-1 { // the last column's text ends the line
+				h.Desc = padRight(h.Desc, descW[i%per])
+			}
+			b.SetHelp(padRight(h.Key, keyW[i%per]), h.Desc)
+			out[i][j] = b
 		}
 	}
 	return out
