@@ -97,7 +97,7 @@ func (w *writeFlags) write(ctx context.Context, s *session, action string) error
 			return err
 		}
 		as := w.By
-		if w.Admin {
+		if w.Admin || st.IsIMAdmin(w.By) {
 			as += " as an app admin"
 		}
 		if res.API != nil {

@@ -68,7 +68,7 @@ type connection struct {
 	// the server (store/openimapi), which notifies devices.
 	OpenIMAPI     string        `name:"openim-api" env:"CHATLENS_OPENIM_API" placeholder:"URL" group:"connection" help:"OpenIM Server's REST API (http://host:10002): revoke, delete and mark read go through it, so devices are notified."`
 	OpenIMSecret  string        `name:"openim-secret" env:"CHATLENS_OPENIM_SECRET" placeholder:"SECRET" group:"connection" help:"The server's secret (share.yml), for the admin token that asks each user's token."`
-	OpenIMAdmin   string        `name:"openim-admin" default:"imAdmin" placeholder:"USER" group:"connection" help:"The server's app admin user ID."`
+	OpenIMAdmin   string        `name:"openim-admin" default:"imAdmin" placeholder:"USER" group:"connection" help:"The server's app admin user ID (share.yml imAdminUserID): its token makes API writes, and its own writes pass the permission checks, as the server passes them."`
 	OpenIMTimeout time.Duration `name:"openim-timeout" default:"10s" placeholder:"DURATION" group:"connection" help:"How long to wait for each answer of the API before its seqs are unknown."`
 }
 

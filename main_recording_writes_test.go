@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -105,5 +106,36 @@ func TestRecordedRefusals(t *testing.T) {
 		if string(a) != string(b) {
 			t.Errorf("sg_g1 seq %d changed by a refused write:\n%s\n%s", seq, b, a)
 		}
+	}
+}
+
+// The deployment's app admin (share.yml imAdminUserID, --openim-admin,
+// imAdmin by default) revokes as themselves with no --admin: the server's
+// RevokeMsg skips every permission check when authverify.IsAdmin passes
+// the caller's token (internal/rpc/msg/revoke.go), and the recording's
+// "app admin token, userID=imAdmin, revokes u1" left sg_g1 seq 22 revoked
+// by imAdmin with role 0 and user.nickname "superAdmin". chatlens refused
+// it: imAdmin is no member of g1.
+func TestAppAdminRevokesAsThemselves(t *testing.T) {
+	dir := recording(t)
+	r := importRecording(t, dir, []string{"--data", filepath.Join(t.TempDir(), "recorded.db")})
+	recordedRevoke := storedSlots(t, r, "sg_g1")[22]["revoke"].(map[string]any)
+	if recordedRevoke["user_id"] != "imAdmin" {
+		t.Fatalf("the recording's sg_g1 seq 22 was revoked by %v, not imAdmin", recordedRevoke["user_id"])
+	}
+	res := r.chatlens(t, "revoke", "--conversation", "sg_g1", "--seq", "23", "--by", "imAdmin")
+	if res.code != 0 || !strings.Contains(res.stdout, "by imAdmin as an app admin (role 0)") {
+		t.Fatalf("revoke by imAdmin: exit %d, stdout %q, stderr %q; want it done as an app admin", res.code, res.stdout, res.stderr)
+	}
+	got := storedSlots(t, r, "sg_g1")[23]["revoke"].(map[string]any)
+	for _, field := range []string{"user_id", "role", "nickname"} {
+		if !reflect.DeepEqual(got[field], recordedRevoke[field]) {
+			t.Errorf("revoke record %s = %v, the server wrote %v for imAdmin's revoke", field, got[field], recordedRevoke[field])
+		}
+	}
+	// Another app admin ID: imAdmin is then an ordinary user, refused.
+	res = r.chatlens(t, "revoke", "--conversation", "sg_g1", "--seq", "24", "--by", "imAdmin", "--openim-admin", "opsAdmin")
+	if res.code != 1 || !strings.Contains(res.stderr, "not a member of group g1") {
+		t.Errorf("revoke by imAdmin when opsAdmin is the app admin: exit %d, stderr %q; want the member rule's refusal", res.code, res.stderr)
 	}
 }

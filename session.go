@@ -134,7 +134,7 @@ func (s *session) open(ctx context.Context, use storeUse) error {
 	if s.cmd == "seed" {
 		audit = nil // one entry for the whole seed, not one per batch
 	}
-	opts := store.Options{Cache: cache, ReadOnly: c.ReadOnly, Audit: audit, Operator: operator()}
+	opts := store.Options{Cache: cache, ReadOnly: c.ReadOnly, Audit: audit, Operator: operator(), IMAdmins: []string{c.OpenIMAdmin}}
 	if c.OpenIMAPI != "" && use.writes {
 		api, err := c.openIMClient()
 		if err != nil {

@@ -32,6 +32,9 @@ type Done struct {
 // one line (*UnknownUserError or *TargetError) and is audited "refused".
 // A read-only store refuses in the write itself, reading nothing first.
 func (s *Store) Do(ctx context.Context, req WriteRequest) (Done, error) {
+	// An app admin acting as themselves needs no --admin: the server
+	// passes their own token as it passes the admin token.
+	req.Admin = req.Admin || s.IsIMAdmin(req.By)
 	if req.Admin {
 		ctx = context.WithValue(ctx, adminKey{}, true)
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,6 +20,7 @@ type Store struct {
 	operator  string
 	api       API // nil: writes go through the state machine on the backend
 	apiSettle time.Duration
+	imAdmins  []string // the deployment's app admins (Options.IMAdmins)
 	// FindBatch is the most buckets read in one find.
 	FindBatch int
 
@@ -43,6 +45,10 @@ type Options struct {
 	// APISettle bounds the wait for the store to show a write the API
 	// accepted (0: DefaultAPISettle).
 	APISettle time.Duration
+	// IMAdmins are the user IDs the deployment makes app admins (OpenIM's
+	// share.yml imAdminUserID): their own writes pass as --admin's do, as
+	// the server's authverify.IsAdmin passes their token.
+	IMAdmins []string
 }
 
 // New wraps backend.
@@ -52,8 +58,13 @@ func New(backend Backend, opts Options) *Store {
 		settle = DefaultAPISettle
 	}
 	return &Store{backend: backend, cache: opts.Cache, readOnly: opts.ReadOnly,
-		audit: opts.Audit, operator: opts.Operator, api: opts.API, apiSettle: settle, FindBatch: 16}
+		audit: opts.Audit, operator: opts.Operator, api: opts.API, apiSettle: settle, FindBatch: 16,
+		imAdmins: slices.DeleteFunc(slices.Clone(opts.IMAdmins), func(id string) bool { return id == "" })}
 }
+
+// IsIMAdmin reports whether uid is one of the deployment's app admins
+// (Options.IMAdmins): OpenIM skips every permission check of their writes.
+func (s *Store) IsIMAdmin(uid string) bool { return slices.Contains(s.imAdmins, uid) }
 
 // Backend is the underlying backend (for import, export and check).
 func (s *Store) Backend() Backend { return s.backend }

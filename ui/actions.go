@@ -141,7 +141,7 @@ func (t *timeline) revokeDialog(seq int64, viewer, summary string) confirmDialog
 		return confirmDialog{title: "Revoke for everyone?", lines: lines, run: func() tea.Msg { return nil }}
 	}
 	msg := st.Slot.Msg
-	who := store.Revoker{UserID: viewer, Admin: t.e.admin}
+	who := store.Revoker{UserID: viewer, Admin: t.e.admin || t.e.st.IsIMAdmin(viewer)}
 	var sender *bucket.GroupMember
 	for _, mb := range t.members {
 		gm := &bucket.GroupMember{UserID: mb.UserID, RoleLevel: mb.RoleLevel}
