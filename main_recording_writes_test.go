@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -137,5 +138,54 @@ func TestAppAdminRevokesAsThemselves(t *testing.T) {
 	res = r.chatlens(t, "revoke", "--conversation", "sg_g1", "--seq", "24", "--by", "imAdmin", "--openim-admin", "opsAdmin")
 	if res.code != 1 || !strings.Contains(res.stderr, "not a member of group g1") {
 		t.Errorf("revoke by imAdmin when opsAdmin is the app admin: exit %d, stderr %q; want the member rule's refusal", res.code, res.stderr)
+	}
+}
+
+// Without Redis the newest seq is where the stored slots end. OpenIM's
+// physical delete leaves {msg: null} alone in the slot (mgo/msg.go
+// DeleteMsgsInOneDocByIndex), where a slot no message reached has revoke,
+// del_list and is_read too: so a physically deleted newest message still
+// ends the window, as MALLOC_SEQ's CURR does for the server
+// (has_read_u1.json: si_u1_u2 maxSeq 120). chatlens ended it at 119.
+func TestPhysicallyDeletedNewestStillEndsTheWindow(t *testing.T) {
+	src := recording(t)
+	dir := t.TempDir()
+	for _, coll := range recordedCollections {
+		b, err := os.ReadFile(filepath.Join(src, coll+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if coll == "msg" {
+			var lines []string
+			for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+				var doc map[string]any
+				if err := json.Unmarshal([]byte(line), &doc); err != nil {
+					t.Fatal(err)
+				}
+				if doc["doc_id"] == "si_u1_u2:1" {
+					doc["msgs"].([]any)[19] = map[string]any{"msg": nil} // seq 120, as the physical delete leaves it
+					nb, _ := json.Marshal(doc)
+					line = string(nb)
+				}
+				lines = append(lines, line)
+			}
+			b = []byte(strings.Join(lines, "\n") + "\n")
+		}
+		if err := os.WriteFile(filepath.Join(dir, coll+".json"), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := importRecording(t, dir, []string{"--data", filepath.Join(t.TempDir(), "recorded.db")})
+	if slot := storedSlots(t, r, "si_u1_u2")[120]; len(slot) != 1 || slot["msg"] != nil {
+		t.Fatalf("seq 120 stored as %v, want {msg: null} alone", slot)
+	}
+	for _, o := range jsonLines(t, "conversations", r.chatlens(t, "conversations", "--as", "u1", "--format", "json").stdout) {
+		if o["conversationID"] == "si_u1_u2" && num(o["maxSeq"]) != 120 {
+			t.Errorf("u1's si_u1_u2 maxSeq %v; the server's is 120 (has_read_u1.json), seq 120 deleted or not", o["maxSeq"])
+		}
+	}
+	rows := jsonLines(t, "dump", r.chatlens(t, "dump", "--conversation", "si_u1_u2", "--as", "u1", "--from", "118", "--format", "json").stdout)
+	if len(rows) != 3 || num(rows[2]["seq"]) != 120 || num(rows[2]["status"]) != 4 {
+		t.Errorf("dump of 118- as u1: %v; want seqs 118-120, 120 pulled as the deleted stand-in (status 4)", rows)
 	}
 }

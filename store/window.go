@@ -289,7 +289,7 @@ func (s *Store) trimToLastFilled(ctx context.Context, ws map[string]*bucket.Wind
 			continue
 		}
 		w.Last = b
-		last := b.LastFilledSeq()
+		last := b.LastSentSeq()
 		if last == 0 && len(b.Problems) > 0 {
 			// Unreadable (msgs missing, not an array): end the window at the
 			// end of it, so that the broken bucket is shown.

@@ -27,6 +27,13 @@ type StoredSlot struct {
 	// Unstored: cached, and the backend's copy of the bucket read with it
 	// holds no message there (Redis has it before MongoDB does).
 	Unstored bool
+	// Erased: the stored slot is what OpenIM's physical delete leaves over
+	// a message: msgs.<i> set to {msg: nil} (mgo/msg.go
+	// DeleteMsgsInOneDocByIndex), maybe with the field a later delete for
+	// me, mark read or admin revoke added, but not all of revoke, del_list
+	// and is_read, which every slot of a bucket OpenIM creates has. So the
+	// seq was sent: a hole that still counts towards the newest seq.
+	Erased bool
 }
 
 // Missing reports a bucket that is not stored at all: every slot a hole.
@@ -113,6 +120,7 @@ func (d *slotDecoder) decodeSlot(s *StoredSlot, v bson.RawValue, left int) {
 		}
 	}
 	s.Slot = slot
+	s.Erased = slot.Msg == nil && erased(v.Value)
 	s.Problem = seqProblem(slot, s.Seq)
 	// What a lenient decode hides (missing fields, nulls, bad content) still
 	// deserves a marker.
@@ -161,6 +169,45 @@ func (m *MsgData) IsStandIn() bool {
 // element that does not read as one and is shown with its marker.
 func (s StoredSlot) filled() bool {
 	return !s.IsHole() || s.Problem != "" && s.Problem != problemShortArray
+}
+
+// erased tells a slot document whose msg is null and which lacks one of
+// the fields OpenIM gives every slot it creates (see StoredSlot.Erased).
+func erased(slot []byte) bool {
+	elems, err := bson.Raw(slot).Elements()
+	if err != nil {
+		return false
+	}
+	var seen, msgNull = 0, false
+	for _, e := range elems {
+		switch e.Key() {
+		case "msg":
+			if seen&1 == 0 { // the first msg is the one read
+				msgNull = e.Value().Type == bson.TypeNull
+			}
+			seen |= 1
+		case "revoke":
+			seen |= 2
+		case "del_list":
+			seen |= 4
+		case "is_read":
+			seen |= 8
+		}
+	}
+	return msgNull && seen != 15
+}
+
+// LastSentSeq is the highest seq in b that holds a message, a malformed
+// slot or an erased one (a message physically deleted), 0 if none: where
+// the messages sent end, as far as the bucket tells. Without Redis's
+// MALLOC_SEQ it is the newest seq a reader is given.
+func (b *Bucket) LastSentSeq() int64 {
+	for i := BucketSize - 1; i >= 0; i-- {
+		if b.Slots[i].filled() || b.Slots[i].Erased {
+			return b.Slots[i].Seq
+		}
+	}
+	return 0
 }
 
 // LastFilledSeq is the highest seq in b holding a message or a malformed

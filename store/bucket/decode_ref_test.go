@@ -86,6 +86,7 @@ func refDecodeSlot(s *bucket.StoredSlot, v bson.RawValue) {
 		return
 	}
 	s.Slot = &slot
+	s.Erased = slot.Msg == nil && refErased(v.Value)
 	if slot.Msg != nil && slot.Msg.SendTime != 0 && slot.Msg.Seq != s.Seq {
 		s.Problem = fmt.Sprintf("message says seq %d but its slot holds seq %d", slot.Msg.Seq, s.Seq)
 	}
@@ -94,6 +95,25 @@ func refDecodeSlot(s *bucket.StoredSlot, v bson.RawValue) {
 	if s.Problem == "" {
 		s.Problem = refSlotMarker(v, s.Seq)
 	}
+}
+
+// refErased: msg is null and one of revoke, del_list, is_read is missing.
+func refErased(raw bson.Raw) bool {
+	var d bson.D
+	if bson.Unmarshal(raw, &d) != nil {
+		return false
+	}
+	m := map[string]any{}
+	for _, e := range d {
+		if _, dup := m[e.Key]; !dup {
+			m[e.Key] = e.Value
+		}
+	}
+	msg, hasMsg := m["msg"]
+	_, r := m["revoke"]
+	_, dl := m["del_list"]
+	_, ir := m["is_read"]
+	return hasMsg && msg == nil && !(r && dl && ir)
 }
 
 // refFieldType is the BSON shape a contract field must have.

@@ -55,7 +55,7 @@ func sameCheck(t testing.TB, what string, v bson.RawValue, seq int64) {
 }
 
 func describe(s bucket.StoredSlot) string {
-	out := bson.M{"seq": s.Seq, "problem": s.Problem, "cached": s.Cached}
+	out := bson.M{"seq": s.Seq, "problem": s.Problem, "cached": s.Cached, "erased": s.Erased}
 	if s.Slot != nil {
 		out["slot"] = *s.Slot
 		if s.Slot.Msg != nil {
