@@ -16,7 +16,25 @@ type Bucket struct {
 	Index    int64
 	Slots    [BucketSize]StoredSlot
 	Problems []string // document-level: array length, doc_id form, ...
+	// cut, when set, says only positions cutFirst..cutLast were read (the
+	// edge of a range): the others say nothing of what is stored (Holds).
+	cut               bool
+	cutFirst, cutLast int
 }
+
+// Holds reports whether b says what is stored at seq: every position of a
+// bucket read whole; of one read cut (DecodeCut), the positions read and
+// the ones the cache filled since.
+func (b *Bucket) Holds(seq int64) bool {
+	if BucketIndex(seq) != b.Index {
+		return false
+	}
+	i := SlotIndex(seq)
+	return !b.cut || i >= b.cutFirst && i <= b.cutLast || b.Slots[i].Cached
+}
+
+// IsCut reports a bucket read only in part (DecodeCut).
+func (b *Bucket) IsCut() bool { return b.cut }
 
 // StoredSlot is one position of a bucket as stored.
 type StoredSlot struct {
@@ -69,19 +87,9 @@ func DecodeBucket(raw bson.Raw) *Bucket {
 	for i := range b.Slots {
 		b.Slots[i].Seq = FirstSeq(b.Index) + int64(i)
 	}
-	msgsVal, err := raw.LookupErr("msgs")
-	if err != nil {
-		b.Problems = append(b.Problems, "msgs is missing")
-		return b
-	}
-	arr, ok := msgsVal.ArrayOK()
-	if !ok {
-		b.Problems = append(b.Problems, fmt.Sprintf("msgs is %s, not an array", msgsVal.Type))
-		return b
-	}
-	elems, err := arr.Values()
-	if err != nil {
-		b.Problems = append(b.Problems, "msgs is not a readable array: "+err.Error())
+	elems, problem := msgsOf(raw)
+	if problem != "" {
+		b.Problems = append(b.Problems, problem)
 		return b
 	}
 	if len(elems) != BucketSize {
@@ -95,6 +103,40 @@ func DecodeBucket(raw bson.Raw) *Bucket {
 	for i := len(elems); i < BucketSize; i++ {
 		b.Slots[i].Problem = problemShortArray
 	}
+	return b
+}
+
+// msgsOf is the elements of raw's msgs, or the document-level problem
+// that leaves it none.
+func msgsOf(raw bson.Raw) ([]bson.RawValue, string) {
+	msgsVal, err := raw.LookupErr("msgs")
+	if err != nil {
+		return nil, "msgs is missing"
+	}
+	arr, ok := msgsVal.ArrayOK()
+	if !ok {
+		return nil, fmt.Sprintf("msgs is %s, not an array", msgsVal.Type)
+	}
+	elems, err := arr.Values()
+	if err != nil {
+		return nil, "msgs is not a readable array: " + err.Error()
+	}
+	return elems, ""
+}
+
+// DecodeCut decodes bucket index of cid as read cut to n positions from
+// first (sliced: raw's msgs starts at slot first, as FindSlotRanges cuts
+// it; raw not nil): those positions come back as DecodeBucket gives them,
+// and so do the document-level problems a cut can show (a msgs missing or
+// not an array; not its length, which the cut hides). The other positions
+// are not read: Holds says so.
+func DecodeCut(raw bson.Raw, sliced bool, cid string, index int64, first, n int) *Bucket {
+	b := MissingBucket(cid, index)
+	b.cut, b.cutFirst, b.cutLast = true, first, first+n-1
+	if _, problem := msgsOf(raw); problem != "" {
+		b.Problems = append(b.Problems, problem)
+	}
+	copy(b.Slots[first:first+n], DecodeSlots(raw, sliced, index, first, n))
 	return b
 }
 

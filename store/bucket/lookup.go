@@ -6,7 +6,8 @@ package bucket
 type Lookup func(seq int64) (StoredSlot, bool)
 
 // LookupIn finds a seq in quoted (single slots read for quotes; nil for
-// none), then in buckets.
+// none), then in the buckets that hold it (a bucket read cut holds only
+// what was read).
 func LookupIn(buckets []*Bucket, quoted map[int64]StoredSlot) Lookup {
 	byIndex := make(map[int64]*Bucket, len(buckets))
 	for _, b := range buckets {
@@ -16,7 +17,7 @@ func LookupIn(buckets []*Bucket, quoted map[int64]StoredSlot) Lookup {
 		if s, ok := quoted[seq]; ok {
 			return s, true
 		}
-		if b := byIndex[BucketIndex(seq)]; b != nil {
+		if b := byIndex[BucketIndex(seq)]; b != nil && b.Holds(seq) {
 			return b.Slots[SlotIndex(seq)], true
 		}
 		return StoredSlot{}, false
