@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -84,12 +85,12 @@ func (s *Store) cachedSlots(ctx context.Context, cid string, seqs []int64) map[i
 
 // overlay puts cached slots over the stored ones: Redis holds the newer
 // state. read says b came from the backend, so a cached message over one of
-// its holes is not in the store yet.
+// its holes is not in the store yet (where b holds what is stored).
 func overlay(b *bucket.Bucket, hits map[int64]*bucket.Slot, read bool) {
 	for j := range b.Slots {
 		if slot := hits[b.Slots[j].Seq]; slot != nil {
 			cs := bucket.CachedSlot(b.Slots[j].Seq, slot)
-			cs.Unstored = read && b.Slots[j].IsHole()
+			cs.Unstored = read && b.Holds(b.Slots[j].Seq) && b.Slots[j].IsHole()
 			b.Slots[j] = cs
 		}
 	}
@@ -99,6 +100,15 @@ func overlay(b *bucket.Bucket, hits map[int64]*bucket.Slot, read bool) {
 // (seqs up to maxSeq), the rest from the backend in one find per FindBatch
 // buckets. Buckets not stored come back as all holes. Order follows indexes.
 func (s *Store) Buckets(ctx context.Context, cid string, indexes []int64, maxSeq int64) ([]*bucket.Bucket, error) {
+	return s.bucketsIn(ctx, cid, indexes, maxSeq, 1, bucket.MaxSeq)
+}
+
+// bucketsIn is Buckets reading from the backend only seqs from..to of the
+// buckets that hold seqs outside it (a range's edges), where the backend
+// can cut them (FindSlotRanges, the same one round trip per FindBatch
+// buckets); the cache is asked as Buckets asks it, so what it holds and
+// which buckets it spares a read are the same.
+func (s *Store) bucketsIn(ctx context.Context, cid string, indexes []int64, maxSeq, from, to int64) ([]*bucket.Bucket, error) {
 	var cached map[int64]*bucket.Slot
 	if s.cache != nil && maxSeq > 0 {
 		var seqs []int64
@@ -110,8 +120,7 @@ func (s *Store) Buckets(ctx context.Context, cid string, indexes []int64, maxSeq
 		cached = s.cachedSlots(ctx, cid, seqs)
 	}
 	// A bucket whose every visible seq is cached needs no backend read.
-	var missing []string
-	read := map[int64]bool{} // buckets asked of the backend
+	var missing []int64
 	for _, idx := range indexes {
 		complete := s.cache != nil && maxSeq > 0
 		for seq := bucket.FirstSeq(idx); complete && seq <= bucket.LastSeq(idx) && seq <= maxSeq; seq++ {
@@ -120,33 +129,76 @@ func (s *Store) Buckets(ctx context.Context, cid string, indexes []int64, maxSeq
 			}
 		}
 		if !complete {
-			missing = append(missing, bucket.DocID(cid, idx))
-			read[idx] = true
+			missing = append(missing, idx)
 		}
 	}
-	byID := map[string]*bucket.Bucket{}
+	byIndex := make(map[int64]*bucket.Bucket, len(missing))
 	for start := 0; start < len(missing); start += s.FindBatch {
-		batch := missing[start:min(start+s.FindBatch, len(missing))]
-		s.trip()
-		raws, err := s.backend.FindBuckets(ctx, batch)
-		if err != nil {
+		if err := s.readBuckets(ctx, cid, missing[start:min(start+s.FindBatch, len(missing))], from, to, byIndex); err != nil {
 			return nil, err
-		}
-		for _, raw := range raws {
-			b := bucket.DecodeBucket(raw)
-			byID[b.DocID] = b
 		}
 	}
 	out := make([]*bucket.Bucket, len(indexes))
 	for i, idx := range indexes {
-		b := byID[bucket.DocID(cid, idx)]
+		b, read := byIndex[idx]
 		if b == nil {
 			b = bucket.MissingBucket(cid, idx)
 		}
-		overlay(b, cached, read[idx])
+		overlay(b, cached, read)
 		out[i] = b
 	}
 	return out, nil
+}
+
+// readBuckets reads the buckets indexes of cid from the backend in one
+// round trip into byIndex (nil: not stored), each cut to seqs from..to
+// where the backend can: one find of whole buckets when none needs a cut.
+func (s *Store) readBuckets(ctx context.Context, cid string, indexes []int64, from, to int64, byIndex map[int64]*bucket.Bucket) error {
+	ranges := make([]SlotRange, len(indexes))
+	partly := false
+	for i, idx := range indexes {
+		first, last := bucket.SlotIndex(max(from, bucket.FirstSeq(idx))), bucket.SlotIndex(min(to, bucket.LastSeq(idx)))
+		ranges[i] = SlotRange{DocID: bucket.DocID(cid, idx), First: first, N: last - first + 1}
+		partly = partly || !ranges[i].Whole()
+	}
+	s.trip()
+	if !partly {
+		ids := make([]string, len(indexes))
+		asked := make(map[string]int64, len(indexes))
+		for i, r := range ranges {
+			ids[i], asked[r.DocID] = r.DocID, indexes[i]
+			byIndex[indexes[i]] = nil
+		}
+		raws, err := s.backend.FindBuckets(ctx, ids)
+		if err != nil {
+			return err
+		}
+		for _, raw := range raws {
+			b := bucket.DecodeBucket(raw)
+			if idx, ok := asked[b.DocID]; ok {
+				byIndex[idx] = b
+			}
+		}
+		return nil
+	}
+	read, err := s.backend.FindSlotRanges(ctx, ranges)
+	if err != nil {
+		return err
+	}
+	if len(read) != len(ranges) {
+		return fmt.Errorf("read %d slot ranges, asked %d", len(read), len(ranges))
+	}
+	for i, idx := range indexes {
+		switch r := read[i]; {
+		case r.Raw == nil:
+			byIndex[idx] = nil
+		case r.Sliced:
+			byIndex[idx] = bucket.DecodeCut(r.Raw, true, cid, idx, ranges[i].First, ranges[i].N)
+		default:
+			byIndex[idx] = bucket.DecodeBucket(r.Raw)
+		}
+	}
+	return nil
 }
 
 var errFound = errors.New("found")

@@ -69,7 +69,9 @@ func (s *Store) HoleSendTimes(ctx context.Context, w *bucket.Window, from, to in
 		}
 		runs = append(runs, holeRun{lo: lo, hi: hi, prev: last})
 	}
-	err := s.Scan(ctx, w, from, to, func(batch []*bucket.Bucket) error {
+	// The first bucket is read from its start: a hole's send time may be
+	// a message's before from in it.
+	err := s.scanReading(ctx, w, from, to, bucket.FirstSeq(bucket.BucketIndex(max(from, 1))), func(batch []*bucket.Bucket) error {
 		for _, b := range batch {
 			if first := max(from, bucket.FirstSeq(b.Index)); first > next {
 				addHoles(next, first-1) // buckets not stored: holes

@@ -37,11 +37,23 @@ func (s *Store) ScanQuoted(ctx context.Context, w *bucket.Window, from, to int64
 	var prev []*bucket.Bucket
 	return s.Scan(ctx, w, from, to, func(batch []*bucket.Bucket) error {
 		near := slices.Concat(prev, batch)
-		held := make(map[int64]bool, len(near))
+		held := make(map[int64]bool, len(near)) // the buckets at hand whole
+		var cut []*bucket.Bucket                // and the ones read cut, in part
 		for _, b := range near {
-			held[b.Index] = true
+			if b.IsCut() {
+				cut = append(cut, b)
+			} else {
+				held[b.Index] = true
+			}
 		}
-		quoted, err := s.QuotedSlots(ctx, w.Cid, batch, from, to, w.MaxSeq, func(i int64) bool { return held[i] }, quotesIn)
+		// A quote into the part of a cut bucket that was read is at hand;
+		// one into the rest is read by QuotedSlots.
+		nearQuotes := func(bs []*bucket.Bucket, from, to int64, held func(int64) bool) []int64 {
+			return slices.DeleteFunc(quotesIn(bs, from, to, held), func(seq int64) bool {
+				return slices.ContainsFunc(cut, func(b *bucket.Bucket) bool { return b.Holds(seq) })
+			})
+		}
+		quoted, err := s.QuotedSlots(ctx, w.Cid, batch, from, to, w.MaxSeq, func(i int64) bool { return held[i] }, nearQuotes)
 		if err != nil {
 			return err
 		}

@@ -8,7 +8,9 @@ import (
 )
 
 // Scan reads the buckets holding seqs from..to of w's conversation, oldest
-// first, FindBatch buckets per find, and calls fn with each batch of buckets
+// first, FindBatch buckets per find, the ones at the range's edges cut to
+// the seqs in it where the backend can (a bucket read cut holds only those:
+// bucket.Holds), and calls fn with each batch of buckets
 // that hold anything and gap (when not nil) with each run of seqs (within from..to) whose
 // buckets are neither stored nor cached, in seq order. The newest bucket the
 // window already read (w.Last) is reused, not read again. Only one batch is
@@ -17,7 +19,15 @@ import (
 // walks only those, so a bucket stored at index 10,000,000 costs one gap,
 // not ten million reads.
 func (s *Store) Scan(ctx context.Context, w *bucket.Window, from, to int64, fn func(batch []*bucket.Bucket) error, gap func(from, to int64) error) error {
+	return s.scanReading(ctx, w, from, to, from, fn, gap)
+}
+
+// scanReading is Scan reading the first bucket from seq readFrom (at most
+// from, in from's bucket) on: for a reader that needs the slots before
+// from in it.
+func (s *Store) scanReading(ctx context.Context, w *bucket.Window, from, to, readFrom int64, fn func(batch []*bucket.Bucket) error, gap func(from, to int64) error) error {
 	from, to = max(from, 1), min(to, bucket.MaxSeq)
+	readFrom = max(min(readFrom, from), bucket.FirstSeq(bucket.BucketIndex(from)))
 	if to < from {
 		return nil
 	}
@@ -45,7 +55,7 @@ func (s *Store) Scan(ctx context.Context, w *bucket.Window, from, to int64, fn f
 		}
 		var read []*bucket.Bucket
 		if len(toRead) > 0 {
-			if read, err = s.Buckets(ctx, w.Cid, toRead, w.MaxSeq); err != nil {
+			if read, err = s.bucketsIn(ctx, w.Cid, toRead, w.MaxSeq, readFrom, to); err != nil {
 				return err
 			}
 		}
@@ -87,7 +97,7 @@ func (s *Store) Scan(ctx context.Context, w *bucket.Window, from, to int64, fn f
 
 // NotStored reports a bucket read back as neither stored nor cached: every
 // position empty, nothing wrong with it (a stored bucket of empty slots has
-// slots; a broken one has problems).
+// slots, in the part read of one read cut too; a broken one has problems).
 func NotStored(b *bucket.Bucket) bool {
 	if len(b.Problems) > 0 {
 		return false
