@@ -287,3 +287,30 @@ func TestRevokeWaitsForTheRevokersRole(t *testing.T) {
 		t.Errorf("stored revoke %+v, want alice's owner role and nickname", rv)
 	}
 }
+
+// TestMarkReadReadsBackOnlyTheReadSeq: after a mark read, the held bucket
+// written is read again and, of the list and the window, only the
+// reader's read seq, which is all a mark read moves there (one round trip;
+// before, the whole list and window again: 6 and 2). The list's count and
+// the read line show the store's read seq.
+func TestMarkReadReadsBackOnlyTheReadSeq(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB) // alice has read up to 100 of 120
+	before := st.Stats().RoundTrips
+	d.keys("m", "y")
+	// The checks (the user; the window: seq, seq_user, conversation, the
+	// newest bucket), the write (bucket 1, the read seq), then the held
+	// bucket 1 and the read seq read back.
+	if got := st.Stats().RoundTrips - before; got != 5+2+2 {
+		t.Errorf("mark read of 101-120 took %d round trips, want 9", got)
+	}
+	if n := unreadOf(t, d, chatAB); n != 0 {
+		t.Errorf("list unread %d after the mark read, want 0", n)
+	}
+	if r := d.m.tl.win.ReadSeq; r != 120 {
+		t.Errorf("read seq on screen %d, want the store's 120", r)
+	}
+}

@@ -86,9 +86,9 @@ func (t *timeline) applyWindow(w bucket.Window) tea.Cmd {
 	return t.prefetch()
 }
 
-// rereadWindow reads viewer's window again after a mark read: the read seq
-// is the one the store shows, not the one asked for (the server may have
-// accepted and not written yet, or the write stopped part way).
+// rereadWindow reads viewer's window again whole after a mark read, when a
+// read of it was on its way (it may have read before the write); else only
+// the read seq is read back (afterMarkRead). A window not shown is dropped.
 func (t *timeline) rereadWindow(viewer string) tea.Cmd {
 	switch viewer {
 	case t.viewer:
