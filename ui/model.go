@@ -200,8 +200,12 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			msg.viewer, msg.why, m.e.keys.ViewAsAny.Help().Key), false)
 		return m, m.reloadList()
 	case listLoadedMsg:
+		var win tea.Cmd
+		if msg.winReq != 0 && m.tl != nil { // whatever became of the list
+			win = m.windowLoaded(windowLoadedMsg{req: msg.winReq, viewer: msg.owner, win: derefWindow(msg.win), err: msg.err})
+		}
 		if msg.req != m.list.req {
-			return m, nil // a list for a viewer already left
+			return m, win // a list for a viewer already left
 		}
 		m.list.loading = false
 		m.list.err = msg.err
@@ -212,13 +216,14 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			m.list.setItems(msg.items, open)
 			m.list.itemsFor = msg.owner
-			m.list.names = msg.names
+			m.list.names, m.list.groups = msg.names, msg.groups
 			m.list.fromMessages = msg.fromMessages
 			if m.tl != nil {
 				maps.Copy(m.tl.names, msg.names)
 			}
 			m.warnUnknownOwner(msg)
 		}
+		return m, win
 	case bucketsLoadedMsg:
 		if m.tl != nil {
 			cmd := m.tl.loaded(msg)

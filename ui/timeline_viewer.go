@@ -9,12 +9,13 @@ import (
 // Whose eyes the timeline uses: the viewer, the compare view's second
 // viewer, and their windows.
 
-// setViewer switches whose eyes the timeline uses. The held slots are
+// viewAs switches whose eyes the timeline uses. The held slots are
 // re-projected at the next draw; only the viewer's window (min and read
-// seq) may need a read, and that happens in the background.
-func (t *timeline) setViewer(v string) tea.Cmd {
+// seq) may need a read, and the caller makes it in the background (wait:
+// loadWindow, or the list's read after a switch, replying under t.winReq).
+func (t *timeline) viewAs(v string) (cmd tea.Cmd, wait bool) {
 	if v == t.viewer {
-		return nil
+		return nil, false
 	}
 	if v == t.compareAs {
 		// Comparing someone with themselves shows nothing: swap the sides.
@@ -23,12 +24,12 @@ func (t *timeline) setViewer(v string) tea.Cmd {
 	t.viewer = v
 	t.winReq = 0
 	if w, ok := t.wins[v]; ok {
-		return tea.Batch(t.applyWindow(w), t.restartDiffs())
+		return tea.Batch(t.applyWindow(w), t.restartDiffs()), false
 	}
 	t.diffs = diffScan{}
 	t.winOK = false
 	t.winReq = t.e.newReq()
-	return loadWindow(t.e, t.winReq, v, t.base)
+	return nil, true
 }
 
 // setCompare turns the compare view on against id. Their window is read in
