@@ -147,11 +147,7 @@ func (r bucketRequest) quotesIn(buckets []*bucket.Bucket, from, to int64, held f
 // (seqs minSeq..maxSeq): quotes reaching outside the batch read only their
 // quoted slots.
 func batchLookup(e *common, cid string, bs []*bucket.Bucket, minSeq, maxSeq int64) (bucket.Lookup, error) {
-	inBatch := make(map[int64]bool, len(bs))
-	for _, b := range bs {
-		inBatch[b.Index] = true
-	}
-	far, err := e.st.QuotedSlots(e.ctx, cid, bs, minSeq, maxSeq, maxSeq, func(i int64) bool { return inBatch[i] }, projection.QuotedSeqs)
+	far, err := e.st.QuotedSlots(e.ctx, cid, bs, minSeq, maxSeq, maxSeq, inBatch(bs), projection.QuotedSeqs)
 	if err != nil {
 		return nil, err
 	}

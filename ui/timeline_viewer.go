@@ -78,10 +78,10 @@ func (t *timeline) applyWindow(w bucket.Window) tea.Cmd {
 		return nil
 	}
 	if len(t.buckets) == 0 {
-		return t.loadAround(t.maxSeq(), nil)
+		return t.loadAround(t.maxSeq())
 	}
 	if t.lo > bucket.BucketIndex(t.maxSeq()) || t.hi < bucket.BucketIndex(t.minSeq()) {
-		return t.loadAround(t.maxSeq(), nil)
+		return t.loadAround(t.maxSeq())
 	}
 	t.clampCursor()
 	return t.prefetch()
