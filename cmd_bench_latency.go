@@ -147,8 +147,8 @@ func uiOps(ctx context.Context, st *store.Store, counter *bench.Counting, lat ti
 	})
 	// The buckets the rows cover that the first screen did not read, and
 	// the one past them read ahead (a held key never waits on a read); a
-	// quoted slot outside them (the quote three buckets back) can come in
-	// the find that reads ahead.
+	// quoted slot outside them (the quote three buckets back) could come in
+	// the find that reads ahead (it comes in one of its own: one above).
 	holdBuckets := bucket.BucketIndex(maxSeq) - bucket.BucketIndex(maxSeq-int64(hold.rows)) + 1
 	measure(fmt.Sprintf("hold k for %d rows at %.0f keys/s", hold.rows, time.Second.Seconds()/hold.every.Seconds()),
 		holdBuckets-newestBuckets+1, func() (int, string) {

@@ -132,9 +132,42 @@ func loadBuckets(e *common, r bucketRequest) tea.Cmd {
 			read[b.Index] = true
 		}
 		held := func(i int64) bool { return read[i] || r.have[i] }
+		// Quotes that reach only into the bucket the next read ahead reads
+		// take that bucket whole now, in place of their slots: it is read
+		// once, not their slots now and the whole of it soon after.
+		if next, ok := r.nextAhead(msg); ok {
+			if far := r.quotesIn(msg.buckets, r.minSeq, r.maxSeq, held); len(far) > 0 && allInBucket(far, next) {
+				bs, err := e.st.Buckets(e.ctx, r.cid, []int64{next}, r.maxSeq)
+				if err != nil {
+					msg.err = err
+					return msg
+				}
+				if len(bs) == 1 && !store.NotStored(bs[0]) { // a missing one is skipped as a gap when read ahead
+					msg.buckets, read[next] = append(msg.buckets, bs[0]), true
+				}
+			}
+		}
 		msg.quoted, msg.err = e.st.QuotedSlots(e.ctx, r.cid, msg.buckets, r.minSeq, r.maxSeq, r.maxSeq, held, r.quotesIn)
 		return msg
 	}
+}
+
+// nextAhead is the bucket the read ahead after this edge read would ask
+// for: the one past the bucket read, in the read's direction, inside the
+// window and not held. None for other reads, or one that found a gap.
+func (r bucketRequest) nextAhead(msg bucketsLoadedMsg) (int64, bool) {
+	if r.skipGap == 0 || r.refresh || msg.gap != nil || len(msg.buckets) != 1 {
+		return 0, false
+	}
+	next := msg.buckets[0].Index + int64(r.skipGap)
+	if next < bucket.BucketIndex(r.minSeq) || next > bucket.BucketIndex(r.maxSeq) || r.have[next] {
+		return 0, false
+	}
+	return next, true
+}
+
+func allInBucket(seqs []int64, index int64) bool {
+	return !slices.ContainsFunc(seqs, func(seq int64) bool { return bucket.BucketIndex(seq) != index })
 }
 
 // quotesIn is projection.QuotedSeqs less the quoted slots the timeline
