@@ -6,69 +6,87 @@ import (
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
-// ConversationsReusing is ConversationsOf for a list that replaces another
-// user's: known holds windows read for someone else (the rows shown), whose
-// start and end for everyone (SeqMinSeq, EndSeq) and newest bucket (Last,
-// StoredNewest) hold for uid too, as WindowAt takes them, so their seq
-// documents and newest buckets are not read again. With at (a window of
-// the open conversation read for someone else), uid's window of it, as
-// WindowAt gives it, comes from the same reads. Cost: uid's conversation
-// and seq_user documents, and Windows' reads for the conversations known
-// does not hold; ConversationsOf's when uid owns no conversation document.
-func (s *Store) ConversationsReusing(ctx context.Context, uid string, known map[string]bucket.Window, at *bucket.Window) ([]ConversationSummary, *bucket.Window, error) {
+// ViewerRecords are what a switch to another viewer reads of them first:
+// their conversation documents and their seq_user documents (of those and
+// of the open conversation), once for their window of the open
+// conversation and for their list.
+type ViewerRecords struct {
+	UID   string
+	convs []bucket.Conversation
+	read  *readSeqUsers
+	// Window is their window of the open conversation (ReadViewer's at),
+	// as WindowAt gives it; nil when none was asked.
+	Window *bucket.Window
+}
+
+// ReadViewer reads uid's conversation documents and seq_user documents
+// (two round trips, and the cache's read seqs), and with at (a window of
+// the open conversation read for someone else) uid's window of it, as
+// WindowAt gives it, from the same reads.
+func (s *Store) ReadViewer(ctx context.Context, uid string, at *bucket.Window) (*ViewerRecords, error) {
 	s.trip()
 	convs, err := s.backend.Conversations(ctx, uid)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	if len(convs) == 0 { // a bare msg export, or nobody's list: the whole path
-		list, err := s.conversationsFrom(ctx, uid, convs)
-		if err != nil || at == nil {
-			return list, nil, err
-		}
-		w, err := s.WindowAt(ctx, uid, *at)
-		return list, w, err
-	}
-	byCid := make(map[string]bucket.Conversation, len(convs))
+	v := &ViewerRecords{UID: uid, convs: convs}
 	want := make([]string, 0, len(convs)+1)
-	var fresh []string // conversations known does not hold
+	listed := map[string]bool{}
 	for _, c := range convs {
+		want, listed[c.ConversationID] = append(want, c.ConversationID), true
+	}
+	if at != nil && !listed[at.Cid] {
+		want = append(want, at.Cid)
+	}
+	if len(want) == 0 {
+		return v, nil
+	}
+	if v.read, err = s.seqUsersOf(ctx, uid, want); err != nil {
+		return nil, err
+	}
+	if at != nil {
+		if v.Window, err = s.windowAtFrom(ctx, uid, *at, convs, v.read); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+// ConversationsReusing is ConversationsOf of v's user from the records
+// ReadViewer read, for a list that replaces another user's: known holds
+// windows read for someone else (the rows shown), whose start and end for
+// everyone (SeqMinSeq, EndSeq) and newest bucket (Last, StoredNewest) hold
+// for v's user too, as WindowAt takes them, so their seq documents and
+// newest buckets are not read again. Cost: Windows' reads for the
+// conversations known does not hold; ConversationsOf's after the
+// conversation documents when the user owns none.
+func (s *Store) ConversationsReusing(ctx context.Context, v *ViewerRecords, known map[string]bucket.Window) ([]ConversationSummary, error) {
+	if len(v.convs) == 0 { // a bare msg export, or nobody's list: the whole path
+		return s.conversationsFrom(ctx, v.UID, v.convs)
+	}
+	byCid := make(map[string]bucket.Conversation, len(v.convs))
+	var fresh []string // conversations known does not hold
+	for _, c := range v.convs {
 		byCid[c.ConversationID] = c
-		want = append(want, c.ConversationID)
 		if _, ok := known[c.ConversationID]; !ok {
 			fresh = append(fresh, c.ConversationID)
 		}
 	}
-	if at != nil {
-		if _, listed := byCid[at.Cid]; !listed {
-			want = append(want, at.Cid)
-		}
-	}
-	read, err := s.seqUsersOf(ctx, uid, want)
+	ws, err := s.windows(ctx, v.UID, fresh, byCid, v.read)
 	if err != nil {
-		return nil, nil, err
-	}
-	ws, err := s.windows(ctx, uid, fresh, byCid, read)
-	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	for cid := range byCid {
 		base, ok := known[cid]
 		if !ok {
 			continue
 		}
-		w, err := s.windowAtFrom(ctx, uid, base, convs, read)
+		w, err := s.windowAtFrom(ctx, v.UID, base, v.convs, v.read)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		w.Last, w.StoredNewest = base.Last, base.StoredNewest
 		ws[cid] = w
 	}
-	var open *bucket.Window
-	if at != nil {
-		if open, err = s.windowAtFrom(ctx, uid, *at, convs, read); err != nil {
-			return nil, nil, err
-		}
-	}
-	return summaries(convs, ws, false), open, nil
+	return summaries(v.convs, ws, false), nil
 }

@@ -62,7 +62,15 @@ func TestListReusingAnotherUsersWindows(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := s.Stats().RoundTrips
-	got, gotAt, err := s.ConversationsReusing(t.Context(), "bob", known, &at)
+	recs, err := s.ReadViewer(t.Context(), "bob", &at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotAt := recs.Window
+	if trips := s.Stats().RoundTrips - before; trips != 2 {
+		t.Errorf("bob's records and window took %d round trips, want 2", trips)
+	}
+	got, err := s.ConversationsReusing(t.Context(), recs, known)
 	if err != nil {
 		t.Fatal(err)
 	}

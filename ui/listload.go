@@ -29,11 +29,7 @@ type listLoadedMsg struct {
 	// fromMessages: the owner has no conversation documents, so the items
 	// are every group stored and the single chats naming the owner.
 	fromMessages bool
-	// win is the owner's window of the open conversation when the read
-	// brought it along (listReuse.at), for the timeline waiting under winReq.
-	win    *bucket.Window
-	winReq reqID
-	err    error
+	err          error
 }
 
 // listReuse is what a list read after a switch of viewer takes from the
@@ -48,6 +44,46 @@ type listReuse struct {
 	winReq        reqID
 }
 
+// viewerReadMsg is the first step of a list read after a switch: the new
+// owner's records (store.ReadViewer) and their window of the open
+// conversation, which the timeline takes at once; the list goes on from
+// the records.
+type viewerReadMsg struct {
+	req   reqID
+	owner string
+	recs  *store.ViewerRecords
+	reuse listReuse
+	err   error
+}
+
+func readViewer(e *common, req reqID, owner string, r listReuse) tea.Cmd {
+	return func() tea.Msg {
+		recs, err := e.st.ReadViewer(e.ctx, owner, r.at)
+		return viewerReadMsg{req: req, owner: owner, recs: recs, reuse: r, err: err}
+	}
+}
+
+// viewerRead gives the timeline the window it waits for, then reads the
+// rest of the list from the records (unless another list was asked since).
+func (m *Model) viewerRead(msg viewerReadMsg) tea.Cmd {
+	var win tea.Cmd
+	if msg.reuse.winReq != 0 && m.tl != nil { // whatever becomes of the list
+		w := bucket.Window{}
+		if msg.err == nil && msg.recs.Window != nil {
+			w = *msg.recs.Window
+		}
+		win = m.windowLoaded(windowLoadedMsg{req: msg.reuse.winReq, viewer: msg.owner, win: w, err: msg.err})
+	}
+	if msg.req != m.list.req {
+		return win // a list for a viewer already left
+	}
+	if msg.err != nil {
+		m.list.loading, m.list.err = false, msg.err
+		return win
+	}
+	return tea.Batch(win, loadListReusing(m.e, msg.req, msg.owner, msg.reuse, msg.recs))
+}
+
 // loadList reads owner's conversations in a constant number of round trips
 // however many there are: the conversation documents, the windows (seq,
 // seq_user, and one find for every newest bucket), the user and group names.
@@ -55,22 +91,21 @@ type listReuse struct {
 // one find (after the cache) reads them all, for the previews and for the
 // timeline to reuse.
 func loadList(e *common, req reqID, owner string) tea.Cmd {
-	return loadListReusing(e, req, owner, listReuse{})
+	return loadListReusing(e, req, owner, listReuse{}, nil)
 }
 
-// loadListReusing is loadList reading only what r does not hold: after a
-// switch of viewer, the new viewer's conversation and seq_user documents,
-// and the seq documents, newest buckets and names of what is new to the list.
-func loadListReusing(e *common, req reqID, owner string, r listReuse) tea.Cmd {
+// loadListReusing is loadList from the new owner's records read already
+// (recs, after a switch of viewer), reading only what r does not hold: the
+// seq documents, newest buckets and names of what is new to the list.
+func loadListReusing(e *common, req reqID, owner string, r listReuse, recs *store.ViewerRecords) tea.Cmd {
 	return func() tea.Msg {
-		fail := func(err error) tea.Msg { return listLoadedMsg{req: req, owner: owner, err: err, winReq: r.winReq} }
+		fail := func(err error) tea.Msg { return listLoadedMsg{req: req, owner: owner, err: err} }
 		var sums []store.ConversationSummary
-		var win *bucket.Window
 		var err error
-		if r.known == nil && r.at == nil {
+		if recs == nil {
 			sums, err = e.st.ConversationsOf(e.ctx, owner)
 		} else {
-			sums, win, err = e.st.ConversationsReusing(e.ctx, owner, r.known, r.at)
+			sums, err = e.st.ConversationsReusing(e.ctx, recs, r.known)
 		}
 		if err != nil {
 			return fail(err)
@@ -130,7 +165,7 @@ func loadListReusing(e *common, req reqID, owner string, r listReuse) tea.Cmd {
 			}
 		}
 		return listLoadedMsg{req: req, owner: owner, items: items, names: users, groups: groups,
-			fromMessages: len(sums) > 0 && sums[0].FromMessages, win: win, winReq: r.winReq}
+			fromMessages: len(sums) > 0 && sums[0].FromMessages}
 	}
 }
 
@@ -160,13 +195,6 @@ func namesOf(ids []string, known map[string]string, read func([]string) (map[str
 	return out, nil
 }
 
-func derefWindow(w *bucket.Window) bucket.Window {
-	if w == nil {
-		return bucket.Window{}
-	}
-	return *w
-}
-
 // reloadListAfterSwitch reads the list of a new owner with what the list
 // shown holds (listReuse), and brings along the window the timeline
 // waits for under winReq (0: none).
@@ -187,5 +215,5 @@ func (m *Model) reloadListAfterSwitch(winReq reqID) tea.Cmd {
 	}
 	m.list.req = m.e.newReq()
 	m.list.loading = true
-	return loadListReusing(m.e, m.list.req, m.list.owner, r)
+	return readViewer(m.e, m.list.req, m.list.owner, r)
 }

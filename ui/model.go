@@ -199,13 +199,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.setStatus(fmt.Sprintf("no --as given: viewing as %s (%s) · %s to view as anyone",
 			msg.viewer, msg.why, m.e.keys.ViewAsAny.Help().Key), false)
 		return m, m.reloadList()
+	case viewerReadMsg:
+		return m, m.viewerRead(msg)
 	case listLoadedMsg:
-		var win tea.Cmd
-		if msg.winReq != 0 && m.tl != nil { // whatever became of the list
-			win = m.windowLoaded(windowLoadedMsg{req: msg.winReq, viewer: msg.owner, win: derefWindow(msg.win), err: msg.err})
-		}
 		if msg.req != m.list.req {
-			return m, win // a list for a viewer already left
+			return m, nil // a list for a viewer already left
 		}
 		m.list.loading = false
 		m.list.err = msg.err
@@ -223,7 +221,6 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			m.warnUnknownOwner(msg)
 		}
-		return m, win
 	case bucketsLoadedMsg:
 		if m.tl != nil {
 			cmd := m.tl.loaded(msg)
