@@ -31,6 +31,12 @@ func (s *Store) ConversationsOf(ctx context.Context, uid string) ([]Conversation
 	if err != nil {
 		return nil, err
 	}
+	return s.conversationsFrom(ctx, uid, convs)
+}
+
+// conversationsFrom is ConversationsOf from uid's conversation documents
+// already read.
+func (s *Store) conversationsFrom(ctx context.Context, uid string, convs []bucket.Conversation) ([]ConversationSummary, error) {
 	fromMsgs := false
 	if len(convs) == 0 {
 		// A conversation collection that holds anyone's list is the truth:
@@ -62,6 +68,11 @@ func (s *Store) ConversationsOf(ctx context.Context, uid string) ([]Conversation
 	if err != nil {
 		return nil, err
 	}
+	return summaries(convs, ws, fromMsgs), nil
+}
+
+// summaries are the list's rows, pinned first, then by conversation ID.
+func summaries(convs []bucket.Conversation, ws map[string]*bucket.Window, fromMsgs bool) []ConversationSummary {
 	out := make([]ConversationSummary, 0, len(convs))
 	for _, c := range convs {
 		out = append(out, ConversationSummary{Conversation: c, Window: *ws[c.ConversationID], FromMessages: fromMsgs})
@@ -72,7 +83,7 @@ func (s *Store) ConversationsOf(ctx context.Context, uid string) ([]Conversation
 		}
 		return out[i].ConversationID < out[j].ConversationID
 	})
-	return out, nil
+	return out
 }
 
 // AllConversationIDs walks the doc_id index one conversation at a time

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Reader is a member of a conversation with their read seq: they have
@@ -45,4 +47,21 @@ func (s *Store) Readers(ctx context.Context, cid string, members []Member) ([]Re
 		out[i] = Reader{Member: m, ReadSeq: readSeq(stored[m.UserID], cached, m.UserID)}
 	}
 	return out, nil
+}
+
+// ReadSeqOf is uid's read seq of cid as a window of theirs would have it
+// (readSeq): one round trip to the cache when configured and one to
+// seq_user, nothing else. What a mark read changes, read back alone.
+func (s *Store) ReadSeqOf(ctx context.Context, uid, cid string) (int64, error) {
+	read, err := s.seqUsersOf(ctx, uid, []string{cid})
+	if err != nil {
+		return 0, err
+	}
+	var su bucket.SeqUser
+	for _, d := range read.docs {
+		if d.ConversationID == cid {
+			su = mergeSeqUser(su, d)
+		}
+	}
+	return readSeq(su.ReadSeq, read.cacheRead, cid), nil
 }

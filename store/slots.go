@@ -11,9 +11,9 @@ import (
 )
 
 // Slots reads the positions seqs of cid without reading or decoding the
-// rest of their buckets: the cache first (seqs up to maxSeq), then one
-// FindSlots per bucket still needed, covering the seqs asked of it (more
-// than slotFindsMax buckets: whole buckets, FindBatch a find). Each
+// rest of their buckets: the cache first (seqs up to maxSeq), then the
+// buckets still needed, each cut to the seqs asked of it, in one round trip
+// per FindBatch buckets (FindSlots for one bucket, else FindSlotRanges). Each
 // position comes back exactly as Buckets would give it (holes, markers of
 // malformed slots, cached slots over stored ones); a seq below 1 or in a
 // bucket not stored is a hole. For the inspector, jump-to-seq, quotes and
@@ -74,49 +74,27 @@ func byBucket(seqs []int64) map[int64][]int64 {
 // the stored one.
 type slotReader func(ctx context.Context, cid string, seqs []int64, over map[int64]*bucket.Slot) (map[int64]bucket.StoredSlot, error)
 
-// storedSlots reads seqs from the backend, one projected find per bucket
-// up to slotFindsMax buckets, whole buckets FindBatch a find beyond; a
-// slot of over replaces the stored one (marked Unstored over a hole).
+// storedSlots reads seqs from the backend: one projected find for seqs
+// of one bucket, else rangedSlots (FindBatch buckets a round trip, each cut
+// to the span asked of it); a slot of over replaces the stored one (marked
+// Unstored over a hole).
 func (s *Store) storedSlots(ctx context.Context, cid string, seqs []int64, over map[int64]*bucket.Slot) (map[int64]bucket.StoredSlot, error) {
+	groups := byBucket(seqs)
+	if len(groups) != 1 {
+		return s.rangedSlots(ctx, cid, seqs, over)
+	}
 	out := make(map[int64]bucket.StoredSlot, len(seqs))
 	for _, seq := range seqs {
 		out[seq] = bucket.StoredSlot{Seq: seq} // a seq no bucket can hold stays a hole
 	}
-	groups := byBucket(seqs)
-	need := slices.Sorted(maps.Keys(groups))
-	place := func(idx int64, raw bson.Raw, sliced bool) { placeSlots(out, groups[idx], idx, raw, sliced, over) }
-	if len(need) <= slotFindsMax {
-		for _, idx := range need {
-			lo, hi := slotSpan(groups[idx])
-			s.trip()
-			raw, sliced, err := s.backend.FindSlots(ctx, bucket.DocID(cid, idx), lo, hi-lo+1)
-			if err != nil {
-				return nil, err
-			}
-			place(idx, raw, sliced)
-		}
-		return out, nil
-	}
-	for start := 0; start < len(need); start += s.FindBatch {
-		batch := need[start:min(start+s.FindBatch, len(need))]
-		ids := make([]string, len(batch))
-		for i, idx := range batch {
-			ids[i] = bucket.DocID(cid, idx)
-		}
+	for idx, group := range groups {
+		lo, hi := slotSpan(group)
 		s.trip()
-		raws, err := s.backend.FindBuckets(ctx, ids)
+		raw, sliced, err := s.backend.FindSlots(ctx, bucket.DocID(cid, idx), lo, hi-lo+1)
 		if err != nil {
 			return nil, err
 		}
-		byID := make(map[string]bson.Raw, len(raws))
-		for _, raw := range raws {
-			if id, ok := raw.Lookup("doc_id").StringValueOK(); ok {
-				byID[id] = raw
-			}
-		}
-		for i, idx := range batch {
-			place(idx, byID[ids[i]], false)
-		}
+		placeSlots(out, group, idx, raw, sliced, over)
 	}
 	return out, nil
 }
@@ -137,11 +115,6 @@ func placeSlots(out map[int64]bucket.StoredSlot, group []int64, idx int64, raw b
 		out[seq] = st
 	}
 }
-
-// slotFindsMax is the most buckets Slots reads one projected find each;
-// seqs spread over more buckets are read FindBatch whole buckets a find
-// (fewer round trips, more bytes), still decoding only the slots asked.
-const slotFindsMax = 2
 
 // slotSpan is the first and last position of seqs in their bucket.
 func slotSpan(seqs []int64) (lo, hi int) {

@@ -106,3 +106,24 @@ func TestSlotsOverManyBuckets(t *testing.T) {
 		}
 	}
 }
+
+// TestSlotsOfTwoBucketsInOneRoundTrip: two quoted seqs in two buckets (a
+// quote reaching back a bucket, another three) are read in one round trip,
+// each bucket cut to its slot; before, one find per bucket.
+func TestSlotsOfTwoBucketsInOneRoundTrip(t *testing.T) {
+	s := seeded(t, "sg_g1", 500, store.Options{})
+	seqs := []int64{398, 106}
+	before := s.Stats().RoundTrips
+	got, err := s.Slots(t.Context(), "sg_g1", seqs, 500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if trips := s.Stats().RoundTrips - before; trips != 1 {
+		t.Errorf("2 seqs in 2 buckets cost %d round trips, want 1", trips)
+	}
+	for _, seq := range seqs {
+		if st := got[seq]; st.IsHole() || st.Slot.Msg.Seq != seq {
+			t.Errorf("seq %d = %+v, want its message", seq, st)
+		}
+	}
+}

@@ -15,6 +15,34 @@ import (
 // documents (trimmed to the last filled slot) or the cache (believed only
 // up to the stored buckets); more only when those buckets are missing.
 func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs map[string]bucket.Conversation) (map[string]*bucket.Window, error) {
+	return s.windows(ctx, uid, cids, convs, nil)
+}
+
+// readSeqUsers is what Windows reads of uid's read position: the seq_user
+// documents and the cache's read seqs (nil when none).
+type readSeqUsers struct {
+	docs      []bucket.SeqUser
+	cacheRead map[string]int64
+}
+
+// seqUsersOf reads uid's seq_user documents of cids and the cache's read
+// seqs: one round trip, and one to the cache when configured.
+func (s *Store) seqUsersOf(ctx context.Context, uid string, cids []string) (*readSeqUsers, error) {
+	r := &readSeqUsers{}
+	if s.cache != nil {
+		var err error
+		r.cacheRead, err = s.cache.ReadSeqs(ctx, uid, cids)
+		s.cacheResult(err)
+	}
+	s.trip()
+	var err error
+	r.docs, err = s.backend.SeqUsers(ctx, uid, cids)
+	return r, err
+}
+
+// windows is Windows with uid's seq_user documents and cached read seqs
+// already read when pre is not nil.
+func (s *Store) windows(ctx context.Context, uid string, cids []string, convs map[string]bucket.Conversation, pre *readSeqUsers) (map[string]*bucket.Window, error) {
 	out := make(map[string]*bucket.Window, len(cids))
 	if len(cids) == 0 {
 		return out, nil
@@ -24,7 +52,7 @@ func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs ma
 		var err error
 		cacheMax, err = s.cache.MaxSeqs(ctx, cids)
 		s.cacheResult(err)
-		if err == nil {
+		if err == nil && pre == nil {
 			cacheRead, err = s.cache.ReadSeqs(ctx, uid, cids)
 			s.cacheResult(err)
 		}
@@ -34,10 +62,14 @@ func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs ma
 	if err != nil {
 		return nil, err
 	}
-	s.trip()
-	users, err := s.backend.SeqUsers(ctx, uid, cids)
-	if err != nil {
-		return nil, err
+	var users []bucket.SeqUser
+	if pre != nil {
+		users, cacheRead = pre.docs, pre.cacheRead
+	} else {
+		s.trip()
+		if users, err = s.backend.SeqUsers(ctx, uid, cids); err != nil {
+			return nil, err
+		}
 	}
 	if convs == nil {
 		convs = map[string]bucket.Conversation{}
@@ -181,15 +213,7 @@ func readSeq(stored int64, cached map[string]int64, key string) int64 {
 // trips (seq_user, conversation) and no bucket read, so switching viewer
 // re-reads nothing.
 func (s *Store) WindowAt(ctx context.Context, uid string, base bucket.Window) (*bucket.Window, error) {
-	cid := base.Cid
-	var cacheRead map[string]int64
-	if s.cache != nil {
-		var err error
-		cacheRead, err = s.cache.ReadSeqs(ctx, uid, []string{cid})
-		s.cacheResult(err)
-	}
-	s.trip()
-	users, err := s.backend.SeqUsers(ctx, uid, []string{cid})
+	su, err := s.seqUsersOf(ctx, uid, []string{base.Cid})
 	if err != nil {
 		return nil, err
 	}
@@ -198,6 +222,14 @@ func (s *Store) WindowAt(ctx context.Context, uid string, base bucket.Window) (*
 	if err != nil {
 		return nil, err
 	}
+	return s.windowAtFrom(ctx, uid, base, convs, su)
+}
+
+// windowAtFrom is WindowAt from uid's conversation documents and seq_user
+// documents of base.Cid already read; it reads nothing more unless uid owns
+// no conversation document at all (markUnpulled).
+func (s *Store) windowAtFrom(ctx context.Context, uid string, base bucket.Window, convs []bucket.Conversation, read *readSeqUsers) (*bucket.Window, error) {
+	cid := base.Cid
 	var conv bucket.Conversation
 	owned := map[string]bucket.Conversation{}
 	for _, c := range convs {
@@ -206,12 +238,12 @@ func (s *Store) WindowAt(ctx context.Context, uid string, base bucket.Window) (*
 		}
 	}
 	var su bucket.SeqUser
-	for _, u := range users {
+	for _, u := range read.docs {
 		if u.ConversationID == cid {
 			su = mergeSeqUser(su, u)
 		}
 	}
-	w := newWindow(cid, base.SeqMinSeq, su, cacheRead)
+	w := newWindow(cid, base.SeqMinSeq, su, read.cacheRead)
 	w.MaxSeq = base.EndSeq
 	capTo(w, conv, su)
 	if err := s.markUnpulled(ctx, map[string]*bucket.Window{cid: w}, owned, len(convs) > 0); err != nil {

@@ -76,7 +76,7 @@ func BenchmarkViewerSwitch(b *testing.B) {
 	// TestViewerSwitchReadsNoBucket), but the timeline of a viewer whose
 	// window is known starts no read.
 	for _, v := range []string{"bob", "alice"} {
-		if cmd := d.m.tl.setViewer(v); cmd != nil {
+		if cmd, wait := d.m.tl.viewAs(v); cmd != nil || wait {
 			b.Fatalf("the timeline's switch to %s started a read", v)
 		}
 	}

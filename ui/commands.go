@@ -70,97 +70,6 @@ func findFirstViewer(e *common, req reqID) tea.Cmd {
 	}
 }
 
-// keepNewest bounds the newest buckets the list holds for the timeline to
-// reuse (the first rows, pinned first): a list of thousands of conversations
-// keeps only their preview slots. Opening one beyond it reads its newest
-// bucket again, in the same single find as the one before it.
-const keepNewest = 64
-
-type listLoadedMsg struct {
-	req   reqID
-	owner string
-	items []convItem
-	names map[string]string // nicknames of the owner and the peers
-	// fromMessages: the owner has no conversation documents, so the items
-	// are every group stored and the single chats naming the owner.
-	fromMessages bool
-	err          error
-}
-
-// loadList reads owner's conversations in a constant number of round trips
-// however many there are: the conversation documents, the windows (seq,
-// seq_user, and one find for every newest bucket), the user and group names.
-// When a cache knew the max seqs, no newest bucket came with the windows:
-// one find (after the cache) reads them all, for the previews and for the
-// timeline to reuse.
-func loadList(e *common, req reqID, owner string) tea.Cmd {
-	return func() tea.Msg {
-		fail := func(err error) tea.Msg { return listLoadedMsg{req: req, owner: owner, err: err} }
-		sums, err := e.st.ConversationsOf(e.ctx, owner)
-		if err != nil {
-			return fail(err)
-		}
-		items := make([]convItem, len(sums))
-		userIDs, groupIDs := []string{owner}, []string(nil)
-		var unread []bucket.Window // windows whose newest bucket was not read
-		for i, s := range sums {
-			items[i] = convItem{sum: s, peer: store.PeerOf(s.Conversation, owner)}
-			if items[i].peer != "" {
-				userIDs = append(userIDs, items[i].peer)
-			}
-			if g := store.GroupOf(s.ConversationID); g != "" {
-				groupIDs = append(groupIDs, g)
-			}
-			if s.Last == nil && s.Window.MaxSeq > 0 {
-				unread = append(unread, s.Window)
-			}
-		}
-		users, err := e.st.UserNames(e.ctx, userIDs)
-		if err != nil {
-			return fail(err)
-		}
-		groups := map[string]string{}
-		if len(groupIDs) > 0 {
-			if groups, err = e.st.GroupNames(e.ctx, groupIDs); err != nil {
-				return fail(err)
-			}
-		}
-		newest := map[string]*bucket.Bucket{}
-		if len(unread) > 0 {
-			// Previews are a nicety: without them the list still works.
-			if bs, err := e.st.NewestBuckets(e.ctx, unread); err == nil {
-				newest = bs
-			}
-		}
-		for i := range items {
-			it := &items[i]
-			it.name = store.ConversationName(it.sum.Conversation, owner, users, groups)
-			last := it.sum.Last
-			if last == nil {
-				last = newest[it.sum.ConversationID]
-			}
-			if last != nil {
-				if seq := last.LastFilledSeq(); seq > 0 && seq <= it.sum.Window.MaxSeq {
-					slot := last.Slots[bucket.SlotIndex(seq)] // a copy: the bucket may go
-					it.last, it.lastDoc = &slot, last.DocID
-					// A quote of a seq in the same bucket can be checked for
-					// free; any other shows by seq only in the preview.
-					if q, ok := projection.QuotedBy(slot); ok && bucket.BucketIndex(q) == last.Index {
-						quoted := last.Slots[bucket.SlotIndex(q)]
-						it.lastQuoted = &quoted
-					}
-				}
-			}
-			it.sum.Last = nil
-			if i < keepNewest {
-				it.sum.Last = last // for the timeline to reuse
-			}
-		}
-		return listLoadedMsg{req: req, owner: owner, items: items, names: users,
-			fromMessages: len(sums) > 0 && sums[0].FromMessages}
-	}
-}
-
 type bucketsLoadedMsg struct {
 	req     reqID
 	indexes []int64
@@ -223,9 +132,42 @@ func loadBuckets(e *common, r bucketRequest) tea.Cmd {
 			read[b.Index] = true
 		}
 		held := func(i int64) bool { return read[i] || r.have[i] }
+		// Quotes that reach only into the bucket the next read ahead reads
+		// take that bucket whole now, in place of their slots: it is read
+		// once, not their slots now and the whole of it soon after.
+		if next, ok := r.nextAhead(msg); ok {
+			if far := r.quotesIn(msg.buckets, r.minSeq, r.maxSeq, held); len(far) > 0 && allInBucket(far, next) {
+				bs, err := e.st.Buckets(e.ctx, r.cid, []int64{next}, r.maxSeq)
+				if err != nil {
+					msg.err = err
+					return msg
+				}
+				if len(bs) == 1 && !store.NotStored(bs[0]) { // a missing one is skipped as a gap when read ahead
+					msg.buckets, read[next] = append(msg.buckets, bs[0]), true
+				}
+			}
+		}
 		msg.quoted, msg.err = e.st.QuotedSlots(e.ctx, r.cid, msg.buckets, r.minSeq, r.maxSeq, r.maxSeq, held, r.quotesIn)
 		return msg
 	}
+}
+
+// nextAhead is the bucket the read ahead after this edge read would ask
+// for: the one past the bucket read, in the read's direction, inside the
+// window and not held. None for other reads, or one that found a gap.
+func (r bucketRequest) nextAhead(msg bucketsLoadedMsg) (int64, bool) {
+	if r.skipGap == 0 || r.refresh || msg.gap != nil || len(msg.buckets) != 1 {
+		return 0, false
+	}
+	next := msg.buckets[0].Index + int64(r.skipGap)
+	if next < bucket.BucketIndex(r.minSeq) || next > bucket.BucketIndex(r.maxSeq) || r.have[next] {
+		return 0, false
+	}
+	return next, true
+}
+
+func allInBucket(seqs []int64, index int64) bool {
+	return !slices.ContainsFunc(seqs, func(seq int64) bool { return bucket.BucketIndex(seq) != index })
 }
 
 // quotesIn is projection.QuotedSeqs less the quoted slots the timeline
@@ -238,11 +180,7 @@ func (r bucketRequest) quotesIn(buckets []*bucket.Bucket, from, to int64, held f
 // (seqs minSeq..maxSeq): quotes reaching outside the batch read only their
 // quoted slots.
 func batchLookup(e *common, cid string, bs []*bucket.Bucket, minSeq, maxSeq int64) (bucket.Lookup, error) {
-	inBatch := make(map[int64]bool, len(bs))
-	for _, b := range bs {
-		inBatch[b.Index] = true
-	}
-	far, err := e.st.QuotedSlots(e.ctx, cid, bs, minSeq, maxSeq, maxSeq, func(i int64) bool { return inBatch[i] }, projection.QuotedSeqs)
+	far, err := e.st.QuotedSlots(e.ctx, cid, bs, minSeq, maxSeq, maxSeq, inBatch(bs), projection.QuotedSeqs)
 	if err != nil {
 		return nil, err
 	}

@@ -30,6 +30,7 @@ type convList struct {
 	e       *common
 	owner   string
 	names   map[string]string // nicknames of the owner and the peers
+	groups  map[string]string // names of the groups listed
 	req     reqID             // the load in flight or last answered (reqID)
 	loading bool
 	err     error

@@ -114,7 +114,7 @@ func (t *timeline) grow(seq int64) tea.Cmd {
 	}
 	last := bucket.BucketIndex(t.maxSeq())
 	if tailing && last > t.hi+1 {
-		return t.loadAround(t.maxSeq(), nil) // more than a bucket arrived: start again there
+		return t.loadAround(t.maxSeq()) // more than a bucket arrived: start again there
 	}
 	var idx []int64
 	for i := bucket.BucketIndex(old + 1); i <= min(last, t.hi+1); i++ {

@@ -275,12 +275,22 @@ func (m *Model) viewAsAnyone(id string) tea.Cmd {
 func (m *Model) switchViewer(id string) tea.Cmd {
 	m.setStatus(fmt.Sprintf("viewing as %s", id), false)
 	var cmds []tea.Cmd
-	if id != m.list.owner {
-		m.list.owner = id
-		cmds = append(cmds, m.reloadList())
-	}
+	var winReq reqID // the timeline's window of id, when the list's read brings it
 	if m.tl != nil {
-		cmds = append(cmds, m.tl.setViewer(id))
+		cmd, wait := m.tl.viewAs(id)
+		switch {
+		case wait && id != m.list.owner:
+			winReq = m.tl.winReq
+		case wait:
+			cmd = loadWindow(m.e, m.tl.winReq, id, m.tl.base)
+		}
+		cmds = append(cmds, cmd)
+	}
+	if id != m.list.owner {
+		// The new owner's conversation and seq_user documents give both
+		// their list and their window of the open conversation.
+		m.list.owner = id
+		cmds = append(cmds, m.reloadListAfterSwitch(winReq))
 	}
 	return tea.Batch(cmds...)
 }

@@ -199,6 +199,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.setStatus(fmt.Sprintf("no --as given: viewing as %s (%s) · %s to view as anyone",
 			msg.viewer, msg.why, m.e.keys.ViewAsAny.Help().Key), false)
 		return m, m.reloadList()
+	case viewerReadMsg:
+		return m, m.viewerRead(msg)
 	case listLoadedMsg:
 		if msg.req != m.list.req {
 			return m, nil // a list for a viewer already left
@@ -212,7 +214,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 			m.list.setItems(msg.items, open)
 			m.list.itemsFor = msg.owner
-			m.list.names = msg.names
+			m.list.names, m.list.groups = msg.names, msg.groups
 			m.list.fromMessages = msg.fromMessages
 			if m.tl != nil {
 				maps.Copy(m.tl.names, msg.names)
@@ -235,6 +237,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	case actionDoneMsg:
 		return m, m.actionDone(msg)
+	case readSeqLoadedMsg:
+		return m, m.readSeqLoaded(msg)
 	case searchStepMsg:
 		return m, m.searchStep(msg)
 	case diffStepMsg:
@@ -360,12 +364,15 @@ func (m *Model) actionDone(msg actionDoneMsg) tea.Cmd {
 		m.setStatus(what+": done, but the cache may be stale: "+msg.res.StaleCache.Error(), true)
 	}
 	// What was written, or may have been, is read back from the store: the
-	// rows, the list's counts and, after a mark read, the read seq it shows.
-	cmds := []tea.Cmd{m.reloadList()}
+	// rows, and the list's counts or, after a mark read, the read seq they
+	// and the read line show.
+	var cmds []tea.Cmd
+	if msg.act == actRead {
+		cmds = m.afterMarkRead(msg.viewer, msg.cid)
+	} else {
+		cmds = append(cmds, m.reloadList())
+	}
 	if t := m.tl; t != nil && t.cid == msg.cid {
-		if msg.act == actRead {
-			cmds = append(cmds, t.rereadWindow(msg.viewer))
-		}
 		cmds = append(cmds, t.refreshAfterWrite(msg.seqs))
 	}
 	return tea.Batch(cmds...)

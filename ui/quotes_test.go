@@ -208,3 +208,39 @@ func TestOpeningReadsQuotedSlotsNotTheirBucket(t *testing.T) {
 		t.Errorf("opening read whole buckets %v and slots %v, want bucket 2 whole and the quoted slots of bucket 0", whole, slots)
 	}
 }
+
+// TestAQuoteIntoTheNextBucketReadsItOnce: scrolling up, bucket 1 is read
+// ahead and its quote of seq 60 reaches only into bucket 0, which the read
+// ahead after it asks for: bucket 0 comes whole with bucket 1's read, once
+// (before, seq 60's slot was read, then bucket 0 whole soon after).
+func TestAQuoteIntoTheNextBucketReadsItOnce(t *testing.T) {
+	const cid = "si_alice_dan"
+	st, tb := newTestStore(t, false)
+	var msgs []*bucket.MsgData
+	for i := 1; i <= 400; i++ {
+		m := textMsg("dan", "alice", "", bucket.SessionSingle, i, fmt.Sprintf("hello %d", i))
+		if i == 150 {
+			content, _ := json.Marshal(map[string]any{"text": "re 60", "quoteMessage": map[string]any{
+				"seq": 60, "sendID": "dan", "contentType": 101, "textElem": map[string]string{"content": "hello 60"}}})
+			m.ContentType, m.Content = 114, string(content)
+		}
+		msgs = append(msgs, m)
+	}
+	if _, err := st.InsertMessages(t.Context(), cid, 1, msgs); err != nil {
+		t.Fatal(err)
+	}
+	insertRaw(t, st, bucket.CollConversation, bucket.Conversation{OwnerUserID: "alice", ConversationID: cid, ConversationType: 1, UserID: "dan"})
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(cid)
+	tb.resetReads()
+	for range 395 {
+		d.keys("k")
+	}
+	if d.m.tl.cursor != 5 {
+		t.Fatalf("cursor at %d after 395 k, want 5", d.m.tl.cursor)
+	}
+	if n := tb.resetReads()[cid+":0"]; n != 1 {
+		t.Errorf("bucket 0 read %d times, want once", n)
+	}
+}

@@ -23,11 +23,12 @@ type receipts struct {
 type readersLoadedMsg struct {
 	req     reqID
 	readers projection.ReadReceipts
+	members []store.Member // when this read them: kept, as needMembers would read them
 	err     error
 }
 
 // loadReaders starts reading the members' read seqs, with the members
-// already read when there are.
+// already read when there are; else it reads them, and they are kept.
 func (t *timeline) loadReaders() tea.Cmd {
 	t.receipts = receipts{req: t.e.newReq(), cid: t.cid, loading: true}
 	e, req, cid, viewer := t.e, t.receipts.req, t.cid, t.viewer
@@ -36,15 +37,16 @@ func (t *timeline) loadReaders() tea.Cmd {
 		members = nil
 	}
 	return func() tea.Msg {
+		var read []store.Member
 		if members == nil {
 			ms, err := e.st.MembersFor(e.ctx, cid, viewer)
 			if err != nil {
 				return readersLoadedMsg{req: req, err: err}
 			}
-			members = ms
+			members, read = ms, ms
 		}
 		rs, err := e.st.Readers(e.ctx, cid, members)
-		return readersLoadedMsg{req: req, readers: toReaders(rs), err: err}
+		return readersLoadedMsg{req: req, readers: toReaders(rs), members: read, err: err}
 	}
 }
 
@@ -61,6 +63,9 @@ func (t *timeline) readersLoaded(msg readersLoadedMsg) {
 		return // an older opening's
 	}
 	t.receipts.loading, t.receipts.readers, t.receipts.err = false, msg.readers, msg.err
+	if msg.members != nil && t.membersAt == membersUnread {
+		t.members, t.membersAt = msg.members, membersRead // the picker and V need no read
+	}
 }
 
 // readByLines are the inspector's lines on who has read m.

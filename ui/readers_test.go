@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"context"
+	"strings"
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
@@ -29,4 +31,39 @@ func TestGoldenInspectorReadBy(t *testing.T) {
 	s.keys("i")
 	s.waitFor("read by 1 of 2: Bob", "not read by 1 of 2: Carol")
 	s.check()
+}
+
+// membersCounter counts the reads of a group's members.
+type membersCounter struct {
+	store.Backend
+	reads int
+}
+
+func (b *membersCounter) GroupMembers(ctx context.Context, groupID string) ([]bucket.GroupMember, error) {
+	b.reads++
+	return b.Backend.GroupMembers(ctx, groupID)
+}
+
+// TestTheInspectorsMembersServeV: the inspector reads the group's members
+// to say who has read a message; V and the picker after it take those
+// members, reading them no second time (before, V read them again).
+func TestTheInspectorsMembersServeV(t *testing.T) {
+	base, tb := newTestStore(t, false)
+	seedSmall(t, base)
+	mc := &membersCounter{Backend: tb}
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, store.New(mc, store.Options{}), opts, 120, 40)
+	d.open(chatT)
+	d.keys("i")
+	if !strings.Contains(d.m.View(), "read by") {
+		t.Fatalf("the inspector says nothing of who has read it:\n%s", d.m.View())
+	}
+	d.keys("esc", "V", "v")
+	if mc.reads != 1 {
+		t.Errorf("the members were read %d times, want once", mc.reads)
+	}
+	d.keys("esc")
+	if d.m.tl.viewer == "alice" {
+		t.Errorf("V did not switch the viewer")
+	}
 }

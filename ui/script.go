@@ -92,6 +92,9 @@ func (s *Script) Cursor() int64 {
 	return s.m.tl.cursor
 }
 
+// Viewer is whose eyes the screen uses.
+func (s *Script) Viewer() string { return s.m.viewer() }
+
 func (s *Script) deliver(msg tea.Msg) {
 	_, cmd := s.m.Update(msg)
 	s.start(cmd)

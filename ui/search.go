@@ -34,6 +34,7 @@ type search struct {
 	scanned  int
 	total    int
 	err      error
+	landing  *landing // the buckets around the hits of the last step, for the jump to the first
 }
 
 type searchStepMsg struct {
@@ -41,6 +42,7 @@ type searchStepMsg struct {
 	stored    []int64 // the first step's listing of the stored buckets
 	hits      []int64
 	positions []int // the positions in stored this step read
+	landing   *landing
 	err       error
 }
 
@@ -122,10 +124,11 @@ func (t *timeline) searchStep() tea.Cmd {
 			return searchStepMsg{req: s.req, err: err}
 		}
 		// A hit is what the timeline shows, a quote as resolved (rule 5).
-		quoted, err := batchLookup(e, cid, bs, minSeq, maxSeq)
+		far, err := e.st.QuotedSlots(e.ctx, cid, bs, minSeq, maxSeq, maxSeq, inBatch(bs), projection.QuotedSeqs)
 		if err != nil {
 			return searchStepMsg{req: s.req, err: err}
 		}
+		quoted := bucket.LookupIn(bs, far)
 		var hits []int64
 		for _, b := range bs {
 			for _, slot := range b.Slots {
@@ -138,7 +141,8 @@ func (t *timeline) searchStep() tea.Cmd {
 				}
 			}
 		}
-		return searchStepMsg{req: s.req, stored: listed, hits: hits, positions: pos}
+		return searchStepMsg{req: s.req, stored: listed, hits: hits, positions: pos,
+			landing: landingFor(bs, hits, s.origin, quoted, minSeq, maxSeq)}
 	}
 }
 
@@ -158,6 +162,9 @@ func (m *Model) searchStep(msg searchStepMsg) tea.Cmd {
 	}
 	s.hits = append(s.hits, msg.hits...)
 	slices.Sort(s.hits)
+	if msg.landing != nil {
+		s.landing = msg.landing
+	}
 	for _, p := range msg.positions {
 		if s.lo > s.hi {
 			s.lo, s.hi = p, p
@@ -190,7 +197,7 @@ func (m *Model) showFirstHit(done bool) tea.Cmd {
 	s := &t.search
 	if i, _ := slices.BinarySearch(s.hits, s.origin+1); i > 0 { // the cursor's own message first
 		s.shown = true
-		return t.jumpTo(s.hits[i-1])
+		return t.landOn(s.hits[i-1])
 	}
 	if !done {
 		return nil
@@ -201,7 +208,7 @@ func (m *Model) showFirstHit(done bool) tea.Cmd {
 		return nil
 	}
 	m.setStatus("search wrapped: no hit older than the cursor, showing the newest", false)
-	return t.jumpTo(s.hits[len(s.hits)-1])
+	return t.landOn(s.hits[len(s.hits)-1])
 }
 
 // stepHit moves to the next hit older (n) or newer (N) than the cursor,

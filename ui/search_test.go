@@ -1,11 +1,14 @@
 package ui
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/muesli/termenv"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // searchDriver opens the single chat with the cursor at seq.
@@ -142,5 +145,38 @@ func TestSearchCountsHitsInSeqOrder(t *testing.T) {
 	d.keys("n")
 	if d.m.tl.cursor != 118 || !strings.Contains(d.m.tl.searchProgress(), "hit 9 of 10") {
 		t.Errorf("n: at seq %d, %q; want 118, hit 9 of 10", d.m.tl.cursor, d.m.tl.searchProgress())
+	}
+}
+
+// TestSearchLandsOnTheBucketsItRead: the hit, 8 buckets back, is jumped to
+// with the buckets the search read around it: no bucket is read twice
+// (before, the jump read the hit's bucket and the ones beside it again).
+func TestSearchLandsOnTheBucketsItRead(t *testing.T) {
+	const cid = "sg_long"
+	st, tb := newTestStore(t, false)
+	var msgs []*bucket.MsgData
+	for s := 1; s <= 1000; s++ {
+		text := fmt.Sprintf("long note %d", s)
+		if s == 150 {
+			text = "the needle"
+		}
+		msgs = append(msgs, textMsg("alice", "", "long", bucket.SessionGroup, s, text))
+	}
+	if _, err := st.InsertMessages(t.Context(), cid, 1, msgs); err != nil {
+		t.Fatal(err)
+	}
+	insertRaw(t, st, bucket.CollConversation, bucket.Conversation{OwnerUserID: "alice", ConversationID: cid, ConversationType: 3, GroupID: "long"})
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(cid)
+	tb.resetReads()
+	d.search("needle")
+	if d.m.tl.cursor != 150 || rowOf(d.m.View(), 150) == "" {
+		t.Fatalf("cursor %d after the search, want 150 drawn:\n%s", d.m.tl.cursor, d.m.View())
+	}
+	for id, n := range tb.resetReads() {
+		if n > 1 {
+			t.Errorf("bucket %s read %d times", id, n)
+		}
 	}
 }

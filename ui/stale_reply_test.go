@@ -52,8 +52,8 @@ func TestMarkReadRightAfterViewerSwitchWaitsForTheNewWindow(t *testing.T) {
 	d := newDriver(t, st, opts, 120, 40)
 	d.open(chatAB) // alice has read up to 100, bob up to 118
 	held := d.runHolding(d.sendOnly(keyMsg("V")), func(msg tea.Msg) bool {
-		_, ok := msg.(windowLoadedMsg)
-		return ok
+		read, ok := msg.(viewerReadMsg) // bob's records bring his window along
+		return ok && read.reuse.winReq != 0
 	})
 	if len(held) != 1 || d.m.tl.viewer != "bob" {
 		t.Fatalf("V: viewer %s, %d window replies held, want bob and 1", d.m.tl.viewer, len(held))

@@ -212,7 +212,7 @@ func (t *timeline) jumpTo(seq int64) tea.Cmd {
 		t.trim()
 		return tea.Batch(t.prefetch(), t.readQuoted())
 	}
-	return t.loadAround(seq, nil)
+	return t.loadAround(seq)
 }
 
 // memberName is the nickname of a member when known, else the ID.

@@ -27,15 +27,27 @@ func (t *timeline) open() tea.Cmd {
 }
 
 // loadAround drops what is held and reads the buckets around seq but have,
-// a bucket already read (nil if none).
-func (t *timeline) loadAround(seq int64, have *bucket.Bucket) tea.Cmd {
+// buckets already read (seq's, and those beside it that join it).
+func (t *timeline) loadAround(seq int64, have ...*bucket.Bucket) tea.Cmd {
 	t.req, t.queued = t.e.newReq(), 0
 	t.buckets, t.pending, t.err, t.gaps = map[int64]*bucket.Bucket{}, map[int64]bool{}, nil, nil
 	t.quoted, t.quotePending = map[int64]bucket.StoredSlot{}, map[int64]bool{}
 	t.cursor, t.top = seq, seq
 	b := bucket.BucketIndex(seq)
-	if have != nil {
-		t.buckets[b], t.lo, t.hi = have, b, b
+	byIndex := map[int64]*bucket.Bucket{}
+	for _, h := range have {
+		if h != nil {
+			byIndex[h.Index] = h
+		}
+	}
+	if h := byIndex[b]; h != nil {
+		t.buckets[b], t.lo, t.hi = h, b, b
+		if h := byIndex[b-1]; h != nil {
+			t.buckets[b-1], t.lo = h, b-1
+		}
+		if h := byIndex[b+1]; h != nil {
+			t.buckets[b+1], t.hi = h, b+1
+		}
 		t.clampCursor()
 	}
 	var idx []int64
@@ -239,7 +251,7 @@ func (t *timeline) refreshAfterWrite(seqs []int64) tea.Cmd {
 func (t *timeline) retry() tea.Cmd {
 	t.err = nil
 	if len(t.buckets) == 0 {
-		return t.loadAround(t.cursor, nil)
+		return t.loadAround(t.cursor)
 	}
 	return tea.Batch(t.prefetch(), t.readQuoted())
 }

@@ -9,12 +9,13 @@ import (
 // Whose eyes the timeline uses: the viewer, the compare view's second
 // viewer, and their windows.
 
-// setViewer switches whose eyes the timeline uses. The held slots are
+// viewAs switches whose eyes the timeline uses. The held slots are
 // re-projected at the next draw; only the viewer's window (min and read
-// seq) may need a read, and that happens in the background.
-func (t *timeline) setViewer(v string) tea.Cmd {
+// seq) may need a read, and the caller makes it in the background (wait:
+// loadWindow, or the list's read after a switch, replying under t.winReq).
+func (t *timeline) viewAs(v string) (cmd tea.Cmd, wait bool) {
 	if v == t.viewer {
-		return nil
+		return nil, false
 	}
 	if v == t.compareAs {
 		// Comparing someone with themselves shows nothing: swap the sides.
@@ -23,12 +24,12 @@ func (t *timeline) setViewer(v string) tea.Cmd {
 	t.viewer = v
 	t.winReq = 0
 	if w, ok := t.wins[v]; ok {
-		return tea.Batch(t.applyWindow(w), t.restartDiffs())
+		return tea.Batch(t.applyWindow(w), t.restartDiffs()), false
 	}
 	t.diffs = diffScan{}
 	t.winOK = false
 	t.winReq = t.e.newReq()
-	return loadWindow(t.e, t.winReq, v, t.base)
+	return nil, true
 }
 
 // setCompare turns the compare view on against id. Their window is read in
@@ -77,18 +78,18 @@ func (t *timeline) applyWindow(w bucket.Window) tea.Cmd {
 		return nil
 	}
 	if len(t.buckets) == 0 {
-		return t.loadAround(t.maxSeq(), nil)
+		return t.loadAround(t.maxSeq())
 	}
 	if t.lo > bucket.BucketIndex(t.maxSeq()) || t.hi < bucket.BucketIndex(t.minSeq()) {
-		return t.loadAround(t.maxSeq(), nil)
+		return t.loadAround(t.maxSeq())
 	}
 	t.clampCursor()
 	return t.prefetch()
 }
 
-// rereadWindow reads viewer's window again after a mark read: the read seq
-// is the one the store shows, not the one asked for (the server may have
-// accepted and not written yet, or the write stopped part way).
+// rereadWindow reads viewer's window again whole after a mark read, when a
+// read of it was on its way (it may have read before the write); else only
+// the read seq is read back (afterMarkRead). A window not shown is dropped.
 func (t *timeline) rereadWindow(viewer string) tea.Cmd {
 	switch viewer {
 	case t.viewer:

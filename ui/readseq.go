@@ -1,0 +1,81 @@
+package ui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// After a mark read: of what the screen shows beside the rows, only the
+// reader's read seq moves (the list's unread count, the read line), so
+// only it is read back (store.ReadSeqOf, one round trip), not the list
+// and the window whole. The one the store shows, not the one asked for:
+// the server may have accepted and not written yet, or the write stopped
+// part way.
+
+type readSeqLoadedMsg struct {
+	viewer, cid string
+	readSeq     int64
+	err         error
+}
+
+func loadReadSeq(e *common, viewer, cid string) tea.Cmd {
+	return func() tea.Msg {
+		r, err := e.st.ReadSeqOf(e.ctx, viewer, cid)
+		return readSeqLoadedMsg{viewer: viewer, cid: cid, readSeq: r, err: err}
+	}
+}
+
+// afterMarkRead reads back what a mark read of cid by viewer changed
+// beside the rows. A list or window read on its way may have read before
+// the write: that one is started again whole instead.
+func (m *Model) afterMarkRead(viewer, cid string) []tea.Cmd {
+	var cmds []tea.Cmd
+	patch := false
+	if m.list.owner == viewer {
+		if m.list.loading {
+			cmds = append(cmds, m.reloadList())
+		} else {
+			patch = true
+		}
+	}
+	if t := m.tl; t != nil && t.cid == cid {
+		switch {
+		case viewer == t.viewer && t.winReq == 0, viewer == t.compareAs && t.compareReq == 0:
+			patch = true
+		default:
+			cmds = append(cmds, t.rereadWindow(viewer))
+		}
+	}
+	if patch {
+		cmds = append(cmds, loadReadSeq(m.e, viewer, cid))
+	}
+	return cmds
+}
+
+// readSeqLoaded puts the read seq where the list and the timeline show it.
+func (m *Model) readSeqLoaded(msg readSeqLoadedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.setStatus("read seq of "+msg.viewer+": "+msg.err.Error(), true)
+		return nil
+	}
+	if m.list.itemsFor == msg.viewer {
+		for i := range m.list.items {
+			if it := &m.list.items[i]; it.sum.ConversationID == msg.cid {
+				it.sum.Window.ReadSeq = msg.readSeq
+			}
+		}
+	}
+	t := m.tl
+	if t == nil || t.cid != msg.cid {
+		return nil
+	}
+	w, known := t.wins[msg.viewer]
+	if !known {
+		return nil
+	}
+	w.ReadSeq = msg.readSeq
+	t.wins[msg.viewer] = w
+	if msg.viewer == t.viewer {
+		t.win.ReadSeq = msg.readSeq
+	}
+	return t.restartDiffs()
+}
