@@ -81,7 +81,9 @@ func (c *readCmd) Run(ctx context.Context, s *session) error { return c.write(ct
 // machine: the same checks as OpenIM's (a known user, a message in the
 // user's pull window, the revoke permission rules), the same path as the UI.
 func (w *writeFlags) write(ctx context.Context, s *session, action string) error {
-	s.attempt = &store.AuditEntry{Action: action, Conversation: w.Conversation, Seqs: w.seqs, As: w.By, Admin: w.Admin}
+	// A write that never reaches the store is audited as Do would audit it.
+	s.attempt = &store.AuditEntry{Action: action, Conversation: w.Conversation, Seqs: w.seqs, As: w.By,
+		Admin: w.Admin || w.By != "" && w.By == s.conn.OpenIMAdmin}
 	return s.withStore(ctx, writes, func(st *store.Store) error {
 		// A long write shows its progress bucket by bucket on a terminal.
 		step, end := progressPrinter(s.stderr, action+" of "+strconv.Itoa(len(w.seqs))+" seqs", false)

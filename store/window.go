@@ -281,8 +281,9 @@ func (s *Store) bucketsAt(ctx context.Context, ends map[string]int64) (map[strin
 	return found, nil
 }
 
-// trimToLastFilled lowers MaxSeq of the given windows to the last seq that
-// holds a message, reading each conversation's newest bucket in one find.
+// trimToLastFilled lowers MaxSeq of the given windows to the last seq sent
+// (Bucket.LastSentSeq: a message, a malformed slot or a physically deleted
+// one), reading each conversation's newest bucket in one find.
 // A conversation without a seq document gets its newest bucket from BucketIDs.
 func (s *Store) trimToLastFilled(ctx context.Context, ws map[string]*bucket.Window, cids []string) error {
 	if len(cids) == 0 {

@@ -159,7 +159,7 @@ func (t *timeline) revokeDialog(seq int64, viewer, summary string) confirmDialog
 		return confirmDialog{title: "Revoke refused", lines: lines, rule: d.Rule}
 	}
 	role := "role " + roleName(d.Role)
-	if msg.SessionType == bucket.SessionSingle {
+	if msg.SessionType == bucket.SessionSingle && !who.Admin { // an app admin's revoke records role 0
 		role = "role = user.app_manger_level"
 	}
 	lines = append(lines, fmt.Sprintf("%s may: %s; revoked by %s (%s)", viewer, d.Rule, viewer, role))

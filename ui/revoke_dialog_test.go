@@ -110,3 +110,21 @@ func TestAdminRevokesAsOpenIMsAppAdmin(t *testing.T) {
 		t.Errorf("revoke record %+v: want carol with role 0", r)
 	}
 }
+
+// TestAdminRevokeDialogSaysRoleZero: an app admin's revoke in a single
+// chat records role 0 (revoke.go skips the role lookup under IsAdmin),
+// not the user's app_manger_level the dialog named for everyone else.
+func TestAdminRevokeDialogSaysRoleZero(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	opts.Admin = true
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	d.jump(10) // bob's message: alice may revoke it as an app admin only
+	d.keys("r")
+	view := d.m.View()
+	if !strings.Contains(view, "an app admin may revoke") || !strings.Contains(view, "role 0, none") || strings.Contains(view, "app_manger_level") {
+		t.Errorf("the admin's revoke dialog does not say role 0:\n%s", view)
+	}
+}

@@ -47,10 +47,12 @@ type StoredSlot struct {
 	Unstored bool
 	// Erased: the stored slot is what OpenIM's physical delete leaves over
 	// a message: msgs.<i> set to {msg: nil} (mgo/msg.go
-	// DeleteMsgsInOneDocByIndex), maybe with the field a later delete for
-	// me, mark read or admin revoke added, but not all of revoke, del_list
-	// and is_read, which every slot of a bucket OpenIM creates has. So the
-	// seq was sent: a hole that still counts towards the newest seq.
+	// DeleteMsgsInOneDocByIndex), maybe with the fields a later delete for
+	// me, mark read or admin revoke appended, not the msg, revoke,
+	// del_list, is_read every slot of a bucket OpenIM creates starts as.
+	// So the seq was sent (the server does not refuse a physical delete of
+	// a seq never sent, which reads the same: the one case it gets wrong):
+	// a hole that still counts towards the newest seq.
 	Erased bool
 }
 
@@ -213,30 +215,27 @@ func (s StoredSlot) filled() bool {
 	return !s.IsHole() || s.Problem != "" && s.Problem != problemShortArray
 }
 
-// erased tells a slot document whose msg is null and which lacks one of
-// the fields OpenIM gives every slot it creates (see StoredSlot.Erased).
+// erased tells a slot document whose msg is null and whose fields are not
+// msg, revoke, del_list, is_read in that order, as OpenIM creates every
+// slot (see StoredSlot.Erased): a physical delete leaves msg alone, and a
+// later mark read ($ne on msg.send_id matches a null msg), delete for me
+// or admin revoke appends its field after it, so even with all four the
+// order tells.
 func erased(slot []byte) bool {
 	elems, err := bson.Raw(slot).Elements()
-	if err != nil {
+	if err != nil || len(elems) == 0 || elems[0].Key() != "msg" || elems[0].Value().Type != bson.TypeNull {
 		return false
 	}
-	var seen, msgNull = 0, false
-	for _, e := range elems {
-		switch e.Key() {
-		case "msg":
-			if seen&1 == 0 { // the first msg is the one read
-				msgNull = e.Value().Type == bson.TypeNull
-			}
-			seen |= 1
-		case "revoke":
-			seen |= 2
-		case "del_list":
-			seen |= 4
-		case "is_read":
-			seen |= 8
+	created := []string{"msg", "revoke", "del_list", "is_read"}
+	if len(elems) != len(created) {
+		return true
+	}
+	for i, e := range elems {
+		if e.Key() != created[i] {
+			return true
 		}
 	}
-	return msgNull && seen != 15
+	return false
 }
 
 // LastSentSeq is the highest seq in b that holds a message, a malformed

@@ -97,23 +97,18 @@ func refDecodeSlot(s *bucket.StoredSlot, v bson.RawValue) {
 	}
 }
 
-// refErased: msg is null and one of revoke, del_list, is_read is missing.
+// refErased: msg is null and comes first, and the keys are not exactly
+// msg, revoke, del_list, is_read.
 func refErased(raw bson.Raw) bool {
 	var d bson.D
-	if bson.Unmarshal(raw, &d) != nil {
+	if bson.Unmarshal(raw, &d) != nil || len(d) == 0 || d[0].Key != "msg" || d[0].Value != nil {
 		return false
 	}
-	m := map[string]any{}
+	var keys []string
 	for _, e := range d {
-		if _, dup := m[e.Key]; !dup {
-			m[e.Key] = e.Value
-		}
+		keys = append(keys, e.Key)
 	}
-	msg, hasMsg := m["msg"]
-	_, r := m["revoke"]
-	_, dl := m["del_list"]
-	_, ir := m["is_read"]
-	return hasMsg && msg == nil && !(r && dl && ir)
+	return strings.Join(keys, ",") != "msg,revoke,del_list,is_read"
 }
 
 // refFieldType is the BSON shape a contract field must have.
