@@ -83,32 +83,56 @@ func (c *benchCmd) runLatency(ctx context.Context, s *session) error {
 // them at each latency.
 func latencyOps(ctx context.Context, st *store.Store, counter *bench.Counting, latencies []time.Duration, hold holdPlan, say func(string)) ([]latencyOp, error) {
 	say("seeding the demo")
-	if _, err := demo.Seed(ctx, st, demo.Options{Seed: 1}, nil); err != nil {
-		return nil, err
-	}
-	recs, err := st.Backend().SeqRecords(ctx, []string{latencyConv})
-	if err != nil || len(recs) != 1 {
-		return nil, fmt.Errorf("bench: the demo's %s has no seq document (%v)", latencyConv, err)
-	}
-	maxSeq := recs[0].MaxSeq
-	needle, quote := maxSeq-latencyBack, maxSeq-1000
-	if err := rewriteText(ctx, st, needle, maxSeq, latencyNeedle, 0); err != nil {
-		return nil, err
-	}
-	if err := rewriteText(ctx, st, quote, maxSeq, "a quote three buckets back", quote-3*bucket.BucketSize); err != nil {
+	d, err := seedLatencyDemo(ctx, st)
+	if err != nil {
 		return nil, err
 	}
 	var out []latencyOp
 	for _, lat := range latencies {
 		say("the UI's operations at " + lat.String() + " a round trip")
-		if err := setReadSeq(ctx, st, maxSeq-latencyBack); err != nil {
+		ops, err := d.run(ctx, st, counter, lat, hold)
+		if err != nil {
 			return nil, err
 		}
-		counter.SetLatency(lat)
-		out = append(out, uiOps(ctx, st, counter, lat, hold, maxSeq, needle, quote)...)
-		counter.SetLatency(0)
+		out = append(out, ops...)
 	}
 	return out, nil
+}
+
+// latencyDemo is the seeded demo the operations run on: the long group's
+// newest seq, the needle a search finds and the message quoting three
+// buckets back.
+type latencyDemo struct{ maxSeq, needle, quote int64 }
+
+// seedLatencyDemo seeds the demo into st and writes the needle and the quote.
+func seedLatencyDemo(ctx context.Context, st *store.Store) (latencyDemo, error) {
+	if _, err := demo.Seed(ctx, st, demo.Options{Seed: 1}, nil); err != nil {
+		return latencyDemo{}, err
+	}
+	recs, err := st.Backend().SeqRecords(ctx, []string{latencyConv})
+	if err != nil || len(recs) != 1 {
+		return latencyDemo{}, fmt.Errorf("bench: the demo's %s has no seq document (%v)", latencyConv, err)
+	}
+	d := latencyDemo{maxSeq: recs[0].MaxSeq}
+	d.needle, d.quote = d.maxSeq-latencyBack, d.maxSeq-1000
+	if err := rewriteText(ctx, st, d.needle, d.maxSeq, latencyNeedle, 0); err != nil {
+		return latencyDemo{}, err
+	}
+	if err := rewriteText(ctx, st, d.quote, d.maxSeq, "a quote three buckets back", d.quote-3*bucket.BucketSize); err != nil {
+		return latencyDemo{}, err
+	}
+	return d, nil
+}
+
+// run runs the operations once at lat, from the same read seq each time
+// (the mark read raises it).
+func (d latencyDemo) run(ctx context.Context, st *store.Store, counter *bench.Counting, lat time.Duration, hold holdPlan) ([]latencyOp, error) {
+	if err := setReadSeq(ctx, st, d.maxSeq-latencyBack); err != nil {
+		return nil, err
+	}
+	counter.SetLatency(lat)
+	defer counter.SetLatency(0)
+	return uiOps(ctx, st, counter, lat, hold, d.maxSeq, d.needle, d.quote), nil
 }
 
 // uiOps runs the operations one after the other on one UI.
