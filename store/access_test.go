@@ -49,7 +49,7 @@ func (n noWrites) SetSlotsFieldIfUnset(context.Context, string, string, []store.
 func (n noWrites) AddToDelLists(context.Context, string, []int, []string) (bool, error) {
 	return false, n.fail("AddToDelLists")
 }
-func (n noWrites) MarkSlotsRead(context.Context, string, []int, string) (int, error) {
+func (n noWrites) MarkSlotsRead(context.Context, []store.BucketSlots, string) (int, error) {
 	return 0, n.fail("MarkSlotsRead")
 }
 func (n noWrites) RaiseMaxSeq(context.Context, string, int64) error { return n.fail("RaiseMaxSeq") }

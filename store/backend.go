@@ -85,11 +85,14 @@ type Backend interface {
 	// AddToDelLists runs updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list":
 	// {$each: users}, ...}}) with one path per slot.
 	AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (matched bool, err error)
-	// MarkSlotsRead runs MarkSlotRead's filtered update for each slot, in
-	// order, as one request: a BulkWrite on MongoDB (as OpenIM's
-	// MarkSingleChatMsgsAsRead), one transaction on the embedded store.
-	// ran counts the leading slots whose update ran before err stopped it.
-	MarkSlotsRead(ctx context.Context, docID string, slots []int, reader string) (ran int, err error)
+	// MarkSlotsRead runs MarkSlotRead's filtered update for each slot of
+	// each run, in order, as one request however many buckets the runs
+	// name: one ordered BulkWrite on MongoDB (OpenIM's
+	// MarkSingleChatMsgsAsRead sends one per bucket, which costs a round
+	// trip each), one transaction on the embedded store. ran counts the
+	// leading slot updates, in order across the runs, that ran before err
+	// stopped it.
+	MarkSlotsRead(ctx context.Context, runs []BucketSlots, reader string) (ran int, err error)
 
 	// SeqRecords reads the seq documents of the given conversations.
 	SeqRecords(ctx context.Context, cids []string) ([]bucket.SeqRecord, error)
@@ -147,6 +150,13 @@ type Backend interface {
 type SlotValue struct {
 	Slot  int
 	Value any
+}
+
+// BucketSlots is slots of bucket DocID, one run of a request that writes
+// several buckets.
+type BucketSlots struct {
+	DocID string
+	Slots []int
 }
 
 // SlotRange is N slots of bucket DocID from slot First.

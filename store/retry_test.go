@@ -117,7 +117,7 @@ type notWrittenFirst struct {
 	store.Backend
 	fails               int
 	del, read, max, rsq int
-	marked              [][]int // the slots of each mark read request
+	marked              [][]int // the slots of each mark read request, in order
 }
 
 func stepDown(n *int, fails int) error {
@@ -134,16 +134,21 @@ func (b *notWrittenFirst) AddToDelLists(ctx context.Context, id string, slots []
 	return b.Backend.AddToDelLists(ctx, id, slots, users)
 }
 
-func (b *notWrittenFirst) MarkSlotsRead(ctx context.Context, id string, slots []int, reader string) (int, error) {
+func (b *notWrittenFirst) MarkSlotsRead(ctx context.Context, runs []store.BucketSlots, reader string) (int, error) {
+	var slots []int
+	for _, r := range runs {
+		slots = append(slots, r.Slots...)
+	}
 	b.marked = append(b.marked, slots)
 	if err := stepDown(&b.read, b.fails); err != nil {
 		if b.read > 1 {
 			return 0, err
 		}
-		ran, _ := b.Backend.MarkSlotsRead(ctx, id, slots[:1], reader)
+		first := []store.BucketSlots{{DocID: runs[0].DocID, Slots: runs[0].Slots[:1]}}
+		ran, _ := b.Backend.MarkSlotsRead(ctx, first, reader)
 		return ran, err
 	}
-	return b.Backend.MarkSlotsRead(ctx, id, slots, reader)
+	return b.Backend.MarkSlotsRead(ctx, runs, reader)
 }
 
 func (b *notWrittenFirst) RaiseMaxSeq(ctx context.Context, cid string, seq int64) error {

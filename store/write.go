@@ -265,30 +265,37 @@ func (s *Store) DeleteForMe(ctx context.Context, cid string, seqs []int64, uid s
 // MarkRead marks seqs read by reader as /msg/mark_msgs_as_read does, in
 // every kind of conversation (internal/rpc/msg/as_read.go MarkMsgsAsRead
 // calls MarkSingleChatMsgsAsRead whatever the type): each slot not sent by
-// the reader gets is_read, one bulk request per bucket; then the reader's
-// read seq is raised to the highest seq marked, never lowered. A write that
-// stops part way still raises it to the highest seq it marked, so the
-// unread count follows what was done, and says so.
+// the reader gets is_read, the same filtered updates the server sends, but
+// FindBatch buckets' worth in one request where the server sends one per
+// bucket (a round trip each); then the reader's read seq is raised to the
+// highest seq marked, never lowered. A write that stops part way still
+// raises it to the highest seq it marked, so the unread count follows what
+// was done, and says so.
 func (s *Store) MarkRead(ctx context.Context, cid string, seqs []int64, reader string) (WriteResult, error) {
 	return s.write(ctx, "read", cid, seqs, reader, func(p *progress) error {
-		err := eachBucket(seqs, func(run []int64) error {
+		err := eachBuckets(seqs, max(1, s.FindBatch), func(req []int64) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			// A retry marks only the slots the failed request did not reach.
+			// A retry marks only the slots the failed request did not
+			// reach; a request whose reply was lost leaves all of its
+			// seqs not counted by ran unknown.
 			err := retrying(ctx, p, func() error {
+				if len(req) == 0 {
+					return nil // the failed request had run every update
+				}
 				s.trip()
-				ran, err := s.backend.MarkSlotsRead(ctx, bucket.DocIDForSeq(cid, run[0]), slotsOf(run), reader)
-				ran = min(max(ran, 0), len(run))
-				p.done(run[:ran]...)
-				run = run[ran:]
+				ran, err := s.backend.MarkSlotsRead(ctx, bucketSlots(cid, req), reader)
+				ran = min(max(ran, 0), len(req))
+				p.done(req[:ran]...)
+				req = req[ran:]
 				return err
 			})
 			if err != nil {
-				p.failed(err, run...)
-				return fmt.Errorf("seq %s: %w", FormatSeqs(run), err)
+				p.failed(err, req...)
+				return fmt.Errorf("seq %s: %w", FormatSeqs(req), err)
 			}
-			p.done(run...)
+			p.done(req...)
 			return nil
 		})
 		if len(p.applied) == 0 {
@@ -341,6 +348,37 @@ func eachBucket(seqs []int64, fn func(run []int64) error) error {
 		i = end
 	}
 	return nil
+}
+
+// eachBuckets calls fn with each run of seqs that falls in at most n
+// buckets, in order, until fn fails: the seqs of one request that writes
+// several buckets.
+func eachBuckets(seqs []int64, n int, fn func(run []int64) error) error {
+	for i := 0; i < len(seqs); {
+		end := i
+		for range n {
+			if end == len(seqs) {
+				break
+			}
+			end = bucketRunEnd(seqs, end)
+		}
+		if err := fn(seqs[i:end]); err != nil {
+			return err
+		}
+		i = end
+	}
+	return nil
+}
+
+// bucketSlots is seqs of cid as one run per bucket.
+func bucketSlots(cid string, seqs []int64) []BucketSlots {
+	var runs []BucketSlots
+	for i := 0; i < len(seqs); {
+		end := bucketRunEnd(seqs, i)
+		runs = append(runs, BucketSlots{DocID: bucket.DocIDForSeq(cid, seqs[i]), Slots: slotsOf(seqs[i:end])})
+		i = end
+	}
+	return runs
 }
 
 // slotsOf is the slot of each seq.

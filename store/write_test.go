@@ -59,11 +59,11 @@ func (c *countingBackend) AddToDelLists(ctx context.Context, id string, slots []
 	return c.Backend.AddToDelLists(ctx, id, slots, users)
 }
 
-func (c *countingBackend) MarkSlotsRead(ctx context.Context, id string, slots []int, reader string) (int, error) {
+func (c *countingBackend) MarkSlotsRead(ctx context.Context, runs []store.BucketSlots, reader string) (int, error) {
 	if err := c.write(); err != nil {
 		return 0, err
 	}
-	return c.Backend.MarkSlotsRead(ctx, id, slots, reader)
+	return c.Backend.MarkSlotsRead(ctx, runs, reader)
 }
 
 func (c *countingBackend) RaiseReadSeq(ctx context.Context, uid, cid string, seq int64) error {

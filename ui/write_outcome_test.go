@@ -91,12 +91,19 @@ type stopsAfter struct {
 	n int
 }
 
-func (b *stopsAfter) MarkSlotsRead(ctx context.Context, docID string, slots []int, reader string) (int, error) {
-	ran, err := b.Backend.MarkSlotsRead(ctx, docID, slots[:b.n], reader)
+func (b *stopsAfter) MarkSlotsRead(ctx context.Context, runs []store.BucketSlots, reader string) (int, error) {
+	var head []store.BucketSlots // the first n slots, in order across the runs
+	for left := b.n; left > 0 && len(head) < len(runs); {
+		r := runs[len(head)]
+		k := min(left, len(r.Slots))
+		head = append(head, store.BucketSlots{DocID: r.DocID, Slots: r.Slots[:k]})
+		left -= k
+	}
+	ran, err := b.Backend.MarkSlotsRead(ctx, head, reader)
 	if err != nil {
 		return ran, err
 	}
-	return b.n, errors.New("connection reset")
+	return ran, errors.New("connection reset")
 }
 
 // TestAPartWriteIsReadBack: a storage-level mark read of seqs 1-4 that

@@ -120,9 +120,9 @@ func (c *Counting) AddToDelLists(ctx context.Context, docID string, slots []int,
 	return c.inner.AddToDelLists(ctx, docID, slots, users)
 }
 
-func (c *Counting) MarkSlotsRead(ctx context.Context, docID string, slots []int, reader string) (int, error) {
+func (c *Counting) MarkSlotsRead(ctx context.Context, runs []store.BucketSlots, reader string) (int, error) {
 	c.trip()
-	return c.inner.MarkSlotsRead(ctx, docID, slots, reader)
+	return c.inner.MarkSlotsRead(ctx, runs, reader)
 }
 
 func (c *Counting) SeqRecords(ctx context.Context, cids []string) ([]bucket.SeqRecord, error) {

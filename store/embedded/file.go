@@ -156,6 +156,13 @@ func (f *file) groupsAcross() bool { return f.opts.NoSync && !f.commitEach }
 // Sync, Close, the next Update or read, or groupMax writes) and the disk
 // then, or at Sync with NoSync.
 func (f *file) UpdateGrouped(fn func(*bolt.Tx) error) error {
+	return f.UpdateGroupedWrites(1, fn)
+}
+
+// UpdateGroupedWrites is UpdateGrouped for an fn that writes up to n
+// documents (as its last steps), counted as n writes of the group so its
+// dirty pages stay bounded.
+func (f *file) UpdateGroupedWrites(n int, fn func(*bolt.Tx) error) error {
 	if !f.groups() {
 		return f.Update(fn)
 	}
@@ -175,7 +182,7 @@ func (f *file) UpdateGrouped(fn func(*bolt.Tx) error) error {
 	if err := fn(f.group); err != nil {
 		return err
 	}
-	if f.grouped++; f.grouped >= groupMax {
+	if f.grouped += max(n, 1); f.grouped >= groupMax {
 		return f.commitGroup()
 	}
 	return nil

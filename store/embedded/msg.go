@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -264,17 +265,86 @@ func (b *Backend) AddToDelLists(ctx context.Context, docID string, slots []int, 
 	return b.updateMsg(ctx, docID, true, edits)
 }
 
-// MarkSlotsRead is MarkSlotRead's filtered update for each slot, all in one
-// transaction: every update ran, or (on an error) none did.
-func (b *Backend) MarkSlotsRead(ctx context.Context, docID string, slots []int, reader string) (int, error) {
-	edits := make([]slotEdit, len(slots))
-	for i, slot := range slots {
-		edits[i] = markRead(slot, reader)
-	}
-	if _, err := b.updateMsg(ctx, docID, false, edits); err != nil {
+// MarkSlotsRead is MarkSlotRead's filtered update for each slot of each
+// run, in order, all in one transaction; a bucket named twice is edited as
+// the earlier run left it. Every edit is made before any bucket is put, so
+// an error up to then writes nothing; a put that fails (bbolt refusing it)
+// leaves the buckets put before it stored, and ran counts their slots.
+func (b *Backend) MarkSlotsRead(ctx context.Context, runs []store.BucketSlots, reader string) (int, error) {
+	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	return len(slots), nil
+	total := 0
+	for _, r := range runs {
+		for _, slot := range r.Slots {
+			if slot < 0 {
+				return 0, fmt.Errorf("%s: slot %d is negative", r.DocID, slot)
+			}
+		}
+		total += len(r.Slots)
+	}
+	// edited is a bucket to put; ranBefore counts the slots of the runs
+	// before its first one.
+	type edited struct {
+		docID     string
+		doc       bson.Raw
+		ranBefore int
+	}
+	ran, putErr := 0, error(nil)
+	err := b.db.UpdateGroupedWrites(len(runs), func(tx *bolt.Tx) error {
+		var puts []edited
+		at := make(map[string]int, len(runs)) // docID -> index in puts
+		n := 0
+		for _, r := range runs {
+			start := n
+			n += len(r.Slots)
+			i, seen := at[r.DocID]
+			old := bson.Raw(nil)
+			if seen {
+				old = puts[i].doc
+			} else if old = getMsg(tx, r.DocID); old != nil {
+				b.db.countRead(old)
+			}
+			if old == nil {
+				continue // no such bucket: the filter matches nothing
+			}
+			edits := make([]slotEdit, len(r.Slots))
+			for j, slot := range r.Slots {
+				edits[j] = markRead(slot, reader)
+			}
+			doc, _, err := editedDoc(old, r.DocID, false, edits)
+			if err != nil {
+				return err
+			}
+			switch {
+			case seen:
+				puts[i].doc = doc
+			case !bytes.Equal(doc, old):
+				at[r.DocID] = len(puts)
+				puts = append(puts, edited{r.DocID, doc, start})
+			}
+		}
+		ran = total
+		if len(puts) == 0 {
+			return errNoChange
+		}
+		for _, e := range puts {
+			if err := putMsg(tx, e.doc); err != nil {
+				// The buckets put so far stand (committed with the
+				// transaction, or with its group); ran says which.
+				ran, putErr = e.ranBefore, fmt.Errorf("%s: %w", e.docID, err)
+				return nil
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, errNoChange) {
+		err = nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return ran, putErr
 }
 
 // markRead is the edit of MarkSlotRead: {$ne: reader} on the slot's
@@ -326,23 +396,11 @@ func (b *Backend) updateMsg(ctx context.Context, docID string, together bool, ed
 			return errNoChange
 		}
 		b.db.countRead(old)
-		apply := make([]slotEdit, 0, len(edits))
-		for _, e := range edits {
-			pass := e.filter == nil || e.filter(old, strconv.Itoa(e.slot))
-			if e.matched != nil {
-				*e.matched = pass
-			}
-			if pass {
-				apply = append(apply, e)
-			} else if together {
-				return errNoChange
-			}
+		doc, ok, err := editedDoc(old, docID, together, edits)
+		if err != nil || !ok {
+			return cmp.Or(err, errNoChange)
 		}
 		matched = true
-		doc, err := updateSlots(old, apply)
-		if err != nil {
-			return fmt.Errorf("%s: %w", docID, err)
-		}
 		if bytes.Equal(doc, old) {
 			return errNoChange
 		}
@@ -352,4 +410,27 @@ func (b *Backend) updateMsg(ctx context.Context, docID string, together bool, ed
 		err = nil
 	}
 	return matched, err
+}
+
+// editedDoc is old, the stored bucket docID, with the edits whose filters
+// pass applied (filters see old). With together, one filter that fails
+// makes ok false and applies nothing.
+func editedDoc(old bson.Raw, docID string, together bool, edits []slotEdit) (doc bson.Raw, ok bool, err error) {
+	apply := make([]slotEdit, 0, len(edits))
+	for _, e := range edits {
+		pass := e.filter == nil || e.filter(old, strconv.Itoa(e.slot))
+		if e.matched != nil {
+			*e.matched = pass
+		}
+		if pass {
+			apply = append(apply, e)
+		} else if together {
+			return nil, false, nil
+		}
+	}
+	doc, err = updateSlots(old, apply)
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", docID, err)
+	}
+	return doc, true, nil
 }

@@ -286,7 +286,10 @@ func TestEveryMsgWriteKeepsTheSlotIndex(t *testing.T) {
 			return err
 		}},
 		{"delete for me", func() error { _, err := b.AddToDelLists(ctx, id, []int{0, 99}, []string{"u1", "u2"}); return err }},
-		{"mark read", func() error { _, err := b.MarkSlotsRead(ctx, id, []int{4, 5}, "someone"); return err }},
+		{"mark read", func() error {
+			_, err := b.MarkSlotsRead(ctx, []store.BucketSlots{{DocID: id, Slots: []int{4, 5}}}, "someone")
+			return err
+		}},
 		{"raw upsert", func() error {
 			d := fullBucket("sg_x", 1)
 			d.Msgs[0].Msg.Content = "replaced by an import, and longer than before"
@@ -351,7 +354,7 @@ func TestFileWithoutSlotIndex(t *testing.T) {
 	_ = ro.Close(t.Context())
 
 	rw := openTestStore(t, path, Options{NoSync: true})
-	if _, err := rw.MarkSlotsRead(t.Context(), bucket.DocID("sg_x", 1), []int{1}, "someone"); err != nil {
+	if _, err := rw.MarkSlotsRead(t.Context(), []store.BucketSlots{{DocID: bucket.DocID("sg_x", 1), Slots: []int{1}}}, "someone"); err != nil {
 		t.Fatal(err)
 	}
 	if bad := indexMismatches(t, rw); len(bad) != 1 || bad[0] != bucket.DocID("sg_x", 0) {

@@ -123,21 +123,25 @@ func (b *Backend) AddToDelLists(ctx context.Context, docID string, slots []int, 
 }
 
 // MarkSlotsRead: one ordered BulkWrite of MarkSlotRead's filtered updates,
-// one per slot, as OpenIM's MarkSingleChatMsgsAsRead sends. Ordered, so a
-// write error stops it there and the updates before it are the ones that ran.
-func (b *Backend) MarkSlotsRead(ctx context.Context, docID string, slots []int, reader string) (int, error) {
-	if len(slots) == 0 {
-		return 0, nil
+// one per slot, as OpenIM's MarkSingleChatMsgsAsRead sends for one bucket,
+// here for every bucket of runs at once (plain updateOne statements, each
+// with its doc_id in the filter). Ordered, so a write error stops it there
+// and the updates before it are the ones that ran.
+func (b *Backend) MarkSlotsRead(ctx context.Context, runs []store.BucketSlots, reader string) (int, error) {
+	var models []mongo.WriteModel
+	for _, r := range runs {
+		for _, slot := range r.Slots {
+			q := markRead(r.DocID, slot, reader)
+			models = append(models, mongo.NewUpdateOneModel().SetFilter(q.filter).SetUpdate(q.update))
+		}
 	}
-	models := make([]mongo.WriteModel, len(slots))
-	for i, slot := range slots {
-		q := markRead(docID, slot, reader)
-		models[i] = mongo.NewUpdateOneModel().SetFilter(q.filter).SetUpdate(q.update)
+	if len(models) == 0 {
+		return 0, nil
 	}
 	ran := 0
 	err := b.run(ctx, func(ctx context.Context) error {
 		_, err := b.coll(bucket.CollMsg).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(true))
-		ran = len(slots)
+		ran = len(models)
 		var bwe mongo.BulkWriteException
 		if errors.As(err, &bwe) && len(bwe.WriteErrors) > 0 {
 			ran = bwe.WriteErrors[0].Index

@@ -109,7 +109,7 @@ func TestExplainedShapesAreTheOnesSent(t *testing.T) {
 			return err
 		}},
 		"update msg {doc_id, send_id $ne} (mark read)": {"update", func(ctx context.Context) error {
-			_, err := b.MarkSlotsRead(ctx, doc, []int{0}, "u")
+			_, err := b.MarkSlotsRead(ctx, []store.BucketSlots{{DocID: doc, Slots: []int{0}}}, "u")
 			return err
 		}},
 		"find seq {conversation_id: {$in}}": {"find", func(ctx context.Context) error {

@@ -5,6 +5,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
@@ -131,6 +132,50 @@ func testMarkSlotReadFilter(e *fixture) {
 	e.must(err, "mark read in a missing bucket")
 	if matched || e.doc(cid+":7") != nil {
 		e.errorf("mark read in a missing bucket matched or created it")
+	}
+}
+
+// testMarkReadAcrossBuckets: one request marks several buckets, and marks
+// what one request per bucket did (OpenIM's controller/msg.go
+// MarkSingleChatMsgsAsRead: a BulkWrite per doc_id): is_read on every
+// listed slot the reader did not send, a hole included, in each bucket;
+// a missing bucket stays missing; ran counts every update, in order
+// across the buckets.
+func testMarkReadAcrossBuckets(e *fixture) {
+	const cid = "si_alice_bob" // alice sends odd seqs, bob even ones
+	e.insert(cid, 95, 105)     // buckets 0 (seqs 1-94 holes) and 1
+	e.insert(cid, 301, 303)    // bucket 3; bucket 2 is missing
+	e.s.FindBatch = 2          // requests of buckets 0-1 and 2-3
+	_, err := e.s.MarkRead(e.ctx, cid, []int64{90, 95, 96, 97, 98, 99, 100, 101, 102, 103, 250, 301, 302}, "bob")
+	e.must(err, "mark read across four buckets")
+	read := map[int64]bool{90: true, 95: true, 97: true, 99: true, 101: true, 103: true, 301: true}
+	for _, r := range []struct{ from, to int64 }{{89, 105}, {301, 303}} {
+		for seq := r.from; seq <= r.to; seq++ {
+			v := e.slots(bucket.DocIDForSeq(cid, seq))[bucket.SlotIndex(seq)]
+			if got := e.slot(v).IsRead; got != read[seq] {
+				e.errorf("seq %d (sent by %s) is_read = %v, want %v", seq, sender(cid, seq), got, read[seq])
+			}
+		}
+	}
+	if e.doc(cid+":2") != nil {
+		e.errorf("mark read in a missing bucket created it")
+	}
+	e.wantReadSeq("bob", cid, 302)
+
+	// The backend call itself: buckets out of order, a missing one between.
+	runs := []store.BucketSlots{{DocID: cid + ":3", Slots: []int{2}}, {DocID: cid + ":2", Slots: []int{0, 1}}, {DocID: cid + ":1", Slots: []int{3, 4}}}
+	ran, err := e.b.MarkSlotsRead(e.ctx, runs, "bob")
+	e.must(err, "mark slots of three buckets read")
+	if ran != 5 {
+		e.errorf("ran %d updates of 5", ran)
+	}
+	for seq, want := range map[int64]bool{303: true, 104: false, 105: true} {
+		if got := e.slot(e.slots(bucket.DocIDForSeq(cid, seq))[bucket.SlotIndex(seq)]).IsRead; got != want {
+			e.errorf("seq %d (sent by %s) marked read by bob in one request: is_read = %v, want %v", seq, sender(cid, seq), got, want)
+		}
+	}
+	if e.doc(cid+":2") != nil {
+		e.errorf("mark slots read in a missing bucket created it")
 	}
 }
 

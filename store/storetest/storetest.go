@@ -57,6 +57,7 @@ var cases = []testCase{
 	{name: "mark read/single", run: testMarkReadSingle},
 	{name: "mark read/group", run: testMarkReadGroup},
 	{name: "mark read/filter", run: testMarkSlotReadFilter},
+	{name: "mark read/across buckets", run: testMarkReadAcrossBuckets},
 	{name: "read/bucket edges", run: testReadBucketEdges},
 	{name: "read/holes", run: testReadHoles},
 	{name: "read/windows", run: testWindows},

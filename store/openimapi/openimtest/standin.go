@@ -473,7 +473,10 @@ func (s *Server) markRead(ctx context.Context, op string, body json.RawMessage) 
 			slots = append(slots, bucket.SlotIndex(seqs[j]))
 			j++
 		}
-		if _, err := b.MarkSlotsRead(ctx, bucket.DocIDForSeq(req.ConversationID, seqs[i]), slots, req.UserID); err != nil {
+		// One request per bucket, as the server sends them (controller/msg.go
+		// MarkSingleChatMsgsAsRead: a BulkWrite per doc_id).
+		run := []store.BucketSlots{{DocID: bucket.DocIDForSeq(req.ConversationID, seqs[i]), Slots: slots}}
+		if _, err := b.MarkSlotsRead(ctx, run, req.UserID); err != nil {
 			return Response{}, err
 		}
 		i = j
