@@ -97,20 +97,8 @@ func mappedResident(t *testing.T, path string) int64 {
 // again.
 func TestSlotReadsAgainKeepTheirPagesMapped(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	holdFilePagesMapped(t, filepath.Join(dir, "other"), shedAbove+16<<20)
-	path := filepath.Join(dir, "slots.db")
-	b, err := Open(path, Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close(ctx)
 	const buckets = 100
-	for i := range int64(buckets) {
-		if err := b.InsertBucket(ctx, fullBucket("sg_slots", i)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, path := smallStoreBesideMappedFile(t, "sg_slots", buckets)
 	read := func(index int64, slot int) {
 		t.Helper()
 		raw, sliced, err := b.FindSlots(ctx, bucket.DocID("sg_slots", index), slot, 1)
@@ -141,20 +129,8 @@ func TestSlotReadsAgainKeepTheirPagesMapped(t *testing.T) {
 // 10 when counted by windows).
 func TestWritesOfASmallStoreKeepItsPagesMapped(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	holdFilePagesMapped(t, filepath.Join(dir, "other"), shedAbove+16<<20)
-	path := filepath.Join(dir, "writes.db")
-	b, err := Open(path, Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close(ctx)
 	const buckets = 100
-	for i := range int64(buckets) {
-		if err := b.InsertBucket(ctx, fullBucket("sg_writes", i)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b, path := smallStoreBesideMappedFile(t, "sg_writes", buckets)
 	readAll := func() {
 		t.Helper()
 		for i := range int64(buckets) {
@@ -180,6 +156,27 @@ func TestWritesOfASmallStoreKeepItsPagesMapped(t *testing.T) {
 	if n := b.db.shed.sheds; n != 0 {
 		t.Fatalf("rewriting and reading a %d KiB store shed its pages %d times: each read after faulted them in again", fi.Size()>>10, n)
 	}
+}
+
+// smallStoreBesideMappedFile is a store of buckets full buckets of cid, far
+// under the shedding bound, in a process that maps more than the bound of
+// another file (as the bench's flat store does), and the store's path.
+func smallStoreBesideMappedFile(t *testing.T, cid string, buckets int64) (*Backend, string) {
+	t.Helper()
+	dir := t.TempDir()
+	holdFilePagesMapped(t, filepath.Join(dir, "other"), shedAbove+16<<20)
+	path := filepath.Join(dir, "store.db")
+	b, err := Open(path, Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close(context.Background()) })
+	for i := range buckets {
+		if err := b.InsertBucket(context.Background(), fullBucket(cid, i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b, path
 }
 
 // holdFilePagesMapped maps a file of size bytes at path and reads every
