@@ -1,0 +1,152 @@
+package model
+
+import "github.com/chatlens/chatlens/store/bucket"
+
+// wait is what a key waits on: a bucket (with how many to read ahead the
+// way it goes), the members, or a viewer's window.
+type wait struct {
+	bucket  *need
+	ahead   int
+	members bool
+	window  string
+}
+
+// apply does what is left of s; done is false when it must wait, with what
+// it waits on.
+func (m *Model) apply(s *step) (wait, bool) {
+	r := m.rules()
+	if r.none() && s.Kind != CycleViewer && s.Kind != ViewAs {
+		return wait{}, true // nothing to move over
+	}
+	switch s.Kind {
+	case Down, Up, PageDown, PageUp:
+		return m.applyRows(r, s)
+	case Top:
+		m.cursor = r.min
+		return wait{}, true
+	case Bottom, Jump:
+		at := r.max
+		if s.Kind == Jump {
+			at = max(r.min, min(r.max, s.Seq))
+		}
+		row, n := r.rowStart(&m.k, at)
+		if n != nil {
+			return wait{bucket: n, ahead: 1}, false
+		}
+		m.cursor = row
+		return wait{}, true
+	case NextMessage, PrevMessage:
+		dir := int64(1)
+		if s.Kind == PrevMessage {
+			dir = -1
+		}
+		seq, ok, n := r.messageAfter(&m.k, m.cursor, dir)
+		switch {
+		case n != nil:
+			return wait{bucket: n, ahead: m.cfg.Batch}, false
+		case ok:
+			m.cursor = seq
+		case dir > 0:
+			m.note = "no message after this one"
+		default:
+			m.note = "no message before this one"
+		}
+		return wait{}, true
+	case CycleViewer:
+		if m.members == nil {
+			return wait{members: true}, false
+		}
+		if len(m.members) == 0 {
+			m.note = "no members known"
+			return wait{}, true
+		}
+		next := m.members[0]
+		for i, id := range m.members {
+			if id == m.viewer {
+				next = m.members[(i+1)%len(m.members)]
+			}
+		}
+		s.Kind, s.Viewer = ViewAs, next
+		return m.apply(s)
+	case ViewAs:
+		return m.applyViewer(s)
+	}
+	return wait{}, true
+}
+
+// applyRows moves the cursor row by row; a page move takes the top along.
+func (m *Model) applyRows(r rules, s *step) (wait, bool) {
+	down := s.Kind == Down || s.Kind == PageDown
+	for s.rows > 0 {
+		var (
+			next int64
+			ok   bool
+			n    *need
+		)
+		if down {
+			next, ok, n = r.next(&m.k, m.cursor)
+		} else {
+			next, ok, n = r.prev(&m.k, m.cursor)
+		}
+		if n != nil {
+			return wait{bucket: n, ahead: aheadFor(s.rows)}, false
+		}
+		if !ok {
+			break // the end of the window: the rest of the key is spent
+		}
+		m.cursor, s.rows, s.moved = next, s.rows-1, s.moved+1
+	}
+	if s.Kind == PageDown || s.Kind == PageUp {
+		m.top = m.rowsFrom(r, m.top, s.moved, down)
+	}
+	return wait{}, true
+}
+
+// aheadFor is how many buckets to read at once for rows still to move:
+// what they cross, one at least, never more than a screen needs at a time.
+func aheadFor(rows int) int {
+	return max(1, min(3, (rows+bucket.BucketSize-1)/bucket.BucketSize))
+}
+
+// rowsFrom walks n rows from row as far as what is read goes; the page
+// settles the top from there.
+func (m *Model) rowsFrom(r rules, row int64, n int, down bool) int64 {
+	for ; n > 0; n-- {
+		var (
+			next int64
+			ok   bool
+			nd   *need
+		)
+		if down {
+			next, ok, nd = r.next(&m.k, row)
+		} else {
+			next, ok, nd = r.prev(&m.k, row)
+		}
+		if nd != nil || !ok {
+			break
+		}
+		row = next
+	}
+	return row
+}
+
+// applyViewer switches to s.Viewer once their window is read, then puts
+// the cursor on the row holding its seq in their window.
+func (m *Model) applyViewer(s *step) (wait, bool) {
+	if !s.viewer {
+		if _, ok := m.windows[s.Viewer]; !ok {
+			return wait{window: s.Viewer}, false
+		}
+		m.viewer, s.viewer = s.Viewer, true
+	}
+	r := m.rules()
+	if r.none() {
+		return wait{}, true
+	}
+	row, n := r.rowStart(&m.k, max(r.min, min(r.max, m.cursor)))
+	if n != nil {
+		return wait{bucket: n, ahead: 1}, false
+	}
+	m.cursor = row
+	return wait{}, true
+}

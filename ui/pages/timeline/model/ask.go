@@ -1,0 +1,101 @@
+package model
+
+import "github.com/chatlens/chatlens/store/bucket"
+
+// ask turns what the model waits on into reads not already in flight.
+func (m *Model) ask(ws ...wait) []Read {
+	var out []Read
+	for _, w := range ws {
+		out = append(out, m.askOne(w)...)
+	}
+	return out
+}
+
+func (m *Model) askOne(w wait) []Read {
+	var out []Read
+	if w.members && !m.membersPending {
+		m.membersPending = true
+		out = append(out, Read{Kind: ReadMembers, Gen: m.gen})
+	}
+	if w.window != "" && !m.windowPending[w.window] {
+		m.windowPending[w.window] = true
+		out = append(out, Read{Kind: ReadWindow, Viewer: w.window, Gen: m.gen})
+	}
+	if w.bucket != nil {
+		if r, ok := m.bucketsFrom(w.bucket.index, w.bucket.dir, w.ahead); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// bucketsFrom reads up to n buckets from idx in direction dir, inside the
+// window, stopping at one read or in flight.
+func (m *Model) bucketsFrom(idx, dir int64, n int) (Read, bool) {
+	r := m.rules()
+	lo, hi := bucket.BucketIndex(r.min), bucket.BucketIndex(r.max)
+	if m.pending[idx] {
+		return Read{}, false
+	}
+	var indexes []int64
+	for i := idx; len(indexes) < n && i >= lo && i <= hi && !m.pending[i] && !m.k.knows(i); i += dir {
+		indexes = append(indexes, i)
+	}
+	if len(indexes) == 0 {
+		return Read{}, false
+	}
+	for _, i := range indexes {
+		m.pending[i] = true
+	}
+	return Read{Kind: ReadBuckets, Indexes: indexes, Dir: dir, Gen: m.gen}, true
+}
+
+// aroundCursor is what the screen needs next: the rows on either side of
+// the cursor's, and of the top's, read before a key asks for them.
+func (m *Model) aroundCursor() []wait {
+	r := m.rules()
+	if r.none() {
+		return nil
+	}
+	var out []wait
+	for _, row := range []int64{m.cursor, m.top} {
+		if row < r.min || row > r.max {
+			continue
+		}
+		if _, _, n := r.next(&m.k, row); n != nil {
+			out = append(out, wait{bucket: &need{n.index, 1}, ahead: 1})
+		}
+		if _, _, n := r.prev(&m.k, row); n != nil {
+			out = append(out, wait{bucket: &need{n.index, -1}, ahead: 1})
+		}
+	}
+	// One bucket beyond the cursor's on each side, so a held key never
+	// waits on a read.
+	for _, dir := range []int64{-1, 1} {
+		if idx, ok := m.unitBeyond(bucket.BucketIndex(m.cursor), dir); ok {
+			out = append(out, wait{bucket: &need{idx, dir}, ahead: 1})
+		}
+	}
+	return out
+}
+
+// unitBeyond is the first bucket not read past the unit holding idx (a
+// bucket, or a run of buckets not stored or of holes only), when it is
+// the next unit and inside the window.
+func (m *Model) unitBeyond(idx, dir int64) (int64, bool) {
+	r := m.rules()
+	lo, hi := bucket.BucketIndex(r.min), bucket.BucketIndex(r.max)
+	next := idx + dir
+	for _, set := range []spans{m.k.absent, m.k.empty} {
+		if sp, ok := set.find(idx); ok {
+			next = sp.hi + 1
+			if dir < 0 {
+				next = sp.lo - 1
+			}
+		}
+	}
+	if next < lo || next > hi || m.k.knows(next) {
+		return 0, false
+	}
+	return next, true
+}

@@ -1,0 +1,11 @@
+// Package model is the timeline's data half, without Bubble Tea and without
+// I/O: what is known of the open conversation's buckets, the rows they make
+// for the viewer, where the cursor is, what a key does to it, and what must
+// be read next.
+//
+// Keys go in with Press and replies with Land; both return the reads the
+// model wants, which the page runs and lands in any order. A key that needs
+// a row not read yet waits in the model's queue, and so does every key
+// pressed after it, so a burst of keys means exactly what its presses mean
+// one by one, whenever and in whatever order the reads land.
+package model

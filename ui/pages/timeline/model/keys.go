@@ -1,0 +1,38 @@
+package model
+
+// Kind is what a key asks of the timeline.
+type Kind int
+
+const (
+	Down        Kind = iota // one row newer
+	Up                      // one row older
+	PageDown                // a page of rows newer; the top of the screen follows
+	PageUp                  // a page of rows older
+	Top                     // the oldest row
+	Bottom                  // the newest row
+	NextMessage             // the next row holding a message, past holes and missing buckets
+	PrevMessage             // the previous one
+	Jump                    // the row holding Seq
+	CycleViewer             // view as the next member, in the order the viewer picker lists them
+	ViewAs                  // view as Viewer
+	Search                  // the hit nearest the cursor of Query
+	NextHit                 // the next older hit of the search
+	PrevHit                 // the next newer hit
+)
+
+// Key is one press.
+type Key struct {
+	Kind   Kind
+	Seq    int64  // Jump
+	Viewer string // ViewAs
+	Query  string // Search
+}
+
+// step is a key in the queue, with what is left of it: a page key moves
+// row by row, and each row may wait on a read.
+type step struct {
+	Key
+	rows   int  // rows still to move (Down, Up, PageDown, PageUp)
+	moved  int  // rows moved so far, for the top of a page move
+	viewer bool // the viewer is being settled (CycleViewer, ViewAs): the cursor's row in their window next
+}

@@ -1,0 +1,241 @@
+package model
+
+import (
+	"slices"
+
+	"github.com/chatlens/chatlens/store/bucket"
+)
+
+// Config is what the page settles once.
+type Config struct {
+	Keep  int // buckets held on each side of the cursor's, for the screen and the reads ahead
+	Batch int // buckets one read may ask for when a key goes far (the next message)
+}
+
+// Model is the open conversation's data half: see the package doc.
+type Model struct {
+	cfg        Config
+	gen        int
+	k          known
+	viewer     string
+	windows    map[string]bucket.Window
+	members    []string // nil until read
+	boundaries bool
+	page       int // rows a page key moves
+
+	cursor, top int64
+	queue       []step
+	err         error
+	note        string
+
+	pending        map[int64]bool
+	membersPending bool
+	windowPending  map[string]bool
+}
+
+// New opens the conversation as viewer with their window, the cursor on
+// the row holding at (the newest message: win.MaxSeq).
+func New(cfg Config, viewer string, win bucket.Window, at int64) *Model {
+	m := &Model{cfg: cfg, k: newKnown(), viewer: viewer, windows: map[string]bucket.Window{viewer: win},
+		page: 1, pending: map[int64]bool{}, windowPending: map[string]bool{}}
+	m.cfg.Keep, m.cfg.Batch = max(1, m.cfg.Keep), max(1, m.cfg.Batch)
+	m.cursor, m.top = at, at
+	m.queue = []step{{Key: Key{Kind: Jump, Seq: at}}}
+	return m
+}
+
+// Open takes the buckets already read (the list's read of the newest) and
+// says what else to read for the first screen.
+func (m *Model) Open(have ...*bucket.Bucket) []Read {
+	for _, b := range have {
+		if b != nil {
+			m.k.take(b)
+		}
+	}
+	return m.run()
+}
+
+// Viewer is whose view the rows are.
+func (m *Model) Viewer() string { return m.viewer }
+
+// Window is the viewer's window.
+func (m *Model) Window() bucket.Window { return m.windows[m.viewer] }
+
+// Cursor is the first seq of the row the cursor is on.
+func (m *Model) Cursor() int64 { return m.cursor }
+
+// Top is the first seq of the row the screen starts at.
+func (m *Model) Top() int64 { return m.top }
+
+// SetTop is where the page settled the screen's first row.
+func (m *Model) SetTop(seq int64) { m.top = seq }
+
+// Waiting is the number of keys not applied yet.
+func (m *Model) Waiting() int { return len(m.queue) }
+
+// Err is why the last read failed; keys wait until Retry.
+func (m *Model) Err() error { return m.err }
+
+// TakeNote is what the last key had to say ("no message after this one"), once.
+func (m *Model) TakeNote() string {
+	n := m.note
+	m.note = ""
+	return n
+}
+
+// SetPage is how many rows a page key moves.
+func (m *Model) SetPage(rows int) { m.page = max(1, rows) }
+
+// Boundaries reports bucket boundaries drawn; a run of holes stops at them.
+func (m *Model) Boundaries() bool { return m.boundaries }
+
+// ToggleBoundaries draws bucket boundaries, or stops drawing them.
+func (m *Model) ToggleBoundaries() []Read {
+	m.boundaries = !m.boundaries
+	if len(m.queue) == 0 {
+		m.queue = append(m.queue, step{Key: Key{Kind: Jump, Seq: m.cursor}})
+	}
+	return m.run()
+}
+
+// Members is the conversation's members once read, in the picker's order.
+func (m *Model) Members() []string { return m.members }
+
+// Held is the bucket held at index, nil when none.
+func (m *Model) Held(index int64) *bucket.Bucket { return m.k.buckets[index] }
+
+// HeldIndexes lists the held buckets in order.
+func (m *Model) HeldIndexes() []int64 {
+	out := make([]int64, 0, len(m.k.buckets))
+	for i := range m.k.buckets {
+		out = append(out, i)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Pending reports reads of buckets in flight.
+func (m *Model) Pending() bool { return len(m.pending) > 0 }
+
+func (m *Model) rules() rules { return rulesFor(m.Window(), m.boundaries) }
+
+// Press applies a key, or queues it behind the keys still waiting.
+func (m *Model) Press(k Key) []Read {
+	m.queue = append(m.queue, m.stepOf(k))
+	return m.run()
+}
+
+func (m *Model) stepOf(k Key) step {
+	s := step{Key: k}
+	switch k.Kind {
+	case Down, Up:
+		s.rows = 1
+	case PageDown, PageUp:
+		s.rows = m.page
+	}
+	return s
+}
+
+// Land takes a read's answer and applies the keys it lets through.
+func (m *Model) Land(l Landed) []Read {
+	if l.Read.Gen != m.gen {
+		return nil // a read from before a reload
+	}
+	switch l.Read.Kind {
+	case ReadBuckets:
+		for _, i := range l.Read.Indexes {
+			delete(m.pending, i)
+		}
+		if l.Err != nil {
+			m.fail(l.Err)
+			return nil
+		}
+		for _, b := range l.Buckets {
+			m.k.take(b)
+		}
+		for _, a := range l.Absent {
+			m.k.takeAbsent(a[0], a[1])
+		}
+	case ReadMembers:
+		m.membersPending = false
+		if l.Err != nil {
+			m.fail(l.Err)
+			return nil
+		}
+		m.members = slices.Clone(l.Members)
+		if m.members == nil {
+			m.members = []string{}
+		}
+	case ReadWindow:
+		delete(m.windowPending, l.Read.Viewer)
+		if l.Err != nil {
+			m.fail(l.Err)
+			return nil
+		}
+		m.windows[l.Read.Viewer] = l.Window
+	}
+	return m.run()
+}
+
+// fail stops the keys waiting: the rows beyond cannot be reached, and the
+// error says why.
+func (m *Model) fail(err error) {
+	m.err, m.queue = err, nil
+}
+
+// Retry asks again for what failed.
+func (m *Model) Retry() []Read {
+	m.err = nil
+	return m.run()
+}
+
+// Reload forgets what is read, keeping the cursor, and reads it again:
+// replies to reads asked before are dropped.
+func (m *Model) Reload() []Read {
+	m.gen++
+	m.k = newKnown()
+	m.pending, m.windowPending, m.membersPending = map[int64]bool{}, map[string]bool{}, false
+	m.err = nil
+	if len(m.queue) == 0 {
+		m.queue = append(m.queue, step{Key: Key{Kind: Jump, Seq: m.cursor}})
+	}
+	return m.run()
+}
+
+// Forget drops what is known of buckets lo..hi (written to, or grown),
+// so the next need reads them again.
+func (m *Model) Forget(lo, hi int64) []Read {
+	for i := lo; i <= hi; i++ {
+		m.k.forget(i)
+	}
+	m.k.empty = m.k.empty.remove(lo, hi)
+	m.k.absent = m.k.absent.remove(lo, hi)
+	return m.run()
+}
+
+// SetWindow replaces the viewer's window (a follow saw new messages, a
+// write moved the read seq).
+func (m *Model) SetWindow(w bucket.Window) []Read {
+	m.windows[m.viewer] = w
+	if len(m.queue) == 0 {
+		m.queue = append(m.queue, step{Key: Key{Kind: Jump, Seq: m.cursor}})
+	}
+	return m.run()
+}
+
+// run applies the queued keys in order until one must wait, then says
+// what to read: for the waiting key, or around the cursor for the screen.
+func (m *Model) run() []Read {
+	if m.err != nil {
+		return nil
+	}
+	for len(m.queue) > 0 {
+		want, done := m.apply(&m.queue[0])
+		if !done {
+			return m.ask(want)
+		}
+		m.queue = m.queue[1:]
+	}
+	m.trim()
+	return m.ask(m.aroundCursor()...)
+}

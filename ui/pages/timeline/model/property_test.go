@@ -1,0 +1,350 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/chatlens/chatlens/store/bucket"
+)
+
+// The model against a reference: the whole conversation read at once,
+// turned into the viewer's rows by a plain seq-by-seq reading of the row
+// rules, and the keys applied to that list one by one. The model gets the
+// same keys with its reads landing in random order at random moments, and
+// must end on the same row, as the same viewer, holding few buckets.
+//
+// rapid shrinks a failing case to a small one and keeps it under
+// testdata/rapid, where every later run replays it first.
+
+// conv is a generated conversation: its stored buckets, and each viewer's
+// window of it.
+type conv struct {
+	buckets map[int64]*bucket.Bucket // stored ones only
+	windows map[string]bucket.Window
+	members []string
+}
+
+func genConv(t *rapid.T) conv {
+	c := conv{buckets: map[int64]*bucket.Bucket{}, windows: map[string]bucket.Window{}}
+	n := rapid.IntRange(1, 7).Draw(t, "buckets")
+	far := rapid.SampledFrom([]int64{0, 0, 30, 1_000_000}).Draw(t, "far") // a bucket stored far past the rest
+	var indexes []int64
+	for i := range int64(n) {
+		indexes = append(indexes, i)
+	}
+	if far > 0 {
+		indexes = append(indexes, far)
+	}
+	last := indexes[len(indexes)-1]
+	for _, idx := range indexes {
+		if idx != last && rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("absent%d", idx)) == 0 {
+			continue // not stored
+		}
+		c.buckets[idx] = genBucket(t, idx)
+	}
+	end := bucket.FirstSeq(last) + int64(rapid.IntRange(0, bucket.BucketSize-1).Draw(t, "end"))
+	seqMin := int64(rapid.SampledFrom([]int{0, 0, 1, 50, 150, 250}).Draw(t, "seqMin"))
+	for _, u := range []string{"ann", "bo", "cy"} {
+		w := bucket.Window{Cid: "sg_x", MinSeq: max(1, seqMin), MaxSeq: end, EndSeq: end}
+		if um := int64(rapid.SampledFrom([]int{0, 0, 20, 120, 199}).Draw(t, "userMin"+u)); um > w.MinSeq {
+			w.MinSeq = um // cleared their own history
+		}
+		if rapid.IntRange(0, 4).Draw(t, "left"+u) == 0 {
+			w.MaxSeq = max(1, end-int64(rapid.IntRange(0, 250).Draw(t, "cap"+u))) // left the group
+		}
+		w.ReadSeq = int64(rapid.Int64Range(0, max(0, w.MaxSeq)).Draw(t, "read"+u))
+		c.windows[u] = w
+		c.members = append(c.members, u)
+	}
+	return c
+}
+
+func genBucket(t *rapid.T, idx int64) *bucket.Bucket {
+	b := &bucket.Bucket{Cid: "sg_x", Index: idx, DocID: bucket.DocID("sg_x", idx)}
+	style := rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("style%d", idx)) // 0: holes only, 1: sparse, 2: dense, 3: runs
+	for i := range b.Slots {
+		s := &b.Slots[i]
+		s.Seq = bucket.FirstSeq(idx) + int64(i)
+		s.Slot = bucket.EmptySlot()
+		var msg bool
+		switch style {
+		case 1:
+			msg = (i*7+int(idx))%23 == 0
+		case 2:
+			msg = (i+int(idx))%5 != 0
+		case 3:
+			msg = (i/9)%2 == 0
+		}
+		if msg {
+			s.Slot.Msg = &bucket.MsgData{SendID: "ann", Seq: s.Seq, SendTime: 1, Content: "hi", ContentType: 101}
+		}
+	}
+	if rapid.IntRange(0, 9).Draw(t, fmt.Sprintf("problem%d", idx)) == 0 {
+		b.Slots[rapid.IntRange(0, 99).Draw(t, fmt.Sprintf("bad%d", idx))] = bucket.StoredSlot{
+			Seq: bucket.FirstSeq(idx) + 5, Problem: "seq disagrees with its slot"}
+		b.Slots[5].Seq = bucket.FirstSeq(idx) + 5
+	}
+	if rapid.IntRange(0, 14).Draw(t, fmt.Sprintf("docProblem%d", idx)) == 0 {
+		b.Problems = []string{"msgs holds 101 slots"}
+	}
+	return b
+}
+
+// refRow is one row of the reference list.
+type refRow struct {
+	first int64
+	isMsg bool
+}
+
+// refRows reads the window seq by seq (a run of buckets not stored in one
+// step) and starts a row wherever the rules say one starts.
+func (c conv) refRows(w bucket.Window, boundaries bool) []refRow {
+	lo, hi := max(1, w.MinSeq), w.MaxSeq
+	var rows []refRow
+	prev := unknown
+	for seq := lo; seq <= hi; {
+		idx := bucket.BucketIndex(seq)
+		b := c.buckets[idx]
+		if b == nil {
+			if prev != absent {
+				rows = append(rows, refRow{first: seq})
+			}
+			prev = absent
+			seq = bucket.FirstSeq(c.nextStored(idx))
+			continue
+		}
+		cur := message
+		if plainHole(b.Slots[bucket.SlotIndex(seq)]) {
+			cur = hole
+		}
+		line := seq == lo || seq-1 == w.ReadSeq && w.ReadSeq < hi ||
+			seq == bucket.FirstSeq(idx) && (boundaries || len(b.Problems) > 0)
+		if cur == message || prev != hole || line {
+			rows = append(rows, refRow{first: seq, isMsg: cur == message})
+		}
+		prev = cur
+		seq++
+	}
+	return rows
+}
+
+// nextStored is the first stored bucket after idx (past the end: none).
+func (c conv) nextStored(idx int64) int64 {
+	next := int64(1) << 40
+	for i := range c.buckets {
+		if i > idx {
+			next = min(next, i)
+		}
+	}
+	return next
+}
+
+// reference applies keys one by one to the whole list of rows.
+type reference struct {
+	c          conv
+	viewer     string
+	cursor     int64
+	page       int
+	boundaries bool
+}
+
+func (r *reference) rows() []refRow { return r.c.refRows(r.c.windows[r.viewer], r.boundaries) }
+
+// at is the index of the row holding seq.
+func at(rows []refRow, seq int64) int {
+	i, _ := slices.BinarySearchFunc(rows, seq, func(r refRow, s int64) int { return cmpInt(r.first, s+1) })
+	return max(0, i-1)
+}
+
+func (r *reference) press(k Key) {
+	rows := r.rows()
+	if len(rows) == 0 && k.Kind != CycleViewer && k.Kind != ViewAs {
+		return
+	}
+	w := r.c.windows[r.viewer]
+	clamp := func(s int64) int64 { return max(max(1, w.MinSeq), min(w.MaxSeq, s)) }
+	i := 0
+	if len(rows) > 0 {
+		i = at(rows, clamp(r.cursor))
+	}
+	switch k.Kind {
+	case Down:
+		i = min(i+1, len(rows)-1)
+	case Up:
+		i = max(i-1, 0)
+	case PageDown:
+		i = min(i+r.page, len(rows)-1)
+	case PageUp:
+		i = max(i-r.page, 0)
+	case Top:
+		i = 0
+	case Bottom:
+		i = len(rows) - 1
+	case Jump:
+		i = at(rows, clamp(k.Seq))
+	case NextMessage:
+		for j := i + 1; j < len(rows); j++ {
+			if rows[j].isMsg {
+				i = j
+				break
+			}
+		}
+	case PrevMessage:
+		for j := i - 1; j >= 0; j-- {
+			if rows[j].isMsg {
+				i = j
+				break
+			}
+		}
+	case CycleViewer, ViewAs:
+		next := k.Viewer
+		if k.Kind == CycleViewer {
+			next = r.c.members[0]
+			for j, id := range r.c.members {
+				if id == r.viewer {
+					next = r.c.members[(j+1)%len(r.c.members)]
+				}
+			}
+		}
+		r.viewer = next
+		rows = r.rows()
+		if len(rows) == 0 {
+			return
+		}
+		w = r.c.windows[r.viewer]
+		i = at(rows, max(max(1, w.MinSeq), min(w.MaxSeq, r.cursor)))
+	}
+	r.cursor = rows[i].first
+}
+
+// serve answers a read from the whole conversation, as the page's reads
+// of the store do.
+func (c conv) serve(rd Read) Landed {
+	l := Landed{Read: rd}
+	switch rd.Kind {
+	case ReadMembers:
+		l.Members = c.members
+	case ReadWindow:
+		l.Window = c.windows[rd.Viewer]
+	case ReadBuckets:
+		for _, idx := range rd.Indexes {
+			if b := c.buckets[idx]; b != nil {
+				l.Buckets = append(l.Buckets, b)
+			} else {
+				l.Absent = append(l.Absent, [2]int64{idx, idx})
+			}
+		}
+		lastIdx := rd.Indexes[len(rd.Indexes)-1]
+		if c.buckets[lastIdx] == nil && rd.Dir != 0 {
+			// On to the nearest stored bucket beyond, in one step.
+			var stored []int64
+			for i := range c.buckets {
+				stored = append(stored, i)
+			}
+			slices.Sort(stored)
+			if rd.Dir > 0 {
+				k := slices.IndexFunc(stored, func(i int64) bool { return i > lastIdx })
+				if k < 0 {
+					l.Absent = append(l.Absent, [2]int64{lastIdx, lastIdx + 1_000_000_000})
+				} else {
+					l.Absent = append(l.Absent, [2]int64{lastIdx, stored[k] - 1})
+					l.Buckets = append(l.Buckets, c.buckets[stored[k]])
+				}
+			} else {
+				k := -1
+				for j, i := range stored {
+					if i < lastIdx {
+						k = j
+					}
+				}
+				if k < 0 {
+					l.Absent = append(l.Absent, [2]int64{0, lastIdx})
+				} else {
+					l.Absent = append(l.Absent, [2]int64{stored[k] + 1, lastIdx})
+					l.Buckets = append(l.Buckets, c.buckets[stored[k]])
+				}
+			}
+		}
+	}
+	return l
+}
+
+func genKey(t *rapid.T, c conv, i int) Key {
+	switch rapid.IntRange(0, 11).Draw(t, fmt.Sprintf("key%d", i)) {
+	case 0, 1:
+		return Key{Kind: Down}
+	case 2, 3:
+		return Key{Kind: Up}
+	case 4:
+		return Key{Kind: PageDown}
+	case 5:
+		return Key{Kind: PageUp}
+	case 6:
+		return Key{Kind: rapid.SampledFrom([]Kind{Top, Bottom}).Draw(t, fmt.Sprintf("end%d", i))}
+	case 7:
+		return Key{Kind: rapid.SampledFrom([]Kind{NextMessage, PrevMessage}).Draw(t, fmt.Sprintf("msg%d", i))}
+	case 8:
+		var top int64
+		for idx := range c.buckets {
+			top = max(top, bucket.LastSeq(idx))
+		}
+		return Key{Kind: Jump, Seq: rapid.Int64Range(-5, top+5).Draw(t, fmt.Sprintf("seq%d", i))}
+	case 9:
+		return Key{Kind: CycleViewer}
+	case 10:
+		return Key{Kind: ViewAs, Viewer: rapid.SampledFrom(c.members).Draw(t, fmt.Sprintf("as%d", i))}
+	}
+	return Key{Kind: rapid.SampledFrom([]Kind{Down, Up}).Draw(t, fmt.Sprintf("step%d", i))}
+}
+
+func TestKeysLandWhereSinglePressesLand(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := genConv(t)
+		const page, keep = 7, 2
+		viewer := "ann"
+		start := c.windows[viewer].MaxSeq
+		ref := &reference{c: c, viewer: viewer, cursor: start, page: page}
+		ref.press(Key{Kind: Jump, Seq: start})
+
+		m := New(Config{Keep: keep, Batch: 3}, viewer, c.windows[viewer], start)
+		m.SetPage(page)
+		var inflight []Read
+		inflight = append(inflight, m.Open()...)
+		keys := rapid.IntRange(0, 60).Draw(t, "keys")
+		for i, landings := 0, 0; i < keys || len(inflight) > 0; {
+			if landings++; landings > 5000 {
+				t.Fatalf("the reads never settle: %d in flight after 5000 landings", len(inflight))
+			}
+			landNow := len(inflight) > 0 && (i >= keys || rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("land%d", i)) == 0)
+			if landNow {
+				j := rapid.IntRange(0, len(inflight)-1).Draw(t, "which")
+				rd := inflight[j]
+				if landings > 4990 {
+					t.Logf("land %+v cursor %d top %d held %v absent %v empty %v viewer %s", rd, m.cursor, m.top, m.HeldIndexes(), m.k.absent, m.k.empty, m.viewer)
+				}
+				inflight = slices.Delete(inflight, j, j+1)
+				inflight = append(inflight, m.Land(c.serve(rd))...)
+				continue
+			}
+			k := genKey(t, c, i)
+			ref.press(k)
+			inflight = append(inflight, m.Press(k)...)
+			i++
+		}
+		if m.Waiting() != 0 {
+			t.Fatalf("%d keys still wait with nothing in flight", m.Waiting())
+		}
+		if m.Viewer() != ref.viewer {
+			t.Fatalf("viewing as %s, want %s", m.Viewer(), ref.viewer)
+		}
+		if len(ref.rows()) > 0 && m.Cursor() != ref.cursor {
+			t.Fatalf("cursor on %d, want %d (as %s, window %+v)", m.Cursor(), ref.cursor, ref.viewer, c.windows[ref.viewer])
+		}
+		if held := len(m.HeldIndexes()); held > 2*keep+3 {
+			t.Fatalf("holds %d buckets, want at most %d", held, 2*keep+3)
+		}
+	})
+}

@@ -1,0 +1,39 @@
+package model
+
+import "github.com/chatlens/chatlens/store/bucket"
+
+// ReadKind is what a read asks the store.
+type ReadKind int
+
+const (
+	// ReadBuckets reads Indexes whole, in one find. When the last of them
+	// in the direction Dir is not stored, the read goes on to the nearest
+	// stored bucket beyond it (the doc_id index says which), so a run of
+	// missing buckets costs one step however long it is.
+	ReadBuckets ReadKind = iota
+	// ReadMembers reads the conversation's members, in the order the
+	// viewer picker lists them.
+	ReadMembers
+	// ReadWindow reads Viewer's window of the conversation.
+	ReadWindow
+)
+
+// Read is a read the model wants. Gen is the model's generation when it
+// asked: a read landing after a reload is dropped.
+type Read struct {
+	Kind    ReadKind
+	Indexes []int64
+	Dir     int64
+	Viewer  string
+	Gen     int
+}
+
+// Landed is a read's answer.
+type Landed struct {
+	Read    Read
+	Buckets []*bucket.Bucket // stored buckets read (a bucket not stored is not among them)
+	Absent  [][2]int64       // runs of bucket indexes found not stored, lo..hi
+	Members []string         // ReadMembers: the user IDs, in the picker's order
+	Window  bucket.Window    // ReadWindow
+	Err     error
+}
