@@ -19,6 +19,7 @@ require (
 	github.com/sahilm/fuzzy v0.1.3
 	go.etcd.io/bbolt v1.4.3
 	go.mongodb.org/mongo-driver/v2 v2.10.0
+	pgregory.net/rapid v1.3.0
 )
 
 require (
@@ -101,5 +102,4 @@ require (
 	modernc.org/sqlite v1.32.0 // indirect
 	modernc.org/strutil v1.2.0 // indirect
 	modernc.org/token v1.1.0 // indirect
-	pgregory.net/rapid v1.3.0 // indirect
 )
