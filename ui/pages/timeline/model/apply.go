@@ -15,10 +15,14 @@ type wait struct {
 // it waits on.
 func (m *Model) apply(s *step) (wait, bool) {
 	r := m.rules()
-	if r.none() && s.Kind != CycleViewer && s.Kind != ViewAs {
+	if r.none() && s.Kind != CycleViewer && s.Kind != ViewAs && s.Kind != Boundaries {
 		return wait{}, true // nothing to move over
 	}
 	switch s.Kind {
+	case Boundaries:
+		m.boundaries = !m.boundaries
+		s.Kind, s.Seq = Jump, m.cursor // the cursor's row may now start elsewhere
+		return m.apply(s)
 	case Down, Up, PageDown, PageUp:
 		return m.applyRows(r, s)
 	case Top:

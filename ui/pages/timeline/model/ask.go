@@ -62,7 +62,11 @@ func (m *Model) aroundCursor() []wait {
 		if row < r.min || row > r.max {
 			continue
 		}
-		if _, _, n := r.next(&m.k, row); n != nil {
+		next, ok, n := r.next(&m.k, row)
+		if n == nil && ok && m.k.kindAt(next) == unknown {
+			n = &need{bucket.BucketIndex(next), 1} // the row below starts in a bucket not read
+		}
+		if n != nil {
 			out = append(out, wait{bucket: &need{n.index, 1}, ahead: 1})
 		}
 		if _, _, n := r.prev(&m.k, row); n != nil {

@@ -15,9 +15,7 @@ const (
 	Jump                    // the row holding Seq
 	CycleViewer             // view as the next member, in the order the viewer picker lists them
 	ViewAs                  // view as Viewer
-	Search                  // the hit nearest the cursor of Query
-	NextHit                 // the next older hit of the search
-	PrevHit                 // the next newer hit
+	Boundaries              // draw bucket boundaries, or stop: a run of holes stops at them
 )
 
 // Key is one press.
@@ -25,7 +23,6 @@ type Key struct {
 	Kind   Kind
 	Seq    int64  // Jump
 	Viewer string // ViewAs
-	Query  string // Search
 }
 
 // step is a key in the queue, with what is left of it: a page key moves

@@ -44,17 +44,6 @@ func New(cfg Config, viewer string, win bucket.Window, at int64) *Model {
 	return m
 }
 
-// Open takes the buckets already read (the list's read of the newest) and
-// says what else to read for the first screen.
-func (m *Model) Open(have ...*bucket.Bucket) []Read {
-	for _, b := range have {
-		if b != nil {
-			m.k.take(b)
-		}
-	}
-	return m.run()
-}
-
 // Viewer is whose view the rows are.
 func (m *Model) Viewer() string { return m.viewer }
 
@@ -88,15 +77,6 @@ func (m *Model) SetPage(rows int) { m.page = max(1, rows) }
 
 // Boundaries reports bucket boundaries drawn; a run of holes stops at them.
 func (m *Model) Boundaries() bool { return m.boundaries }
-
-// ToggleBoundaries draws bucket boundaries, or stops drawing them.
-func (m *Model) ToggleBoundaries() []Read {
-	m.boundaries = !m.boundaries
-	if len(m.queue) == 0 {
-		m.queue = append(m.queue, step{Key: Key{Kind: Jump, Seq: m.cursor}})
-	}
-	return m.run()
-}
 
 // Members is the conversation's members once read, in the picker's order.
 func (m *Model) Members() []string { return m.members }

@@ -160,6 +160,10 @@ func at(rows []refRow, seq int64) int {
 }
 
 func (r *reference) press(k Key) {
+	if k.Kind == Boundaries {
+		r.boundaries = !r.boundaries
+		k = Key{Kind: Jump, Seq: r.cursor}
+	}
 	rows := r.rows()
 	if len(rows) == 0 && k.Kind != CycleViewer && k.Kind != ViewAs {
 		return
@@ -273,7 +277,9 @@ func (c conv) serve(rd Read) Landed {
 }
 
 func genKey(t *rapid.T, c conv, i int) Key {
-	switch rapid.IntRange(0, 11).Draw(t, fmt.Sprintf("key%d", i)) {
+	switch rapid.IntRange(0, 12).Draw(t, fmt.Sprintf("key%d", i)) {
+	case 11:
+		return Key{Kind: Boundaries}
 	case 0, 1:
 		return Key{Kind: Down}
 	case 2, 3:
@@ -312,7 +318,7 @@ func TestKeysLandWhereSinglePressesLand(t *testing.T) {
 		m := New(Config{Keep: keep, Batch: 3}, viewer, c.windows[viewer], start)
 		m.SetPage(page)
 		var inflight []Read
-		inflight = append(inflight, m.Open()...)
+		inflight = append(inflight, m.Give()...)
 		keys := rapid.IntRange(0, 60).Draw(t, "keys")
 		for i, landings := 0, 0; i < keys || len(inflight) > 0; {
 			if landings++; landings > 5000 {
@@ -343,8 +349,46 @@ func TestKeysLandWhereSinglePressesLand(t *testing.T) {
 		if len(ref.rows()) > 0 && m.Cursor() != ref.cursor {
 			t.Fatalf("cursor on %d, want %d (as %s, window %+v)", m.Cursor(), ref.cursor, ref.viewer, c.windows[ref.viewer])
 		}
+		checkScreen(t, m, ref)
 		if held := len(m.HeldIndexes()); held > 2*keep+3 {
 			t.Fatalf("holds %d buckets, want at most %d", held, 2*keep+3)
 		}
 	})
+}
+
+// checkScreen walks the rows the page would draw from the cursor, both
+// ways, as far as they are read, and holds each to the reference's row.
+func checkScreen(t *rapid.T, m *Model, ref *reference) {
+	rows := ref.rows()
+	if len(rows) == 0 {
+		return
+	}
+	i := at(rows, m.Cursor())
+	for _, dir := range []int{1, -1} {
+		row, j := m.Cursor(), i
+		for n := 0; n < 20; n++ {
+			got, ok := m.RowAt(row)
+			if !ok {
+				t.Fatalf("row %d (row %d of the reference) is not drawn", row, j)
+			}
+			want := rows[j]
+			last := ref.c.windows[ref.viewer].MaxSeq
+			if j+1 < len(rows) {
+				last = rows[j+1].first - 1
+			}
+			if got.First != want.first || (got.Kind == RowMessage) != want.isMsg || !got.Open && got.Last != last || got.Open && got.Last > last {
+				t.Fatalf("row %d drawn as %+v, want first %d last %d message %v", j, got, want.first, last, want.isMsg)
+			}
+			var next int64
+			if dir > 0 {
+				next, ok = m.Next(row)
+			} else {
+				next, ok = m.Prev(row)
+			}
+			if !ok {
+				break
+			}
+			row, j = next, j+dir
+		}
+	}
 }

@@ -1,0 +1,131 @@
+package model
+
+import "github.com/chatlens/chatlens/store/bucket"
+
+// What the page draws: the rows read so far, walked from the top.
+
+// RowKind is what a row stands for.
+type RowKind int
+
+const (
+	RowMessage RowKind = iota // one seq holding a message, or a slot that breaks the contract
+	RowHoles                  // a run of plain holes (one seq or many)
+	RowGap                    // a run of buckets not stored
+)
+
+// Row is one row of the timeline: seqs First..Last. Open says the run
+// goes on past what is read, so Last is only as far as is known.
+type Row struct {
+	Kind        RowKind
+	First, Last int64
+	Open        bool
+}
+
+// RowAt is the row starting at seq, as far as what is read tells; false
+// when seq's bucket is not read, or seq starts no row.
+func (m *Model) RowAt(seq int64) (Row, bool) {
+	r := m.rules()
+	if r.none() || seq < r.min || seq > r.max {
+		return Row{}, false
+	}
+	start, n := r.rowStart(&m.k, seq)
+	if n != nil || start != seq {
+		return Row{}, false
+	}
+	row := Row{First: seq, Last: seq}
+	switch m.k.kindAt(seq) {
+	case message:
+		return row, true
+	case absent:
+		row.Kind = RowGap
+	default:
+		row.Kind = RowHoles
+	}
+	end, n := r.rowEnd(&m.k, seq)
+	if n != nil {
+		row.Last, row.Open = m.knownEnd(r, seq), true
+	} else {
+		row.Last = end
+	}
+	return row, true
+}
+
+// knownEnd is the last seq of the run at seq that is read.
+func (m *Model) knownEnd(r rules, seq int64) int64 {
+	if m.k.kindAt(seq) == absent {
+		sp, _ := m.k.absent.find(bucket.BucketIndex(seq))
+		return min(bucket.LastSeq(sp.hi), r.max)
+	}
+	for seq < r.max && m.k.kindAt(seq+1) == hole && !r.lineBefore(&m.k, seq+1) {
+		seq = max(seq+1, r.runForward(&m.k, seq+1))
+	}
+	return seq
+}
+
+// Next is the row after the one starting at row, when it is read.
+func (m *Model) Next(row int64) (int64, bool) {
+	next, ok, n := m.rules().next(&m.k, row)
+	return next, ok && n == nil && m.k.kindAt(next) != unknown
+}
+
+// Prev is the row before the one starting at row, when it is read.
+func (m *Model) Prev(row int64) (int64, bool) {
+	prev, ok, n := m.rules().prev(&m.k, row)
+	return prev, ok && n == nil
+}
+
+// ReadFrom and ReadTo are the first and last rows read around the cursor:
+// the run of known rows holding it.
+func (m *Model) ReadFrom() int64 {
+	row := m.cursor
+	for {
+		prev, ok := m.Prev(row)
+		if !ok {
+			return row
+		}
+		row = prev
+	}
+}
+
+// MoreAbove reports rows above the first one read: the window goes on.
+func (m *Model) MoreAbove(row int64) bool {
+	r := m.rules()
+	_, _, n := r.prev(&m.k, row)
+	return n != nil
+}
+
+// Give takes buckets read elsewhere (the list's newest, the buckets a
+// search landed with) as if a read of them had landed.
+func (m *Model) Give(bs ...*bucket.Bucket) []Read {
+	for _, b := range bs {
+		if b != nil {
+			m.k.take(b)
+		}
+	}
+	return m.run()
+}
+
+// Refresh is a read of the held buckets among indexes (a write changed
+// them); it replaces them as it lands. False when none is held.
+func (m *Model) Refresh(indexes []int64) (Read, bool) {
+	var idx []int64
+	for _, i := range indexes {
+		if m.k.buckets[i] != nil {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return Read{}, false
+	}
+	return Read{Kind: ReadBuckets, Indexes: idx, Gen: m.gen}, true
+}
+
+// KnowWindow takes a viewer's window read elsewhere (their list brought
+// it), so switching to them reads nothing.
+func (m *Model) KnowWindow(viewer string, w bucket.Window) { m.windows[viewer] = w }
+
+// KnowMembers takes the members read elsewhere (the inspector read them).
+func (m *Model) KnowMembers(ids []string) []Read {
+	m.members = append([]string{}, ids...)
+	return m.run()
+}
