@@ -69,6 +69,10 @@ func (s *Store) IsIMAdmin(uid string) bool { return slices.Contains(s.imAdmins, 
 // Backend is the underlying backend (for import, export and check).
 func (s *Store) Backend() Backend { return s.backend }
 
+// SlotReads says how a read of a few slots reads on this backend: cut to
+// them, or as whole buckets (a server without the $slice projection).
+func (s *Store) SlotReads() SlotReadMode { return s.backend.SlotReads() }
+
 // ReadOnly reports whether writes are refused.
 func (s *Store) ReadOnly() bool { return s.readOnly }
 

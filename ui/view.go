@@ -117,7 +117,7 @@ func (m *Model) statusBar() string {
 			stats.CacheHits, stats.CacheMisses, stats.CacheRoundTrips))
 	}
 	parts = append(parts, m.e.st.Describe())
-	if m.e.st.Backend().SlotReads() == store.SlotsWholeBucket {
+	if m.e.st.SlotReads() == store.SlotsWholeBucket {
 		parts = append(parts, "single messages read as whole buckets (no $slice)")
 	}
 	line := projection.SingleLine(strings.Join(parts, " │ "))
