@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/chatlens/chatlens/ui/pages/timeline/model"
+
 	"context"
 	"strings"
 	"testing"
@@ -83,7 +85,8 @@ func BenchmarkViewerSwitch(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		_ = d.m.cycleViewer() // the list reload is I/O, not measured here
+		_ = d.m.tl.press(model.Key{Kind: model.CycleViewer})
+		_ = d.m.followViewer() // the list reload is I/O, not measured here
 		_ = d.m.View()
 	}
 }

@@ -17,11 +17,13 @@ func (m *Model) handleKeys(k tea.KeyMsg) tea.Cmd {
 	if k.Type != tea.KeyRunes || len(k.Runes) < 2 || (k.Paste && m.input.open()) {
 		return m.handleKey(k)
 	}
-	// The timeline reads ahead once the burst is handled, when it knows how
-	// far the keys go past what is held: the buckets between in one find.
+	// The timeline's model queues whatever key waits on a read, so each
+	// rune means what it would pressed alone; it asks for its reads once
+	// the burst is taken, knowing how far the keys go: the buckets between
+	// in one find.
 	tl := m.tl
 	if tl != nil {
-		tl.inBurst = true
+		tl.tl.Hold()
 	}
 	var cmds []tea.Cmd
 	for _, r := range k.Runes {
@@ -29,9 +31,9 @@ func (m *Model) handleKeys(k tea.KeyMsg) tea.Cmd {
 		cmds = append(cmds, m.handleKey(one))
 	}
 	if tl != nil {
-		tl.inBurst = false
+		reads := tl.tl.Release()
 		if m.tl == tl {
-			cmds = append(cmds, tl.prefetch())
+			cmds = append(cmds, tl.after(reads))
 		}
 	}
 	return tea.Batch(cmds...)

@@ -18,8 +18,8 @@ const (
 // one held message is not of the current year, so the columns stay aligned.
 func (t *timeline) clockLayout() string {
 	year := t.e.now().In(t.e.loc).Year()
-	for _, b := range t.buckets {
-		for _, s := range b.Slots {
+	for _, i := range t.tl.HeldIndexes() {
+		for _, s := range t.tl.Held(i).Slots {
 			if s.Slot != nil && s.Slot.Msg != nil && s.Slot.Msg.SendTime != 0 &&
 				time.UnixMilli(s.Slot.Msg.SendTime).In(t.e.loc).Year() != year {
 				return clockOtherYear

@@ -8,6 +8,7 @@ import (
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 )
 
 // Every read and write runs in one of these commands, off the UI goroutine.
@@ -72,9 +73,9 @@ func findFirstViewer(e *common, req reqID) tea.Cmd {
 
 type bucketsLoadedMsg struct {
 	req     reqID
+	read    model.Read // what the timeline's model asked for
 	indexes []int64
 	buckets []*bucket.Bucket
-	refresh bool // a re-read after a write: replace what is held
 	// quoted are the slots, by seq, that quotes in buckets (or, for a
 	// quotes-only read, in the held ones) quote: for rule 5, not for display.
 	quoted     map[int64]bucket.StoredSlot
@@ -88,10 +89,10 @@ type bucketsLoadedMsg struct {
 // bucketRequest is one read for the timeline.
 type bucketRequest struct {
 	req            reqID
+	read           model.Read
 	cid            string
 	indexes        []int64
 	minSeq, maxSeq int64
-	refresh        bool
 	// skipGap is -1 (older) or 1 (newer) for a read at an end of the run:
 	// if the bucket holds nothing, find the gap beyond it (findGap).
 	skipGap int
@@ -109,22 +110,27 @@ type bucketRequest struct {
 // that far (rule 5).
 func loadBuckets(e *common, r bucketRequest) tea.Cmd {
 	return func() tea.Msg {
-		msg := bucketsLoadedMsg{req: r.req, indexes: r.indexes, refresh: r.refresh}
+		msg := bucketsLoadedMsg{req: r.req, read: r.read, indexes: r.indexes}
 		msg.buckets, msg.err = e.st.Buckets(e.ctx, r.cid, r.indexes, r.maxSeq)
 		if msg.err != nil {
 			return msg
 		}
-		if r.skipGap != 0 && len(msg.buckets) == 1 && store.NotStored(msg.buckets[0]) {
-			g, next, err := findGap(e, r, r.indexes[0])
+		// The last bucket asked for, the way the read goes, holding nothing:
+		// on to the nearest stored one beyond it, and the gap between.
+		far := slices.IndexFunc(msg.buckets, func(b *bucket.Bucket) bool { return b.Index == r.indexes[len(r.indexes)-1] })
+		if r.skipGap != 0 && far >= 0 && store.NotStored(msg.buckets[far]) {
+			g, next, err := findGap(e, r, msg.buckets[far].Index)
 			if err != nil {
 				msg.err = err
 				return msg
 			}
-			msg.gap, msg.buckets = &g, nil
+			msg.gap, msg.buckets = &g, slices.Delete(msg.buckets, far, far+1)
 			if next >= 0 {
-				if msg.buckets, msg.err = e.st.Buckets(e.ctx, r.cid, []int64{next}, r.maxSeq); msg.err != nil {
+				bs, err := e.st.Buckets(e.ctx, r.cid, []int64{next}, r.maxSeq)
+				if msg.err = err; err != nil {
 					return msg
 				}
+				msg.buckets = append(msg.buckets, bs...)
 			}
 		}
 		read := map[int64]bool{}
@@ -156,7 +162,7 @@ func loadBuckets(e *common, r bucketRequest) tea.Cmd {
 // for: the one past the bucket read, in the read's direction, inside the
 // window and not held. None for other reads, or one that found a gap.
 func (r bucketRequest) nextAhead(msg bucketsLoadedMsg) (int64, bool) {
-	if r.skipGap == 0 || r.refresh || msg.gap != nil || len(msg.buckets) != 1 {
+	if r.skipGap == 0 || msg.gap != nil || len(msg.buckets) != 1 {
 		return 0, false
 	}
 	next := msg.buckets[0].Index + int64(r.skipGap)

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/chatlens/chatlens/ui/pages/timeline/model"
+
 	"fmt"
 	"time"
 
@@ -17,10 +19,9 @@ const followEvery = 2 * time.Second
 // max seq and, only when it moves, reads the bucket(s) the new messages are
 // in; the cursor, when it was on the newest message, moves with them.
 type follow struct {
-	on     bool
-	req    reqID  // ticks and polls of an earlier follow are dropped
-	from   string // where the max seq was read (MALLOC_SEQ:<cid> or seq.max_seq)
-	tailTo int64  // the seq the cursor moves to when the new bucket arrives
+	on   bool
+	req  reqID  // ticks and polls of an earlier follow are dropped
+	from string // where the max seq was read (MALLOC_SEQ:<cid> or seq.max_seq)
 }
 
 type followTickMsg struct {
@@ -109,23 +110,21 @@ func (t *timeline) grow(seq int64) tea.Cmd {
 	for v, w := range t.wins {
 		t.wins[v] = raise(w)
 	}
-	if t.empty() || len(t.buckets) == 0 {
+	t.tl.KnowWindow(t.viewer, t.win)
+	for v, w := range t.wins {
+		t.tl.KnowWindow(v, w)
+	}
+	if t.empty() {
 		return nil
 	}
-	last := bucket.BucketIndex(t.maxSeq())
-	if tailing && last > t.hi+1 {
-		return t.loadAround(t.maxSeq()) // more than a bucket arrived: start again there
-	}
-	var idx []int64
-	for i := bucket.BucketIndex(old + 1); i <= min(last, t.hi+1); i++ {
-		if !t.pending[i] {
-			idx = append(idx, i)
-		}
-	}
+	// The buckets that gained messages are read again as the rows need
+	// them; following, the cursor goes on to the newest.
+	t.tl.Hold()
+	t.tl.Forget(bucket.BucketIndex(old+1), bucket.BucketIndex(t.maxSeq()))
 	if tailing {
-		t.follow.tailTo = t.maxSeq()
+		t.tl.Press(model.Key{Kind: model.Bottom})
 	}
-	return t.request(idx, false)
+	return t.after(t.tl.Release())
 }
 
 // followList keeps the list's row of the open conversation as live as the

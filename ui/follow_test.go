@@ -67,7 +67,7 @@ func TestFollowReadsOnlyWhatArrived(t *testing.T) {
 	add(121, 125) // into the newest held bucket
 	tick(2, map[string]int{"si_alice_bob:1": 1})
 	if d.m.tl.cursor != 125 || !strings.Contains(rowOf(d.m.View(), 125), "Bob: live 125") {
-		t.Errorf("cursor at %d, row 125 %q: want the cursor on the new newest message", d.m.tl.cursor, rowOf(d.m.View(), 125))
+		t.Errorf("cursor at %d, row 125 %q: want the cursor on the new newest message\n%s", d.m.tl.cursor, rowOf(d.m.View(), 125), d.m.View())
 	}
 
 	add(126, 230) // fills bucket 1 and starts bucket 2: one find for both

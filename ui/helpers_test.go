@@ -343,11 +343,21 @@ var rowRE = regexp.MustCompile(`(\d+) (?:(?:\d{4}-)?\d\d-\d\d \d\d:\d\d| {16}| {
 // rowOf returns the drawn timeline line of seq, "" when it is not on screen.
 func rowOf(view string, seq int64) string {
 	for _, line := range strings.Split(view, "\n") {
-		if m := rowRE.FindStringSubmatch(line); m != nil && m[1] == strconv.FormatInt(seq, 10) {
-			return line
+		for _, m := range rowRE.FindAllStringSubmatchIndex(line, -1) {
+			if line[m[2]:m[3]] == strconv.FormatInt(seq, 10) && startsRow(line[:m[0]]) {
+				return line
+			}
 		}
 	}
 	return ""
+}
+
+// startsRow reports a match of rowRE at the start of a timeline row: only
+// the pane's border, the cursor's marker and padding before it (not a list
+// preview that happens to hold a number).
+func startsRow(before string) bool {
+	i := strings.LastIndex(before, "│")
+	return i >= 0 && strings.Trim(before[i+len("│"):], " ▸▹") == ""
 }
 
 // seqsOnScreen lists the seqs of the drawn timeline rows, top to bottom.
@@ -379,4 +389,23 @@ func testModel(st *store.Store, opts Options) tea.Model {
 		m.setStatus(err.Error(), true)
 	}
 	return m
+}
+
+// heldBuckets are the buckets the timeline's model holds, by index.
+func heldBuckets(tl *timeline) map[int64]*bucket.Bucket {
+	out := map[int64]*bucket.Bucket{}
+	for _, i := range tl.tl.HeldIndexes() {
+		out[i] = tl.tl.Held(i)
+	}
+	return out
+}
+
+// readMembers has the timeline read the conversation's members (the
+// viewer picker, opened and closed), as V needs them.
+func (d *driver) readMembers() {
+	d.keys("v")
+	d.keys("esc")
+	if d.m.tl.membersAt != membersRead {
+		d.t.Fatalf("the members are not read after the picker")
+	}
 }

@@ -21,7 +21,7 @@ import (
 // content JSON pretty-printed, then what the viewer sees. Every line is
 // sanitised: stored text is untrusted.
 func (t *timeline) inspectLines() []string {
-	if g, ok := t.gapAt(bucket.BucketIndex(t.cursor)); ok {
+	if g, ok := t.gapAtCursor(); ok {
 		return t.gapLines(g)
 	}
 	s, b, ok := t.slot(t.cursor)
@@ -87,7 +87,7 @@ func (t *timeline) inspectLines() []string {
 // gapLines is the inspector of a run of buckets with nothing stored: no
 // slot to show, so what is missing and what a pull of those seqs returns.
 func (t *timeline) gapLines(g gap) []string {
-	from, to := t.gapSeqs(g)
+	from, to := max(bucket.FirstSeq(g.lo), t.minSeq()), min(bucket.LastSeq(g.hi), t.maxSeq())
 	first, last := bucket.DocIDForSeq(t.cid, bucket.FirstSeq(g.lo)), bucket.DocIDForSeq(t.cid, bucket.FirstSeq(g.hi))
 	docs := first
 	if g.hi > g.lo {
@@ -229,7 +229,7 @@ func (m *Model) openInspector() {
 // view, beside both viewers' projections.
 func (m *Model) inspectorLines() []string {
 	lines := m.tl.inspectLines()
-	if _, inGap := m.tl.gapAt(bucket.BucketIndex(m.tl.cursor)); m.tl.compareAs != "" && !inGap {
+	if _, inGap := m.tl.gapAtCursor(); m.tl.compareAs != "" && !inGap {
 		lines = besides(lines, m.tl.compareLines(), (m.width-4-3)/2)
 	}
 	return lines

@@ -1,13 +1,14 @@
 package ui
 
 import (
+	"github.com/chatlens/chatlens/ui/pages/timeline/model"
+
 	"fmt"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/projection"
-	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // handleKey routes a key: an open input takes every key first (so typing
@@ -142,7 +143,7 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		m.openPicker(false)
 		return t.needMembers()
 	case key.Matches(k, keys.CycleViewer):
-		return tea.Batch(m.cycleViewer(), t.needMembers())
+		return t.press(model.Key{Kind: model.CycleViewer}) // in the picker's order, once the members are read
 	case key.Matches(k, keys.Compare):
 		if t.compareAs != "" {
 			t.stopCompare()
@@ -181,7 +182,7 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		m.refuse(act, []int64{t.cursor}, "read-only: revoke, delete and mark read are disabled")
 	case key.Matches(k, keys.Inspect):
 		_, _, held := t.slot(t.cursor)
-		_, inGap := t.gapAt(bucket.BucketIndex(t.cursor))
+		_, inGap := t.gapAtCursor()
 		switch {
 		case held || inGap:
 			m.openInspector()
@@ -273,6 +274,20 @@ func (m *Model) viewAsAnyone(id string) tea.Cmd {
 // read line) is hidden until the new viewer's arrives, so no frame shows
 // one viewer's title over another's counts.
 func (m *Model) switchViewer(id string) tea.Cmd {
+	if m.tl != nil && m.tl.tl.Viewer() != id {
+		// The timeline's model switches when the keys before are applied
+		// and id's window is read; followViewer follows it.
+		return m.tl.press(model.Key{Kind: model.ViewAs, Viewer: id})
+	}
+	return m.followSwitch(id)
+}
+
+// followSwitch switches the root and the timeline's drawing to id, reading
+// their list and, when not known, their window.
+func (m *Model) followSwitch(id string) tea.Cmd {
+	if m.tl != nil && m.tl.viewer != id {
+		m.tl.search = search{} // its hits are what the last viewer sees
+	}
 	m.setStatus(fmt.Sprintf("viewing as %s", id), false)
 	var cmds []tea.Cmd
 	var winReq reqID // the timeline's window of id, when the list's read brings it

@@ -43,6 +43,7 @@ func (m *Model) membersLoaded(msg membersLoadedMsg) tea.Cmd {
 		return nil
 	}
 	t.members, t.membersAt = msg.members, membersRead
+	cmd := t.after(t.tl.KnowMembers(t.choiceIDs())) // V presses waiting on them
 	if m.overlay == ovPicker {
 		m.picker.setMembers(t.pickerChoices(m.picker.forCompare), "")
 	}
@@ -50,7 +51,7 @@ func (m *Model) membersLoaded(msg membersLoadedMsg) tea.Cmd {
 		m.status = ""
 		m.askAction(actRevoke)
 	}
-	return nil
+	return cmd
 }
 
 // askRevoke offers the revoke of the selected message once the members,

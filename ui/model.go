@@ -140,6 +140,7 @@ func (m *Model) viewer() string {
 // logs any problem they leave on the screen.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
+	cmd = tea.Batch(cmd, m.followViewer())
 	m.noteProblems()
 	m.layout()
 	return m, cmd

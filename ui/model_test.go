@@ -54,7 +54,8 @@ func TestViewAsReprojectsWithoutReading(t *testing.T) {
 	if row := rowOf(d.m.View(), 5); !strings.Contains(row, "deleted for Alice") {
 		t.Fatalf("alice should see seq 5 deleted, got %q", row)
 	}
-	held := d.m.tl.buckets[0]
+	d.readMembers() // V cycles the picker's list
+	held := heldBuckets(d.m.tl)[0]
 	trips := st.Stats().RoundTrips
 	tb.resetReads()
 
@@ -67,7 +68,7 @@ func TestViewAsReprojectsWithoutReading(t *testing.T) {
 		t.Errorf("switching viewer made %d round trips before redrawing", got-trips)
 	}
 	d.run(cmd) // bob's read position arrives in the background
-	if d.m.tl.buckets[0] != held {
+	if heldBuckets(d.m.tl)[0] != held {
 		t.Error("the held bucket was re-read on a viewer switch")
 	}
 	if !strings.Contains(d.m.View(), "as Bob") {
@@ -221,7 +222,7 @@ func TestLateReplyForALeftConversationIsDropped(t *testing.T) {
 	if d.m.tl.cid != chatT {
 		t.Fatalf("open conversation is %s", d.m.tl.cid)
 	}
-	for _, b := range d.m.tl.buckets {
+	for _, b := range heldBuckets(d.m.tl) {
 		if b.Cid != chatT {
 			t.Errorf("a bucket of %s was taken into the %s timeline", b.Cid, chatT)
 		}

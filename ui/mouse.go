@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/chatlens/chatlens/ui/pages/timeline/model"
+
 	"strconv"
 	"strings"
 
@@ -26,7 +28,15 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 		return nil
 	}
 	if m.focus == paneTimeline && m.tl != nil {
-		return m.tl.move(int64(delta), false)
+		kind, n := model.Down, delta
+		if delta < 0 {
+			kind, n = model.Up, -delta
+		}
+		var cmds []tea.Cmd
+		for range n {
+			cmds = append(cmds, m.tl.press(model.Key{Kind: kind}))
+		}
+		return tea.Batch(cmds...)
 	}
 	m.list.move(delta)
 	return nil

@@ -95,8 +95,8 @@ func TestTimelineTreatsFarQuotes(t *testing.T) {
 	d.open(chatQ)
 	wantQuoteRows(t, d.m.View())
 	tl := d.m.tl
-	if _, held := tl.buckets[0]; held || !slices.Equal(sortedKeys(tl.quoted), []int64{3, 4, 5}) {
-		t.Errorf("seqs 3-5 of bucket 0 should be kept beside the run (held %v), quoted seqs %v", keys(tl.buckets), keys(tl.quoted))
+	if _, held := heldBuckets(tl)[0]; held || !slices.Equal(sortedKeys(tl.quoted), []int64{3, 4, 5}) {
+		t.Errorf("seqs 3-5 of bucket 0 should be kept beside the run (held %v), quoted seqs %v", keys(heldBuckets(tl)), keys(tl.quoted))
 	}
 	if tl.fetched != 1 {
 		t.Errorf("the timeline counts %d bucket reads, want 1: reads for quotes are not timeline buckets", tl.fetched)
@@ -128,8 +128,8 @@ func TestQuotedBucketKeptWhenScrolledPast(t *testing.T) {
 		d.keys("pgdown")
 	}
 	wantQuoteRows(t, d.m.View())
-	if _, held := d.m.tl.buckets[0]; held || !slices.Equal(sortedKeys(d.m.tl.quoted), []int64{3, 4, 5}) {
-		t.Errorf("bucket 0: held %v, quoted seqs %v", keys(d.m.tl.buckets), keys(d.m.tl.quoted))
+	if _, held := heldBuckets(d.m.tl)[0]; held || !slices.Equal(sortedKeys(d.m.tl.quoted), []int64{3, 4, 5}) {
+		t.Errorf("bucket 0: held %v, quoted seqs %v", keys(heldBuckets(d.m.tl)), keys(d.m.tl.quoted))
 	}
 	for id, n := range tb.resetReads() {
 		if id == bucket.DocID(chatQ, 0) || n != 1 {

@@ -126,7 +126,7 @@ func TestScrollingAWholeConversation(t *testing.T) {
 			t.Fatalf("step %d: screen ends at seq %d but the previous began at %d", step, screen[len(screen)-1], lowest)
 		}
 		lowest = min(lowest, screen[0])
-		maxHeld = max(maxHeld, len(d.m.tl.buckets))
+		maxHeld = max(maxHeld, len(heldBuckets(d.m.tl)))
 		if step%(buckets/20+1) == 0 {
 			peakHeap = max(peakHeap, liveHeap())
 			peakAnon = max(peakAnon, procStatus()["RssAnon"])
@@ -206,7 +206,7 @@ func TestScrollingBackRereadsOnlyDroppedBuckets(t *testing.T) {
 	for _, k := range []string{"pgup", "pgdown", "pgup"} {
 		for range 120 { // ten buckets or so each way
 			held := map[int64]bool{}
-			for i := range d.m.tl.buckets {
+			for i := range heldBuckets(d.m.tl) {
 				held[i] = true
 			}
 			before := append([]int32(nil), counter.reads...)
@@ -247,8 +247,8 @@ func TestOlderNoteSaysLoadingOnlyWhileLoading(t *testing.T) {
 	opts, _ := testOptions(t, "alice")
 	d := newDriver(t, st, opts, 120, 160)
 	d.open(chatT)
-	if len(d.m.tl.pending) != 0 || !d.m.tl.olderNote {
-		t.Fatalf("want a settled screen with older seqs above: pending %v, note %v", d.m.tl.pending, d.m.tl.olderNote)
+	if d.m.tl.tl.Pending() || !d.m.tl.olderNote {
+		t.Fatalf("want a settled screen with older seqs above: pending %v, note %v", d.m.tl.tl.Pending(), d.m.tl.olderNote)
 	}
 	view := d.m.View()
 	if strings.Contains(view, "loading older") {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 )
 
 // search scans the open conversation outwards from the cursor's bucket, one
@@ -142,7 +143,7 @@ func (t *timeline) searchStep() tea.Cmd {
 			}
 		}
 		return searchStepMsg{req: s.req, stored: listed, hits: hits, positions: pos,
-			landing: landingFor(bs, hits, s.origin, quoted, minSeq, maxSeq)}
+			landing: landingFor(bs, hits, quoted, minSeq, maxSeq)}
 	}
 }
 
@@ -188,35 +189,47 @@ func (m *Model) searchStep(msg searchStepMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// showFirstHit jumps to the nearest hit older than where the search
-// started (or that message itself), as soon as the scanned run proves it
-// the nearest; with none
-// older, to the newest hit once the scan is done, saying it wrapped.
+// hitsSoFar is the search's hits and the seqs its scan has covered: from
+// the stored bucket below the lowest one scanned (or the window's start)
+// to the one above the highest (or its end), nothing stored between.
+func (t *timeline) hitsSoFar() model.Hits {
+	s := t.search
+	h := model.Hits{Seqs: s.hits, From: s.origin, To: s.origin - 1, Done: !s.scanning && s.err == nil}
+	if s.lo <= s.hi && len(s.stored) > 0 {
+		h.From, h.To = t.minSeq(), t.maxSeq()
+		if s.lo > 0 {
+			h.From = bucket.LastSeq(s.stored[s.lo-1]) + 1
+		}
+		if s.hi < len(s.stored)-1 {
+			h.To = bucket.FirstSeq(s.stored[s.hi+1]) - 1
+		}
+	}
+	return h
+}
+
+// showFirstHit jumps to the hit nearest where the search started, before or
+// after it (a tie to the older), as soon as the scanned run proves it the
+// nearest.
 func (m *Model) showFirstHit(done bool) tea.Cmd {
 	t := m.tl
 	s := &t.search
-	if i, _ := slices.BinarySearch(s.hits, s.origin+1); i > 0 { // the cursor's own message first
-		s.shown = true
-		return t.landOn(s.hits[i-1])
-	}
-	if !done {
+	hit, decided, found := t.hitsSoFar().Nearest(s.origin)
+	if !decided {
 		return nil
 	}
 	s.shown = true
-	if len(s.hits) == 0 {
+	if !found {
 		m.setStatus(noMatch(s.query), true)
 		return nil
 	}
-	m.setStatus("search wrapped: no hit older than the cursor, showing the newest", false)
-	return t.landOn(s.hits[len(s.hits)-1])
+	return t.landOn(hit)
 }
 
 // stepHit moves to the next hit older (n) or newer (N) than the cursor,
 // wrapping at the ends with a note.
 func (m *Model) stepHit(older bool) tea.Cmd {
 	t := m.tl
-	hits := t.search.hits
-	if len(hits) == 0 {
+	if len(t.search.hits) == 0 {
 		if t.search.query != "" && !t.search.scanning {
 			m.setStatus(noMatch(t.search.query), true)
 		} else {
@@ -224,34 +237,32 @@ func (m *Model) stepHit(older bool) tea.Cmd {
 		}
 		return nil
 	}
-	i, found := slices.BinarySearch(hits, t.cursor)
-	switch {
-	case older && i > 0:
-		return t.jumpTo(hits[i-1])
-	case older:
-		m.setStatus("search wrapped to the newest hit", false)
-		return t.jumpTo(hits[len(hits)-1])
-	case found && i+1 < len(hits):
-		return t.jumpTo(hits[i+1])
-	case !found && i < len(hits):
-		return t.jumpTo(hits[i])
-	default:
-		m.setStatus("search wrapped to the oldest hit", false)
-		return t.jumpTo(hits[0])
+	h := t.hitsSoFar()
+	step, end := h.Newer, "oldest"
+	if older {
+		step, end = h.Older, "newest"
 	}
+	hit, wrapped, decided := step(t.cursor)
+	if !decided {
+		m.setStatus("still scanning that way: "+keyName(m.e.keys.NextHit)+" again once it has", false)
+		return nil
+	}
+	if wrapped {
+		m.setStatus("search wrapped to the "+end+" hit", false)
+	}
+	return t.jumpTo(hit)
 }
 
 // searchProgress is the footer line while a search runs or has hits.
 func (t *timeline) searchProgress() string {
 	s := t.search
-	if s.query == "" || s.err != nil {
-		return ""
+	if s.query == "" || s.err != nil || !s.scanning && len(s.hits) == 0 {
+		return "" // a search with no hit said so once: nothing to step through
 	}
 	pos := ""
-	if i, found := slices.BinarySearch(s.hits, t.cursor); found {
-		// Counted in seq order, as the compare view counts differences: n
-		// (older) counts down, N up (from the newest, n went 572 to 573).
-		pos = fmt.Sprintf("hit %d of ", i+1)
+	if n, ok := t.hitsSoFar().Number(t.cursor, t.maxSeq()); ok {
+		// Counted from the newest, so n (older) counts up.
+		pos = fmt.Sprintf("hit %d of ", n)
 	}
 	line := fmt.Sprintf("search %q: %s%d hits", projection.SingleLine(s.query), pos, len(s.hits))
 	if s.scanning {

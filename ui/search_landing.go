@@ -31,17 +31,15 @@ func inBatch(bs []*bucket.Bucket) func(int64) bool {
 	return func(i int64) bool { return in[i] }
 }
 
-// landingFor keeps, of a batch with hits at or before origin (the ones the
-// first jump may go to), the buckets of those hits and beside them, with
-// the quoted slots they need from the rest of the batch (lookup); nil
+// landingFor keeps, of a batch with hits (the first jump may go to any of
+// them: the nearest to origin), the buckets of those hits and beside them,
+// with the quoted slots they need from the rest of the batch (lookup); nil
 // when the batch has none.
-func landingFor(bs []*bucket.Bucket, hits []int64, origin int64, lookup bucket.Lookup, minSeq, maxSeq int64) *landing {
+func landingFor(bs []*bucket.Bucket, hits []int64, lookup bucket.Lookup, minSeq, maxSeq int64) *landing {
 	want := map[int64]bool{}
 	for _, h := range hits {
-		if h <= origin {
-			b := bucket.BucketIndex(h)
-			want[b-1], want[b], want[b+1] = true, true, true
-		}
+		b := bucket.BucketIndex(h)
+		want[b-1], want[b], want[b+1] = true, true, true
 	}
 	var near []*bucket.Bucket
 	for _, b := range bs {
@@ -69,9 +67,7 @@ func (t *timeline) landOn(seq int64) tea.Cmd {
 	if _, _, held := t.slot(seq); held || l == nil || l.maxSeq != t.maxSeq() || !inBatch(l.buckets)(bucket.BucketIndex(seq)) {
 		return t.jumpTo(seq)
 	}
-	t.jumpReq = 0
-	cmd := t.loadAround(seq, l.buckets...)
 	maps.Copy(t.quoted, l.quoted)
-	t.keepQuoted(nil)
-	return tea.Batch(cmd, t.readQuoted())
+	t.tl.Give(l.buckets...)
+	return t.jumpTo(seq)
 }

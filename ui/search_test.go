@@ -42,14 +42,14 @@ func TestSearchStartsAtTheCursor(t *testing.T) {
 	}
 }
 
-// TestSearchWrapsWithANote: with no hit before the cursor the search wraps
-// to the newest hit and says so; n past the oldest hit wraps the same way,
-// N past the newest wraps to the oldest.
+// TestSearchWrapsWithANote: from seq 5 the nearest hit is 11, after the
+// cursor; n past the oldest hit wraps to the newest and says so, N past
+// the newest wraps to the oldest.
 func TestSearchWrapsWithANote(t *testing.T) {
 	d := searchDriver(t, 5)
 	d.search("hello 11")
-	if d.m.tl.cursor != 119 || !strings.Contains(d.m.View(), "search wrapped") {
-		t.Fatalf("from seq 5: cursor %d, footer %q; want 119 and a wrap note", d.m.tl.cursor, d.m.status)
+	if d.m.tl.cursor != 11 {
+		t.Fatalf("from seq 5: cursor %d, want 11, the nearest hit", d.m.tl.cursor)
 	}
 	d.jump(11)
 	d.keys("n")
@@ -104,7 +104,7 @@ func TestGoldenSearchHighlight(t *testing.T) {
 	s.keys("/")
 	s.typeText("hello 11")
 	s.keys("enter")
-	s.waitFor("hit 10 of 10")
+	s.waitFor("hit 1 of 10")
 	s.check()
 }
 
@@ -128,23 +128,63 @@ func TestSearchMatchesFarQuotesAsShown(t *testing.T) {
 	}
 }
 
-// TestSearchCountsHitsInSeqOrder: hits were numbered from the newest, so n
-// (to older messages) went from hit 572 to 573 while the seqs went down,
-// and the compare view numbers its differences the other way. Hits are
-// numbered in seq order now: n counts down.
-func TestSearchCountsHitsInSeqOrder(t *testing.T) {
+// TestSearchCountsHitsFromTheNewest: hits are numbered from the newest,
+// so n, to older messages, counts up.
+func TestSearchCountsHitsFromTheNewest(t *testing.T) {
 	st, _ := newTestStore(t, false)
 	seedSmall(t, st)
 	opts, _ := testOptions(t, "alice")
 	d := newDriver(t, st, opts, 120, 40)
 	d.open(chatAB)
 	d.search("hello 11")
-	if d.m.tl.cursor != 119 || !strings.Contains(d.m.tl.searchProgress(), "hit 10 of 10") {
-		t.Fatalf("at seq %d: %q, want the newest hit, 10 of 10", d.m.tl.cursor, d.m.tl.searchProgress())
+	if d.m.tl.cursor != 119 || !strings.Contains(d.m.tl.searchProgress(), "hit 1 of 10") {
+		t.Fatalf("at seq %d: %q, want the newest hit, 1 of 10", d.m.tl.cursor, d.m.tl.searchProgress())
 	}
 	d.keys("n")
-	if d.m.tl.cursor != 118 || !strings.Contains(d.m.tl.searchProgress(), "hit 9 of 10") {
-		t.Errorf("n: at seq %d, %q; want 118, hit 9 of 10", d.m.tl.cursor, d.m.tl.searchProgress())
+	if d.m.tl.cursor != 118 || !strings.Contains(d.m.tl.searchProgress(), "hit 2 of 10") {
+		t.Errorf("n: at seq %d, %q; want 118, hit 2 of 10", d.m.tl.cursor, d.m.tl.searchProgress())
+	}
+}
+
+// TestSearchLandsOnTheNearestHitEitherWay: from seq 100 the hits of
+// "hello 11" are 10 rows ahead (110) and 89 back (11): the search lands
+// ahead, on the nearer (before, on the nearest older one, 89 rows away);
+// n then goes older, counting up, and N newer.
+func TestSearchLandsOnTheNearestHitEitherWay(t *testing.T) {
+	d := searchDriver(t, 100)
+	d.search("hello 11")
+	if d.m.tl.cursor != 110 || !strings.Contains(d.m.tl.searchProgress(), "hit 9 of 10") {
+		t.Fatalf("from seq 100: at %d, %q; want 110, hit 9 of 10", d.m.tl.cursor, d.m.tl.searchProgress())
+	}
+	d.keys("n")
+	if d.m.tl.cursor != 11 || !strings.Contains(d.m.tl.searchProgress(), "hit 10 of 10") {
+		t.Errorf("n from 110: at %d, %q; want 11, hit 10 of 10", d.m.tl.cursor, d.m.tl.searchProgress())
+	}
+	d.keys("N")
+	if d.m.tl.cursor != 110 {
+		t.Errorf("N from 11: at %d, want 110", d.m.tl.cursor)
+	}
+}
+
+// TestSearchFooterGoesWithTheSearch: a search with no hit says so once and
+// leaves no "0 hits · n/N step" behind; a viewer switch drops a search's
+// hits (they are what the last viewer sees) and its footer.
+func TestSearchFooterGoesWithTheSearch(t *testing.T) {
+	d := searchDriver(t, 60)
+	d.search("zebra")
+	d.jump(100)
+	if strings.Contains(d.m.View(), "0 hits") {
+		t.Errorf("the footer keeps the search with no hit after a jump:\n%s", d.m.View())
+	}
+	d.search("hello 11")
+	if !strings.Contains(d.m.View(), "hits") {
+		t.Fatalf("no search footer:\n%s", d.m.View())
+	}
+	d.keys("u")
+	d.typeText("bob")
+	d.keys("enter")
+	if strings.Contains(d.m.View(), "hits ·") || len(d.m.tl.search.hits) != 0 {
+		t.Errorf("the footer keeps alice's search as bob:\n%s", d.m.View())
 	}
 }
 

@@ -8,60 +8,55 @@ import (
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 )
 
-// keepBuckets is how many buckets are held on each side of the cursor's
-// bucket: enough for a screen and the prefetch, and memory stays flat
-// however long the conversation is.
-const keepBuckets = 2
-
-// timeline is the open conversation: a contiguous run of whole buckets
-// around the cursor, projected for the viewer at draw time, so switching
-// viewer needs no read.
+// timeline is the open conversation: its data half (the buckets read, the
+// rows they make for the viewer, the cursor, the keys waiting on a read) is
+// tl, a pure model; the timeline turns keys and replies into its calls,
+// runs the reads it asks for, and draws. Slots are projected for the viewer
+// at draw time, so switching viewer needs no read of buckets.
 type timeline struct {
 	e    *common
 	cid  string
 	name string
 	conv projection.Conv
-	req  reqID // the view's number: new on every (re)open or jump; every bucket read of the view carries it
+	req  reqID // the view's number: every bucket read of the view carries it; new on R
+
+	tl *model.Model // the data half
 
 	// The other replies the timeline waits for, by request number (0: none).
 	winReq     reqID // the viewer's window, after a switch
 	compareReq reqID // the compare viewer's window
 	membersReq reqID
-	jumpReq    reqID // a jump resolved in the background (a date, the next message past holes)
+	jumpReq    reqID // a date jump resolved in the background
 
 	focused bool // the keys come here (the cursor is ▸, else ▹)
 
 	viewer string
-	win    bucket.Window            // the viewer's window
+	win    bucket.Window            // the viewer's window (tl's, after every call: sync)
 	wins   map[string]bucket.Window // windows known per viewer
 	winOK  bool                     // win belongs to viewer (false while it loads)
 	base   bucket.Window            // the opening window: where messages start and end for everyone
 	newest *bucket.Bucket           // the list's read of the newest bucket, until open uses it
 
-	buckets map[int64]*bucket.Bucket
-	gaps    []gap // runs of the held run with nothing stored (timeline_gaps.go)
-	lo, hi  int64 // the held run, when buckets is not empty
-	pending map[int64]bool
-	fetched int // timeline bucket reads issued (quote reads apart): tests check paging with it
-	err     error
+	fetched int   // timeline bucket reads issued (quote reads apart): tests check paging with it
+	err     error // why the last read failed
 
-	// quoted holds, beside the run and by seq, the slots that quotes in it
-	// quote (rule 5: a quote shows its quoted seq as the viewer sees it).
-	// Only those the run needs are kept, so memory stays flat.
+	// quoted holds, beside the held buckets and by seq, the slots that
+	// quotes in them quote (rule 5: a quote shows its quoted seq as the
+	// viewer sees it). Only those the held buckets need are kept, so memory
+	// stays flat.
 	quoted       map[int64]bucket.StoredSlot
 	quotePending map[int64]bool                // seqs of quotes-only reads in flight
 	quoteRefs    map[*bucket.Bucket][]quoteRef // the quotes of each held bucket (quotesOf)
 
-	cursor, top int64 // selected seq and first seq drawn
-	// queued is the rows the cursor still has to move (negative: up), keys
-	// pressed past the held run while the bucket beyond is read: every key
-	// of a held or repeated key counts, applied as the bucket lands.
-	queued     int64
-	queuedPage bool // they were page keys: the top follows the cursor
-	inBurst    bool // keys of one burst are being handled: read ahead after the last (handleKeys)
-	boundaries bool
+	cursor, top int64 // tl's cursor and screen top, after every call (sync)
+	boundaries  bool  // tl's, after every call
+	// tlViewer is the viewer tl last had; switchTo and wantWindow are what
+	// the root does next: switch to a viewer tl moved to (V), or to one tl
+	// waits for the window of.
+	tlViewer, switchTo, wantWindow string
 
 	// The size and what SetSize settled for View: the notes drawn above
 	// the rows, which take a row each.
@@ -83,8 +78,7 @@ type timeline struct {
 	diffOnly     bool              // the compare view shows only the differences
 	diffTop      int               // first run drawn in "differences only"
 	search       search
-	clockFmt     string             // the send time layout of the rows drawn (clock.go)
-	runOf        map[int64][2]int64 // runs of holes drawn as one row (holes.go)
+	clockFmt     string // the send time layout of the rows drawn (clock.go)
 	follow       follow
 	receipts     receipts // who has read the message under the cursor (readers.go)
 }
@@ -97,27 +91,33 @@ const (
 	membersRead
 )
 
+// keepBuckets is how many buckets are held on each side of the cursor's
+// bucket: enough for a screen and the reads ahead, and memory stays flat
+// however long the conversation is.
+const keepBuckets = 2
+
 // newTimeline opens it as viewer with what the list already read: the
 // window, the newest bucket and the names, so none of it is read again.
 func newTimeline(e *common, it *convItem, viewer string, names map[string]string) *timeline {
 	t := &timeline{e: e, cid: it.sum.ConversationID, name: it.name, req: e.newReq(), viewer: viewer,
-		conv:    projection.Conv{ID: it.sum.ConversationID, SessionType: store.ConversationTypeOf(it.sum.ConversationID)},
-		win:     it.sum.Window,
-		base:    it.sum.Window,
-		newest:  it.sum.Window.Last,
-		wins:    map[string]bucket.Window{},
-		winOK:   true,
-		owner:   viewer,
-		peer:    it.peer,
-		names:   maps.Clone(names),
-		buckets: map[int64]*bucket.Bucket{}, pending: map[int64]bool{},
+		conv:   projection.Conv{ID: it.sum.ConversationID, SessionType: store.ConversationTypeOf(it.sum.ConversationID)},
+		win:    it.sum.Window,
+		base:   it.sum.Window,
+		newest: it.sum.Window.Last,
+		wins:   map[string]bucket.Window{},
+		winOK:  true,
+		owner:  viewer,
+		peer:   it.peer,
+		names:  maps.Clone(names),
 		quoted: map[int64]bucket.StoredSlot{}, quotePending: map[int64]bool{}}
 	if t.names == nil {
 		t.names = map[string]string{}
 	}
 	t.win.Last, t.base.Last = nil, nil
 	t.wins[viewer] = t.win
-	t.cursor, t.top = t.win.MaxSeq, t.win.MaxSeq
+	t.tl = model.New(model.Config{Keep: keepBuckets, Batch: e.st.FindBatch}, viewer, t.win, t.win.MaxSeq)
+	t.tlViewer = viewer
+	t.sync()
 	return t
 }
 
@@ -128,63 +128,27 @@ func (t *timeline) maxSeq() int64 { return t.win.MaxSeq }
 // they own no conversation document for it (as dump shows them).
 func (t *timeline) empty() bool { return t.win.PulledNothing() || t.win.MaxSeq < t.minSeq() }
 
-// heldRange is the seqs the cursor may visit now.
-func (t *timeline) heldRange() (from, to int64) {
-	if len(t.buckets) == 0 {
-		return t.cursor, t.cursor
-	}
-	return max(t.minSeq(), bucket.FirstSeq(t.lo)), min(t.maxSeq(), bucket.LastSeq(t.hi))
+// rowAt reports the row at seq drawable.
+func (t *timeline) rowAt(seq int64) bool {
+	_, ok := t.tl.RowAt(seq)
+	return ok
 }
 
-func (t *timeline) clampCursor() {
-	from, to := t.heldRange()
-	t.cursor = t.rowOf(max(from, min(to, t.cursor)))
-	t.top = t.rowOf(max(from, min(t.top, t.cursor)))
-}
-
-// move shifts the cursor by delta rows within what is held and prefetches.
-// The top of the screen moves by the same amount for page moves. Rows past
-// the held run wait in queued for the read of the bucket beyond.
-func (t *timeline) move(delta int64, page bool) tea.Cmd {
-	delta, page = delta+t.queued, page || t.queuedPage
-	t.queued, t.queuedPage = 0, false
-	if len(t.buckets) == 0 {
-		if len(t.pending) > 0 && t.err == nil {
-			t.queued, t.queuedPage = delta, page // the first screen is being read
-		}
-		return nil
+// press gives tl a key and runs the reads it asks for.
+func (t *timeline) press(k model.Key) tea.Cmd {
+	if k.Kind == model.Top || k.Kind == model.Bottom || k.Kind == model.Jump {
+		t.jumpReq = 0 // a date still being resolved is older than this jump
 	}
-	// Row by row: a gap is one row, however many seqs it stands for.
-	from, to := t.heldRange()
-	step := int64(1)
-	if delta < 0 {
-		step = -1
+	reads := t.tl.Press(k)
+	if n := t.tl.TakeNote(); n != "" {
+		t.say(n, false)
 	}
-	moved, top := int64(0), t.top
-	for moved != delta {
-		next := t.stepRows(t.cursor, step)
-		if next < from || next > to {
-			break
-		}
-		t.cursor, moved = next, moved+step
-	}
-	if moved != delta && t.err == nil && ((step < 0 && from > t.minSeq()) || (step > 0 && to < t.maxSeq())) {
-		t.queued, t.queuedPage = delta-moved, page // the window goes on: prefetch reads the rest
-	}
-	t.clampCursor()
-	if page { // from the top before the move: clampCursor may have pulled it down with the cursor
-		t.top = t.rowOf(max(from, t.stepRows(top, moved)))
-	}
-	t.trim()
-	if t.inBurst {
-		return t.readQuoted()
-	}
-	return tea.Batch(t.prefetch(), t.readQuoted())
+	return t.after(reads)
 }
 
 // slot returns the stored slot at seq if its bucket is held.
 func (t *timeline) slot(seq int64) (bucket.StoredSlot, *bucket.Bucket, bool) {
-	b := t.buckets[bucket.BucketIndex(seq)]
+	b := t.tl.Held(bucket.BucketIndex(seq))
 	if b == nil {
 		return bucket.StoredSlot{}, nil, false
 	}
@@ -200,19 +164,11 @@ func (t *timeline) message(seq int64, viewer string) (projection.Message, bool) 
 	return projection.View(s, b.DocID, viewer, t.conv, t.quotedSlot), true
 }
 
-// jumpTo moves the cursor to seq, re-reading around it when not held. A
-// jump still being resolved is dropped: this one is newer.
+// jumpTo moves the cursor to the row holding seq, reading around it when
+// it is not held.
 func (t *timeline) jumpTo(seq int64) tea.Cmd {
-	t.jumpReq, t.queued = 0, 0
-	seq = max(t.minSeq(), min(t.maxSeq(), seq))
-	_, inGap := t.gapAt(bucket.BucketIndex(seq))
-	if _, _, ok := t.slot(seq); ok || inGap {
-		t.cursor = seq
-		t.clampCursor()
-		t.trim()
-		return tea.Batch(t.prefetch(), t.readQuoted())
-	}
-	return t.loadAround(seq)
+	t.jumpReq = 0
+	return t.press(model.Key{Kind: model.Jump, Seq: seq})
 }
 
 // memberName is the nickname of a member when known, else the ID.

@@ -3,6 +3,8 @@ package ui
 import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 )
 
 // statusNote is a line for the status bar from a component; the root
@@ -35,32 +37,18 @@ func (t *timeline) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	keys := t.e.keys
-	page := int64(max(1, t.height-2))
-	switch {
-	case key.Matches(k, keys.Up):
-		if cmd, ok := t.stepOverRun(-1); ok {
-			return cmd
+	t.tl.SetPage(max(1, t.height-2))
+	for _, b := range []struct {
+		binding key.Binding
+		kind    model.Kind
+	}{
+		{keys.Up, model.Up}, {keys.Down, model.Down}, {keys.NextMessage, model.NextMessage}, {keys.PrevMessage, model.PrevMessage},
+		{keys.PageUp, model.PageUp}, {keys.PageDown, model.PageDown}, {keys.Top, model.Top}, {keys.Bottom, model.Bottom},
+		{keys.Boundaries, model.Boundaries},
+	} {
+		if key.Matches(k, b.binding) {
+			return t.press(model.Key{Kind: b.kind})
 		}
-		return t.move(-1, false)
-	case key.Matches(k, keys.Down):
-		if cmd, ok := t.stepOverRun(1); ok {
-			return cmd
-		}
-		return t.move(1, false)
-	case key.Matches(k, keys.NextMessage):
-		return t.nextMessage(1)
-	case key.Matches(k, keys.PrevMessage):
-		return t.nextMessage(-1)
-	case key.Matches(k, keys.PageUp):
-		return t.move(-page, true)
-	case key.Matches(k, keys.PageDown):
-		return t.move(page, true)
-	case key.Matches(k, keys.Top):
-		return t.jumpTo(t.minSeq())
-	case key.Matches(k, keys.Bottom):
-		return t.jumpTo(t.maxSeq())
-	case key.Matches(k, keys.Boundaries):
-		t.boundaries = !t.boundaries
 	}
 	return nil
 }

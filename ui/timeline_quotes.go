@@ -7,6 +7,7 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 )
 
 // Quotes in the held run: the slots they quote outside it are read beside
@@ -15,15 +16,15 @@ import (
 // quotedBy lists the seqs quotes in the held run quote outside it, ascending.
 func (t *timeline) quotedBy() []int64 {
 	var out []int64
-	for _, b := range t.buckets {
-		for _, r := range t.quotesOf(b) {
-			if r.seq >= t.minSeq() && r.seq <= t.maxSeq() && t.buckets[bucket.BucketIndex(r.quoted)] == nil && !slices.Contains(out, r.quoted) {
+	for _, i := range t.tl.HeldIndexes() {
+		for _, r := range t.quotesOf(t.tl.Held(i)) {
+			if r.seq >= t.minSeq() && r.seq <= t.maxSeq() && t.tl.Held(bucket.BucketIndex(r.quoted)) == nil && !slices.Contains(out, r.quoted) {
 				out = append(out, r.quoted)
 			}
 		}
 	}
 	for b := range t.quoteRefs {
-		if t.buckets[b.Index] != b {
+		if t.tl.Held(b.Index) != b {
 			delete(t.quoteRefs, b) // no longer held
 		}
 	}
@@ -54,10 +55,14 @@ func (t *timeline) quotesOf(b *bucket.Bucket) []quoteRef {
 	return refs
 }
 
-// keepQuoted keeps beside the run only the slots its quotes need: those
-// already kept, or in a bucket just dropped from the run rather than read
-// again.
-func (t *timeline) keepQuoted(dropped map[int64]*bucket.Bucket) {
+// keepQuoted keeps beside the held buckets only the slots their quotes
+// need: those already kept, or in a bucket the model just let go of rather
+// than read again.
+func (t *timeline) keepQuoted() {
+	dropped := map[int64]*bucket.Bucket{}
+	for _, b := range t.tl.TakeDropped() {
+		dropped[b.Index] = b
+	}
 	kept := map[int64]bucket.StoredSlot{}
 	for _, seq := range t.quotedBy() {
 		if s, ok := t.quoted[seq]; ok {
@@ -73,12 +78,12 @@ func (t *timeline) keepQuoted(dropped map[int64]*bucket.Bucket) {
 // Rare: the read that brought a bucket brought what it quotes, unless that
 // was held when asked for and dropped before the reply.
 func (t *timeline) readQuoted() tea.Cmd {
-	if len(t.buckets) == 0 || t.err != nil {
+	if len(t.tl.HeldIndexes()) == 0 || t.err != nil {
 		return nil
 	}
 	seqs := slices.DeleteFunc(t.quotedBy(), func(seq int64) bool {
 		_, kept := t.quoted[seq]
-		return kept || t.quotePending[seq]
+		return kept || t.quotePending[seq] || t.tl.PendingAt(bucket.BucketIndex(seq)) // on its way whole
 	})
 	if len(seqs) == 0 {
 		return nil
@@ -86,7 +91,7 @@ func (t *timeline) readQuoted() tea.Cmd {
 	for _, seq := range seqs {
 		t.quotePending[seq] = true
 	}
-	r := t.readOf(nil, false)
+	r := t.readOf(model.Read{})
 	r.seqs = seqs
 	return loadQuoted(t.e, r)
 }

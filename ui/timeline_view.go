@@ -9,6 +9,7 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 )
 
 // The timeline is drawn from the seq at t.top downward, newest at the
@@ -27,16 +28,20 @@ func (t *timeline) showBoundary(seq int64) bool {
 // (array length, msgs missing), when seq is the first of it shown; "" else.
 // Slot problems are marked on their own row.
 func (t *timeline) bucketProblem(seq int64) string {
-	b := t.buckets[bucket.BucketIndex(seq)]
+	b := t.tl.Held(bucket.BucketIndex(seq))
 	if b == nil || len(b.Problems) == 0 || seq != max(bucket.FirstSeq(bucket.BucketIndex(seq)), t.minSeq()) {
 		return ""
 	}
 	return strings.Join(b.Problems, "; ")
 }
 
+// groupHeight is the lines of the row at seq: the row, and the lines drawn
+// with it (a bucket boundary or a malformed bucket's note above, the read
+// line or the end of a capped window below its last seq).
 func (t *timeline) groupHeight(seq int64) int {
-	if r, ok := t.runOf[seq]; ok && seq != r[0] {
-		return 0 // drawn in the row of its run
+	r, ok := t.tl.RowAt(seq)
+	if !ok || r.Kind == model.RowGap {
+		return 1
 	}
 	n := 1
 	if t.showBoundary(seq) {
@@ -45,10 +50,10 @@ func (t *timeline) groupHeight(seq int64) int {
 	if t.bucketProblem(seq) != "" {
 		n++
 	}
-	if t.showReadLine(seq) {
+	if t.showReadLine(r.Last) {
 		n++
 	}
-	if t.showEndLine(seq) {
+	if t.showEndLine(r.Last) {
 		n++
 	}
 	return n
@@ -79,37 +84,51 @@ func unpulledBanner(viewer, cid string) string {
 		viewer, cid, viewer))
 }
 
-// scrollTo moves t.top so that the cursor's group is on screen. It walks
-// rows (nextRow, prevRow), so a gap of a billion seqs is one step.
+// scrollTo moves the top so that the cursor's group is on screen,
+// walking the rows read (a gap of a billion seqs is one step).
 func (t *timeline) scrollTo(height int) {
-	if t.cursor < t.top {
-		t.top = t.cursor
+	top := t.top
+	if top > t.cursor || !t.rowAt(top) {
+		top = t.cursor
 	}
-	if t.stepRows(t.top, int64(height)) < t.cursor {
-		t.top = t.stepRows(t.cursor, -int64(height))
-	}
-	for t.top < t.cursor {
-		lines := 0
-		for s := t.top; s <= t.cursor; s = t.nextRow(s) {
-			lines += t.groupHeight(s)
-		}
-		if lines <= height {
+	// The cursor's group ends within height lines of the top.
+	for top < t.cursor && t.linesBetween(top, t.cursor, height+1) > height {
+		next, ok := t.tl.Next(top)
+		if !ok {
 			break
 		}
-		t.top = t.nextRow(t.top)
+		top = next
 	}
 	// Fill the screen when the newest messages end it early.
-	from, _ := t.heldRange()
-	for t.top > t.rowOf(from) {
-		lines := 0
-		for s := t.prevRow(t.top); s <= t.maxSeq() && lines <= height; s = t.nextRow(s) {
-			lines += t.groupHeight(s)
-		}
-		if lines > height {
+	for {
+		prev, ok := t.tl.Prev(top)
+		if !ok || t.linesFrom(prev, height+1) > height {
 			break
 		}
-		t.top = t.prevRow(t.top)
+		top = prev
 	}
+	t.top = top
+	t.tl.SetTop(top)
+}
+
+// linesBetween counts the lines of the rows from..to, stopping past limit.
+func (t *timeline) linesBetween(from, to int64, limit int) int {
+	lines := 0
+	for s := from; lines <= limit; {
+		lines += t.groupHeight(s)
+		next, ok := t.tl.Next(s)
+		if s >= to || !ok {
+			break
+		}
+		s = next
+	}
+	return lines
+}
+
+// linesFrom counts the lines of the rows from seq to the end of what is
+// read, stopping past limit.
+func (t *timeline) linesFrom(seq int64, limit int) int {
+	return t.linesBetween(seq, t.maxSeq(), limit)
 }
 
 // SetSize takes the cells inside the pane's border and settles what
@@ -118,7 +137,7 @@ func (t *timeline) scrollTo(height int) {
 // draws what is settled and changes nothing.
 func (t *timeline) SetSize(width, height int) {
 	t.width, t.height = width, height
-	if t.empty() || len(t.buckets) == 0 {
+	if t.empty() || !t.rowAt(t.cursor) {
 		return // nothing but a note is drawn
 	}
 	t.clockFmt = t.clockLayout()
@@ -146,11 +165,8 @@ func (t *timeline) settleRows(height int) {
 	if t.err != nil {
 		height -= len(t.errorLines(t.width))
 	}
-	t.indexHoleRuns()
-	t.snapToRun()
 	t.scrollTo(height)
-	from, _ := t.heldRange()
-	t.olderNote = t.top == t.rowOf(from) && from > t.minSeq() && t.err == nil
+	t.olderNote = t.tl.MoreAbove(t.top) && t.err == nil
 	if t.olderNote {
 		height--
 		t.scrollTo(height)
@@ -172,7 +188,7 @@ func (t *timeline) View() string {
 	}
 	lines := []string{th.Title.Render(projection.Truncate(header, width))}
 	switch {
-	case t.err != nil && len(t.buckets) == 0:
+	case t.err != nil && !t.rowAt(t.cursor):
 		lines = append(lines, t.errorLines(width)...)
 	case t.winOK && t.win.PulledNothing():
 		for _, l := range wrapWords(unpulledBanner(t.viewer, t.cid), width) {
@@ -183,7 +199,7 @@ func (t *timeline) View() string {
 		if t.win.Cleared() {
 			lines = append(lines, th.Muted.Render(projection.Truncate(t.clearedLine(), width)))
 		}
-	case len(t.buckets) == 0:
+	case !t.rowAt(t.cursor):
 		lines = append(lines, th.Muted.Render("loading…"))
 	default:
 		if t.compareAs != "" {
@@ -219,7 +235,6 @@ func (t *timeline) rows(width, height int) []string {
 		out = append(out, t.errorLines(width)...)
 		height -= len(out)
 	}
-	_, to := t.heldRange()
 	if t.olderNote {
 		out = append(out, th.Muted.Render(projection.Truncate(t.olderLine(), width)))
 		height--
@@ -229,9 +244,13 @@ func (t *timeline) rows(width, height int) []string {
 		height--
 	}
 	seqWidth := len(strconv.FormatInt(t.maxSeq(), 10))
-	for s := t.top; s <= to && height > 0; s = t.nextRow(s) {
-		if gFrom, gTo, ok := t.gapRow(s); ok {
-			line := padRight(projection.Truncate(fmt.Sprintf("%s%*d %*s ", t.marker(s), seqWidth, s, len(t.clockFmt), "")+gapLine(gFrom, gTo), width), width)
+	for s, more := t.top, true; more && height > 0; s, more = t.tl.Next(s) {
+		r, ok := t.tl.RowAt(s)
+		if !ok {
+			break
+		}
+		if r.Kind == model.RowGap {
+			line := padRight(projection.Truncate(fmt.Sprintf("%s%*d %*s ", t.marker(s), seqWidth, s, len(t.clockFmt), "")+gapLine(r.First, r.Last), width), width)
 			style := th.Hole
 			if s == t.cursor {
 				style = th.Selected
@@ -253,19 +272,18 @@ func (t *timeline) rows(width, height int) []string {
 		if height <= 0 {
 			break
 		}
-		if r, ok := t.runOf[s]; ok {
+		if isRun(r) {
 			out = append(out, t.holeRunLine(r, width, seqWidth))
-			s = r[1] // the read line may follow the run
 		} else {
 			out = append(out, t.messageLine(s, width, seqWidth))
 		}
 		height--
-		if t.showReadLine(s) && height > 0 {
+		if t.showReadLine(r.Last) && height > 0 {
 			out = append(out, th.ReadLine.Render(projection.Truncate(
-				fmt.Sprintf("── %s read up to here (seq %d) ──", projection.SingleLine(t.memberName(t.viewer)), s), width)))
+				fmt.Sprintf("── %s read up to here (seq %d) ──", projection.SingleLine(t.memberName(t.viewer)), r.Last), width)))
 			height--
 		}
-		if t.showEndLine(s) && height > 0 {
+		if t.showEndLine(r.Last) && height > 0 {
 			out = append(out, th.Muted.Render(projection.Truncate(t.endLine(), width)))
 			height--
 		}
@@ -277,13 +295,10 @@ func (t *timeline) rows(width, height int) []string {
 // on above it: "loading" only while a read of older buckets is under way
 // (it stayed up with nothing loading), else where the older seqs are.
 func (t *timeline) olderLine() string {
-	for idx := range t.pending {
-		if idx < t.lo {
-			return "  … loading older messages"
-		}
+	if t.tl.Pending() {
+		return "  … loading older messages"
 	}
-	from, _ := t.heldRange()
-	return fmt.Sprintf("  ↑ seqs %d–%d are read when you scroll up", t.minSeq(), from-1)
+	return fmt.Sprintf("  ↑ seqs %d–%d are read when you scroll up", t.minSeq(), t.top-1)
 }
 
 // clearedLine marks where the viewer's history starts when it does not

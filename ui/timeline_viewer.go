@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 )
 
 // Whose eyes the timeline uses: the viewer, the compare view's second
@@ -74,17 +75,10 @@ func (t *timeline) applyWindow(w bucket.Window) tea.Cmd {
 	// window that reaches past what is held is filled by prefetch.
 	w.Last = nil
 	t.win, t.winOK = w, true
-	if t.empty() {
-		return nil
+	if t.tl.Viewer() == t.viewer {
+		return t.after(t.tl.SetWindow(w)) // the bounds or the read line moved
 	}
-	if len(t.buckets) == 0 {
-		return t.loadAround(t.maxSeq())
-	}
-	if t.lo > bucket.BucketIndex(t.maxSeq()) || t.hi < bucket.BucketIndex(t.minSeq()) {
-		return t.loadAround(t.maxSeq())
-	}
-	t.clampCursor()
-	return t.prefetch()
+	return t.after(t.tl.Land(model.Landed{Read: model.Read{Kind: model.ReadWindow, Viewer: t.viewer}, Window: w}))
 }
 
 // rereadWindow reads viewer's window again whole after a mark read, when a

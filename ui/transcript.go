@@ -41,18 +41,15 @@ func (m *Model) askTranscript() {
 
 // screenRange is the first and last seq of the rows on screen.
 func (t *timeline) screenRange() (from, to int64) {
-	_, end := t.heldRange()
 	from, to = t.top, t.top
 	left := t.rowsHeight()
-	for s := t.top; s <= end && left > 0; s = t.nextRow(s) {
+	for s, more := t.top, true; more && left > 0; s, more = t.tl.Next(s) {
+		r, ok := t.tl.RowAt(s)
+		if !ok {
+			break
+		}
 		left -= max(1, t.groupHeight(s))
-		to = s
-		if g0, g1, ok := t.gapRow(s); ok && g0 == s {
-			to = g1
-		}
-		if r, ok := t.runOf[s]; ok {
-			to, s = r[1], r[1]
-		}
+		to = r.Last
 	}
 	return from, min(to, t.maxSeq())
 }
@@ -66,7 +63,7 @@ func (m *Model) writeTranscript(value string) tea.Cmd {
 	}
 	value = strings.TrimSpace(value)
 	if value == "all" || value == "" { // the whole loaded window
-		from, to := t.heldRange()
+		from, to := t.tl.ReadFrom(), t.tl.ReadTo()
 		value = fmt.Sprintf("%d-%d", from, to)
 	}
 	from, to, dates, err := parseRange(value, m.e.loc)

@@ -32,8 +32,8 @@ func (t *timeline) viewerChoices() []store.Member {
 	add(t.viewer, "")
 	add(t.owner, "")
 	add(t.peer, "")
-	for _, i := range t.heldIndexes() {
-		b := t.buckets[i]
+	for _, i := range t.tl.HeldIndexes() {
+		b := t.tl.Held(i)
 		for _, s := range b.Slots {
 			if !s.IsHole() {
 				add(s.Slot.Msg.SendID, s.Slot.Msg.SenderNickname)
@@ -115,20 +115,38 @@ func (t *timeline) peerOf(viewer string) string {
 	return ""
 }
 
-// cycleViewer switches to the next member, wrapping around.
-func (m *Model) cycleViewer() tea.Cmd {
-	ms := m.tl.viewerChoices()
-	if len(ms) == 0 {
-		m.setStatus("no members known yet", true)
-		return nil
+// choiceIDs are the viewer choices' IDs, in the picker's order: what V
+// cycles through, once the members are read.
+func (t *timeline) choiceIDs() []string {
+	var ids []string
+	for _, mb := range t.viewerChoices() {
+		ids = append(ids, mb.UserID)
 	}
-	next := ms[0].UserID
-	for i, mb := range ms {
-		if mb.UserID == m.tl.viewer {
-			next = ms[(i+1)%len(ms)].UserID
-		}
-	}
-	return m.switchViewer(next)
+	return ids
 }
 
 func trimID(s string) string { return strings.TrimSpace(s) }
+
+// followViewer does at the root what the timeline's model asked for in the
+// update: to switch to the viewer it moved to (V), or to read the window
+// of the one it waits for, which the switch reads.
+func (m *Model) followViewer() tea.Cmd {
+	t := m.tl
+	if t == nil {
+		return nil
+	}
+	var cmds []tea.Cmd
+	if id := t.wantWindow; id != "" {
+		t.wantWindow = ""
+		if id != t.viewer || t.winReq == 0 {
+			cmds = append(cmds, m.followSwitch(id))
+		}
+	}
+	if id := t.switchTo; id != "" {
+		t.switchTo = ""
+		if id != t.viewer || id != m.list.owner {
+			cmds = append(cmds, m.followSwitch(id))
+		}
+	}
+	return tea.Batch(cmds...)
+}

@@ -9,13 +9,17 @@ import (
 
 // TestViewerSwitchChangesEverythingAtOnce: V, v and u change the list's
 // title, the timeline's header, the unread counts and the read line in the
-// same update; nothing of the old viewer stays beside the new one's name.
+// same update (V once the members it cycles through are read); nothing of
+// the old viewer stays beside the new one's name.
 func TestViewerSwitchChangesEverythingAtOnce(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		keys func(d *driver) tea.Cmd
 	}{
-		{"V", func(d *driver) tea.Cmd { return d.sendOnly(keyMsg("V")) }},
+		{"V", func(d *driver) tea.Cmd {
+			d.readMembers() // V cycles the picker's list, read first
+			return d.sendOnly(keyMsg("V"))
+		}},
 		{"v", func(d *driver) tea.Cmd {
 			d.keys("v")
 			d.typeText("bob")

@@ -7,6 +7,8 @@ import "github.com/chatlens/chatlens/store/bucket"
 type wait struct {
 	bucket  *need
 	ahead   int
+	rows    bool  // a row key waits: read ahead as far as the queued rows go
+	around  int64 // a jump waits on the row holding this seq: its bucket, the one before and, near its end, the one after
 	members bool
 	window  string
 }
@@ -35,7 +37,7 @@ func (m *Model) apply(s *step) (wait, bool) {
 		}
 		row, n := r.rowStart(&m.k, at)
 		if n != nil {
-			return wait{bucket: n, ahead: 1}, false
+			return wait{bucket: n, ahead: 2, around: at}, false // the screen around it too, in the same find
 		}
 		m.cursor = row
 		return wait{}, true
@@ -78,9 +80,17 @@ func (m *Model) apply(s *step) (wait, bool) {
 	return wait{}, true
 }
 
-// applyRows moves the cursor row by row; a page move takes the top along.
+// applyRows moves the cursor row by row; a page move takes the top along
+// by as many rows, waiting for them to be read.
 func (m *Model) applyRows(r rules, s *step) (wait, bool) {
 	down := s.Kind == Down || s.Kind == PageDown
+	page := s.Kind == PageDown || s.Kind == PageUp
+	if page && !s.topSet {
+		s.topFrom, s.topSet = m.top, true
+		if m.top < r.min || m.top > m.cursor {
+			s.topFrom = m.cursor // a top from another window, or below the cursor
+		}
+	}
 	for s.rows > 0 {
 		var (
 			next int64
@@ -93,15 +103,19 @@ func (m *Model) applyRows(r rules, s *step) (wait, bool) {
 			next, ok, n = r.prev(&m.k, m.cursor)
 		}
 		if n != nil {
-			return wait{bucket: n, ahead: aheadFor(s.rows)}, false
+			return wait{bucket: n, rows: true}, false
 		}
 		if !ok {
 			break // the end of the window: the rest of the key is spent
 		}
 		m.cursor, s.rows, s.moved = next, s.rows-1, s.moved+1
 	}
-	if s.Kind == PageDown || s.Kind == PageUp {
-		m.top = m.rowsFrom(r, m.top, s.moved, down)
+	if page {
+		top, n := m.rowsFrom(r, s.topFrom, s.moved, down)
+		if n != nil {
+			return wait{bucket: n, ahead: 1}, false
+		}
+		m.top = min(top, m.cursor)
 	}
 	return wait{}, true
 }
@@ -112,9 +126,9 @@ func aheadFor(rows int) int {
 	return max(1, min(3, (rows+bucket.BucketSize-1)/bucket.BucketSize))
 }
 
-// rowsFrom walks n rows from row as far as what is read goes; the page
-// settles the top from there.
-func (m *Model) rowsFrom(r rules, row int64, n int, down bool) int64 {
+// rowsFrom walks n rows from row, saying what it needs to read; it stops
+// at the ends of the window.
+func (m *Model) rowsFrom(r rules, row int64, n int, down bool) (int64, *need) {
 	for ; n > 0; n-- {
 		var (
 			next int64
@@ -126,12 +140,15 @@ func (m *Model) rowsFrom(r rules, row int64, n int, down bool) int64 {
 		} else {
 			next, ok, nd = r.prev(&m.k, row)
 		}
-		if nd != nil || !ok {
+		if nd != nil {
+			return row, nd
+		}
+		if !ok {
 			break
 		}
 		row = next
 	}
-	return row
+	return row, nil
 }
 
 // applyViewer switches to s.Viewer once their window is read, then puts

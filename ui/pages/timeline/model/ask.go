@@ -1,6 +1,10 @@
 package model
 
-import "github.com/chatlens/chatlens/store/bucket"
+import (
+	"slices"
+
+	"github.com/chatlens/chatlens/store/bucket"
+)
 
 // ask turns what the model waits on into reads not already in flight.
 func (m *Model) ask(ws ...wait) []Read {
@@ -21,6 +25,11 @@ func (m *Model) askOne(w wait) []Read {
 		m.windowPending[w.window] = true
 		out = append(out, Read{Kind: ReadWindow, Viewer: w.window, Gen: m.gen})
 	}
+	if w.bucket != nil && w.around > 0 && bucket.BucketIndex(w.around) == w.bucket.index {
+		if r, ok := m.bucketsAround(w.around); ok {
+			return append(out, r)
+		}
+	}
 	if w.bucket != nil {
 		if r, ok := m.bucketsFrom(w.bucket.index, w.bucket.dir, w.ahead); ok {
 			out = append(out, r)
@@ -29,17 +38,16 @@ func (m *Model) askOne(w wait) []Read {
 	return out
 }
 
-// bucketsFrom reads up to n buckets from idx in direction dir, inside the
-// window, stopping at one read or in flight.
+// bucketsFrom reads, of the n buckets from idx in direction dir inside the
+// window, those neither read nor in flight, in one find.
 func (m *Model) bucketsFrom(idx, dir int64, n int) (Read, bool) {
 	r := m.rules()
 	lo, hi := bucket.BucketIndex(r.min), bucket.BucketIndex(r.max)
-	if m.pending[idx] {
-		return Read{}, false
-	}
 	var indexes []int64
-	for i := idx; len(indexes) < n && i >= lo && i <= hi && !m.pending[i] && !m.k.knows(i); i += dir {
-		indexes = append(indexes, i)
+	for i, step := idx, 0; step < n && i >= lo && i <= hi; i, step = i+dir, step+1 {
+		if !m.pending[i] && !m.k.knows(i) {
+			indexes = append(indexes, i)
+		}
 	}
 	if len(indexes) == 0 {
 		return Read{}, false
@@ -49,6 +57,33 @@ func (m *Model) bucketsFrom(idx, dir int64, n int) (Read, bool) {
 	}
 	return Read{Kind: ReadBuckets, Indexes: indexes, Dir: dir, Gen: m.gen}, true
 }
+
+// bucketsAround reads, in one find, the bucket of seq, the one before it
+// and, when seq is near its end, the one after: the screen around a jump.
+// A run of buckets not stored before it is followed down to the nearest
+// stored one.
+func (m *Model) bucketsAround(seq int64) (Read, bool) {
+	b := bucket.BucketIndex(seq)
+	r := m.rules()
+	lo, hi := bucket.BucketIndex(r.min), bucket.BucketIndex(r.max)
+	var indexes []int64
+	if bucket.LastSeq(b)-seq <= nearEnd {
+		indexes = append(indexes, b+1)
+	}
+	indexes = append(indexes, b, b-1)
+	indexes = slices.DeleteFunc(indexes, func(i int64) bool { return i < lo || i > hi || m.pending[i] || m.k.knows(i) })
+	if len(indexes) == 0 {
+		return Read{}, false
+	}
+	for _, i := range indexes {
+		m.pending[i] = true
+	}
+	return Read{Kind: ReadBuckets, Indexes: indexes, Dir: -1, Gen: m.gen}, true
+}
+
+// nearEnd is how close to the end of its bucket a jump lands for the
+// bucket after it to be read with it: within a screen of rows.
+const nearEnd = 50
 
 // aroundCursor is what the screen needs next: the rows on either side of
 // the cursor's, and of the top's, read before a key asks for them.

@@ -29,7 +29,9 @@ type Key struct {
 // row by row, and each row may wait on a read.
 type step struct {
 	Key
-	rows   int  // rows still to move (Down, Up, PageDown, PageUp)
-	moved  int  // rows moved so far, for the top of a page move
-	viewer bool // the viewer is being settled (CycleViewer, ViewAs): the cursor's row in their window next
+	rows    int   // rows still to move (Down, Up, PageDown, PageUp)
+	moved   int   // rows moved so far, for the top of a page move
+	topFrom int64 // the top when a page move began
+	topSet  bool
+	viewer  bool // the viewer is being settled (CycleViewer, ViewAs): the cursor's row in their window next
 }

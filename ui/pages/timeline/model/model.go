@@ -29,6 +29,8 @@ type Model struct {
 	note        string
 
 	pending        map[int64]bool
+	held           bool // Hold: keys are taken, reads asked for at Release
+	dropped        []*bucket.Bucket
 	membersPending bool
 	windowPending  map[string]bool
 }
@@ -97,6 +99,9 @@ func (m *Model) HeldIndexes() []int64 {
 // Pending reports reads of buckets in flight.
 func (m *Model) Pending() bool { return len(m.pending) > 0 }
 
+// PendingAt reports a read of bucket index in flight.
+func (m *Model) PendingAt(index int64) bool { return m.pending[index] }
+
 func (m *Model) rules() rules { return rulesFor(m.Window(), m.boundaries) }
 
 // Press applies a key, or queues it behind the keys still waiting.
@@ -104,6 +109,20 @@ func (m *Model) Press(k Key) []Read {
 	m.queue = append(m.queue, m.stepOf(k))
 	return m.run()
 }
+
+// Hold takes the keys of a burst (one read of the terminal) without asking
+// for reads until Release, which asks once for what all of them need: a
+// burst across three bucket edges waits on one find, not three.
+func (m *Model) Hold() { m.held = true }
+
+// Release ends Hold and says what to read.
+func (m *Model) Release() []Read {
+	m.held = false
+	return m.run()
+}
+
+// Settle applies what can be applied and says what to read, after Give.
+func (m *Model) Settle() []Read { return m.run() }
 
 func (m *Model) stepOf(k Key) step {
 	s := step{Key: k}
@@ -118,8 +137,8 @@ func (m *Model) stepOf(k Key) step {
 
 // Land takes a read's answer and applies the keys it lets through.
 func (m *Model) Land(l Landed) []Read {
-	if l.Read.Gen != m.gen {
-		return nil // a read from before a reload
+	if l.Read.Kind == ReadBuckets && l.Read.Gen != m.gen {
+		return nil // buckets read before a reload
 	}
 	switch l.Read.Kind {
 	case ReadBuckets:
@@ -212,10 +231,34 @@ func (m *Model) run() []Read {
 	for len(m.queue) > 0 {
 		want, done := m.apply(&m.queue[0])
 		if !done {
+			if m.held {
+				return nil
+			}
+			if want.bucket != nil && want.rows {
+				want.ahead = aheadFor(m.rowsQueued(want.bucket.dir))
+			}
 			return m.ask(want)
 		}
 		m.queue = m.queue[1:]
 	}
 	m.trim()
+	if m.held {
+		return nil
+	}
 	return m.ask(m.aroundCursor()...)
+}
+
+// rowsQueued is how many rows the keys at the head of the queue still move
+// in direction dir, up to the first key that goes another way.
+func (m *Model) rowsQueued(dir int64) int {
+	n := 0
+	for _, s := range m.queue {
+		down := s.Kind == Down || s.Kind == PageDown
+		up := s.Kind == Up || s.Kind == PageUp
+		if !down && !up || down != (dir > 0) {
+			break
+		}
+		n += max(1, s.rows)
+	}
+	return n
 }

@@ -318,7 +318,7 @@ func TestKeysLandWhereSinglePressesLand(t *testing.T) {
 		m := New(Config{Keep: keep, Batch: 3}, viewer, c.windows[viewer], start)
 		m.SetPage(page)
 		var inflight []Read
-		inflight = append(inflight, m.Give()...)
+		inflight = append(inflight, m.Settle()...)
 		keys := rapid.IntRange(0, 60).Draw(t, "keys")
 		for i, landings := 0, 0; i < keys || len(inflight) > 0; {
 			if landings++; landings > 5000 {
@@ -335,12 +335,30 @@ func TestKeysLandWhereSinglePressesLand(t *testing.T) {
 				inflight = append(inflight, m.Land(c.serve(rd))...)
 				continue
 			}
+			if burst := rapid.IntRange(0, 4).Draw(t, fmt.Sprintf("burst%d", i)); burst == 0 && i+1 < keys {
+				// One read of the terminal: the keys are taken first, the
+				// reads asked for once after the last.
+				n := rapid.IntRange(2, min(12, keys-i)).Draw(t, fmt.Sprintf("burstLen%d", i))
+				m.Hold()
+				for range n {
+					k := genKey(t, c, i)
+					ref.press(k)
+					if reads := m.Press(k); len(reads) > 0 {
+						t.Fatalf("a held burst asked for reads before its end: %+v", reads)
+					}
+					i++
+				}
+				inflight = append(inflight, m.Release()...)
+				continue
+			}
 			k := genKey(t, c, i)
 			ref.press(k)
 			inflight = append(inflight, m.Press(k)...)
 			i++
 		}
 		if m.Waiting() != 0 {
+			w, _ := m.apply(&m.queue[0])
+			t.Logf("head %+v wait %+v need %+v pending %v cursor %d top %d absent %v empty %v held %v", m.queue[0], w, w.bucket, m.pending, m.cursor, m.top, m.k.absent, m.k.empty, m.HeldIndexes())
 			t.Fatalf("%d keys still wait with nothing in flight", m.Waiting())
 		}
 		if m.Viewer() != ref.viewer {

@@ -15,6 +15,7 @@ func (m *Model) trim() {
 		_, holesOnly := m.k.empty.find(idx)
 		near := idx >= cb-1 && idx <= cb+1 || idx >= tb-1 && idx <= tb+1
 		if holesOnly && !near || m.unitsBetween(cb, idx) > m.cfg.Keep && m.unitsBetween(tb, idx) > m.cfg.Keep {
+			m.dropped = append(m.dropped, m.k.buckets[idx])
 			m.k.drop(idx) // a bucket of holes only is known without its slots
 		}
 	}
@@ -35,4 +36,12 @@ func (m *Model) unitsBetween(a, b int64) int {
 		}
 	}
 	return int(min(n, 1<<30))
+}
+
+// TakeDropped is the buckets let go of since it was last asked, once: the
+// page keeps from them the slots that held quotes still quote.
+func (m *Model) TakeDropped() []*bucket.Bucket {
+	out := m.dropped
+	m.dropped = nil
+	return out
 }

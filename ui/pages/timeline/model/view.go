@@ -1,6 +1,10 @@
 package model
 
-import "github.com/chatlens/chatlens/store/bucket"
+import (
+	"slices"
+
+	"github.com/chatlens/chatlens/store/bucket"
+)
 
 // What the page draws: the rows read so far, walked from the top.
 
@@ -95,14 +99,14 @@ func (m *Model) MoreAbove(row int64) bool {
 }
 
 // Give takes buckets read elsewhere (the list's newest, the buckets a
-// search landed with) as if a read of them had landed.
-func (m *Model) Give(bs ...*bucket.Bucket) []Read {
+// search landed with) as if a read of them had landed; the key or Settle
+// that follows uses them.
+func (m *Model) Give(bs ...*bucket.Bucket) {
 	for _, b := range bs {
 		if b != nil {
 			m.k.take(b)
 		}
 	}
-	return m.run()
 }
 
 // Refresh is a read of the held buckets among indexes (a write changed
@@ -110,7 +114,7 @@ func (m *Model) Give(bs ...*bucket.Bucket) []Read {
 func (m *Model) Refresh(indexes []int64) (Read, bool) {
 	var idx []int64
 	for _, i := range indexes {
-		if m.k.buckets[i] != nil {
+		if m.k.buckets[i] != nil && !slices.Contains(idx, i) {
 			idx = append(idx, i)
 		}
 	}
@@ -128,4 +132,16 @@ func (m *Model) KnowWindow(viewer string, w bucket.Window) { m.windows[viewer] =
 func (m *Model) KnowMembers(ids []string) []Read {
 	m.members = append([]string{}, ids...)
 	return m.run()
+}
+
+// ReadTo is the last row read around the cursor.
+func (m *Model) ReadTo() int64 {
+	row := m.cursor
+	for {
+		next, ok := m.Next(row)
+		if !ok {
+			return row
+		}
+		row = next
+	}
 }
