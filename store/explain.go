@@ -19,14 +19,19 @@ type QueryPlans struct {
 	// ShardKeyByDocID is true when the shard key starts with doc_id, so a
 	// query by doc_id can be routed to one shard.
 	ShardKeyByDocID bool
+	// UpdatesUnexplained counts the update shapes not explained because
+	// the server refuses to explain updates (FerretDB v2 does); they have
+	// no PlanReport.
+	UpdatesUnexplained int
 }
 
 // PlanReport is how the server would run one query shape.
 type PlanReport struct {
 	Shape string // e.g. "find msg {doc_id: {$in: [...]}}"
 	// Stage is the winning plan's access stage: IXSCAN, COLLSCAN, IDHACK,
-	// EXPRESS_IXSCAN, ...; "" when the server's explain does not say
-	// (FerretDB answers in its own format, kept in Detail).
+	// EXPRESS_IXSCAN, ...; on a PostgreSQL-backed server (FerretDB v2) the
+	// plan node: Index Scan, Bitmap Index Scan, Seq Scan, ...; "" when the
+	// server's explain does not say (FerretDB v1's lines, kept in Detail).
 	Stage string
 	Index string // the index used, when the plan names one
 	// Shards is how many shards the plan visits, 0 when not sharded.
@@ -35,5 +40,9 @@ type PlanReport struct {
 	Err    error  // explain failed for this shape; the others may still be reported
 }
 
+// SeqScan is PostgreSQL's plan node that reads a whole table: the
+// COLLSCAN of a PostgreSQL-backed server.
+const SeqScan = "Seq Scan"
+
 // Scans reports a plan that reads the whole collection.
-func (p PlanReport) Scans() bool { return p.Stage == "COLLSCAN" }
+func (p PlanReport) Scans() bool { return p.Stage == "COLLSCAN" || p.Stage == SeqScan }

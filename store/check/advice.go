@@ -40,11 +40,11 @@ func (r *Report) adviseIndexes(b store.Backend, have map[string][]store.IndexInf
 
 // adviseScan turns a whole-collection scan of a collection other than msg
 // into advice: it follows from a missing OpenIM index and costs time only.
-func (r *Report) adviseScan(shape string) bool {
+func (r *Report) adviseScan(shape, stage string) bool {
 	fields := strings.Fields(shape)
 	if len(fields) < 2 || fields[1] == bucket.CollMsg {
 		return false
 	}
-	r.Advice = append(r.Advice, shape+" scans the whole collection (COLLSCAN)")
+	r.Advice = append(r.Advice, shape+" scans the whole collection ("+stage+")")
 	return true
 }

@@ -26,9 +26,9 @@ func (r *Report) checkPlans(ctx context.Context, b store.Backend) {
 		return
 	}
 	for _, p := range plans.Plans {
-		if p.Scans() && !r.adviseScan(p.Shape) {
+		if p.Scans() && !r.adviseScan(p.Shape, p.Stage) {
 			r.add(Problem{Kind: bucket.KindIndex, Slot: -1,
-				Reason: fmt.Sprintf("%s scans the whole collection (COLLSCAN)", p.Shape)})
+				Reason: fmt.Sprintf("%s scans the whole collection (%s)", p.Shape, p.Stage)})
 		}
 	}
 	if plans.ShardKey != "" && !plans.ShardKeyByDocID {
@@ -65,6 +65,9 @@ func (r *Report) writePlans(w io.Writer) {
 			how = "server says: " + p.Detail
 		}
 		fmt.Fprintf(w, "plan: %s: %s\n", p.Shape, clean(how))
+	}
+	if n := r.Plans.UpdatesUnexplained; n > 0 {
+		fmt.Fprintf(w, "plans: this engine does not explain updates (%d update shape(s) not explained)\n", n)
 	}
 	switch {
 	case r.Plans.ShardKey == "":

@@ -53,20 +53,16 @@ func shapes() []shape {
 // queryPlanner verbosity: nothing is executed) and reads msg's shard key.
 // A shape whose explain fails is reported with its error.
 func (b *Backend) Explain(ctx context.Context) (*store.QueryPlans, error) {
-	out := &store.QueryPlans{}
-	for _, s := range shapes() {
+	out := explainShapes(shapes(), func(s shape) (bson.Raw, error) {
 		var raw bson.Raw
 		err := b.run(ctx, func(ctx context.Context) error {
 			return b.db.RunCommand(ctx, bson.D{{Key: "explain", Value: s.cmd}, {Key: "verbosity", Value: "queryPlanner"}}).Decode(&raw)
 		})
-		p := store.PlanReport{Shape: s.name}
-		if err != nil {
-			p.Err = b.wrapOp("explain", s.name, err)
-		} else {
-			p.Stage, p.Index, p.Shards, p.Detail = readPlan(raw)
+		if err != nil && !refusesUpdateExplain(s, err) {
+			err = b.wrapOp("explain", s.name, err)
 		}
-		out.Plans = append(out.Plans, p)
-	}
+		return raw, err
+	})
 	key, err := b.shardKey(ctx)
 	if err != nil {
 		return out, err
@@ -74,6 +70,41 @@ func (b *Backend) Explain(ctx context.Context) (*store.QueryPlans, error) {
 	out.ShardKey = key
 	out.ShardKeyByDocID = strings.HasPrefix(key, "doc_id:")
 	return out, nil
+}
+
+// explainShapes reads explain's answer to each shape. A server that
+// refuses to explain an update (FerretDB v2: NotImplemented) is asked no
+// more of them: its update shapes are counted, not listed.
+func explainShapes(all []shape, explain func(shape) (bson.Raw, error)) *store.QueryPlans {
+	out := &store.QueryPlans{}
+	refused := false
+	for _, s := range all {
+		if refused && s.update() {
+			out.UpdatesUnexplained++
+			continue
+		}
+		raw, err := explain(s)
+		if refusesUpdateExplain(s, err) {
+			refused = true
+			out.UpdatesUnexplained++
+			continue
+		}
+		p := store.PlanReport{Shape: s.name, Err: err}
+		if err == nil {
+			p.Stage, p.Index, p.Shards, p.Detail = readPlan(raw)
+		}
+		out.Plans = append(out.Plans, p)
+	}
+	return out
+}
+
+func (s shape) update() bool { return len(s.cmd) > 0 && s.cmd[0].Key == "update" }
+
+// refusesUpdateExplain says err is the server declining to explain the
+// update s at all (code 238, NotImplemented), not a failure of this one.
+func refusesUpdateExplain(s shape, err error) bool {
+	var ce mongo.CommandError
+	return s.update() && errors.As(err, &ce) && (ce.Code == 238 || ce.Name == "NotImplemented")
 }
 
 // shardKey is msg's shard key from config.collections, "" when msg is not
@@ -107,11 +138,16 @@ func (b *Backend) shardKey(ctx context.Context) (string, error) {
 
 // readPlan finds the access stage of an explain answer: MongoDB's
 // queryPlanner.winningPlan (classic or slot-based engine, behind mongos or
-// not), or FerretDB's queryPlanner.Plan lines, kept as the detail.
+// not), PostgreSQL's plan tree under queryPlanner.Plan (FerretDB v2 with
+// DocumentDB), or FerretDB v1's queryPlanner.Plan lines, kept as the detail.
 func readPlan(raw bson.Raw) (stage, index string, shards int, detail string) {
 	qp, ok := raw.Lookup("queryPlanner").DocumentOK()
 	if !ok {
 		return "", "", 0, "no queryPlanner in the explain answer"
+	}
+	if tree, ok := qp.Lookup("Plan").DocumentOK(); ok {
+		stage, index, detail = postgresAccess(tree)
+		return stage, index, 0, detail
 	}
 	if lines, ok := qp.Lookup("Plan").ArrayOK(); ok {
 		vals, _ := lines.Values()
@@ -175,4 +211,42 @@ func accessStage(plan bson.Raw, depth int) (stage, index string) {
 		}
 	}
 	return top, str(plan, "indexName")
+}
+
+// postgresAccess reads a PostgreSQL plan tree: the first node that names
+// an index (Index Scan, Index Only Scan, Bitmap Index Scan), else the first
+// Seq Scan (store.SeqScan: the whole table read), else the top node; the
+// detail is the chain of node types from the top.
+func postgresAccess(tree bson.Raw) (stage, index, detail string) {
+	var chain []string
+	var seqScan bool
+	var walk func(node bson.Raw, depth int)
+	walk = func(node bson.Raw, depth int) {
+		if depth > 20 {
+			return
+		}
+		kind := str(node, "Node Type")
+		chain = append(chain, kind)
+		if name := str(node, "Index Name"); name != "" && index == "" {
+			stage, index = kind, name
+		}
+		seqScan = seqScan || kind == store.SeqScan
+		if list, ok := node.Lookup("Plans").ArrayOK(); ok {
+			vals, _ := list.Values()
+			for _, v := range vals {
+				if d, ok := v.DocumentOK(); ok {
+					walk(d, depth+1)
+				}
+			}
+		}
+	}
+	walk(tree, 0)
+	switch {
+	case index != "":
+	case seqScan:
+		stage = store.SeqScan
+	default:
+		stage = str(tree, "Node Type")
+	}
+	return stage, index, "PostgreSQL plan: " + strings.Join(chain, " > ")
 }

@@ -10,14 +10,19 @@ import (
 
 // TestExplainEveryQueryShape asks the server for the plan of each query
 // chatlens makes. FerretDB answers in its own format: every shape still
-// gets a line with what it said. On a real MongoDB
-// (CHATLENS_TEST_MONGO_URI), every msg shape must use the doc_id index.
+// gets a line with what it said. On a real server (CHATLENS_TEST_MONGO_URI:
+// MongoDB, or a PostgreSQL-backed engine whose plan nodes name the index),
+// every msg shape must use the doc_id index; an engine that refuses to
+// explain updates has them counted, not failed one by one.
 func TestExplainEveryQueryShape(t *testing.T) {
 	uri, real := mongotest.URI(t)
 	b := openDB(t, uri)
 	plans, err := b.Explain(t.Context())
 	if err != nil {
 		t.Fatal(err)
+	}
+	if plans.UpdatesUnexplained > 0 {
+		t.Logf("the server does not explain updates: %d update shapes not explained", plans.UpdatesUnexplained)
 	}
 	if len(plans.Plans) < 8 {
 		t.Errorf("%d plans, want one for each of chatlens's 8 query shapes", len(plans.Plans))

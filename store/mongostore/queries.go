@@ -119,7 +119,8 @@ type aggregateQuery struct {
 // sliceRanges reads the buckets of ranges in one aggregation, the msgs of
 // each partly asked one cut with $slice (the projection find has, per
 // doc_id); every other field is kept, as findSlots keeps it. A msgs that
-// is not an array is left as it is, as find's $slice leaves it.
+// is not an array is left as it is, as find's $slice leaves it, for the
+// reader to show as the malformed bucket it is.
 func sliceRanges(ranges []store.SlotRange) aggregateQuery {
 	ids := make([]string, len(ranges))
 	var branches bson.A
@@ -128,8 +129,8 @@ func sliceRanges(ranges []store.SlotRange) aggregateQuery {
 		if r.Whole() {
 			continue
 		}
-		cut := bson.D{{Key: "$cond", Value: bson.A{bson.D{{Key: "$isArray", Value: "$msgs"}},
-			bson.D{{Key: "$slice", Value: bson.A{"$msgs", r.First, r.N}}}, "$msgs"}}}
+		cut := bson.D{{Key: "$cond", Value: bson.A{msgsIsArray,
+			bson.D{{Key: "$slice", Value: bson.A{msgsOrEmpty, r.First, r.N}}}, "$msgs"}}}
 		branches = append(branches, bson.D{{Key: "case", Value: bson.D{{Key: "$eq", Value: bson.A{"$doc_id", r.DocID}}}},
 			{Key: "then", Value: cut}})
 	}
@@ -139,6 +140,14 @@ func sliceRanges(ranges []store.SlotRange) aggregateQuery {
 		bson.D{{Key: "$addFields", Value: bson.D{{Key: "msgs", Value: msgs}}}},
 	}}
 }
+
+var msgsIsArray = bson.D{{Key: "$isArray", Value: "$msgs"}}
+
+// msgsOrEmpty is msgs where it is an array, else []: what $slice is
+// handed. Some engines evaluate both branches of $cond (FerretDB v2 with
+// DocumentDB does), and $slice of a document or a string fails the whole
+// aggregation there, one malformed bucket hiding every other.
+var msgsOrEmpty = bson.D{{Key: "$cond", Value: bson.A{msgsIsArray, "$msgs", bson.A{}}}}
 
 // bucketIDs lists cid's doc_ids in order, from the doc_id index alone.
 func bucketIDs(cid string) findQuery {
