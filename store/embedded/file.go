@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -38,6 +39,10 @@ type file struct {
 	group   *bolt.Tx
 	grouped int   // writes in group
 	failed  error // a group commit that failed: every later write fails
+
+	// writes counts the write calls that returned success, committed how
+	// many of them a commit has made part of the file (see Committed).
+	writes, committed atomic.Uint64
 
 	shed pageShedder // drops mapped file pages a long run touched
 
@@ -201,6 +206,7 @@ func (f *file) UpdateGroupedWrites(n int, fn func(*bolt.Tx) error) error {
 		}
 		return err
 	}
+	f.writes.Add(1)
 	if f.grouped += max(n, 1); f.grouped >= groupMax {
 		return f.commitGroup()
 	}
@@ -243,7 +249,17 @@ func (f *file) commitGroup() error {
 		f.failed = fmt.Errorf("embedded store %s: the last %d writes were not stored (commit failed: %w)", f.path, n, err)
 		return f.failed
 	}
+	f.committed.Store(f.writes.Load())
 	return nil
+}
+
+// Committed reports how many write calls returned success and how many of
+// them are committed: part of the file, where a killed process leaves
+// them (and on disk but with NoSync, see Sync). A grouped write is
+// committed with its group; a failed group commit loses writes that
+// returned, which a bulk writer must not count as stored.
+func (f *file) Committed() (written, committed uint64) {
+	return f.writes.Load(), f.committed.Load()
 }
 
 // Flush ends a write operation: its grouped writes are committed (and, but
@@ -290,7 +306,7 @@ func (f *file) Update(fn func(*bolt.Tx) error) error {
 				return err
 			}
 		}
-		return guarded(f.path, func() error { return f.exclusive.Update(fn) })
+		return f.counted(guarded(f.path, func() error { return f.exclusive.Update(fn) }))
 	}
 	if f.opts.ReadOnly {
 		return bolterrors.ErrDatabaseReadOnly
@@ -304,6 +320,15 @@ func (f *file) Update(fn func(*bolt.Tx) error) error {
 	err = guarded(f.path, func() error { return db.Update(fn) })
 	if cerr := db.Close(); err == nil {
 		err = cerr
+	}
+	return f.counted(err)
+}
+
+// counted counts a write that committed on its own (Update) when err is
+// nil, and returns err.
+func (f *file) counted(err error) error {
+	if err == nil {
+		f.committed.Store(f.writes.Add(1))
 	}
 	return err
 }
