@@ -13,7 +13,8 @@ import (
 
 // ErrDamaged is returned by Open for a file that cannot be read safely:
 // reading it through bbolt's memory map would crash the process (SIGBUS)
-// instead of failing.
+// instead of failing; and by a read or write that meets such damage in a
+// file opened before it (see guarded).
 var ErrDamaged = errors.New("the store is damaged")
 
 // IsFault tells whether a panic came from reading the store's file: a
