@@ -122,7 +122,8 @@ type exitRequest int
 func runContext(ctx context.Context, args []string, p process) (code int) {
 	// A damaged embedded store that passed the checks at open (a page
 	// overwritten in the middle) makes bbolt panic or fault on its memory
-	// map: say so in one line instead of a stack trace.
+	// map: the store's transactions turn that into an error, and what
+	// faults outside them is said here in one line instead of a stack trace.
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		r := recover()
@@ -133,7 +134,7 @@ func runContext(ctx context.Context, args []string, p process) (code int) {
 			code = int(exit)
 			return
 		}
-		if !storeFault(r) {
+		if !embedded.IsFault(r) {
 			panic(r)
 		}
 		fmt.Fprintln(p.stderr, errorLine(fmt.Errorf("%w: %v", embedded.ErrDamaged, r)))
@@ -211,20 +212,6 @@ func commandName(kctx *kong.Context) string {
 		return n.Name
 	}
 	return ""
-}
-
-// storeFault tells whether a panic came from reading the embedded store's
-// file: a fault on its memory map (a nil dereference faults below 64 KiB,
-// Linux's lowest mappable address, and stays a crash), or a panic raised
-// by bbolt itself, such as its page assertions.
-func storeFault(r any) bool {
-	if fault, ok := r.(interface{ Addr() uintptr }); ok {
-		return fault.Addr() >= 64<<10
-	}
-	// The frame after the runtime's panic is the function that panicked.
-	_, after, ok := strings.Cut(string(debug.Stack()), "\npanic(")
-	lines := strings.SplitN(after, "\n", 4)
-	return ok && len(lines) > 2 && strings.HasPrefix(lines[2], "go.etcd.io/bbolt")
 }
 
 // errorLine is err as one stderr line with exactly one "chatlens: " prefix,

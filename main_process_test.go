@@ -172,3 +172,31 @@ func TestInterruptedMarkReadRaisesTheReadSeq(t *testing.T) {
 	}
 	t.Logf("interrupted after %d of %d seqs: %s", len(read), n, strings.TrimSpace(out.String()))
 }
+
+// A write whose store file is cut short under it (a backup copied over it
+// part way through a delete of 20,000 seqs) said "the store is damaged" on
+// stderr and left nothing in the audit log after its intent: bbolt's fault
+// escaped the write. It fails as a write does, and the audit log says so.
+func TestWriteThatMeetsADamagedStoreIsAudited(t *testing.T) {
+	const n = 20000
+	s := withLongChat(t, n)
+	cmd, out := startWrite(t, s, "delete", "--conversation", batchCid, "--seq", "1-20000", "--by", "olga")
+	fi, err := os.Stat(s.data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(s.data, fi.Size()/2); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(out.String(), "the store is damaged: cut short") {
+		t.Fatalf("exit %d, output %.1000q; want 1 and the store damaged, cut short", code, out)
+	}
+	oneErrorLine(t, out.String())
+	entries := auditEntries(t, s)
+	if len(entries) != 2 || entries[0].Result != store.ResultIntent || entries[1].Result == store.ResultOK ||
+		!strings.Contains(entries[1].Error, "the store is damaged") {
+		t.Errorf("audit log %+v; want the intent, then the write failed on the damaged store", entries)
+	}
+	t.Logf("%s", strings.TrimSpace(out.String()))
+}

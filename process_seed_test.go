@@ -41,16 +41,25 @@ func auditLines(t *testing.T, path string) []map[string]any {
 // checkMessages is the message count `check` gives for the store at data.
 func checkMessages(t *testing.T, data string) int {
 	t.Helper()
+	n, _, _ := checkSummary(t, data)
+	return n
+}
+
+// checkSummary is what `check` finds in the store at data: the messages,
+// the problems, and its whole report.
+func checkSummary(t *testing.T, data string) (messages, problems int, report string) {
+	t.Helper()
 	out, err := exec.Command(chatlensBinary(t), "check", "--data", data).Output()
 	if err != nil && len(out) == 0 {
 		t.Fatalf("check: %v", err)
 	}
-	m := regexp.MustCompile(`summary: \d+ documents, \d+ slots, (\d+) messages`).FindSubmatch(out)
+	m := regexp.MustCompile(`summary: \d+ documents, \d+ slots, (\d+) messages, .*, (\d+) problems`).FindSubmatch(out)
 	if m == nil {
 		t.Fatalf("check printed no summary:\n%s", out)
 	}
-	n, _ := strconv.Atoi(string(m[1]))
-	return n
+	messages, _ = strconv.Atoi(string(m[1]))
+	problems, _ = strconv.Atoi(string(m[2]))
+	return messages, problems, string(out)
 }
 
 // An interrupted seed once said "read interrupted, nothing written" after
@@ -143,5 +152,32 @@ func TestRefusedSeedIsAudited(t *testing.T) {
 	if len(lines) != 1 || lines[0]["action"] != "seed 4" || lines[0]["result"] != "refused" ||
 		!strings.Contains(fmt.Sprint(lines[0]["error"]), "already holds") {
 		t.Errorf("audit log %v; want one line: seed 4 refused, saying the store holds documents", lines)
+	}
+}
+
+// A seed killed outright left seqs stored above its seq document ("seq
+// document says max_seq 154000 but seq 154400 is stored"), which OpenIM
+// would hand out again: the seq document was raised after the messages it
+// covers, and a commit could hold the messages without it. It is raised
+// first, as OpenIM's allocator reserves a block of seqs before using them,
+// so wherever the kill lands no message is above max_seq.
+func TestKilledSeedLeavesNoSeqAboveTheSeqDocument(t *testing.T) {
+	// bbolt grows the file in steps: each size is a later moment.
+	for _, at := range []int64{1 << 20, 16 << 20, 32 << 20, 48 << 20} {
+		t.Run(fmt.Sprintf("%dMiB", at>>20), func(t *testing.T) {
+			dir := t.TempDir()
+			data := filepath.Join(dir, "x.db")
+			p := startChatlens(t, nil, "seed", "--data", data, "--audit-log", filepath.Join(dir, "audit.log"),
+				"--conversations", "1", "--messages", "100", "--long", "1000000")
+			p.waitFor(t, "messages written", func() bool { return fileSize(data) > at })
+			if err := p.cmd.Process.Kill(); err != nil {
+				t.Fatal(err)
+			}
+			p.exitWithin(t, 30*time.Second)
+			messages, _, report := checkSummary(t, data)
+			if strings.Contains(report, "max_seq") {
+				t.Errorf("after kill -9 with %d messages stored, check finds seqs above the seq document:\n%s", messages, report)
+			}
+		})
 	}
 }

@@ -140,6 +140,14 @@ type Backend interface {
 	// Sync makes every write that returned durable (the embedded store
 	// opened with NoSync syncs here); others have nothing to do.
 	Sync(ctx context.Context) error
+	// Committed counts the write calls that returned success and, of
+	// them, those committed. A backend may return a write before it is
+	// committed (the embedded store opened with NoSync groups writes into
+	// one later commit), and a commit that fails (a full disk) loses them:
+	// a bulk writer counts a write as stored once committed reaches the
+	// written count taken after it. Backends that commit each write before
+	// it returns report the two equal.
+	Committed() (written, committed uint64)
 
 	// Describe names the backend for the status bar, credentials masked.
 	Describe() string

@@ -69,3 +69,27 @@ func TestInterruptedMarkReadRaisesTheReadSeqOfWhatItDid(t *testing.T) {
 		})
 	}
 }
+
+// A mark read stopped part way under a read seq already past what it
+// marked (mina's 100006, seq 1-11200 done) said "read seq raised to
+// 11200", in its error and audit line, when the read seq stayed 100006,
+// rightly: it is never lowered. It says what the read seq is.
+func TestInterruptedMarkReadSaysWhenTheReadSeqStays(t *testing.T) {
+	const cid = "si_alice_bob"
+	plain := seeded(t, cid, 2000, store.Options{})
+	if err := plain.Backend().RaiseReadSeq(t.Context(), "bob", cid, 1900); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	s := store.New(&cancelAfter{Backend: plain.Backend(), n: 2, cancel: cancel}, store.Options{})
+	_, err := s.MarkRead(ctx, cid, seqRange(1, 2000), "bob")
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "done for seq 1-200 only") {
+		t.Fatalf("interrupted mark read: %v; want it done for seq 1-200 only", err)
+	}
+	if strings.Contains(err.Error(), "raised") || !strings.Contains(err.Error(), "read seq stays 1900") {
+		t.Errorf("interrupted mark read: %v; want it to say the read seq stays 1900", err)
+	}
+	if got, err := plain.ReadSeqOf(t.Context(), "bob", cid); err != nil || got != 1900 {
+		t.Errorf("read seq %d (%v), want 1900", got, err)
+	}
+}

@@ -306,14 +306,29 @@ func (s *Store) MarkRead(ctx context.Context, cid string, seqs []int64, reader s
 			return s.raiseReadSeq(ctx, p, cid, reader, top)
 		}
 		// Stopped part way (Ctrl-C included): one more round trip, past the
-		// cancel, so the read seq covers what was marked.
-		if rerr := s.raiseReadSeq(context.WithoutCancel(ctx), p, cid, reader, top); rerr != nil {
+		// cancel, so the read seq covers what was marked. It is never
+		// lowered: one read before says whether it rose.
+		wctx := context.WithoutCancel(ctx)
+		before, berr := s.ReadSeqOf(wctx, reader, cid)
+		if rerr := s.raiseReadSeq(wctx, p, cid, reader, top); rerr != nil {
 			p.note("read seq not raised: " + rerr.Error())
 		} else {
-			p.note(fmt.Sprintf("read seq raised to %d", top))
+			p.note(readSeqNote(before, berr, top))
 		}
 		return err
 	})
+}
+
+// readSeqNote says what raising a read seq that was before (unknown when
+// berr is set) to top did.
+func readSeqNote(before int64, berr error, top int64) string {
+	switch {
+	case berr != nil:
+		return fmt.Sprintf("read seq now at least %d", top)
+	case before >= top:
+		return fmt.Sprintf("read seq stays %d, past seq %d", before, top)
+	}
+	return fmt.Sprintf("read seq raised to %d", top)
 }
 
 // raiseReadSeq raises reader's read seq of cid to seq in MongoDB and, when

@@ -210,6 +210,9 @@ func (c *Counting) Flush(ctx context.Context) error { return c.inner.Flush(ctx) 
 // Sync is the inner backend's; not a round trip either.
 func (c *Counting) Sync(ctx context.Context) error { return c.inner.Sync(ctx) }
 
+// Committed is the inner backend's; not a round trip.
+func (c *Counting) Committed() (written, committed uint64) { return c.inner.Committed() }
+
 var _ store.Backend = (*Counting)(nil)
 
 func (c *Counting) FindSlots(ctx context.Context, docID string, first, n int) (bson.Raw, bool, error) {

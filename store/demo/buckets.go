@@ -11,13 +11,7 @@ import (
 
 // buckets writes msgs, planned at the seqs after base (a multiple of the
 // bucket size; nil is a hole), with the revokes and deletes of their seqs,
-// a bucket at a time. Each bucket is built whole in memory, revokes and
-// del_lists in place, and inserted once: the documents the state machine
-// leaves after inserting the messages and then revoking and deleting one
-// seq at a time, without rewriting a bucket for every revoke and delete
-// (the third of a seed's time). That is the state machine's insert branch
-// for a bucket no one wrote yet; a bucket that exists already (seed
-// --force) goes through the store's state machine, messages first.
+// a batch at a time (see batch). ctx is checked between batches.
 func (w *writer) buckets(ctx context.Context, cid string, base int64, msgs []*bucket.MsgData,
 	revokes []revokePlan, deletes []deletePlan) error {
 	revoked := map[int64]*bucket.Revoke{}
@@ -31,41 +25,60 @@ func (w *writer) buckets(ctx context.Context, cid string, base int64, msgs []*bu
 	for _, d := range deletes {
 		deleted[d.seq] = appendNew(deleted[d.seq], d.uid)
 	}
-	backend := w.st.Backend()
-	// A bucket once begun is written whole; ctx is checked between batches.
-	write := context.WithoutCancel(ctx)
-	var written, top int64 // messages written since the last progress report, highest seq
-	report := func() error {
-		if written == 0 {
-			return nil
-		}
-		if err := backend.RaiseMaxSeq(write, cid, top); err != nil {
+	for from := 0; from < len(msgs); {
+		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := backend.Flush(write); err != nil {
+		// A batch ends on the next multiple of batchSize.
+		end := min(len(msgs), from+batchSize-int((base+int64(from))%batchSize))
+		if err := w.batch(ctx, cid, base+int64(from), msgs[from:end], revoked, deleted); err != nil {
 			return err
 		}
-		w.done += int(written)
-		w.storedUpTo(cid, top)
-		written = 0
-		if w.progress != nil {
-			w.progress(w.done, w.total)
+		from = end
+	}
+	w.revoked += len(revoked)
+	for _, uids := range deleted {
+		w.deleted += len(uids)
+	}
+	return nil
+}
+
+// batch writes msgs, planned at the seqs after base, a bucket at a time.
+// Each bucket is built whole in memory, revokes and del_lists in place,
+// and inserted once: the documents the state machine leaves after
+// inserting the messages and then revoking and deleting one seq at a
+// time, without rewriting a bucket for every revoke and delete (the third
+// of a seed's time). That is the state machine's insert branch for a
+// bucket no one wrote yet; a bucket that exists already (seed --force)
+// goes through the store's state machine, messages first.
+//
+// The seq document is raised over the batch before its buckets are
+// written, as OpenIM's allocator reserves a block of seqs before they are
+// used: writes reach the file in order, so a seed killed at any moment
+// leaves no message above max_seq (OpenIM would hand its seq out again).
+func (w *writer) batch(ctx context.Context, cid string, base int64, msgs []*bucket.MsgData,
+	revoked map[int64]*bucket.Revoke, deleted map[int64][]string) error {
+	var top int64 // the batch's highest message seq
+	n := 0
+	for i, m := range msgs {
+		if m != nil {
+			top, n = base+int64(i)+1, n+1
 		}
+	}
+	if n == 0 {
 		return nil
 	}
+	backend := w.st.Backend()
+	// A batch once begun is written whole.
+	write := context.WithoutCancel(ctx)
+	if err := backend.RaiseMaxSeq(write, cid, top); err != nil {
+		return err
+	}
 	for from := 0; from < len(msgs); from += bucket.BucketSize {
-		if (base+int64(from))%batchSize == 0 {
-			if err := report(); err != nil {
-				return err
-			}
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
 		part := msgs[from:min(from+bucket.BucketSize, len(msgs))]
 		first := base + int64(from) + 1
 		doc := bucket.NewDoc(bucket.DocIDForSeq(cid, first))
-		n := 0
+		full := false
 		for i, m := range part {
 			if m == nil {
 				continue
@@ -76,10 +89,9 @@ func (w *writer) buckets(ctx context.Context, cid string, base int64, msgs []*bu
 			if uids := deleted[seq]; len(uids) > 0 {
 				slot.DelList = uids
 			}
-			n++
-			top = seq
+			full = true
 		}
-		if n == 0 {
+		if !full {
 			continue
 		}
 		err := backend.InsertBucket(write, doc)
@@ -92,15 +104,11 @@ func (w *writer) buckets(ctx context.Context, cid string, base int64, msgs []*bu
 		if err != nil {
 			return fmt.Errorf("bucket %s: %w", doc.DocID, err)
 		}
-		written += int64(n)
 	}
-	if err := report(); err != nil {
+	if err := backend.Flush(write); err != nil {
 		return err
 	}
-	w.revoked += len(revoked)
-	for _, uids := range deleted {
-		w.deleted += len(uids)
-	}
+	w.landed(landing{cid: cid, top: top, messages: n})
 	return nil
 }
 

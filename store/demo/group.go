@@ -1,8 +1,6 @@
 package demo
 
 import (
-	"slices"
-
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 )
@@ -29,6 +27,9 @@ func (p *planner) group(g *groupPlan, n int, kind groupKind) *conv {
 	p.notify(g.Owner, ntGroupCreated, groupCreatedTips{Group: p.groupInfo(g, len(active)),
 		OpUser: p.member(g, g.Owner), MemberList: p.members(g, active), OperationTime: created,
 		GroupOwnerUser: p.member(g, g.Owner)})
+	if kind != groupShowcase { // only the showcase's members come and go
+		c.current, c.users, c.membersKnown = active, g.everyone(), true
+	}
 	count := 1
 	if kind == groupShowcase {
 		count = p.groupShowcase(g)
@@ -71,10 +72,7 @@ func (p *planner) group(g *groupPlan, n int, kind groupKind) *conv {
 		}
 		count++
 	}
-	c.current = active
-	c.users = append(g.initial(), g.Invited, g.Entered)
-	c.users = slices.DeleteFunc(c.users, func(u string) bool { return u == "" })
-	c.users = slices.Compact(c.users)
+	c.current, c.users = active, g.everyone()
 	last := c.top()
 	for _, u := range c.users {
 		lo, hi := max(1, c.minSeq[u]), last

@@ -58,6 +58,14 @@ func (g *groupPlan) initial() []string {
 	return append(out, g.Members...)
 }
 
+// everyone is each user who is ever in the group: a participant with a
+// window of their own (seq_user and conversation documents).
+func (g *groupPlan) everyone() []string {
+	users := append(g.initial(), g.Invited, g.Entered)
+	users = slices.DeleteFunc(users, func(u string) bool { return u == "" })
+	return slices.Compact(users)
+}
+
 // role is the role level of uid in g (0 for a non-member).
 func (g *groupPlan) role(uid string) int32 {
 	if uid == g.Owner {

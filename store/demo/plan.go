@@ -35,6 +35,10 @@ type conv struct {
 	joined  map[string]int64 // join time, ms (group_member.join_time)
 	current []string         // group members at the end (group_member documents)
 	pinned  map[string]bool
+	// membersKnown: users, current and their windows are final from the
+	// start of the planning (no one joins or leaves), so the membership
+	// documents go before the messages; membersSent: they are handed over.
+	membersKnown, membersSent bool
 }
 
 type revokePlan struct {

@@ -19,6 +19,7 @@ func newConv(cid string, kind int32) *conv {
 func (p *planner) single(a, b string, n int, showcase bool) *conv {
 	c := newConv(store.SingleChatID(a, b), bucket.SessionSingle)
 	c.pair, c.users = [2]string{a, b}, []string{a, b}
+	c.membersKnown = true
 	p.c = c
 	count := 0
 	if showcase {

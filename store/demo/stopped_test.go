@@ -2,6 +2,7 @@ package demo
 
 import (
 	"context"
+	"errors"
 	"regexp"
 	"strings"
 	"testing"
@@ -53,4 +54,62 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// A seed interrupted in the long group said "sg_townsquare seqs 1-138500
+// … stay stored" when the group's group, member, conversation and seq_user
+// documents were not written: OpenIM pulled none of it to anyone. They
+// are written before the messages, so what stays stored is seen.
+func TestInterruptedSeedLeavesWhatItStoredPulled(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	st := store.New(testkit.TempBackend(t), store.Options{})
+	opts := Options{Seed: 1, Conversations: 2, Messages: 100, LongMessages: 20000}
+	_, err := Seed(ctx, st, opts, func(done, total int) {
+		if done > 5000 { // part way through the long group
+			cancel()
+		}
+	})
+	var stopped *StoppedError
+	if !errors.As(err, &stopped) || len(stopped.Convs) == 0 || stopped.Convs[len(stopped.Convs)-1].Cid != LongGroupID {
+		t.Fatalf("interrupted seed: %v; want it stopped in %s", err, LongGroupID)
+	}
+	if strings.Contains(err.Error(), "pulled by no one") {
+		t.Errorf("interrupted seed: %v; every conversation it stored messages of has its members' documents", err)
+	}
+	last := stopped.Convs[len(stopped.Convs)-1].Last
+	ws, err := st.Windows(t.Context(), "alice", []string{LongGroupID}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := ws[LongGroupID]; w.MaxSeq < last || w.NoConversationDoc {
+		t.Errorf("alice's window of %s after the seed stopped at seq %d: %+v; want its messages pulled", LongGroupID, last, w)
+	}
+	members, err := st.Backend().GroupMembers(t.Context(), "townsquare")
+	if err != nil || len(members) == 0 {
+		t.Errorf("group members of %s: %v (%v); want its members", LongGroupID, members, err)
+	}
+}
+
+// Where members come and go (the showcase group), the membership documents
+// are known only once the conversation is planned: a seed stopped in its
+// messages before that says they are not written.
+func TestInterruptedSeedSaysWhatNobodyIsPulled(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	st := store.New(testkit.TempBackend(t), store.Options{})
+	opts := Options{Seed: 1, Conversations: 2, Messages: 8000, LongMessages: -1}
+	_, err := Seed(ctx, st, opts, func(done, total int) {
+		if done > 8000+500 { // part way through the showcase group
+			cancel()
+		}
+	})
+	want := regexp.MustCompile(`sg_phoenix seqs 1-\d+ \(its member documents are not written: pulled by no one\)`)
+	if !want.MatchString(errText(err)) {
+		t.Errorf("interrupted seed: %v; want it to say nobody is pulled sg_phoenix", err)
+	}
+	convs, err := st.Backend().ConversationsByID(t.Context(), ShowcaseGroupID)
+	if err != nil || len(convs) != 0 {
+		t.Errorf("conversation documents of %s: %d (%v); the error says none are written", ShowcaseGroupID, len(convs), err)
+	}
 }

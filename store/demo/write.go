@@ -60,8 +60,9 @@ func Seed(ctx context.Context, st *store.Store, opts Options, progress func(done
 	// A bulk store (embedded with NoSync) groups commits and syncs once:
 	// the seed is done only when all of it is on disk.
 	if err := st.Backend().Sync(ctx); err != nil {
-		return sum, fmt.Errorf("making the seed durable: %w", err)
+		return sum, w.stopped(ctx, fmt.Errorf("making the seed durable: %w", err))
 	}
+	w.settle(true)
 	return sum, nil
 }
 
@@ -76,6 +77,11 @@ type writer struct {
 	done, total      int
 	revoked, deleted int          // of the conversation being written
 	stored           []StoredConv // each conversation begun, in order, and its last stored seq
+	// Writes return before they are committed (see store.Backend's
+	// Committed): what the writer wrote waits here, in order, until its
+	// commit, and only then counts as stored.
+	pending []landing
+	members map[string]bool // conversations whose membership documents are committed
 
 	jobs     chan func() error // bounded: planning stays a few batches ahead
 	failed   chan struct{}     // closed when a job fails; the planner stops
@@ -144,7 +150,7 @@ func (w *writer) plan(ctx context.Context, p *planner, specs []spec, sum *Summar
 			return err
 		}
 		err := w.enqueue(ctx, func() error {
-			if err := w.conversation(ctx, c); err != nil {
+			if err := w.reads(ctx, c); err != nil {
 				return fmt.Errorf("conversation %s: %w", c.cid, err)
 			}
 			sum.Conversations++
@@ -166,14 +172,70 @@ func (w *writer) plan(ctx context.Context, p *planner, specs []spec, sum *Summar
 }
 
 // stopped says how far a seed that did not finish got: the messages
-// stored and where. Once ctx has ended, the step that saw it is not the
-// news (a mark read "interrupted, nothing written" after 600,000 messages
-// were stored): the interruption and what stands are.
+// stored and where. What was written is committed first when it can be
+// (an interrupted seed), so the count is what stays in the store; after a
+// failed commit (a full disk) only what an earlier commit holds counts.
+// Once ctx has ended, the step that saw it is not the news (a mark read
+// "interrupted, nothing written" after 600,000 messages were stored): the
+// interruption and what stands are.
 func (w *writer) stopped(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		err = ctx.Err()
 	}
-	return &StoppedError{Stored: w.done, Total: w.total, Convs: w.stored, Err: err}
+	_ = w.st.Backend().Sync(context.WithoutCancel(ctx)) // if it fails, what it held is not counted
+	w.settle(false)
+	convs := slices.Clone(w.stored)
+	for i := range convs {
+		convs[i].Unpulled = !w.members[convs[i].Cid]
+	}
+	return &StoppedError{Stored: w.done, Total: w.total, Convs: convs, Err: err}
+}
+
+// landing is a piece of a seed written and not yet known committed: a
+// batch of messages of cid up to seq top, or cid's membership documents.
+type landing struct {
+	mark     uint64 // the backend's written count once it returned
+	cid      string
+	top      int64
+	messages int
+	members  bool
+}
+
+// landed records what the writer has just written; settle counts it once
+// it is committed.
+func (w *writer) landed(l landing) {
+	l.mark, _ = w.st.Backend().Committed()
+	w.pending = append(w.pending, l)
+	w.settle(true)
+}
+
+// settle counts what is committed of the pending writes, reporting the
+// progress when report is set.
+func (w *writer) settle(report bool) {
+	_, committed := w.st.Backend().Committed()
+	n, done := 0, w.done
+	for _, l := range w.pending {
+		if l.mark > committed {
+			break
+		}
+		n++
+		if l.members {
+			if w.members == nil {
+				w.members = map[string]bool{}
+			}
+			w.members[l.cid] = true
+			continue
+		}
+		w.done += l.messages
+		w.storedUpTo(l.cid, l.top)
+	}
+	if n == 0 {
+		return
+	}
+	w.pending = slices.Delete(w.pending, 0, n)
+	if report && w.progress != nil && w.done > done {
+		w.progress(w.done, w.total)
+	}
 }
 
 // storedUpTo records that cid's messages up to seq are stored.
@@ -200,15 +262,6 @@ func (w *writer) raw(ctx context.Context, coll string, docs []any) error {
 	// Upsert: seed --force writes the demo again over its own documents.
 	_, err := w.st.Backend().InsertRaw(ctx, coll, raws, store.RawUpsert)
 	return err
-}
-
-// conversation writes c's members' records and read positions; its
-// messages, revokes and deletes were handed over before.
-func (w *writer) conversation(ctx context.Context, c *conv) error {
-	if err := w.memberships(ctx, c); err != nil {
-		return err
-	}
-	return w.reads(ctx, c)
 }
 
 // windowTail is how many of the newest planned messages a flush keeps in
@@ -248,6 +301,21 @@ func (w *writer) flush(ctx context.Context, c *conv, all bool) error {
 		}
 	}
 	c.deletes = laterDeletes
+	if !c.membersSent && (c.membersKnown || all) {
+		// Before the messages: a seed stopped part way leaves every
+		// conversation it stored messages of pulled by its members.
+		c.membersSent = true
+		m := membershipOf(c)
+		err := w.enqueue(ctx, func() error {
+			if err := w.memberships(ctx, m); err != nil {
+				return fmt.Errorf("conversation %s: %w", m.cid, err)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
 	return w.enqueue(ctx, func() error {
 		if err := w.buckets(ctx, cid, base, msgs, revokes, deletes); err != nil {
 			return fmt.Errorf("conversation %s: %w", cid, err)
@@ -256,12 +324,20 @@ func (w *writer) flush(ctx context.Context, c *conv, all bool) error {
 	})
 }
 
-// memberships writes what a deployment keeps beside the messages: each
-// participant's seq_user and conversation documents, and the group's records.
-func (w *writer) memberships(ctx context.Context, c *conv) error {
-	var seqUsers, convs []any
+// membership is what a deployment keeps beside a conversation's
+// messages: each participant's seq_user and conversation documents, and a
+// group's records.
+type membership struct {
+	cid                              string
+	seqUsers, convs, groups, members []any
+}
+
+// membershipOf is c's membership documents as planned so far: final once
+// c.membersKnown or the planning of c is over.
+func membershipOf(c *conv) membership {
+	m := membership{cid: c.cid}
 	for _, u := range c.users {
-		seqUsers = append(seqUsers, bucket.SeqUser{UserID: u, ConversationID: c.cid,
+		m.seqUsers = append(m.seqUsers, bucket.SeqUser{UserID: u, ConversationID: c.cid,
 			MinSeq: c.minSeq[u], MaxSeq: c.endSeq[u]})
 		doc := bucket.Conversation{OwnerUserID: u, ConversationID: c.cid, ConversationType: c.kind,
 			MinSeq: c.minSeq[u], MaxSeq: c.endSeq[u], IsPinned: c.pinned[u]}
@@ -272,26 +348,36 @@ func (w *writer) memberships(ctx context.Context, c *conv) error {
 		} else {
 			doc.UserID = c.pair[0]
 		}
-		convs = append(convs, doc)
-	}
-	if err := w.raw(ctx, bucket.CollSeqUser, seqUsers); err != nil {
-		return err
-	}
-	if err := w.raw(ctx, bucket.CollConversation, convs); err != nil {
-		return err
+		m.convs = append(m.convs, doc)
 	}
 	if c.group == nil {
-		return nil
+		return m
 	}
-	if err := w.raw(ctx, bucket.CollGroup, []any{bucket.Group{GroupID: c.group.ID, GroupName: c.group.Name}}); err != nil {
-		return err
-	}
-	var members []any
+	m.groups = []any{bucket.Group{GroupID: c.group.ID, GroupName: c.group.Name}}
 	for _, u := range c.current {
-		members = append(members, bucket.GroupMember{GroupID: c.group.ID, UserID: u,
+		m.members = append(m.members, bucket.GroupMember{GroupID: c.group.ID, UserID: u,
 			RoleLevel: c.group.role(u), JoinTime: time.UnixMilli(c.joined[u]).UTC()})
 	}
-	return w.raw(ctx, bucket.CollGroupMember, members)
+	return m
+}
+
+// memberships writes m, unless the seed was interrupted.
+func (w *writer) memberships(ctx context.Context, m membership) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	write := context.WithoutCancel(ctx) // begun, written whole
+	for _, part := range []struct {
+		coll string
+		docs []any
+	}{{bucket.CollSeqUser, m.seqUsers}, {bucket.CollConversation, m.convs},
+		{bucket.CollGroup, m.groups}, {bucket.CollGroupMember, m.members}} {
+		if err := w.raw(write, part.coll, part.docs); err != nil {
+			return err
+		}
+	}
+	w.landed(landing{cid: m.cid, members: true})
+	return nil
 }
 
 // reads marks each participant's read position the way a client does: in a
@@ -335,6 +421,7 @@ func (w *writer) singleReads(ctx context.Context, c *conv, u string, top int64) 
 		if err != nil {
 			return err
 		}
+		w.settle(true) // the read committed what was written before it
 		var seqs []int64
 		for _, b := range buckets {
 			for _, s := range b.Slots {

@@ -7,12 +7,67 @@ import (
 	"hash/fnv"
 	"io"
 	"os"
+	"runtime/debug"
+	"strings"
 )
 
 // ErrDamaged is returned by Open for a file that cannot be read safely:
 // reading it through bbolt's memory map would crash the process (SIGBUS)
-// instead of failing.
+// instead of failing; and by a read or write that meets such damage in a
+// file opened before it (see guarded).
 var ErrDamaged = errors.New("the store is damaged")
+
+// IsFault tells whether a panic came from reading the store's file: a
+// fault on its memory map (a nil dereference faults below 64 KiB, Linux's
+// lowest mappable address, and stays a crash), or a panic raised by bbolt
+// itself, such as its page assertions. Call it from the deferred function
+// that recovered r: it reads the panicking stack.
+func IsFault(r any) bool {
+	if fault, ok := r.(interface{ Addr() uintptr }); ok {
+		return fault.Addr() >= 64<<10
+	}
+	// The frame after the runtime's panic is the function that panicked.
+	_, after, ok := strings.Cut(string(debug.Stack()), "\npanic(")
+	lines := strings.SplitN(after, "\n", 4)
+	return ok && len(lines) > 2 && strings.HasPrefix(lines[2], "go.etcd.io/bbolt")
+}
+
+// damageError is a panic of bbolt's reading a damaged file, as an error.
+type damageError struct{ err error }
+
+func (e *damageError) Error() string { return e.err.Error() }
+func (e *damageError) Unwrap() error { return e.err }
+
+// guarded runs fn so that a damaged file fails it instead of crashing the
+// process. bbolt reads the file through a memory map: a page cut off (the
+// file truncated under a running program, a backup copied over it) faults
+// with SIGBUS, and a page overwritten trips bbolt's assertions. The fault
+// becomes a panic of this goroutine (SetPanicOnFault is per goroutine, and
+// the UI reads on goroutines of its own), and the panic a *damageError
+// saying what checkFile finds wrong with the file, as a store that cannot
+// be opened says it. Other panics are bugs and stay panics.
+func guarded(path string, fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		if !IsFault(r) {
+			panic(r)
+		}
+		switch cerr := checkFile(path, true); {
+		case errors.Is(cerr, ErrDamaged):
+			err = &damageError{cerr}
+			return
+		case cerr != nil: // emptied, replaced by another file
+			err = &damageError{fmt.Errorf("%w: %w", ErrDamaged, cerr)}
+			return
+		}
+		err = &damageError{fmt.Errorf("%w: %s: %v", ErrDamaged, path, r)}
+	}()
+	return fn()
+}
 
 // bbolt's on-disk meta page (go.etcd.io/bbolt/internal/common: Page, Meta):
 // a 16-byte page header, then magic, version, page size and flags (uint32
@@ -70,7 +125,7 @@ func checkFile(path string, readOnly bool) error {
 		return fmt.Errorf("%s is not a chatlens store (no bbolt meta page in its first pages)", path)
 	}
 	if need := int64(best.pgid) * best.pageSize; need > size || need <= 0 {
-		return fmt.Errorf("%w: %s is %d bytes but holds pages up to byte %d (cut short: restore it from a copy)",
+		return fmt.Errorf("%w: cut short, %s is %d bytes but its pages run to byte %d (restore it from a copy)",
 			ErrDamaged, path, size, need)
 	}
 	return nil

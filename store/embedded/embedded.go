@@ -162,6 +162,12 @@ func (b *Backend) Flush(context.Context) error { return b.db.Flush() }
 // already. Bulk writers call it before they report success.
 func (b *Backend) Sync(context.Context) error { return b.db.Sync() }
 
+// Committed reports how many write calls returned success and how many of
+// them are committed: with NoSync, consecutive writes share a commit, and
+// a commit that fails (a full disk) loses writes that had returned. A bulk
+// writer counts a write as stored once it is committed.
+func (b *Backend) Committed() (written, committed uint64) { return b.db.Committed() }
+
 // EnsureIndexes lays out the key spaces; the key layouts are the indexes.
 func (b *Backend) EnsureIndexes(context.Context) error {
 	return b.db.Update(createBuckets)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -39,6 +40,10 @@ type file struct {
 	grouped int   // writes in group
 	failed  error // a group commit that failed: every later write fails
 
+	// writes counts the write calls that returned success, committed how
+	// many of them a commit has made part of the file (see Committed).
+	writes, committed atomic.Uint64
+
 	shed pageShedder // drops mapped file pages a long run touched
 
 	turn    sync.RWMutex // shared: reads of this process run together, a write alone
@@ -61,11 +66,23 @@ func openFile(path string, opts bolt.Options, shared, commitEach bool) (*file, e
 	return f, nil
 }
 
-// open opens one handle, waiting for the lock another process holds.
+// open opens one handle, waiting for the lock another process holds. A
+// shared file is opened again for each transaction, so it is checked as
+// Open checks it each time: cut short since (a backup copied over it while
+// a UI has it open), bbolt would fault reading it.
 func (f *file) open(readOnly bool) (*bolt.DB, error) {
+	if f.shared {
+		if err := checkFile(f.path, readOnly); err != nil {
+			return nil, err
+		}
+	}
 	opts := f.opts
 	opts.ReadOnly = readOnly
-	db, err := bolt.Open(f.path, 0o600, &opts)
+	var db *bolt.DB
+	err := guarded(f.path, func() (err error) {
+		db, err = bolt.Open(f.path, 0o600, &opts)
+		return err
+	})
 	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("embedded store %s is in use by another process (lock not released within %s)", f.path, f.timeout)
 	}
@@ -92,7 +109,7 @@ func (f *file) View(fn func(*bolt.Tx) error) error {
 				return err
 			}
 		}
-		return f.exclusive.View(fn)
+		return guarded(f.path, func() error { return f.exclusive.View(fn) })
 	}
 	f.turn.RLock()
 	defer f.turn.RUnlock()
@@ -101,7 +118,7 @@ func (f *file) View(fn func(*bolt.Tx) error) error {
 		return err
 	}
 	defer f.releaseReader()
-	return db.View(fn)
+	return guarded(f.path, func() error { return db.View(fn) })
 }
 
 // faultAround is what one page fault maps of a cached file (the kernel's
@@ -173,19 +190,42 @@ func (f *file) UpdateGroupedWrites(n int, fn func(*bolt.Tx) error) error {
 		return f.failed
 	}
 	if f.group == nil {
-		tx, err := f.exclusive.Begin(true)
+		var tx *bolt.Tx
+		err := guarded(f.path, func() (err error) {
+			tx, err = f.exclusive.Begin(true)
+			return err
+		})
 		if err != nil {
 			return err
 		}
 		f.group = tx
 	}
-	if err := fn(f.group); err != nil {
+	if err := guarded(f.path, func() error { return fn(f.group) }); err != nil {
+		if dmg := (*damageError)(nil); errors.As(err, &dmg) {
+			return f.abandonGroup(err)
+		}
 		return err
 	}
+	f.writes.Add(1)
 	if f.grouped += max(n, 1); f.grouped >= groupMax {
 		return f.commitGroup()
 	}
 	return nil
+}
+
+// abandonGroup rolls the open group back after a write met a damaged page
+// part way: what it did to the group is unknown. The group's earlier
+// writes are lost with it, as in a failed commit; with none, the handle
+// stays usable. Callers hold gmu.
+func (f *file) abandonGroup(cause error) error {
+	tx, n := f.group, f.grouped
+	f.group, f.grouped = nil, 0
+	_ = guarded(f.path, tx.Rollback)
+	if n == 0 {
+		return cause
+	}
+	f.failed = fmt.Errorf("%w (the last %d writes before it were not stored)", cause, n)
+	return f.failed
 }
 
 // commitGroup commits the open group, if any. A failed commit loses the
@@ -202,11 +242,24 @@ func (f *file) commitGroup() error {
 	}
 	tx, n := f.group, f.grouped
 	f.group, f.grouped = nil, 0
-	if err := tx.Commit(); err != nil {
+	if err := guarded(f.path, tx.Commit); err != nil {
+		if dmg := (*damageError)(nil); errors.As(err, &dmg) {
+			_ = guarded(f.path, tx.Rollback) // a commit that panicked left it open
+		}
 		f.failed = fmt.Errorf("embedded store %s: the last %d writes were not stored (commit failed: %w)", f.path, n, err)
 		return f.failed
 	}
+	f.committed.Store(f.writes.Load())
 	return nil
+}
+
+// Committed reports how many write calls returned success and how many of
+// them are committed: part of the file, where a killed process leaves
+// them (and on disk but with NoSync, see Sync). A grouped write is
+// committed with its group; a failed group commit loses writes that
+// returned, which a bulk writer must not count as stored.
+func (f *file) Committed() (written, committed uint64) {
+	return f.writes.Load(), f.committed.Load()
 }
 
 // Flush ends a write operation: its grouped writes are committed (and, but
@@ -253,7 +306,7 @@ func (f *file) Update(fn func(*bolt.Tx) error) error {
 				return err
 			}
 		}
-		return f.exclusive.Update(fn)
+		return f.counted(guarded(f.path, func() error { return f.exclusive.Update(fn) }))
 	}
 	if f.opts.ReadOnly {
 		return bolterrors.ErrDatabaseReadOnly
@@ -264,9 +317,18 @@ func (f *file) Update(fn func(*bolt.Tx) error) error {
 	if err != nil {
 		return err
 	}
-	err = db.Update(fn)
+	err = guarded(f.path, func() error { return db.Update(fn) })
 	if cerr := db.Close(); err == nil {
 		err = cerr
+	}
+	return f.counted(err)
+}
+
+// counted counts a write that committed on its own (Update) when err is
+// nil, and returns err.
+func (f *file) counted(err error) error {
+	if err == nil {
+		f.committed.Store(f.writes.Add(1))
 	}
 	return err
 }

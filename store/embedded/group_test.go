@@ -76,3 +76,31 @@ func TestFailedFlushLeavesTheWriteUnknown(t *testing.T) {
 		t.Fatalf("applied %v, unknown %v: want none applied and both unknown", res.Applied, res.Unknown)
 	}
 }
+
+// TestCommittedFollowsTheGroupCommit: with NoSync a write returns before
+// its group is committed, and a commit that fails loses it, so a bulk
+// writer counts it as stored only once Committed says so.
+func TestCommittedFollowsTheGroupCommit(t *testing.T) {
+	ctx := t.Context()
+	b, err := embedded.Open(filepath.Join(t.TempDir(), "grouped.db"), embedded.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close(ctx)
+	_, before := b.Committed()
+	for i := range int64(3) {
+		if err := b.InsertBucket(ctx, bucket.NewDoc(bucket.DocID("sg_g", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	written, committed := b.Committed()
+	if written != before+3 || committed != before {
+		t.Fatalf("after 3 grouped writes: written %d, committed %d; want %d and %d", written, committed, before+3, before)
+	}
+	if err := b.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, committed := b.Committed(); committed != written {
+		t.Fatalf("after Sync: committed %d, want %d", committed, written)
+	}
+}
