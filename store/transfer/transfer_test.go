@@ -504,3 +504,32 @@ func TestInterruptedImportCountsTheRefusedApart(t *testing.T) {
 		t.Errorf("%v; want %q", err, want)
 	}
 }
+
+// TestExportJoinersFollowTheRuleAndRoundTrip: export writes a zero width
+// joiner or non-joiner that joins nothing as \u200d or \u200c, as every
+// other output shows it, and keeps the ones inside an emoji sequence or a
+// Persian word; importing the export gives back the same bytes.
+func TestExportJoinersFollowTheRuleAndRoundTrip(t *testing.T) {
+	a := testkit.TempBackend(t)
+	family, persian := "\U0001F468\u200d\U0001F469\u200d\U0001F467", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
+	text := "pay\u200dpal pay\u200cpal " + family + " " + persian + " \u200d"
+	doc := testkit.Raw(t, bson.D{{Key: "_id", Value: "x"}, {Key: "doc_id", Value: "si_u_a_u_b:0"},
+		{Key: "k\u200c", Value: text}, {Key: "msgs", Value: bson.A{bson.D{{Key: "content", Value: family}}}}})
+	testkit.Insert(t, a, bucket.CollMsg, doc)
+	_, out := export(t, a, bucket.CollMsg, "")
+	for _, want := range []string{`pay\u200dpal pay\u200cpal ` + family + " " + persian + ` \u200d`, `"k\u200c"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("export lacks %s:\n%s", want, out)
+		}
+	}
+	b := testkit.TempBackend(t)
+	if _, err := importString(t, b, bucket.CollMsg, out); err != nil {
+		t.Fatal(err)
+	}
+	if got := scan(t, b, bucket.CollMsg); len(got) != 1 || !bytes.Equal(got[0], doc) {
+		t.Errorf("import of the export changed the document:\n%v\n%v", got, doc)
+	}
+	if _, again := export(t, b, bucket.CollMsg, ""); again != out {
+		t.Errorf("second export differs:\n%s\n%s", out, again)
+	}
+}
