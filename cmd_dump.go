@@ -48,6 +48,9 @@ func (c *dumpCmd) Run(ctx context.Context, s *session) error {
 }
 
 func (c *dumpCmd) dump(ctx context.Context, s *session, st *store.Store) error {
+	if err := st.CheckIDs(ctx, c.Conversation, c.As); err != nil {
+		return err // a typo: not someone real with nothing to see
+	}
 	ws, err := st.Windows(ctx, c.As, []string{c.Conversation}, nil)
 	if err != nil {
 		return err
