@@ -8,7 +8,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/charmbracelet/x/ansi"
+	"github.com/clipperhouse/displaywidth"
 )
 
 // EscapeUntrusted makes text read from a store or an input file safe for one
@@ -74,8 +74,10 @@ func strayJoiner(prev, r, next rune) bool {
 	if r == zwnj {
 		return !letterOrMark(prev) || !letterOrMark(next)
 	}
-	joined := ansi.StringWidth(string([]rune{prev, zwj, next}))
-	return joined > max(ansi.StringWidth(string(prev)), ansi.StringWidth(string(next)))
+	// The width a terminal UI measures (lipgloss's, by grapheme clusters):
+	// no wider than the wider neighbour when the three are one character.
+	joined := displaywidth.String(string([]rune{prev, zwj, next}))
+	return joined > max(displaywidth.String(string(prev)), displaywidth.String(string(next)))
 }
 
 // baseBefore is the last character of s that is not an emoji presentation
