@@ -25,6 +25,9 @@ Examples:
 
 func (c *checkCmd) Run(ctx context.Context, s *session) error {
 	return s.withStore(ctx, readsOrSeeds, func(st *store.Store) error {
+		if err := st.CheckIDs(ctx, c.Conversation, ""); err != nil {
+			return err
+		}
 		step, end := progressPrinter(s.stderr, "checking "+st.Describe(), false)
 		rep, err := check.Run(ctx, st, c.Conversation, step)
 		end()

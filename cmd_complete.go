@@ -10,6 +10,7 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 )
@@ -55,8 +56,11 @@ func (c *completeCmd) Run(ctx context.Context, s *session) error {
 	var out strings.Builder
 	n := 0
 	for _, name := range names {
-		if strings.HasPrefix(name, c.Prefix) && !strings.ContainsAny(name, " \t\n") && n < completeLimit {
-			out.WriteString(name + "\n")
+		// A stored ID can be hostile: it is shown as every output shows it,
+		// escape sequences and bidi controls made visible.
+		safe := projection.SingleLine(name)
+		if strings.HasPrefix(safe, c.Prefix) && !strings.ContainsAny(name, " \t\n") && n < completeLimit {
+			out.WriteString(safe + "\n")
 			n++
 		}
 	}

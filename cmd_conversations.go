@@ -27,6 +27,9 @@ Examples:
 
 func (c *conversationsCmd) Run(ctx context.Context, s *session) error {
 	return s.withStore(ctx, readsOrSeeds, func(st *store.Store) error {
+		if err := st.CheckIDs(ctx, "", c.As); err != nil {
+			return err
+		}
 		if err := s.warnViewer(ctx, c.As, ""); err != nil {
 			return err
 		}

@@ -48,13 +48,16 @@ func (c *dumpCmd) Run(ctx context.Context, s *session) error {
 }
 
 func (c *dumpCmd) dump(ctx context.Context, s *session, st *store.Store) error {
+	if err := st.CheckIDs(ctx, c.Conversation, c.As); err != nil {
+		return err // a typo: not someone real with nothing to see
+	}
 	ws, err := st.Windows(ctx, c.As, []string{c.Conversation}, nil)
 	if err != nil {
 		return err
 	}
 	w := ws[c.Conversation]
 	if w.PulledNothing() {
-		fmt.Fprintln(s.stderr, "chatlens: "+store.UnpulledNote(c.As, c.Conversation))
+		fmt.Fprintln(s.stderr, "chatlens: "+oneLine(store.UnpulledNote(c.As, c.Conversation)))
 		// A transcript still says so for the ticket: its header, no row.
 		out := &dumpPrinter{s: s, c: c, w: w}
 		if err := out.head(ctx, st, 0, 0); err != nil {

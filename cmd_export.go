@@ -28,6 +28,9 @@ func (c *exportCmd) Validate() error { return knownCollection(c.Collection, c.An
 
 func (c *exportCmd) Run(ctx context.Context, s *session) error {
 	return s.withStore(ctx, readsOrSeeds, func(st *store.Store) error {
+		if err := st.CheckIDs(ctx, c.Conversation, ""); err != nil {
+			return err
+		}
 		_, err := transfer.Export(ctx, st.Backend(), c.Collection, c.Conversation, s.stdout)
 		return err
 	})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
@@ -21,7 +22,8 @@ type importCmd struct {
 func (importCmd) Help() string {
 	return `Reads mongoexport's output as it is (Extended JSON, one document a line) and
 creates OpenIM's indexes that are missing. Documents whose key is stored already are refused (exit 1,
-the others are stored) unless --mode upsert.
+the others are stored) unless --mode upsert. A msg document that breaks the bucket contract is stored
+too, as mongoimport stores it, and named with what is wrong (check reports it as well).
 
 Examples:
 
@@ -45,7 +47,7 @@ func (c *importCmd) Run(ctx context.Context, s *session) error {
 		defer f.Close()
 		r = f
 	}
-	action := "import " + c.Collection
+	action := "import " + c.Collection + " from " + inputName(c.File)
 	s.attempt = &store.AuditEntry{Action: action}
 	return s.withStore(ctx, storeUse{writes: true}, func(st *store.Store) error {
 		if err := s.refuseReadOnly(action); err != nil {
@@ -57,6 +59,18 @@ func (c *importCmd) Run(ctx context.Context, s *session) error {
 		}
 		return c.load(ctx, s, st, r, outcome)
 	})
+}
+
+// inputName names the input in the audit log: the file's absolute path,
+// or stdin.
+func inputName(file string) string {
+	if file == "-" {
+		return "stdin"
+	}
+	if abs, err := filepath.Abs(file); err == nil {
+		return abs
+	}
+	return file
 }
 
 // openInput opens the file import reads; a directory is refused here, not
@@ -80,7 +94,15 @@ func (c *importCmd) load(ctx context.Context, s *session, st *store.Store, r io.
 	}
 	coll := projection.SingleLine(c.Collection)
 	step, end := progressPrinter(s.stderr, "importing into "+coll, false)
-	res, err := transfer.Import(ctx, st.Backend(), c.Collection, r, mode, func(docs int) { step(docs, 0) })
+	res, err := transfer.Import(ctx, st.Backend(), c.Collection, r, mode, transfer.Hooks{
+		Progress: func(docs int) { step(docs, 0) },
+		// Stored as mongoimport would store it, and said: the UI shows such
+		// a bucket with a marker, check reports it.
+		Broken: func(b transfer.Broken) {
+			end()
+			fmt.Fprintln(s.stderr, "chatlens: warning: "+oneLine(fmt.Sprintf("%s, %s: stored, but it breaks the bucket contract: %s", b.Where, b.Key, b.Why)))
+		},
+	})
 	end()
 	if err == nil && res.Refused > 0 {
 		// Like mongoimport, the other documents are stored; unlike a
@@ -90,6 +112,10 @@ func (c *importCmd) load(ctx context.Context, s *session, st *store.Store, r io.
 			res.Refused, res.FirstRefused)
 	}
 	outcome(err, res.Stored() > 0)
-	fmt.Fprintf(s.stdout, "imported into %s: %d inserted, %d replaced, %d refused\n", coll, res.Inserted, res.Replaced, res.Refused)
+	broken := ""
+	if res.Broken > 0 {
+		broken = fmt.Sprintf(", %d breaking the bucket contract (chatlens check reports them)", res.Broken)
+	}
+	fmt.Fprintf(s.stdout, "imported into %s: %d inserted, %d replaced, %d refused%s\n", coll, res.Inserted, res.Replaced, res.Refused, broken)
 	return err // names the line, and what of the input before it was stored
 }

@@ -46,6 +46,9 @@ func TestTheHouseKeepsItsLayers(t *testing.T) {
 			if len(inModule) > 0 {
 				t.Errorf("store/bucket imports %v: the bucket model stands alone", inModule)
 			}
+			if tui := has(pkg, "github.com/charmbracelet"); len(tui) > 0 {
+				t.Errorf("%s imports %v: store never imports the terminal libraries", pkg, tui)
+			}
 		case pkg == "store" || strings.HasPrefix(pkg, "store/"):
 			if tui := has(pkg, "github.com/charmbracelet"); len(tui) > 0 {
 				t.Errorf("%s imports %v: store never imports the terminal libraries", pkg, tui)

@@ -139,16 +139,16 @@ func TestPullWindowInTheCommands(t *testing.T) {
 	}
 }
 
-// TestUnknownUsers: writes by a user the store does not know are refused
-// (one line, the ID's escapes shown as text, audited); reads as one warn
-// on stderr, list only what that user belongs to (nothing) and say when
-// the viewer is not a member of a private chat.
+// TestUnknownUsers: a user ID no stored document names is "no such user"
+// (one line, the ID's escapes shown as text, exit 1) for writes (audited as
+// refused) and reads alike; a user the store knows who is not a member of
+// a private chat is told why they are shown nothing.
 func TestUnknownUsers(t *testing.T) {
 	s := seeded(t)
 	chat := demo.ShowcaseSingleID
 	for _, by := range []string{"nobody", "ali\x1b[31mce\nINJECT"} {
 		r := s.chatlens(t, "delete", "--conversation", chat, "--seq", "1", "--by", by)
-		if r.code != 1 || !strings.Contains(r.stderr, "is not a user this store knows") || strings.Contains(r.stderr, "\x1b") {
+		if r.code != 1 || !strings.Contains(r.stderr, "no such user") || strings.Contains(r.stderr, "\x1b") {
 			t.Errorf("delete by %q: exit %d, %q; want 1 and an unknown-user refusal without the raw escape", by, r.code, r.stderr)
 		}
 		oneErrorLine(t, r.stderr)
@@ -157,12 +157,16 @@ func TestUnknownUsers(t *testing.T) {
 		}
 	}
 	r := s.chatlens(t, "conversations", "--as", "nobody")
-	if r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, `warning: "nobody" is not a user this store knows`) {
-		t.Errorf("conversations --as nobody: exit %d, stdout %q, stderr %q; want nothing listed and a warning", r.code, r.stdout, r.stderr)
+	if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, `no such user "nobody"`) {
+		t.Errorf("conversations --as nobody: exit %d, stdout %q, stderr %q; want no such user", r.code, r.stdout, r.stderr)
 	}
 	r = s.chatlens(t, "dump", "--conversation", chat, "--as", "nobody", "--to", "2")
-	if r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, `"nobody" has no conversation document for `+chat) {
-		t.Errorf("dump --as nobody: exit %d, stdout %q, stderr %q; want nothing shown, and why", r.code, r.stdout, r.stderr)
+	if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, `no such user "nobody"`) {
+		t.Errorf("dump --as nobody: exit %d, stdout %q, stderr %q; want no such user", r.code, r.stdout, r.stderr)
+	}
+	r = s.chatlens(t, "dump", "--conversation", chat, "--as", "wangfang", "--to", "2")
+	if r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, `"wangfang" has no conversation document for `+chat) {
+		t.Errorf("dump --as wangfang: exit %d, stdout %q, stderr %q; want nothing shown, and why", r.code, r.stdout, r.stderr)
 	}
 	r = s.chatlens(t, "dump", "--conversation", chat, "--as", "alice", "--to", "2")
 	if r.stderr != "" {

@@ -38,8 +38,8 @@ func TestWritesThatCannotStartAreAudited(t *testing.T) {
 		seed := startChatlens(t, nil, "seed", "--data", data, "--audit-log", filepath.Join(dir, "seed.log"),
 			"--conversations", "1", "--messages", "1000000", "--long", "0")
 		seed.waitFor(t, "the seed under way", func() bool { return fileSize(data) > 1<<20 })
-		for _, c := range []struct{ action string }{{"import user"}, {"revoke"}} {
-			log := filepath.Join(dir, strings.ReplaceAll(c.action, " ", "-")+".log")
+		for _, c := range []struct{ action string }{{"import user from " + users}, {"revoke"}} {
+			log := filepath.Join(dir, strings.Fields(c.action)[0]+".log")
 			args := []string{"import", users, "--collection", "user"}
 			if c.action == "revoke" {
 				args = []string{"revoke", "--conversation", "si_alice_bob", "--seq", "1", "--by", "alice"}
@@ -97,6 +97,6 @@ func TestWritesThatCannotStartAreAudited(t *testing.T) {
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
 			t.Fatalf("import into a file it may not write: %v, %s", err, out)
 		}
-		wantNotStarted(t, log, "import user", "permission denied")
+		wantNotStarted(t, log, "import user from "+input, "permission denied")
 	})
 }

@@ -115,7 +115,7 @@ func TestKilledSeedAndImportLeaveTheirIntent(t *testing.T) {
 		args         []string
 	}{
 		{"seed", "seed 1", []string{"seed", "--conversations", "1", "--messages", "1000000", "--long", "0"}},
-		{"import", "import user", []string{"import", users, "--collection", "user", "--mode", "upsert"}},
+		{"import", "import user from " + users, []string{"import", users, "--collection", "user", "--mode", "upsert"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			data, audit := filepath.Join(dir, c.name+".db"), filepath.Join(dir, c.name+".log")

@@ -20,8 +20,8 @@ import (
 // Sanitize returns s with every C0 control except \n and \t shown in caret
 // notation (ESC as "^["), DEL as "^?", the characters bucket.UnsafeRune
 // lists (C1 controls, bidi controls and marks, line separators, invisible
-// characters) as "<U+XXXX>", so does a zero width joiner outside a
-// sequence that joins (zwjJoins), and invalid UTF-8 as U+FFFD. A "\r\n" line
+// characters) as "<U+XXXX>", so does a zero width joiner or non-joiner
+// that joins nothing (bucket.StrayJoiner), and invalid UTF-8 as U+FFFD. A "\r\n" line
 // end becomes "\n". An emoji presentation selector after a character that
 // is narrow as text, and a skin tone modifier after another character, are
 // left out: terminals disagree on their width (tmux 3.3 draws ❤️ in one
@@ -55,7 +55,7 @@ func Sanitize(s string) string {
 			b.WriteByte(byte(r) + '@')
 		case r == 0x7f:
 			b.WriteString("^?")
-		case unsafeRune(r), r == zwj && !zwjJoins(prev, s[i+size:]):
+		case unsafeRune(r), bucket.StrayJoiner(b.String(), r, s[i+size:]):
 			fmt.Fprintf(&b, "<U+%04X>", r)
 		default:
 			b.WriteString(s[i : i+size])
@@ -78,27 +78,6 @@ func disputedWidth(prev, r rune) bool {
 		return true
 	}
 	return false
-}
-
-const zwj = 0x200d
-
-// zwjJoins reports a zero width joiner after prev, before rest, as one the
-// terminal and Width agree on: both neighbours are written as they are and
-// Width draws the three as one character (an emoji sequence, an Indic
-// conjunct). Elsewhere terminals differ: tmux 3.3a merges any non-ASCII
-// character after a ZWJ into the cell before ("a\u200d…" takes one cell,
-// Width counts two), and between ASCII letters a ZWJ only hides itself.
-func zwjJoins(prev rune, rest string) bool {
-	next, size := utf8.DecodeRuneInString(rest)
-	keptAsIs := func(r rune) bool {
-		return r >= 0x80 && r != zwj && r != 0xfe0f && !(r >= 0x1f3fb && r <= 0x1f3ff) && !unsafeRune(r) &&
-			(r != utf8.RuneError || size > 1)
-	}
-	if prev < 0x80 || !keptAsIs(prev) || !keptAsIs(next) {
-		return false
-	}
-	joined := Width(string([]rune{prev, zwj, next}))
-	return joined <= max(Width(string(prev)), Width(string(next)))
 }
 
 // isPlain reports s made only of printable ASCII, \n and \t: the common

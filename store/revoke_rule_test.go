@@ -157,8 +157,8 @@ func TestDoRefusesUnknownWriters(t *testing.T) {
 	testkit.Insert(t, b, bucket.CollUser, bsonD("user_id", "alice", "nickname", "Alice"))
 	for _, by := range []string{"nobody", "ali\x1b[31mce\nINJECT"} {
 		_, err := s.Do(t.Context(), store.WriteRequest{Action: store.ActionRead, Cid: "si_alice_bob", By: by, Seqs: []int64{2}})
-		var ue *store.UnknownUserError
-		if !errors.As(err, &ue) || strings.ContainsAny(err.Error(), "\x1b\n") || !strings.Contains(err.Error(), "not a user this store knows") {
+		var ns store.NoSuchError // no stored document names them
+		if !errors.As(err, &ns) || strings.ContainsAny(err.Error(), "\x1b\n") || !strings.Contains(err.Error(), "no such user") {
 			t.Errorf("write by %q: %v; want a one-line refusal of an unknown user", by, err)
 		}
 	}

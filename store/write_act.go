@@ -29,7 +29,8 @@ type Done struct {
 // Do checks req as OpenIM would before it writes — the user is one the
 // store knows, each target is a message in the user's pull window, and a
 // revoke follows RevokeRule — then writes. A refusal writes nothing, is
-// one line (*UnknownUserError or *TargetError) and is audited "refused".
+// one line (NoSuchError, *UnknownUserError or *TargetError) and is audited
+// "refused".
 // A read-only store refuses in the write itself, reading nothing first.
 func (s *Store) Do(ctx context.Context, req WriteRequest) (Done, error) {
 	// An app admin acting as themselves needs no --admin: the server
@@ -44,6 +45,14 @@ func (s *Store) Do(ctx context.Context, req WriteRequest) (Done, error) {
 	uc, err := s.CheckUser(ctx, req.By, req.Cid)
 	if err != nil { // the check could not read (a lock timeout, a server gone): audited as failed
 		return s.refuse(ctx, req, err)
+	}
+	if uc.User == nil && s.api == nil {
+		// Not in the user collection: an ID nothing stored names is a typo
+		// more likely than a user, refused with the nearest names. Through
+		// the API the server refuses to issue such a user's token.
+		if err := s.CheckIDs(ctx, "", req.By); err != nil {
+			return s.refuse(ctx, req, err)
+		}
 	}
 	if !uc.Known {
 		return s.refuse(ctx, req, &UnknownUserError{Action: req.Action, Cid: req.Cid, UserID: req.By, Why: uc.Why})

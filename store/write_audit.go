@@ -128,7 +128,7 @@ func (a *AuditLog) Append(e AuditEntry) error {
 // anything was written: action by as on seqs of cid, and why. It returns
 // reason, so a caller can `return st.AuditRefusal(...)`; if the log itself
 // fails, the error says so too. A refusal (a *TargetError, an
-// *UnknownUserError, ErrReadOnly) is
+// *UnknownUserError, a NoSuchError, ErrReadOnly) is
 // logged "refused", any other failure of the check "failed".
 func (s *Store) AuditRefusal(action, cid, as string, seqs []int64, reason error) error {
 	return s.auditRefusal(action, cid, as, seqs, false, reason)
@@ -143,7 +143,8 @@ func (s *Store) auditRefusal(action, cid, as string, seqs []int64, admin bool, r
 		Conversation: cid, Seqs: seqs, As: as, Admin: admin, Result: ResultFailed, Error: reason.Error()}
 	var te *TargetError
 	var ue *UnknownUserError
-	if errors.As(reason, &te) || errors.As(reason, &ue) || errors.Is(reason, ErrReadOnly) {
+	var ns NoSuchError
+	if errors.As(reason, &te) || errors.As(reason, &ue) || errors.As(reason, &ns) || errors.Is(reason, ErrReadOnly) {
 		entry.Result = ResultRefused
 	}
 	if err := s.audit.Append(entry); err != nil {

@@ -15,7 +15,7 @@ import (
 
 // reqID is the number of an async request. One rule matches every reply to
 // its request, whatever the command (list, buckets, members, window, jump,
-// search, find, diff scan, follow, write, first viewer):
+// search, find, diff scan, follow, write, first viewer, view-as check):
 //
 //   - whoever starts the command takes a fresh number from env.newReq and
 //     stores it where it waits (the list, the timeline, the search...);

@@ -259,13 +259,15 @@ func (m *Model) submitInput(purpose inputFor, value string) tea.Cmd {
 	return nil
 }
 
-// viewAsAnyone switches to any user ID typed at the prompt.
+// viewAsAnyone switches to any user ID typed at the prompt that a stored
+// document names; a typo is said, with the nearest names (viewAsChecked).
 func (m *Model) viewAsAnyone(id string) tea.Cmd {
 	id = trimID(id)
 	if id == "" {
 		return nil
 	}
-	return m.switchViewer(id)
+	m.viewAsReq = m.e.newReq()
+	return checkViewAs(m.e, m.viewAsReq, id)
 }
 
 // switchViewer is the one way the viewer changes (v, V, u): in the same

@@ -75,7 +75,9 @@ type Model struct {
 	quitting bool
 	refusals []tea.Cmd // audits of refused writes, not yet run
 	asWhy    string    // why the starting viewer was picked (Options.AsWhy)
-	help     help.Model
+	// viewAsReq is the check of the ID typed at the view-as prompt.
+	viewAsReq reqID
+	help      help.Model
 }
 
 func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *Model {
@@ -202,6 +204,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.reloadList()
 	case viewerReadMsg:
 		return m, m.viewerRead(msg)
+	case viewAsCheckedMsg:
+		return m, m.viewAsChecked(msg)
 	case listLoadedMsg:
 		if msg.req != m.list.req {
 			return m, nil // a list for a viewer already left

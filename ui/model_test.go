@@ -98,6 +98,26 @@ func TestViewAsAnyUserReloadsTheirList(t *testing.T) {
 	}
 }
 
+// TestViewAsTypoSaysNoSuchUser: an ID at the u prompt that no stored
+// document names is a typo, said with the nearest names; the viewer stays.
+func TestViewAsTypoSaysNoSuchUser(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	d.keys("u")
+	d.typeText("bbo")
+	d.keys("enter")
+	view := d.m.View()
+	if !strings.Contains(view, `no such user "bbo"`) || !strings.Contains(view, `did you mean "bob"?`) {
+		t.Errorf("the typo is not said with the nearest name:\n%s", view)
+	}
+	if d.m.tl.viewer != "alice" || d.m.list.owner != "alice" || !strings.Contains(view, "Conversations of alice") {
+		t.Errorf("the viewer changed to %q (list of %q) on a typo", d.m.tl.viewer, d.m.list.owner)
+	}
+}
+
 func TestActions(t *testing.T) {
 	cases := []struct {
 		name, key   string

@@ -150,3 +150,28 @@ func (m *Model) followViewer() tea.Cmd {
 	}
 	return tea.Batch(cmds...)
 }
+
+// viewAsCheckedMsg is the store's answer on an ID typed at the view-as
+// prompt: err says no stored document names it.
+type viewAsCheckedMsg struct {
+	req reqID
+	id  string
+	err error
+}
+
+func checkViewAs(e *common, req reqID, id string) tea.Cmd {
+	return func() tea.Msg { return viewAsCheckedMsg{req: req, id: id, err: e.st.CheckIDs(e.ctx, "", id)} }
+}
+
+// viewAsChecked switches to the ID typed, or says why not: "no such user",
+// with the nearest names.
+func (m *Model) viewAsChecked(msg viewAsCheckedMsg) tea.Cmd {
+	if msg.req != m.viewAsReq {
+		return nil // another ID was typed meanwhile
+	}
+	if msg.err != nil {
+		m.setStatus(msg.err.Error(), true)
+		return nil
+	}
+	return m.switchViewer(msg.id)
+}

@@ -9,8 +9,9 @@ import (
 
 // TestViewerSwitchChangesEverythingAtOnce: V, v and u change the list's
 // title, the timeline's header, the unread counts and the read line in the
-// same update (V once the members it cycles through are read); nothing of
-// the old viewer stays beside the new one's name.
+// same update (V once the members it cycles through are read, u once the
+// store has answered that the ID is a user's); nothing of the old viewer
+// stays beside the new one's name.
 func TestViewerSwitchChangesEverythingAtOnce(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -28,7 +29,16 @@ func TestViewerSwitchChangesEverythingAtOnce(t *testing.T) {
 		{"u", func(d *driver) tea.Cmd {
 			d.keys("u")
 			d.typeText("bob")
-			return d.sendOnly(keyMsg("enter"))
+			// A typed ID is looked up first: the switch is the update
+			// of the store's answer.
+			held := d.runHolding(d.sendOnly(keyMsg("enter")), func(msg tea.Msg) bool {
+				_, ok := msg.(viewAsCheckedMsg)
+				return ok
+			})
+			if len(held) != 1 {
+				t.Fatalf("u: %d answers on the ID typed, want 1", len(held))
+			}
+			return d.sendOnly(held[0])
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -88,9 +88,10 @@ func TestMinSeqIsHedgedAlike(t *testing.T) {
 	}
 }
 
-// TestGoldenPulledNothing: the timeline of a viewer OpenIM pulls nothing to.
+// TestGoldenPulledNothing: the timeline of a viewer OpenIM pulls nothing to
+// (a user of the store, not a member of the group).
 func TestGoldenPulledNothing(t *testing.T) {
-	s := startScreen(t)
+	s := startScreenWith(t, func(st *store.Store) { insertRaw(t, st, bucket.CollUser, bucket.User{UserID: "zed"}) })
 	s.keys("enter") // the team group
 	s.waitFor("team note 30")
 	s.keys("u")

@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/clipperhouse/displaywidth"
 )
 
 // EscapeUntrusted makes text read from a store or an input file safe for one
@@ -25,7 +28,8 @@ func EscapeUntrusted(s string, maxBytes int) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == ' ' || strconv.IsPrint(r) && !UnsafeRune(r):
+		case r == ' ' || strconv.IsPrint(r) && !UnsafeRune(r),
+			isJoiner(r) && !StrayJoiner(s[:i], r, s[i+size:]):
 			b.WriteRune(r)
 		default:
 			q := strconv.QuoteRuneToASCII(r) // ASCII: a printable unsafe rune is escaped too
@@ -36,6 +40,69 @@ func EscapeUntrusted(s string, maxBytes int) string {
 	return b.String()
 }
 
+const (
+	zwnj = 0x200c // zero width non-joiner
+	zwj  = 0x200d // zero width joiner
+)
+
+func isJoiner(r rune) bool { return r == zwj || r == zwnj }
+
+// StrayJoiner reports r, a zero width joiner or non-joiner between the text
+// before and after it, as one that joins nothing: every output writes it
+// escaped, as it writes UnsafeRune's list, and keeps the others, which emoji
+// sequences and scripts need (👨‍👩‍👧, Persian's "می‌خواهم", Indic
+// conjuncts). Both neighbours must be non-ASCII characters every output
+// writes as they are (an emoji presentation selector or a skin tone before
+// r belongs to the character before them). A joiner must also draw the three
+// as one character, which a terminal and the measured width agree on (an
+// emoji sequence, a conjunct): elsewhere terminals differ (tmux 3.3a merges
+// any non-ASCII character after a joiner into the cell before, and between
+// ASCII letters it only hides itself). A non-joiner must stand between
+// letters or marks, where it stops two of them joining. Any other rune is
+// not a joiner: false.
+func StrayJoiner(before string, r rune, after string) bool {
+	next, _ := utf8.DecodeRuneInString(after)
+	return isJoiner(r) && strayJoiner(baseBefore(before), r, next)
+}
+
+// strayJoiner is StrayJoiner of the joiner r between the character prev
+// (baseBefore) and next.
+func strayJoiner(prev, r, next rune) bool {
+	if !writtenAsIs(prev) || !writtenAsIs(next) {
+		return true
+	}
+	if r == zwnj {
+		return !letterOrMark(prev) || !letterOrMark(next)
+	}
+	// The width a terminal UI measures (lipgloss's, by grapheme clusters):
+	// no wider than the wider neighbour when the three are one character.
+	joined := displaywidth.String(string([]rune{prev, zwj, next}))
+	return joined > max(displaywidth.String(string(prev)), displaywidth.String(string(next)))
+}
+
+// baseBefore is the last character of s that is not an emoji presentation
+// selector or a skin tone modifier; -1 when there is none.
+func baseBefore(s string) rune {
+	for s != "" {
+		r, size := utf8.DecodeLastRuneInString(s)
+		if !emojiModifier(r) {
+			return r
+		}
+		s = s[:len(s)-size]
+	}
+	return -1
+}
+
+func emojiModifier(r rune) bool { return r == 0xfe0f || r >= 0x1f3fb && r <= 0x1f3ff }
+
+// writtenAsIs reports r as a non-ASCII character that no output rewrites,
+// drops or escapes.
+func writtenAsIs(r rune) bool {
+	return r >= 0x80 && r != utf8.RuneError && !isJoiner(r) && !emojiModifier(r) && !UnsafeRune(r)
+}
+
+func letterOrMark(r rune) bool { return unicode.IsLetter(r) || unicode.IsMark(r) }
+
 // UnsafeRune is the one list of characters no human-facing output writes
 // raw, whatever the format: text, JSON, reports and errors all write them
 // escaped. They are the C1 controls (a UTF-8 terminal may act on U+009B as
@@ -43,8 +110,8 @@ func EscapeUntrusted(s string, maxBytes int) string {
 // the line and paragraph separators, and the invisible characters that hide
 // text inside text (zero width space, word joiner, BOM and the like). The
 // zero width joiner and non-joiner are not among them: emoji sequences and
-// several scripts need them, and they hide nothing on their own. The tag
-// characters spell hidden text after visible text ("hello" then tags
+// several scripts need them (StrayJoiner tells the ones that join nothing).
+// The tag characters spell hidden text after visible text ("hello" then tags
 // spelling IGNORE), and the Hangul fillers, the combining grapheme joiner
 // and the Khmer inherent vowels draw as blank (or as nothing) while
 // counting as letters.
@@ -72,14 +139,15 @@ func UnsafeRune(r rune) bool {
 	return false
 }
 
-// EscapeJSONLine rewrites, in one line of JSON, DEL and every UnsafeRune as
-// a \uXXXX escape: the same text to a JSON reader, nothing a terminal acts
-// on. Outside strings JSON is ASCII, so every such rune is inside a string
-// (a value or a key), where the escape means the same.
+// EscapeJSONLine rewrites, in one line of JSON, DEL, every UnsafeRune and
+// every StrayJoiner as a \uXXXX escape: the same text to a JSON reader,
+// nothing a terminal acts on or hides. Outside strings JSON is ASCII, so
+// every such rune is inside a string (a value or a key), where the escape
+// means the same; a joiner next to a quote or an escape joins nothing.
 func EscapeJSONLine(line []byte) []byte {
 	clean := true
 	for _, r := range string(line) {
-		if r == 0x7f || UnsafeRune(r) {
+		if r == 0x7f || UnsafeRune(r) || isJoiner(r) {
 			clean = false
 			break
 		}
@@ -88,16 +156,21 @@ func EscapeJSONLine(line []byte) []byte {
 		return line
 	}
 	out := make([]byte, 0, len(line)+16)
+	base := rune(-1) // baseBefore(line[:i])
 	for i := 0; i < len(line); {
 		r, size := utf8.DecodeRune(line[i:])
+		next, _ := utf8.DecodeRune(line[i+size:])
 		switch {
 		case r > 0xffff && UnsafeRune(r): // JSON escapes only 16 bits: a surrogate pair
 			hi, lo := utf16.EncodeRune(r)
 			out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo)
-		case r == 0x7f || size > 1 && UnsafeRune(r):
+		case r == 0x7f || size > 1 && UnsafeRune(r), isJoiner(r) && strayJoiner(base, r, next):
 			out = fmt.Appendf(out, `\u%04x`, r)
 		default:
 			out = append(out, line[i:i+size]...)
+		}
+		if !emojiModifier(r) {
+			base = r
 		}
 		i += size
 	}

@@ -58,13 +58,13 @@ func recordedBackend(t *testing.T, s state) store.Backend {
 		if s == before && coll == bucket.CollMsg {
 			data = rewind(t, data)
 		}
-		if _, err := transfer.Import(ctx, b, coll, bytes.NewReader(data), store.RawUpsert, nil); err != nil {
+		if _, err := transfer.Import(ctx, b, coll, bytes.NewReader(data), store.RawUpsert, transfer.Hooks{}); err != nil {
 			t.Fatalf("import %s: %v", coll, err)
 		}
 	}
 	if s == before {
 		put := func(coll, line string) {
-			if _, err := transfer.Import(ctx, b, coll, strings.NewReader(line), store.RawUpsert, nil); err != nil {
+			if _, err := transfer.Import(ctx, b, coll, strings.NewReader(line), store.RawUpsert, transfer.Hooks{}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -26,7 +26,7 @@ func FuzzImport(f *testing.F) {
 	f.Add("[{\"a\":1},\n{\"b\":{\"$oid\":\"65a1b2c3d4e5f60718293a4b\"}}]")
 	f.Add("\ufeff\n\n{\"x\": \x1b]0;t\x07}")
 	f.Fuzz(func(t *testing.T, input string) {
-		res, err := Import(context.Background(), discard{}, bucket.CollMsg, strings.NewReader(input), store.RawInsert, nil)
+		res, err := Import(context.Background(), discard{}, bucket.CollMsg, strings.NewReader(input), store.RawInsert, Hooks{})
 		if res.Stored() < 0 {
 			t.Fatalf("count %d", res.Stored())
 		}

@@ -12,12 +12,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/check"
 )
 
 // BatchSize is the most documents stored per InsertRaw call.
@@ -41,7 +43,31 @@ type Result struct {
 	// FirstRefused says where the first refused document was and its key
 	// ("line 3, doc_id \"si_a_b:0\""); empty when none was.
 	FirstRefused string
+	// Broken counts the msg documents stored that break the bucket
+	// contract (Hooks.Broken names each).
+	Broken int
 }
+
+// Hooks are what Import reports while it runs; either may be nil.
+type Hooks struct {
+	// Progress is called with the running total after each stored batch.
+	Progress func(docs int)
+	// Broken is called for each msg document stored that breaks the bucket
+	// contract, once its batch is stored.
+	Broken func(Broken)
+}
+
+// Broken is a msg document stored as given although it breaks the bucket
+// contract, as mongoimport would store it (a real export may hold such
+// documents): what check reports of it.
+type Broken struct {
+	Where string // "line 3"
+	Key   string // `doc_id "si_a_b:0"`, or its _id when the doc_id is unusable
+	Why   string // what is wrong, one line
+}
+
+// maxReasons is how many of a broken document's problems Broken.Why names.
+const maxReasons = 3
 
 // Stored is the number of documents written, new or replacing.
 func (r Result) Stored() int { return r.Inserted + r.Replaced }
@@ -51,11 +77,11 @@ func (r Result) Stored() int { return r.Inserted + r.Replaced }
 // stores each document into coll exactly as given, _id included. A document
 // whose unique key is stored already is refused under store.RawInsert (and
 // the import goes on, as mongoimport does) or replaces the stored one under
-// store.RawUpsert. Blank lines are skipped. progress, if not nil, is called
-// with the running total after each stored batch. On a bad line the
-// documents before it stay stored and the error names the line.
-func Import(ctx context.Context, b store.Backend, coll string, r io.Reader, mode store.RawMode, progress func(docs int)) (Result, error) {
-	im := &importer{ctx: ctx, b: b, coll: coll, mode: mode, progress: progress, unit: "line"}
+// store.RawUpsert. A msg document that breaks the bucket contract is stored
+// too, and named to hooks.Broken. Blank lines are skipped. On a bad line
+// the documents before it stay stored and the error names the line.
+func Import(ctx context.Context, b store.Backend, coll string, r io.Reader, mode store.RawMode, hooks Hooks) (Result, error) {
+	im := &importer{ctx: ctx, b: b, coll: coll, mode: mode, hooks: hooks, unit: "line"}
 	br := bufio.NewReaderSize(r, 64<<10)
 	first, skipped, err := firstByte(br)
 	switch {
@@ -75,17 +101,18 @@ func Import(ctx context.Context, b store.Backend, coll string, r io.Reader, mode
 }
 
 type importer struct {
-	ctx      context.Context
-	b        store.Backend
-	coll     string
-	mode     store.RawMode
-	progress func(int)
-	batch    []bson.Raw
-	where    []string // where each document of batch was read ("line 3")
-	at       []int    // the line (or array element) of each document of batch
-	unit     string   // what at counts: "line" or "array element"
-	bytes    int      // the BSON size of batch
-	res      Result
+	ctx    context.Context
+	b      store.Backend
+	coll   string
+	mode   store.RawMode
+	hooks  Hooks
+	batch  []bson.Raw
+	broken []string // what is wrong with each document of batch, "" when nothing
+	where  []string // where each document of batch was read ("line 3")
+	at     []int    // the line (or array element) of each document of batch
+	unit   string   // what at counts: "line" or "array element"
+	bytes  int      // the BSON size of batch
+	res    Result
 }
 
 // lines reads one document a line; skipped blank lines were already read.
@@ -200,6 +227,7 @@ func truncate(b []byte) []byte {
 // add queues one document and stores the batch when it is full.
 func (im *importer) add(raw bson.Raw, where string, at int) error {
 	im.batch = append(im.batch, raw)
+	im.broken = append(im.broken, im.contractBroken(raw))
 	im.where, im.at = append(im.where, where), append(im.at, at)
 	im.bytes += len(raw)
 	if len(im.batch) >= BatchSize || im.bytes >= BatchBytes {
@@ -227,11 +255,58 @@ func (im *importer) flush() error {
 		im.res.FirstRefused = im.where[i] + ", " + keyText(im.coll, im.batch[i])
 	}
 	im.res.Refused += len(res.Refused)
-	im.batch, im.where, im.at, im.bytes = im.batch[:0], im.where[:0], im.at[:0], 0
-	if im.progress != nil {
-		im.progress(im.res.Stored())
+	im.reportBroken(res.Refused)
+	im.batch, im.broken, im.where, im.at, im.bytes = im.batch[:0], im.broken[:0], im.where[:0], im.at[:0], 0
+	if im.hooks.Progress != nil {
+		im.hooks.Progress(im.res.Stored())
 	}
 	return nil
+}
+
+// contractBroken is what is wrong with raw as a bucket, one line; "" when
+// nothing is, or coll is not msg. It is what check reports of the document.
+func (im *importer) contractBroken(raw bson.Raw) string {
+	if im.coll != bucket.CollMsg {
+		return ""
+	}
+	problems := check.Inspect(raw).Problems
+	var reasons []string
+	for _, p := range problems[:min(len(problems), maxReasons)] {
+		r := p.Reason
+		if p.Slot >= 0 {
+			r = fmt.Sprintf("slot %d (seq %d): %s", p.Slot, p.Seq, r)
+		}
+		reasons = append(reasons, oneLine(r))
+	}
+	if len(problems) > maxReasons {
+		reasons = append(reasons, fmt.Sprintf("%d more", len(problems)-maxReasons))
+	}
+	return strings.Join(reasons, "; ")
+}
+
+// reportBroken counts and names the broken documents of the batch just
+// stored, leaving out those refused (positions in the batch).
+func (im *importer) reportBroken(refused []int) {
+	for i, why := range im.broken {
+		if why == "" || slices.Contains(refused, i) {
+			continue
+		}
+		im.res.Broken++
+		if im.hooks.Broken != nil {
+			im.hooks.Broken(Broken{Where: im.where[i], Key: brokenKey(im.batch[i]), Why: why})
+		}
+	}
+}
+
+// brokenKey names a broken msg document: its doc_id, else its _id.
+func brokenKey(doc bson.Raw) string {
+	if v, err := doc.LookupErr("doc_id"); err == nil && v.Type == bson.TypeString {
+		return keyText(bucket.CollMsg, doc)
+	}
+	if v, err := doc.LookupErr("_id"); err == nil {
+		return "_id " + oneLine(v.String())
+	}
+	return "no doc_id, no _id"
 }
 
 // interrupted says where a cancelled import stopped, by the input's lines

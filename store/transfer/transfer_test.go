@@ -21,7 +21,7 @@ import (
 // documents were stored.
 func importString(t *testing.T, b store.Backend, coll, input string) (int, error) {
 	t.Helper()
-	res, err := Import(context.Background(), b, coll, strings.NewReader(input), store.RawInsert, nil)
+	res, err := Import(context.Background(), b, coll, strings.NewReader(input), store.RawInsert, Hooks{})
 	return res.Stored(), err
 }
 
@@ -349,7 +349,7 @@ func TestImportBatches(t *testing.T) {
 	}
 	c := &counting{Backend: testkit.TempBackend(t)}
 	var progress []int
-	res, err := Import(context.Background(), c, bucket.CollMsg, strings.NewReader(input.String()), store.RawInsert, func(d int) { progress = append(progress, d) })
+	res, err := Import(context.Background(), c, bucket.CollMsg, strings.NewReader(input.String()), store.RawInsert, Hooks{Progress: func(d int) { progress = append(progress, d) }})
 	if n := res.Stored(); err != nil || n != 2*BatchSize+1 {
 		t.Fatalf("import: %d, %v", n, err)
 	}
@@ -358,7 +358,7 @@ func TestImportBatches(t *testing.T) {
 		t.Errorf("batches %v, progress %v", c.batches, progress)
 	}
 	c = &counting{Backend: testkit.TempBackend(t), failAt: 2}
-	res, err = Import(context.Background(), c, bucket.CollMsg, strings.NewReader(input.String()), store.RawInsert, nil)
+	res, err = Import(context.Background(), c, bucket.CollMsg, strings.NewReader(input.String()), store.RawInsert, Hooks{})
 	want := fmt.Sprintf("import: storing documents %d-%d: connection reset\\nby peer; %d documents before them were stored",
 		BatchSize+1, 2*BatchSize, BatchSize)
 	if n := res.Stored(); n != BatchSize || err == nil || err.Error() != want {
@@ -396,7 +396,7 @@ func TestCancel(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if res, err := Import(ctx, b, bucket.CollMsg, strings.NewReader(`{"doc_id":"a:1"}`), store.RawInsert, nil); res.Stored() != 0 || !errors.Is(err, context.Canceled) {
+	if res, err := Import(ctx, b, bucket.CollMsg, strings.NewReader(`{"doc_id":"a:1"}`), store.RawInsert, Hooks{}); res.Stored() != 0 || !errors.Is(err, context.Canceled) {
 		t.Errorf("import: %+v, %v", res, err)
 	}
 	if n, err := Export(ctx, b, bucket.CollMsg, "", &bytes.Buffer{}); n != 0 || !errors.Is(err, context.Canceled) {
@@ -442,7 +442,7 @@ func TestImportBatchesBoundedByBytes(t *testing.T) {
 		fmt.Fprintf(&input, `{"doc_id":"si_a_b:%d","pad":"%s"}`+"\n", i, strings.Repeat("x", BatchBytes/4))
 	}
 	c := &counting{Backend: testkit.TempBackend(t)}
-	res, err := Import(context.Background(), c, bucket.CollMsg, strings.NewReader(input.String()), store.RawInsert, nil)
+	res, err := Import(context.Background(), c, bucket.CollMsg, strings.NewReader(input.String()), store.RawInsert, Hooks{})
 	if n := res.Stored(); err != nil || n != 10 {
 		t.Fatalf("import: %d, %v", n, err)
 	}
@@ -472,7 +472,7 @@ func TestImportInterruptedSaysWhereItStopped(t *testing.T) {
 			b := testkit.TempBackend(t)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			res, err := Import(ctx, b, bucket.CollMsg, strings.NewReader(c.join(docs)), store.RawInsert, func(int) { cancel() })
+			res, err := Import(ctx, b, bucket.CollMsg, strings.NewReader(c.join(docs)), store.RawInsert, Hooks{Progress: func(int) { cancel() }})
 			want := fmt.Sprintf("import: interrupted: stored %[1]ss 1-%[2]d of the input (%[2]d documents); %[1]s %[3]d on not stored: context canceled",
 				c.unit, BatchSize, BatchSize+1)
 			if res.Stored() != BatchSize || !errors.Is(err, context.Canceled) || fmt.Sprint(err) != want {
@@ -497,10 +497,119 @@ func TestInterruptedImportCountsTheRefusedApart(t *testing.T) {
 	testkit.Insert(t, b, bucket.CollMsg, map[string]any{"doc_id": "si_a_b:3", "msgs": []any{}})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	_, err := Import(ctx, b, bucket.CollMsg, strings.NewReader(input.String()), store.RawInsert, func(int) { cancel() })
+	_, err := Import(ctx, b, bucket.CollMsg, strings.NewReader(input.String()), store.RawInsert, Hooks{Progress: func(int) { cancel() }})
 	want := fmt.Sprintf("stored lines 1-%d of the input (%d documents, 1 refused: their keys were stored already); line %d on not stored",
 		BatchSize, BatchSize-1, BatchSize+1)
 	if !strings.Contains(fmt.Sprint(err), want) {
 		t.Errorf("%v; want %q", err, want)
+	}
+}
+
+// TestExportJoinersFollowTheRuleAndRoundTrip: export writes a zero width
+// joiner or non-joiner that joins nothing as \u200d or \u200c, as every
+// other output shows it, and keeps the ones inside an emoji sequence or a
+// Persian word; importing the export gives back the same bytes.
+func TestExportJoinersFollowTheRuleAndRoundTrip(t *testing.T) {
+	a := testkit.TempBackend(t)
+	family, persian := "\U0001F468\u200d\U0001F469\u200d\U0001F467", "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
+	text := "pay\u200dpal pay\u200cpal " + family + " " + persian + " \u200d"
+	doc := testkit.Raw(t, bson.D{{Key: "_id", Value: "x"}, {Key: "doc_id", Value: "si_u_a_u_b:0"},
+		{Key: "k\u200c", Value: text}, {Key: "msgs", Value: bson.A{bson.D{{Key: "content", Value: family}}}}})
+	testkit.Insert(t, a, bucket.CollMsg, doc)
+	_, out := export(t, a, bucket.CollMsg, "")
+	for _, want := range []string{`pay\u200dpal pay\u200cpal ` + family + " " + persian + ` \u200d`, `"k\u200c"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("export lacks %s:\n%s", want, out)
+		}
+	}
+	b := testkit.TempBackend(t)
+	if _, err := importString(t, b, bucket.CollMsg, out); err != nil {
+		t.Fatal(err)
+	}
+	if got := scan(t, b, bucket.CollMsg); len(got) != 1 || !bytes.Equal(got[0], doc) {
+		t.Errorf("import of the export changed the document:\n%v\n%v", got, doc)
+	}
+	if _, again := export(t, b, bucket.CollMsg, ""); again != out {
+		t.Errorf("second export differs:\n%s\n%s", out, again)
+	}
+}
+
+// TestImportNamesDocumentsThatBreakTheContract: import stores what
+// mongoimport would, msg documents that break the bucket contract too, and
+// names each with what check finds wrong with it: msgs not an array, 101 or
+// 50 slots, a seq stored as a string, a doc_id its slots disagree with, a
+// doc_id not "<cid>:<n>". A sound bucket, and a document refused because
+// its key is stored, are not named.
+func TestImportNamesDocumentsThatBreakTheContract(t *testing.T) {
+	sound := func(index int64) bson.D {
+		var d bson.D
+		if err := bson.Unmarshal(testkit.Raw(t, bucketDoc("si_u_a_u_b", index, 10, 0, 3)), &d); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	set := func(d bson.D, key string, v any) bson.D {
+		for i := range d {
+			if d[i].Key == key {
+				d[i].Value = v
+			}
+		}
+		return d
+	}
+	msgs := func(d bson.D) bson.A {
+		for _, e := range d {
+			if e.Key == "msgs" {
+				return e.Value.(bson.A)
+			}
+		}
+		return nil
+	}
+	line := func(d bson.D) string {
+		out, err := bson.MarshalExtJSON(d, true, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out) + "\n"
+	}
+	long := sound(1)
+	long = set(long, "msgs", append(msgs(long), msgs(long)[1]))
+	short := sound(2)
+	short = set(short, "msgs", msgs(short)[:50])
+	seqText := sound(3)
+	slot := msgs(seqText)[3].(bson.D)
+	for i := range slot {
+		if slot[i].Key == "msg" {
+			msg := slot[i].Value.(bson.D)
+			slot[i].Value = set(msg, "seq", "304")
+		}
+	}
+	moved := set(sound(4), "doc_id", "si_u_a_u_b:9") // slots of bucket 4
+	input := line(sound(0)) +
+		line(bson.D{{Key: "doc_id", Value: "si_u_a_u_b:5"}, {Key: "msgs", Value: bson.D{{Key: "0", Value: bson.D{}}}}}) +
+		line(long) + line(short) + line(seqText) + line(moved) +
+		line(set(sound(6), "doc_id", "si_u_a_u_b")) +
+		line(long) // its key is stored: refused, not named again
+	var named []Broken
+	b := testkit.TempBackend(t)
+	res, err := Import(context.Background(), b, bucket.CollMsg, strings.NewReader(input), store.RawInsert,
+		Hooks{Broken: func(br Broken) { named = append(named, br) }})
+	if err != nil || res.Inserted != 7 || res.Refused != 1 || res.Broken != 6 || len(named) != 6 {
+		t.Fatalf("import: %+v, %v, %d named; want 7 stored, 1 refused, 6 broken and named", res, err, len(named))
+	}
+	for i, want := range []struct{ where, key, why string }{
+		{"line 2", `doc_id "si_u_a_u_b:5"`, "msgs is embedded document, not an array"},
+		{"line 3", `doc_id "si_u_a_u_b:1"`, "msgs has 101 slots, not 100"},
+		{"line 4", `doc_id "si_u_a_u_b:2"`, "msgs has 50 slots, not 100"},
+		{"line 5", `doc_id "si_u_a_u_b:3"`, "slot 3 (seq 304): msg.seq is string"},
+		{"line 6", `doc_id "si_u_a_u_b:9"`, "message says seq 401 but its slot holds seq 901"},
+		{"line 7", `doc_id "si_u_a_u_b"`, `doc_id "si_u_a_u_b" has no "<conversation>:<index>" form`},
+	} {
+		got := named[i]
+		if got.Where != want.where || got.Key != want.key || !strings.Contains(got.Why, want.why) {
+			t.Errorf("named %+v; want %s, %s, %q", got, want.where, want.key, want.why)
+		}
+	}
+	if stored := scan(t, b, bucket.CollMsg); len(stored) != 7 {
+		t.Errorf("%d documents stored, want all 7 (as mongoimport stores them)", len(stored))
 	}
 }
