@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"strings"
 
 	"github.com/chatlens/chatlens/keymap"
@@ -47,6 +48,9 @@ func (c *uiCmd) Validate() error {
 // Run opens the terminal UI. It opens the audit log like any command that
 // writes, since the operator may revoke, delete or mark read from it.
 func (c *uiCmd) Run(ctx context.Context, s *session) error {
+	if err := needTerminal(os.Stdin); err != nil {
+		return err
+	}
 	conn := s.conn
 	opts := ui.Options{As: c.As, Theme: c.Theme, Mouse: c.Mouse, ReadOnly: conn.ReadOnly, Operator: operator(),
 		Deployment: conn.MongoURI != "", TimeZone: s.zone(), Admin: c.Admin, Version: versionLine()}
