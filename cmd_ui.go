@@ -33,13 +33,16 @@ Examples:
     chatlens --mongo-uri 'mongodb://user:pass@host:27017' --redis host:6379 --as 10001 --read-only`
 }
 
-// Validate refuses an unknown theme and a bad keys.json before the store
-// is opened or created.
+// Validate refuses an unknown theme, a bad theme.json and a bad keys.json
+// before the store is opened or created.
 func (c *uiCmd) Validate() error {
 	if c.Theme != "" {
 		if _, err := themes.Get(c.Theme); err != nil {
 			return err
 		}
+	}
+	if _, err := themes.LoadFile(""); err != nil {
+		return err // it names the theme.json it read
 	}
 	_, err := keymap.Load("") // its error names the keys.json it read
 	return err
