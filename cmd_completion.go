@@ -108,7 +108,7 @@ func valueCompletion(v *kong.Value) completable {
 		c.values = slices.Clone(bucket.Collections)
 	case "commands":
 		c.values = []string{} // filled by the script from the command list
-	case "conversations", "users":
+	case "conversations", "users", "contexts":
 		c.dynamic = v.Tag.Get("complete")
 	}
 	return c
@@ -434,17 +434,18 @@ complete -c chatlens -f
 	return err
 }
 
-// The scripts' helper for values from the store: chatlens __complete KIND
-// with the store flags already typed (--data, --mongo-uri, --db) and the
-// --as or --conversation that narrows the candidates. A store that does not
-// answer within a second gives no candidates.
+// The scripts' helper for values from the store (and the config file's
+// context names): chatlens __complete KIND with the store flags already
+// typed (--context, --data, --mongo-uri, --db) and the --as or
+// --conversation that narrows the candidates. A store that does not answer
+// within a second gives no candidates.
 const bashValues = `_chatlens_values() {
     local -a args
     local i w
     for ((i = 1; i < cc - 1; i++)); do
         w="${cw[i]}"
         case "$w" in
-            --data|--mongo-uri|--db|--as|--conversation) args+=("$w" "${cw[i+1]}"); ((i++)) ;;
+            --context|--data|--mongo-uri|--db|--as|--conversation) args+=("$w" "${cw[i+1]}"); ((i++)) ;;
             --by) args+=(--as "${cw[i+1]}"); ((i++)) ;;
         esac
     done
@@ -489,8 +490,8 @@ const zshValues = `_chatlens_values() {
     local i
     for ((i = 2; i < CURRENT - 1; i++)); do
         case ${words[i]} in
-            (--data|--mongo-uri|--db|--as|--conversation) args+=(${words[i]} ${words[i+1]}); ((i++)) ;;
-            (--data=*|--mongo-uri=*|--db=*|--as=*|--conversation=*) args+=(${words[i]}) ;;
+            (--context|--data|--mongo-uri|--db|--as|--conversation) args+=(${words[i]} ${words[i+1]}); ((i++)) ;;
+            (--context=*|--data=*|--mongo-uri=*|--db=*|--as=*|--conversation=*) args+=(${words[i]}) ;;
             (--by) args+=(--as ${words[i+1]}); ((i++)) ;;
             (--by=*) args+=(--as=${words[i]#*=}) ;;
         esac
@@ -505,9 +506,9 @@ const fishValues = `function __chatlens_values
     set -l n (count $toks)
     for i in (seq 2 (math $n - 1))
         switch $toks[$i]
-            case --data --mongo-uri --db --as --conversation
+            case --context --data --mongo-uri --db --as --conversation
                 set args $args $toks[$i] $toks[(math $i + 1)]
-            case '--data=*' '--mongo-uri=*' '--db=*' '--as=*' '--conversation=*'
+            case '--context=*' '--data=*' '--mongo-uri=*' '--db=*' '--as=*' '--conversation=*'
                 set args $args $toks[$i]
             case --by
                 set args $args --as $toks[(math $i + 1)]

@@ -61,6 +61,9 @@ func (c *uiCmd) Run(ctx context.Context, s *session) error {
 	if conn.MongoURI != "" {
 		// A server can be slow to answer: the UI draws first and says so.
 		opts.ConnectingTo = mongostore.Describe(conn.MongoURI, conn.DB)
+		if name := conn.contextName(); name != "" {
+			opts.ConnectingTo += " (context " + name + ")"
+		}
 		opts.Connect = func(ctx context.Context) (*store.Store, string, error) {
 			var warn strings.Builder // the screen is the UI's now: warnings go to its status line
 			stderr := s.stderr

@@ -20,6 +20,7 @@ require (
 	github.com/sahilm/fuzzy v0.1.3
 	go.etcd.io/bbolt v1.4.3
 	go.mongodb.org/mongo-driver/v2 v2.10.0
+	go.yaml.in/yaml/v3 v3.0.5
 )
 
 require (
