@@ -185,7 +185,7 @@ func parseDeployment(dir, name string, node *yaml.Node, keys map[string]contextK
 		return d, nil // a context with no keys: the defaults
 	}
 	if node.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("line %d: want keys such as mongo-uri: and data:", node.Line)
+		return nil, fmt.Errorf("line %d: want keys such as mongo-uri and data", node.Line)
 	}
 	known := []string{keySecretEnv, keySecretCmd}
 	for k := range keys {
