@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/alecthomas/kong"
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/projection"
@@ -16,12 +17,13 @@ import (
 )
 
 // completeCmd is what the completion scripts run for the values of
-// --conversation and --as/--by: the candidates from the store, one a line,
+// --conversation and --as/--by (and --context, from the config file): the
+// candidates from the store, one a line,
 // as gh and kubectl complete names. A store that cannot be opened within
 // completeTimeout (a server away, a file locked by a seed, no store at
 // all) prints nothing and exits 0: a prompt never waits, never errs.
 type completeCmd struct {
-	Kind         string `arg:"" enum:"conversations,users" help:"What to complete."`
+	Kind         string `arg:"" enum:"conversations,users,contexts" help:"What to complete."`
 	Prefix       string `arg:"" optional:"" help:"What is typed so far."`
 	As           string `name:"as" help:"Conversations of this user only."`
 	Conversation string `name:"conversation" help:"Users of this conversation only."`
@@ -33,7 +35,7 @@ const completeTimeout = time.Second
 // completeLimit bounds the candidates printed.
 const completeLimit = 1000
 
-func (c *completeCmd) Run(ctx context.Context, s *session) error {
+func (c *completeCmd) Run(ctx context.Context, parser *kong.Kong, s *session) error {
 	ctx, cancel := context.WithTimeout(ctx, completeTimeout)
 	defer cancel()
 	s.stderr = io.Discard  // a warning would land on the user's prompt
@@ -41,6 +43,16 @@ func (c *completeCmd) Run(ctx context.Context, s *session) error {
 	s.conn.ReadOnly = true // nothing is created, seeded or locked for writing
 	s.openTimeout = completeTimeout
 	var names []string
+	if c.Kind == "contexts" {
+		// The config file's names; no store is opened.
+		if cfg, _ := loadConfig(configPath(), contextKeys(parser.Model)); cfg != nil {
+			names = cfg.names
+		}
+		return c.print(s, names)
+	}
+	if s.contextErr != nil {
+		return nil // not another store's names
+	}
 	err := s.withStore(ctx, reads, func(st *store.Store) error {
 		var err error
 		if c.Kind == "conversations" {
@@ -53,6 +65,11 @@ func (c *completeCmd) Run(ctx context.Context, s *session) error {
 	if err != nil {
 		return nil
 	}
+	return c.print(s, names)
+}
+
+// print writes the names that start with the prefix, one a line.
+func (c *completeCmd) print(s *session, names []string) error {
 	var out strings.Builder
 	n := 0
 	for _, name := range names {
@@ -64,7 +81,7 @@ func (c *completeCmd) Run(ctx context.Context, s *session) error {
 			n++
 		}
 	}
-	_, err = io.WriteString(s.stdout, out.String())
+	_, err := io.WriteString(s.stdout, out.String())
 	return err
 }
 

@@ -108,7 +108,7 @@ func valueCompletion(v *kong.Value) completable {
 		c.values = slices.Clone(bucket.Collections)
 	case "commands":
 		c.values = []string{} // filled by the script from the command list
-	case "conversations", "users":
+	case "conversations", "users", "contexts":
 		c.dynamic = v.Tag.Get("complete")
 	}
 	return c
@@ -166,13 +166,22 @@ func (m completions) bash(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString(`# bash completion for chatlens, printed by "chatlens completion bash".
 # Load it with: source <(chatlens completion bash)
-` + bashValues + `_chatlens() {
+` + bashSplit + bashValues + `_chatlens() {
+    local -a cw
+    local cc pre
+    _chatlens_split
+    _chatlens_complete
+    if [[ -n $pre ]]; then
+        COMPREPLY=("${COMPREPLY[@]/#/$pre}")
+    fi
+}
+_chatlens_complete() {
     local cur prev cmd i w words
-    cur="${COMP_WORDS[COMP_CWORD]}"
-    prev="${COMP_WORDS[COMP_CWORD-1]}"
+    cur="${cw[cc]}"
+    prev="${cw[cc-1]}"
     cmd=""
-    for ((i = 1; i < COMP_CWORD; i++)); do
-        w="${COMP_WORDS[i]}"
+    for ((i = 1; i < cc; i++)); do
+        w="${cw[i]}"
         case "$w" in
 `)
 	fmt.Fprintf(&b, "            %s) ((i++)) ;;\n", strings.Join(names(m.valueFlags()), "|"))
@@ -257,7 +266,7 @@ func (m completions) zshCommandValues() string {
 	if b.Len() == 0 {
 		return ""
 	}
-	return "    case $cmd/${words[CURRENT-1]} in\n" + b.String() + "    esac\n"
+	return "    case $cmd/$prev in\n" + b.String() + "    esac\n"
 }
 
 // zshQuote quotes s for a single-quoted zsh word.
@@ -290,8 +299,16 @@ func (m completions) zsh(w io.Writer) error {
         esac
     done
 `)
+	// --as=alice is one word in zsh: the flag is before its "=", the value
+	// is completed after it.
+	b.WriteString(`    local prev=${words[CURRENT-1]}
+    if [[ ${words[CURRENT]} == --*=* ]]; then
+        prev=${words[CURRENT]%%=*}
+        compset -P '*='
+    fi
+`)
 	b.WriteString(m.zshCommandValues())
-	b.WriteString(`    case ${words[CURRENT-1]} in
+	b.WriteString(`    case $prev in
 `)
 	var bare []string
 	for _, f := range m.valueFlags() {
@@ -417,21 +434,54 @@ complete -c chatlens -f
 	return err
 }
 
-// The scripts' helper for values from the store: chatlens __complete KIND
-// with the store flags already typed (--data, --mongo-uri, --db) and the
-// --as or --conversation that narrows the candidates. A store that does not
-// answer within a second gives no candidates.
+// The scripts' helper for values from the store (and the config file's
+// context names): chatlens __complete KIND with the store flags already
+// typed (--context, --data, --mongo-uri, --db) and the --as or
+// --conversation that narrows the candidates. A store that does not answer
+// within a second gives no candidates.
 const bashValues = `_chatlens_values() {
     local -a args
     local i w
-    for ((i = 1; i < COMP_CWORD - 1; i++)); do
-        w="${COMP_WORDS[i]}"
+    for ((i = 1; i < cc - 1; i++)); do
+        w="${cw[i]}"
         case "$w" in
-            --data|--mongo-uri|--db|--as|--conversation) args+=("$w" "${COMP_WORDS[i+1]}"); ((i++)) ;;
-            --by) args+=(--as "${COMP_WORDS[i+1]}"); ((i++)) ;;
+            --context|--data|--mongo-uri|--db|--as|--conversation) args+=("$w" "${cw[i+1]}"); ((i++)) ;;
+            --by) args+=(--as "${cw[i+1]}"); ((i++)) ;;
         esac
     done
-    "${COMP_WORDS[0]}" __complete "${args[@]}" "$1" -- "${COMP_WORDS[COMP_CWORD]}" 2>/dev/null
+    "${cw[0]}" __complete "${args[@]}" "$1" -- "${cw[cc]}" 2>/dev/null
+}
+`
+
+// bashSplit reads COMP_WORDS into cw, and the index of the word being
+// completed into cc, with a flag's value a word of its own in every form:
+// "--as alice", and "--as=alice", which bash splits into "--as" "=" "alice"
+// (= is in COMP_WORDBREAKS by default) or leaves whole (when it is not;
+// then pre is the "--as=" the completed value keeps).
+const bashSplit = `_chatlens_split() {
+    local i w
+    cw=() cc=0 pre=""
+    for ((i = 0; i < ${#COMP_WORDS[@]}; i++)); do
+        w="${COMP_WORDS[i]}"
+        if [[ $w == "=" && $i -gt 0 && ${COMP_WORDS[i-1]} == --* ]]; then
+            if ((i == COMP_CWORD)); then
+                cw+=("")
+                cc=$((${#cw[@]} - 1))
+            fi
+            continue
+        fi
+        if [[ $w == --*=* ]]; then
+            cw+=("${w%%=*}")
+            if ((i == COMP_CWORD)); then
+                pre="${w%%=*}="
+            fi
+            w="${w#*=}"
+        fi
+        cw+=("$w")
+        if ((i == COMP_CWORD)); then
+            cc=$((${#cw[@]} - 1))
+        fi
+    done
 }
 `
 
@@ -440,11 +490,13 @@ const zshValues = `_chatlens_values() {
     local i
     for ((i = 2; i < CURRENT - 1; i++)); do
         case ${words[i]} in
-            (--data|--mongo-uri|--db|--as|--conversation) args+=(${words[i]} ${words[i+1]}); ((i++)) ;;
+            (--context|--data|--mongo-uri|--db|--as|--conversation) args+=(${words[i]} ${words[i+1]}); ((i++)) ;;
+            (--context=*|--data=*|--mongo-uri=*|--db=*|--as=*|--conversation=*) args+=(${words[i]}) ;;
             (--by) args+=(--as ${words[i+1]}); ((i++)) ;;
+            (--by=*) args+=(--as=${words[i]#*=}) ;;
         esac
     done
-    ${words[1]} __complete $args $1 -- ${words[CURRENT]} 2>/dev/null
+    ${words[1]} __complete $args $1 -- $PREFIX 2>/dev/null
 }
 `
 
@@ -454,12 +506,16 @@ const fishValues = `function __chatlens_values
     set -l n (count $toks)
     for i in (seq 2 (math $n - 1))
         switch $toks[$i]
-            case --data --mongo-uri --db --as --conversation
+            case --context --data --mongo-uri --db --as --conversation
                 set args $args $toks[$i] $toks[(math $i + 1)]
+            case '--context=*' '--data=*' '--mongo-uri=*' '--db=*' '--as=*' '--conversation=*'
+                set args $args $toks[$i]
             case --by
                 set args $args --as $toks[(math $i + 1)]
+            case '--by=*'
+                set args $args (string replace -- --by= --as= $toks[$i])
         end
     end
-    $toks[1] __complete $args $argv[1] -- (commandline -ct) 2>/dev/null
+    $toks[1] __complete $args $argv[1] -- (commandline -ct | string replace -r -- '^--[^=]*=' '') 2>/dev/null
 end
 `

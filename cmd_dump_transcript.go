@@ -57,7 +57,7 @@ func (p *dumpPrinter) head(ctx context.Context, st *store.Store, from, to int64)
 		}
 		name = names[p.c.As]
 	}
-	p.tHead = projection.TranscriptHead{Store: st.Describe(), Conversation: p.c.Conversation,
+	p.tHead = projection.TranscriptHead{Context: st.Context(), Store: st.Describe(), Conversation: p.c.Conversation,
 		Viewer: p.c.As, ViewerName: name, Window: *p.w, From: from, To: to,
 		Captured: time.Now(), Version: versionLine(), Zone: p.s.zone()}
 	_, err := fmt.Fprint(p.s.stdout, t.Head(p.tHead))

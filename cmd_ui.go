@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"strings"
 
 	"github.com/chatlens/chatlens/keymap"
@@ -32,13 +33,16 @@ Examples:
     chatlens --mongo-uri 'mongodb://user:pass@host:27017' --redis host:6379 --as 10001 --read-only`
 }
 
-// Validate refuses an unknown theme and a bad keys.json before the store
-// is opened or created.
+// Validate refuses an unknown theme, a bad theme.json and a bad keys.json
+// before the store is opened or created.
 func (c *uiCmd) Validate() error {
 	if c.Theme != "" {
 		if _, err := themes.Get(c.Theme); err != nil {
 			return err
 		}
+	}
+	if _, err := themes.LoadFile(""); err != nil {
+		return err // it names the theme.json it read
 	}
 	_, err := keymap.Load("") // its error names the keys.json it read
 	return err
@@ -47,6 +51,9 @@ func (c *uiCmd) Validate() error {
 // Run opens the terminal UI. It opens the audit log like any command that
 // writes, since the operator may revoke, delete or mark read from it.
 func (c *uiCmd) Run(ctx context.Context, s *session) error {
+	if err := needTerminal(os.Stdin); err != nil {
+		return err
+	}
 	conn := s.conn
 	opts := ui.Options{As: c.As, Theme: c.Theme, Mouse: c.Mouse, ReadOnly: conn.ReadOnly, Operator: operator(),
 		Deployment: conn.MongoURI != "", TimeZone: s.zone(), Admin: c.Admin, Version: versionLine()}
@@ -54,6 +61,9 @@ func (c *uiCmd) Run(ctx context.Context, s *session) error {
 	if conn.MongoURI != "" {
 		// A server can be slow to answer: the UI draws first and says so.
 		opts.ConnectingTo = mongostore.Describe(conn.MongoURI, conn.DB)
+		if name := conn.contextName(); name != "" {
+			opts.ConnectingTo += " (context " + name + ")"
+		}
 		opts.Connect = func(ctx context.Context) (*store.Store, string, error) {
 			var warn strings.Builder // the screen is the UI's now: warnings go to its status line
 			stderr := s.stderr

@@ -24,6 +24,7 @@ import (
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/demo"
 	"github.com/chatlens/chatlens/store/embedded"
+	"github.com/chatlens/chatlens/store/openimapi"
 	"github.com/chatlens/chatlens/store/rediscache"
 	"github.com/chatlens/chatlens/themes"
 )
@@ -47,6 +48,7 @@ type cli struct {
 	Bench         benchCmd         `cmd:"" help:"The bucket layout against one document per message, in scratch stores."`
 	Find          findCmd          `cmd:"" help:"Find a message across all conversations: conversation, seq, bucket."`
 	Check         checkCmd         `cmd:"" help:"Check bucket invariants, indexes and seq documents."`
+	Contexts      contextsCmd      `cmd:"" help:"The named deployments of the config file, passwords masked."`
 	Completion    completionCmd    `cmd:"" help:"Print a shell completion script (bash, zsh or fish)."`
 	Help          helpCmd          `cmd:"" help:"Show help for chatlens or one command."`
 	Complete      completeCmd      `cmd:"" name:"__complete" hidden:"" help:"Candidates for shell completion (the scripts call it)."`
@@ -55,6 +57,7 @@ type cli struct {
 // connection holds the flags every command takes: where the store is and
 // how to reach it.
 type connection struct {
+	Context        string `name:"context" env:"CHATLENS_CONTEXT" placeholder:"NAME" group:"connection" complete:"contexts" help:"A named deployment in ${config_path} (none: its current-context)."`
 	MongoURI       string `name:"mongo-uri" env:"CHATLENS_MONGO_URI" placeholder:"URI" group:"connection" help:"MongoDB URI; none: the embedded store."`
 	DB             string `name:"db" default:"openim_v3" group:"connection" help:"MongoDB database."`
 	Redis          string `name:"redis" env:"CHATLENS_REDIS" placeholder:"ADDR" group:"connection" help:"Redis address or URL, the first read layer."`
@@ -70,6 +73,19 @@ type connection struct {
 	OpenIMSecret  string        `name:"openim-secret" env:"CHATLENS_OPENIM_SECRET" placeholder:"SECRET" group:"connection" help:"The server's secret (share.yml), for the admin token that asks each user's token."`
 	OpenIMAdmin   string        `name:"openim-admin" default:"imAdmin" placeholder:"USER" group:"connection" help:"The server's app admin user ID (share.yml imAdminUserID): its token makes API writes, and its own writes pass the permission checks, as the server passes them."`
 	OpenIMTimeout time.Duration `name:"openim-timeout" default:"10s" placeholder:"DURATION" group:"connection" help:"How long to wait for each answer of the API before its seqs are unknown."`
+
+	// deployment is the context chosen (--context, CHATLENS_CONTEXT or
+	// current-context); nil for none.
+	deployment *deployment
+}
+
+// contextName names the deployment in the status bar, transcripts and the
+// audit log; "" for none.
+func (c *connection) contextName() string {
+	if c.deployment == nil {
+		return ""
+	}
+	return c.deployment.name
 }
 
 // Validate checks the Redis address before anything creates or seeds a
@@ -80,8 +96,16 @@ func (c *connection) Validate() error {
 			return err
 		}
 	}
+	if c.OpenIMAPI != "" && c.OpenIMSecret == "" && c.deployment.hasSecretSource() {
+		// The secret is asked for (a variable read, a command run) only
+		// when a write needs it.
+		if err := openimapi.CheckURL(c.OpenIMAPI); err != nil {
+			return usageError{err.Error()}
+		}
+		return nil
+	}
 	if c.OpenIMAPI != "" {
-		_, err := c.openIMClient()
+		_, err := c.openIMClient(context.Background())
 		return err
 	}
 	return nil
@@ -155,9 +179,13 @@ func runContext(ctx context.Context, args []string, p process) (code int) {
 }
 
 // newParser declares the command line to kong; help and version print to
-// stdout.
-func newParser(p process) (*kong.Kong, error) {
-	return kong.New(&cli{},
+// stdout. The context of the config file resolves what the command line
+// does not give.
+func newParser(p process) (*kong.Kong, *contextChoice, error) {
+	target := &cli{}
+	choice := &contextChoice{conn: &target.connection}
+	parser, err := kong.New(target,
+		kong.Resolvers(choice),
 		kong.Name("chatlens"),
 		kong.Description("chatlens shows an OpenIM-style bucketed message store the way one chosen user sees it.\n\n"+
 			"With no command it starts the terminal UI (no --mongo-uri: a local demo store). "+
@@ -179,13 +207,15 @@ func newParser(p process) (*kong.Kong, error) {
 			"bench_messages":     fmt.Sprint(bench.DefaultMessages),
 			"bench_batch":        fmt.Sprint(bench.DefaultBatchSize),
 			"bucket_size":        fmt.Sprint(bucket.BucketSize),
+			"config_path":        configPath(),
 		},
 	)
+	return parser, choice, err
 }
 
 // dispatch parses args and runs the command they name.
 func dispatch(ctx context.Context, args []string, p process) error {
-	parser, err := newParser(p)
+	parser, choice, err := newParser(p)
 	if err != nil {
 		return err // a mistake in the declaration above
 	}
@@ -193,13 +223,25 @@ func dispatch(ctx context.Context, args []string, p process) error {
 		return err
 	}
 	kctx, err := parser.Parse(args)
+	if choice.err != nil && (kctx == nil || commandName(kctx) != "__complete") {
+		return choice.err // the context's values were not applied: the first mistake
+	}
 	if err != nil {
 		return parseError(parser, err)
+	}
+	choice.decide(kctx) // (when kong asked for no flag)
+	if err := choice.enforce(); err != nil {
+		return err
 	}
 	if err := emptyFlag(kctx); err != nil {
 		return err
 	}
-	s := &session{process: p, conn: &parser.Model.Target.Addr().Interface().(*cli).connection, cmd: commandName(kctx)}
+	s := &session{process: p, conn: choice.conn, cmd: commandName(kctx), contextErr: choice.err}
+	if s.cmd != "__complete" {
+		for _, w := range choice.warnings {
+			fmt.Fprintln(p.stderr, "chatlens: "+w)
+		}
+	}
 	kctx.BindTo(ctx, (*context.Context)(nil))
 	kctx.Bind(s, parser)
 	return kctx.Run()

@@ -50,12 +50,15 @@ func (w withTemplate) Run() int {
 	if err != nil {
 		panic(err)
 	}
-	for _, k := range []string{"CHATLENS_MONGO_URI", "CHATLENS_REDIS", "CHATLENS_DATA"} {
+	for _, k := range []string{"CHATLENS_MONGO_URI", "CHATLENS_REDIS", "CHATLENS_DATA", "CHATLENS_CONTEXT",
+		"CHATLENS_OPENIM_API", "CHATLENS_OPENIM_SECRET"} {
 		os.Unsetenv(k)
 	}
-	// Nothing a test does may touch the real user directories.
+	// Nothing a test does may touch the real user directories, nor read
+	// the user's config (a current-context would point the tests at it).
 	os.Setenv("XDG_DATA_HOME", filepath.Join(dir, "xdg-data"))
 	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "xdg-state"))
+	os.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "xdg-config"))
 	template = filepath.Join(dir, "template.db")
 	var out, errs bytes.Buffer
 	args := append([]string{"seed", "--data", template, "--audit-log", filepath.Join(dir, "audit.log")}, small...)

@@ -22,29 +22,56 @@ func firstRunEnv(t *testing.T) (env []string, data, audit string) {
 }
 
 func TestFirstRunSeedIsAudited(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		args []string
-	}{{"UI", nil}, {"conversations", []string{"conversations", "--as", "alice"}}} {
-		t.Run(c.name, func(t *testing.T) {
-			env, data, audit := firstRunEnv(t)
-			cmd := exec.Command(chatlensBinary(t), c.args...)
-			cmd.Env = append(cmd.Environ(), env...)
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // no terminal for the UI
-			out, _ := cmd.CombinedOutput()
-			if !strings.Contains(string(out), "chatlens: seeded ") {
-				t.Fatalf("first run: %s; want the demo seeded", out)
-			}
-			lines := auditLines(t, audit)
-			if len(lines) != 2 || lines[0]["result"] != "intent" || lines[1]["result"] != "ok" ||
-				lines[0]["action"] != "seed 1" || lines[1]["action"] != "seed 1" {
-				t.Errorf("audit log after a first run: %v; want the seed's intent, then ok", lines)
-			}
-			if fileSize(data) == 0 {
-				t.Errorf("no store at %s", data)
-			}
-		})
+	seededAndAudited := func(t *testing.T, out, data, audit string) {
+		t.Helper()
+		if !strings.Contains(out, "chatlens: seeded ") {
+			t.Fatalf("first run: %s; want the demo seeded", out)
+		}
+		lines := auditLines(t, audit)
+		if len(lines) != 2 || lines[0]["result"] != "intent" || lines[1]["result"] != "ok" ||
+			lines[0]["action"] != "seed 1" || lines[1]["action"] != "seed 1" {
+			t.Errorf("audit log after a first run: %v; want the seed's intent, then ok", lines)
+		}
+		if fileSize(data) == 0 {
+			t.Errorf("no store at %s", data)
+		}
 	}
+	t.Run("UI", func(t *testing.T) {
+		env, data, audit := firstRunEnv(t)
+		term, tty := openTerminal(t)
+		cmd := exec.Command(chatlensBinary(t), "--theme", "dark")
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+		cmd.Env = append(cmd.Environ(), append(env, "TERM=xterm-256color")...)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		tty.Close()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		// The whole demo is seeded before the first frame: a slow machine
+		// may take minutes, and an ended process ends the wait.
+		guard := time.After(5 * time.Minute)
+		for !strings.Contains(term.since(0), "Bob") {
+			select {
+			case <-term.seen:
+			case err := <-done:
+				t.Fatalf("the UI ended (%v) before its list; it drew %q", err, term.since(0))
+			case <-guard:
+				t.Fatalf("no list after 5 minutes; drawn %q", term.since(0))
+			}
+		}
+		_ = cmd.Process.Kill()
+		<-done
+		seededAndAudited(t, term.since(0), data, audit)
+	})
+	t.Run("conversations", func(t *testing.T) {
+		env, data, audit := firstRunEnv(t)
+		cmd := exec.Command(chatlensBinary(t), "conversations", "--as", "alice")
+		cmd.Env = append(cmd.Environ(), env...)
+		out, _ := cmd.CombinedOutput()
+		seededAndAudited(t, string(out), data, audit)
+	})
 	t.Run("killed", func(t *testing.T) {
 		env, data, audit := firstRunEnv(t)
 		p := startChatlens(t, env, "conversations", "--as", "alice")
@@ -61,4 +88,30 @@ func TestFirstRunSeedIsAudited(t *testing.T) {
 			t.Errorf("audit log after kill -9 of a first run: %v; want the seed's intent line", lines)
 		}
 	})
+}
+
+// Issue 27, item 8: the UI where there is no terminal (a script, cron, a CI
+// job) said Bubble Tea's "could not open a new TTY: open /dev/tty: no such
+// device or address", after seeding the demo for nothing. It says the UI
+// needs a terminal and which commands serve scripts, as bad usage, and
+// creates nothing.
+func TestUIWithoutTerminal(t *testing.T) {
+	env, data, _ := firstRunEnv(t)
+	cmd := exec.Command(chatlensBinary(t), "--as", "alice")
+	cmd.Env = append(cmd.Environ(), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} // no controlling terminal; stdin is /dev/null
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := cmd.ProcessState.ExitCode()
+	if err != nil && code < 0 {
+		t.Fatal(err)
+	}
+	want := "chatlens: the UI needs a terminal, and this process has none; for scripts, chatlens dump and chatlens conversations print to standard output\n"
+	if code != 2 || stderr.String() != want || stdout.Len() != 0 {
+		t.Errorf("no terminal: exit %d, stdout %q, stderr %q; want exit 2 and %q", code, stdout.String(), stderr.String(), want)
+	}
+	if fileSize(data) != 0 {
+		t.Errorf("the demo store was created at %s without a terminal to show it", data)
+	}
 }

@@ -38,6 +38,10 @@ type session struct {
 	// store is opened: a write that cannot start (the file locked, MongoDB
 	// unreachable, permission denied) is audited as it, with why.
 	attempt *store.AuditEntry
+	// contextErr is why the context asked for could not be used, kept
+	// for __complete, which then completes nothing rather than another
+	// store's names.
+	contextErr error
 }
 
 // noRedisNote is said once to a reader of a deployment without --redis:
@@ -134,9 +138,10 @@ func (s *session) open(ctx context.Context, use storeUse) error {
 	if s.cmd == "seed" {
 		audit = nil // one entry for the whole seed, not one per batch
 	}
-	opts := store.Options{Cache: cache, ReadOnly: c.ReadOnly, Audit: audit, Operator: operator(), IMAdmins: []string{c.OpenIMAdmin}}
-	if c.OpenIMAPI != "" && use.writes {
-		api, err := c.openIMClient()
+	opts := store.Options{Cache: cache, ReadOnly: c.ReadOnly, Audit: audit, Operator: operator(), IMAdmins: []string{c.OpenIMAdmin},
+		Context: c.contextName()}
+	if c.OpenIMAPI != "" && use.writes && !c.ReadOnly { // (read-only: no write, no secret asked for)
+		api, err := c.openIMClient(ctx)
 		if err != nil {
 			_ = backend.Close(ctx)
 			return err
@@ -148,9 +153,17 @@ func (s *session) open(ctx context.Context, use storeUse) error {
 }
 
 // openIMClient is the client of --openim-api; a bad URL or no secret is a
-// usage error.
-func (c *connection) openIMClient() (*openimapi.Client, error) {
-	api, err := openimapi.New(openimapi.Options{URL: c.OpenIMAPI, Secret: c.OpenIMSecret, Admin: c.OpenIMAdmin, Timeout: c.OpenIMTimeout})
+// usage error. The secret is --openim-secret, else the context's
+// openim-secret-env or openim-secret-cmd, asked for now.
+func (c *connection) openIMClient(ctx context.Context) (*openimapi.Client, error) {
+	secret := c.OpenIMSecret
+	if secret == "" && c.deployment.hasSecretSource() {
+		var err error
+		if secret, err = c.deployment.secret(ctx); err != nil {
+			return nil, err
+		}
+	}
+	api, err := openimapi.New(openimapi.Options{URL: c.OpenIMAPI, Secret: secret, Admin: c.OpenIMAdmin, Timeout: c.OpenIMTimeout})
 	if errors.Is(err, openimapi.ErrBadURL) {
 		return nil, usageError{err.Error()}
 	}
@@ -276,6 +289,7 @@ func (s *session) openAuditLog() error {
 	if err != nil {
 		return fmt.Errorf("audit log: %w", err)
 	}
+	log.SetContext(s.conn.contextName())
 	s.logFile, s.log = f, log
 	return nil
 }

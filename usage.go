@@ -67,11 +67,14 @@ func unknownFlag(msg string) (string, bool) {
 }
 
 // flagNames are the flags the command kctx selected takes, with the
-// global ones.
+// global ones. With no command word the UI's flags are valid too: kong
+// picks the UI only after the flags parse.
 func flagNames(parser *kong.Kong, kctx *kong.Context) []string {
 	node := parser.Model.Node
 	if n := kctx.Selected(); n != nil {
 		node = n
+	} else if ui := uiNode(parser); ui != nil {
+		node = ui
 	}
 	var names []string
 	for _, group := range node.AllFlags(true) {
@@ -101,6 +104,16 @@ func elsewhere(parser *kong.Kong, flag string) (string, []string) {
 	}
 	near := keymap.Nearest(flag, all)
 	return near, owners[near]
+}
+
+// uiNode is the UI's command, what runs with no command word.
+func uiNode(parser *kong.Kong) *kong.Node {
+	for _, n := range parser.Model.Children {
+		if n.Name == "ui" {
+			return n
+		}
+	}
+	return nil
 }
 
 func commandNames(parser *kong.Kong) []string {

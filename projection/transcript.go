@@ -16,6 +16,7 @@ import (
 
 // TranscriptHead is what a transcript says before its rows.
 type TranscriptHead struct {
+	Context      string // the named deployment (a context of the config file); "" for none
 	Store        string // the store or deployment, credentials masked (Store.Describe)
 	Conversation string
 	Viewer       string
@@ -94,11 +95,14 @@ func (h TranscriptHead) headFields() [][2]string {
 		}
 		return id
 	}
-	fields := [][2]string{
-		{"Store", h.Store},
-		{"Conversation", h.Conversation},
-		{"Viewer", who(h.Viewer, h.ViewerName)},
+	var fields [][2]string
+	if h.Context != "" {
+		fields = append(fields, [2]string{"Context", h.Context})
 	}
+	fields = append(fields,
+		[2]string{"Store", h.Store},
+		[2]string{"Conversation", h.Conversation},
+		[2]string{"Viewer", who(h.Viewer, h.ViewerName)})
 	for i, l := range WindowReasons(h.Viewer, h.Window) {
 		fields = append(fields, [2]string{map[bool]string{true: "Window", false: ""}[i == 0], l})
 	}

@@ -21,6 +21,7 @@ type Store struct {
 	api       API // nil: writes go through the state machine on the backend
 	apiSettle time.Duration
 	imAdmins  []string // the deployment's app admins (Options.IMAdmins)
+	context   string   // the named deployment (Options.Context)
 	// FindBatch is the most buckets read in one find.
 	FindBatch int
 
@@ -49,6 +50,9 @@ type Options struct {
 	// share.yml imAdminUserID): their own writes pass as --admin's do, as
 	// the server's authverify.IsAdmin passes their token.
 	IMAdmins []string
+	// Context names the deployment, as the user's config file does (a
+	// context such as prod-eu); "" when none was chosen.
+	Context string
 }
 
 // New wraps backend.
@@ -58,7 +62,7 @@ func New(backend Backend, opts Options) *Store {
 		settle = DefaultAPISettle
 	}
 	return &Store{backend: backend, cache: opts.Cache, readOnly: opts.ReadOnly,
-		audit: opts.Audit, operator: opts.Operator, api: opts.API, apiSettle: settle, FindBatch: 16,
+		audit: opts.Audit, operator: opts.Operator, api: opts.API, apiSettle: settle, FindBatch: 16, context: opts.Context,
 		imAdmins: slices.DeleteFunc(slices.Clone(opts.IMAdmins), func(id string) bool { return id == "" })}
 }
 
@@ -72,6 +76,9 @@ func (s *Store) Backend() Backend { return s.backend }
 // SlotReads says how a read of a few slots reads on this backend: cut to
 // them, or as whole buckets (a server without the $slice projection).
 func (s *Store) SlotReads() SlotReadMode { return s.backend.SlotReads() }
+
+// Context is the named deployment the store was opened as (Options.Context).
+func (s *Store) Context() string { return s.context }
 
 // ReadOnly reports whether writes are refused.
 func (s *Store) ReadOnly() bool { return s.readOnly }

@@ -35,6 +35,7 @@ const (
 type AuditEntry struct {
 	Time         time.Time `json:"time"`
 	Operator     string    `json:"operator"`
+	Context      string    `json:"context,omitempty"` // the named deployment (AuditLog.SetContext)
 	Action       string    `json:"action"`
 	Conversation string    `json:"conversation"`
 	Seqs         SeqList   `json:"seqs"`
@@ -98,9 +99,19 @@ func (l *SeqList) UnmarshalJSON(b []byte) error {
 
 // AuditLog appends JSON lines to a writer; safe for concurrent use.
 type AuditLog struct {
-	mu   sync.Mutex
-	w    io.Writer
-	path string // the file w appends to, when opened by OpenAuditLog
+	mu      sync.Mutex
+	w       io.Writer
+	path    string // the file w appends to, when opened by OpenAuditLog
+	context string // named on every line (SetContext)
+}
+
+// SetContext names the deployment (a context of the config file) on every
+// line appended after it, so one log kept for several deployments tells
+// which one each write went to.
+func (a *AuditLog) SetContext(name string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.context = name
 }
 
 // NewAuditLog writes entries to w (an append-only file in practice).
@@ -113,13 +124,16 @@ func (a *AuditLog) Append(e AuditEntry) error {
 	if a == nil || a.w == nil {
 		return nil
 	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if e.Context == "" {
+		e.Context = a.context
+	}
 	line, err := json.Marshal(e)
 	if err != nil {
 		return err
 	}
 	line = bucket.EscapeJSONLine(line)
-	a.mu.Lock()
-	defer a.mu.Unlock()
 	_, err = a.w.Write(append(line, '\n'))
 	return err
 }

@@ -107,3 +107,18 @@ func TestStatusBarCountsCacheHitsAndMisses(t *testing.T) {
 		t.Errorf("a cache that answers is reported as failing: %q", bar)
 	}
 }
+
+// Issue 27, item 10: the status bar names the deployment (a context of the
+// config file) first, so a narrow terminal still tells prod from staging.
+func TestStatusBarNamesTheContext(t *testing.T) {
+	st, tb := newTestStore(t, false)
+	seedSmall(t, st)
+	named := store.New(tb, store.Options{Context: "prod-eu", ReadOnly: true})
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, named, opts, 60, 30)
+	d.open(chatAB)
+	bar := strings.Split(d.m.View(), "\n")[28]
+	if !strings.HasPrefix(strings.TrimSpace(bar), "context prod-eu │ as alice │ read-only") {
+		t.Errorf("status bar %q: want the context first, then the viewer", bar)
+	}
+}

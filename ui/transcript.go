@@ -179,7 +179,7 @@ func (j transcriptJob) write(from, to int64) tea.Msg {
 		readers = toReaders(rs)
 	}
 	format := projection.TranscriptFormats["markdown"]
-	head := projection.TranscriptHead{Store: st.Describe(), Conversation: j.cid, Viewer: j.viewer, ViewerName: j.viewerName,
+	head := projection.TranscriptHead{Context: st.Context(), Store: st.Describe(), Conversation: j.cid, Viewer: j.viewer, ViewerName: j.viewerName,
 		Window: j.win, From: from, To: to, Captured: j.e.now(), Version: j.e.version, Zone: j.e.loc}
 	if j.compareAs != "" {
 		head.Compare, head.CompareName, head.CompareWindow = j.compareAs, j.otherName, j.otherWin

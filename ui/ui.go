@@ -69,7 +69,7 @@ type Options struct {
 // Run opens the terminal UI and returns when the user quits or ctx ends.
 func Run(ctx context.Context, st *store.Store, opts Options) error {
 	// The background must be asked before Bubble Tea owns the terminal.
-	theme, err := themes.Resolve(opts.Theme, lipgloss.HasDarkBackground)
+	theme, err := themes.Start(opts.Theme, lipgloss.HasDarkBackground)
 	if err != nil {
 		return err
 	}

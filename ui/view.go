@@ -94,6 +94,9 @@ func (m *Model) statusBar() string {
 	stats := m.e.st.Stats()
 	// Most telling first: a narrow terminal cuts from the right.
 	parts := []string{"as " + m.viewer()}
+	if c := m.e.st.Context(); c != "" {
+		parts = []string{"context " + c, parts[0]} // which deployment, before all
+	}
 	if m.e.readOnly {
 		parts = append(parts, "read-only") // before anything a narrow bar may cut
 	}

@@ -69,9 +69,9 @@ type Client struct {
 
 // New checks opts and returns a client; it sends nothing yet.
 func New(opts Options) (*Client, error) {
-	u, err := url.Parse(strings.TrimRight(opts.URL, "/"))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%w: want an http:// or https:// URL of the OpenIM API, got %q", ErrBadURL, maskURL(opts.URL))
+	u, err := parseURL(opts.URL)
+	if err != nil {
+		return nil, err
 	}
 	if opts.Secret == "" {
 		return nil, fmt.Errorf("%w needs --openim-secret (or CHATLENS_OPENIM_SECRET): the admin token is asked with it", ErrBadURL)
@@ -87,7 +87,7 @@ func New(opts Options) (*Client, error) {
 }
 
 // Describe names the API, with any password in its URL masked.
-func (c *Client) Describe() string { return "OpenIM API " + maskURL(c.base.String()) }
+func (c *Client) Describe() string { return "OpenIM API " + MaskURL(c.base.String()) }
 
 // Send makes one call of a write with the acting user's token (the admin's
 // with call.Admin). A refused token is the call's answer; a token that got
@@ -253,8 +253,23 @@ func (c *Client) scrubText(s string) string {
 	return s
 }
 
-// maskURL hides the password of a URL's user info.
-func maskURL(raw string) string {
+// CheckURL refuses a URL that is not the API's (ErrBadURL), before the
+// secret New needs is asked for.
+func CheckURL(raw string) error {
+	_, err := parseURL(raw)
+	return err
+}
+
+func parseURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimRight(raw, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("%w: want an http:// or https:// URL of the OpenIM API, got %q", ErrBadURL, MaskURL(raw))
+	}
+	return u, nil
+}
+
+// MaskURL hides the password of a URL's user info.
+func MaskURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "(not a URL)" // it may hold a password chatlens cannot find
