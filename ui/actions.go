@@ -158,25 +158,10 @@ func (t *timeline) revokeDialog(seq int64, viewer, summary string) confirmDialog
 		lines = append(lines, viewer+" may not revoke it: "+d.Rule)
 		return confirmDialog{title: "Revoke refused", lines: lines, rule: d.Rule}
 	}
-	role := "role " + roleName(d.Role)
+	role := "role " + store.RoleName(d.Role)
 	if msg.SessionType == bucket.SessionSingle && !who.Admin { // an app admin's revoke records role 0
 		role = "role = user.app_manger_level"
 	}
 	lines = append(lines, fmt.Sprintf("%s may: %s; revoked by %s (%s)", viewer, d.Rule, viewer, role))
 	return confirmDialog{title: "Revoke for everyone?", lines: lines, run: func() tea.Msg { return nil }}
-}
-
-func roleName(level int32) string {
-	switch level {
-	case bucket.RoleOwner:
-		return "owner"
-	case bucket.RoleAdmin:
-		return "admin"
-	case bucket.RoleMember:
-		return "member"
-	}
-	if level == 0 {
-		return "0, none"
-	}
-	return fmt.Sprintf("%d", level)
 }

@@ -64,7 +64,7 @@ func findFirstViewer(e *common, req reqID) tea.Cmd {
 		best := ms[0] // Members come highest role first
 		why := "a member of " + cid
 		if best.RoleLevel != 0 {
-			why = roleName(best.RoleLevel) + " of " + cid
+			why = store.RoleName(best.RoleLevel) + " of " + cid
 		}
 		return firstViewerMsg{req: req, viewer: best.UserID, why: why}
 	}

@@ -115,7 +115,7 @@ func (p *picker) View() string {
 			label += "  " + mb.Nickname
 		}
 		if mb.RoleLevel != 0 {
-			label += "  (" + roleName(mb.RoleLevel) + ")"
+			label += "  (" + store.RoleName(mb.RoleLevel) + ")"
 		}
 		label = projection.Truncate(projection.SingleLine(label), w-2)
 		if i == p.cursor {

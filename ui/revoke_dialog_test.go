@@ -8,6 +8,24 @@ import (
 	"github.com/chatlens/chatlens/store"
 )
 
+// TestPickerNamesRolesAsOpenIM: the viewer picker names a member's role
+// as OpenIM does and as the revoke rule says it: "ordinary member", not
+// "member".
+func TestPickerNamesRolesAsOpenIM(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatT)
+	d.keys("v")
+	view := d.m.View()
+	for _, want := range []string{"alice  Alice  (owner)", "bob  Bob  (ordinary member)", "carol  Carol  (admin)"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the picker does not show %q:\n%s", want, view)
+		}
+	}
+}
+
 // TestRevokeDialogSaysWhoMayRevoke: before asking, the revoke dialog says
 // who may revoke the message and whether the viewer may, by OpenIM's rules
 // (open-im-server internal/rpc/msg/revoke.go RevokeMsg): in a single chat
@@ -27,6 +45,7 @@ func TestRevokeDialogSaysWhoMayRevoke(t *testing.T) {
 		{"carol", chatT, 3, "Revoke refused", "carol may not revoke it: a group admin may revoke only an ordinary member's message (the sender alice is the group's owner)"},
 		{"carol", chatT, 1, "Revoke for everyone?", "carol may: a group admin may revoke an ordinary member's"},
 		{"bob", chatT, 2, "Revoke refused", "bob may not revoke it: an ordinary member may revoke only their own message (sent by carol)"},
+		{"bob", chatT, 1, "Revoke for everyone?", "bob may: the sender may revoke their own message; revoked by bob (role ordinary member)"},
 	}
 	for _, c := range cases {
 		st, _ := newTestStore(t, false)
