@@ -10,6 +10,8 @@ import (
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+
+	"github.com/chatlens/chatlens/ui/common"
 )
 
 // convItem is one row of the conversation list.
@@ -27,11 +29,11 @@ type convItem struct {
 // convList is the left pane: the conversations of one owner. Open and
 // Search ask the root (asked) to open a conversation or the filter input.
 type convList struct {
-	e       *common
+	e       *common.Common
 	owner   string
 	names   map[string]string // nicknames of the owner and the peers
 	groups  map[string]string // names of the groups listed
-	req     reqID             // the load in flight or last answered (reqID)
+	req     common.ReqID      // the load in flight or last answered (common.ReqID)
 	loading bool
 	err     error
 	// fromMessages: no conversation documents for owner; the items were
@@ -50,6 +52,8 @@ type convList struct {
 	focused bool
 }
 
+var _ common.Component = (*convList)(nil)
+
 // listAsk is what the list asks of the root after a key.
 type listAsk int
 
@@ -66,7 +70,7 @@ func (l *convList) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	keys := l.e.keys
+	keys := l.e.Keys
 	page := max(1, (l.height-1)/2) // two lines a conversation
 	switch {
 	case key.Matches(k, keys.Up):
@@ -111,7 +115,7 @@ func (l *convList) SetSize(width, height int) {
 	}
 }
 
-func (l *convList) ShortHelp() []key.Binding { return l.e.keys.ListHelp() }
+func (l *convList) ShortHelp() []key.Binding { return l.e.Keys.ListHelp() }
 
 func (l *convList) FullHelp() [][]key.Binding { return [][]key.Binding{l.ShortHelp()} }
 
@@ -150,7 +154,7 @@ func (l *convList) setFilter(f string) {
 }
 
 func (l *convList) applyFilter() {
-	l.shown = fuzzyFilter(l.filter, len(l.items), func(i int) []string {
+	l.shown = common.FuzzyFilter(l.filter, len(l.items), func(i int) []string {
 		return []string{l.items[i].name, l.items[i].sum.ConversationID}
 	})
 	l.cursor = min(l.cursor, max(0, len(l.shown)-1))
@@ -183,13 +187,13 @@ func typeMarker(cid string) string {
 // header is the lines above the rows: the title, what the list is waiting
 // for or why it is empty, the filter.
 func (l *convList) header() []string {
-	t, width := l.e.theme, l.width
+	t, width := l.e.Theme, l.width
 	title := t.Title.Render(projection.Truncate("Conversations of "+projection.SingleLine(l.owner), width))
 	lines := []string{title}
 	switch {
 	case l.err != nil:
 		lines = append(lines, t.Error.Render(projection.Truncate("load failed: "+projection.SingleLine(l.err.Error()), width)),
-			t.Muted.Render(fmt.Sprintf("press %s to retry", l.e.keys.Retry.Help().Key)))
+			t.Muted.Render(fmt.Sprintf("press %s to retry", l.e.Keys.Retry.Help().Key)))
 	case l.loading && len(l.items) == 0:
 		lines = append(lines, t.Muted.Render("loading…"))
 	case l.loading && l.itemsFor != l.owner:
@@ -222,7 +226,7 @@ func (l *convList) View() string {
 }
 
 func (l *convList) row(it *convItem, selected bool) []string {
-	t, width := l.e.theme, l.width
+	t, width := l.e.Theme, l.width
 	unread := ""
 	if n := it.sum.Unread(); n > 0 && l.itemsFor == l.owner {
 		unread = fmt.Sprintf(" (%d)", n)
@@ -255,5 +259,5 @@ func (l *convList) row(it *convItem, selected bool) []string {
 	if selected && l.focused {
 		style = t.Selected
 	}
-	return []string{style.Render(padRight(head, width)), t.Muted.Render(preview)}
+	return []string{style.Render(common.PadRight(head, width)), t.Muted.Render(preview)}
 }

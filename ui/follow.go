@@ -7,6 +7,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/store/bucket"
+
+	"github.com/chatlens/chatlens/ui/common"
 )
 
 // followEvery is how often a followed conversation asks where its
@@ -18,17 +20,17 @@ const followEvery = 2 * time.Second
 // in; the cursor, when it was on the newest message, moves with them.
 type follow struct {
 	on     bool
-	req    reqID  // ticks and polls of an earlier follow are dropped
-	from   string // where the max seq was read (MALLOC_SEQ:<cid> or seq.max_seq)
-	tailTo int64  // the seq the cursor moves to when the new bucket arrives
+	req    common.ReqID // ticks and polls of an earlier follow are dropped
+	from   string       // where the max seq was read (MALLOC_SEQ:<cid> or seq.max_seq)
+	tailTo int64        // the seq the cursor moves to when the new bucket arrives
 }
 
 type followTickMsg struct {
-	req reqID
+	req common.ReqID
 }
 
 type followPolledMsg struct {
-	req  reqID
+	req  common.ReqID
 	seq  int64
 	from string
 	err  error
@@ -36,13 +38,13 @@ type followPolledMsg struct {
 
 // followTick waits, then asks for a poll; tests replace it to drive polls
 // by hand.
-var followTick = func(req reqID) tea.Cmd {
+var followTick = func(req common.ReqID) tea.Cmd {
 	return tea.Tick(followEvery, func(time.Time) tea.Msg { return followTickMsg{req: req} })
 }
 
-func pollLatest(e *common, cid string, req reqID) tea.Cmd {
+func pollLatest(e *common.Common, cid string, req common.ReqID) tea.Cmd {
 	return func() tea.Msg {
-		seq, from, err := e.st.LatestSeq(e.ctx, cid)
+		seq, from, err := e.Store.LatestSeq(e.Ctx, cid)
 		return followPolledMsg{req: req, seq: seq, from: from, err: err}
 	}
 }
@@ -51,13 +53,13 @@ func pollLatest(e *common, cid string, req reqID) tea.Cmd {
 func (m *Model) toggleFollow() tea.Cmd {
 	t := m.tl
 	t.follow.on = !t.follow.on
-	t.follow.req = m.e.newReq()
+	t.follow.req = m.e.NewReq()
 	if !t.follow.on {
 		m.setStatus("stopped following "+t.cid, false)
 		return nil
 	}
 	m.setStatus(fmt.Sprintf("following %s: new messages appear as they arrive (%s to stop)",
-		t.cid, m.e.keys.Follow.Help().Key), false)
+		t.cid, m.e.Keys.Follow.Help().Key), false)
 	return pollLatest(m.e, t.cid, t.follow.req)
 }
 

@@ -9,6 +9,8 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
+
+	"github.com/chatlens/chatlens/ui/common"
 )
 
 // Runs of two or more seqs without a message are drawn as one row
@@ -79,7 +81,7 @@ func (t *timeline) runOpen(r [2]int64) bool {
 
 // holeRunLine is the row of run r.
 func (t *timeline) holeRunLine(r [2]int64, width, seqWidth int) string {
-	th := t.e.theme
+	th := t.e.Theme
 	marker, style := "  ", th.Hole
 	if t.cursor >= r[0] && t.cursor <= r[1] {
 		marker, style = t.marker(t.cursor), th.Selected
@@ -89,7 +91,7 @@ func (t *timeline) holeRunLine(r [2]int64, width, seqWidth int) string {
 		text += " …" // the run goes on past what is read
 	}
 	line := fmt.Sprintf("%s%*d %*s %s", marker, seqWidth, r[0], len(t.clockFmt), "", text)
-	return style.Render(padRight(projection.Truncate(line, width), width))
+	return style.Render(common.PadRight(projection.Truncate(line, width), width))
 }
 
 // stepOverRun moves the cursor one row down or up when it is on a run:
@@ -133,7 +135,7 @@ func (t *timeline) nextMessage(dir int64) tea.Cmd {
 	if len(t.buckets) == 0 {
 		edge = t.cursor
 	}
-	t.jumpReq = t.e.newReq()
+	t.jumpReq = t.e.NewReq()
 	e, req, cid, minSeq, maxSeq := t.e, t.jumpReq, t.cid, t.minSeq(), t.maxSeq()
 	return func() tea.Msg {
 		seq, err := findMessageBeyond(e, cid, edge, dir, minSeq, maxSeq)
@@ -143,8 +145,8 @@ func (t *timeline) nextMessage(dir int64) tea.Cmd {
 
 // findMessageBeyond is the first seq past edge in direction dir holding a
 // message, within minSeq..maxSeq.
-func findMessageBeyond(e *common, cid string, edge, dir, minSeq, maxSeq int64) (int64, error) {
-	ids, err := e.st.Backend().BucketIDs(e.ctx, cid)
+func findMessageBeyond(e *common.Common, cid string, edge, dir, minSeq, maxSeq int64) (int64, error) {
+	ids, err := e.Store.Backend().BucketIDs(e.Ctx, cid)
 	if err != nil {
 		return 0, err
 	}
@@ -159,9 +161,9 @@ func findMessageBeyond(e *common, cid string, edge, dir, minSeq, maxSeq int64) (
 	if dir < 0 {
 		slices.Reverse(idx)
 	}
-	for start := 0; start < len(idx); start += max(1, e.st.FindBatch) {
-		batch := idx[start:min(start+max(1, e.st.FindBatch), len(idx))]
-		bs, err := e.st.Buckets(e.ctx, cid, batch, maxSeq)
+	for start := 0; start < len(idx); start += max(1, e.Store.FindBatch) {
+		batch := idx[start:min(start+max(1, e.Store.FindBatch), len(idx))]
+		bs, err := e.Store.Buckets(e.Ctx, cid, batch, maxSeq)
 		if err != nil {
 			return 0, err
 		}

@@ -8,6 +8,8 @@ import (
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+
+	"github.com/chatlens/chatlens/ui/common"
 )
 
 // Reading the conversation list: whole, or after a switch of viewer,
@@ -20,7 +22,7 @@ import (
 const keepNewest = 64
 
 type listLoadedMsg struct {
-	req   reqID
+	req   common.ReqID
 	owner string
 	items []convItem
 	names map[string]string // nicknames of the owner and the peers
@@ -41,7 +43,7 @@ type listReuse struct {
 	known         map[string]bucket.Window
 	names, groups map[string]string
 	at            *bucket.Window
-	winReq        reqID
+	winReq        common.ReqID
 }
 
 // viewerReadMsg is the first step of a list read after a switch: the new
@@ -49,16 +51,16 @@ type listReuse struct {
 // conversation, which the timeline takes at once; the list goes on from
 // the records.
 type viewerReadMsg struct {
-	req   reqID
+	req   common.ReqID
 	owner string
 	recs  *store.ViewerRecords
 	reuse listReuse
 	err   error
 }
 
-func readViewer(e *common, req reqID, owner string, r listReuse) tea.Cmd {
+func readViewer(e *common.Common, req common.ReqID, owner string, r listReuse) tea.Cmd {
 	return func() tea.Msg {
-		recs, err := e.st.ReadViewer(e.ctx, owner, r.at)
+		recs, err := e.Store.ReadViewer(e.Ctx, owner, r.at)
 		return viewerReadMsg{req: req, owner: owner, recs: recs, reuse: r, err: err}
 	}
 }
@@ -90,22 +92,22 @@ func (m *Model) viewerRead(msg viewerReadMsg) tea.Cmd {
 // When a cache knew the max seqs, no newest bucket came with the windows:
 // one find (after the cache) reads them all, for the previews and for the
 // timeline to reuse.
-func loadList(e *common, req reqID, owner string) tea.Cmd {
+func loadList(e *common.Common, req common.ReqID, owner string) tea.Cmd {
 	return loadListReusing(e, req, owner, listReuse{}, nil)
 }
 
 // loadListReusing is loadList from the new owner's records read already
 // (recs, after a switch of viewer), reading only what r does not hold: the
 // seq documents, newest buckets and names of what is new to the list.
-func loadListReusing(e *common, req reqID, owner string, r listReuse, recs *store.ViewerRecords) tea.Cmd {
+func loadListReusing(e *common.Common, req common.ReqID, owner string, r listReuse, recs *store.ViewerRecords) tea.Cmd {
 	return func() tea.Msg {
 		fail := func(err error) tea.Msg { return listLoadedMsg{req: req, owner: owner, err: err} }
 		var sums []store.ConversationSummary
 		var err error
 		if recs == nil {
-			sums, err = e.st.ConversationsOf(e.ctx, owner)
+			sums, err = e.Store.ConversationsOf(e.Ctx, owner)
 		} else {
-			sums, err = e.st.ConversationsReusing(e.ctx, recs, r.known)
+			sums, err = e.Store.ConversationsReusing(e.Ctx, recs, r.known)
 		}
 		if err != nil {
 			return fail(err)
@@ -125,18 +127,18 @@ func loadListReusing(e *common, req reqID, owner string, r listReuse, recs *stor
 				unread = append(unread, s.Window)
 			}
 		}
-		users, err := namesOf(userIDs, r.names, func(ids []string) (map[string]string, error) { return e.st.UserNames(e.ctx, ids) })
+		users, err := namesOf(userIDs, r.names, func(ids []string) (map[string]string, error) { return e.Store.UserNames(e.Ctx, ids) })
 		if err != nil {
 			return fail(err)
 		}
-		groups, err := namesOf(groupIDs, r.groups, func(ids []string) (map[string]string, error) { return e.st.GroupNames(e.ctx, ids) })
+		groups, err := namesOf(groupIDs, r.groups, func(ids []string) (map[string]string, error) { return e.Store.GroupNames(e.Ctx, ids) })
 		if err != nil {
 			return fail(err)
 		}
 		newest := map[string]*bucket.Bucket{}
 		if len(unread) > 0 {
 			// Previews are a nicety: without them the list still works.
-			if bs, err := e.st.NewestBuckets(e.ctx, unread); err == nil {
+			if bs, err := e.Store.NewestBuckets(e.Ctx, unread); err == nil {
 				newest = bs
 			}
 		}
@@ -198,7 +200,7 @@ func namesOf(ids []string, known map[string]string, read func([]string) (map[str
 // reloadListAfterSwitch reads the list of a new owner with what the list
 // shown holds (listReuse), and brings along the window the timeline
 // waits for under winReq (0: none).
-func (m *Model) reloadListAfterSwitch(winReq reqID) tea.Cmd {
+func (m *Model) reloadListAfterSwitch(winReq common.ReqID) tea.Cmd {
 	r := listReuse{known: map[string]bucket.Window{}, names: map[string]string{}, groups: m.list.groups, winReq: winReq}
 	if m.list.err == nil && !m.list.loading {
 		for _, it := range m.list.items {
@@ -213,7 +215,7 @@ func (m *Model) reloadListAfterSwitch(winReq reqID) tea.Cmd {
 			r.at = &base
 		}
 	}
-	m.list.req = m.e.newReq()
+	m.list.req = m.e.NewReq()
 	m.list.loading = true
 	return readViewer(m.e, m.list.req, m.list.owner, r)
 }

@@ -13,6 +13,14 @@ import (
 	"github.com/chatlens/chatlens/keymap"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/themes"
+	"github.com/chatlens/chatlens/ui/common"
+	"github.com/chatlens/chatlens/ui/components/confirm"
+	"github.com/chatlens/chatlens/ui/components/copychoice"
+	"github.com/chatlens/chatlens/ui/components/inspector"
+	"github.com/chatlens/chatlens/ui/components/keyhelp"
+	"github.com/chatlens/chatlens/ui/components/lineinput"
+	"github.com/chatlens/chatlens/ui/components/msglog"
+	"github.com/chatlens/chatlens/ui/components/picker"
 )
 
 type pane int
@@ -37,7 +45,7 @@ const (
 
 // Model is the root of the program.
 type Model struct {
-	e             *common
+	e             *common.Common
 	writeKeys     keymap.KeyMap // the write bindings even when read-only, to refuse them by name
 	width, height int
 	focus         pane
@@ -47,18 +55,18 @@ type Model struct {
 	find *finding // a find by message ID in flight (find.go)
 
 	overlay    overlay
-	confirm    confirmDialog
-	picker     picker
-	inspector  inspector
-	helpBox    helpBox
-	logBox     logBox
-	copyChoice copyChoice // what y copies (copychoice.go)
+	confirm    confirm.Model
+	picker     picker.Model
+	inspector  inspector.Model
+	helpBox    keyhelp.Model
+	logBox     msglog.Box
+	copyChoice copychoice.Model // what y copies
 
-	input lineInput // the one-line input at the bottom (input.go)
+	input lineinput.Model // the one-line input at the bottom
 
 	status    string
 	statusErr bool
-	log       msgLog // every warning and error in full
+	log       msglog.Log // every warning and error in full
 	conn      connection
 	connect   Connect
 	// usersKnown: a list load found user records, so the user collection
@@ -71,7 +79,7 @@ type Model struct {
 	// writes are the writes under way, by request number; quitting is set when the user
 	// asked to quit meanwhile: the program ends when the last one is done,
 	// so no write is cut off half way and each reaches the audit log.
-	writes   map[reqID]bool
+	writes   map[common.ReqID]bool
 	quitting bool
 	refusals []tea.Cmd // audits of refused writes, not yet run
 	asWhy    string    // why the starting viewer was picked (Options.AsWhy)
@@ -80,7 +88,7 @@ type Model struct {
 
 func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *Model {
 	e := newCommon(ctx, st, opts, theme, keys)
-	m := &Model{e: e, writeKeys: keys, help: help.New(), writes: map[reqID]bool{}, asWhy: opts.AsWhy}
+	m := &Model{e: e, writeKeys: keys, help: help.New(), writes: map[common.ReqID]bool{}, asWhy: opts.AsWhy}
 	m.help.Styles.ShortKey = theme.Accent
 	m.help.Styles.ShortDesc = theme.Muted
 	m.help.Styles.FullKey = theme.Accent
@@ -95,9 +103,9 @@ func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.T
 		m.conn = connection{waiting: true, to: opts.ConnectingTo}
 		m.connect = opts.Connect
 	}
-	m.input = newLineInput(e)
-	m.helpBox = helpBox{e: e, help: &m.help}
-	m.logBox = logBox{e: e, log: &m.log}
+	m.input = lineinput.New(e)
+	m.helpBox = keyhelp.New(e, &m.help)
+	m.logBox = msglog.New(e, &m.log)
 	return m
 }
 
@@ -105,22 +113,22 @@ func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.T
 // or first the connection, when the store is still to be opened.
 func (m *Model) Init() tea.Cmd {
 	if m.conn.waiting {
-		return connectCmd(m.e.ctx, m.connect)
+		return connectCmd(m.e.Ctx, m.connect)
 	}
 	if m.list.owner == "" {
 		m.list.loading = true
-		m.list.req = m.e.newReq()
+		m.list.req = m.e.NewReq()
 		return findFirstViewer(m.e, m.list.req)
 	}
 	if m.asWhy != "" {
 		m.setStatus(fmt.Sprintf("no --as given: viewing as %s (%s) · %s to view as anyone",
-			m.list.owner, m.asWhy, m.e.keys.ViewAsAny.Help().Key), false)
+			m.list.owner, m.asWhy, m.e.Keys.ViewAsAny.Help().Key), false)
 	}
 	return m.reloadList()
 }
 
 func (m *Model) reloadList() tea.Cmd {
-	m.list.req = m.e.newReq()
+	m.list.req = m.e.NewReq()
 	m.list.loading = true
 	return loadList(m.e, m.list.req, m.list.owner)
 }
@@ -164,7 +172,7 @@ func (m *Model) layout() {
 	m.copyChoice.SetSize(m.width, h)
 	if m.overlay == ovInspector && m.tl != nil {
 		m.inspector.SetSize(m.width, h)
-		m.inspector.setContent(m.tl.cursor, m.inspectorLines())
+		m.inspector.SetContent(m.tl.cursor, m.inspectorLines())
 	}
 }
 
@@ -197,7 +205,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.list.owner = msg.viewer
 		m.setStatus(fmt.Sprintf("no --as given: viewing as %s (%s) · %s to view as anyone",
-			msg.viewer, msg.why, m.e.keys.ViewAsAny.Help().Key), false)
+			msg.viewer, msg.why, m.e.Keys.ViewAsAny.Help().Key), false)
 		return m, m.reloadList()
 	case viewerReadMsg:
 		return m, m.viewerRead(msg)
@@ -253,10 +261,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.tl != nil {
 			m.tl.readersLoaded(msg)
 		}
-	case copiedMsg:
-		m.copied(msg)
-	case auditLoadedMsg:
-		m.logBox.auditLoaded(msg)
+	case copychoice.CopiedMsg:
+		m.setStatus(msg.Status())
+	case msglog.AuditLoadedMsg:
+		return m, m.logBox.Update(msg)
 	default:
 		// Replies to a child's own commands (a paste from the clipboard)
 		// go back to the child that is open.
@@ -268,7 +276,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // childMsg routes a message no one above knows to the open input.
 func (m *Model) childMsg(msg tea.Msg) tea.Cmd {
 	switch {
-	case m.input.open():
+	case m.input.Open():
 		return tea.Batch(m.input.Update(msg), m.inputChanged())
 	case m.overlay == ovPicker:
 		return m.picker.Update(msg)
@@ -323,7 +331,7 @@ func (m *Model) warnUnknownOwner(msg listLoadedMsg) {
 	}
 	if _, known := msg.names[msg.owner]; !known && m.usersKnown {
 		m.setStatus(fmt.Sprintf("no user %q in the user collection: check the ID (%s to view as another)",
-			msg.owner, m.e.keys.ViewAsAny.Help().Key), true)
+			msg.owner, m.e.Keys.ViewAsAny.Help().Key), true)
 	}
 }
 

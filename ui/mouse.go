@@ -11,7 +11,7 @@ import (
 // handleMouse (with --mouse): the wheel scrolls the focused pane; a left
 // click on a conversation opens it, on a timeline row moves the cursor there.
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
-	if msg.Action != tea.MouseActionPress || m.overlay != ovNone || m.input.open() {
+	if msg.Action != tea.MouseActionPress || m.overlay != ovNone || m.input.Open() {
 		return nil
 	}
 	delta := 0

@@ -39,7 +39,7 @@ func TestPasteIntoInput(t *testing.T) {
 	d := newDriver(t, st, opts, 100, 30)
 	d.keys("u") // view as user ID
 	d.send(tea.KeyMsg{Type: tea.KeyCtrlV})
-	if v := d.m.input.value(); v != "bob" {
+	if v := d.m.input.Value(); v != "bob" {
 		t.Fatalf("after ctrl+v the input holds %q, want the clipboard's %q", v, "bob")
 	}
 	d.keys("enter")

@@ -201,7 +201,7 @@ func listLoadCost(t *testing.T, d *driver, st *store.Store, tb *testBackend, own
 	t.Helper()
 	tb.resetReads()
 	before := st.Stats().RoundTrips
-	msg := loadList(d.m.e, d.m.e.newReq(), owner)().(listLoadedMsg)
+	msg := loadList(d.m.e, d.m.e.NewReq(), owner)().(listLoadedMsg)
 	if msg.err != nil {
 		t.Fatal(msg.err)
 	}

@@ -2,6 +2,8 @@ package ui
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/chatlens/chatlens/ui/common"
 )
 
 // After a mark read: of what the screen shows beside the rows, only the
@@ -17,9 +19,9 @@ type readSeqLoadedMsg struct {
 	err         error
 }
 
-func loadReadSeq(e *common, viewer, cid string) tea.Cmd {
+func loadReadSeq(e *common.Common, viewer, cid string) tea.Cmd {
 	return func() tea.Msg {
-		r, err := e.st.ReadSeqOf(e.ctx, viewer, cid)
+		r, err := e.Store.ReadSeqOf(e.Ctx, viewer, cid)
 		return readSeqLoadedMsg{viewer: viewer, cid: cid, readSeq: r, err: err}
 	}
 }

@@ -58,9 +58,9 @@ func TestRevokeDialogSaysWhoMayRevoke(t *testing.T) {
 		if d.m.overlay != ovConfirm {
 			t.Fatalf("%s, seq %d of %s: no dialog; status %q", c.as, c.seq, c.cid, d.m.status)
 		}
-		text := strings.Join(d.m.confirm.lines, " ")
-		if d.m.confirm.title != c.title || !strings.Contains(text, c.want) || !strings.Contains(text, "who may revoke:") {
-			t.Errorf("%s, seq %d of %s: dialog %q %q; want %q with %q", c.as, c.seq, c.cid, d.m.confirm.title, text, c.title, c.want)
+		text := strings.Join(d.m.confirm.Lines, " ")
+		if d.m.confirm.Title != c.title || !strings.Contains(text, c.want) || !strings.Contains(text, "who may revoke:") {
+			t.Errorf("%s, seq %d of %s: dialog %q %q; want %q with %q", c.as, c.seq, c.cid, d.m.confirm.Title, text, c.title, c.want)
 		}
 		if c.title == "Revoke refused" {
 			d.keys("y")
@@ -93,7 +93,7 @@ func TestDialogsSayNoNotificationIsSent(t *testing.T) {
 	}{{"r", 11, "no revoke notification (2101)"}, {"d", 12, "no delete notification (2102)"}, {"m", 112, "no read receipt (2200)"}} {
 		d.jump(c.seq)
 		d.keys(c.key)
-		if text := strings.Join(d.m.confirm.lines, " "); d.m.overlay != ovConfirm || !strings.Contains(text, c.want) {
+		if text := strings.Join(d.m.confirm.Lines, " "); d.m.overlay != ovConfirm || !strings.Contains(text, c.want) {
 			t.Errorf("%s dialog %q: want %q", c.key, text, c.want)
 		}
 		d.keys("esc")
@@ -116,9 +116,9 @@ func TestAdminRevokesAsOpenIMsAppAdmin(t *testing.T) {
 	d.open(chatT)
 	d.jump(3)
 	d.keys("r")
-	text := strings.Join(d.m.confirm.lines, " ")
-	if d.m.confirm.title != "Revoke for everyone?" || !strings.Contains(text, "an app admin may revoke any message (role 0)") {
-		t.Fatalf("dialog %q %q: want carol allowed as an app admin", d.m.confirm.title, text)
+	text := strings.Join(d.m.confirm.Lines, " ")
+	if d.m.confirm.Title != "Revoke for everyone?" || !strings.Contains(text, "an app admin may revoke any message (role 0)") {
+		t.Fatalf("dialog %q %q: want carol allowed as an app admin", d.m.confirm.Title, text)
 	}
 	d.keys("y")
 	bs, err := st.Buckets(context.Background(), chatT, []int64{0}, 3)

@@ -60,7 +60,7 @@ func TestMarkReadRightAfterViewerSwitchWaitsForTheNewWindow(t *testing.T) {
 	}
 	d.keys("m")
 	if d.m.overlay == ovConfirm {
-		t.Errorf("m offered a mark read before bob's read seq was known: %q", strings.Join(d.m.confirm.lines, " / "))
+		t.Errorf("m offered a mark read before bob's read seq was known: %q", strings.Join(d.m.confirm.Lines, " / "))
 		d.keys("esc")
 	}
 	if !strings.Contains(d.m.status, "bob's read seq is not known yet") {
@@ -69,7 +69,7 @@ func TestMarkReadRightAfterViewerSwitchWaitsForTheNewWindow(t *testing.T) {
 	// Once bob's window is in, m offers what bob has not read: 119-120.
 	d.send(held[0])
 	d.keys("m")
-	if d.m.overlay != ovConfirm || !strings.Contains(strings.Join(d.m.confirm.lines, " "), "seqs 119-120") {
-		t.Errorf("after bob's window, m offers %q, want seqs 119-120; status %q", strings.Join(d.m.confirm.lines, " / "), d.m.status)
+	if d.m.overlay != ovConfirm || !strings.Contains(strings.Join(d.m.confirm.Lines, " "), "seqs 119-120") {
+		t.Errorf("after bob's window, m offers %q, want seqs 119-120; status %q", strings.Join(d.m.confirm.Lines, " / "), d.m.status)
 	}
 }

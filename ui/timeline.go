@@ -8,6 +8,8 @@ import (
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+
+	"github.com/chatlens/chatlens/ui/common"
 )
 
 // keepBuckets is how many buckets are held on each side of the cursor's
@@ -19,17 +21,17 @@ const keepBuckets = 2
 // around the cursor, projected for the viewer at draw time, so switching
 // viewer needs no read.
 type timeline struct {
-	e    *common
+	e    *common.Common
 	cid  string
 	name string
 	conv projection.Conv
-	req  reqID // the view's number: new on every (re)open or jump; every bucket read of the view carries it
+	req  common.ReqID // the view's number: new on every (re)open or jump; every bucket read of the view carries it
 
 	// The other replies the timeline waits for, by request number (0: none).
-	winReq     reqID // the viewer's window, after a switch
-	compareReq reqID // the compare viewer's window
-	membersReq reqID
-	jumpReq    reqID // a jump resolved in the background (a date, the next message past holes)
+	winReq     common.ReqID // the viewer's window, after a switch
+	compareReq common.ReqID // the compare viewer's window
+	membersReq common.ReqID
+	jumpReq    common.ReqID // a jump resolved in the background (a date, the next message past holes)
 
 	focused bool // the keys come here (the cursor is ▸, else ▹)
 
@@ -99,8 +101,8 @@ const (
 
 // newTimeline opens it as viewer with what the list already read: the
 // window, the newest bucket and the names, so none of it is read again.
-func newTimeline(e *common, it *convItem, viewer string, names map[string]string) *timeline {
-	t := &timeline{e: e, cid: it.sum.ConversationID, name: it.name, req: e.newReq(), viewer: viewer,
+func newTimeline(e *common.Common, it *convItem, viewer string, names map[string]string) *timeline {
+	t := &timeline{e: e, cid: it.sum.ConversationID, name: it.name, req: e.NewReq(), viewer: viewer,
 		conv:    projection.Conv{ID: it.sum.ConversationID, SessionType: store.ConversationTypeOf(it.sum.ConversationID)},
 		win:     it.sum.Window,
 		base:    it.sum.Window,

@@ -29,7 +29,7 @@ func (t *timeline) open() tea.Cmd {
 // loadAround drops what is held and reads the buckets around seq but have,
 // buckets already read (seq's, and those beside it that join it).
 func (t *timeline) loadAround(seq int64, have ...*bucket.Bucket) tea.Cmd {
-	t.req, t.queued = t.e.newReq(), 0
+	t.req, t.queued = t.e.NewReq(), 0
 	t.buckets, t.pending, t.err, t.gaps = map[int64]*bucket.Bucket{}, map[int64]bool{}, nil, nil
 	t.quoted, t.quotePending = map[int64]bucket.StoredSlot{}, map[int64]bool{}
 	t.cursor, t.top = seq, seq

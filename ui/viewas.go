@@ -8,6 +8,7 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/ui/components/picker"
 )
 
 // viewerChoices are the conversation's members once read; until then (or
@@ -50,7 +51,7 @@ func (m *Model) openPicker(forCompare bool) {
 	if forCompare {
 		title = "Compare " + t.viewer + " with"
 	}
-	m.picker = newPicker(m.e, forCompare, title, t.pickerChoices(forCompare), t.pickerDefault(forCompare))
+	m.picker = picker.New(m.e, forCompare, title, t.pickerChoices(forCompare), t.pickerDefault(forCompare))
 	m.picker.SetSize(m.width, m.bodyHeight())
 	m.overlay = ovPicker
 }
@@ -58,14 +59,14 @@ func (m *Model) openPicker(forCompare bool) {
 // pickerKey gives the key to the picker and acts on its choice.
 func (m *Model) pickerKey(k tea.KeyMsg) tea.Cmd {
 	cmd := m.picker.Update(k)
-	if !m.picker.closed {
+	if !m.picker.Closed() {
 		return cmd
 	}
 	m.overlay = ovNone
-	switch id := m.picker.chosen; {
+	switch id := m.picker.Chosen(); {
 	case id == "":
 		return cmd
-	case m.picker.forCompare:
+	case m.picker.ForCompare():
 		return tea.Batch(cmd, m.tl.setCompare(id))
 	default:
 		return tea.Batch(cmd, m.switchViewer(id))
