@@ -119,7 +119,7 @@ func (m *Model) statusBar() string {
 			stats.CacheHits, stats.CacheMisses, stats.CacheRoundTrips))
 	}
 	parts = append(parts, m.e.Store.Describe())
-	if m.e.Store.Backend().SlotReads() == store.SlotsWholeBucket {
+	if m.e.Store.SlotReads() == store.SlotsWholeBucket {
 		parts = append(parts, "single messages read as whole buckets (no $slice)")
 	}
 	line := projection.SingleLine(strings.Join(parts, " │ "))
