@@ -15,45 +15,6 @@ import (
 // Every read and write runs in one of these commands, off the UI
 // goroutine; each reply carries its request number (common.ReqID).
 
-type firstViewerMsg struct {
-	req    common.ReqID
-	viewer string
-	why    string // how the viewer was chosen, for the status bar
-	err    error
-}
-
-// findFirstViewer picks a user to start as when --as is not given, in two
-// round trips at most (past n_ conversations, a few more): the first
-// conversation stored, then for a group the
-// member of highest role (its owner sees what everyone else is shown and
-// is who a support call is usually about), for a single chat its first user.
-func findFirstViewer(e *common.Common, req common.ReqID) tea.Cmd {
-	return func() tea.Msg {
-		cid, ok, err := e.Store.NextConversationID(e.Ctx, "")
-		// An n_ conversation names a group or a pair, not a viewer: the next
-		// one does (a few round trips at most).
-		for tries := 0; err == nil && ok && bucket.IsNotificationConversation(cid) && tries < 8; tries++ {
-			cid, ok, err = e.Store.NextConversationID(e.Ctx, cid)
-		}
-		if err != nil || !ok {
-			return firstViewerMsg{req: req, err: err}
-		}
-		if _, a, _ := store.SplitConversationID(cid); !store.IsGroupConversation(cid) && a != "" {
-			return firstViewerMsg{req: req, viewer: a, why: "a user of " + cid}
-		}
-		ms, err := e.Store.Members(e.Ctx, cid)
-		if err != nil || len(ms) == 0 {
-			return firstViewerMsg{req: req, err: err}
-		}
-		best := ms[0] // Members come highest role first
-		why := "a member of " + cid
-		if best.RoleLevel != 0 {
-			why = store.RoleName(best.RoleLevel) + " of " + cid
-		}
-		return firstViewerMsg{req: req, viewer: best.UserID, why: why}
-	}
-}
-
 type bucketsLoadedMsg struct {
 	req     common.ReqID
 	indexes []int64

@@ -66,8 +66,8 @@ func (m *Model) keyWhileConnecting(k tea.KeyMsg) bool {
 func (m *Model) connectingPane(width int) string {
 	th := m.e.Theme
 	title := "Conversations"
-	if m.list.owner != "" {
-		title += " of " + m.list.owner
+	if owner := m.list.Owner(); owner != "" {
+		title += " of " + owner
 	}
 	return strings.Join([]string{
 		th.Title.Render(projection.Truncate(projection.SingleLine(title), width)),

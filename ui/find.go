@@ -133,19 +133,16 @@ func (m *Model) found(value string, ev findEvent) tea.Cmd {
 	if n := len(ev.found) - 1; n > 0 {
 		where += fmt.Sprintf(", and %d more slots", n)
 	}
-	for i := range m.list.items {
-		it := &m.list.items[i]
-		if it.sum.ConversationID != f.ConversationID {
+	items := m.list.Items()
+	for i := range items {
+		it := &items[i]
+		if it.Sum.ConversationID != f.ConversationID {
 			continue
 		}
 		m.setStatus("found by "+ev.field+" in "+where, false)
-		for j, shown := range m.list.shown {
-			if shown == i {
-				m.list.cursor = j // the list shows what is open
-			}
-		}
+		m.list.Select(f.ConversationID) // the list shows what is open
 		if m.tl == nil || m.tl.cid != f.ConversationID {
-			m.tl = newTimeline(m.e, it, m.list.owner, m.list.names)
+			m.tl = newTimeline(m.e, it, m.list.Owner(), m.list.Names())
 			m.tl.newest = nil
 		}
 		m.focus = paneTimeline
@@ -153,6 +150,6 @@ func (m *Model) found(value string, ev findEvent) tea.Cmd {
 	}
 	// What to do first: a narrow status line cuts the end (L has it whole).
 	m.setStatus(fmt.Sprintf("not a conversation of %s (%s: view as a member): found by %s in %s",
-		projection.SingleLine(m.list.owner), m.e.Keys.ViewAsAny.Help().Key, ev.field, where), false)
+		projection.SingleLine(m.list.Owner()), m.e.Keys.ViewAsAny.Help().Key, ev.field, where), false)
 	return nil
 }

@@ -131,27 +131,17 @@ func (t *timeline) grow(seq int64) tea.Cmd {
 }
 
 // followList keeps the list's row of the open conversation as live as the
-// timeline, from what the timeline holds (no round trip): where it ends,
-// so the unread count, and its newest message, the preview. The rows are
-// in the list owner's window; the newest stored slot is everyone's.
+// timeline, from what the timeline holds (no round trip).
 func (m *Model) followList() {
 	t := m.tl
-	if t == nil || m.list.itemsFor != m.list.owner {
+	if t == nil {
 		return
 	}
-	for i := range m.list.items {
-		it := &m.list.items[i]
-		if it.sum.ConversationID != t.cid {
-			continue
+	m.list.Follow(t.cid, t.base.EndSeq, func(seq int64) (bucket.StoredSlot, string, bool) {
+		s, b, ok := t.slot(seq)
+		if !ok {
+			return bucket.StoredSlot{}, "", false
 		}
-		if end := t.base.EndSeq; end > it.sum.Window.EndSeq {
-			it.sum.Window.EndSeq = end
-			if it.sum.Window.CapSeq == 0 {
-				it.sum.Window.MaxSeq = end
-			}
-		}
-		if s, b, ok := t.slot(it.sum.Window.MaxSeq); ok && (it.last == nil || it.last.Seq < s.Seq) {
-			it.last, it.lastDoc, it.lastQuoted = &s, b.DocID, nil
-		}
-	}
+		return s, b.DocID, true
+	})
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/ui/common"
 	"github.com/chatlens/chatlens/ui/components/lineinput"
+
+	"github.com/chatlens/chatlens/ui/pages/list"
 )
 
 // handleKey routes a key: an open input takes every key first (so typing
@@ -89,12 +91,8 @@ func (m *Model) quit() tea.Cmd {
 
 func (m *Model) retry() tea.Cmd {
 	switch {
-	case m.list.err != nil && m.list.owner == "":
-		m.list.err = nil
-		return m.Init()
-	case m.list.err != nil:
-		m.list.err = nil
-		return m.reloadList()
+	case m.list.Err() != nil:
+		return m.list.Retry()
 	case m.tl != nil && m.tl.err != nil:
 		return m.tl.retry()
 	case m.tl != nil:
@@ -102,7 +100,7 @@ func (m *Model) retry() tea.Cmd {
 		// wrote meanwhile (a script's revoke while the UI is open) shows.
 		m.setStatus("re-reading the buckets on screen and the list", false)
 		return tea.Batch(m.tl.reload(), m.reloadList())
-	case !m.list.loading:
+	case !m.list.Loading():
 		m.setStatus("re-reading the list", false)
 		return m.reloadList()
 	}
@@ -114,18 +112,18 @@ func (m *Model) retry() tea.Cmd {
 func (m *Model) toList() {
 	m.focus = paneList
 	if m.tl != nil {
-		m.list.selectConversation(m.tl.cid)
+		m.list.Select(m.tl.cid)
 	}
 }
 
 // listKey gives the key to the list and does what it asks.
 func (m *Model) listKey(k tea.KeyMsg) tea.Cmd {
 	cmd := m.list.Update(k)
-	switch m.list.ask() {
-	case askOpen:
+	switch m.list.Ask() {
+	case list.AskOpen:
 		return tea.Batch(cmd, m.openSelected())
-	case askFilter:
-		m.startInput(inFilter, "filter: ", m.list.filter)
+	case list.AskFilter:
+		m.startInput(inFilter, "filter: ", m.list.Filter())
 	}
 	return cmd
 }
@@ -246,9 +244,9 @@ func (m *Model) inputChanged() tea.Cmd {
 	case ok && end.Submitted:
 		return m.submitInput(end.Purpose, end.Value)
 	case ok && end.Purpose == inFilter:
-		m.list.setFilter("")
+		m.list.SetFilter("")
 	case !ok && m.input.Purpose() == inFilter:
-		m.list.setFilter(m.input.Value())
+		m.list.SetFilter(m.input.Value())
 	}
 	return nil
 }
@@ -256,7 +254,7 @@ func (m *Model) inputChanged() tea.Cmd {
 func (m *Model) submitInput(purpose lineinput.Purpose, value string) tea.Cmd {
 	switch purpose {
 	case inFilter:
-		m.list.setFilter(value)
+		m.list.SetFilter(value)
 	case inViewAs:
 		return m.viewAsAnyone(value)
 	case inJump:
@@ -292,18 +290,26 @@ func (m *Model) switchViewer(id string) tea.Cmd {
 	if m.tl != nil {
 		cmd, wait := m.tl.viewAs(id)
 		switch {
-		case wait && id != m.list.owner:
+		case wait && id != m.list.Owner():
 			winReq = m.tl.winReq
 		case wait:
 			cmd = loadWindow(m.e, m.tl.winReq, id, m.tl.base)
 		}
 		cmds = append(cmds, cmd)
 	}
-	if id != m.list.owner {
+	if id != m.list.Owner() {
 		// The new owner's conversation and seq_user documents give both
 		// their list and their window of the open conversation.
-		m.list.owner = id
-		cmds = append(cmds, m.reloadListAfterSwitch(winReq))
+		var names map[string]string
+		var at *bucket.Window
+		if t := m.tl; t != nil {
+			names = t.names
+			if winReq != 0 {
+				base := t.base
+				at = &base
+			}
+		}
+		cmds = append(cmds, m.list.SwitchOwner(id, names, at, winReq))
 	}
 	return tea.Batch(cmds...)
 }

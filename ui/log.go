@@ -35,7 +35,7 @@ func (m *Model) noteProblems() {
 	}
 	m.log.Add("status", status, now, false)
 	m.log.Add("notice", notice, now, true)
-	m.log.Add("list", prefixed("conversation list: ", errText(m.list.err)), now, false)
+	m.log.Add("list", prefixed("conversation list: ", errText(m.list.Err())), now, false)
 	if m.tl != nil {
 		m.log.Add("timeline", prefixed(m.tl.cid+": ", errText(m.tl.err)), now, false)
 	}

@@ -21,6 +21,8 @@ import (
 	"github.com/chatlens/chatlens/ui/components/lineinput"
 	"github.com/chatlens/chatlens/ui/components/msglog"
 	"github.com/chatlens/chatlens/ui/components/picker"
+
+	"github.com/chatlens/chatlens/ui/pages/list"
 )
 
 type pane int
@@ -50,7 +52,7 @@ type Model struct {
 	width, height int
 	focus         pane
 
-	list convList
+	list list.Model
 	tl   *timeline
 	find *finding // a find by message ID in flight (find.go)
 
@@ -69,9 +71,6 @@ type Model struct {
 	log       msglog.Log // every warning and error in full
 	conn      connection
 	connect   Connect
-	// usersKnown: a list load found user records, so the user collection
-	// is there and a user missing from it is worth a warning.
-	usersKnown bool
 	// revokeWaits is a revoke asked for before the members (and so the
 	// revoker's role) were known: it is offered when they arrive, only if
 	// the same message is still selected by the same viewer.
@@ -98,7 +97,7 @@ func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.T
 	m.help.Styles.ShortSeparator = theme.Muted
 	m.help.Styles.FullSeparator = theme.Muted
 	m.help.Styles.Ellipsis = theme.Muted
-	m.list.e, m.list.owner = e, opts.As
+	m.list = list.New(e, opts.As)
 	if st == nil && opts.Connect != nil {
 		m.conn = connection{waiting: true, to: opts.ConnectingTo}
 		m.connect = opts.Connect
@@ -115,25 +114,26 @@ func (m *Model) Init() tea.Cmd {
 	if m.conn.waiting {
 		return connectCmd(m.e.Ctx, m.connect)
 	}
-	if m.list.owner == "" {
-		m.list.loading = true
-		m.list.req = m.e.NewReq()
-		return findFirstViewer(m.e, m.list.req)
+	if m.list.Owner() == "" {
+		return m.list.FindOwner()
 	}
 	if m.asWhy != "" {
-		m.setStatus(fmt.Sprintf("no --as given: viewing as %s (%s) · %s to view as anyone",
-			m.list.owner, m.asWhy, m.e.Keys.ViewAsAny.Help().Key), false)
+		m.list.OwnerChosen(m.asWhy)
+		m.takeNotes()
 	}
 	return m.reloadList()
 }
 
-func (m *Model) reloadList() tea.Cmd {
-	m.list.req = m.e.NewReq()
-	m.list.loading = true
-	return loadList(m.e, m.list.req, m.list.owner)
-}
+func (m *Model) reloadList() tea.Cmd { return m.list.Load() }
 
 func (m *Model) setStatus(s string, isErr bool) { m.status, m.statusErr = s, isErr }
+
+// takeNotes shows what the list had to say.
+func (m *Model) takeNotes() {
+	if n, ok := m.list.TakeNote(); ok {
+		m.setStatus(n.Text, n.IsErr)
+	}
+}
 
 // viewer is whose eyes the screen uses: the timeline's viewer once a
 // conversation is open, else the owner of the list.
@@ -141,7 +141,7 @@ func (m *Model) viewer() string {
 	if m.tl != nil {
 		return m.tl.viewer
 	}
-	return m.list.owner
+	return m.list.Owner()
 }
 
 // Update handles replies from commands, terminal events and keys, and
@@ -158,7 +158,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) layout() {
 	h := m.bodyHeight()
 	ps := m.paneSizes()
-	m.list.focused = m.focus == paneList
+	m.list.SetFocused(m.focus == paneList)
 	m.list.SetSize(ps.listW, ps.inner)
 	if m.tl != nil {
 		m.tl.focused = m.focus == paneTimeline
@@ -191,44 +191,6 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.withRefusals(m.handleKeys(msg))
 	case tea.MouseMsg:
 		return m, m.handleMouse(msg)
-	case firstViewerMsg:
-		if msg.req != m.list.req {
-			return m, nil // a retry asked again meanwhile
-		}
-		if msg.err != nil || msg.viewer == "" {
-			m.list.loading = false
-			m.list.err = msg.err
-			if m.list.err == nil {
-				m.list.err = errors.New("no conversations stored: start with --as USER")
-			}
-			return m, nil
-		}
-		m.list.owner = msg.viewer
-		m.setStatus(fmt.Sprintf("no --as given: viewing as %s (%s) · %s to view as anyone",
-			msg.viewer, msg.why, m.e.Keys.ViewAsAny.Help().Key), false)
-		return m, m.reloadList()
-	case viewerReadMsg:
-		return m, m.viewerRead(msg)
-	case listLoadedMsg:
-		if msg.req != m.list.req {
-			return m, nil // a list for a viewer already left
-		}
-		m.list.loading = false
-		m.list.err = msg.err
-		if msg.err == nil {
-			open := ""
-			if m.tl != nil {
-				open = m.tl.cid
-			}
-			m.list.setItems(msg.items, open)
-			m.list.itemsFor = msg.owner
-			m.list.names, m.list.groups = msg.names, msg.groups
-			m.list.fromMessages = msg.fromMessages
-			if m.tl != nil {
-				maps.Copy(m.tl.names, msg.names)
-			}
-			m.warnUnknownOwner(msg)
-		}
 	case bucketsLoadedMsg:
 		if m.tl != nil {
 			cmd := m.tl.loaded(msg)
@@ -266,11 +228,39 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case msglog.AuditLoadedMsg:
 		return m, m.logBox.Update(msg)
 	default:
+		if cmd, ok := m.listReply(msg); ok {
+			return m, cmd
+		}
 		// Replies to a child's own commands (a paste from the clipboard)
 		// go back to the child that is open.
 		return m, m.childMsg(msg)
 	}
 	return m, nil
+}
+
+// listReply gives the list a reply to its reads (ok false: not one), and
+// the timeline what the reply brought for it: the names read, the window
+// it waits for.
+func (m *Model) listReply(msg tea.Msg) (tea.Cmd, bool) {
+	open := ""
+	if m.tl != nil {
+		open = m.tl.cid
+	}
+	res, ok := m.list.Reply(msg, open)
+	if !ok {
+		return nil, false
+	}
+	m.takeNotes()
+	var win tea.Cmd
+	if t := m.tl; t != nil {
+		if res.Names != nil {
+			maps.Copy(t.names, res.Names)
+		}
+		if w := res.Window; w != nil {
+			win = m.windowLoaded(windowLoadedMsg{req: w.Req, viewer: w.Viewer, win: w.Win, err: w.Err})
+		}
+	}
+	return tea.Batch(win, res.Cmd), true
 }
 
 // childMsg routes a message no one above knows to the open input.
@@ -319,29 +309,13 @@ func (m *Model) windowLoaded(msg windowLoadedMsg) tea.Cmd {
 	return t.windowLoaded(msg)
 }
 
-// warnUnknownOwner says so when the list's owner looks like a mistyped ID:
-// no conversation documents, and no user record while the user collection
-// answered for others (an empty collection proves nothing).
-func (m *Model) warnUnknownOwner(msg listLoadedMsg) {
-	if len(msg.names) > 0 {
-		m.usersKnown = true
-	}
-	if !msg.fromMessages && len(msg.items) > 0 {
-		return
-	}
-	if _, known := msg.names[msg.owner]; !known && m.usersKnown {
-		m.setStatus(fmt.Sprintf("no user %q in the user collection: check the ID (%s to view as another)",
-			msg.owner, m.e.Keys.ViewAsAny.Help().Key), true)
-	}
-}
-
 // openSelected opens the conversation under the list cursor as the list owner.
 func (m *Model) openSelected() tea.Cmd {
-	it := m.list.selected()
+	it := m.list.Selected()
 	if it == nil {
 		return nil
 	}
-	m.tl = newTimeline(m.e, it, m.list.owner, m.list.names)
+	m.tl = newTimeline(m.e, it, m.list.Owner(), m.list.Names())
 	m.focus = paneTimeline
 	return m.tl.open()
 }

@@ -28,7 +28,7 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 	if m.focus == paneTimeline && m.tl != nil {
 		return m.tl.move(int64(delta), false)
 	}
-	m.list.move(delta)
+	m.list.Move(delta)
 	return nil
 }
 
@@ -52,17 +52,10 @@ func (m *Model) click(x, y int) tea.Cmd {
 }
 
 func (m *Model) clickList(line int) tea.Cmd {
-	l := &m.list
-	first := len(l.header()) // the line the first row starts on
-	if line < first {
-		return nil
-	}
-	i := l.offset + (line-first)/2 // two lines per conversation
-	if i >= len(l.shown) {
+	if !m.list.RowAt(line) {
 		return nil
 	}
 	m.focus = paneList
-	l.cursor = i
 	return m.openSelected()
 }
 

@@ -43,7 +43,7 @@ func TestPasteIntoInput(t *testing.T) {
 		t.Fatalf("after ctrl+v the input holds %q, want the clipboard's %q", v, "bob")
 	}
 	d.keys("enter")
-	if d.m.list.owner != "bob" {
-		t.Errorf("the pasted ID was not used: viewing as %q", d.m.list.owner)
+	if d.m.list.Owner() != "bob" {
+		t.Errorf("the pasted ID was not used: viewing as %q", d.m.list.Owner())
 	}
 }

@@ -32,8 +32,8 @@ func loadReadSeq(e *common.Common, viewer, cid string) tea.Cmd {
 func (m *Model) afterMarkRead(viewer, cid string) []tea.Cmd {
 	var cmds []tea.Cmd
 	patch := false
-	if m.list.owner == viewer {
-		if m.list.loading {
+	if m.list.Owner() == viewer {
+		if m.list.Loading() {
 			cmds = append(cmds, m.reloadList())
 		} else {
 			patch = true
@@ -59,13 +59,7 @@ func (m *Model) readSeqLoaded(msg readSeqLoadedMsg) tea.Cmd {
 		m.setStatus("read seq of "+msg.viewer+": "+msg.err.Error(), true)
 		return nil
 	}
-	if m.list.itemsFor == msg.viewer {
-		for i := range m.list.items {
-			if it := &m.list.items[i]; it.sum.ConversationID == msg.cid {
-				it.sum.Window.ReadSeq = msg.readSeq
-			}
-		}
-	}
+	m.list.SetReadSeq(msg.viewer, msg.cid, msg.readSeq)
 	t := m.tl
 	if t == nil || t.cid != msg.cid {
 		return nil

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/chatlens/chatlens/ui/pages/list"
 )
 
 // TestSlowDateJumpDoesNotUndoANewerBottom: a jump to a date is resolved in
@@ -52,8 +54,8 @@ func TestMarkReadRightAfterViewerSwitchWaitsForTheNewWindow(t *testing.T) {
 	d := newDriver(t, st, opts, 120, 40)
 	d.open(chatAB) // alice has read up to 100, bob up to 118
 	held := d.runHolding(d.sendOnly(keyMsg("V")), func(msg tea.Msg) bool {
-		read, ok := msg.(viewerReadMsg) // bob's records bring his window along
-		return ok && read.reuse.winReq != 0
+		_, ok := msg.(list.ViewerReadMsg) // bob's records bring his window along
+		return ok
 	})
 	if len(held) != 1 || d.m.tl.viewer != "bob" {
 		t.Fatalf("V: viewer %s, %d window replies held, want bob and 1", d.m.tl.viewer, len(held))

@@ -10,6 +10,8 @@ import (
 	"github.com/chatlens/chatlens/store/bucket"
 
 	"github.com/chatlens/chatlens/ui/common"
+
+	"github.com/chatlens/chatlens/ui/pages/list"
 )
 
 // keepBuckets is how many buckets are held on each side of the cursor's
@@ -101,16 +103,16 @@ const (
 
 // newTimeline opens it as viewer with what the list already read: the
 // window, the newest bucket and the names, so none of it is read again.
-func newTimeline(e *common.Common, it *convItem, viewer string, names map[string]string) *timeline {
-	t := &timeline{e: e, cid: it.sum.ConversationID, name: it.name, req: e.NewReq(), viewer: viewer,
-		conv:    projection.Conv{ID: it.sum.ConversationID, SessionType: store.ConversationTypeOf(it.sum.ConversationID)},
-		win:     it.sum.Window,
-		base:    it.sum.Window,
-		newest:  it.sum.Window.Last,
+func newTimeline(e *common.Common, it *list.Item, viewer string, names map[string]string) *timeline {
+	t := &timeline{e: e, cid: it.Sum.ConversationID, name: it.Name, req: e.NewReq(), viewer: viewer,
+		conv:    projection.Conv{ID: it.Sum.ConversationID, SessionType: store.ConversationTypeOf(it.Sum.ConversationID)},
+		win:     it.Sum.Window,
+		base:    it.Sum.Window,
+		newest:  it.Sum.Window.Last,
 		wins:    map[string]bucket.Window{},
 		winOK:   true,
 		owner:   viewer,
-		peer:    it.peer,
+		peer:    it.Peer,
 		names:   maps.Clone(names),
 		buckets: map[int64]*bucket.Bucket{}, pending: map[int64]bool{},
 		quoted: map[int64]bucket.StoredSlot{}, quotePending: map[int64]bool{}}

@@ -6,7 +6,7 @@
 // that number: the rule is written once, at common.ReqID.
 //
 // The screen is made of components (common.Component), each with its
-// Update, View, SetSize and key help: the conversation list (convlist.go),
+// Update, View, SetSize and key help: the conversation list (pages/list),
 // the timeline (timeline*.go) and its compare view (compareview.go), and
 // the parts under components/: the viewer picker, the confirm dialog, the
 // inspector, the help and the message log (both scroll boxes), the copy

@@ -57,3 +57,10 @@ func As(b key.Binding, desc string) key.Binding {
 	b.SetHelp(b.Help().Key, desc)
 	return b
 }
+
+// Note is a line for the status bar from a component: the root shows it
+// right after routing to the component.
+type Note struct {
+	Text  string
+	IsErr bool
+}

@@ -1,4 +1,4 @@
-package ui
+package list
 
 import (
 	"maps"
@@ -10,21 +10,23 @@ import (
 	"github.com/chatlens/chatlens/store/bucket"
 
 	"github.com/chatlens/chatlens/ui/common"
+
+	"fmt"
 )
 
 // Reading the conversation list: whole, or after a switch of viewer,
 // reusing what the list shown already holds.
 
-// keepNewest bounds the newest buckets the list holds for the timeline to
+// KeepNewest bounds the newest buckets the list holds for the timeline to
 // reuse (the first rows, pinned first): a list of thousands of conversations
 // keeps only their preview slots. Opening one beyond it reads its newest
 // bucket again, in the same single find as the one before it.
-const keepNewest = 64
+const KeepNewest = 64
 
 type listLoadedMsg struct {
 	req   common.ReqID
 	owner string
-	items []convItem
+	items []Item
 	names map[string]string // nicknames of the owner and the peers
 	// groups are the names of the groups listed, by group ID.
 	groups map[string]string
@@ -46,11 +48,11 @@ type listReuse struct {
 	winReq        common.ReqID
 }
 
-// viewerReadMsg is the first step of a list read after a switch: the new
+// ViewerReadMsg is the first step of a list read after a switch: the new
 // owner's records (store.ReadViewer) and their window of the open
 // conversation, which the timeline takes at once; the list goes on from
 // the records.
-type viewerReadMsg struct {
+type ViewerReadMsg struct {
 	req   common.ReqID
 	owner string
 	recs  *store.ViewerRecords
@@ -61,29 +63,8 @@ type viewerReadMsg struct {
 func readViewer(e *common.Common, req common.ReqID, owner string, r listReuse) tea.Cmd {
 	return func() tea.Msg {
 		recs, err := e.Store.ReadViewer(e.Ctx, owner, r.at)
-		return viewerReadMsg{req: req, owner: owner, recs: recs, reuse: r, err: err}
+		return ViewerReadMsg{req: req, owner: owner, recs: recs, reuse: r, err: err}
 	}
-}
-
-// viewerRead gives the timeline the window it waits for, then reads the
-// rest of the list from the records (unless another list was asked since).
-func (m *Model) viewerRead(msg viewerReadMsg) tea.Cmd {
-	var win tea.Cmd
-	if msg.reuse.winReq != 0 && m.tl != nil { // whatever becomes of the list
-		w := bucket.Window{}
-		if msg.err == nil && msg.recs.Window != nil {
-			w = *msg.recs.Window
-		}
-		win = m.windowLoaded(windowLoadedMsg{req: msg.reuse.winReq, viewer: msg.owner, win: w, err: msg.err})
-	}
-	if msg.req != m.list.req {
-		return win // a list for a viewer already left
-	}
-	if msg.err != nil {
-		m.list.loading, m.list.err = false, msg.err
-		return win
-	}
-	return tea.Batch(win, loadListReusing(m.e, msg.req, msg.owner, msg.reuse, msg.recs))
 }
 
 // loadList reads owner's conversations in a constant number of round trips
@@ -112,13 +93,13 @@ func loadListReusing(e *common.Common, req common.ReqID, owner string, r listReu
 		if err != nil {
 			return fail(err)
 		}
-		items := make([]convItem, len(sums))
+		items := make([]Item, len(sums))
 		userIDs, groupIDs := []string{owner}, []string(nil)
 		var unread []bucket.Window // windows whose newest bucket was not read
 		for i, s := range sums {
-			items[i] = convItem{sum: s, peer: store.PeerOf(s.Conversation, owner)}
-			if items[i].peer != "" {
-				userIDs = append(userIDs, items[i].peer)
+			items[i] = Item{Sum: s, Peer: store.PeerOf(s.Conversation, owner)}
+			if items[i].Peer != "" {
+				userIDs = append(userIDs, items[i].Peer)
 			}
 			if g := store.GroupOf(s.ConversationID); g != "" {
 				groupIDs = append(groupIDs, g)
@@ -144,26 +125,26 @@ func loadListReusing(e *common.Common, req common.ReqID, owner string, r listReu
 		}
 		for i := range items {
 			it := &items[i]
-			it.name = store.ConversationName(it.sum.Conversation, owner, users, groups)
-			last := it.sum.Last
+			it.Name = store.ConversationName(it.Sum.Conversation, owner, users, groups)
+			last := it.Sum.Last
 			if last == nil {
-				last = newest[it.sum.ConversationID]
+				last = newest[it.Sum.ConversationID]
 			}
 			if last != nil {
-				if seq := last.LastFilledSeq(); seq > 0 && seq <= it.sum.Window.MaxSeq {
+				if seq := last.LastFilledSeq(); seq > 0 && seq <= it.Sum.Window.MaxSeq {
 					slot := last.Slots[bucket.SlotIndex(seq)] // a copy: the bucket may go
-					it.last, it.lastDoc = &slot, last.DocID
+					it.Preview, it.PreviewDoc = &slot, last.DocID
 					// A quote of a seq in the same bucket can be checked for
 					// free; any other shows by seq only in the preview.
 					if q, ok := projection.QuotedBy(slot); ok && bucket.BucketIndex(q) == last.Index {
 						quoted := last.Slots[bucket.SlotIndex(q)]
-						it.lastQuoted = &quoted
+						it.PreviewQuoted = &quoted
 					}
 				}
 			}
-			it.sum.Last = nil
-			if i < keepNewest {
-				it.sum.Last = last // for the timeline to reuse
+			it.Sum.Last = nil
+			if i < KeepNewest {
+				it.Sum.Last = last // for the timeline to reuse
 			}
 		}
 		return listLoadedMsg{req: req, owner: owner, items: items, names: users, groups: groups,
@@ -197,25 +178,122 @@ func namesOf(ids []string, known map[string]string, read func([]string) (map[str
 	return out, nil
 }
 
-// reloadListAfterSwitch reads the list of a new owner with what the list
-// shown holds (listReuse), and brings along the window the timeline
-// waits for under winReq (0: none).
-func (m *Model) reloadListAfterSwitch(winReq common.ReqID) tea.Cmd {
-	r := listReuse{known: map[string]bucket.Window{}, names: map[string]string{}, groups: m.list.groups, winReq: winReq}
-	if m.list.err == nil && !m.list.loading {
-		for _, it := range m.list.items {
-			r.known[it.sum.ConversationID] = it.sum.Window
+// Load reads the owner's list again.
+func (l *Model) Load() tea.Cmd {
+	l.req = l.e.NewReq()
+	l.loading = true
+	return loadList(l.e, l.req, l.owner)
+}
+
+// Retry repeats the read that failed: the owner's list, or the search for
+// an owner. Nil when nothing failed.
+func (l *Model) Retry() tea.Cmd {
+	if l.err == nil {
+		return nil
+	}
+	l.err = nil
+	if l.owner == "" {
+		return l.FindOwner()
+	}
+	return l.Load()
+}
+
+// SwitchOwner reads the list of id, a new owner, with what the list shown
+// holds (listReuse) and names (the timeline's too), and brings along their
+// window of the conversation of at (nil: none) for the timeline waiting
+// under winReq (Landed.Window).
+func (l *Model) SwitchOwner(id string, names map[string]string, at *bucket.Window, winReq common.ReqID) tea.Cmd {
+	l.owner = id
+	r := listReuse{known: map[string]bucket.Window{}, names: map[string]string{}, groups: l.groups, winReq: winReq, at: at}
+	if l.err == nil && !l.loading {
+		for _, it := range l.items {
+			r.known[it.Sum.ConversationID] = it.Sum.Window
 		}
 	}
-	maps.Copy(r.names, m.list.names)
-	if t := m.tl; t != nil {
-		maps.Copy(r.names, t.names)
-		if winReq != 0 {
-			base := t.base
-			r.at = &base
+	maps.Copy(r.names, l.names)
+	maps.Copy(r.names, names)
+	l.req = l.e.NewReq()
+	l.loading = true
+	return readViewer(l.e, l.req, l.owner, r)
+}
+
+// Window is a viewer's window of the open conversation that a list read
+// brought along for the timeline waiting under Req.
+type Window struct {
+	Req    common.ReqID
+	Viewer string
+	Win    bucket.Window
+	Err    error
+}
+
+// Landed is what a reply to the list brings beyond the list.
+type Landed struct {
+	Cmd    tea.Cmd
+	Names  map[string]string // a list was read: the user names it knows
+	Window *Window           // a window the timeline waits for
+}
+
+// Reply takes a reply to one of the list's reads (ok false: not one), the
+// selection kept on open, the conversation the timeline shows ("" none).
+func (l *Model) Reply(msg tea.Msg, open string) (res Landed, ok bool) {
+	switch msg := msg.(type) {
+	case firstViewerMsg:
+		res.Cmd = l.firstViewer(msg)
+	case ViewerReadMsg:
+		res.Window, res.Cmd = l.viewerRead(msg)
+	case listLoadedMsg:
+		if msg.req != l.req {
+			return res, true // a list for a viewer already left
 		}
+		l.loading = false
+		l.err = msg.err
+		if msg.err == nil {
+			l.setItems(msg.items, open)
+			l.itemsFor = msg.owner
+			l.names, l.groups = msg.names, msg.groups
+			l.fromMessages = msg.fromMessages
+			res.Names = msg.names
+			l.warnUnknownOwner(msg)
+		}
+	default:
+		return res, false
 	}
-	m.list.req = m.e.NewReq()
-	m.list.loading = true
-	return readViewer(m.e, m.list.req, m.list.owner, r)
+	return res, true
+}
+
+// viewerRead gives the timeline the window it waits for, then reads the
+// rest of the list from the records (unless another list was asked since).
+func (l *Model) viewerRead(msg ViewerReadMsg) (*Window, tea.Cmd) {
+	var win *Window
+	if msg.reuse.winReq != 0 { // whatever becomes of the list
+		w := bucket.Window{}
+		if msg.err == nil && msg.recs.Window != nil {
+			w = *msg.recs.Window
+		}
+		win = &Window{Req: msg.reuse.winReq, Viewer: msg.owner, Win: w, Err: msg.err}
+	}
+	if msg.req != l.req {
+		return win, nil // a list for a viewer already left
+	}
+	if msg.err != nil {
+		l.loading, l.err = false, msg.err
+		return win, nil
+	}
+	return win, loadListReusing(l.e, msg.req, msg.owner, msg.reuse, msg.recs)
+}
+
+// warnUnknownOwner says so when the list's owner looks like a mistyped ID:
+// no conversation documents, and no user record while the user collection
+// answered for others (an empty collection proves nothing).
+func (l *Model) warnUnknownOwner(msg listLoadedMsg) {
+	if len(msg.names) > 0 {
+		l.usersKnown = true
+	}
+	if !msg.fromMessages && len(msg.items) > 0 {
+		return
+	}
+	if _, known := msg.names[msg.owner]; !known && l.usersKnown {
+		l.say(fmt.Sprintf("no user %q in the user collection: check the ID (%s to view as another)",
+			msg.owner, l.e.Keys.ViewAsAny.Help().Key), true)
+	}
 }

@@ -1,4 +1,7 @@
-package ui
+// Package list is the left pane: the conversations of one owner, with
+// their unread counts and a preview of the newest message, filtered as
+// typed; and the reads that fill it.
+package list
 
 import (
 	"fmt"
@@ -14,21 +17,22 @@ import (
 	"github.com/chatlens/chatlens/ui/common"
 )
 
-// convItem is one row of the conversation list.
-type convItem struct {
-	sum     store.ConversationSummary
-	name    string // peer nickname, group name, or an ID
-	peer    string // the other user of a single chat
-	last    *bucket.StoredSlot
-	lastDoc string
-	// lastQuoted is the slot last quotes when it came in the same bucket read
-	// (rule 5 for the preview); nil otherwise.
-	lastQuoted *bucket.StoredSlot
+// Item is one row of the conversation list.
+type Item struct {
+	Sum  store.ConversationSummary
+	Name string // peer nickname, group name, or an ID
+	Peer string // the other user of a single chat
+	// Preview is the newest message's slot, stored in bucket PreviewDoc.
+	Preview    *bucket.StoredSlot
+	PreviewDoc string
+	// PreviewQuoted is the slot Preview quotes when it came in the same
+	// bucket read (rule 5 for the preview); nil otherwise.
+	PreviewQuoted *bucket.StoredSlot
 }
 
-// convList is the left pane: the conversations of one owner. Open and
-// Search ask the root (asked) to open a conversation or the filter input.
-type convList struct {
+// Model is the conversations of one owner. Open and Search ask the root
+// (Ask) to open a conversation or the filter input.
+type Model struct {
 	e       *common.Common
 	owner   string
 	names   map[string]string // nicknames of the owner and the peers
@@ -39,33 +43,74 @@ type convList struct {
 	// fromMessages: no conversation documents for owner; the items were
 	// found in the messages (every group, the single chats naming owner).
 	fromMessages  bool
-	items         []convItem
+	items         []Item
 	itemsFor      string // the owner items were loaded for: their counts are no one else's
 	filter        string
 	shown         []int // indexes into items that pass the filter
 	cursor        int   // index into shown
 	offset        int   // the first shown row drawn
 	width, height int
-	asked         listAsk
+	asked         Ask
 	// focused: the keys come here. Only the focused pane draws its cursor
 	// as ▸ (the other's is ▹), so which pane moves never rests on colour.
 	focused bool
+	// usersKnown: a list load found user records, so the user collection
+	// is there and a user missing from it is worth a warning.
+	usersKnown bool
+	note       *common.Note // what the last reply has to say (TakeNote)
 }
 
-var _ common.Component = (*convList)(nil)
+var _ common.Component = (*Model)(nil)
 
-// listAsk is what the list asks of the root after a key.
-type listAsk int
+// New is owner's list, not read yet ("" when the owner is to be found:
+// FindOwner).
+func New(e *common.Common, owner string) Model { return Model{e: e, owner: owner} }
+
+// Owner is whose conversations the list shows.
+func (l *Model) Owner() string { return l.owner }
+
+// Err is why the last read failed, nil when it did not.
+func (l *Model) Err() error { return l.err }
+
+// Loading reports a read under way.
+func (l *Model) Loading() bool { return l.loading }
+
+// Filter is what the list is filtered by ("": nothing).
+func (l *Model) Filter() string { return l.filter }
+
+// Items are the conversations read, in the list's order, filtered or not.
+func (l *Model) Items() []Item { return l.items }
+
+// Names are the nicknames of the owner and the peers, by user ID.
+func (l *Model) Names() map[string]string { return l.names }
+
+// SetFocused tells the list the keys come to it.
+func (l *Model) SetFocused(focused bool) { l.focused = focused }
+
+// TakeNote is what the list has to say after a reply, once.
+func (l *Model) TakeNote() (common.Note, bool) {
+	n := l.note
+	l.note = nil
+	if n == nil {
+		return common.Note{}, false
+	}
+	return *n, true
+}
+
+func (l *Model) say(text string, isErr bool) { l.note = &common.Note{Text: text, IsErr: isErr} }
+
+// Ask is what the list asks of the root after a key.
+type Ask int
 
 const (
-	askNothing listAsk = iota
-	askOpen            // open the selected conversation
-	askFilter          // open the filter input
+	AskNothing Ask = iota
+	AskOpen        // open the selected conversation
+	AskFilter      // open the filter input
 )
 
 // Update moves the cursor, clears the filter, or asks to open the selected
 // conversation or the filter input.
-func (l *convList) Update(msg tea.Msg) tea.Cmd {
+func (l *Model) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return nil
@@ -74,37 +119,37 @@ func (l *convList) Update(msg tea.Msg) tea.Cmd {
 	page := max(1, (l.height-1)/2) // two lines a conversation
 	switch {
 	case key.Matches(k, keys.Up):
-		l.move(-1)
+		l.Move(-1)
 	case key.Matches(k, keys.Down):
-		l.move(1)
+		l.Move(1)
 	case key.Matches(k, keys.PageUp):
-		l.move(-page)
+		l.Move(-page)
 	case key.Matches(k, keys.PageDown):
-		l.move(page)
+		l.Move(page)
 	case key.Matches(k, keys.Top):
-		l.move(-len(l.items))
+		l.Move(-len(l.items))
 	case key.Matches(k, keys.Bottom):
-		l.move(len(l.items))
+		l.Move(len(l.items))
 	case key.Matches(k, keys.Open):
-		l.asked = askOpen
+		l.asked = AskOpen
 	case key.Matches(k, keys.Search):
-		l.asked = askFilter
+		l.asked = AskFilter
 	case key.Matches(k, keys.Back):
-		l.setFilter("")
+		l.SetFilter("")
 	}
 	return nil
 }
 
-// ask returns what the last key asked of the root, once.
-func (l *convList) ask() listAsk {
+// Ask returns what the last key asked of the root, once.
+func (l *Model) Ask() Ask {
 	a := l.asked
-	l.asked = askNothing
+	l.asked = AskNothing
 	return a
 }
 
 // SetSize takes the cells inside the pane's border and keeps the cursor's
 // row on screen.
-func (l *convList) SetSize(width, height int) {
+func (l *Model) SetSize(width, height int) {
 	l.width, l.height = width, height
 	rows := max(1, (height-len(l.header()))/2) // two lines per conversation
 	if l.cursor < l.offset {
@@ -115,16 +160,16 @@ func (l *convList) SetSize(width, height int) {
 	}
 }
 
-func (l *convList) ShortHelp() []key.Binding { return l.e.Keys.ListHelp() }
+func (l *Model) ShortHelp() []key.Binding { return l.e.Keys.ListHelp() }
 
-func (l *convList) FullHelp() [][]key.Binding { return [][]key.Binding{l.ShortHelp()} }
+func (l *Model) FullHelp() [][]key.Binding { return [][]key.Binding{l.ShortHelp()} }
 
 // setItems takes a new list, the selection kept on the conversation it was
 // on, or on open (the conversation the timeline shows) when not "".
-func (l *convList) setItems(items []convItem, open string) {
+func (l *Model) setItems(items []Item, open string) {
 	var keep string
-	if it := l.selected(); it != nil {
-		keep = it.sum.ConversationID
+	if it := l.Selected(); it != nil {
+		keep = it.Sum.ConversationID
 	}
 	if open != "" {
 		keep = open
@@ -132,43 +177,61 @@ func (l *convList) setItems(items []convItem, open string) {
 	l.items = items
 	l.applyFilter()
 	for i, idx := range l.shown {
-		if l.items[idx].sum.ConversationID == keep {
+		if l.items[idx].Sum.ConversationID == keep {
 			l.cursor = i
 		}
 	}
 }
 
-// selectConversation puts the cursor on cid when the list shows it.
-func (l *convList) selectConversation(cid string) {
+// Select puts the cursor on cid when the list shows it.
+func (l *Model) Select(cid string) {
 	for i, idx := range l.shown {
-		if l.items[idx].sum.ConversationID == cid {
+		if l.items[idx].Sum.ConversationID == cid {
 			l.cursor = i
 		}
 	}
 }
 
-func (l *convList) setFilter(f string) {
+// SetFilter shows only the conversations f matches.
+func (l *Model) SetFilter(f string) {
 	l.filter = f
 	l.cursor, l.offset = 0, 0
 	l.applyFilter()
 }
 
-func (l *convList) applyFilter() {
+func (l *Model) applyFilter() {
 	l.shown = common.FuzzyFilter(l.filter, len(l.items), func(i int) []string {
-		return []string{l.items[i].name, l.items[i].sum.ConversationID}
+		return []string{l.items[i].Name, l.items[i].Sum.ConversationID}
 	})
 	l.cursor = min(l.cursor, max(0, len(l.shown)-1))
 }
 
-func (l *convList) selected() *convItem {
+// Selected is the conversation under the cursor, nil when none.
+func (l *Model) Selected() *Item {
 	if l.cursor < 0 || l.cursor >= len(l.shown) {
 		return nil
 	}
 	return &l.items[l.shown[l.cursor]]
 }
 
-func (l *convList) move(delta int) {
+// Move moves the cursor by delta rows.
+func (l *Model) Move(delta int) {
 	l.cursor = max(0, min(len(l.shown)-1, l.cursor+delta))
+}
+
+// RowAt selects the conversation drawn on line (0: the first inside the
+// pane's border) and reports whether there is one.
+func (l *Model) RowAt(line int) bool {
+	first := len(l.header()) // the line the first row starts on
+	if line < first {
+		return false
+	}
+	i := l.offset + (line-first)/2 // two lines per conversation
+	if i >= len(l.shown) {
+		return false
+	}
+	l.cursor = i
+	return true
 }
 
 // typeMarker tells the kind of a conversation at a glance.
@@ -186,7 +249,7 @@ func typeMarker(cid string) string {
 
 // header is the lines above the rows: the title, what the list is waiting
 // for or why it is empty, the filter.
-func (l *convList) header() []string {
+func (l *Model) header() []string {
 	t, width := l.e.Theme, l.width
 	title := t.Title.Render(projection.Truncate("Conversations of "+projection.SingleLine(l.owner), width))
 	lines := []string{title}
@@ -213,7 +276,7 @@ func (l *convList) header() []string {
 }
 
 // View draws the list inside the size it was given (borders excluded).
-func (l *convList) View() string {
+func (l *Model) View() string {
 	lines := l.header()
 	rows := max(1, (l.height-len(lines))/2) // two lines per conversation
 	for i := l.offset; i < len(l.shown) && i < l.offset+rows; i++ {
@@ -225,10 +288,10 @@ func (l *convList) View() string {
 	return lipgloss.JoinVertical(lipgloss.Left, lines[:l.height]...)
 }
 
-func (l *convList) row(it *convItem, selected bool) []string {
+func (l *Model) row(it *Item, selected bool) []string {
 	t, width := l.e.Theme, l.width
 	unread := ""
-	if n := it.sum.Unread(); n > 0 && l.itemsFor == l.owner {
+	if n := it.Sum.Unread(); n > 0 && l.itemsFor == l.owner {
 		unread = fmt.Sprintf(" (%d)", n)
 	}
 	marker := "  "
@@ -238,20 +301,20 @@ func (l *convList) row(it *convItem, selected bool) []string {
 	case selected:
 		marker = "▹ " // the keys go to the other pane
 	}
-	head := marker + typeMarker(it.sum.ConversationID) + " " + projection.SingleLine(it.name)
+	head := marker + typeMarker(it.Sum.ConversationID) + " " + projection.SingleLine(it.Name)
 	head = projection.Truncate(head, width-projection.Width(unread)) + unread
 	preview := "    "
-	if it.last != nil {
-		// A quote of anything but lastQuoted stays unresolved: the preview
-		// shows it by seq, never its stored text (see projection.View).
+	if it.Preview != nil {
+		// A quote of anything but PreviewQuoted stays unresolved: the
+		// preview shows it by seq, never its stored text (see projection.View).
 		quoted := func(seq int64) (bucket.StoredSlot, bool) {
-			if it.lastQuoted != nil && it.lastQuoted.Seq == seq {
-				return *it.lastQuoted, true
+			if it.PreviewQuoted != nil && it.PreviewQuoted.Seq == seq {
+				return *it.PreviewQuoted, true
 			}
 			return bucket.StoredSlot{}, false
 		}
-		m := projection.View(*it.last, it.lastDoc, l.owner,
-			projection.Conv{ID: it.sum.ConversationID, SessionType: store.ConversationTypeOf(it.sum.ConversationID)}, quoted)
+		m := projection.View(*it.Preview, it.PreviewDoc, l.owner,
+			projection.Conv{ID: it.Sum.ConversationID, SessionType: store.ConversationTypeOf(it.Sum.ConversationID)}, quoted)
 		preview += projection.Summary(m)
 	}
 	preview = projection.Truncate(preview, width)
