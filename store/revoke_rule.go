@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/chatlens/chatlens/store/bucket"
 )
@@ -77,7 +78,7 @@ func RevokeRule(msg *bucket.MsgData, who Revoker, sender *bucket.GroupMember) Re
 			return RevokeDecision{Allowed: true, Role: role, Rule: "a group admin may revoke an ordinary member's or a non-member's message"}
 		case role == bucket.RoleAdmin:
 			return RevokeDecision{Rule: fmt.Sprintf("a group admin may revoke only an ordinary member's message (the sender %s is the group's %s)",
-				msg.SendID, roleWord(sender.RoleLevel))}
+				msg.SendID, RoleName(sender.RoleLevel))}
 		}
 		return RevokeDecision{Rule: fmt.Sprintf("an ordinary member may revoke only their own message (sent by %s)", msg.SendID)}
 	}
@@ -96,7 +97,11 @@ func RevokeWho(msg *bucket.MsgData) string {
 	return fmt.Sprintf("who may revoke: only an app admin (session type %d)", msg.SessionType)
 }
 
-func roleWord(level int32) string {
+// RoleName is OpenIM's name of a group_member role_level, as the rule's
+// words, the revoke dialog and the viewer picker say it: owner (100), admin
+// (60), ordinary member (20); 0, which an app admin's revoke records, is
+// none; any other level by its number.
+func RoleName(level int32) string {
 	switch level {
 	case bucket.RoleOwner:
 		return "owner"
@@ -104,6 +109,8 @@ func roleWord(level int32) string {
 		return "admin"
 	case bucket.RoleMember:
 		return "ordinary member"
+	case 0:
+		return "0, none"
 	}
-	return fmt.Sprintf("role %d member", level)
+	return "level " + strconv.Itoa(int(level))
 }

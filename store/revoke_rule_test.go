@@ -238,3 +238,15 @@ func TestRevokeOfARevokeNoticeIsRefused(t *testing.T) {
 		t.Errorf("revoke of seqs 1 (a text) and 2 (a revoke notice): %v; want seq 2 refused as already revoked", err)
 	}
 }
+
+// TestRoleNameIsOpenIMs: a role level reads as OpenIM names it, "ordinary
+// member" rather than "member", wherever chatlens says it (the rule's
+// words, the revoke dialog, the viewer picker).
+func TestRoleNameIsOpenIMs(t *testing.T) {
+	for level, want := range map[int32]string{bucket.RoleOwner: "owner", bucket.RoleAdmin: "admin",
+		bucket.RoleMember: "ordinary member", 0: "0, none", 42: "level 42"} {
+		if got := store.RoleName(level); got != want {
+			t.Errorf("RoleName(%d) = %q, want %q", level, got, want)
+		}
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+
+	"github.com/chatlens/chatlens/ui/components/confirm"
 )
 
 // askAction prepares the confirmation of a write on the selected message,
@@ -20,8 +22,8 @@ func (m *Model) askAction(act action) {
 		return
 	}
 	summary := projection.Summary(msg)
-	req := m.e.newReq() // the number the write's reply will carry
-	var d confirmDialog
+	req := m.e.NewReq() // the number the write's reply will carry
+	var d confirm.Dialog
 	switch act {
 	case actRevoke:
 		if msg.Hole {
@@ -33,12 +35,12 @@ func (m *Model) askAction(act action) {
 			return
 		}
 		d = t.revokeDialog(seq, viewer, summary)
-		if d.run == nil {
+		if d.Run == nil {
 			// The rule refused before the store was asked: audited here, as
 			// store.Do audits the same refusal from the command line.
-			m.auditRefusal(act, []int64{seq}, viewer+" may not revoke: "+d.rule)
+			m.auditRefusal(act, []int64{seq}, viewer+" may not revoke: "+d.Rule)
 		} else {
-			d.run = runAction(m.e, req, t.cid, act, viewer, []int64{seq})
+			d.Run = runAction(m.e, req, t.cid, act, viewer, []int64{seq})
 		}
 	case actDelete:
 		if msg.Hole {
@@ -49,10 +51,10 @@ func (m *Model) askAction(act action) {
 			m.refuse(act, []int64{seq}, fmt.Sprintf("seq %d is already deleted for %s", seq, viewer))
 			return
 		}
-		d = confirmDialog{title: "Delete for " + viewer + " only?", lines: []string{
+		d = confirm.Dialog{Title: "Delete for " + viewer + " only?", Lines: []string{
 			fmt.Sprintf("seq %d: %s", seq, summary),
 			"others still see it; " + viewer + " is added to del_list",
-		}, run: runAction(m.e, req, t.cid, act, viewer, []int64{seq})}
+		}, Run: runAction(m.e, req, t.cid, act, viewer, []int64{seq})}
 	case actRead:
 		if !t.winOK {
 			// The read seq held is the previous viewer's until theirs arrives.
@@ -76,21 +78,21 @@ func (m *Model) askAction(act action) {
 		for s := from; s <= seq; s++ {
 			seqs = append(seqs, s)
 		}
-		d = confirmDialog{title: "Mark read up to here?", lines: []string{
+		d = confirm.Dialog{Title: "Mark read up to here?", Lines: []string{
 			fmt.Sprintf("seqs %s (%d messages) read by %s", store.FormatSeqs(seqs), len(seqs), viewer),
 			fmt.Sprintf("%s's read seq becomes %d", viewer, seq),
-		}, run: runAction(m.e, req, t.cid, act, viewer, seqs)}
+		}, Run: runAction(m.e, req, t.cid, act, viewer, seqs)}
 	}
-	d.req = req
+	d.Req = req
 	switch {
-	case d.run == nil:
-	case m.e.st.WritesViaAPI():
-		d.lines = append(d.lines, store.APINote)
-	case m.e.deployment:
-		d.lines = append(d.lines, store.NotificationNote(storeAction[act], viewer))
+	case d.Run == nil:
+	case m.e.Store.WritesViaAPI():
+		d.Lines = append(d.Lines, store.APINote)
+	case m.e.Deployment:
+		d.Lines = append(d.Lines, store.NotificationNote(storeAction[act], viewer))
 	}
-	if m.e.operator != "" {
-		d.lines = append(d.lines, "operator: "+m.e.operator)
+	if m.e.Operator != "" {
+		d.Lines = append(d.Lines, "operator: "+m.e.Operator)
 	}
 	m.showConfirm(d)
 }
@@ -110,12 +112,12 @@ func (m *Model) auditRefusal(act action, seqs []int64, why string) {
 	}
 	e, cid, viewer := m.e, m.tl.cid, m.tl.viewer
 	reason := error(store.ErrReadOnly)
-	if !e.readOnly {
+	if !e.ReadOnly {
 		reason = &store.TargetError{Action: storeAction[act], Cid: cid, UserID: viewer,
 			Refused: []store.RefusedSeqs{{Reason: why, Seqs: seqs}}}
 	}
 	m.refusals = append(m.refusals, func() tea.Msg {
-		_ = e.st.AuditRefusal(storeAction[act], cid, viewer, seqs, reason)
+		_ = e.Store.AuditRefusal(storeAction[act], cid, viewer, seqs, reason)
 		return nil
 	})
 }
@@ -134,14 +136,14 @@ func (m *Model) withRefusals(cmd tea.Cmd) tea.Cmd {
 // may, by store.RevokeRule (the rule the store applies when it writes); a
 // viewer who may not gets the reason and nothing to confirm. run is a
 // placeholder the caller replaces when the viewer may.
-func (t *timeline) revokeDialog(seq int64, viewer, summary string) confirmDialog {
+func (t *timeline) revokeDialog(seq int64, viewer, summary string) confirm.Dialog {
 	lines := []string{fmt.Sprintf("seq %d: %s", seq, summary)}
 	st, _, ok := t.slot(seq)
 	if !ok || st.Slot == nil || st.Slot.Msg == nil {
-		return confirmDialog{title: "Revoke for everyone?", lines: lines, run: func() tea.Msg { return nil }}
+		return confirm.Dialog{Title: "Revoke for everyone?", Lines: lines, Run: func() tea.Msg { return nil }}
 	}
 	msg := st.Slot.Msg
-	who := store.Revoker{UserID: viewer, Admin: t.e.admin || t.e.st.IsIMAdmin(viewer)}
+	who := store.Revoker{UserID: viewer, Admin: t.e.Admin || t.e.Store.IsIMAdmin(viewer)}
 	var sender *bucket.GroupMember
 	for _, mb := range t.members {
 		gm := &bucket.GroupMember{UserID: mb.UserID, RoleLevel: mb.RoleLevel}
@@ -156,27 +158,12 @@ func (t *timeline) revokeDialog(seq int64, viewer, summary string) confirmDialog
 	lines = append(lines, store.RevokeWho(msg))
 	if !d.Allowed {
 		lines = append(lines, viewer+" may not revoke it: "+d.Rule)
-		return confirmDialog{title: "Revoke refused", lines: lines, rule: d.Rule}
+		return confirm.Dialog{Title: "Revoke refused", Lines: lines, Rule: d.Rule}
 	}
-	role := "role " + roleName(d.Role)
+	role := "role " + store.RoleName(d.Role)
 	if msg.SessionType == bucket.SessionSingle && !who.Admin { // an app admin's revoke records role 0
 		role = "role = user.app_manger_level"
 	}
 	lines = append(lines, fmt.Sprintf("%s may: %s; revoked by %s (%s)", viewer, d.Rule, viewer, role))
-	return confirmDialog{title: "Revoke for everyone?", lines: lines, run: func() tea.Msg { return nil }}
-}
-
-func roleName(level int32) string {
-	switch level {
-	case bucket.RoleOwner:
-		return "owner"
-	case bucket.RoleAdmin:
-		return "admin"
-	case bucket.RoleMember:
-		return "member"
-	}
-	if level == 0 {
-		return "0, none"
-	}
-	return fmt.Sprintf("%d", level)
+	return confirm.Dialog{Title: "Revoke for everyone?", Lines: lines, Run: func() tea.Msg { return nil }}
 }

@@ -32,7 +32,7 @@ func TestUIWritesGoThroughTheAPI(t *testing.T) {
 	d.open(chatAB)
 	d.jump(11)
 	d.keys("r")
-	text := strings.Join(d.m.confirm.lines, " ")
+	text := strings.Join(d.m.confirm.Lines, " ")
 	if !strings.Contains(text, "through the OpenIM API") || strings.Contains(text, "no revoke notification") {
 		t.Fatalf("dialog %q: want the API's note only", text)
 	}

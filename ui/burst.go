@@ -14,7 +14,7 @@ func (m *Model) handleKeys(k tea.KeyMsg) tea.Cmd {
 	if m.conn.waiting && !m.keyWhileConnecting(k) {
 		return nil // nothing to act on before the store answers
 	}
-	if k.Type != tea.KeyRunes || len(k.Runes) < 2 || (k.Paste && m.input.open()) {
+	if k.Type != tea.KeyRunes || len(k.Runes) < 2 || (k.Paste && m.input.Open()) {
 		return m.handleKey(k)
 	}
 	// The timeline's model queues whatever key waits on a read, so each

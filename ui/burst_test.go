@@ -18,16 +18,17 @@ func TestBurstOfKeysIsEveryKey(t *testing.T) {
 	seedSmall(t, st)
 	opts, _ := testOptions(t, "alice")
 	d := newDriver(t, st, opts, 120, 40)
-	if len(d.m.list.shown) < 2 {
-		t.Fatalf("want two conversations, have %d", len(d.m.list.shown))
+	items := d.m.list.Items()
+	if len(items) != 2 {
+		t.Fatalf("want two conversations, have %d", len(items))
 	}
 	d.send(burst("jj"))
-	if d.m.list.cursor != 1 { // the second j stops at the last of two
-		t.Errorf("list cursor at %d after jj, want 1", d.m.list.cursor)
+	if got := d.m.list.Selected(); got != &items[1] { // the second j stops at the last of two
+		t.Errorf("list cursor on %s after jj, want the second, %s", got.Sum.ConversationID, items[1].Sum.ConversationID)
 	}
 	d.send(burst("kk"))
-	if d.m.list.cursor != 0 {
-		t.Errorf("list cursor at %d after kk, want 0", d.m.list.cursor)
+	if got := d.m.list.Selected(); got != &items[0] {
+		t.Errorf("list cursor on %s after kk, want the first, %s", got.Sum.ConversationID, items[0].Sum.ConversationID)
 	}
 	d.open(chatAB)
 	d.send(burst("kkkkk"))

@@ -52,7 +52,7 @@ func TestCopyInsideTmux(t *testing.T) {
 			t.Setenv("TMUX", "/tmp/tmux-0/default,1,0")
 			d := newDriver(t, st, opts, 200, 40)
 			fake := &fakeTmux{mode: c.mode}
-			d.m.e.tmux = fake.run
+			d.m.e.Tmux = fake.run
 			d.open(chatAB)
 			d.keys("y", "y") // y, then the text alone
 			if c.buffered && !strings.Contains(fake.buffer, "hello 120 from bob") {

@@ -9,73 +9,18 @@ import (
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/ui/pages/timeline/model"
+
+	"github.com/chatlens/chatlens/ui/common"
 )
 
-// Every read and write runs in one of these commands, off the UI goroutine.
-
-// reqID is the number of an async request. One rule matches every reply to
-// its request, whatever the command (list, buckets, members, window, jump,
-// search, find, diff scan, follow, write, first viewer, view-as check):
-//
-//   - whoever starts the command takes a fresh number from env.newReq and
-//     stores it where it waits (the list, the timeline, the search...);
-//   - the command puts the number in its reply;
-//   - the handler compares the reply's number with the stored one and drops
-//     the reply when they differ; a newer request simply stores a newer
-//     number, so a late reply for something the user left never lands.
-//
-// Requests that share a fate may share a number: every bucket read of one
-// view of the timeline carries the view's number, every step of one search
-// or diff scan the scan's. Zero is never handed out, so a waiter that stores
-// 0 waits for nothing. Only two replies carry no number, since nothing waits
-// on them to change what is shown: the connection (there is only ever one)
-// and a copy's report (each copy reports its own outcome).
-type reqID uint64
-
-type firstViewerMsg struct {
-	req    reqID
-	viewer string
-	why    string // how the viewer was chosen, for the status bar
-	err    error
-}
-
-// findFirstViewer picks a user to start as when --as is not given, in two
-// round trips at most (past n_ conversations, a few more): the first
-// conversation stored, then for a group the
-// member of highest role (its owner sees what everyone else is shown and
-// is who a support call is usually about), for a single chat its first user.
-func findFirstViewer(e *common, req reqID) tea.Cmd {
-	return func() tea.Msg {
-		cid, ok, err := e.st.NextConversationID(e.ctx, "")
-		// An n_ conversation names a group or a pair, not a viewer: the next
-		// one does (a few round trips at most).
-		for tries := 0; err == nil && ok && bucket.IsNotificationConversation(cid) && tries < 8; tries++ {
-			cid, ok, err = e.st.NextConversationID(e.ctx, cid)
-		}
-		if err != nil || !ok {
-			return firstViewerMsg{req: req, err: err}
-		}
-		if _, a, _ := store.SplitConversationID(cid); !store.IsGroupConversation(cid) && a != "" {
-			return firstViewerMsg{req: req, viewer: a, why: "a user of " + cid}
-		}
-		ms, err := e.st.Members(e.ctx, cid)
-		if err != nil || len(ms) == 0 {
-			return firstViewerMsg{req: req, err: err}
-		}
-		best := ms[0] // Members come highest role first
-		why := "a member of " + cid
-		if best.RoleLevel != 0 {
-			why = roleName(best.RoleLevel) + " of " + cid
-		}
-		return firstViewerMsg{req: req, viewer: best.UserID, why: why}
-	}
-}
+// Every read and write runs in one of these commands, off the UI
+// goroutine; each reply carries its request number (common.ReqID).
 
 type bucketsLoadedMsg struct {
-	req     reqID
-	read    model.Read // what the timeline's model asked for
+	req     common.ReqID
 	indexes []int64
 	buckets []*bucket.Bucket
+	read    model.Read // what the timeline's model asked for
 	// quoted are the slots, by seq, that quotes in buckets (or, for a
 	// quotes-only read, in the held ones) quote: for rule 5, not for display.
 	quoted     map[int64]bucket.StoredSlot
@@ -88,11 +33,11 @@ type bucketsLoadedMsg struct {
 
 // bucketRequest is one read for the timeline.
 type bucketRequest struct {
-	req            reqID
-	read           model.Read
+	req            common.ReqID
 	cid            string
 	indexes        []int64
 	minSeq, maxSeq int64
+	read           model.Read
 	// skipGap is -1 (older) or 1 (newer) for a read at an end of the run:
 	// if the bucket holds nothing, find the gap beyond it (findGap).
 	skipGap int
@@ -108,10 +53,10 @@ type bucketRequest struct {
 // slots their quotes quote that are neither among them nor held: one more
 // read of those slots (not their buckets), only when some quote reaches
 // that far (rule 5).
-func loadBuckets(e *common, r bucketRequest) tea.Cmd {
+func loadBuckets(e *common.Common, r bucketRequest) tea.Cmd {
 	return func() tea.Msg {
 		msg := bucketsLoadedMsg{req: r.req, read: r.read, indexes: r.indexes}
-		msg.buckets, msg.err = e.st.Buckets(e.ctx, r.cid, r.indexes, r.maxSeq)
+		msg.buckets, msg.err = e.Store.Buckets(e.Ctx, r.cid, r.indexes, r.maxSeq)
 		if msg.err != nil {
 			return msg
 		}
@@ -126,7 +71,7 @@ func loadBuckets(e *common, r bucketRequest) tea.Cmd {
 			}
 			msg.gap, msg.buckets = &g, slices.Delete(msg.buckets, far, far+1)
 			if next >= 0 {
-				bs, err := e.st.Buckets(e.ctx, r.cid, []int64{next}, r.maxSeq)
+				bs, err := e.Store.Buckets(e.Ctx, r.cid, []int64{next}, r.maxSeq)
 				if msg.err = err; err != nil {
 					return msg
 				}
@@ -143,7 +88,7 @@ func loadBuckets(e *common, r bucketRequest) tea.Cmd {
 		// once, not their slots now and the whole of it soon after.
 		if next, ok := r.nextAhead(msg); ok {
 			if far := r.quotesIn(msg.buckets, r.minSeq, r.maxSeq, held); len(far) > 0 && allInBucket(far, next) {
-				bs, err := e.st.Buckets(e.ctx, r.cid, []int64{next}, r.maxSeq)
+				bs, err := e.Store.Buckets(e.Ctx, r.cid, []int64{next}, r.maxSeq)
 				if err != nil {
 					msg.err = err
 					return msg
@@ -153,7 +98,7 @@ func loadBuckets(e *common, r bucketRequest) tea.Cmd {
 				}
 			}
 		}
-		msg.quoted, msg.err = e.st.QuotedSlots(e.ctx, r.cid, msg.buckets, r.minSeq, r.maxSeq, r.maxSeq, held, r.quotesIn)
+		msg.quoted, msg.err = e.Store.QuotedSlots(e.Ctx, r.cid, msg.buckets, r.minSeq, r.maxSeq, r.maxSeq, held, r.quotesIn)
 		return msg
 	}
 }
@@ -185,8 +130,8 @@ func (r bucketRequest) quotesIn(buckets []*bucket.Bucket, from, to int64, held f
 // batchLookup resolves the quotes of a batch of buckets read in a command
 // (seqs minSeq..maxSeq): quotes reaching outside the batch read only their
 // quoted slots.
-func batchLookup(e *common, cid string, bs []*bucket.Bucket, minSeq, maxSeq int64) (bucket.Lookup, error) {
-	far, err := e.st.QuotedSlots(e.ctx, cid, bs, minSeq, maxSeq, maxSeq, inBatch(bs), projection.QuotedSeqs)
+func batchLookup(e *common.Common, cid string, bs []*bucket.Bucket, minSeq, maxSeq int64) (bucket.Lookup, error) {
+	far, err := e.Store.QuotedSlots(e.Ctx, cid, bs, minSeq, maxSeq, maxSeq, inBatch(bs), projection.QuotedSeqs)
 	if err != nil {
 		return nil, err
 	}
@@ -196,21 +141,21 @@ func batchLookup(e *common, cid string, bs []*bucket.Bucket, minSeq, maxSeq int6
 // loadQuoted reads only the slots that quotes in held buckets need
 // (r.seqs, found by the same rule on the held run), when what the command
 // that loaded them read is gone by the time it landed.
-func loadQuoted(e *common, r bucketRequest) tea.Cmd {
+func loadQuoted(e *common.Common, r bucketRequest) tea.Cmd {
 	return func() tea.Msg {
-		slots, err := e.st.Slots(e.ctx, r.cid, r.seqs, r.maxSeq)
+		slots, err := e.Store.Slots(e.Ctx, r.cid, r.seqs, r.maxSeq)
 		return bucketsLoadedMsg{req: r.req, quoted: slots, quotedSeqs: r.seqs, err: err}
 	}
 }
 
 type membersLoadedMsg struct {
-	req     reqID
+	req     common.ReqID
 	members []store.Member
 	err     error
 }
 
 type windowLoadedMsg struct {
-	req    reqID
+	req    common.ReqID
 	viewer string
 	win    bucket.Window
 	err    error
@@ -219,9 +164,9 @@ type windowLoadedMsg struct {
 // loadWindow reads viewer's window of the conversation of base, another
 // viewer's window, whose start and end for everyone it shares: no bucket
 // is read.
-func loadWindow(e *common, req reqID, viewer string, base bucket.Window) tea.Cmd {
+func loadWindow(e *common.Common, req common.ReqID, viewer string, base bucket.Window) tea.Cmd {
 	return func() tea.Msg {
-		w, err := e.st.WindowAt(e.ctx, viewer, base)
+		w, err := e.Store.WindowAt(e.Ctx, viewer, base)
 		if err != nil {
 			return windowLoadedMsg{req: req, viewer: viewer, err: err}
 		}
@@ -239,7 +184,7 @@ const (
 )
 
 type actionDoneMsg struct {
-	req    reqID
+	req    common.ReqID
 	cid    string
 	act    action
 	viewer string
@@ -255,12 +200,12 @@ var storeAction = map[action]string{actRevoke: store.ActionRevoke, actDelete: st
 // runAction writes through store.Do, the path the scripted commands take:
 // the held bucket may be stale, so the store checks the targets and the
 // revoke permission as they are now and builds the revoke record itself.
-func runAction(e *common, req reqID, cid string, act action, viewer string, seqs []int64) tea.Cmd {
+func runAction(e *common.Common, req common.ReqID, cid string, act action, viewer string, seqs []int64) tea.Cmd {
 	return func() tea.Msg {
-		if e.readOnly {
+		if e.ReadOnly {
 			return actionDoneMsg{req: req, cid: cid, act: act, viewer: viewer, seqs: seqs, err: store.ErrReadOnly}
 		}
-		done, err := e.st.Do(e.ctx, store.WriteRequest{Action: storeAction[act], Cid: cid, By: viewer, Seqs: seqs, Admin: e.admin})
+		done, err := e.Store.Do(e.Ctx, store.WriteRequest{Action: storeAction[act], Cid: cid, By: viewer, Seqs: seqs, Admin: e.Admin})
 		return actionDoneMsg{req: req, cid: cid, act: act, viewer: viewer, seqs: seqs, res: done.WriteResult, api: done.API, err: err}
 	}
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
+
+	"github.com/chatlens/chatlens/ui/common"
 )
 
 // The compare view as a diff: a background scan of the viewer's window
@@ -34,7 +36,7 @@ func (r diffRun) collapsible() bool {
 // diffScan walks the viewer's window from the newest bucket down, one find
 // of a batch of buckets per step, keeping only what differs.
 type diffScan struct {
-	req      reqID
+	req      common.ReqID
 	with     string    // the second viewer
 	runs     []diffRun // oldest first
 	scanning bool
@@ -46,7 +48,7 @@ type diffScan struct {
 }
 
 type diffStepMsg struct {
-	req     reqID
+	req     common.ReqID
 	runs    []diffRun // oldest first, all older than what was found before
 	scanned int
 	err     error
@@ -60,7 +62,7 @@ func (t *timeline) restartDiffs() tea.Cmd {
 		t.diffs = diffScan{}
 		return nil
 	}
-	t.diffs = diffScan{req: t.e.newReq(), with: t.compareAs, scanning: true,
+	t.diffs = diffScan{req: t.e.NewReq(), with: t.compareAs, scanning: true,
 		next:  bucket.BucketIndex(t.maxSeq()),
 		total: int(bucket.BucketIndex(t.maxSeq()) - bucket.BucketIndex(t.minSeq()) + 1)}
 	return t.diffStep(wb)
@@ -72,14 +74,14 @@ func (t *timeline) diffStep(wb bucket.Window) tea.Cmd {
 	d := t.diffs
 	lowest := bucket.BucketIndex(t.minSeq())
 	var idx []int64
-	for i := d.next; i >= lowest && len(idx) < t.e.st.FindBatch; i-- {
+	for i := d.next; i >= lowest && len(idx) < t.e.Store.FindBatch; i-- {
 		idx = append(idx, i)
 	}
 	slices.Reverse(idx) // oldest first, as the runs are kept
 	e, cid, conv, va, vb := t.e, t.cid, t.conv, t.viewer, d.with
 	minSeq, maxSeq := t.minSeq(), t.maxSeq()
 	return func() tea.Msg {
-		bs, err := e.st.Buckets(e.ctx, cid, idx, maxSeq)
+		bs, err := e.Store.Buckets(e.Ctx, cid, idx, maxSeq)
 		if err != nil {
 			return diffStepMsg{req: d.req, err: err}
 		}
@@ -194,7 +196,7 @@ func (t *timeline) diffTarget(dir int) (diffRun, bool) {
 
 // diffProgress is the footer line of the compare view.
 func (t *timeline) diffProgress() string {
-	k := t.e.keys
+	k := t.e.Keys
 	d := t.diffs
 	n, beyond := 0, t.beyondCount()
 	for _, r := range d.runs {
@@ -232,7 +234,7 @@ func compareCols(width, prefix int) (half int) {
 // carry the diff style even on the selected row, so the difference under
 // the cursor still shows.
 func (t *timeline) compareRow(prefix, a, b, reason string, width int, selected bool) string {
-	th := t.e.theme
+	th := t.e.Theme
 	half := compareCols(width, projection.Width(prefix))
 	rowStyle, markStyle, sep := th.Text, th.Text, " │ "
 	if reason != "" {
@@ -241,14 +243,14 @@ func (t *timeline) compareRow(prefix, a, b, reason string, width int, selected b
 	if selected {
 		rowStyle = th.Selected
 	}
-	left := padRight(projection.Truncate(prefix+padRight(projection.Truncate(a, half), half), width), projection.Width(prefix)+half)
-	right := padRight(projection.Truncate(b, half), half)
-	why := " " + padRight(reason, projection.ReasonWidth)
+	left := common.PadRight(projection.Truncate(prefix+common.PadRight(projection.Truncate(a, half), half), width), projection.Width(prefix)+half)
+	right := common.PadRight(projection.Truncate(b, half), half)
+	why := " " + common.PadRight(reason, projection.ReasonWidth)
 	used := projection.Width(left) + 3 + half + projection.Width(why)
 	if used > width { // too narrow for the columns: the reason stays, the text goes
 		return ansi.Truncate(rowStyle.Render(projection.Truncate(prefix, max(0, width-projection.Width(why))))+markStyle.Render(why), width, "")
 	}
-	return rowStyle.Render(left) + markStyle.Render(sep) + rowStyle.Render(right) + markStyle.Render(padRight(why, width-used+projection.Width(why)))
+	return rowStyle.Render(left) + markStyle.Render(sep) + rowStyle.Render(right) + markStyle.Render(common.PadRight(why, width-used+projection.Width(why)))
 }
 
 // compareLine is the compare row of seq in the full timeline.
@@ -272,8 +274,8 @@ func (t *timeline) compareHeader(width int) string {
 	name := func(side, id string) string {
 		return projection.Truncate(side+" as "+projection.SingleLine(t.memberName(id)), half)
 	}
-	line := strings.Repeat(" ", prefix) + padRight(name("A", t.viewer), half) + " │ " + padRight(name("B", t.compareAs), half) + " why"
-	return t.e.theme.Title.Render(padRight(projection.Truncate(line, width), width))
+	line := strings.Repeat(" ", prefix) + common.PadRight(name("A", t.viewer), half) + " │ " + common.PadRight(name("B", t.compareAs), half) + " why"
+	return t.e.Theme.Title.Render(common.PadRight(projection.Truncate(line, width), width))
 }
 
 // beyondCount is how many seqs B sees outside A's window: differences with
@@ -299,11 +301,11 @@ func (t *timeline) beyondNotes() []string {
 	}
 	if from, to := max(1, wb.MinSeq), min(wb.MaxSeq, t.minSeq()-1); from <= to {
 		out = append(out, fmt.Sprintf("B also sees seqs %d–%d (%d), before A's window: %s", from, to, to-from+1,
-			projection.Explain(projection.Message{Seq: to, Viewer: t.viewer}, t.win, t.e.loc)[0]))
+			projection.Explain(projection.Message{Seq: to, Viewer: t.viewer}, t.win, t.e.Loc)[0]))
 	}
 	if from, to := max(wb.MinSeq, t.maxSeq()+1), wb.MaxSeq; from <= to {
 		out = append(out, fmt.Sprintf("B also sees seqs %d–%d (%d), after A's window: %s", from, to, to-from+1,
-			projection.Explain(projection.Message{Seq: from, Viewer: t.viewer}, t.win, t.e.loc)[0]))
+			projection.Explain(projection.Message{Seq: from, Viewer: t.viewer}, t.win, t.e.Loc)[0]))
 	}
 	return out
 }
@@ -325,7 +327,7 @@ func (t *timeline) settleDiffRows(height int) {
 // diffRows draws "differences only": one row per difference (a collapsed
 // run as one), the cursor's kept on screen.
 func (t *timeline) diffRows(width, height int) []string {
-	th := t.e.theme
+	th := t.e.Theme
 	d := &t.diffs
 	var out []string
 	if len(d.runs) == 0 {
@@ -345,7 +347,7 @@ func (t *timeline) diffRows(width, height int) []string {
 		if here {
 			marker = t.marker(t.cursor)
 		}
-		prefix := fmt.Sprintf("%s%*d %s ", marker, seqWidth, r.from, t.clock(r.a, t.clockFmt))
+		prefix := fmt.Sprintf("%s%*d %s ", marker, seqWidth, r.from, common.Clock(r.a, t.clockFmt, t.e.Loc))
 		a, _ := t.describe(r.a)
 		b, _ := t.describe(r.b)
 		if r.reason == projection.ReasonOutsideB {

@@ -6,6 +6,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/chatlens/chatlens/ui/common"
 )
 
 // compareView is the timeline while it compares two viewers: the keys that
@@ -16,6 +18,8 @@ import (
 type compareView struct{ t *timeline }
 
 func (t *timeline) compare() compareView { return compareView{t} }
+
+var _ common.Component = (*timeline)(nil)
 
 // Update takes the compare keys; handled says whether k was one, so the
 // timeline moves as usual otherwise.
@@ -29,7 +33,7 @@ func (c compareView) handle(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 	if !ok {
 		return nil, false
 	}
-	t, keys := c.t, c.t.e.keys
+	t, keys := c.t, c.t.e.Keys
 	if t.compareAs != "" && t.diffOnly {
 		// Every row is a difference: moving steps between them.
 		page := max(1, t.height-2)
@@ -70,7 +74,7 @@ func (c compareView) SetSize(_, height int) {
 func (c compareView) View() string { return c.t.View() }
 
 func (c compareView) ShortHelp() []key.Binding {
-	keys := c.t.e.keys
+	keys := c.t.e.Keys
 	return []key.Binding{keys.NextDiff, keys.PrevDiff, keys.DiffOnly, keys.Inspect, keys.SwitchPane, keys.Back}
 }
 
@@ -82,7 +86,7 @@ func (c compareView) FullHelp() [][]key.Binding { return [][]key.Binding{c.Short
 func (c compareView) stepDiff(dir int, wrap bool) tea.Cmd {
 	t := c.t
 	if t.compareAs == "" {
-		t.say("not comparing: "+t.e.keys.Compare.Help().Key+" to compare with another viewer", true)
+		t.say("not comparing: "+t.e.Keys.Compare.Help().Key+" to compare with another viewer", true)
 		return nil
 	}
 	d := &t.diffs
@@ -116,7 +120,7 @@ func (c compareView) stepDiff(dir int, wrap bool) tea.Cmd {
 func (c compareView) toggleDiffOnly() tea.Cmd {
 	t := c.t
 	if t.compareAs == "" {
-		t.say("not comparing: "+t.e.keys.Compare.Help().Key+" to compare with another viewer", true)
+		t.say("not comparing: "+t.e.Keys.Compare.Help().Key+" to compare with another viewer", true)
 		return nil
 	}
 	t.diffOnly = !t.diffOnly

@@ -44,7 +44,7 @@ func (m *Model) connected(msg connectedMsg) tea.Cmd {
 		m.conn.err = msg.err
 		return tea.Quit
 	}
-	m.e.useStore(msg.st)
+	m.e.UseStore(msg.st)
 	if msg.warning != "" {
 		m.setStatus(msg.warning, true)
 	}
@@ -59,19 +59,19 @@ func (m *Model) connectingLine() string {
 // keyWhileConnecting: only quitting, help and the message log work before
 // the store answers; every other key needs it.
 func (m *Model) keyWhileConnecting(k tea.KeyMsg) bool {
-	keys := m.e.keys
+	keys := m.e.Keys
 	return k.Type == tea.KeyCtrlC || m.overlay != ovNone || key.Matches(k, keys.Quit, keys.Help, keys.MessageLog)
 }
 
 func (m *Model) connectingPane(width int) string {
-	th := m.e.theme
+	th := m.e.Theme
 	title := "Conversations"
-	if m.list.owner != "" {
-		title += " of " + m.list.owner
+	if owner := m.list.Owner(); owner != "" {
+		title += " of " + owner
 	}
 	return strings.Join([]string{
 		th.Title.Render(projection.Truncate(projection.SingleLine(title), width)),
 		th.Warn.Render(projection.Truncate(m.connectingLine(), width)),
-		th.Muted.Render(projection.Truncate("the server has not answered yet; "+m.e.keys.Quit.Help().Key+" to give up", width)),
+		th.Muted.Render(projection.Truncate("the server has not answered yet; "+m.e.Keys.Quit.Help().Key+" to give up", width)),
 	}, "\n")
 }

@@ -45,7 +45,7 @@ func TestConnectingFromTheFirstFrame(t *testing.T) {
 	for _, k := range []string{"u", "j", "enter", "/", "R"} {
 		d.send(keyMsg(k)) // would read the store: must wait
 	}
-	if m.input.open() {
+	if m.input.Open() {
 		t.Error("a key opened a prompt before the store answered")
 	}
 	close(release)

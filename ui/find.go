@@ -10,6 +10,8 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
+
+	"github.com/chatlens/chatlens/ui/common"
 )
 
 // Find by message ID: the ID is looked up as a client_msg_id, then as a
@@ -20,7 +22,7 @@ import (
 
 // finding is a find in flight.
 type finding struct {
-	req    reqID
+	req    common.ReqID
 	value  string
 	cancel context.CancelFunc
 	events <-chan findEvent
@@ -28,7 +30,7 @@ type finding struct {
 
 // findEvent is one report of a running find: a plan, progress, or the end.
 type findEvent struct {
-	req         reqID
+	req         common.ReqID
 	field       string
 	plan        *store.FindPlan
 	done, total int
@@ -43,12 +45,12 @@ func (m *Model) startFind(value string) tea.Cmd {
 		return nil
 	}
 	m.cancelFind()
-	req := m.e.newReq()
-	ctx, cancel := context.WithCancel(m.e.ctx)
+	req := m.e.NewReq()
+	ctx, cancel := context.WithCancel(m.e.Ctx)
 	events := make(chan findEvent, 8)
 	m.find = &finding{req: req, value: value, cancel: cancel, events: events}
 	m.setStatus(fmt.Sprintf("finding %s…", projection.SingleLine(value)), false)
-	st := m.e.st
+	st := m.e.Store
 	go func() {
 		defer close(events)
 		send := func(ev findEvent) {
@@ -101,10 +103,10 @@ func (m *Model) findEvent(ev findEvent) tea.Cmd {
 	switch {
 	case ev.plan != nil && ev.plan.Index == "":
 		m.setStatus(fmt.Sprintf("no index on msgs.msg.%s: scanning %d buckets in %d conversations · %s cancels",
-			ev.field, ev.plan.Buckets, ev.plan.Conversations, m.e.keys.Back.Help().Key), false)
+			ev.field, ev.plan.Buckets, ev.plan.Conversations, m.e.Keys.Back.Help().Key), false)
 	case !ev.final && ev.total > 0:
 		m.setStatus(fmt.Sprintf("finding %s by %s: %d/%d buckets scanned · %s cancels",
-			projection.SingleLine(f.value), ev.field, ev.done, ev.total, m.e.keys.Back.Help().Key), false)
+			projection.SingleLine(f.value), ev.field, ev.done, ev.total, m.e.Keys.Back.Help().Key), false)
 	case ev.final:
 		m.find = nil
 		return m.found(f.value, ev)
@@ -131,19 +133,16 @@ func (m *Model) found(value string, ev findEvent) tea.Cmd {
 	if n := len(ev.found) - 1; n > 0 {
 		where += fmt.Sprintf(", and %d more slots", n)
 	}
-	for i := range m.list.items {
-		it := &m.list.items[i]
-		if it.sum.ConversationID != f.ConversationID {
+	items := m.list.Items()
+	for i := range items {
+		it := &items[i]
+		if it.Sum.ConversationID != f.ConversationID {
 			continue
 		}
 		m.setStatus("found by "+ev.field+" in "+where, false)
-		for j, shown := range m.list.shown {
-			if shown == i {
-				m.list.cursor = j // the list shows what is open
-			}
-		}
+		m.list.Select(f.ConversationID) // the list shows what is open
 		if m.tl == nil || m.tl.cid != f.ConversationID {
-			m.tl = newTimeline(m.e, it, m.list.owner, m.list.names)
+			m.tl = newTimeline(m.e, it, m.list.Owner(), m.list.Names())
 			m.tl.newest = nil
 		}
 		m.focus = paneTimeline
@@ -151,6 +150,6 @@ func (m *Model) found(value string, ev findEvent) tea.Cmd {
 	}
 	// What to do first: a narrow status line cuts the end (L has it whole).
 	m.setStatus(fmt.Sprintf("not a conversation of %s (%s: view as a member): found by %s in %s",
-		projection.SingleLine(m.list.owner), m.e.keys.ViewAsAny.Help().Key, ev.field, where), false)
+		projection.SingleLine(m.list.Owner()), m.e.Keys.ViewAsAny.Help().Key, ev.field, where), false)
 	return nil
 }

@@ -9,6 +9,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/store/bucket"
+
+	"github.com/chatlens/chatlens/ui/common"
 )
 
 // followEvery is how often a followed conversation asks where its
@@ -20,16 +22,16 @@ const followEvery = 2 * time.Second
 // in; the cursor, when it was on the newest message, moves with them.
 type follow struct {
 	on   bool
-	req  reqID  // ticks and polls of an earlier follow are dropped
-	from string // where the max seq was read (MALLOC_SEQ:<cid> or seq.max_seq)
+	req  common.ReqID // ticks and polls of an earlier follow are dropped
+	from string       // where the max seq was read (MALLOC_SEQ:<cid> or seq.max_seq)
 }
 
 type followTickMsg struct {
-	req reqID
+	req common.ReqID
 }
 
 type followPolledMsg struct {
-	req  reqID
+	req  common.ReqID
 	seq  int64
 	from string
 	err  error
@@ -37,13 +39,13 @@ type followPolledMsg struct {
 
 // followTick waits, then asks for a poll; tests replace it to drive polls
 // by hand.
-var followTick = func(req reqID) tea.Cmd {
+var followTick = func(req common.ReqID) tea.Cmd {
 	return tea.Tick(followEvery, func(time.Time) tea.Msg { return followTickMsg{req: req} })
 }
 
-func pollLatest(e *common, cid string, req reqID) tea.Cmd {
+func pollLatest(e *common.Common, cid string, req common.ReqID) tea.Cmd {
 	return func() tea.Msg {
-		seq, from, err := e.st.LatestSeq(e.ctx, cid)
+		seq, from, err := e.Store.LatestSeq(e.Ctx, cid)
 		return followPolledMsg{req: req, seq: seq, from: from, err: err}
 	}
 }
@@ -52,13 +54,13 @@ func pollLatest(e *common, cid string, req reqID) tea.Cmd {
 func (m *Model) toggleFollow() tea.Cmd {
 	t := m.tl
 	t.follow.on = !t.follow.on
-	t.follow.req = m.e.newReq()
+	t.follow.req = m.e.NewReq()
 	if !t.follow.on {
 		m.setStatus("stopped following "+t.cid, false)
 		return nil
 	}
 	m.setStatus(fmt.Sprintf("following %s: new messages appear as they arrive (%s to stop)",
-		t.cid, m.e.keys.Follow.Help().Key), false)
+		t.cid, m.e.Keys.Follow.Help().Key), false)
 	return pollLatest(m.e, t.cid, t.follow.req)
 }
 
@@ -128,27 +130,17 @@ func (t *timeline) grow(seq int64) tea.Cmd {
 }
 
 // followList keeps the list's row of the open conversation as live as the
-// timeline, from what the timeline holds (no round trip): where it ends,
-// so the unread count, and its newest message, the preview. The rows are
-// in the list owner's window; the newest stored slot is everyone's.
+// timeline, from what the timeline holds (no round trip).
 func (m *Model) followList() {
 	t := m.tl
-	if t == nil || m.list.itemsFor != m.list.owner {
+	if t == nil {
 		return
 	}
-	for i := range m.list.items {
-		it := &m.list.items[i]
-		if it.sum.ConversationID != t.cid {
-			continue
+	m.list.Follow(t.cid, t.base.EndSeq, func(seq int64) (bucket.StoredSlot, string, bool) {
+		s, b, ok := t.slot(seq)
+		if !ok {
+			return bucket.StoredSlot{}, "", false
 		}
-		if end := t.base.EndSeq; end > it.sum.Window.EndSeq {
-			it.sum.Window.EndSeq = end
-			if it.sum.Window.CapSeq == 0 {
-				it.sum.Window.MaxSeq = end
-			}
-		}
-		if s, b, ok := t.slot(it.sum.Window.MaxSeq); ok && (it.last == nil || it.last.Seq < s.Seq) {
-			it.last, it.lastDoc, it.lastQuoted = &s, b.DocID, nil
-		}
-	}
+		return s, b.DocID, true
+	})
 }

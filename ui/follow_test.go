@@ -10,12 +10,14 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/store/bucket"
+
+	"github.com/chatlens/chatlens/ui/common"
 )
 
 // manualTicks makes follow mode wait for the test's ticks instead of a timer.
 func manualTicks(t *testing.T) {
 	old := followTick
-	followTick = func(reqID) tea.Cmd { return nil }
+	followTick = func(common.ReqID) tea.Cmd { return nil }
 	t.Cleanup(func() { followTick = old })
 }
 

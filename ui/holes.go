@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/ui/common"
 	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 )
 
@@ -17,7 +18,7 @@ func isRun(r model.Row) bool { return r.Kind == model.RowHoles && (r.Last > r.Fi
 
 // holeRunLine is the row of run r.
 func (t *timeline) holeRunLine(r model.Row, width, seqWidth int) string {
-	th := t.e.theme
+	th := t.e.Theme
 	marker, style := "  ", th.Hole
 	if t.cursor == r.First {
 		marker, style = t.marker(t.cursor), th.Selected
@@ -27,5 +28,5 @@ func (t *timeline) holeRunLine(r model.Row, width, seqWidth int) string {
 		text += " …" // the run goes on past what is read
 	}
 	line := fmt.Sprintf("%s%*d %*s %s", marker, seqWidth, r.First, len(t.clockFmt), "", text)
-	return style.Render(padRight(projection.Truncate(line, width), width))
+	return style.Render(common.PadRight(projection.Truncate(line, width), width))
 }

@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
-	tea "github.com/charmbracelet/bubbletea"
-
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
+
+	"github.com/chatlens/chatlens/ui/common"
 )
 
 // inspectLines is the raw slot under the cursor for support staff: where it
@@ -48,7 +46,7 @@ func (t *timeline) inspectLines() []string {
 	}
 	if t.compareAs == "" { // (the compare view says it beside, for both)
 		m, _ := t.message(t.cursor, t.viewer)
-		for i, why := range projection.Explain(m, t.win, t.e.loc) {
+		for i, why := range projection.Explain(m, t.win, t.e.Loc) {
 			add("%s%s", map[bool]string{true: "why         ", false: "            "}[i == 0], why)
 		}
 		for _, l := range t.readByLines(m) {
@@ -121,7 +119,7 @@ func (t *timeline) seenBy(viewer, side string, why bool) []string {
 	} else if viewer != t.viewer && t.outsideWindow(viewer, t.cursor) {
 		add("  nothing: the seq is outside their window")
 	} else {
-		for _, l := range projection.Detail(m, t.e.loc) {
+		for _, l := range projection.Detail(m, t.e.Loc) {
 			add("  %s", l)
 		}
 	}
@@ -130,7 +128,7 @@ func (t *timeline) seenBy(viewer, side string, why bool) []string {
 			w = t.win
 		}
 		add("why:")
-		for _, l := range projection.Explain(m, w, t.e.loc) {
+		for _, l := range projection.Explain(m, w, t.e.Loc) {
 			add("  %s", l)
 		}
 	}
@@ -159,7 +157,7 @@ func besides(left, right []string, width int) []string {
 	wrap := func(lines []string) []string {
 		var out []string
 		for _, l := range lines {
-			out = append(out, wrapCells(l, width)...)
+			out = append(out, common.WrapCells(l, width)...)
 		}
 		return out
 	}
@@ -173,7 +171,7 @@ func besides(left, right []string, width int) []string {
 		if i < len(right) {
 			r = right[i]
 		}
-		out[i] = padRight(projection.Truncate(l, width), width) + " │ " + projection.Truncate(r, width)
+		out[i] = common.PadRight(projection.Truncate(l, width), width) + " │ " + projection.Truncate(r, width)
 	}
 	return out
 }
@@ -203,91 +201,3 @@ func indentJSON(s string) string {
 	}
 	return buf.String()
 }
-
-// inspector is the raw slot under the timeline's cursor, scrolled in a
-// viewport over the whole body. The root gives it the lines whenever the
-// timeline may have changed (layout), so View only draws.
-type inspector struct {
-	e             *common
-	vp            viewport.Model
-	seq           int64
-	lines         int
-	width, height int
-	closed        bool
-}
-
-func newInspector(e *common) inspector { return inspector{e: e, vp: viewport.New(0, 0)} }
-
-// openInspector shows the inspector from its top.
-func (m *Model) openInspector() {
-	m.inspector = newInspector(m.e)
-	m.overlay = ovInspector
-	m.layout()
-}
-
-// inspectorLines are the inspector's lines for the cursor: in the compare
-// view, beside both viewers' projections.
-func (m *Model) inspectorLines() []string {
-	lines := m.tl.inspectLines()
-	if _, inGap := m.tl.gapAtCursor(); m.tl.compareAs != "" && !inGap {
-		lines = besides(lines, m.tl.compareLines(), (m.width-4-3)/2)
-	}
-	return lines
-}
-
-// SetSize takes the body's size: a border around, a title line on top.
-func (in *inspector) SetSize(width, height int) {
-	in.width, in.height = width, height
-	in.vp.Width, in.vp.Height = max(0, width-4), max(0, height-3)
-	in.vp.SetYOffset(in.vp.YOffset)
-}
-
-// setContent shows lines for seq, each wrapped to the width (a value is
-// never cut off), and keeps the scroll position within them.
-func (in *inspector) setContent(seq int64, lines []string) {
-	var cut []string
-	for _, l := range lines {
-		cut = append(cut, wrapCells(l, in.width-4)...)
-	}
-	in.seq, in.lines = seq, len(cut)
-	in.vp.SetContent(strings.Join(cut, "\n"))
-	in.vp.SetYOffset(in.vp.YOffset)
-}
-
-func (in *inspector) Update(msg tea.Msg) tea.Cmd {
-	k, ok := msg.(tea.KeyMsg)
-	if !ok {
-		return nil
-	}
-	keys := in.e.keys
-	switch {
-	case key.Matches(k, keys.Back, keys.Inspect, keys.Quit):
-		in.closed = true
-	case key.Matches(k, keys.Up):
-		in.vp.ScrollUp(1)
-	case key.Matches(k, keys.Down):
-		in.vp.ScrollDown(1)
-	case key.Matches(k, keys.PageUp):
-		in.vp.ScrollUp(10)
-	case key.Matches(k, keys.PageDown):
-		in.vp.ScrollDown(10)
-	}
-	return nil
-}
-
-func (in *inspector) View() string {
-	th := in.e.theme
-	keys := in.e.keys
-	// Cut, never wrapped: a wrapped title pushes the top border off a short screen.
-	title := fmt.Sprintf("Inspector · seq %d · %d lines · %s/%s scroll · %s close",
-		in.seq, in.lines, keyName(keys.Down), keyName(keys.Up), keyName(keys.Back))
-	body := th.Title.Render(projection.Truncate(title, in.width-2)) + "\n" + in.vp.View()
-	return th.FocusedPane.Width(in.width - 2).Render(body)
-}
-
-func (in *inspector) ShortHelp() []key.Binding {
-	keys := in.e.keys
-	return []key.Binding{keys.Up, keys.Down, keys.PageUp, keys.PageDown, keys.Back}
-}
-
-func (in *inspector) FullHelp() [][]key.Binding { return [][]key.Binding{in.ShortHelp()} }

@@ -9,13 +9,18 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/ui/common"
+	"github.com/chatlens/chatlens/ui/components/lineinput"
+
+	"github.com/chatlens/chatlens/ui/pages/list"
 )
 
 // handleKey routes a key: an open input takes every key first (so typing
 // never fires an action), then an overlay, then the global keys, then the
 // focused pane.
 func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
-	if m.find != nil && !m.input.open() && (key.Matches(k, m.e.keys.Back) || k.Type == tea.KeyCtrlC) {
+	if m.find != nil && !m.input.Open() && (key.Matches(k, m.e.Keys.Back) || k.Type == tea.KeyCtrlC) {
 		m.cancelFind() // a running find is what esc and ctrl+c stop first
 		m.setStatus("find cancelled", false)
 		return nil
@@ -23,10 +28,10 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	if k.Type == tea.KeyCtrlC {
 		return m.quit()
 	}
-	if m.input.open() {
+	if m.input.Open() {
 		return m.inputKey(k)
 	}
-	keys := m.e.keys
+	keys := m.e.Keys
 	switch m.overlay {
 	case ovPicker:
 		return m.pickerKey(k)
@@ -37,8 +42,8 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	case ovHelp, ovInspector, ovMsgLog:
 		// Boxes that only scroll and close.
 		cmd := m.overlayComponent().Update(k)
-		if closed := map[overlay]bool{ovHelp: m.helpBox.closed, ovInspector: m.inspector.closed,
-			ovMsgLog: m.logBox.closed}; closed[m.overlay] {
+		if closed := map[overlay]bool{ovHelp: m.helpBox.Closed(), ovInspector: m.inspector.Closed(),
+			ovMsgLog: m.logBox.Closed()}; closed[m.overlay] {
 			m.overlay = ovNone
 		}
 		return cmd
@@ -48,7 +53,8 @@ func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.Quit):
 		return m.quit()
 	case key.Matches(k, keys.Help):
-		m.helpBox.closed, m.helpBox.top, m.overlay = false, 0, ovHelp
+		m.helpBox.Open()
+		m.overlay = ovHelp
 		return nil
 	case key.Matches(k, keys.MessageLog):
 		return m.openLog()
@@ -87,12 +93,8 @@ func (m *Model) quit() tea.Cmd {
 
 func (m *Model) retry() tea.Cmd {
 	switch {
-	case m.list.err != nil && m.list.owner == "":
-		m.list.err = nil
-		return m.Init()
-	case m.list.err != nil:
-		m.list.err = nil
-		return m.reloadList()
+	case m.list.Err() != nil:
+		return m.list.Retry()
 	case m.tl != nil && m.tl.err != nil:
 		return m.tl.retry()
 	case m.tl != nil:
@@ -100,7 +102,7 @@ func (m *Model) retry() tea.Cmd {
 		// wrote meanwhile (a script's revoke while the UI is open) shows.
 		m.setStatus("re-reading the buckets on screen and the list", false)
 		return tea.Batch(m.tl.reload(), m.reloadList())
-	case !m.list.loading:
+	case !m.list.Loading():
 		m.setStatus("re-reading the list", false)
 		return m.reloadList()
 	}
@@ -112,18 +114,18 @@ func (m *Model) retry() tea.Cmd {
 func (m *Model) toList() {
 	m.focus = paneList
 	if m.tl != nil {
-		m.list.selectConversation(m.tl.cid)
+		m.list.Select(m.tl.cid)
 	}
 }
 
 // listKey gives the key to the list and does what it asks.
 func (m *Model) listKey(k tea.KeyMsg) tea.Cmd {
 	cmd := m.list.Update(k)
-	switch m.list.ask() {
-	case askOpen:
+	switch m.list.Ask() {
+	case list.AskOpen:
 		return tea.Batch(cmd, m.openSelected())
-	case askFilter:
-		m.startInput(inFilter, "filter: ", m.list.filter)
+	case list.AskFilter:
+		m.startInput(inFilter, "filter: ", m.list.Filter())
 	}
 	return cmd
 }
@@ -131,7 +133,7 @@ func (m *Model) listKey(k tea.KeyMsg) tea.Cmd {
 // timelineKey handles the keys that act beyond the timeline (dialogs,
 // inputs, writes, the viewer, the focus) and gives the rest to it.
 func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
-	keys, t := m.e.keys, m.tl
+	keys, t := m.e.Keys, m.tl
 	switch {
 	case key.Matches(k, keys.Back):
 		if t.compareAs != "" {
@@ -159,19 +161,19 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		m.writeKeys.Revoke, m.writeKeys.Delete, m.writeKeys.MarkRead, keys.Inspect, keys.Copy, keys.Transcript):
 		// The viewer is shown no row: nothing for a row key to act on.
 		m.setStatus(fmt.Sprintf("%s is shown nothing of %s (no conversation document: OpenIM pulls them none of it); %s to view as someone else",
-			projection.SingleLine(t.viewer), projection.SingleLine(t.cid), keyName(keys.ViewAsAny)), false)
+			projection.SingleLine(t.viewer), projection.SingleLine(t.cid), common.KeyName(keys.ViewAsAny)), false)
 	case t.compareAs != "" && t.diffOnly && t.diffs.runAt(t.cursor) < 0 && key.Matches(k, keys.Revoke, keys.Delete, keys.MarkRead,
 		m.writeKeys.Revoke, m.writeKeys.Delete, m.writeKeys.MarkRead, keys.Inspect, keys.Copy, keys.Transcript):
 		// "Differences only" draws no row under the cursor (none found, or
 		// none yet): a row key would act on a seq the screen does not show.
-		m.setStatus(fmt.Sprintf("no difference under the cursor (seq %d is not shown); %s for all rows", t.cursor, keyName(keys.DiffOnly)), false)
+		m.setStatus(fmt.Sprintf("no difference under the cursor (seq %d is not shown); %s for all rows", t.cursor, common.KeyName(keys.DiffOnly)), false)
 	case key.Matches(k, keys.Revoke):
 		return m.askRevoke()
 	case key.Matches(k, keys.Delete):
 		m.askAction(actDelete)
 	case key.Matches(k, keys.MarkRead):
 		m.askAction(actRead)
-	case m.e.readOnly && key.Matches(k, m.writeKeys.Revoke, m.writeKeys.Delete, m.writeKeys.MarkRead):
+	case m.e.ReadOnly && key.Matches(k, m.writeKeys.Revoke, m.writeKeys.Delete, m.writeKeys.MarkRead):
 		act := actRevoke
 		switch {
 		case key.Matches(k, m.writeKeys.Delete):
@@ -190,10 +192,10 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 				return t.loadReaders()
 			}
 		default:
-			m.setStatus(fmt.Sprintf("seq %d is not read yet: %s once it is on screen", t.cursor, keyName(keys.Inspect)), false)
+			m.setStatus(fmt.Sprintf("seq %d is not read yet: %s once it is on screen", t.cursor, common.KeyName(keys.Inspect)), false)
 		}
 	case key.Matches(k, keys.Search):
-		m.input.start(inSearch, "search: ", t.search.query, t.search.query != "") // typing replaces the last query
+		m.input.Start(inSearch, "search: ", t.search.query, t.search.query != "") // typing replaces the last query
 	case key.Matches(k, keys.NextHit):
 		return m.stepHit(true)
 	case key.Matches(k, keys.PrevHit):
@@ -214,9 +216,19 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
+// What the bottom line input collects.
+const (
+	inFilter lineinput.Purpose = iota + 1
+	inViewAs
+	inJump
+	inSearch
+	inFindID
+	inTranscript
+)
+
 // startInput opens the bottom line input for a purpose.
-func (m *Model) startInput(purpose inputFor, prompt, value string) {
-	m.input.start(purpose, prompt, value, false)
+func (m *Model) startInput(purpose lineinput.Purpose, prompt, value string) {
+	m.input.Start(purpose, prompt, value, false)
 }
 
 // inputKey gives the key to the input, whose command (a paste) goes back
@@ -229,22 +241,22 @@ func (m *Model) inputKey(k tea.KeyMsg) tea.Cmd {
 // inputChanged follows the input: the list filter as it is typed, the
 // purpose's action when it is submitted.
 func (m *Model) inputChanged() tea.Cmd {
-	end, ok := m.input.ended()
+	end, ok := m.input.Ended()
 	switch {
-	case ok && end.submitted:
-		return m.submitInput(end.purpose, end.value)
-	case ok && end.purpose == inFilter:
-		m.list.setFilter("")
-	case !ok && m.input.purpose == inFilter:
-		m.list.setFilter(m.input.value())
+	case ok && end.Submitted:
+		return m.submitInput(end.Purpose, end.Value)
+	case ok && end.Purpose == inFilter:
+		m.list.SetFilter("")
+	case !ok && m.input.Purpose() == inFilter:
+		m.list.SetFilter(m.input.Value())
 	}
 	return nil
 }
 
-func (m *Model) submitInput(purpose inputFor, value string) tea.Cmd {
+func (m *Model) submitInput(purpose lineinput.Purpose, value string) tea.Cmd {
 	switch purpose {
 	case inFilter:
-		m.list.setFilter(value)
+		m.list.SetFilter(value)
 	case inViewAs:
 		return m.viewAsAnyone(value)
 	case inJump:
@@ -266,7 +278,7 @@ func (m *Model) viewAsAnyone(id string) tea.Cmd {
 	if id == "" {
 		return nil
 	}
-	m.viewAsReq = m.e.newReq()
+	m.viewAsReq = m.e.NewReq()
 	return checkViewAs(m.e, m.viewAsReq, id)
 }
 
@@ -292,22 +304,30 @@ func (m *Model) followSwitch(id string) tea.Cmd {
 	}
 	m.setStatus(fmt.Sprintf("viewing as %s", id), false)
 	var cmds []tea.Cmd
-	var winReq reqID // the timeline's window of id, when the list's read brings it
+	var winReq common.ReqID // the timeline's window of id, when the list's read brings it
 	if m.tl != nil {
 		cmd, wait := m.tl.viewAs(id)
 		switch {
-		case wait && id != m.list.owner:
+		case wait && id != m.list.Owner():
 			winReq = m.tl.winReq
 		case wait:
 			cmd = loadWindow(m.e, m.tl.winReq, id, m.tl.base)
 		}
 		cmds = append(cmds, cmd)
 	}
-	if id != m.list.owner {
+	if id != m.list.Owner() {
 		// The new owner's conversation and seq_user documents give both
 		// their list and their window of the open conversation.
-		m.list.owner = id
-		cmds = append(cmds, m.reloadListAfterSwitch(winReq))
+		var names map[string]string
+		var at *bucket.Window
+		if t := m.tl; t != nil {
+			names = t.names
+			if winReq != 0 {
+				base := t.base
+				at = &base
+			}
+		}
+		cmds = append(cmds, m.list.SwitchOwner(id, names, at, winReq))
 	}
 	return tea.Batch(cmds...)
 }

@@ -18,11 +18,11 @@ func (t *timeline) needMembers() tea.Cmd {
 		return nil
 	}
 	t.membersAt = membersLoading
-	t.membersReq = t.e.newReq()
+	t.membersReq = t.e.NewReq()
 	// The viewer settles a single-chat ID whose user IDs contain "_".
 	e, req, cid, viewer := t.e, t.membersReq, t.cid, t.viewer
 	return func() tea.Msg {
-		ms, err := e.st.MembersFor(e.ctx, cid, viewer)
+		ms, err := e.Store.MembersFor(e.Ctx, cid, viewer)
 		return membersLoadedMsg{req: req, members: ms, err: err}
 	}
 }
@@ -45,9 +45,9 @@ func (m *Model) membersLoaded(msg membersLoadedMsg) tea.Cmd {
 	t.members, t.membersAt = msg.members, membersRead
 	cmd := t.after(t.tl.KnowMembers(t.choiceIDs())) // V presses waiting on them
 	if m.overlay == ovPicker {
-		m.picker.setMembers(t.pickerChoices(m.picker.forCompare), "")
+		m.picker.SetMembers(t.pickerChoices(m.picker.ForCompare()), "")
 	}
-	if waits.stillWanted(t) && m.overlay == ovNone && !m.input.open() && m.focus == paneTimeline {
+	if waits.stillWanted(t) && m.overlay == ovNone && !m.input.Open() && m.focus == paneTimeline {
 		m.status = ""
 		m.askAction(actRevoke)
 	}

@@ -13,6 +13,16 @@ import (
 	"github.com/chatlens/chatlens/keymap"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/themes"
+	"github.com/chatlens/chatlens/ui/common"
+	"github.com/chatlens/chatlens/ui/components/confirm"
+	"github.com/chatlens/chatlens/ui/components/copychoice"
+	"github.com/chatlens/chatlens/ui/components/inspector"
+	"github.com/chatlens/chatlens/ui/components/keyhelp"
+	"github.com/chatlens/chatlens/ui/components/lineinput"
+	"github.com/chatlens/chatlens/ui/components/msglog"
+	"github.com/chatlens/chatlens/ui/components/picker"
+
+	"github.com/chatlens/chatlens/ui/pages/list"
 )
 
 type pane int
@@ -37,33 +47,30 @@ const (
 
 // Model is the root of the program.
 type Model struct {
-	e             *common
+	e             *common.Common
 	writeKeys     keymap.KeyMap // the write bindings even when read-only, to refuse them by name
 	width, height int
 	focus         pane
 
-	list convList
+	list list.Model
 	tl   *timeline
 	find *finding // a find by message ID in flight (find.go)
 
 	overlay    overlay
-	confirm    confirmDialog
-	picker     picker
-	inspector  inspector
-	helpBox    helpBox
-	logBox     logBox
-	copyChoice copyChoice // what y copies (copychoice.go)
+	confirm    confirm.Model
+	picker     picker.Model
+	inspector  inspector.Model
+	helpBox    keyhelp.Model
+	logBox     msglog.Box
+	copyChoice copychoice.Model // what y copies
 
-	input lineInput // the one-line input at the bottom (input.go)
+	input lineinput.Model // the one-line input at the bottom
 
 	status    string
 	statusErr bool
-	log       msgLog // every warning and error in full
+	log       msglog.Log // every warning and error in full
 	conn      connection
 	connect   Connect
-	// usersKnown: a list load found user records, so the user collection
-	// is there and a user missing from it is worth a warning.
-	usersKnown bool
 	// revokeWaits is a revoke asked for before the members (and so the
 	// revoker's role) were known: it is offered when they arrive, only if
 	// the same message is still selected by the same viewer.
@@ -71,18 +78,18 @@ type Model struct {
 	// writes are the writes under way, by request number; quitting is set when the user
 	// asked to quit meanwhile: the program ends when the last one is done,
 	// so no write is cut off half way and each reaches the audit log.
-	writes   map[reqID]bool
+	writes   map[common.ReqID]bool
 	quitting bool
 	refusals []tea.Cmd // audits of refused writes, not yet run
 	asWhy    string    // why the starting viewer was picked (Options.AsWhy)
 	// viewAsReq is the check of the ID typed at the view-as prompt.
-	viewAsReq reqID
+	viewAsReq common.ReqID
 	help      help.Model
 }
 
 func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *Model {
 	e := newCommon(ctx, st, opts, theme, keys)
-	m := &Model{e: e, writeKeys: keys, help: help.New(), writes: map[reqID]bool{}, asWhy: opts.AsWhy}
+	m := &Model{e: e, writeKeys: keys, help: help.New(), writes: map[common.ReqID]bool{}, asWhy: opts.AsWhy}
 	m.help.Styles.ShortKey = theme.Accent
 	m.help.Styles.ShortDesc = theme.Muted
 	m.help.Styles.FullKey = theme.Accent
@@ -92,14 +99,14 @@ func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.T
 	m.help.Styles.ShortSeparator = theme.Muted
 	m.help.Styles.FullSeparator = theme.Muted
 	m.help.Styles.Ellipsis = theme.Muted
-	m.list.e, m.list.owner = e, opts.As
+	m.list = list.New(e, opts.As)
 	if st == nil && opts.Connect != nil {
 		m.conn = connection{waiting: true, to: opts.ConnectingTo}
 		m.connect = opts.Connect
 	}
-	m.input = newLineInput(e)
-	m.helpBox = helpBox{e: e, help: &m.help}
-	m.logBox = logBox{e: e, log: &m.log}
+	m.input = lineinput.New(e)
+	m.helpBox = keyhelp.New(e, &m.help)
+	m.logBox = msglog.New(e, &m.log)
 	return m
 }
 
@@ -107,27 +114,28 @@ func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.T
 // or first the connection, when the store is still to be opened.
 func (m *Model) Init() tea.Cmd {
 	if m.conn.waiting {
-		return connectCmd(m.e.ctx, m.connect)
+		return connectCmd(m.e.Ctx, m.connect)
 	}
-	if m.list.owner == "" {
-		m.list.loading = true
-		m.list.req = m.e.newReq()
-		return findFirstViewer(m.e, m.list.req)
+	if m.list.Owner() == "" {
+		return m.list.FindOwner()
 	}
 	if m.asWhy != "" {
-		m.setStatus(fmt.Sprintf("no --as given: viewing as %s (%s) · %s to view as anyone",
-			m.list.owner, m.asWhy, m.e.keys.ViewAsAny.Help().Key), false)
+		m.list.OwnerChosen(m.asWhy)
+		m.takeNotes()
 	}
 	return m.reloadList()
 }
 
-func (m *Model) reloadList() tea.Cmd {
-	m.list.req = m.e.newReq()
-	m.list.loading = true
-	return loadList(m.e, m.list.req, m.list.owner)
-}
+func (m *Model) reloadList() tea.Cmd { return m.list.Load() }
 
 func (m *Model) setStatus(s string, isErr bool) { m.status, m.statusErr = s, isErr }
+
+// takeNotes shows what the list had to say.
+func (m *Model) takeNotes() {
+	if n, ok := m.list.TakeNote(); ok {
+		m.setStatus(n.Text, n.IsErr)
+	}
+}
 
 // viewer is whose eyes the screen uses: the timeline's viewer once a
 // conversation is open, else the owner of the list.
@@ -135,7 +143,7 @@ func (m *Model) viewer() string {
 	if m.tl != nil {
 		return m.tl.viewer
 	}
-	return m.list.owner
+	return m.list.Owner()
 }
 
 // Update handles replies from commands, terminal events and keys, and
@@ -153,7 +161,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) layout() {
 	h := m.bodyHeight()
 	ps := m.paneSizes()
-	m.list.focused = m.focus == paneList
+	m.list.SetFocused(m.focus == paneList)
 	m.list.SetSize(ps.listW, ps.inner)
 	if m.tl != nil {
 		m.tl.focused = m.focus == paneTimeline
@@ -167,7 +175,7 @@ func (m *Model) layout() {
 	m.copyChoice.SetSize(m.width, h)
 	if m.overlay == ovInspector && m.tl != nil {
 		m.inspector.SetSize(m.width, h)
-		m.inspector.setContent(m.tl.cursor, m.inspectorLines())
+		m.inspector.SetContent(m.tl.cursor, m.inspectorLines())
 	}
 }
 
@@ -186,46 +194,6 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.withRefusals(m.handleKeys(msg))
 	case tea.MouseMsg:
 		return m, m.handleMouse(msg)
-	case firstViewerMsg:
-		if msg.req != m.list.req {
-			return m, nil // a retry asked again meanwhile
-		}
-		if msg.err != nil || msg.viewer == "" {
-			m.list.loading = false
-			m.list.err = msg.err
-			if m.list.err == nil {
-				m.list.err = errors.New("no conversations stored: start with --as USER")
-			}
-			return m, nil
-		}
-		m.list.owner = msg.viewer
-		m.setStatus(fmt.Sprintf("no --as given: viewing as %s (%s) · %s to view as anyone",
-			msg.viewer, msg.why, m.e.keys.ViewAsAny.Help().Key), false)
-		return m, m.reloadList()
-	case viewerReadMsg:
-		return m, m.viewerRead(msg)
-	case viewAsCheckedMsg:
-		return m, m.viewAsChecked(msg)
-	case listLoadedMsg:
-		if msg.req != m.list.req {
-			return m, nil // a list for a viewer already left
-		}
-		m.list.loading = false
-		m.list.err = msg.err
-		if msg.err == nil {
-			open := ""
-			if m.tl != nil {
-				open = m.tl.cid
-			}
-			m.list.setItems(msg.items, open)
-			m.list.itemsFor = msg.owner
-			m.list.names, m.list.groups = msg.names, msg.groups
-			m.list.fromMessages = msg.fromMessages
-			if m.tl != nil {
-				maps.Copy(m.tl.names, msg.names)
-			}
-			m.warnUnknownOwner(msg)
-		}
 	case bucketsLoadedMsg:
 		if m.tl != nil {
 			cmd := m.tl.loaded(msg)
@@ -250,6 +218,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.diffStepped(msg)
 	case findEvent:
 		return m, m.findEvent(msg)
+	case viewAsCheckedMsg:
+		return m, m.viewAsChecked(msg)
 	case jumpResolvedMsg:
 		return m, m.jumpResolved(msg)
 	case transcriptWrittenMsg:
@@ -258,11 +228,14 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.tl != nil {
 			m.tl.readersLoaded(msg)
 		}
-	case copiedMsg:
-		m.copied(msg)
-	case auditLoadedMsg:
-		m.logBox.auditLoaded(msg)
+	case copychoice.CopiedMsg:
+		m.setStatus(msg.Status())
+	case msglog.AuditLoadedMsg:
+		return m, m.logBox.Update(msg)
 	default:
+		if cmd, ok := m.listReply(msg); ok {
+			return m, cmd
+		}
 		// Replies to a child's own commands (a paste from the clipboard)
 		// go back to the child that is open.
 		return m, m.childMsg(msg)
@@ -270,10 +243,35 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// listReply gives the list a reply to its reads (ok false: not one), and
+// the timeline what the reply brought for it: the names read, the window
+// it waits for.
+func (m *Model) listReply(msg tea.Msg) (tea.Cmd, bool) {
+	open := ""
+	if m.tl != nil {
+		open = m.tl.cid
+	}
+	res, ok := m.list.Reply(msg, open)
+	if !ok {
+		return nil, false
+	}
+	m.takeNotes()
+	var win tea.Cmd
+	if t := m.tl; t != nil {
+		if res.Names != nil {
+			maps.Copy(t.names, res.Names)
+		}
+		if w := res.Window; w != nil {
+			win = m.windowLoaded(windowLoadedMsg{req: w.Req, viewer: w.Viewer, win: w.Win, err: w.Err})
+		}
+	}
+	return tea.Batch(win, res.Cmd), true
+}
+
 // childMsg routes a message no one above knows to the open input.
 func (m *Model) childMsg(msg tea.Msg) tea.Cmd {
 	switch {
-	case m.input.open():
+	case m.input.Open():
 		return tea.Batch(m.input.Update(msg), m.inputChanged())
 	case m.overlay == ovPicker:
 		return m.picker.Update(msg)
@@ -316,29 +314,13 @@ func (m *Model) windowLoaded(msg windowLoadedMsg) tea.Cmd {
 	return t.windowLoaded(msg)
 }
 
-// warnUnknownOwner says so when the list's owner looks like a mistyped ID:
-// no conversation documents, and no user record while the user collection
-// answered for others (an empty collection proves nothing).
-func (m *Model) warnUnknownOwner(msg listLoadedMsg) {
-	if len(msg.names) > 0 {
-		m.usersKnown = true
-	}
-	if !msg.fromMessages && len(msg.items) > 0 {
-		return
-	}
-	if _, known := msg.names[msg.owner]; !known && m.usersKnown {
-		m.setStatus(fmt.Sprintf("no user %q in the user collection: check the ID (%s to view as another)",
-			msg.owner, m.e.keys.ViewAsAny.Help().Key), true)
-	}
-}
-
 // openSelected opens the conversation under the list cursor as the list owner.
 func (m *Model) openSelected() tea.Cmd {
-	it := m.list.selected()
+	it := m.list.Selected()
 	if it == nil {
 		return nil
 	}
-	m.tl = newTimeline(m.e, it, m.list.owner, m.list.names)
+	m.tl = newTimeline(m.e, it, m.list.Owner(), m.list.Names())
 	m.focus = paneTimeline
 	return m.tl.open()
 }

@@ -113,8 +113,8 @@ func TestViewAsTypoSaysNoSuchUser(t *testing.T) {
 	if !strings.Contains(view, `no such user "bbo"`) || !strings.Contains(view, `did you mean "bob"?`) {
 		t.Errorf("the typo is not said with the nearest name:\n%s", view)
 	}
-	if d.m.tl.viewer != "alice" || d.m.list.owner != "alice" || !strings.Contains(view, "Conversations of alice") {
-		t.Errorf("the viewer changed to %q (list of %q) on a typo", d.m.tl.viewer, d.m.list.owner)
+	if d.m.tl.viewer != "alice" || d.m.list.Owner() != "alice" || !strings.Contains(view, "Conversations of alice") {
+		t.Errorf("the viewer changed to %q (list of %q) on a typo", d.m.tl.viewer, d.m.list.Owner())
 	}
 }
 
@@ -220,7 +220,7 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 		t.Errorf("read-only help still lists the write keys, or does not say they are off:\n%s", help)
 	}
 	// The command refuses even if reached another way.
-	msg := runAction(d.m.e, d.m.e.newReq(), chatAB, actRevoke, "alice", []int64{1})()
+	msg := runAction(d.m.e, d.m.e.NewReq(), chatAB, actRevoke, "alice", []int64{1})()
 	if done := msg.(actionDoneMsg); done.err != store.ErrReadOnly {
 		t.Errorf("write command in read-only mode: %v", done.err)
 	}
@@ -276,8 +276,8 @@ func TestKeysDoNotFireWhileTyping(t *testing.T) {
 	trips := st.Stats().RoundTrips
 	d.keys("/")
 	d.typeText("qrdm?") // quit, revoke, delete, mark read, help: all just text here
-	if d.m.overlay != ovNone || d.m.input.value() != "qrdm?" {
-		t.Errorf("typing fired keys: overlay %v, input %q", d.m.overlay, d.m.input.value())
+	if d.m.overlay != ovNone || d.m.input.Value() != "qrdm?" {
+		t.Errorf("typing fired keys: overlay %v, input %q", d.m.overlay, d.m.input.Value())
 	}
 	if st.Stats().RoundTrips != trips {
 		t.Error("typing talked to the store")
@@ -310,7 +310,7 @@ func TestSearchStepsBetweenHits(t *testing.T) {
 	}
 	// Only seq 5 says "hello 5 from", and it is deleted for alice.
 	d.keys("/")
-	d.m.input.ti.SetValue("hello 5 from")
+	d.typeText("hello 5 from") // over the last query, offered selected
 	d.keys("enter")
 	if len(d.m.tl.search.hits) != 0 || !strings.Contains(d.m.View(), "no match") {
 		t.Errorf("search found what alice cannot see: %v", d.m.tl.search.hits)

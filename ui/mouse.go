@@ -13,7 +13,7 @@ import (
 // handleMouse (with --mouse): the wheel scrolls the focused pane; a left
 // click on a conversation opens it, on a timeline row moves the cursor there.
 func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
-	if msg.Action != tea.MouseActionPress || m.overlay != ovNone || m.input.open() {
+	if msg.Action != tea.MouseActionPress || m.overlay != ovNone || m.input.Open() {
 		return nil
 	}
 	delta := 0
@@ -38,7 +38,7 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 		}
 		return tea.Batch(cmds...)
 	}
-	m.list.move(delta)
+	m.list.Move(delta)
 	return nil
 }
 
@@ -62,17 +62,10 @@ func (m *Model) click(x, y int) tea.Cmd {
 }
 
 func (m *Model) clickList(line int) tea.Cmd {
-	l := &m.list
-	first := len(l.header()) // the line the first row starts on
-	if line < first {
-		return nil
-	}
-	i := l.offset + (line-first)/2 // two lines per conversation
-	if i >= len(l.shown) {
+	if !m.list.RowAt(line) {
 		return nil
 	}
 	m.focus = paneList
-	l.cursor = i
 	return m.openSelected()
 }
 

@@ -39,11 +39,11 @@ func TestPasteIntoInput(t *testing.T) {
 	d := newDriver(t, st, opts, 100, 30)
 	d.keys("u") // view as user ID
 	d.send(tea.KeyMsg{Type: tea.KeyCtrlV})
-	if v := d.m.input.value(); v != "bob" {
+	if v := d.m.input.Value(); v != "bob" {
 		t.Fatalf("after ctrl+v the input holds %q, want the clipboard's %q", v, "bob")
 	}
 	d.keys("enter")
-	if d.m.list.owner != "bob" {
-		t.Errorf("the pasted ID was not used: viewing as %q", d.m.list.owner)
+	if d.m.list.Owner() != "bob" {
+		t.Errorf("the pasted ID was not used: viewing as %q", d.m.list.Owner())
 	}
 }

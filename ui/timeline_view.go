@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/ui/common"
 	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 )
 
@@ -131,6 +133,21 @@ func (t *timeline) linesFrom(seq int64, limit int) int {
 	return t.linesBetween(seq, t.maxSeq(), limit)
 }
 
+// clockLayout is the layout of every row on screen: the long one as soon as
+// one held message is not of the current year, so the columns stay aligned.
+func (t *timeline) clockLayout() string {
+	year := t.e.Now().In(t.e.Loc).Year()
+	for _, i := range t.tl.HeldIndexes() {
+		for _, s := range t.tl.Held(i).Slots {
+			if s.Slot != nil && s.Slot.Msg != nil && s.Slot.Msg.SendTime != 0 &&
+				time.UnixMilli(s.Slot.Msg.SendTime).In(t.e.Loc).Year() != year {
+				return common.ClockOtherYear
+			}
+		}
+	}
+	return common.ClockThisYear
+}
+
 // SetSize takes the cells inside the pane's border and settles what
 // scrolls for them: the top row, the cursor on the first seq of a run of
 // holes, the clock layout. The root calls it after every update, so View
@@ -180,7 +197,7 @@ func (t *timeline) settleRows(height int) {
 
 // View draws the timeline inside the size it was given (borders excluded).
 func (t *timeline) View() string {
-	th := t.e.theme
+	th := t.e.Theme
 	width, height := t.width, t.height
 	header := projection.SingleLine(t.name) + "  " + projection.SingleLine(t.cid) + "  as " + projection.SingleLine(t.memberName(t.viewer))
 	if t.compareAs != "" {
@@ -191,7 +208,7 @@ func (t *timeline) View() string {
 	case t.err != nil && !t.rowAt(t.cursor):
 		lines = append(lines, t.errorLines(width)...)
 	case t.winOK && t.win.PulledNothing():
-		for _, l := range wrapWords(unpulledBanner(t.viewer, t.cid), width) {
+		for _, l := range common.WrapWords(unpulledBanner(t.viewer, t.cid), width) {
 			lines = append(lines, th.Warn.Render(l))
 		}
 	case t.empty():
@@ -205,7 +222,7 @@ func (t *timeline) View() string {
 		if t.compareAs != "" {
 			lines = append(lines, t.compareHeader(width))
 			for _, note := range t.beyondNotes() {
-				lines = append(lines, t.e.theme.Diff.Render(padRight(projection.Truncate(projection.SingleLine(note), width), width)))
+				lines = append(lines, t.e.Theme.Diff.Render(common.PadRight(projection.Truncate(projection.SingleLine(note), width), width)))
 			}
 		}
 		if t.compareAs != "" && t.diffOnly {
@@ -221,15 +238,15 @@ func (t *timeline) View() string {
 }
 
 func (t *timeline) errorLines(width int) []string {
-	th := t.e.theme
+	th := t.e.Theme
 	return []string{
 		th.Error.Render(projection.Truncate("could not load: "+projection.SingleLine(t.err.Error()), width)),
-		th.Muted.Render("press " + t.e.keys.Retry.Help().Key + " to retry"),
+		th.Muted.Render("press " + t.e.Keys.Retry.Help().Key + " to retry"),
 	}
 }
 
 func (t *timeline) rows(width, height int) []string {
-	th := t.e.theme
+	th := t.e.Theme
 	var out []string
 	if t.err != nil {
 		out = append(out, t.errorLines(width)...)
@@ -250,7 +267,7 @@ func (t *timeline) rows(width, height int) []string {
 			break
 		}
 		if r.Kind == model.RowGap {
-			line := padRight(projection.Truncate(fmt.Sprintf("%s%*d %*s ", t.marker(s), seqWidth, s, len(t.clockFmt), "")+gapLine(r.First, r.Last), width), width)
+			line := common.PadRight(projection.Truncate(fmt.Sprintf("%s%*d %*s ", t.marker(s), seqWidth, s, len(t.clockFmt), "")+gapLine(r.First, r.Last), width), width)
 			style := th.Hole
 			if s == t.cursor {
 				style = th.Selected
@@ -304,20 +321,20 @@ func (t *timeline) olderLine() string {
 // clearedLine marks where the viewer's history starts when it does not
 // start at seq 1 (the inspector says why).
 func (t *timeline) clearedLine() string {
-	return fmt.Sprintf("── history cleared before seq %d (%s: why) ──", t.minSeq(), keyName(t.e.keys.Inspect))
+	return fmt.Sprintf("── history cleared before seq %d (%s: why) ──", t.minSeq(), common.KeyName(t.e.Keys.Inspect))
 }
 
 func (t *timeline) messageLine(seq int64, width, seqWidth int) string {
-	th := t.e.theme
+	th := t.e.Theme
 	m, _ := t.message(seq, t.viewer)
-	prefix := fmt.Sprintf("%s%*d %s ", t.marker(seq), seqWidth, seq, t.clock(m, t.clockFmt))
+	prefix := fmt.Sprintf("%s%*d %s ", t.marker(seq), seqWidth, seq, common.Clock(m, t.clockFmt, t.e.Loc))
 	if t.compareAs == "" {
 		text, style := t.describe(m)
 		line := projection.Truncate(prefix+text, width)
 		if seq == t.cursor {
 			style = th.Selected
 		}
-		return t.highlight(padRight(line, width), len(prefix), style)
+		return t.highlight(common.PadRight(line, width), len(prefix), style)
 	}
 	return t.compareLine(seq, prefix, width)
 }
@@ -336,7 +353,7 @@ func (t *timeline) marker(seq int64) string {
 // describe is the one-line text of a message as its viewer sees it, and the
 // style that tells the cases apart even without colour (each has a marker).
 func (t *timeline) describe(m projection.Message) (string, lipgloss.Style) {
-	th := t.e.theme
+	th := t.e.Theme
 	switch {
 	case m.Hole && m.Problem != "":
 		return "! malformed: " + projection.SingleLine(m.Problem), th.Problem
@@ -377,13 +394,6 @@ func (t *timeline) describe(m projection.Message) (string, lipgloss.Style) {
 		return "! " + text, th.Problem
 	}
 	return text, style
-}
-
-func padRight(s string, width int) string {
-	if w := projection.Width(s); w < width {
-		return s + strings.Repeat(" ", width-w)
-	}
-	return s
 }
 
 // senderName is who sent m as its row names them: the message's own

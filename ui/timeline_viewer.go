@@ -29,7 +29,7 @@ func (t *timeline) viewAs(v string) (cmd tea.Cmd, wait bool) {
 	}
 	t.diffs = diffScan{}
 	t.winOK = false
-	t.winReq = t.e.newReq()
+	t.winReq = t.e.NewReq()
 	return nil, true
 }
 
@@ -42,7 +42,7 @@ func (t *timeline) setCompare(id string) tea.Cmd {
 		return t.restartDiffs()
 	}
 	t.diffs = diffScan{}
-	t.compareReq = t.e.newReq()
+	t.compareReq = t.e.NewReq()
 	return loadWindow(t.e, t.compareReq, id, t.base)
 }
 
@@ -87,10 +87,10 @@ func (t *timeline) applyWindow(w bucket.Window) tea.Cmd {
 func (t *timeline) rereadWindow(viewer string) tea.Cmd {
 	switch viewer {
 	case t.viewer:
-		t.winReq = t.e.newReq()
+		t.winReq = t.e.NewReq()
 		return loadWindow(t.e, t.winReq, viewer, t.base)
 	case t.compareAs:
-		t.compareReq = t.e.newReq()
+		t.compareReq = t.e.NewReq()
 		return loadWindow(t.e, t.compareReq, viewer, t.base)
 	}
 	delete(t.wins, viewer) // read again when next shown

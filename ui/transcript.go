@@ -13,6 +13,8 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
+
+	"github.com/chatlens/chatlens/ui/common"
 )
 
 // T writes a transcript for a ticket: what the viewer sees of a seq or
@@ -36,7 +38,7 @@ type transcriptWrittenMsg struct {
 // askTranscript opens the input with the rows on screen offered.
 func (m *Model) askTranscript() {
 	from, to := m.tl.screenRange()
-	m.input.start(inTranscript, transcriptPrompt, fmt.Sprintf("%d-%d", from, to), true)
+	m.input.Start(inTranscript, transcriptPrompt, fmt.Sprintf("%d-%d", from, to), true)
 }
 
 // screenRange is the first and last seq of the rows on screen.
@@ -66,7 +68,7 @@ func (m *Model) writeTranscript(value string) tea.Cmd {
 		from, to := t.tl.ReadFrom(), t.tl.ReadTo()
 		value = fmt.Sprintf("%d-%d", from, to)
 	}
-	from, to, dates, err := parseRange(value, m.e.loc)
+	from, to, dates, err := parseRange(value, m.e.Loc)
 	if err != nil {
 		m.setStatus(err.Error(), true)
 		return nil
@@ -129,7 +131,7 @@ func parseDate(s string, loc *time.Location) (int64, bool) {
 // transcriptJob is what a transcript needs of the timeline, copied when
 // it is asked for: the file is written in the background.
 type transcriptJob struct {
-	e                     *common
+	e                     *common.Common
 	cid                   string
 	conv                  projection.Conv
 	viewer, viewerName    string
@@ -169,7 +171,7 @@ func (j transcriptJob) resolveDates(d1, d2 int64) (from, to int64, err error) {
 
 // write reads from..to as dump does and writes the file.
 func (j transcriptJob) write(from, to int64) tea.Msg {
-	ctx, st := j.e.ctx, j.e.st
+	ctx, st := j.e.Ctx, j.e.Store
 	var readers projection.ReadReceipts
 	if members, err := st.MembersFor(ctx, j.cid, j.viewer); err == nil {
 		rs, err := st.Readers(ctx, j.cid, members)
@@ -180,7 +182,7 @@ func (j transcriptJob) write(from, to int64) tea.Msg {
 	}
 	format := projection.TranscriptFormats["markdown"]
 	head := projection.TranscriptHead{Context: st.Context(), Store: st.Describe(), Conversation: j.cid, Viewer: j.viewer, ViewerName: j.viewerName,
-		Window: j.win, From: from, To: to, Captured: j.e.now(), Version: j.e.version, Zone: j.e.loc}
+		Window: j.win, From: from, To: to, Captured: j.e.Now(), Version: j.e.Version, Zone: j.e.Loc}
 	if j.compareAs != "" {
 		head.Compare, head.CompareName, head.CompareWindow = j.compareAs, j.otherName, j.otherWin
 	}
@@ -240,7 +242,7 @@ func (j transcriptJob) write(from, to int64) tea.Msg {
 // row is one message: with its rules and readers, or beside the second
 // viewer's view in compare.
 func (j transcriptJob) row(m projection.Message, slot bucket.StoredSlot, docID string, lookup bucket.Lookup, readers projection.ReadReceipts) projection.TranscriptRow {
-	why := append(projection.Explain(m, j.win, j.e.loc), readers.Words(m)...)
+	why := append(projection.Explain(m, j.win, j.e.Loc), readers.Words(m)...)
 	r := projection.TranscriptRow{Message: m, Why: why}
 	if j.compareAs == "" {
 		return r
@@ -250,7 +252,7 @@ func (j transcriptJob) row(m projection.Message, slot bucket.StoredSlot, docID s
 	if outside {
 		r.Other = projection.Message{Seq: m.Seq, Hole: true}
 	}
-	r.OtherWhy = projection.Explain(r.Other, j.otherWin, j.e.loc)
+	r.OtherWhy = projection.Explain(r.Other, j.otherWin, j.e.Loc)
 	r.Reason = projection.DiffReason(m, r.Other, false, outside)
 	return r
 }
@@ -263,7 +265,7 @@ func (j transcriptJob) createFile(from, to int64, content string) (string, error
 		who += "-vs-" + j.compareAs
 	}
 	base := fileSafe(fmt.Sprintf("chatlens-%s-%s-%d-%d", j.cid, who, from, to))
-	dir := j.e.transcriptDir
+	dir := j.e.TranscriptDir
 	if dir == "" {
 		dir = "."
 	}

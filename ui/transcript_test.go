@@ -41,8 +41,8 @@ func TestTranscriptOfASeqRange(t *testing.T) {
 	d, dir, _ := transcriptDriver(t)
 	d.open(chatAB)
 	d.keys("T")
-	if !d.m.input.open() || !strings.Contains(d.m.input.value(), "-120") {
-		t.Fatalf("T offers %q, want the rows on screen up to 120", d.m.input.value())
+	if !d.m.input.Open() || !strings.Contains(d.m.input.Value(), "-120") {
+		t.Fatalf("T offers %q, want the rows on screen up to 120", d.m.input.Value())
 	}
 	d.typeText("4-8")
 	d.keys("enter")

@@ -3,15 +3,15 @@
 // around them. Every read and write goes through *store.Store, always inside
 // a tea.Cmd, so the screen never waits on I/O. Each such command carries a
 // request number and its reply is taken only by whoever still waits for
-// that number: the rule is written once, at reqID (commands.go).
+// that number: the rule is written once, at common.ReqID.
 //
-// The screen is made of components (component.go), each with its Update,
-// View, SetSize and key help: the conversation list (convlist.go), the
-// timeline (timeline*.go) and its compare view (compareview.go), the viewer
-// picker (picker.go), the confirm dialog (confirm.go), the inspector
-// (inspector.go), the help (helpview.go), the message log (msglog.go) and
-// the bottom input (input.go). The root model (model.go, keys.go) routes
-// to them and does what reaches beyond one: opening a conversation or a
+// The screen is made of components (common.Component), each with its
+// Update, View, SetSize and key help: the conversation list (pages/list),
+// the timeline (timeline*.go) and its compare view (compareview.go), and
+// the parts under components/: the viewer picker, the confirm dialog, the
+// inspector, the help and the message log (both scroll boxes), the copy
+// choice and the bottom input. The root model (model.go, keys.go) routes to
+// them and does what reaches beyond one: opening a conversation or a
 // dialog, writing, switching the viewer. Every key they answer to is a
 // binding of keymap.KeyMap, so keys.json reaches all of them.
 package ui
@@ -29,6 +29,10 @@ import (
 	"github.com/chatlens/chatlens/keymap"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/themes"
+
+	"github.com/chatlens/chatlens/ui/common"
+
+	"github.com/chatlens/chatlens/ui/components/copychoice"
 )
 
 // Options configure the UI.
@@ -92,61 +96,24 @@ func Run(ctx context.Context, st *store.Store, opts Options) error {
 	return err
 }
 
-// common is what every part of the UI shares: the store, the look, the keys.
-type common struct {
-	ctx           context.Context
-	st            *store.Store
-	theme         themes.Theme
-	keys          keymap.KeyMap
-	readOnly      bool
-	deployment    bool
-	admin         bool // writes act as an app admin (Options.Admin)
-	operator      string
-	loc           *time.Location
-	now           func() time.Time
-	clip          io.Writer
-	tmux          func(stdin string, args ...string) (string, error) // runs tmux (y inside tmux)
-	version       string                                             // chatlens's, for transcripts
-	transcriptDir string
-	lastReq       reqID // the last request number handed out (newReq)
-}
-
-// newReq is a request number no request has had (see reqID). One counter
-// for the whole program, so a reopened conversation, a new viewer or a new
-// search never reuses a number. Only Update calls it, so it needs no lock.
-func (e *common) newReq() reqID {
-	e.lastReq++
-	return e.lastReq
-}
-
-func newCommon(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *common {
-	e := &common{ctx: ctx, theme: theme, keys: keys, operator: opts.Operator, deployment: opts.Deployment, admin: opts.Admin,
-		readOnly: opts.ReadOnly, loc: opts.TimeZone, now: opts.Now, clip: opts.Clipboard,
-		version: opts.Version, transcriptDir: opts.TranscriptDir}
-	if e.loc == nil {
-		e.loc = time.Local
+func newCommon(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *common.Common {
+	e := &common.Common{Ctx: ctx, Theme: theme, Keys: keys, Operator: opts.Operator, Deployment: opts.Deployment, Admin: opts.Admin,
+		ReadOnly: opts.ReadOnly, Loc: opts.TimeZone, Now: opts.Now, Clip: opts.Clipboard,
+		Version: opts.Version, TranscriptDir: opts.TranscriptDir}
+	if e.Loc == nil {
+		e.Loc = time.Local
 	}
-	if e.now == nil {
-		e.now = time.Now
+	if e.Now == nil {
+		e.Now = time.Now
 	}
-	if e.clip == nil {
-		e.clip = os.Stdout
+	if e.Clip == nil {
+		e.Clip = os.Stdout
 	}
-	e.tmux = runTmux
+	e.Tmux = copychoice.RunTmux
 	if st != nil {
-		e.useStore(st)
-	} else if e.readOnly {
-		e.keys = e.keys.WithoutWrites()
+		e.UseStore(st)
+	} else if e.ReadOnly {
+		e.Keys = e.Keys.WithoutWrites()
 	}
 	return e
-}
-
-// useStore is the store every command uses from now on; a read-only store
-// turns the write keys off.
-func (e *common) useStore(st *store.Store) {
-	e.st = st
-	e.readOnly = e.readOnly || st.ReadOnly()
-	if e.readOnly {
-		e.keys = e.keys.WithoutWrites()
-	}
 }

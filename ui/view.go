@@ -11,6 +11,8 @@ import (
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+
+	"github.com/chatlens/chatlens/ui/common"
 )
 
 // Below the panes: the status bar and a footer (input, message or hints).
@@ -61,7 +63,7 @@ func (m *Model) paneSizes() paneSizes {
 }
 
 func (m *Model) panes(h int) string {
-	th := m.e.theme
+	th := m.e.Theme
 	frame := func(focused bool) lipgloss.Style {
 		if focused {
 			return th.FocusedPane
@@ -70,34 +72,34 @@ func (m *Model) panes(h int) string {
 	}
 	inner := h - 2
 	if m.conn.waiting {
-		return frame(true).Render(fitBlock(m.connectingPane(m.width-2), m.width-2, inner))
+		return frame(true).Render(common.FitBlock(m.connectingPane(m.width-2), m.width-2, inner))
 	}
 	ps := m.paneSizes()
 	if ps.single {
 		if m.tl != nil && m.focus == paneTimeline {
-			return frame(true).Render(fitBlock(m.tl.View(), ps.tlW, inner))
+			return frame(true).Render(common.FitBlock(m.tl.View(), ps.tlW, inner))
 		}
-		return frame(true).Render(fitBlock(m.list.View(), ps.listW, inner))
+		return frame(true).Render(common.FitBlock(m.list.View(), ps.listW, inner))
 	}
-	left := frame(m.focus == paneList).Render(fitBlock(m.list.View(), ps.listW, inner))
-	right := frame(m.focus == paneTimeline).Render(fitBlock(m.tl.View(), ps.tlW, inner))
+	left := frame(m.focus == paneList).Render(common.FitBlock(m.list.View(), ps.listW, inner))
+	right := frame(m.focus == paneTimeline).Render(common.FitBlock(m.tl.View(), ps.tlW, inner))
 	return lipgloss.JoinHorizontal(lipgloss.Top, left, right)
 }
 
 // statusBar: backend, viewer, conversation, position, round trips, warnings.
 func (m *Model) statusBar() string {
-	th := m.e.theme
-	if m.e.st == nil { // not connected yet
+	th := m.e.Theme
+	if m.e.Store == nil { // not connected yet
 		line := projection.SingleLine("as " + m.viewer() + " │ " + m.connectingLine())
 		return th.StatusBar.Width(m.width).MaxWidth(m.width).Render(projection.Truncate(line, m.width))
 	}
-	stats := m.e.st.Stats()
+	stats := m.e.Store.Stats()
 	// Most telling first: a narrow terminal cuts from the right.
 	parts := []string{"as " + m.viewer()}
-	if c := m.e.st.Context(); c != "" {
+	if c := m.e.Store.Context(); c != "" {
 		parts = []string{"context " + c, parts[0]} // which deployment, before all
 	}
-	if m.e.readOnly {
+	if m.e.ReadOnly {
 		parts = append(parts, "read-only") // before anything a narrow bar may cut
 	}
 	if t := m.tl; t != nil {
@@ -105,7 +107,7 @@ func (m *Model) statusBar() string {
 		if !t.empty() {
 			parts = append(parts, fmt.Sprintf("seq %d/%d · bucket %d", t.cursor, t.maxSeq(), bucket.BucketIndex(t.cursor)))
 		}
-		parts = append(parts, "times "+zoneLabel(m.e.loc, m.e.now())) // the one place the zone is said
+		parts = append(parts, "times "+common.ZoneLabel(m.e.Loc, m.e.Now())) // the one place the zone is said
 		if t.follow.on {
 			f := "following"
 			if t.follow.from != "" {
@@ -119,8 +121,8 @@ func (m *Model) statusBar() string {
 		parts = append(parts, fmt.Sprintf("cache %d hits %d misses in %d trips",
 			stats.CacheHits, stats.CacheMisses, stats.CacheRoundTrips))
 	}
-	parts = append(parts, m.e.st.Describe())
-	if m.e.st.SlotReads() == store.SlotsWholeBucket {
+	parts = append(parts, m.e.Store.Describe())
+	if m.e.Store.SlotReads() == store.SlotsWholeBucket {
 		parts = append(parts, "single messages read as whole buckets (no $slice)")
 	}
 	line := projection.SingleLine(strings.Join(parts, " │ "))
@@ -137,9 +139,9 @@ func (m *Model) statusBar() string {
 // footer is the input being typed, else the last status message, else the
 // search progress, else the key hints.
 func (m *Model) footer() string {
-	th := m.e.theme
+	th := m.e.Theme
 	switch {
-	case m.input.open():
+	case m.input.Open():
 		return m.input.View()
 	case m.status != "":
 		style := th.Accent
@@ -149,7 +151,7 @@ func (m *Model) footer() string {
 		line := projection.SingleLine(m.status)
 		if m.statusErr && projection.Width(line) > m.width {
 			// Cut: say where the whole text is.
-			more := " · " + m.e.keys.MessageLog.Help().Key + ": full text"
+			more := " · " + m.e.Keys.MessageLog.Help().Key + ": full text"
 			line = projection.Truncate(line, max(0, m.width-projection.Width(more))) + more
 		}
 		return style.Render(projection.Truncate(line, m.width))
@@ -163,7 +165,7 @@ func (m *Model) footer() string {
 	}
 	// The keys of the moment, cut to fit, and always how to get the rest.
 	sep := m.help.Styles.ShortSeparator.Render(m.help.ShortSeparator)
-	tail := m.help.ShortHelpView([]key.Binding{m.e.keys.Help, m.e.keys.Quit})
+	tail := m.help.ShortHelpView([]key.Binding{m.e.Keys.Help, m.e.Keys.Quit})
 	room := m.width - ansi.StringWidth(sep) - ansi.StringWidth(tail)
 	if room < 10 {
 		return ansi.Truncate(tail, m.width, "…")
@@ -192,53 +194,10 @@ func (m *Model) hints() []key.Binding {
 		return c.ShortHelp()
 	}
 	if m.conn.waiting {
-		return []key.Binding{m.e.keys.MessageLog}
+		return []key.Binding{m.e.Keys.MessageLog}
 	}
 	if m.focus == paneTimeline && m.tl != nil {
 		return m.tl.ShortHelp()
 	}
 	return m.list.ShortHelp()
-}
-
-// fitBlock makes s exactly width x height cells: lines cut or padded, rows
-// added or dropped. Cheaper than a lipgloss width, which re-wraps every line.
-func fitBlock(s string, width, height int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > height {
-		lines = lines[:height]
-	}
-	for len(lines) < height {
-		lines = append(lines, "")
-	}
-	for i, l := range lines {
-		l = textPresentation(l) // one width in every terminal, tmux included
-		lines[i] = l
-		w := ansi.StringWidth(l)
-		switch {
-		case w > width:
-			lines[i] = ansi.Truncate(l, width, "")
-		case w < width:
-			lines[i] = l + strings.Repeat(" ", width-w)
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
-// wrapWords breaks a sanitised line at spaces into lines of at most width
-// cells; a word longer than width is cut.
-func wrapWords(s string, width int) []string {
-	var out []string
-	line := ""
-	for _, word := range strings.Fields(s) {
-		switch {
-		case line == "":
-			line = word
-		case projection.Width(line)+1+projection.Width(word) <= width:
-			line += " " + word
-		default:
-			out = append(out, projection.Truncate(line, width))
-			line = word
-		}
-	}
-	return append(out, projection.Truncate(line, width))
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/ui/common"
+	"github.com/chatlens/chatlens/ui/components/picker"
 )
 
 // viewerChoices are the conversation's members once read; until then (or
@@ -50,7 +52,7 @@ func (m *Model) openPicker(forCompare bool) {
 	if forCompare {
 		title = "Compare " + t.viewer + " with"
 	}
-	m.picker = newPicker(m.e, forCompare, title, t.pickerChoices(forCompare), t.pickerDefault(forCompare))
+	m.picker = picker.New(m.e, forCompare, title, t.pickerChoices(forCompare), t.pickerDefault(forCompare))
 	m.picker.SetSize(m.width, m.bodyHeight())
 	m.overlay = ovPicker
 }
@@ -58,14 +60,14 @@ func (m *Model) openPicker(forCompare bool) {
 // pickerKey gives the key to the picker and acts on its choice.
 func (m *Model) pickerKey(k tea.KeyMsg) tea.Cmd {
 	cmd := m.picker.Update(k)
-	if !m.picker.closed {
+	if !m.picker.Closed() {
 		return cmd
 	}
 	m.overlay = ovNone
-	switch id := m.picker.chosen; {
+	switch id := m.picker.Chosen(); {
 	case id == "":
 		return cmd
-	case m.picker.forCompare:
+	case m.picker.ForCompare():
 		return tea.Batch(cmd, m.tl.setCompare(id))
 	default:
 		return tea.Batch(cmd, m.switchViewer(id))
@@ -144,7 +146,7 @@ func (m *Model) followViewer() tea.Cmd {
 	}
 	if id := t.switchTo; id != "" {
 		t.switchTo = ""
-		if id != t.viewer || id != m.list.owner {
+		if id != t.viewer || id != m.list.Owner() {
 			cmds = append(cmds, m.followSwitch(id))
 		}
 	}
@@ -154,13 +156,13 @@ func (m *Model) followViewer() tea.Cmd {
 // viewAsCheckedMsg is the store's answer on an ID typed at the view-as
 // prompt: err says no stored document names it.
 type viewAsCheckedMsg struct {
-	req reqID
+	req common.ReqID
 	id  string
 	err error
 }
 
-func checkViewAs(e *common, req reqID, id string) tea.Cmd {
-	return func() tea.Msg { return viewAsCheckedMsg{req: req, id: id, err: e.st.CheckIDs(e.ctx, "", id)} }
+func checkViewAs(e *common.Common, req common.ReqID, id string) tea.Cmd {
+	return func() tea.Msg { return viewAsCheckedMsg{req: req, id: id, err: e.Store.CheckIDs(e.Ctx, "", id)} }
 }
 
 // viewAsChecked switches to the ID typed, or says why not: "no such user",

@@ -43,8 +43,8 @@ func TestViewerWithNoConversationIsPulledNothing(t *testing.T) {
 	// inspecting, copying, asking to write or transcribing a row zed never sees.
 	for _, k := range []string{"i", "y", "d", "m", "r", "T"} {
 		d.keys(k)
-		if d.m.overlay != ovNone || d.m.input.open() || !strings.Contains(d.m.status, "zed is shown nothing of sg_team") {
-			t.Errorf("%s on zed's empty timeline: overlay %v, input %v, status %q; want only the status saying why", k, d.m.overlay, d.m.input.open(), d.m.status)
+		if d.m.overlay != ovNone || d.m.input.Open() || !strings.Contains(d.m.status, "zed is shown nothing of sg_team") {
+			t.Errorf("%s on zed's empty timeline: overlay %v, input %v, status %q; want only the status saying why", k, d.m.overlay, d.m.input.Open(), d.m.status)
 		}
 	}
 	d.keys("u")

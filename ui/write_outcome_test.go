@@ -42,9 +42,9 @@ func apiDriver(t *testing.T, fault openimtest.Fault) *driver {
 // unreadOf is the list's unread count of cid.
 func unreadOf(t *testing.T, d *driver, cid string) int64 {
 	t.Helper()
-	for _, it := range d.m.list.items {
-		if it.sum.ConversationID == cid {
-			return it.sum.Unread()
+	for _, it := range d.m.list.Items() {
+		if it.Sum.ConversationID == cid {
+			return it.Sum.Unread()
 		}
 	}
 	t.Fatalf("%s not in the list", cid)

@@ -1,4 +1,7 @@
-package ui
+// Package keyhelp is the ? overlay: every key of the key map, in columns; on
+// a screen too short for them all it scrolls (a scrollbox), its title and
+// close hint kept.
+package keyhelp
 
 import (
 	"fmt"
@@ -10,55 +13,55 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/ui/common"
+	"github.com/chatlens/chatlens/ui/components/scrollbox"
 )
 
-// helpBox is the ? overlay: every key of the key map, in columns; on a
-// screen too short for them all it scrolls, its title and close hint kept.
-type helpBox struct {
-	e             *common
+// Model is the help overlay.
+type Model struct {
+	e             *common.Common
 	help          *help.Model // the root's, with the theme's styles
+	box           scrollbox.Model
 	width, height int
-	top           int // the first line of the keys shown when they scroll
-	closed        bool
 }
 
-func (b *helpBox) Update(msg tea.Msg) tea.Cmd {
-	k, ok := msg.(tea.KeyMsg)
-	if !ok {
-		return nil
-	}
-	keys := b.e.keys
-	if key.Matches(k, keys.Help, keys.Back, keys.Quit) {
-		b.closed = true
-	} else if top, ok := scrollTop(k, keys, b.top, b.room(), len(b.lines())); ok {
-		b.top = top
-	}
-	return nil
+var _ common.Component = (*Model)(nil)
+
+// New is the help drawn with h, closed by ?, esc and q.
+func New(e *common.Common, h *help.Model) Model {
+	return Model{e: e, help: h, box: scrollbox.New(e.Keys, e.Keys.Help, e.Keys.Back, e.Keys.Quit)}
 }
 
-func (b *helpBox) clamp() { b.top = max(0, min(b.top, len(b.lines())-b.room())) }
+// Open shows the keys from the first line.
+func (b *Model) Open() { b.box.Open() }
+
+// Closed reports that a close key ended the help.
+func (b *Model) Closed() bool { return b.box.Closed() }
+
+func (b *Model) Update(msg tea.Msg) tea.Cmd { return b.box.Update(msg) }
 
 // SetSize takes the screen's width and the height of the panes it floats over.
-func (b *helpBox) SetSize(width, height int) {
+func (b *Model) SetSize(width, height int) {
 	b.width, b.height = width, height
-	b.clamp()
+	b.box.SetLines(b.lines())
+	b.box.SetSize(width, b.room())
 }
 
 // lines are the keys as drawn on a short screen: columns with no blank
 // line between their rows.
-func (b *helpBox) lines() []string {
+func (b *Model) lines() []string {
 	return strings.Split(b.fullHelp(b.width-4, "\n"), "\n") // the dialog's border and padding
 }
 
 // room is how many lines of keys a scrolling box shows: the panes' height
 // less the box's border, the title, the closing line and a line above and
 // below, so the box floats inside the panes with their borders in sight.
-func (b *helpBox) room() int { return max(1, b.height-6) }
+func (b *Model) room() int { return max(1, b.height-6) }
 
-func (b *helpBox) View() string {
-	th := b.e.theme
-	closeKeys := b.e.keys.Help.Help().Key + " or " + b.e.keys.Back.Help().Key + " to close"
-	if b.e.readOnly {
+func (b *Model) View() string {
+	th := b.e.Theme
+	closeKeys := b.e.Keys.Help.Help().Key + " or " + b.e.Keys.Back.Help().Key + " to close"
+	if b.e.ReadOnly {
 		closeKeys = "read-only: revoke, delete and mark read are off · " + closeKeys
 	}
 	title := th.Title.Render("Keys")
@@ -70,19 +73,19 @@ func (b *helpBox) View() string {
 	// A short screen: no blank lines and the title on the closing line;
 	// shorter still, the keys scroll between the title and the closing
 	// line, so the box keeps its borders and says how to close it.
-	lines, room := b.lines(), b.room()
+	lines := b.lines()
 	if len(lines)+3 <= b.height-2 {
 		parts := []string{strings.Join(lines, "\n"), title + th.Muted.Render(" · "+closeKeys)}
 		return th.Dialog.MaxWidth(b.width).Render(lipgloss.JoinVertical(lipgloss.Left, parts...))
 	}
-	shown := lines[b.top:min(len(lines), b.top+room)]
 	where := ""
-	if len(lines) > room {
-		where = fmt.Sprintf(" · lines %d–%d of %d", b.top+1, b.top+len(shown), len(lines))
-		closeKeys = b.e.keys.Up.Help().Key + " " + b.e.keys.Down.Help().Key + " scroll · " + closeKeys
+	if b.box.Scrolls() {
+		first, last, n := b.box.Range()
+		where = fmt.Sprintf(" · lines %d–%d of %d", first, last, n)
+		closeKeys = b.e.Keys.Up.Help().Key + " " + b.e.Keys.Down.Help().Key + " scroll · " + closeKeys
 	}
 	w := lipgloss.Width(strings.Join(lines, "\n"))
-	parts := []string{title + th.Muted.Render(where), strings.Join(shown, "\n"),
+	parts := []string{title + th.Muted.Render(where), b.box.View(),
 		th.Muted.Render(projection.Truncate(closeKeys, max(w, 20)))}
 	return th.Dialog.MaxWidth(b.width).Render(lipgloss.JoinVertical(lipgloss.Left, parts...))
 }
@@ -90,8 +93,8 @@ func (b *helpBox) View() string {
 // fullHelp lays the help's columns out in as few rows as fit width: all
 // side by side on a wide terminal, two by two at 60 columns, one under the
 // other below that.
-func (b *helpBox) fullHelp(width int, rowSep string) string {
-	groups := b.e.keys.FullHelp()
+func (b *Model) fullHelp(width int, rowSep string) string {
+	groups := b.e.Keys.FullHelp()
 	h := *b.help
 	h.Width = 0 // measured here; help's own cut drops whole columns behind a "…"
 	var out string
@@ -133,17 +136,17 @@ func alignKeys(groups [][]key.Binding, per int) [][]key.Binding {
 		for j, b := range g {
 			h := b.Help()
 			if i%per < per-1 { // the last column's text ends the line
-				h.Desc = padRight(h.Desc, descW[i%per])
+				h.Desc = common.PadRight(h.Desc, descW[i%per])
 			}
-			b.SetHelp(padRight(h.Key, keyW[i%per]), h.Desc)
+			b.SetHelp(common.PadRight(h.Key, keyW[i%per]), h.Desc)
 			out[i][j] = b
 		}
 	}
 	return out
 }
 
-func (b *helpBox) ShortHelp() []key.Binding {
-	return []key.Binding{joined("close", b.e.keys.Help, b.e.keys.Back)}
+func (b *Model) ShortHelp() []key.Binding {
+	return []key.Binding{common.Joined("close", b.e.Keys.Help, b.e.Keys.Back)}
 }
 
-func (b *helpBox) FullHelp() [][]key.Binding { return b.e.keys.FullHelp() }
+func (b *Model) FullHelp() [][]key.Binding { return b.e.Keys.FullHelp() }

@@ -1,4 +1,6 @@
-package ui
+// Package picker chooses a member of the open conversation with
+// type-ahead: as the viewer, or as the second viewer of the compare view.
+package picker
 
 import (
 	"strings"
@@ -9,13 +11,14 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/ui/common"
+	"github.com/chatlens/chatlens/ui/components/lineinput"
 )
 
-// picker chooses a member of the open conversation with type-ahead, either
-// as the viewer or as the second viewer of the compare view. It ends with
-// closed set, and chosen the member picked ("" when dismissed).
-type picker struct {
-	e             *common
+// Model is the picker. It ends Closed, with Chosen the member picked (""
+// when dismissed).
+type Model struct {
+	e             *common.Common
 	forCompare    bool
 	title         string
 	input         textinput.Model
@@ -28,17 +31,30 @@ type picker struct {
 	chosen string
 }
 
-func newPicker(e *common, forCompare bool, title string, members []store.Member, prefer string) picker {
-	p := picker{e: e, forCompare: forCompare, title: title, input: newInput(e.theme)}
+var _ common.Component = (*Model)(nil)
+
+// New offers members, prefer selected, under title; forCompare tells what
+// the choice is for.
+func New(e *common.Common, forCompare bool, title string, members []store.Member, prefer string) Model {
+	p := Model{e: e, forCompare: forCompare, title: title, input: lineinput.NewTextInput(e.Theme)}
 	p.input.Prompt = "type to filter: "
 	p.input.Focus()
-	p.setMembers(members, prefer)
+	p.SetMembers(members, prefer)
 	return p
 }
 
-// setMembers replaces the choices and selects prefer if it is among them,
+// Closed reports the picker ended; Chosen is who was picked ("" when
+// dismissed).
+func (p *Model) Closed() bool { return p.closed }
+
+func (p *Model) Chosen() string { return p.chosen }
+
+// ForCompare reports the choice is the compare view's second viewer.
+func (p *Model) ForCompare() bool { return p.forCompare }
+
+// SetMembers replaces the choices and selects prefer if it is among them,
 // else keeps what was selected.
-func (p *picker) setMembers(ms []store.Member, prefer string) {
+func (p *Model) SetMembers(ms []store.Member, prefer string) {
 	keep := prefer
 	if keep == "" && p.cursor < len(p.shown) {
 		keep = p.members[p.shown[p.cursor]].UserID
@@ -52,8 +68,8 @@ func (p *picker) setMembers(ms []store.Member, prefer string) {
 	}
 }
 
-func (p *picker) filter() {
-	p.shown = fuzzyFilter(p.input.Value(), len(p.members), func(i int) []string {
+func (p *Model) filter() {
+	p.shown = common.FuzzyFilter(p.input.Value(), len(p.members), func(i int) []string {
 		return []string{p.members[i].UserID, p.members[i].Nickname}
 	})
 	p.cursor = min(p.cursor, max(0, len(p.shown)-1))
@@ -61,8 +77,8 @@ func (p *picker) filter() {
 
 // Update moves the choice, ends the picker, or types into the filter (and
 // returns what the text input asks for: a paste).
-func (p *picker) Update(msg tea.Msg) tea.Cmd {
-	keys := p.e.keys
+func (p *Model) Update(msg tea.Msg) tea.Cmd {
+	keys := p.e.Keys
 	if k, ok := msg.(tea.KeyMsg); ok {
 		switch {
 		case key.Matches(k, keys.Dismiss):
@@ -93,10 +109,10 @@ func (p *picker) Update(msg tea.Msg) tea.Cmd {
 }
 
 // SetSize takes the screen's width and the height of the panes it floats over.
-func (p *picker) SetSize(width, height int) { p.width, p.height = width, height }
+func (p *Model) SetSize(width, height int) { p.width, p.height = width, height }
 
-func (p *picker) View() string {
-	th := p.e.theme
+func (p *Model) View() string {
+	th := p.e.Theme
 	w := max(20, min(60, p.width-6))
 	lines := []string{th.Title.Render(p.title), p.input.View()}
 	if len(p.members) == 0 {
@@ -104,7 +120,7 @@ func (p *picker) View() string {
 	}
 	if typed := strings.TrimSpace(p.input.Value()); typed != "" && len(p.shown) == 0 {
 		lines = append(lines, th.Muted.Render(projection.Truncate(projection.SingleLine(
-			"no member matches: "+keyName(p.e.keys.Submit)+" takes "+typed+" as a user ID"), w-2)))
+			"no member matches: "+common.KeyName(p.e.Keys.Submit)+" takes "+typed+" as a user ID"), w-2)))
 	}
 	rows := max(1, p.height-6)
 	start := max(0, p.cursor-rows+1)
@@ -115,7 +131,7 @@ func (p *picker) View() string {
 			label += "  " + mb.Nickname
 		}
 		if mb.RoleLevel != 0 {
-			label += "  (" + roleName(mb.RoleLevel) + ")"
+			label += "  (" + store.RoleName(mb.RoleLevel) + ")"
 		}
 		label = projection.Truncate(projection.SingleLine(label), w-2)
 		if i == p.cursor {
@@ -127,13 +143,13 @@ func (p *picker) View() string {
 	return th.Dialog.Width(w + 2).Render(strings.Join(lines, "\n"))
 }
 
-func (p *picker) ShortHelp() []key.Binding {
-	keys := p.e.keys
+func (p *Model) ShortHelp() []key.Binding {
+	keys := p.e.Keys
 	what := "view as"
 	if p.forCompare {
 		what = "compare"
 	}
-	return []key.Binding{joined("choose", keys.ChoiceUp, keys.ChoiceDown), as(keys.Submit, what), as(keys.Dismiss, "cancel")}
+	return []key.Binding{common.Joined("choose", keys.ChoiceUp, keys.ChoiceDown), common.As(keys.Submit, what), common.As(keys.Dismiss, "cancel")}
 }
 
-func (p *picker) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
+func (p *Model) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }

@@ -1,8 +1,7 @@
-package ui
+package common
 
 import (
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -35,27 +34,8 @@ func TestFuzzyFilterRanks(t *testing.T) {
 		{"car", []string{"Carol", "Bob", "Alice"}}, // a field's start first, then fewer characters skipped
 		{"xyz", nil},
 	} {
-		if got := names(fuzzyFilter(c.query, len(items), fields)); !slices.Equal(got, c.want) {
+		if got := names(FuzzyFilter(c.query, len(items), fields)); !slices.Equal(got, c.want) {
 			t.Errorf("%q: got %v, want %v", c.query, got, c.want)
 		}
-	}
-}
-
-// TestListFilterIsFuzzy: the conversation list finds a conversation from
-// letters of its ID typed with gaps (the substring filter found nothing).
-func TestListFilterIsFuzzy(t *testing.T) {
-	st, _ := newTestStore(t, false)
-	seedSmall(t, st)
-	opts, _ := testOptions(t, "alice")
-	d := newDriver(t, st, opts, 100, 30)
-	d.keys("/")
-	d.typeText("alcbob")
-	view := d.m.View()
-	if !strings.Contains(view, "Bob") || strings.Contains(view, "Team") || strings.Contains(view, "no match") {
-		t.Fatalf("filter alcbob should show the chat with Bob only:\n%s", view)
-	}
-	d.keys("enter", "enter")
-	if d.m.tl == nil || d.m.tl.cid != chatAB {
-		t.Errorf("enter did not open %s", chatAB)
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package common
 
 import (
 	"strings"
@@ -10,13 +10,13 @@ import (
 
 const vs16 = '\uFE0F' // VARIATION SELECTOR-16: "draw the character before as an emoji"
 
-// textPresentation drops a VS16 that follows a character terminals draw
+// TextPresentation drops a VS16 that follows a character terminals draw
 // one cell wide (❤ ⛰ ☺). Terminals disagree on how wide the pair is: a
 // grapheme-aware one draws two cells, tmux and wcwidth-based ones one, so
 // a row holding "❤️" ends a cell early in tmux and its border moves. The
 // bare character is one cell everywhere, and so the layout holds. A VS16
 // after a wide emoji (☕️) changes no width and stays.
-func textPresentation(s string) string {
+func TextPresentation(s string) string {
 	if !strings.ContainsRune(s, vs16) {
 		return s
 	}
@@ -33,11 +33,11 @@ func textPresentation(s string) string {
 	return b.String()
 }
 
-// wrapCells wraps a line of plain text to width cells: at spaces where it
+// WrapCells wraps a line of plain text to width cells: at spaces where it
 // can, inside a word too long for a line (an ID, a URL), never cutting
 // anything off. Continuation lines keep the line's indent and two more
 // cells, so a wrapped value reads as one.
-func wrapCells(line string, width int) []string {
+func WrapCells(line string, width int) []string {
 	if width < 8 || projection.Width(line) <= width {
 		return []string{projection.Truncate(line, max(1, width))}
 	}
@@ -55,4 +55,55 @@ func wrapCells(line string, width int) []string {
 		out[i] = projection.Truncate(l, width) // a cell the wrap measured otherwise
 	}
 	return out
+}
+
+// PadRight pads s with spaces to width cells.
+func PadRight(s string, width int) string {
+	if w := projection.Width(s); w < width {
+		return s + strings.Repeat(" ", width-w)
+	}
+	return s
+}
+
+// FitBlock makes s exactly width x height cells: lines cut or padded, rows
+// added or dropped. Cheaper than a lipgloss width, which re-wraps every line.
+func FitBlock(s string, width, height int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > height {
+		lines = lines[:height]
+	}
+	for len(lines) < height {
+		lines = append(lines, "")
+	}
+	for i, l := range lines {
+		l = TextPresentation(l) // one width in every terminal, tmux included
+		lines[i] = l
+		w := ansi.StringWidth(l)
+		switch {
+		case w > width:
+			lines[i] = ansi.Truncate(l, width, "")
+		case w < width:
+			lines[i] = l + strings.Repeat(" ", width-w)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// WrapWords breaks a sanitised line at spaces into lines of at most width
+// cells; a word longer than width is cut.
+func WrapWords(s string, width int) []string {
+	var out []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = word
+		case projection.Width(line)+1+projection.Width(word) <= width:
+			line += " " + word
+		default:
+			out = append(out, projection.Truncate(line, width))
+			line = word
+		}
+	}
+	return append(out, projection.Truncate(line, width))
 }

@@ -1,4 +1,4 @@
-package ui
+package common
 
 import (
 	"slices"
@@ -6,14 +6,14 @@ import (
 	"github.com/sahilm/fuzzy"
 )
 
-// fuzzyFilter is the one filter of the UI (the conversation list, the
+// FuzzyFilter is the one filter of the UI (the conversation list, the
 // viewer picker): which of n items match query, best match first, each item
 // known by some fields (a name and an ID). The characters of query must
 // appear in order in one field, not next to each other, so "alcbob" finds
 // si_alice_bob and a half-remembered nickname finds its user; matches at
 // the start of a field or after a separator rank first (sahilm/fuzzy's
 // scoring); equal scores keep the items' order. An empty query keeps all.
-func fuzzyFilter(query string, n int, fields func(i int) []string) []int {
+func FuzzyFilter(query string, n int, fields func(i int) []string) []int {
 	out := make([]int, 0, n)
 	if query == "" {
 		for i := range n {

@@ -1,0 +1,86 @@
+package ui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/chatlens/chatlens/ui/components/confirm"
+	"github.com/chatlens/chatlens/ui/components/copychoice"
+	"github.com/chatlens/chatlens/ui/components/inspector"
+)
+
+// The dialogs over the timeline: opening them on the row under the cursor,
+// and what their answers start.
+
+// showConfirm opens d over the panes.
+func (m *Model) showConfirm(d confirm.Dialog) {
+	m.confirm = confirm.New(m.e, d)
+	m.confirm.SetSize(m.width, m.bodyHeight())
+	m.overlay = ovConfirm
+}
+
+// confirmKey gives the key to the dialog and starts the write it confirms.
+func (m *Model) confirmKey(k tea.KeyMsg) tea.Cmd {
+	d := &m.confirm
+	d.Update(k)
+	answered, confirmed := d.Answer()
+	switch {
+	case !answered:
+		return nil
+	case !confirmed:
+		m.overlay = ovNone
+		m.setStatus("cancelled", false)
+		return nil
+	case d.Run == nil: // a refusal: nothing to do
+		m.overlay = ovNone
+		return nil
+	}
+	m.overlay = ovNone
+	m.setStatus(d.Title+" working…", false)
+	m.writes[d.Req] = true
+	return d.Run
+}
+
+// askCopy opens the choice for the message under the cursor.
+func (m *Model) askCopy() {
+	t := m.tl
+	msg, ok := t.message(t.cursor, t.viewer)
+	if !ok || msg.Hole {
+		m.setStatus("nothing to copy at this seq", true)
+		return
+	}
+	m.copyChoice = copychoice.New(m.e, msg, t.senderName(msg))
+	m.overlay = ovCopyChoice
+}
+
+// copyChoiceKey gives the key to the dialog and copies what was chosen.
+func (m *Model) copyChoiceKey(k tea.KeyMsg) tea.Cmd {
+	c := &m.copyChoice
+	c.Update(k)
+	answered, chosen, text := c.Answer()
+	if !answered {
+		return nil
+	}
+	m.overlay = ovNone
+	if !chosen {
+		m.setStatus("nothing copied", false)
+		return nil
+	}
+	return copychoice.Copy(m.e, text)
+}
+
+// openInspector shows the inspector from its top.
+func (m *Model) openInspector() {
+	m.inspector = inspector.New(m.e)
+	m.overlay = ovInspector
+	m.layout()
+}
+
+// inspectorLines are the inspector's lines for the cursor: in the compare
+// view, beside both viewers' projections.
+func (m *Model) inspectorLines() []string {
+	lines := m.tl.inspectLines()
+	if _, inGap := m.tl.gapAtCursor(); m.tl.compareAs != "" && !inGap {
+		lines = besides(lines, m.tl.compareLines(), (m.width-4-3)/2)
+	}
+	return lines
+}
