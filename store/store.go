@@ -83,10 +83,6 @@ func (s *Store) Context() string { return s.context }
 // ReadOnly reports whether writes are refused.
 func (s *Store) ReadOnly() bool { return s.readOnly }
 
-// SlotReads is how the backend reads some slots of a bucket: the UI says so
-// when it reads whole buckets instead (no $slice).
-func (s *Store) SlotReads() SlotReadMode { return s.backend.SlotReads() }
-
 // Describe names the backend and cache, credentials masked.
 func (s *Store) Describe() string {
 	d := s.backend.Describe()
