@@ -195,7 +195,7 @@ func (m *Model) searchStep(msg searchStepMsg) tea.Cmd {
 // to the one above the highest (or its end), nothing stored between.
 func (t *timeline) hitsSoFar() model.Hits {
 	s := t.search
-	h := model.Hits{Seqs: s.hits, From: s.origin, To: s.origin - 1, Done: !s.scanning && s.err == nil}
+	h := model.Hits{Seqs: s.hits, From: s.origin, To: s.origin - 1, First: t.minSeq(), Last: t.maxSeq(), Done: !s.scanning && s.err == nil}
 	if s.lo <= s.hi && len(s.stored) > 0 {
 		h.From, h.To = t.minSeq(), t.maxSeq()
 		if s.lo > 0 {
@@ -261,7 +261,7 @@ func (t *timeline) searchProgress() string {
 		return "" // a search with no hit said so once: nothing to step through
 	}
 	pos := ""
-	if n, ok := t.hitsSoFar().Number(t.cursor, t.maxSeq()); ok {
+	if n, ok := t.hitsSoFar().Number(t.cursor); ok {
 		// Counted from the newest, so n (older) counts up.
 		pos = fmt.Sprintf("hit %d of ", n)
 	}

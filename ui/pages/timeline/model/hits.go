@@ -4,11 +4,12 @@ import "slices"
 
 // Hits is what a search has found so far: the seqs that match, ascending,
 // and the seqs scanned, From..To, a run around where it started that
-// grows outwards until it covers the window (Done).
+// grows outwards until it covers the window First..Last (Done).
 type Hits struct {
-	Seqs     []int64
-	From, To int64
-	Done     bool
+	Seqs        []int64
+	From, To    int64
+	First, Last int64
+	Done        bool
 }
 
 // Nearest is the hit nearest origin, before or after it, a tie going to
@@ -25,7 +26,7 @@ func (h Hits) Nearest(origin int64) (hit int64, decided, found bool) {
 		return 0, h.Done, false
 	}
 	d := dist(best, origin)
-	covered := h.Done || h.From <= origin-d && h.To >= origin+d
+	covered := h.Done || h.From <= max(h.First, origin-d) && h.To >= min(h.Last, origin+d)
 	return best, covered, true
 }
 
@@ -41,7 +42,7 @@ func dist(a, b int64) int64 {
 // nearer one (it has not reached the window's start below seq).
 func (h Hits) Older(seq int64) (hit int64, wrapped, decided bool) {
 	i, _ := slices.BinarySearch(h.Seqs, seq)
-	if i > 0 && h.Seqs[i-1] >= h.From {
+	if i > 0 && h.Seqs[i-1] >= max(h.From, h.First) {
 		return h.Seqs[i-1], false, true
 	}
 	if !h.Done {
@@ -74,9 +75,9 @@ func (h Hits) Newer(seq int64) (hit int64, wrapped, decided bool) {
 // Number is seq's place among the hits counted from the newest (1 is the
 // newest), so stepping older counts up; ok is false when seq is no hit or
 // the hits newer than it are not all found yet.
-func (h Hits) Number(seq int64, windowEnd int64) (int, bool) {
+func (h Hits) Number(seq int64) (int, bool) {
 	i, found := slices.BinarySearch(h.Seqs, seq)
-	if !found || !h.Done && h.To < windowEnd {
+	if !found || !h.Done && h.To < h.Last {
 		return 0, false
 	}
 	return len(h.Seqs) - i, true

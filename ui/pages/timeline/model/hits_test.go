@@ -22,7 +22,7 @@ func TestSearchLandsOnTheNearestHit(t *testing.T) {
 				want, wantFound = s, true
 			}
 		}
-		h := Hits{From: origin, To: origin - 1}
+		h := Hits{From: origin, To: origin - 1, First: 1, Last: end}
 		for {
 			h.From = max(1, h.From-rapid.Int64Range(0, 40).Draw(t, "down"))
 			h.To = min(end, h.To+rapid.Int64Range(0, 40).Draw(t, "up"))
@@ -47,7 +47,7 @@ func TestSearchLandsOnTheNearestHit(t *testing.T) {
 			}
 		}
 		for i, s := range all {
-			if n, ok := h.Number(s, end); !ok || n != len(all)-i {
+			if n, ok := h.Number(s); !ok || n != len(all)-i {
 				t.Fatalf("hit %d numbered %d, want %d (from the newest)", s, n, len(all)-i)
 			}
 			if older, wrapped, _ := h.Older(s); i > 0 && (older != all[i-1] || wrapped) || i == 0 && (older != all[len(all)-1] || !wrapped) {
