@@ -1,10 +1,6 @@
 package store
 
-import (
-	"context"
-
-	"github.com/chatlens/chatlens/store/bucket"
-)
+import "context"
 
 // Reader is a member of a conversation with their read seq: they have
 // read seq S when ReadSeq >= S.
@@ -57,11 +53,5 @@ func (s *Store) ReadSeqOf(ctx context.Context, uid, cid string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	var su bucket.SeqUser
-	for _, d := range read.docs {
-		if d.ConversationID == cid {
-			su = mergeSeqUser(su, d)
-		}
-	}
-	return readSeq(su.ReadSeq, read.cacheRead, cid), nil
+	return userSeqsOf(uid, cid, read).ReadSeq, nil
 }
