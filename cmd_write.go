@@ -104,6 +104,7 @@ func (w *writeFlags) write(ctx context.Context, s *session, action string) error
 		}
 		if res.API != nil {
 			fmt.Fprintln(s.stdout, projection.SingleLine(apiDoneLine(action, w.Conversation, as, res)))
+			s.printNotes(res.Notes)
 			return nil
 		}
 		var done string
@@ -116,6 +117,7 @@ func (w *writeFlags) write(ctx context.Context, s *session, action string) error
 			done = fmt.Sprintf("marked seq %s of %s read by %s", store.FormatSeqs(w.seqs), w.Conversation, as)
 		}
 		fmt.Fprintln(s.stdout, projection.SingleLine(done))
+		s.printNotes(res.Notes)
 		if res.StaleCache != nil {
 			fmt.Fprintln(s.stderr, "chatlens: warning: the write stands but the cache may serve the old state: "+oneLine(res.StaleCache.Error()))
 		}
@@ -146,4 +148,12 @@ func apiDoneLine(action, cid, as string, res store.Done) string {
 		return fmt.Sprintf("deleted seq %s of %s for %s through the OpenIM API, %s's devices notified", seqs, cid, as, strings.Fields(as)[0])
 	}
 	return fmt.Sprintf("marked seq %s of %s read by %s through the OpenIM API, devices notified", seqs, cid, as)
+}
+
+// printNotes says on stderr what a write did to the seqs that were not
+// plain messages in the user's window.
+func (s *session) printNotes(notes []store.SeqNote) {
+	for _, n := range notes {
+		fmt.Fprintln(s.stderr, "chatlens: note: "+oneLine(n.String()))
+	}
 }

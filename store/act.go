@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/chatlens/chatlens/store/bucket"
 )
@@ -19,11 +20,15 @@ type WriteRequest struct {
 	Admin bool
 }
 
-// Done is what Do did: the write's result and, for a revoke, the record written.
+// Done is what Do did: the write's result and, for a revoke, the record
+// written; Notes say what was done to the seqs that were not plain
+// messages in the user's window (before it, a physically deleted one), and
+// to the read seq when a mark read leaves it.
 type Done struct {
 	WriteResult
 	Revoke *bucket.Revoke
 	API    *APIDone // set when the server's API made the write
+	Notes  []SeqNote
 }
 
 // Do checks req as OpenIM would before it writes — the user is one the
@@ -56,14 +61,30 @@ func (s *Store) Do(ctx context.Context, req WriteRequest) (Done, error) {
 		}
 		judge = rp.judge
 	}
-	if _, err := s.checkTargets(ctx, req.Cid, req.By, req.Seqs, req.Action, judge); err != nil {
+	c, err := s.checkTargets(ctx, req.Cid, req.By, req.Seqs, req.Action, judge)
+	if err != nil {
 		return s.refuse(ctx, req, err) // a *TargetError refused, any other failed
 	}
 	rev := bucket.Revoke{UserID: req.By}
 	if rp != nil {
 		rev = rp.record()
 	}
-	return s.applyChecked(ctx, req, rev)
+	done, err := s.applyChecked(ctx, req, rev)
+	if err == nil {
+		done.Notes = c.doneNotes(req)
+	}
+	return done, err
+}
+
+// doneNotes are the notes of a write done in full: the targets' and, for a
+// mark read that leaves the read seq where it was, that one.
+func (c checked) doneNotes(req WriteRequest) []SeqNote {
+	notes := c.notes
+	if req.Action == ActionRead && len(req.Seqs) > 0 && slices.Max(req.Seqs) <= c.w.ReadSeq {
+		// as_read.go MarkMsgsAsRead sets it only when the last seq is past it.
+		notes = append(notes, SeqNote{Seqs: req.Seqs, Note: fmt.Sprintf("%s's read seq stays %d: the server raises it only past that", req.By, c.w.ReadSeq)})
+	}
+	return notes
 }
 
 func (s *Store) apply(ctx context.Context, req WriteRequest, rev bucket.Revoke) (Done, error) {
