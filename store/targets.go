@@ -35,11 +35,16 @@ type TargetError struct {
 }
 
 func (e *TargetError) Error() string {
+	return fmt.Sprintf("%s in %s by %s refused, nothing written: %s", e.Action, e.Cid, e.UserID, e.reasons())
+}
+
+// reasons are the refusals, "seq 7: why; seq 9: why".
+func (e *TargetError) reasons() string {
 	parts := make([]string, len(e.Refused))
 	for i, r := range e.Refused {
 		parts[i] = "seq " + FormatSeqs(r.Seqs) + ": " + r.Reason
 	}
-	return fmt.Sprintf("%s in %s by %s refused, nothing written: %s", e.Action, e.Cid, e.UserID, strings.Join(parts, "; "))
+	return strings.Join(parts, "; ")
 }
 
 // CheckTargets refuses, before anything is written, the targets the server
@@ -222,6 +227,21 @@ func (s *Store) refuseCacheOnly(ctx context.Context, cid string, seqs []int64, r
 }
 
 func (e *TargetError) add(reason string, seq int64) { e.addRefusal(reason, seq, false) }
+
+// serverRefusals is e without chatlens's own refusals of a write in
+// storage (StorageOnly): what the server refuses; nil when that is nothing.
+func (e *TargetError) serverRefusals() error {
+	out := &TargetError{Action: e.Action, Cid: e.Cid, UserID: e.UserID}
+	for _, r := range e.Refused {
+		if !r.StorageOnly {
+			out.Refused = append(out.Refused, r)
+		}
+	}
+	if len(out.Refused) == 0 {
+		return nil
+	}
+	return out
+}
 
 // addStorage adds a refusal of chatlens's own, for a write in storage: the
 // server accepts those seqs.

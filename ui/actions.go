@@ -33,11 +33,18 @@ func (m *Model) askAction(act action) {
 			return
 		}
 		d = t.revokeDialog(seq, viewer, summary)
-		if d.run == nil {
+		switch {
+		case d.run == nil && m.e.st.WritesViaAPI():
+			// The server decides: the rule is chatlens's prediction of its
+			// answer, and the operator may send it all the same.
+			d.title = "Revoke through OpenIM?"
+			d.lines[len(d.lines)-1] = "OpenIM will refuse this: " + viewer + " may not revoke it: " + d.rule
+			d.run = runAction(m.e, req, t.cid, act, viewer, []int64{seq})
+		case d.run == nil:
 			// The rule refused before the store was asked: audited here, as
 			// store.Do audits the same refusal from the command line.
 			m.auditRefusal(act, []int64{seq}, viewer+" may not revoke: "+d.rule)
-		} else {
+		default:
 			d.run = runAction(m.e, req, t.cid, act, viewer, []int64{seq})
 		}
 	case actDelete:
@@ -86,6 +93,9 @@ func (m *Model) askAction(act action) {
 	case d.run == nil:
 	case m.e.st.WritesViaAPI():
 		d.lines = append(d.lines, store.APINote)
+		if note := m.e.st.APISessionNote(viewer, m.e.admin); note != "" {
+			d.lines = append(d.lines, note)
+		}
 	case m.e.deployment:
 		d.lines = append(d.lines, store.NotificationNote(storeAction[act], viewer))
 	}

@@ -89,6 +89,10 @@ const (
 	// (OpenIM's MsgRevokeNotification); a message stored with it cannot be
 	// revoked again.
 	ContentRevoked int32 = 2101
+	// ContentDeleteNotice and ContentReadReceipt are the notifications the
+	// server sends after a delete (2102) and a mark read (2200).
+	ContentDeleteNotice int32 = 2102
+	ContentReadReceipt  int32 = 2200
 )
 
 // EmptySlot is the slot the server writes for a seq it has no message for.
