@@ -37,6 +37,9 @@ func (c *conversationsCmd) Run(ctx context.Context, s *session) error {
 		if err != nil {
 			return err
 		}
+		for _, conv := range list {
+			s.warnSeqUsers(&conv.Window)
+		}
 		if len(list) == 0 {
 			// An empty list is an answer too: say whose and why.
 			fmt.Fprintf(s.stderr, "chatlens: %s owns no conversation documents: OpenIM pulls them no conversation (the app admin, or a user never added to one)\n",

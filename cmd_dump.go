@@ -68,6 +68,7 @@ func (c *dumpCmd) dump(ctx context.Context, s *session, st *store.Store) error {
 	if err := s.warnViewer(ctx, c.As, c.Conversation); err != nil {
 		return err
 	}
+	s.warnSeqUsers(w)
 	if w.MaxSeq == 0 {
 		return fmt.Errorf("dump: conversation %s holds no messages", projection.SingleLine(c.Conversation))
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/chatlens/chatlens/projection"
@@ -46,7 +45,11 @@ Examples:
     chatlens revoke --conversation sg_g1 --seq 6 --by u1 --openim-api http://host:10002 --openim-secret S
 
 With --openim-api the revoke goes through OpenIM Server's REST API with the user's own token: the
-server applies its rules, notifies devices, and its answer decides.`
+server applies its rules and decides. chatlens says first what it expects ("expected: OpenIM will
+refuse this: ..."), sends it all the same, then gives the server's verdict, says where they differ,
+and names the notification (2101 in n_<group> ...) the server told devices with, or its absence. The
+token it asks (platform 5, web) signs the user's web session out under the server's default
+multiLogin policy: their next call there answers 1506.`
 }
 
 func (c *revokeCmd) Run(ctx context.Context, s *session) error { return c.write(ctx, s, "revoke") }
@@ -88,7 +91,11 @@ func (w *writeFlags) write(ctx context.Context, s *session, action string) error
 		// A long write shows its progress bucket by bucket on a terminal.
 		step, end := progressPrinter(s.stderr, action+" of "+strconv.Itoa(len(w.seqs))+" seqs", false)
 		start := time.Now()
-		res, err := st.Do(store.WithProgress(ctx, step), store.WriteRequest{Action: action, Cid: w.Conversation, By: w.By, Seqs: w.seqs, Admin: w.Admin})
+		// Through the API the server decides: chatlens says first what it expects.
+		ctx := store.WithPrediction(store.WithProgress(ctx, step), func(p store.Prediction) {
+			fmt.Fprintln(s.stderr, "chatlens: expected: "+oneLine(p.String()))
+		})
+		res, err := st.Do(ctx, store.WriteRequest{Action: action, Cid: w.Conversation, By: w.By, Seqs: w.seqs, Admin: w.Admin})
 		end()
 		if w.Stats { // a write stopped part way has made round trips too
 			stats := st.Stats()
@@ -104,6 +111,17 @@ func (w *writeFlags) write(ctx context.Context, s *session, action string) error
 		}
 		if res.API != nil {
 			fmt.Fprintln(s.stdout, projection.SingleLine(apiDoneLine(action, w.Conversation, as, res)))
+			if words := res.API.NoticeWords(); words != "" {
+				fmt.Fprintln(s.stdout, projection.SingleLine("notified: "+words))
+			}
+			if words := res.API.UnnoticedWords(); words != "" {
+				fmt.Fprintln(s.stderr, "chatlens: warning: "+oneLine(words))
+			}
+			if len(res.API.Unexpected) > 0 {
+				fmt.Fprintf(s.stderr, "chatlens: warning: %s (seq %s): chatlens's rules and the server's differ there\n",
+					store.ExpectedRefusalAccepted, store.FormatSeqs(res.API.Unexpected))
+			}
+			s.printNotes(res.Notes)
 			return nil
 		}
 		var done string
@@ -116,6 +134,7 @@ func (w *writeFlags) write(ctx context.Context, s *session, action string) error
 			done = fmt.Sprintf("marked seq %s of %s read by %s", store.FormatSeqs(w.seqs), w.Conversation, as)
 		}
 		fmt.Fprintln(s.stdout, projection.SingleLine(done))
+		s.printNotes(res.Notes)
 		if res.StaleCache != nil {
 			fmt.Fprintln(s.stderr, "chatlens: warning: the write stands but the cache may serve the old state: "+oneLine(res.StaleCache.Error()))
 		}
@@ -126,9 +145,9 @@ func (w *writeFlags) write(ctx context.Context, s *session, action string) error
 	})
 }
 
-// apiDoneLine says what a write the server's API accepted did: "devices
-// notified" only once the store shows it (the server writes MongoDB after
-// it answers).
+// apiDoneLine says what a write the server's API accepted did, once the
+// store shows it (the server writes MongoDB after it answers); the
+// notifications found are said after it.
 func apiDoneLine(action, cid, as string, res store.Done) string {
 	seqs := store.FormatSeqs(res.Seqs)
 	if len(res.API.Unconfirmed) > 0 {
@@ -141,9 +160,17 @@ func apiDoneLine(action, cid, as string, res store.Done) string {
 		if res.Revoke != nil {
 			role = fmt.Sprintf(" (role %d)", res.Revoke.Role)
 		}
-		return fmt.Sprintf("revoked seq %s of %s by %s%s through the OpenIM API, devices notified", seqs, cid, as, role)
+		return fmt.Sprintf("revoked seq %s of %s by %s%s through the OpenIM API", seqs, cid, as, role)
 	case "delete":
-		return fmt.Sprintf("deleted seq %s of %s for %s through the OpenIM API, %s's devices notified", seqs, cid, as, strings.Fields(as)[0])
+		return fmt.Sprintf("deleted seq %s of %s for %s through the OpenIM API", seqs, cid, as)
 	}
-	return fmt.Sprintf("marked seq %s of %s read by %s through the OpenIM API, devices notified", seqs, cid, as)
+	return fmt.Sprintf("marked seq %s of %s read by %s through the OpenIM API", seqs, cid, as)
+}
+
+// printNotes says on stderr what a write did to the seqs that were not
+// plain messages in the user's window.
+func (s *session) printNotes(notes []store.SeqNote) {
+	for _, n := range notes {
+		fmt.Fprintln(s.stderr, "chatlens: note: "+oneLine(n.String()))
+	}
 }

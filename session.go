@@ -14,6 +14,7 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/demo"
 	"github.com/chatlens/chatlens/store/embedded"
 	"github.com/chatlens/chatlens/store/mongostore"
@@ -393,6 +394,15 @@ func (s *session) warnViewer(ctx context.Context, as, cid string) error {
 		fmt.Fprintln(s.stderr, "chatlens: warning: "+oneLine(w))
 	}
 	return err
+}
+
+// warnSeqUsers warns on stderr when the viewer has several seq_user
+// documents for w's conversation: which one the server reads each value
+// from, which is what is shown.
+func (s *session) warnSeqUsers(w *bucket.Window) {
+	if w.SeqUserNote != "" {
+		fmt.Fprintln(s.stderr, "chatlens: warning: "+oneLine(w.SeqUserNote))
+	}
 }
 
 // printJSON writes v as one terminal-safe line of JSON.

@@ -63,6 +63,9 @@ func WindowReasons(viewer string, w bucket.Window) []string {
 	} else {
 		out = append(out, fmt.Sprintf("ends at seq %d: the newest message stored", w.MaxSeq))
 	}
+	if w.SeqUserNote != "" {
+		out = append(out, w.SeqUserNote)
+	}
 	for i := range out {
 		out[i] = SingleLine(out[i])
 	}

@@ -28,3 +28,18 @@ type Cache interface {
 	Describe() string
 	Close() error
 }
+
+// UserSeqsCache is a Cache that also holds the seq_user values the server
+// caches (pkg/common/storage/cache/redis/seq_user.go): SEQ_USER_MIN and
+// SEQ_USER_MAX beside SEQ_USER_READ. The server reads each key first and
+// the document only on a miss, so a window is read from them the same way.
+type UserSeqsCache interface {
+	// UserSeqs reads uid's three keys of each cid in one round trip.
+	UserSeqs(ctx context.Context, uid string, cids []string) (CachedUserSeqs, error)
+}
+
+// CachedUserSeqs are a user's cached seq_user values, keyed by
+// conversation; a miss (or a key being rebuilt) is absent.
+type CachedUserSeqs struct {
+	Min, Max, Read map[string]int64
+}

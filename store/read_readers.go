@@ -1,10 +1,6 @@
 package store
 
-import (
-	"context"
-
-	"github.com/chatlens/chatlens/store/bucket"
-)
+import "context"
 
 // Reader is a member of a conversation with their read seq: they have
 // read seq S when ReadSeq >= S.
@@ -15,8 +11,10 @@ type Reader struct {
 
 // Readers returns the read seq of each of members in cid, in their order:
 // one round trip to the cache (SEQ_USER_READ, when configured) and one to
-// seq_user, decided by the same rule as a viewer's window (readSeq). A
-// cache that fails is passed over, as everywhere: seq_user answers.
+// seq_user, decided by the same rule as a viewer's window (readSeq; of a
+// member's several seq_user documents the last stored stands, as in the
+// server's GetUserReadSeqs). A cache that fails is passed over, as
+// everywhere: seq_user answers.
 func (s *Store) Readers(ctx context.Context, cid string, members []Member) ([]Reader, error) {
 	if len(members) == 0 {
 		return nil, nil
@@ -57,11 +55,5 @@ func (s *Store) ReadSeqOf(ctx context.Context, uid, cid string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	var su bucket.SeqUser
-	for _, d := range read.docs {
-		if d.ConversationID == cid {
-			su = mergeSeqUser(su, d)
-		}
-	}
-	return readSeq(su.ReadSeq, read.cacheRead, cid), nil
+	return userSeqsOf(uid, cid, read).ReadSeq, nil
 }

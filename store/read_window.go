@@ -18,28 +18,6 @@ func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs ma
 	return s.windows(ctx, uid, cids, convs, nil)
 }
 
-// readSeqUsers is what Windows reads of uid's read position: the seq_user
-// documents and the cache's read seqs (nil when none).
-type readSeqUsers struct {
-	docs      []bucket.SeqUser
-	cacheRead map[string]int64
-}
-
-// seqUsersOf reads uid's seq_user documents of cids and the cache's read
-// seqs: one round trip, and one to the cache when configured.
-func (s *Store) seqUsersOf(ctx context.Context, uid string, cids []string) (*readSeqUsers, error) {
-	r := &readSeqUsers{}
-	if s.cache != nil {
-		var err error
-		r.cacheRead, err = s.cache.ReadSeqs(ctx, uid, cids)
-		s.cacheResult(err)
-	}
-	s.trip()
-	var err error
-	r.docs, err = s.backend.SeqUsers(ctx, uid, cids)
-	return r, err
-}
-
 // windows is Windows with uid's seq_user documents and cached read seqs
 // already read when pre is not nil.
 func (s *Store) windows(ctx context.Context, uid string, cids []string, convs map[string]bucket.Conversation, pre *readSeqUsers) (map[string]*bucket.Window, error) {
@@ -47,27 +25,27 @@ func (s *Store) windows(ctx context.Context, uid string, cids []string, convs ma
 	if len(cids) == 0 {
 		return out, nil
 	}
-	var cacheMax, cacheRead map[string]int64
+	var cacheMax map[string]int64
+	read := pre
 	if s.cache != nil {
 		var err error
 		cacheMax, err = s.cache.MaxSeqs(ctx, cids)
 		s.cacheResult(err)
 		if err == nil && pre == nil {
-			cacheRead, err = s.cache.ReadSeqs(ctx, uid, cids)
-			s.cacheResult(err)
+			read = &readSeqUsers{cached: s.cachedUserSeqs(ctx, uid, cids)}
 		}
+	}
+	if read == nil {
+		read = &readSeqUsers{}
 	}
 	s.trip()
 	seqs, err := s.backend.SeqRecords(ctx, cids)
 	if err != nil {
 		return nil, err
 	}
-	var users []bucket.SeqUser
-	if pre != nil {
-		users, cacheRead = pre.docs, pre.cacheRead
-	} else {
+	if pre == nil {
 		s.trip()
-		if users, err = s.backend.SeqUsers(ctx, uid, cids); err != nil {
+		if read.docs, err = s.backend.SeqUsers(ctx, uid, cids); err != nil {
 			return nil, err
 		}
 	}
@@ -86,13 +64,13 @@ func (s *Store) windows(ctx context.Context, uid string, cids []string, convs ma
 	for _, r := range seqs {
 		seqByCid[r.ConversationID] = r
 	}
-	userByCid := map[string]bucket.SeqUser{}
-	for _, u := range users {
-		userByCid[u.ConversationID] = mergeSeqUser(userByCid[u.ConversationID], u)
+	userByCid := map[string]userSeqs{}
+	for _, cid := range cids {
+		userByCid[cid] = userSeqsOf(uid, cid, read)
 	}
 	var needLast, fromCache []string
 	for _, cid := range cids {
-		w := newWindow(cid, seqByCid[cid].MinSeq, userByCid[cid], cacheRead)
+		w := newWindow(cid, seqByCid[cid].MinSeq, userByCid[cid])
 		if m, ok := cacheMax[cid]; ok {
 			w.MaxSeq = m
 			fromCache = append(fromCache, cid)
@@ -111,7 +89,7 @@ func (s *Store) windows(ctx context.Context, uid string, cids []string, convs ma
 		return nil, err
 	}
 	for _, cid := range cids {
-		capTo(out[cid], convs[cid], userByCid[cid])
+		capTo(out[cid], convs[cid], userByCid[cid].MaxSeq)
 	}
 	if err := s.markUnpulled(ctx, out, convs, len(convs) > 0); err != nil {
 		return nil, err
@@ -148,59 +126,39 @@ func (s *Store) markUnpulled(ctx context.Context, ws map[string]*bucket.Window, 
 	return nil
 }
 
-// mergeSeqUser folds u into have, a seq_user of the same user and
-// conversation read before it (zero when none). OpenIM's seq_user index is
-// not unique, so two racing first $max upserts can leave two documents: the
-// widest reading of the two stands, the highest read seq (only ever
-// raised) and the lowest window start and widest end, so no message
-// either says is the user's is hidden. `check` reports the duplicates.
-func mergeSeqUser(have, u bucket.SeqUser) bucket.SeqUser {
-	if have.UserID == "" && have.ConversationID == "" {
-		return u
-	}
-	have.ReadSeq = max(have.ReadSeq, u.ReadSeq)
-	have.MinSeq = min(have.MinSeq, u.MinSeq)
-	if have.MaxSeq == 0 || u.MaxSeq == 0 { // 0: no cap
-		have.MaxSeq = 0
-	} else {
-		have.MaxSeq = max(have.MaxSeq, u.MaxSeq)
-	}
-	return have
-}
-
 // capTo ends window w at the user's own upper bound, if lower, as
 // OpenIM's pull does (internal/rpc/msg/sync_msg.go PullMessageBySeqs): a
 // notification conversation ("n_", msgprocessor.IsNotification) is read
 // with GetMsgBySeqs, capped by seq_user.max_seq when positive; any other by
 // GetMsgBySeqsRange with the owner's conversation.max_seq when non-zero.
-func capTo(w *bucket.Window, conv bucket.Conversation, su bucket.SeqUser) {
+func capTo(w *bucket.Window, conv bucket.Conversation, userMax int64) {
 	w.EndSeq = w.MaxSeq
 	w.CapSeq, w.CapField = 0, ""
 	limit, field := conv.MaxSeq, "conversation.max_seq"
 	if bucket.IsNotificationConversation(w.Cid) {
-		limit, field = su.MaxSeq, "seq_user.max_seq"
+		limit, field = userMax, "seq_user.max_seq"
 	}
 	if limit > 0 && limit < w.MaxSeq {
 		w.MaxSeq, w.CapSeq, w.CapField = limit, limit, field
 	}
 }
 
-// newWindow starts uid's window of cid: from the higher of the
-// conversation's seq.min_seq and the user's seq_user.min_seq
-// (controller/msg.go GetMsgBySeqsRange; conversation.min_seq plays no
-// part). The read seq is the cache's whenever the cache has one, even a
-// lower one, and seq_user.read_seq only when it has none, as the server
-// reads it (pkg/common/storage/cache/redis/seq_user.go GetUserReadSeqs):
-// mark_msgs_as_read writes Redis the last seq it was given while the
+// newWindow starts a user's window of cid: from the higher of the
+// conversation's seq.min_seq and the user's min seq (controller/msg.go
+// GetMsgBySeqsRange; conversation.min_seq plays no part), with the user's
+// seq_user values as the server reads them (userSeqsOf): the cache's key
+// whenever it has one, even a lower value, else the document the server
+// reads. mark_msgs_as_read writes Redis the last seq it was given while the
 // transfer writes MongoDB the largest.
-func newWindow(cid string, seqMin int64, su bucket.SeqUser, cacheRead map[string]int64) *bucket.Window {
-	return &bucket.Window{Cid: cid, MinSeq: max(1, seqMin, su.MinSeq), ReadSeq: readSeq(su.ReadSeq, cacheRead, cid),
-		SeqMinSeq: seqMin, UserMinSeq: su.MinSeq, UserMaxSeq: su.MaxSeq}
+func newWindow(cid string, seqMin int64, su userSeqs) *bucket.Window {
+	return &bucket.Window{Cid: cid, MinSeq: max(1, seqMin, su.MinSeq), ReadSeq: su.ReadSeq,
+		SeqMinSeq: seqMin, UserMinSeq: su.MinSeq, UserMaxSeq: su.MaxSeq, UserMinCached: su.minCached,
+		SeqUserDocs: su.docs, SeqUserNote: su.note()}
 }
 
 // readSeq is a user's read seq: the cache's (SEQ_USER_READ, under key in
-// cached) whenever it has one, else seq_user.read_seq. Windows and Readers
-// both decide by it.
+// cached) whenever it has one, else seq_user.read_seq. Readers decides by
+// it as windows do.
 func readSeq(stored int64, cached map[string]int64, key string) int64 {
 	if r, ok := cached[key]; ok {
 		return r
@@ -237,15 +195,10 @@ func (s *Store) windowAtFrom(ctx context.Context, uid string, base bucket.Window
 			conv, owned[cid] = c, c
 		}
 	}
-	var su bucket.SeqUser
-	for _, u := range read.docs {
-		if u.ConversationID == cid {
-			su = mergeSeqUser(su, u)
-		}
-	}
-	w := newWindow(cid, base.SeqMinSeq, su, read.cacheRead)
+	su := userSeqsOf(uid, cid, read)
+	w := newWindow(cid, base.SeqMinSeq, su)
 	w.MaxSeq = base.EndSeq
-	capTo(w, conv, su)
+	capTo(w, conv, su.MaxSeq)
 	if err := s.markUnpulled(ctx, map[string]*bucket.Window{cid: w}, owned, len(convs) > 0); err != nil {
 		return nil, err
 	}

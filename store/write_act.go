@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/chatlens/chatlens/store/bucket"
 )
@@ -19,19 +21,26 @@ type WriteRequest struct {
 	Admin bool
 }
 
-// Done is what Do did: the write's result and, for a revoke, the record written.
+// Done is what Do did: the write's result and, for a revoke, the record
+// written; Notes say what was done to the seqs that were not plain
+// messages in the user's window (before it, a physically deleted one), and
+// to the read seq when a mark read leaves it.
 type Done struct {
 	WriteResult
 	Revoke *bucket.Revoke
 	API    *APIDone // set when the server's API made the write
+	Notes  []SeqNote
 }
 
 // Do checks req as OpenIM would before it writes — the user is one the
-// store knows, each target is a message in the user's pull window, and a
-// revoke follows RevokeRule — then writes. A refusal writes nothing, is
-// one line (NoSuchError, *UnknownUserError or *TargetError) and is audited
-// "refused".
-// A read-only store refuses in the write itself, reading nothing first.
+// store knows, each target is one the server writes (a revoke's a message
+// in the user's pull window), and a revoke follows RevokeRule — then
+// writes. In storage a refusal writes nothing, is one line (NoSuchError,
+// *UnknownUserError or *TargetError) and is audited "refused". Through
+// the server's API the server decides: the checks are chatlens's
+// prediction of its answer (see applyAPI), and the write is sent whatever
+// they say. A read-only store refuses in the write itself, reading
+// nothing first.
 func (s *Store) Do(ctx context.Context, req WriteRequest) (Done, error) {
 	// An app admin acting as themselves needs no --admin: the server
 	// passes their own token as it passes the admin token.
@@ -54,8 +63,12 @@ func (s *Store) Do(ctx context.Context, req WriteRequest) (Done, error) {
 			return s.refuse(ctx, req, err)
 		}
 	}
+	var predicted error // the server's refusal chatlens expects, for a write through its API
 	if !uc.Known {
-		return s.refuse(ctx, req, &UnknownUserError{Action: req.Action, Cid: req.Cid, UserID: req.By, Why: uc.Why})
+		predicted = &UnknownUserError{Action: req.Action, Cid: req.Cid, UserID: req.By, Why: uc.Why}
+		if s.api == nil {
+			return s.refuse(ctx, req, predicted)
+		}
 	}
 	var judge func(bucket.StoredSlot) string
 	var rp *revokePlan
@@ -65,14 +78,42 @@ func (s *Store) Do(ctx context.Context, req WriteRequest) (Done, error) {
 		}
 		judge = rp.judge
 	}
-	if _, err := s.checkTargets(ctx, req.Cid, req.By, req.Seqs, req.Action, judge); err != nil {
+	c, err := s.checkTargets(ctx, req.Cid, req.By, req.Seqs, req.Action, judge)
+	var te *TargetError
+	switch {
+	case err == nil:
+	case s.api != nil && errors.As(err, &te):
+		if predicted == nil {
+			predicted = te.serverRefusals()
+		}
+	default:
 		return s.refuse(ctx, req, err) // a *TargetError refused, any other failed
 	}
-	rev := bucket.Revoke{UserID: req.By}
-	if rp != nil {
-		rev = rp.record()
+	var done Done
+	if s.api != nil {
+		done, err = s.applyAPI(ctx, req, predictionOf(req, predicted), noticeConversation(req, c.slots))
+	} else {
+		rev := bucket.Revoke{UserID: req.By}
+		if rp != nil {
+			rev = rp.record()
+		}
+		done, err = s.apply(ctx, req, rev)
 	}
-	return s.applyChecked(ctx, req, rev)
+	if err == nil {
+		done.Notes = c.doneNotes(req)
+	}
+	return done, err
+}
+
+// doneNotes are the notes of a write done in full: the targets' and, for a
+// mark read that leaves the read seq where it was, that one.
+func (c checked) doneNotes(req WriteRequest) []SeqNote {
+	notes := c.notes
+	if req.Action == ActionRead && len(req.Seqs) > 0 && slices.Max(req.Seqs) <= c.w.ReadSeq {
+		// as_read.go MarkMsgsAsRead sets it only when the last seq is past it.
+		notes = append(notes, SeqNote{Seqs: req.Seqs, Note: fmt.Sprintf("%s's read seq stays %d: the server raises it only past that", req.By, c.w.ReadSeq)})
+	}
+	return notes
 }
 
 func (s *Store) apply(ctx context.Context, req WriteRequest, rev bucket.Revoke) (Done, error) {

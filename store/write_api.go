@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -16,6 +18,10 @@ type API interface {
 	Send(ctx context.Context, call APICall) APIAnswer
 	// Describe names the server for the status bar, with no secret.
 	Describe() string
+	// SessionNote says, for a confirm dialog, what asking a token to act
+	// as user does to that user's own sessions under the server's default
+	// login policy; "" when nothing (admin: the app admin's token).
+	SessionNote(user string, admin bool) string
 }
 
 // APICall is one request of a write through the API.
@@ -49,6 +55,18 @@ type APIDone struct {
 	// show yet when chatlens stopped looking (it writes MongoDB after it
 	// answers).
 	Unconfirmed []int64
+	// Prediction is what chatlens expected; Unexpected the seqs the server
+	// accepted where it expected a refusal.
+	Prediction Prediction
+	Unexpected []int64
+	// NoticeCid is the notification conversation the server tells devices
+	// of the write in; Notices the notifications found there, Unnoticed
+	// the accepted seqs none was found for (NoticeErr when it could not be
+	// read).
+	NoticeCid string
+	Notices   []Notice
+	Unnoticed []int64
+	NoticeErr error
 }
 
 // ViaAPI is the audit log's "via" of a write made through the server's API.
@@ -57,18 +75,91 @@ const ViaAPI = "api"
 // WritesViaAPI reports whether Do's writes go through the server's API.
 func (s *Store) WritesViaAPI() bool { return s.api != nil }
 
+// APISessionNote is the API's SessionNote for a write by user; "" without
+// an API.
+func (s *Store) APISessionNote(user string, admin bool) string {
+	if s.api == nil {
+		return ""
+	}
+	return s.api.SessionNote(user, admin || s.IsIMAdmin(user))
+}
+
 // APINote says, for a confirm dialog, what a write through the API does
 // that a storage-level one does not.
 const APINote = "through the OpenIM API: the server applies its own permission rules and notifies devices; its answer decides"
 
-// ServerRefusal is the server refusing what chatlens's own checks allowed:
-// the server's verdict stands, and nothing after it was tried.
+// Prediction is what chatlens expects the server to answer a write through
+// its API, from its own checks (OpenIM's rules as chatlens reads them).
+// The server decides; where the two differ chatlens says so, since that
+// is a difference between its rules and the server's.
+type Prediction struct {
+	// Refusal is why chatlens expects a refusal, one line; "" when it
+	// expects the server to accept.
+	Refusal string
+	// Seqs are the seqs it expects refused: all of them when the refusal
+	// is of the user.
+	Seqs []int64
+}
+
+// predictionOf turns the refusal chatlens's checks gave (nil for none)
+// into a Prediction of req.
+func predictionOf(req WriteRequest, refusal error) Prediction {
+	var te *TargetError
+	switch {
+	case refusal == nil:
+		return Prediction{}
+	case errors.As(refusal, &te):
+		p := Prediction{Refusal: te.reasons()}
+		for _, r := range te.Refused {
+			p.Seqs = append(p.Seqs, r.Seqs...)
+		}
+		slices.Sort(p.Seqs)
+		return p
+	}
+	return Prediction{Refusal: refusal.Error(), Seqs: req.Seqs}
+}
+
+func (p Prediction) String() string {
+	if p.Refusal == "" {
+		return "OpenIM will accept this"
+	}
+	return "OpenIM will refuse this: " + p.Refusal
+}
+
+// refuses tells whether chatlens expects the server to refuse a call of
+// seqs.
+func (p Prediction) refuses(seqs []int64) bool {
+	for _, seq := range seqs {
+		if slices.Contains(p.Seqs, seq) {
+			return true
+		}
+	}
+	return false
+}
+
+type predictionKey struct{}
+
+// WithPrediction returns ctx carrying fn: a write through the API made
+// with it calls fn with chatlens's prediction before it sends anything, so
+// the operator sees what chatlens expects before the server answers.
+func WithPrediction(ctx context.Context, fn func(Prediction)) context.Context {
+	return context.WithValue(ctx, predictionKey{}, fn)
+}
+
+// ExpectedRefusalAccepted is what a write through the API says when the
+// server accepted what chatlens expected it to refuse.
+const ExpectedRefusalAccepted = "chatlens expected a refusal; the server accepted"
+
+// ServerRefusal is the server refusing a call of a write: its verdict
+// stands, and nothing after it was tried. Expected says whether chatlens
+// predicted the refusal.
 type ServerRefusal struct {
 	Action, Cid string
 	Seqs        []int64 // the call's
 	Path        string
 	Code        int
 	Msg, Dlt    string
+	Expected    bool
 }
 
 func (e *ServerRefusal) Error() string {
@@ -76,7 +167,10 @@ func (e *ServerRefusal) Error() string {
 	if e.Path != "" && !isWritePath(e.Path) {
 		what += " (" + e.Path + ")"
 	}
-	return what + ": " + e.Verdict()
+	if e.Expected {
+		return what + ": " + e.Verdict() + ", as chatlens expected"
+	}
+	return what + ": " + e.Verdict() + "; chatlens expected acceptance: its rules and the server's differ"
 }
 
 // Verdict is the server's answer in one phrase: code, message, detail.
@@ -90,9 +184,12 @@ func (e *ServerRefusal) Verdict() string {
 
 func isWritePath(p string) bool { return len(p) > 5 && p[:5] == "/msg/" }
 
-// Verdicts records, on an audit line, where chatlens's checks and the
-// server's disagreed: chatlens allowed what the server refused.
+// Verdicts records, on the audit line of a write through the API, what
+// chatlens predicted ("allowed", or "refused: " and why) and what the
+// server answered ("accepted", or "refused: " and its code); Differ when
+// the two disagree.
 type Verdicts struct {
 	Chatlens string `json:"chatlens"`
 	Server   string `json:"server"`
+	Differ   bool   `json:"differ,omitempty"`
 }

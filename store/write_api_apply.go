@@ -21,31 +21,35 @@ const DefaultAPISettle = 2 * time.Second
 // settlePoll is the pause between two re-reads of the touched slots.
 const settlePoll = 100 * time.Millisecond
 
-// applyChecked hands a write Do has checked to its applier: the server's
-// API when the store has one, else the bucket state machine on the backend.
-func (s *Store) applyChecked(ctx context.Context, req WriteRequest, rev bucket.Revoke) (Done, error) {
-	if s.api == nil {
-		return s.apply(ctx, req, rev)
-	}
-	return s.applyAPI(ctx, req)
-}
-
 // applyAPI makes req through the server's API, call by call, stopping at
-// the first refusal or lost answer; then re-reads the slots the server
-// accepted until the store shows them or the settle time is up. The audit
-// log gets an intent line first and the outcome after, both "via": "api"
-// with the write's operationID.
-func (s *Store) applyAPI(ctx context.Context, req WriteRequest) (Done, error) {
+// the first refusal or lost answer, whatever chatlens predicted (pred, told
+// first to a WithPrediction hook): the server decides. Then it re-reads
+// the slots the server accepted until the store shows them or the settle
+// time is up. The audit log gets an intent line first and the outcome
+// after, both "via": "api" with the write's operationID, the outcome with
+// both verdicts; a call the server accepted where chatlens expected a
+// refusal is named in APIDone.Unexpected.
+func (s *Store) applyAPI(ctx context.Context, req WriteRequest, pred Prediction, ncid string) (Done, error) {
 	seqs := slices.Sorted(slices.Values(req.Seqs))
 	op := newOperationID()
-	done := Done{WriteResult: WriteResult{Seqs: req.Seqs}, API: &APIDone{OperationID: op}}
+	done := Done{WriteResult: WriteResult{Seqs: req.Seqs}, API: &APIDone{OperationID: op, Prediction: pred}}
 	entry := AuditEntry{Time: time.Now().UTC(), Operator: s.operator, Action: req.Action, Conversation: req.Cid,
 		Seqs: req.Seqs, As: req.By, Admin: req.Admin, Via: ViaAPI, OperationID: op, Result: ResultIntent}
 	if err := s.audit.Append(entry); err != nil {
 		return done, fmt.Errorf("%s not attempted, the audit log failed: %w", req.Action, err)
 	}
+	// The write's notifications will come after the notification
+	// conversation's messages of now.
+	done.API.NoticeCid = ncid
+	var noticeFrom int64
+	if ncid != "" {
+		noticeFrom, done.API.NoticeErr = s.noticeEnd(ctx, req.By, ncid)
+	}
+	if tell, _ := ctx.Value(predictionKey{}).(func(Prediction)); tell != nil {
+		tell(pred)
+	}
 	report, _ := ctx.Value(progressKey{}).(func(done, total int))
-	var accepted, unknown, notSent []int64
+	var accepted, unknown, notSent, unexpected []int64
 	var stop error
 	calls := apiCalls(req, seqs)
 	for i, c := range calls {
@@ -62,9 +66,13 @@ func (s *Store) applyAPI(ctx context.Context, req WriteRequest) (Done, error) {
 		case a.Err != nil:
 			stop, notSent = fmt.Errorf("not sent: %w", a.Err), c.Seqs
 		case a.Code != 0:
-			stop = &ServerRefusal{Action: req.Action, Cid: req.Cid, Seqs: c.Seqs, Path: a.Path, Code: a.Code, Msg: a.Msg, Dlt: a.Dlt}
+			stop = &ServerRefusal{Action: req.Action, Cid: req.Cid, Seqs: c.Seqs, Path: a.Path, Code: a.Code, Msg: a.Msg, Dlt: a.Dlt,
+				Expected: pred.refuses(c.Seqs)}
 		default:
 			accepted = append(accepted, c.Seqs...)
+			if pred.refuses(c.Seqs) {
+				unexpected = append(unexpected, c.Seqs...)
+			}
 		}
 		if stop != nil {
 			notSent = append(notSent, unsent(calls[i+1:])...)
@@ -79,7 +87,17 @@ func (s *Store) applyAPI(ctx context.Context, req WriteRequest) (Done, error) {
 		unconfirmed = accepted // the store could not be re-read: none is shown
 	}
 	done.Applied, done.Unknown, done.API.Unconfirmed, done.Revoke = accepted, unknown, unconfirmed, rev
+	done.API.Unexpected = unexpected
+	if len(accepted) > 0 {
+		a := done.API
+		a.Unnoticed = accepted
+		if ncid != "" && a.NoticeErr == nil {
+			a.Notices, a.Unnoticed, a.NoticeErr = s.findNotices(ctx, req, ncid, noticeFrom, accepted)
+		}
+	}
 	entry.Time, entry.Result, entry.Unconfirmed = time.Now().UTC(), ResultOK, unconfirmed
+	entry.Unnotified = done.API.Unnoticed
+	entry.Verdicts = verdicts(pred, stop, unexpected)
 	if len(unconfirmed) > 0 {
 		entry.Result = ResultAccepted
 	}
@@ -95,9 +113,6 @@ func (s *Store) applyAPI(ctx context.Context, req WriteRequest) (Done, error) {
 		case errors.As(stop, &refusal):
 			entry.Result = ResultRefused
 		}
-		if errors.As(stop, &refusal) {
-			entry.Verdicts = &Verdicts{Chatlens: "allowed", Server: "refused: " + refusal.Verdict()}
-		}
 	}
 	if verr != nil && err == nil {
 		// The server's answer stands; only the re-read failed.
@@ -108,6 +123,30 @@ func (s *Store) applyAPI(ctx context.Context, req WriteRequest) (Done, error) {
 		return done, fmt.Errorf("%s done through the API but the audit log failed: %w", req.Action, aerr)
 	}
 	return done, err
+}
+
+// verdicts are the two verdicts of a write through the API for its audit
+// line: chatlens's prediction and the server's answer, which is a refusal
+// when one stopped the write, else acceptance of every call answered.
+func verdicts(pred Prediction, stop error, unexpected []int64) *Verdicts {
+	v := &Verdicts{Chatlens: "allowed", Server: "accepted"}
+	if pred.Refusal != "" {
+		v.Chatlens = "refused: " + pred.Refusal
+	}
+	var refusal *ServerRefusal
+	switch {
+	case errors.As(stop, &refusal):
+		v.Server = "refused: " + refusal.Verdict()
+		v.Differ = !refusal.Expected
+	case errors.Is(stop, context.Canceled):
+		v.Server = "interrupted"
+	case stop != nil:
+		v.Server = "no answer"
+	}
+	if len(unexpected) > 0 {
+		v.Differ = true
+	}
+	return v
 }
 
 // apiCalls splits req into the requests the API takes: revoke_msg names one

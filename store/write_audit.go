@@ -48,12 +48,15 @@ type AuditEntry struct {
 	Error        string    `json:"error,omitempty"`
 	// A write through the server's API: "via": "api", the operationID its
 	// calls carry (each "-<n>" more), the seqs accepted but not seen in the
-	// store yet, and both verdicts where the server refused what chatlens
-	// allowed. No token or secret is ever part of a line.
+	// store yet, and chatlens's and the server's verdicts. No token or
+	// secret is ever part of a line.
 	Via         string    `json:"via,omitempty"`
 	OperationID string    `json:"operationID,omitempty"`
 	Unconfirmed SeqList   `json:"unconfirmed,omitempty"`
 	Verdicts    *Verdicts `json:"verdicts,omitempty"`
+	// Unnotified are the seqs the server accepted whose notification
+	// (2101, 2102, 2200) was not found in the notification conversation.
+	Unnotified SeqList `json:"unnotified,omitempty"`
 }
 
 // SeqList is a list of seqs written to the log as ranges ("1-330,400"), so a

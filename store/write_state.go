@@ -569,11 +569,7 @@ func partialErrorOf(action string, p *progress, err error) error {
 	switch {
 	case refusedOnly && len(p.applied) > 0:
 		// Not the TargetError's own text: that says nothing was written.
-		why := make([]string, len(te.Refused))
-		for i, r := range te.Refused {
-			why[i] = "seq " + FormatSeqs(r.Seqs) + ": " + r.Reason
-		}
-		return &partialRefusal{te: te, msg: fmt.Sprintf("%s done for seq %s only; %s", action, FormatSeqs(p.applied), strings.Join(why, "; "))}
+		return &partialRefusal{te: te, msg: fmt.Sprintf("%s done for seq %s only; %s", action, FormatSeqs(p.applied), te.reasons())}
 	case refusedOnly:
 		return err
 	case errors.Is(err, context.Canceled) && len(p.unknown) == 0:

@@ -35,11 +35,18 @@ func (m *Model) askAction(act action) {
 			return
 		}
 		d = t.revokeDialog(seq, viewer, summary)
-		if d.Run == nil {
+		switch {
+		case d.Run == nil && m.e.Store.WritesViaAPI():
+			// The server decides: the rule is chatlens's prediction of its
+			// answer, and the operator may send it all the same.
+			d.Title = "Revoke through OpenIM?"
+			d.Lines[len(d.Lines)-1] = "OpenIM will refuse this: " + viewer + " may not revoke it: " + d.Rule
+			d.Run = runAction(m.e, req, t.cid, act, viewer, []int64{seq})
+		case d.Run == nil:
 			// The rule refused before the store was asked: audited here, as
 			// store.Do audits the same refusal from the command line.
 			m.auditRefusal(act, []int64{seq}, viewer+" may not revoke: "+d.Rule)
-		} else {
+		default:
 			d.Run = runAction(m.e, req, t.cid, act, viewer, []int64{seq})
 		}
 	case actDelete:
@@ -88,6 +95,9 @@ func (m *Model) askAction(act action) {
 	case d.Run == nil:
 	case m.e.Store.WritesViaAPI():
 		d.Lines = append(d.Lines, store.APINote)
+		if note := m.e.Store.APISessionNote(viewer, m.e.Admin); note != "" {
+			d.Lines = append(d.Lines, note)
+		}
 	case m.e.Deployment:
 		d.Lines = append(d.Lines, store.NotificationNote(storeAction[act], viewer))
 	}

@@ -39,7 +39,7 @@ func (t *timeline) inspectLines() []string {
 	} else {
 		add("window      %s sees seq %d-%d", t.viewer, t.minSeq(), t.maxSeq())
 	}
-	for _, why := range []string{projection.StartWords(t.win), projection.EndWords(t.win)} {
+	for _, why := range []string{projection.StartWords(t.win), projection.EndWords(t.win), t.win.SeqUserNote} {
 		if why != "" {
 			add("  %s", why)
 		}

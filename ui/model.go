@@ -343,7 +343,7 @@ func (m *Model) actionDone(msg actionDoneMsg) tea.Cmd {
 	case msg.api != nil && len(msg.api.Unconfirmed) > 0:
 		m.setStatus(what+": the server accepted it; the store does not show it yet", true)
 	case msg.api != nil:
-		m.setStatus(what+": done, devices notified", false)
+		m.setStatus(what+": done; "+msg.api.NoticeSummary(), len(msg.api.Unnoticed) > 0)
 	default:
 		m.setStatus(what+": done", false)
 	}

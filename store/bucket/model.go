@@ -1,6 +1,11 @@
 package bucket
 
-import "time"
+import (
+	"strconv"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+)
 
 // The document model of OpenIM's msg collection. BSON names and types are the
 // storage contract; Go field names are the Redis JSON contract (MSG_CACHE
@@ -84,6 +89,10 @@ const (
 	// (OpenIM's MsgRevokeNotification); a message stored with it cannot be
 	// revoked again.
 	ContentRevoked int32 = 2101
+	// ContentDeleteNotice and ContentReadReceipt are the notifications the
+	// server sends after a delete (2102) and a mark read (2200).
+	ContentDeleteNotice int32 = 2102
+	ContentReadReceipt  int32 = 2200
 )
 
 // EmptySlot is the slot the server writes for a seq it has no message for.
@@ -172,8 +181,9 @@ const (
 )
 
 // UniqueKey is the unique key of each collection chatlens knows; documents
-// of other collections are keyed by _id. Import replaces a document with the
-// same key, so importing an export twice leaves one copy.
+// of other collections are keyed by _id, and so is a seq_user document that
+// names one (KeyedByID). Import replaces a document with the same key, so
+// importing an export twice leaves one copy.
 func UniqueKey(coll string) []string {
 	switch coll {
 	case CollMsg:
@@ -192,6 +202,30 @@ func UniqueKey(coll string) []string {
 		return []string{"group_id", "user_id"}
 	}
 	return []string{"_id"}
+}
+
+// KeyedByID reports a document of coll that import keys on its _id rather
+// than on UniqueKey(coll): a seq_user document that names its _id. OpenIM's
+// index on (user_id, conversation_id) is not unique and the server itself
+// leaves two documents for one pair (pkg/common/storage/database/mgo/seq_user.go
+// upserts on it): an export holds both, each under its own _id, and
+// mongoimport stores both. A seq_user document without an _id is keyed on
+// the pair.
+func KeyedByID(coll string, doc bson.Raw) bool {
+	if coll != CollSeqUser {
+		return false
+	}
+	_, err := doc.LookupErr("_id")
+	return err == nil
+}
+
+// SeqUserID is the _id of the seq_user document chatlens stores for a pair
+// that has none: derived from the pair, so that of two writers racing to
+// store it the unique _id index refuses the second, which then updates the
+// first (a driver ObjectID would let both in). The length of uid first
+// keeps two pairs from ever sharing one.
+func SeqUserID(uid, cid string) string {
+	return strconv.Itoa(len(uid)) + ":" + uid + ":" + cid
 }
 
 // Collections lists the collections chatlens reads, msg first.

@@ -42,6 +42,14 @@ type Window struct {
 	// conversation by it, but a revoke looks its message up with
 	// GetMsgBySeqs, which caps every conversation by it.
 	UserMaxSeq int64
+	// UserMinCached: UserMinSeq is the server's Redis key SEQ_USER_MIN,
+	// which it reads before the seq_user document.
+	UserMinCached bool
+	// SeqUserDocs is how many seq_user documents the user has for Cid.
+	// OpenIM's index on the pair is not unique; with more than one,
+	// SeqUserNote says which the server reads each value from.
+	SeqUserDocs int
+	SeqUserNote string
 }
 
 // Unread is what the user's app shows: max seq minus read seq, never below
@@ -63,7 +71,11 @@ func (w Window) StartReason() string {
 	case w.UserMinSeq >= w.SeqMinSeq:
 		// OpenIM sets it when a user joins a group late, as when they
 		// clear their history: the store cannot tell which.
-		return fmt.Sprintf("seq_user.min_seq = %d: the user cleared their own history, or joined later (seq.min_seq = %d)", w.UserMinSeq, w.SeqMinSeq)
+		field := "seq_user.min_seq"
+		if w.UserMinCached {
+			field = "SEQ_USER_MIN (Redis, read before seq_user.min_seq)"
+		}
+		return fmt.Sprintf("%s = %d: the user cleared their own history, or joined later (seq.min_seq = %d)", field, w.UserMinSeq, w.SeqMinSeq)
 	default:
 		return fmt.Sprintf("seq.min_seq = %d: cleared for everyone, or expired (seq_user.min_seq = %d)", w.SeqMinSeq, w.UserMinSeq)
 	}

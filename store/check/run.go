@@ -158,8 +158,10 @@ func (r *Report) checkSeqRecords(ctx context.Context, b store.Backend, lastFille
 // checkSeqUserDuplicates flags two seq_user documents for one user and
 // conversation: OpenIM's index on them is not unique and its writes are
 // upserts (pkg/common/storage/database/mgo/seq_user.go, setSeq), so two
-// first writes racing can both insert. Readers of one document take whichever comes first; chatlens
-// takes the widest of them (store.mergeSeqUser).
+// first writes racing can both insert. The server reads min_seq and
+// max_seq from the first in natural order (getSeq, a FindOne) and
+// read_seq from the last (GetUserReadSeqs), as chatlens shows them;
+// neither is deleted.
 func (r *Report) checkSeqUserDuplicates(ctx context.Context, b store.Backend, cid string) error {
 	type key struct{ uid, cid string }
 	seen := map[key]int{}
@@ -180,7 +182,7 @@ func (r *Report) checkSeqUserDuplicates(ctx context.Context, b store.Backend, ci
 	}
 	for _, k := range order {
 		r.add(Problem{Kind: bucket.KindDuplicate, DocID: k.cid, Slot: -1,
-			Reason: fmt.Sprintf("%d seq_user documents for user %s in %s: reads take the highest read_seq and the lowest min_seq of them",
+			Reason: fmt.Sprintf("%d seq_user documents for user %s in %s (OpenIM's index on the pair is not unique): the server reads min_seq and max_seq from the first stored, read_seq from the last, as chatlens shows them; chatlens deletes none",
 				seen[k], quote(k.uid), quote(k.cid))})
 	}
 	return nil

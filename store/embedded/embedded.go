@@ -174,8 +174,8 @@ func (b *Backend) EnsureIndexes(context.Context) error {
 }
 
 // Indexes reports the key layouts as the indexes they stand for: every known
-// collection's unique key, the secondary conversation_id key, and _id for
-// collections chatlens does not know.
+// collection's unique key (seq_user's pair, not unique), the secondary
+// conversation_id key, and _id for collections chatlens does not know.
 func (b *Backend) Indexes(context.Context) (map[string][]store.IndexInfo, error) {
 	out := map[string][]store.IndexInfo{}
 	for _, c := range bucket.Collections {
@@ -183,6 +183,10 @@ func (b *Backend) Indexes(context.Context) (map[string][]store.IndexInfo, error)
 	}
 	out[bucket.CollConversation] = append(out[bucket.CollConversation],
 		uniqueIndex("conversation_id", "owner_user_id"))
+	// seq_user holds several documents of a pair (sequser.go).
+	seqUser := uniqueIndex(bucket.UniqueKey(bucket.CollSeqUser)...)
+	seqUser.Unique = false
+	out[bucket.CollSeqUser] = []store.IndexInfo{seqUser}
 	err := b.db.View(func(tx *bolt.Tx) error {
 		return tx.ForEach(func(name []byte, _ *bolt.Bucket) error {
 			coll, ok := strings.CutPrefix(string(name), collectionPrefix)

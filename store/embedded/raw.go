@@ -19,20 +19,20 @@ import (
 func (b *Backend) InsertRaw(_ context.Context, coll string, docs []bson.Raw, mode store.RawMode) (store.RawResult, error) {
 	var res store.RawResult
 	prepared := make([]bson.Raw, len(docs))
+	byID := make([]bool, len(docs))
 	for i, d := range docs {
 		if err := d.Validate(); err != nil {
 			return res, fmt.Errorf("%s document %d is not valid BSON: %w", coll, i+1, err)
 		}
-		prepared[i] = withID(d)
+		prepared[i], byID[i] = withID(d), bucket.KeyedByID(coll, d)
 	}
 	err := b.db.Update(func(tx *bolt.Tx) error {
 		res = store.RawResult{}
 		for i, d := range prepared {
-			bk, key, main, err := rawSlot(tx, coll, d)
+			bk, key, main, stored, err := rawSlot(tx, coll, d, byID[i])
 			if err != nil {
 				return err
 			}
-			stored := bk.Get(key) != nil
 			switch {
 			case stored && mode != store.RawUpsert:
 				res.Refused = append(res.Refused, i)
@@ -55,18 +55,26 @@ func (b *Backend) InsertRaw(_ context.Context, coll string, docs []bson.Raw, mod
 }
 
 // rawSlot is the bbolt bucket and key a raw document of coll is stored
-// under; main tells a msg document in the well-formed key space.
-func rawSlot(tx *bolt.Tx, coll string, doc bson.Raw) (bk *bolt.Bucket, key []byte, main bool, err error) {
+// under, and whether a document is stored there already; main tells a msg
+// document in the well-formed key space. byID: a seq_user document keyed
+// on its _id (bucket.KeyedByID).
+func rawSlot(tx *bolt.Tx, coll string, doc bson.Raw, byID bool) (bk *bolt.Bucket, key []byte, main, stored bool, err error) {
 	name := collBucket(coll)
 	if coll == bucket.CollMsg {
 		if key, main = msgKeyOf(doc); !main {
 			name = bucketMsgOdd
 		}
-	} else {
+	} else if coll != bucket.CollSeqUser {
 		key = uniqueKeyOf(coll, doc)
 	}
-	bk, err = tx.CreateBucketIfNotExists(name)
-	return bk, key, main, err
+	if bk, err = tx.CreateBucketIfNotExists(name); err != nil {
+		return nil, nil, false, false, err
+	}
+	if coll == bucket.CollSeqUser {
+		key, stored, err = seqUserKeyOf(bk, doc, byID)
+		return bk, key, false, stored, err
+	}
+	return bk, key, main, bk.Get(key) != nil, nil
 }
 
 func putRaw(tx *bolt.Tx, coll string, bk *bolt.Bucket, key []byte, main bool, doc bson.Raw) error {

@@ -21,14 +21,16 @@ func (b *Backend) SeqRecords(_ context.Context, cids []string) ([]bucket.SeqReco
 	return getRecords(b, bucket.CollSeq, len(cids), func(i int) []byte { return stringKey(cids[i]) }, bucket.DecodeSeqRecord)
 }
 
-// SeqUsers reads uid's seq_user documents of cids.
+// SeqUsers reads uid's seq_user documents of cids, a pair's several ones
+// in the order they were stored (sequser.go).
 func (b *Backend) SeqUsers(_ context.Context, uid string, cids []string) ([]bucket.SeqUser, error) {
-	return getRecords(b, bucket.CollSeqUser, len(cids), func(i int) []byte { return stringKey(uid, cids[i]) }, bucket.DecodeSeqUser)
+	return b.seqUsersOfPairs(len(cids), func(i int) []byte { return seqUserPairKey(uid, cids[i]) })
 }
 
-// SeqUsersOf reads the seq_user documents of cid for each of uids.
+// SeqUsersOf reads the seq_user documents of cid for each of uids, a
+// pair's several ones in the order they were stored.
 func (b *Backend) SeqUsersOf(_ context.Context, cid string, uids []string) ([]bucket.SeqUser, error) {
-	return getRecords(b, bucket.CollSeqUser, len(uids), func(i int) []byte { return stringKey(uids[i], cid) }, bucket.DecodeSeqUser)
+	return b.seqUsersOfPairs(len(uids), func(i int) []byte { return seqUserPairKey(uids[i], cid) })
 }
 
 // Users reads the user documents of ids.
@@ -78,11 +80,11 @@ func (b *Backend) RaiseMaxSeq(_ context.Context, cid string, maxSeq int64) error
 	return b.upsertMax(bucket.CollSeq, []string{"conversation_id"}, []string{cid}, "max_seq", maxSeq, "min_seq")
 }
 
-// RaiseReadSeq is updateOne({user_id, conversation_id}, {$max: {read_seq: n},
-// $setOnInsert: {min_seq: 0, max_seq: 0}}, upsert).
+// RaiseReadSeq raises read_seq of the pair's first document, or stores
+// one for a pair that has none, as the MongoDB backend's update and insert
+// do (sequser.go).
 func (b *Backend) RaiseReadSeq(_ context.Context, uid, cid string, seq int64) error {
-	return b.upsertMax(bucket.CollSeqUser, []string{"user_id", "conversation_id"}, []string{uid, cid}, "read_seq", seq,
-		"min_seq", "max_seq")
+	return b.raiseReadSeq(uid, cid, seq)
 }
 
 // upsertMax raises field of the document whose key fields equal values; a

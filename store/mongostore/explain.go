@@ -42,7 +42,7 @@ func shapes() []shape {
 		{"find conversation {owner_user_id}", conversationsOf("u").command()},
 		{"find msg {doc_id: $gt} sort limit 1 (next conversation)", nextConversationID(cid).command()},
 		{"update seq {conversation_id} $max upsert (max seq)", raiseMaxSeq(cid, 1).command()},
-		{"update seq_user {user_id, conversation_id} $max upsert (read seq)", raiseReadSeq("u", cid, 1).command()},
+		{"update seq_user {user_id, conversation_id} $max (read seq)", raiseReadSeq("u", cid, 1).command()},
 		{"find user {user_id: {$in}}", users([]string{"u", "v"}).command()},
 		{"find group {group_id: {$in}}", groups([]string{"g", "h"}).command()},
 		{"find group_member {group_id}", groupMembers("g").command()},

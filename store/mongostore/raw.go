@@ -53,7 +53,7 @@ func (b *Backend) InsertRaw(ctx context.Context, coll string, docs []bson.Raw, m
 func (b *Backend) upsertRaw(ctx context.Context, coll string, batch []bson.Raw, key []string, res *store.RawResult) error {
 	models := make([]mongo.WriteModel, len(batch))
 	for i, doc := range batch {
-		models[i] = replaceModel(doc, key)
+		models[i] = replaceModel(doc, keyOf(coll, doc, key))
 	}
 	done, failed, err := b.bulk(ctx, coll, models, codeImmutableField, codeDuplicateKey)
 	res.Inserted += int(done.InsertedCount + done.UpsertedCount)
@@ -64,7 +64,7 @@ func (b *Backend) upsertRaw(ctx context.Context, coll string, batch []bson.Raw, 
 	// Ordered, so that each delete runs before its insert.
 	var swap []mongo.WriteModel
 	for _, i := range failed {
-		swap = append(swap, mongo.NewDeleteOneModel().SetFilter(keyFilter(batch[i], key)),
+		swap = append(swap, mongo.NewDeleteOneModel().SetFilter(keyFilter(batch[i], keyOf(coll, batch[i], key))),
 			mongo.NewInsertOneModel().SetDocument(batch[i]))
 	}
 	err = b.run(ctx, func(ctx context.Context) error {
@@ -83,7 +83,7 @@ func (b *Backend) upsertRaw(ctx context.Context, coll string, batch []bson.Raw, 
 func (b *Backend) insertNewRaw(ctx context.Context, coll string, batch []bson.Raw, key []string, offset int, res *store.RawResult) error {
 	var or bson.A
 	for _, doc := range batch {
-		if f := keyFilter(doc, key); f != nil {
+		if f := keyFilter(doc, keyOf(coll, doc, key)); f != nil {
 			or = append(or, f)
 		}
 	}
@@ -101,7 +101,8 @@ func (b *Backend) insertNewRaw(ctx context.Context, coll string, batch []bson.Ra
 	var models []mongo.WriteModel
 	var at []int // position in batch of each model
 	for i, doc := range batch {
-		k := keyString(doc, key, keyFilter(doc, key) != nil && !hasKey(doc, key))
+		byID := bucket.KeyedByID(coll, doc) || keyFilter(doc, key) != nil && !hasKey(doc, key)
+		k := keyString(doc, key, byID)
 		if k != "" && taken[k] {
 			res.Refused = append(res.Refused, offset+i)
 			continue
@@ -122,6 +123,15 @@ func (b *Backend) insertNewRaw(ctx context.Context, coll string, batch []bson.Ra
 	}
 	slices.Sort(res.Refused)
 	return err
+}
+
+// keyOf is the key doc of coll is stored under: key, or _id for a
+// seq_user document that names one (bucket.KeyedByID).
+func keyOf(coll string, doc bson.Raw, key []string) []string {
+	if bucket.KeyedByID(coll, doc) {
+		return []string{"_id"}
+	}
+	return key
 }
 
 // hasKey tells whether doc holds every field of key.

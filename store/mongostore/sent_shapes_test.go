@@ -135,7 +135,7 @@ func TestExplainedShapesAreTheOnesSent(t *testing.T) {
 		"update seq {conversation_id} $max upsert (max seq)": {"update", func(ctx context.Context) error {
 			return b.RaiseMaxSeq(ctx, cid, 5)
 		}},
-		"update seq_user {user_id, conversation_id} $max upsert (read seq)": {"update", func(ctx context.Context) error {
+		"update seq_user {user_id, conversation_id} $max (read seq)": {"update", func(ctx context.Context) error {
 			return b.RaiseReadSeq(ctx, "u", cid, 5)
 		}},
 		"find user {user_id: {$in}}": {"find", func(ctx context.Context) error {

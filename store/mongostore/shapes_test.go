@@ -12,7 +12,7 @@ func TestShapesCoverEveryQuery(t *testing.T) {
 	want := []string{"find msg {doc_id: {$in}}", "find msg {doc_id: prefix range}", "find msg {doc_id: $gt} sort limit 1",
 		"update msg {doc_id} $set", "update msg {doc_id} $addToSet", "update msg {doc_id, send_id $ne}",
 		"find seq {conversation_id: {$in}}", "update seq {conversation_id} $max upsert",
-		"find seq_user {user_id, conversation_id: {$in}}", "update seq_user {user_id, conversation_id} $max upsert",
+		"find seq_user {user_id, conversation_id: {$in}}", "update seq_user {user_id, conversation_id} $max",
 		"find conversation {owner_user_id}", "find user {user_id: {$in}}", "find group {group_id: {$in}}",
 		"find group_member {group_id}"}
 	var names []string

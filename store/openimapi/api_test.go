@@ -139,11 +139,11 @@ func TestTheServersRefusalStands(t *testing.T) {
 	if !errors.As(err, &refusal) || refusal.Code != 1002 {
 		t.Fatalf("err = %v, want the server's 1002", err)
 	}
-	if got, want := err.Error(), "the server refused revoke of seq 10 of sg_g1: 1002 NoPermissionError (op user not in group)"; got != want {
+	if got, want := err.Error(), "the server refused revoke of seq 10 of sg_g1: 1002 NoPermissionError (op user not in group); chatlens expected acceptance: its rules and the server's differ"; got != want {
 		t.Errorf("error %q, want %q", got, want)
 	}
 	e := r.last(t)
-	if e.Result != store.ResultRefused || e.Verdicts == nil || e.Verdicts.Chatlens != "allowed" || e.Verdicts.Server != "refused: 1002 NoPermissionError (op user not in group)" {
+	if e.Result != store.ResultRefused || e.Verdicts == nil || e.Verdicts.Chatlens != "allowed" || e.Verdicts.Server != "refused: 1002 NoPermissionError (op user not in group)" || !e.Verdicts.Differ {
 		t.Errorf("audit %+v (verdicts %+v), want refused with both verdicts", e, e.Verdicts)
 	}
 
@@ -358,7 +358,7 @@ func TestARefusedTokenIsTheServersRefusal(t *testing.T) {
 	var audit bytes.Buffer
 	st := store.New(ob, store.Options{API: api, Audit: store.NewAuditLog(&audit)})
 	_, err = st.Do(context.Background(), store.WriteRequest{Action: store.ActionRevoke, Cid: "sg_g1", By: "u3", Seqs: []int64{4}})
-	if err == nil || err.Error() != "the server refused revoke of seq 4 of sg_g1 (/auth/get_user_token): 1004 RecordNotFoundError (user not found)" {
+	if err == nil || err.Error() != "the server refused revoke of seq 4 of sg_g1 (/auth/get_user_token): 1004 RecordNotFoundError (user not found); chatlens expected acceptance: its rules and the server's differ" {
 		t.Fatalf("err = %v", err)
 	}
 	for _, c := range srv.Calls() {

@@ -34,9 +34,23 @@ const (
 )
 
 // PlatformID is the platform a user token is asked for: 5 (web), as the
-// recorded run did. The server may log the user out of that platform under
-// a multiLogin policy that kicks (controller/auth.go CreateToken).
+// recorded run did. Under the server's default multiLogin policy (share.yml
+// policy 1, AllLoginButSameTermKick) a new token kicks every token the user
+// holds on that platform (controller/auth.go CreateToken, checkToken): the
+// user's web session answers 1506 TokenKickedError on its next call.
 const PlatformID = 5
+
+// SessionNote says what a write as user does to their own sessions: a
+// token asked for PlatformID signs their web session out under the
+// server's default policy. With the app admin's token (admin) no user
+// token is asked.
+func (c *Client) SessionNote(user string, admin bool) string {
+	if admin {
+		return ""
+	}
+	return fmt.Sprintf("this signs %s's web session out: chatlens asks a token for platform %d (web), and under OpenIM's default multiLogin policy (1: one login per platform) their web client's next call answers 1506 TokenKickedError",
+		user, PlatformID)
+}
 
 // DefaultAdmin is the app admin's user ID in OpenIM's default share.yml.
 const DefaultAdmin = "imAdmin"

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"reflect"
@@ -87,6 +88,55 @@ func TestStandInAnswersAsTheRecordedServer(t *testing.T) {
 		t.Fatalf("replayed %d calls, want the recording's 40 (41 less the physical delete)", replayed)
 	}
 	compareSlots(t, st)
+	compareNotifications(t, st)
+}
+
+// compareNotifications requires the notification messages the stand-in
+// stored after the recorded ones, in each notification conversation, to be
+// the server's of the same calls, in order and field for field (times
+// aside): shared/openim-recorded msg.json's n_g1, n_u1_u2 and n_u2_u2, less
+// the one of the physical delete, which is not replayed.
+func compareNotifications(t *testing.T, st *store.Store) {
+	t.Helper()
+	want := recordedStore(t, final, store.Options{})
+	ctx := context.Background()
+	notes := func(s *store.Store, cid string, from int64) []string {
+		seqs := make([]int64, 40)
+		for i := range seqs {
+			seqs[i] = from + int64(i)
+		}
+		got, err := s.Slots(ctx, cid, seqs, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, seq := range seqs {
+			sl := got[seq].Slot
+			if sl == nil || sl.Msg == nil {
+				continue
+			}
+			m := *sl.Msg
+			var content struct{ Detail string }
+			var detail map[string]any
+			if json.Unmarshal([]byte(m.Content), &content) != nil || json.Unmarshal([]byte(content.Detail), &detail) != nil {
+				t.Fatalf("%s seq %d: content %q is no notification", cid, seq, m.Content)
+			}
+			if detail["userID"] == "u1" && cid == "n_u1_u2" {
+				continue // the physical delete's
+			}
+			delete(detail, "revokeTime")
+			d, _ := json.Marshal(detail)
+			out = append(out, fmt.Sprintf("%s->%s group %q session %d from %d type %d options %v detail %s",
+				m.SendID, m.RecvID, m.GroupID, m.SessionType, m.MsgFrom, m.ContentType, m.Options, d))
+		}
+		return out
+	}
+	for cid, recorded := range map[string]int64{"n_g1": 16, "n_u1_u2": 5, "n_u2_u2": 1} {
+		got, exp := notes(st, cid, recorded+1), notes(want, cid, 1)
+		if len(exp) == 0 || !reflect.DeepEqual(got, exp) {
+			t.Errorf("%s: the stand-in stored\n%s\nthe server\n%s", cid, strings.Join(got, "\n"), strings.Join(exp, "\n"))
+		}
+	}
 }
 
 // compareSlots requires every slot of st to hold what the recorded msg

@@ -48,7 +48,10 @@ type Cache struct {
 	badValues  atomic.Int64
 }
 
-var _ store.Cache = (*Cache)(nil)
+var (
+	_ store.Cache         = (*Cache)(nil)
+	_ store.UserSeqsCache = (*Cache)(nil)
+)
 
 // Open connects to the Redis at addr (see parseAddr for the forms) and pings
 // it. Errors are one line, name the address with its password masked, and

@@ -9,6 +9,8 @@ const (
 	msgCachePrefix = "MSG_CACHE:"
 	mallocSeqKey   = "MALLOC_SEQ:"
 	seqUserRead    = "SEQ_USER_READ:"
+	seqUserMin     = "SEQ_USER_MIN:"
+	seqUserMax     = "SEQ_USER_MAX:"
 
 	// rockscache hash fields: value is the payload; a lockUntil field means
 	// the key is being rebuilt or was tagged as deleted, so value is stale.
@@ -36,3 +38,11 @@ func MallocSeqKey(cid string) string { return mallocSeqKey + cid }
 
 // SeqUserReadKey is the key of uid's read seq in cid: SEQ_USER_READ:<cid>:<uid>.
 func SeqUserReadKey(cid, uid string) string { return seqUserRead + cid + ":" + uid }
+
+// SeqUserMinKey is the key of uid's cached seq_user.min_seq in cid:
+// SEQ_USER_MIN:<cid>:<uid> (pkg/common/storage/cache/cachekey/seq.go).
+func SeqUserMinKey(cid, uid string) string { return seqUserMin + cid + ":" + uid }
+
+// SeqUserMaxKey is the key of uid's cached seq_user.max_seq in cid:
+// SEQ_USER_MAX:<cid>:<uid>.
+func SeqUserMaxKey(cid, uid string) string { return seqUserMax + cid + ":" + uid }

@@ -5,6 +5,8 @@ import (
 	"strconv"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/chatlens/chatlens/store"
 )
 
 // MaxSeqs reads MALLOC_SEQ:<cid> field CURR of every cid in one pipeline.
@@ -34,6 +36,25 @@ func (c *Cache) ReadSeqs(ctx context.Context, uid string, cids []string) (map[st
 		return nil, err
 	}
 	return byCid(cids, vals), nil
+}
+
+// UserSeqs reads SEQ_USER_MIN, SEQ_USER_MAX and SEQ_USER_READ of uid in
+// every cid in one pipeline (rockscache hashes: one carrying lockUntil is
+// a miss). The server reads these before the seq_user document
+// (cache/redis/seq_user.go GetUserMinSeq, GetUserMaxSeq, GetUserReadSeq).
+func (c *Cache) UserSeqs(ctx context.Context, uid string, cids []string) (store.CachedUserSeqs, error) {
+	keys := make([]string, 0, 3*len(cids))
+	for _, key := range []func(cid, uid string) string{SeqUserMinKey, SeqUserMaxKey, SeqUserReadKey} {
+		for _, cid := range cids {
+			keys = append(keys, key(cid, uid))
+		}
+	}
+	vals, err := c.hgetAll(ctx, "read SEQ_USER_*", keys, fieldValue, fieldLockUntil)
+	if err != nil {
+		return store.CachedUserSeqs{}, err
+	}
+	n := len(cids)
+	return store.CachedUserSeqs{Min: byCid(cids, vals[:n]), Max: byCid(cids, vals[n:2*n]), Read: byCid(cids, vals[2*n:])}, nil
 }
 
 // ReadSeqsOf reads SEQ_USER_READ:<cid>:<uid> of every uid in one pipeline,

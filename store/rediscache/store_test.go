@@ -172,3 +172,49 @@ func TestRedisDownReadsFallBackAndWritesNameStaleKeys(t *testing.T) {
 		t.Error("the backend revoke did not stand")
 	}
 }
+
+// The server reads a user's min and max seq from SEQ_USER_MIN and
+// SEQ_USER_MAX before the seq_user document (pkg/common/storage/cache/redis/
+// seq_user.go GetUserMinSeq, GetUserMaxSeq; keys of cachekey/seq.go), so a
+// window does too: the key wins over the document, a key being rebuilt
+// (lockUntil, as shared/openim-recorded's SEQ_USER_MAX:sg_g1:u4) does not.
+func TestWindowReadsSeqUserKeysFirst(t *testing.T) {
+	srv := newServer(t)
+	backend := testkit.TempBackend(t)
+	s := openStore(t, backend, srv.addr)
+	cid := srv.newCid(t)
+	ctx := context.Background()
+	insert(t, s, cid, 1, 20)
+	testkit.Insert(t, backend, bucket.CollSeqUser, bucket.SeqUser{UserID: "u2", ConversationID: cid, MinSeq: 0, ReadSeq: 2})
+	srv.raw.HSet(ctx, SeqUserMinKey(cid, "u2"), fieldValue, 12)
+	window := func() *bucket.Window {
+		t.Helper()
+		ws, err := s.Windows(ctx, "u2", []string{cid}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ws[cid]
+	}
+	if w := window(); w.MinSeq != 12 || !strings.Contains(w.StartReason(), "SEQ_USER_MIN") {
+		t.Errorf("window from seq %d (%s), want 12 from SEQ_USER_MIN", w.MinSeq, w.StartReason())
+	}
+	srv.raw.HSet(ctx, SeqUserMinKey(cid, "u2"), fieldLockUntil, 0)
+	if w := window(); w.MinSeq != 1 {
+		t.Errorf("with SEQ_USER_MIN being rebuilt the window starts at %d, want 1 (seq_user.min_seq 0)", w.MinSeq)
+	}
+	got, err := openCache(t, srv.addr).UserSeqs(ctx, "u2", []string{cid, "n_" + cid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Min) != 0 || len(got.Max) != 0 || len(got.Read) != 0 {
+		t.Errorf("UserSeqs = %+v, want nothing (a locked key and misses)", got)
+	}
+	srv.raw.HSet(ctx, SeqUserMaxKey(cid, "u2"), fieldValue, 7)
+	srv.raw.HSet(ctx, SeqUserReadKey(cid, "u2"), fieldValue, 5)
+	if got, err = openCache(t, srv.addr).UserSeqs(ctx, "u2", []string{cid}); err != nil || got.Max[cid] != 7 || got.Read[cid] != 5 {
+		t.Errorf("UserSeqs = %+v, %v; want max 7 and read 5", got, err)
+	}
+	if w := window(); w.UserMaxSeq != 7 || w.ReadSeq != 5 {
+		t.Errorf("window user max %d, read %d; want 7 and 5 from Redis", w.UserMaxSeq, w.ReadSeq)
+	}
+}

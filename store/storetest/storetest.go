@@ -74,6 +74,8 @@ var cases = []testCase{
 	{name: "write targets checked", run: testCheckTargets},
 	{name: "conversations/from collection", run: testConversationsFromCollection},
 	{name: "seq_user/of every member", run: testSeqUsersOfMembers},
+	{name: "seq_user/duplicates in the order stored", run: testSeqUserDuplicates},
+	{name: "seq_user/never duplicated by a raise", run: testSeqUserNeverDuplicated},
 	{name: "conversations/from doc ids", run: testConversationsFromDocIDs},
 	{name: "raw/round trip", run: testRawRoundTrip},
 	{name: "raw/replace same key", run: testRawReplace},

@@ -6,9 +6,8 @@
 // internal/rpc/msg/revoke.go, delete.go, as_read.go,
 // internal/rpc/group/group.go checkAdminOrInGroup), and writes the store the
 // way the recorded collections show: a revoke record {role, user_id,
-// nickname, time}, del_list, is_read and the read seq. It sends no
-// notification message; a test that needs one to exist is a test for a
-// real server (CHATLENS_TEST_OPENIM_API).
+// nickname, time}, del_list, is_read and the read seq, and the
+// notification messages (notify.go).
 package openimtest
 
 import (
@@ -50,6 +49,9 @@ type Server struct {
 	calls   []Call
 	release chan struct{}
 	faults  func(path string) Fault // nil: Answer
+	drops   func(path string, seqs []int64) bool
+	// notifyMu orders the notifications' seqs in their conversations.
+	notifyMu sync.Mutex
 }
 
 // SetFaults sets what picks the behaviour for a path (Answer when nil). It
@@ -374,6 +376,17 @@ func (s *Server) revoke(ctx context.Context, op string, body json.RawMessage) (R
 		if _, err := s.st.Revoke(ctx, req.ConversationID, []int64{req.Seq}, rev); err != nil {
 			return Response{}, err
 		}
+		// revoke.go RevokeMsg: to the group, or to the message's receiver.
+		recv := msg.RecvID
+		if msg.SessionType == bucket.SessionGroup {
+			recv = msg.GroupID
+		}
+		tips := revokeTips{RevokerUserID: op, ClientMsgID: msg.ClientMsgID, RevokeTime: rev.Time, SesstionType: msg.SessionType,
+			Seq: req.Seq, ConversationID: req.ConversationID, IsAdminRevoke: s.isAdmin(op)}
+		if err := s.notify(ctx, notification{path: "/msg/revoke_msg", sendID: req.UserID, recvID: recv, sessionType: msg.SessionType,
+			contentType: bucket.ContentRevoked, detail: tips, about: []int64{req.Seq}}); err != nil {
+			return Response{}, err
+		}
 	}
 	return ok, nil
 }
@@ -422,12 +435,19 @@ func (s *Server) delete(ctx context.Context, op string, body json.RawMessage) (R
 	if req.DeleteSyncOpt != nil && req.DeleteSyncOpt.IsSyncOther {
 		return with(errArgs, "the stand-in does not delete for everyone"), nil
 	}
-	if writes(ctx) {
-		if _, err := s.st.DeleteForMe(ctx, req.ConversationID, sortedSeqs(req.Seqs), req.UserID); err != nil {
-			return Response{}, err
-		}
+	if !writes(ctx) {
+		return ok, nil
 	}
-	return ok, nil
+	if _, err := s.st.DeleteForMe(ctx, req.ConversationID, sortedSeqs(req.Seqs), req.UserID); err != nil {
+		return Response{}, err
+	}
+	if req.DeleteSyncOpt == nil || !req.DeleteSyncOpt.IsSyncSelf {
+		return ok, nil
+	}
+	// delete.go DeleteMsgs with IsSyncSelf: to the user's own devices.
+	return ok, s.notify(ctx, notification{path: "/msg/delete_msgs", sendID: req.UserID, recvID: req.UserID,
+		sessionType: bucket.SessionSingle, contentType: bucket.ContentDeleteNotice,
+		detail: deleteTips{UserID: req.UserID, ConversationID: req.ConversationID, Seqs: req.Seqs}, about: req.Seqs})
 }
 
 // markRead is as_read.go MarkMsgsAsRead: is_read on each listed slot not
@@ -459,9 +479,11 @@ func (s *Server) markRead(ctx context.Context, op string, body json.RawMessage) 
 	if err != nil {
 		return Response{}, err
 	}
-	if !slices.ContainsFunc(convs, func(c bucket.Conversation) bool { return c.ConversationID == req.ConversationID }) {
+	i := slices.IndexFunc(convs, func(c bucket.Conversation) bool { return c.ConversationID == req.ConversationID })
+	if i < 0 {
 		return with(errNotFound, "conversation not found"), nil
 	}
+	conv := convs[i]
 	if !writes(ctx) {
 		return ok, nil
 	}
@@ -484,7 +506,18 @@ func (s *Server) markRead(ctx context.Context, op string, body json.RawMessage) 
 	if err := b.RaiseReadSeq(ctx, req.UserID, req.ConversationID, last); err != nil {
 		return Response{}, err
 	}
-	return ok, b.Flush(ctx)
+	if err := b.Flush(ctx); err != nil {
+		return Response{}, err
+	}
+	// as_read.go sendMarkAsReadNotification: to the other user of a single
+	// chat (conversationAndGetRecvID), or to the group.
+	recv, kind := conv.UserID, bucket.SessionSingle
+	if conv.ConversationType != bucket.SessionSingle {
+		recv, kind = conv.GroupID, bucket.SessionGroup
+	}
+	return ok, s.notify(ctx, notification{path: "/msg/mark_msgs_as_read", sendID: req.UserID, recvID: recv, sessionType: kind,
+		contentType: bucket.ContentReadReceipt, about: req.Seqs,
+		detail: readTips{MarkAsReadUserID: req.UserID, ConversationID: req.ConversationID, Seqs: req.Seqs, HasReadSeq: last}})
 }
 
 func sortedSeqs(seqs []int64) []int64 {
