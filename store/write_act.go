@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/openimrules"
 )
 
 // WriteRequest is a write as an operator asks for it, from the scripted
@@ -34,7 +35,7 @@ type Done struct {
 
 // Do checks req as OpenIM would before it writes — the user is one the
 // store knows, each target is one the server writes (a revoke's a message
-// in the user's pull window), and a revoke follows RevokeRule — then
+// in the user's pull window), and a revoke follows openimrules.RevokeRule — then
 // writes. In storage a refusal writes nothing, is one line (NoSuchError,
 // *UnknownUserError or *TargetError) and is audited "refused". Through
 // the server's API the server decides: the checks are chatlens's
@@ -147,7 +148,7 @@ func actingAsAdmin(ctx context.Context) bool {
 	return v
 }
 
-// revokePlan holds what RevokeRule needs for every target of one revoke:
+// revokePlan holds what openimrules.RevokeRule needs for every target of one revoke:
 // the revoker's user record and the members of the message's group.
 type revokePlan struct {
 	req     WriteRequest
@@ -178,10 +179,10 @@ func (s *Store) planRevoke(ctx context.Context, req WriteRequest, user *bucket.U
 	return p, nil
 }
 
-// judge applies RevokeRule to one stored message; "" when allowed.
+// judge applies openimrules.RevokeRule to one stored message; "" when allowed.
 func (p *revokePlan) judge(st bucket.StoredSlot) string {
 	msg := st.Slot.Msg
-	who := Revoker{UserID: p.req.By, Admin: p.req.Admin, MembersKnown: len(p.members) > 0}
+	who := openimrules.Revoker{UserID: p.req.By, Admin: p.req.Admin, MembersKnown: len(p.members) > 0}
 	if p.user != nil {
 		who.AppMangerLevel = p.user.AppMangerLevel
 	}
@@ -192,7 +193,7 @@ func (p *revokePlan) judge(st bucket.StoredSlot) string {
 	if m, ok := p.members[msg.SendID]; ok {
 		sender = &m
 	}
-	d := RevokeRule(msg, who, sender)
+	d := openimrules.RevokeRule(msg, who, sender)
 	if !d.Allowed {
 		return p.req.By + " may not revoke: " + d.Rule
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/openimrules"
 
 	"github.com/chatlens/chatlens/ui/components/confirm"
 )
@@ -143,7 +144,7 @@ func (m *Model) withRefusals(cmd tea.Cmd) tea.Cmd {
 }
 
 // revokeDialog says, before asking, who may revoke seq and whether viewer
-// may, by store.RevokeRule (the rule the store applies when it writes); a
+// may, by openimrules.RevokeRule (the rule the store applies when it writes); a
 // viewer who may not gets the reason and nothing to confirm. run is a
 // placeholder the caller replaces when the viewer may.
 func (t *timeline) revokeDialog(seq int64, viewer, summary string) confirm.Dialog {
@@ -153,7 +154,7 @@ func (t *timeline) revokeDialog(seq int64, viewer, summary string) confirm.Dialo
 		return confirm.Dialog{Title: "Revoke for everyone?", Lines: lines, Run: func() tea.Msg { return nil }}
 	}
 	msg := st.Slot.Msg
-	who := store.Revoker{UserID: viewer, Admin: t.e.Admin || t.e.Store.IsIMAdmin(viewer)}
+	who := openimrules.Revoker{UserID: viewer, Admin: t.e.Admin || t.e.Store.IsIMAdmin(viewer)}
 	var sender *bucket.GroupMember
 	for _, mb := range t.members {
 		gm := &bucket.GroupMember{UserID: mb.UserID, RoleLevel: mb.RoleLevel}
@@ -164,13 +165,13 @@ func (t *timeline) revokeDialog(seq int64, viewer, summary string) confirm.Dialo
 			sender = gm
 		}
 	}
-	d := store.RevokeRule(msg, who, sender)
-	lines = append(lines, store.RevokeWho(msg))
+	d := openimrules.RevokeRule(msg, who, sender)
+	lines = append(lines, openimrules.RevokeWho(msg))
 	if !d.Allowed {
 		lines = append(lines, viewer+" may not revoke it: "+d.Rule)
 		return confirm.Dialog{Title: "Revoke refused", Lines: lines, Rule: d.Rule}
 	}
-	role := "role " + store.RoleName(d.Role)
+	role := "role " + openimrules.RoleName(d.Role)
 	if msg.SessionType == bucket.SessionSingle && !who.Admin { // an app admin's revoke records role 0
 		role = "role = user.app_manger_level"
 	}

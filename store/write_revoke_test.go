@@ -10,60 +10,9 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/openimrules"
 	"github.com/chatlens/chatlens/store/testkit"
 )
-
-// TestRevokeRule: who may revoke what, as open-im-server
-// internal/rpc/msg/revoke.go RevokeMsg decides it. In a single chat only
-// the sender, recording their user.app_manger_level; in a group the sender,
-// the owner anyone's, an admin an ordinary member's or a non-member's (the
-// server only refuses when the sender is a member above ordinary), nobody
-// else; any other session type is not supported; an app admin may revoke
-// anything, with role 0.
-func TestRevokeRule(t *testing.T) {
-	owner := &bucket.GroupMember{UserID: "olga", RoleLevel: bucket.RoleOwner}
-	admin := &bucket.GroupMember{UserID: "adam", RoleLevel: bucket.RoleAdmin}
-	admin2 := &bucket.GroupMember{UserID: "ada", RoleLevel: bucket.RoleAdmin}
-	member := &bucket.GroupMember{UserID: "mo", RoleLevel: bucket.RoleMember}
-	single := &bucket.MsgData{SendID: "bob", RecvID: "alice", SessionType: bucket.SessionSingle}
-	group := func(from string) *bucket.MsgData {
-		return &bucket.MsgData{SendID: from, GroupID: "club", SessionType: bucket.SessionGroup}
-	}
-	tests := []struct {
-		name   string
-		msg    *bucket.MsgData
-		who    store.Revoker
-		sender *bucket.GroupMember
-		ok     bool
-		role   int32
-		rule   string
-	}{
-		{"single: the sender", single, store.Revoker{UserID: "bob", AppMangerLevel: 3}, nil, true, 3, ""},
-		{"single: the other user", single, store.Revoker{UserID: "alice"}, nil, false, 0, "only the sender (bob)"},
-		{"group: own message", group("mo"), store.Revoker{UserID: "mo", Member: member}, member, true, bucket.RoleMember, ""},
-		// A member who left may not revoke even their own message: the
-		// server's GetGroupMemberInfoMap fails for a caller outside the group
-		// (1002 "op user not in group") before the sender rule is reached.
-		{"group: own message, no longer a member", group("gone"), store.Revoker{UserID: "gone", MembersKnown: true}, nil, false, 0, "gone is not a member of group club (left, or never joined)"},
-		{"group: own message, members not stored", group("gone"), store.Revoker{UserID: "gone"}, nil, true, 0, ""},
-		{"group: owner, an admin's message", group("adam"), store.Revoker{UserID: "olga", Member: owner}, admin, true, bucket.RoleOwner, ""},
-		{"group: admin, a member's message", group("mo"), store.Revoker{UserID: "adam", Member: admin}, member, true, bucket.RoleAdmin, ""},
-		{"group: admin, a non-member's message", group("gone"), store.Revoker{UserID: "adam", Member: admin}, nil, true, bucket.RoleAdmin, ""},
-		{"group: admin, another admin's message", group("ada"), store.Revoker{UserID: "adam", Member: admin}, admin2, false, 0, "only an ordinary member's message (the sender ada is the group's admin)"},
-		{"group: admin, the owner's message", group("olga"), store.Revoker{UserID: "adam", Member: admin}, owner, false, 0, "the group's owner"},
-		{"group: member, someone else's", group("ada"), store.Revoker{UserID: "mo", Member: member}, admin2, false, 0, "an ordinary member may revoke only their own"},
-		{"group: non-member", group("mo"), store.Revoker{UserID: "zed", MembersKnown: true}, member, false, 0, "zed is not a member of group club"},
-		{"group: non-member, members not stored", group("mo"), store.Revoker{UserID: "zed"}, member, false, 0, "zed is not a member of group club"},
-		{"notification: not supported", &bucket.MsgData{SendID: "sys", SessionType: bucket.SessionNotification}, store.Revoker{UserID: "sys"}, nil, false, 0, "not session type 4"},
-		{"app admin: anything, role 0", group("olga"), store.Revoker{UserID: "mo", Member: member, Admin: true}, owner, true, 0, ""},
-	}
-	for _, tt := range tests {
-		d := store.RevokeRule(tt.msg, tt.who, tt.sender)
-		if d.Allowed != tt.ok || (tt.ok && d.Role != tt.role) || !strings.Contains(d.Rule, tt.rule) {
-			t.Errorf("%s: allowed %v role %d rule %q; want %v role %d rule with %q", tt.name, d.Allowed, d.Role, d.Rule, tt.ok, tt.role, tt.rule)
-		}
-	}
-}
 
 // TestDoRevokeRecordsWhatOpenIMRecords: the revoke record carries the
 // revoker's user.nickname only (empty when empty, never the group
@@ -245,7 +194,7 @@ func TestRevokeOfARevokeNoticeIsRefused(t *testing.T) {
 func TestRoleNameIsOpenIMs(t *testing.T) {
 	for level, want := range map[int32]string{bucket.RoleOwner: "owner", bucket.RoleAdmin: "admin",
 		bucket.RoleMember: "ordinary member", 0: "0, none", 42: "level 42"} {
-		if got := store.RoleName(level); got != want {
+		if got := openimrules.RoleName(level); got != want {
 			t.Errorf("RoleName(%d) = %q, want %q", level, got, want)
 		}
 	}

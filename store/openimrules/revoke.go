@@ -1,4 +1,8 @@
-package store
+// Package openimrules holds OpenIM Server's rules that chatlens follows and
+// that need no I/O: who may revoke a message, and the names of roles.
+// Writes on the store and the UI's dialogs both ask them, so the two say
+// the same.
+package openimrules
 
 import (
 	"fmt"
