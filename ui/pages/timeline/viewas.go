@@ -1,20 +1,17 @@
-package ui
+package timeline
 
 import (
 	"slices"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
-	"github.com/chatlens/chatlens/ui/components/picker"
 )
 
 // viewerChoices are the conversation's members once read; until then (or
 // without member records) the people already known: the viewer, the list's
 // owner and peer, and the senders of the held messages.
-func (t *timeline) viewerChoices() []store.Member {
+func (t *Model) viewerChoices() []store.Member {
 	if len(t.members) > 0 {
 		return t.members
 	}
@@ -45,37 +42,9 @@ func (t *timeline) viewerChoices() []store.Member {
 	return out
 }
 
-func (m *Model) openPicker(forCompare bool) {
-	t := m.tl
-	title := "View as"
-	if forCompare {
-		title = "Compare " + t.viewer + " with"
-	}
-	m.picker = picker.New(m.e, forCompare, title, t.pickerChoices(forCompare), t.pickerDefault(forCompare))
-	m.picker.SetSize(m.width, m.bodyHeight())
-	m.overlay = ovPicker
-}
-
-// pickerKey gives the key to the picker and acts on its choice.
-func (m *Model) pickerKey(k tea.KeyMsg) tea.Cmd {
-	cmd := m.picker.Update(k)
-	if !m.picker.Closed() {
-		return cmd
-	}
-	m.overlay = ovNone
-	switch id := m.picker.Chosen(); {
-	case id == "":
-		return cmd
-	case m.picker.ForCompare():
-		return tea.Batch(cmd, m.tl.setCompare(id))
-	default:
-		return tea.Batch(cmd, m.switchViewer(id))
-	}
-}
-
-// pickerChoices are the viewer choices; comparing the viewer with
+// PickerChoices are the viewer choices; comparing the viewer with
 // themselves shows nothing, so the compare picker leaves them out.
-func (t *timeline) pickerChoices(forCompare bool) []store.Member {
+func (t *Model) PickerChoices(forCompare bool) []store.Member {
 	ms := t.viewerChoices()
 	if !forCompare {
 		return ms
@@ -83,16 +52,16 @@ func (t *timeline) pickerChoices(forCompare bool) []store.Member {
 	return slices.DeleteFunc(slices.Clone(ms), func(mb store.Member) bool { return mb.UserID == t.viewer })
 }
 
-// pickerDefault is who the picker starts on: the viewer when switching;
+// PickerDefault is who the picker starts on: the viewer when switching;
 // when comparing, whoever is most likely to see it differently: the last
 // one compared with, the other user of a single chat, the sender of the
 // selected message.
-func (t *timeline) pickerDefault(forCompare bool) string {
+func (t *Model) PickerDefault(forCompare bool) string {
 	if !forCompare {
 		return t.viewer
 	}
 	candidates := []string{t.lastCompared, t.peerOf(t.viewer)}
-	if msg, ok := t.message(t.cursor, t.viewer); ok && !msg.Hole {
+	if msg, ok := t.Message(t.cursor, t.viewer); ok && !msg.Hole {
 		candidates = append(candidates, msg.SendID)
 	}
 	for _, c := range candidates {
@@ -104,7 +73,7 @@ func (t *timeline) pickerDefault(forCompare bool) string {
 }
 
 // peerOf is the other user of a single chat, "" for a group.
-func (t *timeline) peerOf(viewer string) string {
+func (t *Model) peerOf(viewer string) string {
 	if t.conv.SessionType != bucket.SessionSingle {
 		return ""
 	}
@@ -116,20 +85,19 @@ func (t *timeline) peerOf(viewer string) string {
 	return ""
 }
 
-// cycleViewer switches to the next member, wrapping around.
-func (m *Model) cycleViewer() tea.Cmd {
-	ms := m.tl.viewerChoices()
+// NextViewer is the member after the viewer among the choices, wrapping
+// around; false when no one is known yet (said so).
+func (t *Model) NextViewer() (string, bool) {
+	ms := t.viewerChoices()
 	if len(ms) == 0 {
-		m.setStatus("no members known yet", true)
-		return nil
+		t.say("no members known yet", true)
+		return "", false
 	}
 	next := ms[0].UserID
 	for i, mb := range ms {
-		if mb.UserID == m.tl.viewer {
+		if mb.UserID == t.viewer {
 			next = ms[(i+1)%len(ms)].UserID
 		}
 	}
-	return m.switchViewer(next)
+	return next, true
 }
-
-func trimID(s string) string { return strings.TrimSpace(s) }

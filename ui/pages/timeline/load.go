@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"maps"
@@ -12,9 +12,9 @@ import (
 // Reading the timeline's buckets: the first screen, the buckets around the
 // cursor as it moves, the ones dropped behind it, and again after a write.
 
-// open fills the first screen: the newest bucket the list already read and
+// Open fills the first screen: the newest bucket the list already read and
 // the one before it, in one find.
-func (t *timeline) open() tea.Cmd {
+func (t *Model) Open() tea.Cmd {
 	newest := t.newest
 	t.newest = nil // held from now on, or not needed
 	if t.empty() {
@@ -28,7 +28,7 @@ func (t *timeline) open() tea.Cmd {
 
 // loadAround drops what is held and reads the buckets around seq but have,
 // buckets already read (seq's, and those beside it that join it).
-func (t *timeline) loadAround(seq int64, have ...*bucket.Bucket) tea.Cmd {
+func (t *Model) loadAround(seq int64, have ...*bucket.Bucket) tea.Cmd {
 	t.req, t.queued = t.e.NewReq(), 0
 	t.buckets, t.pending, t.err, t.gaps = map[int64]*bucket.Bucket{}, map[int64]bool{}, nil, nil
 	t.quoted, t.quotePending = map[int64]bucket.StoredSlot{}, map[int64]bool{}
@@ -65,7 +65,7 @@ func (t *timeline) loadAround(seq int64, have ...*bucket.Bucket) tea.Cmd {
 	return t.request(idx, false)
 }
 
-func (t *timeline) request(idx []int64, refresh bool) tea.Cmd {
+func (t *Model) request(idx []int64, refresh bool) tea.Cmd {
 	if len(idx) == 0 {
 		return nil
 	}
@@ -78,7 +78,7 @@ func (t *timeline) request(idx []int64, refresh bool) tea.Cmd {
 
 // readOf is a read of buckets idx, telling the command what is held so
 // quotes into it are not read again.
-func (t *timeline) readOf(idx []int64, refresh bool) bucketRequest {
+func (t *Model) readOf(idx []int64, refresh bool) bucketRequest {
 	have := make(map[int64]bool, len(t.buckets))
 	for i := range t.buckets {
 		have[i] = true
@@ -93,7 +93,7 @@ func (t *timeline) readOf(idx []int64, refresh bool) bucketRequest {
 
 // loaded takes a bucket reply. Buckets that no longer join the held run
 // (the cursor jumped away meanwhile) are dropped rather than kept as islands.
-func (t *timeline) loaded(msg bucketsLoadedMsg) tea.Cmd {
+func (t *Model) loaded(msg bucketsLoadedMsg) tea.Cmd {
 	if msg.req != t.req {
 		return nil // a late reply for a view already left
 	}
@@ -148,7 +148,7 @@ func (t *timeline) loaded(msg bucketsLoadedMsg) tea.Cmd {
 // prefetch asks for the next bucket in either direction as soon as the
 // cursor, or the top of the screen above it, enters the last held one, so
 // it is there before it is needed: a held key never waits on a read.
-func (t *timeline) prefetch() tea.Cmd {
+func (t *Model) prefetch() tea.Cmd {
 	if len(t.buckets) == 0 || t.err != nil {
 		return nil
 	}
@@ -174,7 +174,7 @@ func (t *timeline) prefetch() tea.Cmd {
 // when queued keys go further, the buckets they need (up to keepBuckets,
 // what trim keeps) in one find, so a burst waits on one round trip however
 // many bucket edges it crosses.
-func (t *timeline) readAhead(dir int64) tea.Cmd {
+func (t *Model) readAhead(dir int64) tea.Cmd {
 	edge, limit := t.lo, bucket.BucketIndex(t.minSeq())
 	if dir > 0 {
 		edge, limit = t.hi, bucket.BucketIndex(t.maxSeq())
@@ -195,7 +195,7 @@ func (t *timeline) readAhead(dir int64) tea.Cmd {
 
 // trim drops buckets (and gaps) far from the cursor, keepBuckets of them
 // on each side, keeping aside those that quotes still held quote.
-func (t *timeline) trim() {
+func (t *Model) trim() {
 	units := t.units()
 	cb := bucket.BucketIndex(t.cursor)
 	at := slices.IndexFunc(units, func(u gap) bool { return cb >= u.lo && cb <= u.hi })
@@ -219,8 +219,8 @@ func (t *timeline) trim() {
 	}
 }
 
-// reload re-reads every held bucket, replacing what is held.
-func (t *timeline) reload() tea.Cmd {
+// Reload re-reads every held bucket, replacing what is held.
+func (t *Model) Reload() tea.Cmd {
 	idx := t.heldIndexes()
 	if len(idx) == 0 {
 		return nil
@@ -228,8 +228,8 @@ func (t *timeline) reload() tea.Cmd {
 	return t.request(idx, true)
 }
 
-// refreshAfterWrite re-reads the held buckets among seqs.
-func (t *timeline) refreshAfterWrite(seqs []int64) tea.Cmd {
+// RefreshAfterWrite re-reads the held buckets among seqs.
+func (t *Model) RefreshAfterWrite(seqs []int64) tea.Cmd {
 	seen := map[int64]bool{}
 	var idx []int64
 	for _, s := range seqs {
@@ -246,9 +246,9 @@ func (t *timeline) refreshAfterWrite(seqs []int64) tea.Cmd {
 	return tea.Batch(loadBuckets(t.e, t.readOf(idx, true)), t.restartDiffs())
 }
 
-// retry repeats what failed: the first screen, the next bucket or a read
+// Retry repeats what failed: the first screen, the next bucket or a read
 // for quotes.
-func (t *timeline) retry() tea.Cmd {
+func (t *Model) Retry() tea.Cmd {
 	t.err = nil
 	if len(t.buckets) == 0 {
 		return t.loadAround(t.cursor)

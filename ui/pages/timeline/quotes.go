@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"slices"
@@ -13,7 +13,7 @@ import (
 // the run, slot by slot, and kept only while a held message quotes them.
 
 // quotedBy lists the seqs quotes in the held run quote outside it, ascending.
-func (t *timeline) quotedBy() []int64 {
+func (t *Model) quotedBy() []int64 {
 	var out []int64
 	for _, b := range t.buckets {
 		for _, r := range t.quotesOf(b) {
@@ -37,7 +37,7 @@ type quoteRef struct{ seq, quoted int64 }
 // quotesOf lists the quotes of b, found once per bucket read (a bucket is
 // never changed once decoded; a re-read is a new one): parsing every
 // quote's JSON on each key press cost 0.8 ms a key, 200 ms a burst of 250.
-func (t *timeline) quotesOf(b *bucket.Bucket) []quoteRef {
+func (t *Model) quotesOf(b *bucket.Bucket) []quoteRef {
 	if refs, ok := t.quoteRefs[b]; ok {
 		return refs
 	}
@@ -57,7 +57,7 @@ func (t *timeline) quotesOf(b *bucket.Bucket) []quoteRef {
 // keepQuoted keeps beside the run only the slots its quotes need: those
 // already kept, or in a bucket just dropped from the run rather than read
 // again.
-func (t *timeline) keepQuoted(dropped map[int64]*bucket.Bucket) {
+func (t *Model) keepQuoted(dropped map[int64]*bucket.Bucket) {
 	kept := map[int64]bucket.StoredSlot{}
 	for _, seq := range t.quotedBy() {
 		if s, ok := t.quoted[seq]; ok {
@@ -72,7 +72,7 @@ func (t *timeline) keepQuoted(dropped map[int64]*bucket.Bucket) {
 // readQuoted reads the slots quotes in the run need and nothing holds.
 // Rare: the read that brought a bucket brought what it quotes, unless that
 // was held when asked for and dropped before the reply.
-func (t *timeline) readQuoted() tea.Cmd {
+func (t *Model) readQuoted() tea.Cmd {
 	if len(t.buckets) == 0 || t.err != nil {
 		return nil
 	}
@@ -92,8 +92,8 @@ func (t *timeline) readQuoted() tea.Cmd {
 }
 
 // quotedSlot finds a quoted seq in the run or beside it (rule 5).
-func (t *timeline) quotedSlot(seq int64) (bucket.StoredSlot, bool) {
-	if s, _, ok := t.slot(seq); ok {
+func (t *Model) quotedSlot(seq int64) (bucket.StoredSlot, bool) {
+	if s, _, ok := t.Slot(seq); ok {
 		return s, true
 	}
 	s, ok := t.quoted[seq]

@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"slices"
@@ -22,7 +22,7 @@ import (
 type gap struct{ lo, hi int64 }
 
 // gapAt is the held gap holding bucket idx.
-func (t *timeline) gapAt(idx int64) (gap, bool) {
+func (t *Model) gapAt(idx int64) (gap, bool) {
 	for _, g := range t.gaps {
 		if idx >= g.lo && idx <= g.hi {
 			return g, true
@@ -33,12 +33,12 @@ func (t *timeline) gapAt(idx int64) (gap, bool) {
 
 // gapSeqs is the seqs of g inside the window; its row is drawn at from,
 // as a run of holes is: both are labelled by their first seq.
-func (t *timeline) gapSeqs(g gap) (from, to int64) {
+func (t *Model) gapSeqs(g gap) (from, to int64) {
 	return max(bucket.FirstSeq(g.lo), t.minSeq()), min(bucket.LastSeq(g.hi), t.maxSeq())
 }
 
 // rowOf is seq, or the row of the gap holding it.
-func (t *timeline) rowOf(seq int64) int64 {
+func (t *Model) rowOf(seq int64) int64 {
 	if g, ok := t.gapAt(bucket.BucketIndex(seq)); ok {
 		row, _ := t.gapSeqs(g)
 		return row
@@ -47,7 +47,7 @@ func (t *timeline) rowOf(seq int64) int64 {
 }
 
 // gapRow reports seq as the row of a gap, with the seqs it stands for.
-func (t *timeline) gapRow(seq int64) (from, to int64, ok bool) {
+func (t *Model) gapRow(seq int64) (from, to int64, ok bool) {
 	if g, held := t.gapAt(bucket.BucketIndex(seq)); held {
 		from, to = t.gapSeqs(g)
 		return from, to, seq == from
@@ -56,17 +56,17 @@ func (t *timeline) gapRow(seq int64) (from, to int64, ok bool) {
 }
 
 // nextRow and prevRow are the rows below and above the one at seq.
-func (t *timeline) nextRow(seq int64) int64 {
+func (t *Model) nextRow(seq int64) int64 {
 	if _, to, ok := t.gapRow(seq); ok {
 		return t.rowOf(to + 1)
 	}
 	return t.rowOf(seq + 1)
 }
 
-func (t *timeline) prevRow(seq int64) int64 { return t.rowOf(seq - 1) }
+func (t *Model) prevRow(seq int64) int64 { return t.rowOf(seq - 1) }
 
 // stepRows moves seq by n rows, down for n > 0.
-func (t *timeline) stepRows(seq, n int64) int64 {
+func (t *Model) stepRows(seq, n int64) int64 {
 	for ; n > 0; n-- {
 		seq = t.nextRow(seq)
 	}
@@ -78,7 +78,7 @@ func (t *timeline) stepRows(seq, n int64) int64 {
 
 // units are the held run in order: each a bucket (lo == hi, not a gap) or
 // a gap. Their count follows the buckets held, never the indexes spanned.
-func (t *timeline) units() []gap {
+func (t *Model) units() []gap {
 	var out []gap
 	for i := t.lo; len(t.buckets)+len(t.gaps) > 0 && i <= t.hi; {
 		if g, ok := t.gapAt(i); ok {
@@ -93,7 +93,7 @@ func (t *timeline) units() []gap {
 }
 
 // takeGap holds g at an end of the run; false when it does not join it.
-func (t *timeline) takeGap(g gap) bool {
+func (t *Model) takeGap(g gap) bool {
 	switch {
 	case len(t.buckets)+len(t.gaps) == 0:
 		t.lo, t.hi = g.lo, g.hi
@@ -111,7 +111,7 @@ func (t *timeline) takeGap(g gap) bool {
 // dropNotStored lets go of a bucket at an end of the run that came back
 // with nothing stored, unless the cursor is in it, and asks for the gap it
 // starts instead: one more find, then one row however long the gap.
-func (t *timeline) dropNotStored() tea.Cmd {
+func (t *Model) dropNotStored() tea.Cmd {
 	var cmds []tea.Cmd
 	cb := bucket.BucketIndex(t.cursor)
 	for _, end := range []int64{t.lo, t.hi} {
@@ -133,7 +133,7 @@ func (t *timeline) dropNotStored() tea.Cmd {
 // requestEdge reads bucket idx at an end of the run; when it holds nothing,
 // the read finds the nearest stored bucket beyond it (older or newer) and
 // brings that, with the gap between.
-func (t *timeline) requestEdge(idx int64, older bool) tea.Cmd {
+func (t *Model) requestEdge(idx int64, older bool) tea.Cmd {
 	t.pending[idx] = true
 	t.fetched++
 	r := t.readOf([]int64{idx}, false)
@@ -174,7 +174,7 @@ func gapLine(from, to int64) string {
 }
 
 // heldIndexes lists the held buckets in order.
-func (t *timeline) heldIndexes() []int64 {
+func (t *Model) heldIndexes() []int64 {
 	out := make([]int64, 0, len(t.buckets))
 	for i := range t.buckets {
 		out = append(out, i)

@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"errors"
@@ -19,16 +19,16 @@ import (
 // bucket boundary, a malformed bucket, the read line).
 
 // plainHole is a seq of the window, held, with no message and no problem.
-func (t *timeline) plainHole(seq int64) bool {
+func (t *Model) plainHole(seq int64) bool {
 	if seq < t.minSeq() || seq > t.maxSeq() {
 		return false
 	}
-	s, _, ok := t.slot(seq)
+	s, _, ok := t.Slot(seq)
 	return ok && s.IsHole() && s.Problem == ""
 }
 
 // joinsRun reports seq continuing the run of holes that seq-1 is in.
-func (t *timeline) joinsRun(seq int64) bool {
+func (t *Model) joinsRun(seq int64) bool {
 	return t.plainHole(seq-1) && t.plainHole(seq) && !t.showBoundary(seq) &&
 		t.bucketProblem(seq) == "" && !t.showReadLine(seq-1)
 }
@@ -36,7 +36,7 @@ func (t *timeline) joinsRun(seq int64) bool {
 // indexHoleRuns finds the runs of the held seqs: runOf maps every seq of a
 // run to its first and last seq. Called before drawing or moving, so it
 // follows the buckets, the window and the boundaries shown.
-func (t *timeline) indexHoleRuns() {
+func (t *Model) indexHoleRuns() {
 	t.runOf = map[int64][2]int64{}
 	if len(t.buckets) == 0 {
 		return
@@ -63,7 +63,7 @@ func (t *timeline) indexHoleRuns() {
 
 // snapToRun puts the cursor and the top of the screen on the first seq of
 // the run they are in: a run is one row.
-func (t *timeline) snapToRun() {
+func (t *Model) snapToRun() {
 	if r, ok := t.runOf[t.cursor]; ok {
 		t.cursor = r[0]
 	}
@@ -74,13 +74,13 @@ func (t *timeline) snapToRun() {
 
 // runOpen reports a run that reaches the edge of what is held while the
 // window goes on: the seqs beyond are not known yet.
-func (t *timeline) runOpen(r [2]int64) bool {
+func (t *Model) runOpen(r [2]int64) bool {
 	from, to := t.heldRange()
 	return r[0] == from && from > t.minSeq() || r[1] == to && to < t.maxSeq()
 }
 
 // holeRunLine is the row of run r.
-func (t *timeline) holeRunLine(r [2]int64, width, seqWidth int) string {
+func (t *Model) holeRunLine(r [2]int64, width, seqWidth int) string {
 	th := t.e.Theme
 	marker, style := "  ", th.Hole
 	if t.cursor >= r[0] && t.cursor <= r[1] {
@@ -97,7 +97,7 @@ func (t *timeline) holeRunLine(r [2]int64, width, seqWidth int) string {
 // stepOverRun moves the cursor one row down or up when it is on a run:
 // past its last seq, or onto the first seq of the run above. ok is false
 // when the cursor is on no run and the move is an ordinary one.
-func (t *timeline) stepOverRun(delta int64) (cmd tea.Cmd, ok bool) {
+func (t *Model) stepOverRun(delta int64) (cmd tea.Cmd, ok bool) {
 	t.indexHoleRuns()
 	if delta == 1 {
 		if r, in := t.runOf[t.cursor]; in {
@@ -121,10 +121,10 @@ func (t *timeline) stepOverRun(delta int64) (cmd tea.Cmd, ok bool) {
 // cursor that holds a message, however many holes and missing buckets lie
 // between: the held buckets first, then only the buckets that exist (the
 // doc_id index tells which), in order, a batch per find.
-func (t *timeline) nextMessage(dir int64) tea.Cmd {
+func (t *Model) nextMessage(dir int64) tea.Cmd {
 	from, to := t.heldRange()
 	for s := t.stepRows(t.cursor, dir); len(t.buckets) > 0 && s >= from && s <= to; s = t.stepRows(s, dir) {
-		if _, _, ok := t.slot(s); ok && !t.plainHole(s) && s >= t.minSeq() && s <= t.maxSeq() {
+		if _, _, ok := t.Slot(s); ok && !t.plainHole(s) && s >= t.minSeq() && s <= t.maxSeq() {
 			return t.jumpTo(s)
 		}
 	}

@@ -1,4 +1,10 @@
-package ui
+// Package timeline is the open conversation's page: a run of whole buckets
+// around the cursor, projected for the viewer at draw time; its keys, its
+// reads and what they bring, and its drawing. The root reaches it through
+// its methods: the keys it does not route elsewhere (Update), the replies
+// to its reads (Reply), what it shows (Cursor, Viewer, ...) and what the
+// root's dialogs need of the row under the cursor.
+package timeline
 
 import (
 	"maps"
@@ -10,8 +16,6 @@ import (
 	"github.com/chatlens/chatlens/store/bucket"
 
 	"github.com/chatlens/chatlens/ui/common"
-
-	"github.com/chatlens/chatlens/ui/pages/list"
 )
 
 // keepBuckets is how many buckets are held on each side of the cursor's
@@ -19,10 +23,10 @@ import (
 // however long the conversation is.
 const keepBuckets = 2
 
-// timeline is the open conversation: a contiguous run of whole buckets
+// Model is the open conversation: a contiguous run of whole buckets
 // around the cursor, projected for the viewer at draw time, so switching
 // viewer needs no read.
-type timeline struct {
+type Model struct {
 	e    *common.Common
 	cid  string
 	name string
@@ -45,7 +49,7 @@ type timeline struct {
 	newest *bucket.Bucket           // the list's read of the newest bucket, until open uses it
 
 	buckets map[int64]*bucket.Bucket
-	gaps    []gap // runs of the held run with nothing stored (timeline_gaps.go)
+	gaps    []gap // runs of the held run with nothing stored (gaps.go)
 	lo, hi  int64 // the held run, when buckets is not empty
 	pending map[int64]bool
 	fetched int // timeline bucket reads issued (quote reads apart): tests check paging with it
@@ -64,7 +68,7 @@ type timeline struct {
 	// of a held or repeated key counts, applied as the bucket lands.
 	queued     int64
 	queuedPage bool // they were page keys: the top follows the cursor
-	inBurst    bool // keys of one burst are being handled: read ahead after the last (handleKeys)
+	inBurst    bool // keys of one burst are being handled: read ahead after the last (EndBurst)
 	boundaries bool
 
 	// The size and what SetSize settled for View: the notes drawn above
@@ -72,7 +76,7 @@ type timeline struct {
 	width, height          int
 	olderNote, clearedNote bool
 
-	note *statusNote // what the last key or reply has to say (say)
+	note *common.Note // what the last key or reply has to say (say, TakeNote)
 
 	// members are read on first need (the viewer picker, cycling, the role
 	// of a revoke), not on open: opening a conversation reads only buckets.
@@ -87,7 +91,7 @@ type timeline struct {
 	diffOnly     bool              // the compare view shows only the differences
 	diffTop      int               // first run drawn in "differences only"
 	search       search
-	clockFmt     string             // the send time layout of the rows drawn (clock.go)
+	clockFmt     string             // the send time layout of the rows drawn (clockLayout)
 	runOf        map[int64][2]int64 // runs of holes drawn as one row (holes.go)
 	follow       follow
 	receipts     receipts // who has read the message under the cursor (readers.go)
@@ -101,18 +105,30 @@ const (
 	membersRead
 )
 
-// newTimeline opens it as viewer with what the list already read: the
-// window, the newest bucket and the names, so none of it is read again.
-func newTimeline(e *common.Common, it *list.Item, viewer string, names map[string]string) *timeline {
-	t := &timeline{e: e, cid: it.Sum.ConversationID, name: it.Name, req: e.NewReq(), viewer: viewer,
-		conv:    projection.Conv{ID: it.Sum.ConversationID, SessionType: store.ConversationTypeOf(it.Sum.ConversationID)},
-		win:     it.Sum.Window,
-		base:    it.Sum.Window,
-		newest:  it.Sum.Window.Last,
+var _ common.Component = (*Model)(nil)
+
+// Conversation is what the list read of the conversation to open: its
+// summary (the owner's window, the newest bucket), its name and, for a
+// single chat, the other user.
+type Conversation struct {
+	Sum  store.ConversationSummary
+	Name string
+	Peer string
+}
+
+// New opens c as viewer with what the list already read: the window, the
+// newest bucket and the names, so none of it is read again (Open).
+func New(e *common.Common, c Conversation, viewer string, names map[string]string) *Model {
+	cid := c.Sum.ConversationID
+	t := &Model{e: e, cid: cid, name: c.Name, req: e.NewReq(), viewer: viewer,
+		conv:    projection.Conv{ID: cid, SessionType: store.ConversationTypeOf(cid)},
+		win:     c.Sum.Window,
+		base:    c.Sum.Window,
+		newest:  c.Sum.Window.Last,
 		wins:    map[string]bucket.Window{},
 		winOK:   true,
 		owner:   viewer,
-		peer:    it.Peer,
+		peer:    c.Peer,
 		names:   maps.Clone(names),
 		buckets: map[int64]*bucket.Bucket{}, pending: map[int64]bool{},
 		quoted: map[int64]bucket.StoredSlot{}, quotePending: map[int64]bool{}}
@@ -125,22 +141,81 @@ func newTimeline(e *common.Common, it *list.Item, viewer string, names map[strin
 	return t
 }
 
-func (t *timeline) minSeq() int64 { return max(1, t.win.MinSeq) }
-func (t *timeline) maxSeq() int64 { return t.win.MaxSeq }
+// ID is the conversation's ID.
+func (t *Model) ID() string { return t.cid }
+
+// Viewer is whose eyes the timeline uses.
+func (t *Model) Viewer() string { return t.viewer }
+
+// Cursor is the seq under the cursor.
+func (t *Model) Cursor() int64 { return t.cursor }
+
+// MaxSeq is the last seq of the viewer's window.
+func (t *Model) MaxSeq() int64 { return t.maxSeq() }
+
+// End is where the conversation ends for everyone (the seq document).
+func (t *Model) End() int64 { return t.base.EndSeq }
+
+// Empty reports the viewer shown nothing.
+func (t *Model) Empty() bool { return t.empty() }
+
+// Window is the viewer's window; WindowKnown reports it is theirs (false
+// while it is read after a switch), WindowPending that a read of it is
+// under way.
+func (t *Model) Window() bucket.Window { return t.win }
+
+func (t *Model) WindowKnown() bool { return t.winOK }
+
+func (t *Model) WindowPending() bool { return t.winReq != 0 }
+
+// Comparing is the compare view's second viewer, "" when it is off.
+func (t *Model) Comparing() string { return t.compareAs }
+
+// Err is why the last read failed, nil when none did.
+func (t *Model) Err() error { return t.err }
+
+// Names are the nicknames known, by user ID; AddNames adds more.
+func (t *Model) Names() map[string]string { return t.names }
+
+func (t *Model) AddNames(names map[string]string) { maps.Copy(t.names, names) }
+
+// SetFocused tells the timeline the keys come to it (its cursor is ▸).
+func (t *Model) SetFocused(focused bool) { t.focused = focused }
+
+// JumpTo moves the cursor to seq (a click, a message found by ID).
+func (t *Model) JumpTo(seq int64) tea.Cmd {
+	t.newest = nil // not opened: what the list read is not needed
+	return t.jumpTo(seq)
+}
+
+// Scroll moves the cursor by delta rows (the mouse wheel).
+func (t *Model) Scroll(delta int) tea.Cmd { return t.move(int64(delta), false) }
+
+// BeginBurst and EndBurst bracket the keys of one burst: the buckets they
+// go past are read ahead once, after the last (EndBurst's command).
+func (t *Model) BeginBurst() { t.inBurst = true }
+
+func (t *Model) EndBurst() tea.Cmd {
+	t.inBurst = false
+	return t.prefetch()
+}
+
+func (t *Model) minSeq() int64 { return max(1, t.win.MinSeq) }
+func (t *Model) maxSeq() int64 { return t.win.MaxSeq }
 
 // empty: the viewer sees nothing, as OpenIM's pull gives them nothing when
 // they own no conversation document for it (as dump shows them).
-func (t *timeline) empty() bool { return t.win.PulledNothing() || t.win.MaxSeq < t.minSeq() }
+func (t *Model) empty() bool { return t.win.PulledNothing() || t.win.MaxSeq < t.minSeq() }
 
 // heldRange is the seqs the cursor may visit now.
-func (t *timeline) heldRange() (from, to int64) {
+func (t *Model) heldRange() (from, to int64) {
 	if len(t.buckets) == 0 {
 		return t.cursor, t.cursor
 	}
 	return max(t.minSeq(), bucket.FirstSeq(t.lo)), min(t.maxSeq(), bucket.LastSeq(t.hi))
 }
 
-func (t *timeline) clampCursor() {
+func (t *Model) clampCursor() {
 	from, to := t.heldRange()
 	t.cursor = t.rowOf(max(from, min(to, t.cursor)))
 	t.top = t.rowOf(max(from, min(t.top, t.cursor)))
@@ -149,7 +224,7 @@ func (t *timeline) clampCursor() {
 // move shifts the cursor by delta rows within what is held and prefetches.
 // The top of the screen moves by the same amount for page moves. Rows past
 // the held run wait in queued for the read of the bucket beyond.
-func (t *timeline) move(delta int64, page bool) tea.Cmd {
+func (t *Model) move(delta int64, page bool) tea.Cmd {
 	delta, page = delta+t.queued, page || t.queuedPage
 	t.queued, t.queuedPage = 0, false
 	if len(t.buckets) == 0 {
@@ -186,8 +261,8 @@ func (t *timeline) move(delta int64, page bool) tea.Cmd {
 	return tea.Batch(t.prefetch(), t.readQuoted())
 }
 
-// slot returns the stored slot at seq if its bucket is held.
-func (t *timeline) slot(seq int64) (bucket.StoredSlot, *bucket.Bucket, bool) {
+// Slot returns the stored slot at seq if its bucket is held.
+func (t *Model) Slot(seq int64) (bucket.StoredSlot, *bucket.Bucket, bool) {
 	b := t.buckets[bucket.BucketIndex(seq)]
 	if b == nil {
 		return bucket.StoredSlot{}, nil, false
@@ -195,9 +270,9 @@ func (t *timeline) slot(seq int64) (bucket.StoredSlot, *bucket.Bucket, bool) {
 	return b.Slots[bucket.SlotIndex(seq)], b, true
 }
 
-// message projects seq for viewer from the held slots.
-func (t *timeline) message(seq int64, viewer string) (projection.Message, bool) {
-	s, b, ok := t.slot(seq)
+// Message projects seq for viewer from the held slots.
+func (t *Model) Message(seq int64, viewer string) (projection.Message, bool) {
+	s, b, ok := t.Slot(seq)
 	if !ok {
 		return projection.Message{}, false
 	}
@@ -206,11 +281,11 @@ func (t *timeline) message(seq int64, viewer string) (projection.Message, bool) 
 
 // jumpTo moves the cursor to seq, re-reading around it when not held. A
 // jump still being resolved is dropped: this one is newer.
-func (t *timeline) jumpTo(seq int64) tea.Cmd {
+func (t *Model) jumpTo(seq int64) tea.Cmd {
 	t.jumpReq, t.queued = 0, 0
 	seq = max(t.minSeq(), min(t.maxSeq(), seq))
 	_, inGap := t.gapAt(bucket.BucketIndex(seq))
-	if _, _, ok := t.slot(seq); ok || inGap {
+	if _, _, ok := t.Slot(seq); ok || inGap {
 		t.cursor = seq
 		t.clampCursor()
 		t.trim()
@@ -220,7 +295,7 @@ func (t *timeline) jumpTo(seq int64) tea.Cmd {
 }
 
 // memberName is the nickname of a member when known, else the ID.
-func (t *timeline) memberName(id string) string {
+func (t *Model) memberName(id string) string {
 	for _, m := range t.members {
 		if m.UserID == id && m.Nickname != "" {
 			return m.Nickname
