@@ -17,8 +17,8 @@ import (
 // or says in the status bar why there is nothing to do.
 func (m *Model) askAction(act action) {
 	t := m.tl
-	seq, viewer := t.cursor, t.viewer
-	msg, ok := t.message(seq, viewer)
+	seq, viewer := t.Cursor(), t.Viewer()
+	msg, ok := t.Message(seq, viewer)
 	if !ok {
 		return
 	}
@@ -35,20 +35,20 @@ func (m *Model) askAction(act action) {
 			m.refuse(act, []int64{seq}, fmt.Sprintf("seq %d is already revoked", seq))
 			return
 		}
-		d = t.revokeDialog(seq, viewer, summary)
+		d = m.revokeDialog(seq, viewer, summary)
 		switch {
 		case d.Run == nil && m.e.Store.WritesViaAPI():
 			// The server decides: the rule is chatlens's prediction of its
 			// answer, and the operator may send it all the same.
 			d.Title = "Revoke through OpenIM?"
 			d.Lines[len(d.Lines)-1] = "OpenIM will refuse this: " + viewer + " may not revoke it: " + d.Rule
-			d.Run = runAction(m.e, req, t.cid, act, viewer, []int64{seq})
+			d.Run = runAction(m.e, req, t.ID(), act, viewer, []int64{seq})
 		case d.Run == nil:
 			// The rule refused before the store was asked: audited here, as
 			// store.Do audits the same refusal from the command line.
 			m.auditRefusal(act, []int64{seq}, viewer+" may not revoke: "+d.Rule)
 		default:
-			d.Run = runAction(m.e, req, t.cid, act, viewer, []int64{seq})
+			d.Run = runAction(m.e, req, t.ID(), act, viewer, []int64{seq})
 		}
 	case actDelete:
 		if msg.Hole {
@@ -62,20 +62,21 @@ func (m *Model) askAction(act action) {
 		d = confirm.Dialog{Title: "Delete for " + viewer + " only?", Lines: []string{
 			fmt.Sprintf("seq %d: %s", seq, summary),
 			"others still see it; " + viewer + " is added to del_list",
-		}, Run: runAction(m.e, req, t.cid, act, viewer, []int64{seq})}
+		}, Run: runAction(m.e, req, t.ID(), act, viewer, []int64{seq})}
 	case actRead:
-		if !t.winOK {
+		if !t.WindowKnown() {
 			// The read seq held is the previous viewer's until theirs arrives.
 			why := fmt.Sprintf("%s's read seq is not known yet: mark read waits for their window", viewer)
-			if t.winReq == 0 {
+			if !t.WindowPending() {
 				why = fmt.Sprintf("%s's read seq could not be read: mark read needs it", viewer)
 			}
 			m.refuse(act, []int64{seq}, why)
 			return
 		}
-		from := max(t.win.ReadSeq+1, t.minSeq())
+		win := t.Window()
+		from := max(win.ReadSeq+1, win.MinSeq, 1)
 		if seq < from {
-			m.refuse(act, []int64{seq}, fmt.Sprintf("%s has read up to seq %d already", viewer, t.win.ReadSeq))
+			m.refuse(act, []int64{seq}, fmt.Sprintf("%s has read up to seq %d already", viewer, win.ReadSeq))
 			return
 		}
 		if n := seq - from + 1; n > store.MaxSeqsPerCommand {
@@ -89,7 +90,7 @@ func (m *Model) askAction(act action) {
 		d = confirm.Dialog{Title: "Mark read up to here?", Lines: []string{
 			fmt.Sprintf("seqs %s (%d messages) read by %s", store.FormatSeqs(seqs), len(seqs), viewer),
 			fmt.Sprintf("%s's read seq becomes %d", viewer, seq),
-		}, Run: runAction(m.e, req, t.cid, act, viewer, seqs)}
+		}, Run: runAction(m.e, req, t.ID(), act, viewer, seqs)}
 	}
 	d.Req = req
 	switch {
@@ -121,7 +122,7 @@ func (m *Model) auditRefusal(act action, seqs []int64, why string) {
 	if m.tl == nil {
 		return
 	}
-	e, cid, viewer := m.e, m.tl.cid, m.tl.viewer
+	e, cid, viewer := m.e, m.tl.ID(), m.tl.Viewer()
 	reason := error(store.ErrReadOnly)
 	if !e.ReadOnly {
 		reason = &store.TargetError{Action: storeAction[act], Cid: cid, UserID: viewer,
@@ -147,21 +148,22 @@ func (m *Model) withRefusals(cmd tea.Cmd) tea.Cmd {
 // may, by openimrules.RevokeRule (the rule the store applies when it writes); a
 // viewer who may not gets the reason and nothing to confirm. run is a
 // placeholder the caller replaces when the viewer may.
-func (t *timeline) revokeDialog(seq int64, viewer, summary string) confirm.Dialog {
+func (m *Model) revokeDialog(seq int64, viewer, summary string) confirm.Dialog {
+	t := m.tl
 	lines := []string{fmt.Sprintf("seq %d: %s", seq, summary)}
-	st, _, ok := t.slot(seq)
+	st, _, ok := t.Slot(seq)
 	if !ok || st.Slot == nil || st.Slot.Msg == nil {
 		return confirm.Dialog{Title: "Revoke for everyone?", Lines: lines, Run: func() tea.Msg { return nil }}
 	}
 	msg := st.Slot.Msg
-	who := openimrules.Revoker{UserID: viewer, Admin: t.e.Admin || t.e.Store.IsIMAdmin(viewer)}
+	who := openimrules.Revoker{UserID: viewer, Admin: m.e.Admin || m.e.Store.IsIMAdmin(viewer)}
 	var sender *bucket.GroupMember
-	for _, mb := range t.members {
+	for _, mb := range t.Members() {
 		gm := &bucket.GroupMember{UserID: mb.UserID, RoleLevel: mb.RoleLevel}
-		if mb.UserID == viewer && store.IsGroupConversation(t.cid) {
+		if mb.UserID == viewer && store.IsGroupConversation(t.ID()) {
 			who.Member = gm
 		}
-		if mb.UserID == msg.SendID && store.IsGroupConversation(t.cid) {
+		if mb.UserID == msg.SendID && store.IsGroupConversation(t.ID()) {
 			sender = gm
 		}
 	}

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"github.com/chatlens/chatlens/ui/pages/timeline/model"
-
 	"context"
 	"strings"
 	"testing"
@@ -32,8 +30,8 @@ func benchTimeline(b *testing.B) (*driver, *testBackend) {
 	}
 	// bob's window is known, so a switch to him needs no read.
 	d.keys("V", "V")
-	if d.m.tl.viewer != "alice" {
-		b.Fatalf("viewer %q after V V", d.m.tl.viewer)
+	if d.m.tl.Viewer() != "alice" {
+		b.Fatalf("viewer %q after V V", d.m.tl.Viewer())
 	}
 	return d, tb
 }
@@ -54,7 +52,7 @@ func BenchmarkTimelineView(b *testing.B) {
 func BenchmarkProjectBucketForViewer(b *testing.B) {
 	d, _ := benchTimeline(b)
 	t := d.m.tl
-	first := bucket.FirstSeq(bucket.BucketIndex(t.cursor))
+	first := bucket.FirstSeq(bucket.BucketIndex(t.Cursor()))
 	viewers := [2]string{"bob", "alice"}
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -63,7 +61,7 @@ func BenchmarkProjectBucketForViewer(b *testing.B) {
 		v := viewers[i%2]
 		i++
 		for seq := first; seq < first+bucket.BucketSize; seq++ {
-			if _, ok := t.message(seq, v); !ok {
+			if _, ok := t.Message(seq, v); !ok {
 				b.Fatalf("seq %d not held", seq)
 			}
 		}
@@ -78,14 +76,14 @@ func BenchmarkViewerSwitch(b *testing.B) {
 	// TestViewerSwitchReadsNoBucket), but the timeline of a viewer whose
 	// window is known starts no read.
 	for _, v := range []string{"bob", "alice"} {
-		if cmd, wait := d.m.tl.viewAs(v); cmd != nil || wait {
+		if cmd, winReq, _ := d.m.tl.ViewAs(v, true); cmd != nil || winReq != 0 {
 			b.Fatalf("the timeline's switch to %s started a read", v)
 		}
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		_ = d.m.tl.press(model.Key{Kind: model.CycleViewer})
+		_ = d.m.tl.CycleViewer()
 		_ = d.m.followViewer() // the list reload is I/O, not measured here
 		_ = d.m.View()
 	}

@@ -17,13 +17,11 @@ func (m *Model) handleKeys(k tea.KeyMsg) tea.Cmd {
 	if k.Type != tea.KeyRunes || len(k.Runes) < 2 || (k.Paste && m.input.Open()) {
 		return m.handleKey(k)
 	}
-	// The timeline's model queues whatever key waits on a read, so each
-	// rune means what it would pressed alone; it asks for its reads once
-	// the burst is taken, knowing how far the keys go: the buckets between
-	// in one find.
+	// The timeline reads ahead once the burst is handled, when it knows how
+	// far the keys go past what is held: the buckets between in one find.
 	tl := m.tl
 	if tl != nil {
-		tl.tl.Hold()
+		tl.BeginBurst()
 	}
 	var cmds []tea.Cmd
 	for _, r := range k.Runes {
@@ -31,9 +29,8 @@ func (m *Model) handleKeys(k tea.KeyMsg) tea.Cmd {
 		cmds = append(cmds, m.handleKey(one))
 	}
 	if tl != nil {
-		reads := tl.tl.Release()
-		if m.tl == tl {
-			cmds = append(cmds, tl.after(reads))
+		if read := tl.EndBurst(); m.tl == tl {
+			cmds = append(cmds, read)
 		}
 	}
 	return tea.Batch(cmds...)

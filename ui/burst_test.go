@@ -32,13 +32,13 @@ func TestBurstOfKeysIsEveryKey(t *testing.T) {
 	}
 	d.open(chatAB)
 	d.send(burst("kkkkk"))
-	if d.m.tl.cursor != 115 {
-		t.Errorf("timeline cursor at %d after kkkkk from 120, want 115", d.m.tl.cursor)
+	if d.m.tl.Cursor() != 115 {
+		t.Errorf("timeline cursor at %d after kkkkk from 120, want 115", d.m.tl.Cursor())
 	}
 	d.send(burst(":100"))
 	d.keys("enter")
-	if d.m.tl.cursor != 100 {
-		t.Errorf("timeline cursor at %d after :100 enter, want 100", d.m.tl.cursor)
+	if d.m.tl.Cursor() != 100 {
+		t.Errorf("timeline cursor at %d after :100 enter, want 100", d.m.tl.Cursor())
 	}
 }
 
@@ -53,8 +53,8 @@ func TestBurstPasteIntoInputStaysWhole(t *testing.T) {
 	d.keys(":")
 	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("42"), Paste: true})
 	d.keys("enter")
-	if d.m.tl.cursor != 42 {
-		t.Errorf("cursor at %d after pasting 42 into the jump prompt", d.m.tl.cursor)
+	if d.m.tl.Cursor() != 42 {
+		t.Errorf("cursor at %d after pasting 42 into the jump prompt", d.m.tl.Cursor())
 	}
 }
 
@@ -86,16 +86,16 @@ func TestKeyBurstCrossesBucketEdges(t *testing.T) {
 	d.jump(40050)
 	trips := st.Stats().RoundTrips
 	d.send(burst(strings.Repeat("k", 250)))
-	if d.m.tl.cursor != 39800 {
-		t.Errorf("cursor at %d after 250 k from 40050, want 39800", d.m.tl.cursor)
+	if d.m.tl.Cursor() != 39800 {
+		t.Errorf("cursor at %d after 250 k from 40050, want 39800", d.m.tl.Cursor())
 	}
 	// Buckets 398 and 397 in one find, then 396 read ahead.
 	if trips = st.Stats().RoundTrips - trips; trips != 2 {
 		t.Errorf("the burst took %d round trips, want 2", trips)
 	}
 	d.send(burst(strings.Repeat("j", 250)))
-	if d.m.tl.cursor != 40050 {
-		t.Errorf("cursor at %d after 250 j back, want 40050", d.m.tl.cursor)
+	if d.m.tl.Cursor() != 40050 {
+		t.Errorf("cursor at %d after 250 j back, want 40050", d.m.tl.Cursor())
 	}
 }
 
@@ -119,7 +119,7 @@ func TestKeysWhileABucketIsReadAllCount(t *testing.T) {
 	if d.m.tl == nil {
 		t.Fatal("the conversation did not open")
 	}
-	if d.m.tl.cursor != 190 {
-		t.Errorf("cursor at %d after 60 k from 250 pressed during the read, want 190", d.m.tl.cursor)
+	if d.m.tl.Cursor() != 190 {
+		t.Errorf("cursor at %d after 60 k from 250 pressed during the read, want 190", d.m.tl.Cursor())
 	}
 }

@@ -48,8 +48,8 @@ func TestCompareSingleChatAtOnce(t *testing.T) {
 	d := compareDriver(t, 120, 40)
 	d.open(chatAB)
 	d.keys("c")
-	if d.m.overlay != ovNone || d.m.tl.compareAs != "bob" {
-		t.Fatalf("c in a single chat: overlay %v, comparing with %q; want no dialog, bob", d.m.overlay, d.m.tl.compareAs)
+	if d.m.overlay != ovNone || d.m.tl.Comparing() != "bob" {
+		t.Fatalf("c in a single chat: overlay %v, comparing with %q; want no dialog, bob", d.m.overlay, d.m.tl.Comparing())
 	}
 	view := d.m.View()
 	if !strings.Contains(view, "A as Alice") || !strings.Contains(view, "│ B as Bob") {
@@ -71,30 +71,30 @@ func TestStepBetweenDifferencesLoadsBuckets(t *testing.T) {
 	d := compareDriver(t, 120, 40, longerChat(t))
 	d.open(chatAB)
 	d.keys("c")
-	if _, _, held := d.m.tl.slot(5); held {
+	if _, _, held := d.m.tl.Slot(5); held {
 		t.Fatal("bucket 0 is held from the start: the test proves nothing")
 	}
 	d.keys("[")
-	if d.m.tl.cursor != 420 {
-		t.Fatalf("[ from seq 450 went to %d, want 420 (deleted for bob)", d.m.tl.cursor)
+	if d.m.tl.Cursor() != 420 {
+		t.Fatalf("[ from seq 450 went to %d, want 420 (deleted for bob)", d.m.tl.Cursor())
 	}
 	if row := rowOf(d.m.View(), 420); !strings.Contains(row, "≠") || !strings.Contains(row, "deleted-for-B") {
 		t.Errorf("seq 420 drawn as %q, want ≠ and its reason", row)
 	}
 	d.keys("[")
-	if d.m.tl.cursor != 5 {
-		t.Fatalf("[ from seq 420 went to %d, want 5 (deleted for alice)", d.m.tl.cursor)
+	if d.m.tl.Cursor() != 5 {
+		t.Fatalf("[ from seq 420 went to %d, want 5 (deleted for alice)", d.m.tl.Cursor())
 	}
 	if row := rowOf(d.m.View(), 5); !strings.Contains(row, "deleted-for-A") {
 		t.Errorf("seq 5 drawn as %q once its bucket was read", row)
 	}
 	d.keys("[")
-	if d.m.tl.cursor != 420 || !strings.Contains(d.m.status, "wrapped") {
-		t.Errorf("[ from the oldest difference: cursor %d, status %q; want 420 and a note that it wrapped", d.m.tl.cursor, d.m.status)
+	if d.m.tl.Cursor() != 420 || !strings.Contains(d.m.status, "wrapped") {
+		t.Errorf("[ from the oldest difference: cursor %d, status %q; want 420 and a note that it wrapped", d.m.tl.Cursor(), d.m.status)
 	}
 	d.keys("]")
-	if d.m.tl.cursor != 5 || !strings.Contains(d.m.status, "wrapped") {
-		t.Errorf("] from the newest difference: cursor %d, status %q; want 5 and a note that it wrapped", d.m.tl.cursor, d.m.status)
+	if d.m.tl.Cursor() != 5 || !strings.Contains(d.m.status, "wrapped") {
+		t.Errorf("] from the newest difference: cursor %d, status %q; want 5 and a note that it wrapped", d.m.tl.Cursor(), d.m.status)
 	}
 }
 
@@ -196,7 +196,7 @@ func TestCompareInspectorOutsideTheWindow(t *testing.T) {
 	view := d.m.View()
 	for _, want := range []string{"nothing: the seq is outside their window", "below carol's first visible seq 20", "A and B: outside carol's window"} {
 		if !strings.Contains(view, want) {
-			t.Errorf("the compare inspector at seq %d lacks %q:\n%s", d.m.tl.cursor, want, view)
+			t.Errorf("the compare inspector at seq %d lacks %q:\n%s", d.m.tl.Cursor(), want, view)
 		}
 	}
 }
@@ -229,8 +229,8 @@ func TestCompareFollowsAWrite(t *testing.T) {
 		t.Fatalf("seq 10 after alice deleted it for herself: %q", row)
 	}
 	d.keys("G", "[")
-	if d.m.tl.cursor != 10 {
-		t.Errorf("[ from the newest went to %d, want the new difference at 10", d.m.tl.cursor)
+	if d.m.tl.Cursor() != 10 {
+		t.Errorf("[ from the newest went to %d, want the new difference at 10", d.m.tl.Cursor())
 	}
 }
 
@@ -250,19 +250,13 @@ func TestCompareFarQuotes(t *testing.T) {
 	d := newDriver(t, st, opts, 120, 40)
 	d.open(chatQ)
 	d.keys("c")
-	if d.m.tl.diffs.scanning {
+	if strings.Contains(d.m.tl.DiffProgress(), "scanning") {
 		t.Fatal("the scan for differences did not finish")
 	}
-	var differ []int64
-	for _, r := range d.m.tl.diffs.runs {
-		for seq := r.from; seq <= r.to; seq++ {
-			differ = append(differ, seq)
-		}
-	}
-	if !slices.Equal(differ, []int64{4, 340}) {
+	d.keys("D") // a row a difference, a run of them one row
+	if differ := seqsOnScreen(d.m.View()); !slices.Equal(differ, []int64{4, 340}) {
 		t.Errorf("seqs %v differ, want [4 340]: both deleted for alice only, the quotes of seq 3 alike", differ)
 	}
-	d.keys("D")
 	if row := rowOf(d.m.View(), 340); !strings.Contains(row, `re 3 ↩ "Carol revoked a message"`) {
 		t.Errorf("differences only draws seq 340 as %q, want carol's side of the quote resolved", row)
 	}
@@ -277,10 +271,10 @@ func TestSeqsOnlyBSeesAreDifferences(t *testing.T) {
 	d := compareDriver(t, 120, 40, clearedBefore41(t)) // seq 5, deleted for alice, is before 41
 	d.open(chatAB)
 	d.keys("c")
-	if d.m.tl.diffs.scanning {
+	if strings.Contains(d.m.tl.DiffProgress(), "scanning") {
 		t.Fatal("the scan for differences did not finish")
 	}
-	if got := d.m.tl.diffProgress(); !strings.HasPrefix(got, "40 seqs differ") {
+	if got := d.m.tl.DiffProgress(); !strings.HasPrefix(got, "40 seqs differ") {
 		t.Errorf("the footer says %q, want the 40 seqs only bob sees counted", got)
 	}
 	d.keys("]")

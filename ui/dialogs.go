@@ -6,6 +6,10 @@ import (
 	"github.com/chatlens/chatlens/ui/components/confirm"
 	"github.com/chatlens/chatlens/ui/components/copychoice"
 	"github.com/chatlens/chatlens/ui/components/inspector"
+
+	"github.com/chatlens/chatlens/ui/pages/timeline"
+
+	"fmt"
 )
 
 // The dialogs over the timeline: opening them on the row under the cursor,
@@ -43,12 +47,12 @@ func (m *Model) confirmKey(k tea.KeyMsg) tea.Cmd {
 // askCopy opens the choice for the message under the cursor.
 func (m *Model) askCopy() {
 	t := m.tl
-	msg, ok := t.message(t.cursor, t.viewer)
+	msg, ok := t.Message(t.Cursor(), t.Viewer())
 	if !ok || msg.Hole {
 		m.setStatus("nothing to copy at this seq", true)
 		return
 	}
-	m.copyChoice = copychoice.New(m.e, msg, t.senderName(msg))
+	m.copyChoice = copychoice.New(m.e, msg, t.SenderName(msg))
 	m.overlay = ovCopyChoice
 }
 
@@ -75,12 +79,8 @@ func (m *Model) openInspector() {
 	m.layout()
 }
 
-// inspectorLines are the inspector's lines for the cursor: in the compare
-// view, beside both viewers' projections.
-func (m *Model) inspectorLines() []string {
-	lines := m.tl.inspectLines()
-	if _, inGap := m.tl.gapAtCursor(); m.tl.compareAs != "" && !inGap {
-		lines = besides(lines, m.tl.compareLines(), (m.width-4-3)/2)
-	}
-	return lines
+// askTranscript opens the input with the rows on screen offered.
+func (m *Model) askTranscript() {
+	from, to := m.tl.ScreenRange()
+	m.input.Start(inTranscript, timeline.TranscriptPrompt, fmt.Sprintf("%d-%d", from, to), true)
 }

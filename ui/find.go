@@ -12,6 +12,8 @@ import (
 	"github.com/chatlens/chatlens/store"
 
 	"github.com/chatlens/chatlens/ui/common"
+
+	"github.com/chatlens/chatlens/ui/pages/timeline"
 )
 
 // Find by message ID: the ID is looked up as a client_msg_id, then as a
@@ -141,12 +143,11 @@ func (m *Model) found(value string, ev findEvent) tea.Cmd {
 		}
 		m.setStatus("found by "+ev.field+" in "+where, false)
 		m.list.Select(f.ConversationID) // the list shows what is open
-		if m.tl == nil || m.tl.cid != f.ConversationID {
-			m.tl = newTimeline(m.e, it, m.list.Owner(), m.list.Names())
-			m.tl.newest = nil
+		if m.tl == nil || m.tl.ID() != f.ConversationID {
+			m.tl = timeline.New(m.e, conversation(it), m.list.Owner(), m.list.Names())
 		}
 		m.focus = paneTimeline
-		return m.tl.jumpTo(f.Seq)
+		return m.tl.JumpTo(f.Seq)
 	}
 	// What to do first: a narrow status line cuts the end (L has it whole).
 	m.setStatus(fmt.Sprintf("not a conversation of %s (%s: view as a member): found by %s in %s",

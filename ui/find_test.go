@@ -21,7 +21,7 @@ func TestFindOpensTheMessage(t *testing.T) {
 	d.keys("I")
 	d.typeText("c110")
 	d.keys("enter")
-	if d.m.tl == nil || d.m.tl.cid != chatAB || d.m.tl.cursor != 110 {
+	if d.m.tl == nil || d.m.tl.ID() != chatAB || d.m.tl.Cursor() != 110 {
 		t.Fatalf("find c110 did not open %s at 110:\n%s", chatAB, d.m.View())
 	}
 	if want := "found by client_msg_id in si_alice_bob seq 110 (bucket si_alice_bob:1 slot 9)"; d.m.status != want {
@@ -30,8 +30,8 @@ func TestFindOpensTheMessage(t *testing.T) {
 	d.keys("I")
 	d.typeText("s113")
 	d.keys("enter")
-	if d.m.tl.cursor != 113 || !strings.Contains(d.m.status, "found by server_msg_id") {
-		t.Errorf("find s113: cursor %d, status %q", d.m.tl.cursor, d.m.status)
+	if d.m.tl.Cursor() != 113 || !strings.Contains(d.m.status, "found by server_msg_id") {
+		t.Errorf("find s113: cursor %d, status %q", d.m.tl.Cursor(), d.m.status)
 	}
 	d.keys("I")
 	d.typeText("nobody-sent-this")

@@ -53,11 +53,11 @@ func TestFirstScreenOfALongConversation(t *testing.T) {
 				bucket.GroupMember{GroupID: "long", UserID: "bob", Nickname: "Bob", RoleLevel: bucket.RoleMember})
 			opts, _ := testOptions(t, "alice")
 			d := newDriver(t, st, opts, 120, 40)
-			tb.resetReads()
+			tb.ResetReads()
 			before := st.Stats().RoundTrips
 			d.open(cid)
 			got := st.Stats().RoundTrips - before
-			reads := tb.resetReads()
+			reads := tb.ResetReads()
 			t.Logf("%s, %d messages: %d round trips to the first screen, buckets read %v", be.name, be.messages, got, reads)
 			if got > 2 {
 				t.Errorf("opening %d messages took %d round trips before the first screen, want at most 2", be.messages, got)
@@ -66,20 +66,20 @@ func TestFirstScreenOfALongConversation(t *testing.T) {
 			if len(screen) < 30 || screen[len(screen)-1] != int64(be.messages) {
 				t.Fatalf("first screen shows seqs %v, want a full screen ending at %d", screen, be.messages)
 			}
-			tb.resetReads()
+			tb.ResetReads()
 			d.keys("V") // the first V reads the members, who are only alice until then
-			if d.m.tl.viewer != "bob" {
+			if d.m.tl.Viewer() != "bob" {
 				d.keys("V")
 			}
-			if d.m.tl.viewer != "bob" {
-				t.Fatalf("V switched to %q, want bob", d.m.tl.viewer)
+			if d.m.tl.Viewer() != "bob" {
+				t.Fatalf("V switched to %q, want bob", d.m.tl.Viewer())
 			}
 			// The new viewer's conversation list is loaded (its unread
 			// counts and previews are bob's): that reads each of his
 			// conversations' newest bucket once. The timeline's buckets are
 			// not read again.
 			newest := bucket.DocIDForSeq(cid, int64(be.messages))
-			for id, n := range tb.resetReads() {
+			for id, n := range tb.ResetReads() {
 				if id != newest || n > 1 {
 					t.Errorf("switching viewer read %s %d times; want only bob's list preview %s, once", id, n, newest)
 				}

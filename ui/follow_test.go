@@ -11,14 +11,29 @@ import (
 
 	"github.com/chatlens/chatlens/store/bucket"
 
-	"github.com/chatlens/chatlens/ui/common"
+	"time"
 )
 
-// manualTicks makes follow mode wait for the test's ticks instead of a timer.
-func manualTicks(t *testing.T) {
-	old := followTick
-	followTick = func(common.ReqID) tea.Cmd { return nil }
-	t.Cleanup(func() { followTick = old })
+// manualTicks makes follow mode wait for the test's ticks instead of a
+// timer: tick delivers the tick follow mode last set.
+func manualTicks(d *driver) (tick func()) {
+	var next func(time.Time) tea.Msg
+	d.m.e.Tick = func(_ time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+		next = fn
+		return nil
+	}
+	return func() {
+		d.t.Helper()
+		if next == nil {
+			d.t.Fatal("follow mode set no tick")
+		}
+		d.send(next(time.Now()))
+	}
+}
+
+func following(d *driver) bool {
+	on, _ := d.m.tl.Following()
+	return on
 }
 
 // TestFollowReadsOnlyWhatArrived: with follow mode on, each tick costs one
@@ -26,11 +41,11 @@ func manualTicks(t *testing.T) {
 // arrive, only the bucket(s) they are in are read, in the same find, and
 // the cursor on the newest message moves with them.
 func TestFollowReadsOnlyWhatArrived(t *testing.T) {
-	manualTicks(t)
 	st, tb := newTestStore(t, false)
 	seedSmall(t, st)
 	opts, _ := testOptions(t, "alice")
 	d := newDriver(t, st, opts, 120, 40)
+	sendTick := manualTicks(d)
 	d.open(chatAB)
 	add := func(from, to int) {
 		t.Helper()
@@ -44,21 +59,21 @@ func TestFollowReadsOnlyWhatArrived(t *testing.T) {
 	}
 	tick := func(wantTrips int64, wantReads map[string]int) {
 		t.Helper()
-		tb.resetReads()
+		tb.ResetReads()
 		before := st.Stats().RoundTrips
-		d.send(followTickMsg{req: d.m.tl.follow.req})
+		sendTick()
 		if got := st.Stats().RoundTrips - before; got != wantTrips {
 			t.Errorf("a tick took %d round trips, want %d", got, wantTrips)
 		}
-		if reads := tb.resetReads(); !maps.Equal(reads, wantReads) {
+		if reads := tb.ResetReads(); !maps.Equal(reads, wantReads) {
 			t.Errorf("a tick read buckets %v, want %v", reads, wantReads)
 		}
 	}
-	tb.resetReads()
+	tb.ResetReads()
 	before := st.Stats().RoundTrips
 	d.keys("F")
-	if got := st.Stats().RoundTrips - before; got != 1 || len(tb.resetReads()) != 0 || !d.m.tl.follow.on {
-		t.Fatalf("F: %d round trips, follow %v; want one poll and no bucket read", got, d.m.tl.follow.on)
+	if got := st.Stats().RoundTrips - before; got != 1 || len(tb.ResetReads()) != 0 || !following(d) {
+		t.Fatalf("F: %d round trips, follow %v; want one poll and no bucket read", got, following(d))
 	}
 	if !strings.Contains(d.m.View(), "following") {
 		t.Error("the status bar does not say the conversation is followed")
@@ -68,26 +83,26 @@ func TestFollowReadsOnlyWhatArrived(t *testing.T) {
 
 	add(121, 125) // into the newest held bucket
 	tick(2, map[string]int{"si_alice_bob:1": 1})
-	if d.m.tl.cursor != 125 || !strings.Contains(rowOf(d.m.View(), 125), "Bob: live 125") {
-		t.Errorf("cursor at %d, row 125 %q: want the cursor on the new newest message\n%s", d.m.tl.cursor, rowOf(d.m.View(), 125), d.m.View())
+	if d.m.tl.Cursor() != 125 || !strings.Contains(rowOf(d.m.View(), 125), "Bob: live 125") {
+		t.Errorf("cursor at %d, row 125 %q: want the cursor on the new newest message", d.m.tl.Cursor(), rowOf(d.m.View(), 125))
 	}
 
 	add(126, 230) // fills bucket 1 and starts bucket 2: one find for both
 	tick(2, map[string]int{"si_alice_bob:1": 1, "si_alice_bob:2": 1})
-	if d.m.tl.cursor != 230 {
-		t.Errorf("cursor at %d, want 230", d.m.tl.cursor)
+	if d.m.tl.Cursor() != 230 {
+		t.Errorf("cursor at %d, want 230", d.m.tl.Cursor())
 	}
 
 	d.keys("k") // reading back: the cursor stays where it is
 	add(231, 231)
 	tick(2, map[string]int{"si_alice_bob:2": 1})
-	if d.m.tl.cursor != 229 || d.m.tl.maxSeq() != 231 {
-		t.Errorf("cursor %d max %d, want the cursor left at 229 and the end at 231", d.m.tl.cursor, d.m.tl.maxSeq())
+	if d.m.tl.Cursor() != 229 || d.m.tl.MaxSeq() != 231 {
+		t.Errorf("cursor %d max %d, want the cursor left at 229 and the end at 231", d.m.tl.Cursor(), d.m.tl.MaxSeq())
 	}
 
 	d.keys("F") // off: a late tick reads nothing
 	before = st.Stats().RoundTrips
-	d.send(followTickMsg{req: d.m.tl.follow.req})
+	sendTick()
 	if got := st.Stats().RoundTrips - before; got != 0 {
 		t.Errorf("a tick after follow stopped took %d round trips", got)
 	}
@@ -99,11 +114,11 @@ func TestFollowReadsOnlyWhatArrived(t *testing.T) {
 // list's row of the followed conversation live, at no extra round trip,
 // and R re-reads the list.
 func TestListFollowsTheConversation(t *testing.T) {
-	manualTicks(t)
 	st, _ := newTestStore(t, false)
 	seedSmall(t, st)
 	opts, _ := testOptions(t, "alice")
 	d := newDriver(t, st, opts, 120, 40)
+	sendTick := manualTicks(d)
 	d.open(chatAB)
 	d.keys("F")
 	var msgs []*bucket.MsgData
@@ -113,7 +128,7 @@ func TestListFollowsTheConversation(t *testing.T) {
 	if _, err := st.InsertMessages(context.Background(), chatAB, 121, msgs); err != nil {
 		t.Fatal(err)
 	}
-	d.send(followTickMsg{req: d.m.tl.follow.req})
+	sendTick()
 	view := d.m.View()
 	if !strings.Contains(view, "@ Bob (22)") || !strings.Contains(view, "live 122") || strings.Contains(view, "@ Bob (20)") {
 		t.Errorf("after follow read seqs 121-122 the list does not show 22 unread and the new preview:\n%s", view)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
@@ -256,7 +257,7 @@ func TestGoldenInspectorCleared(t *testing.T) {
 
 func TestGoldenError(t *testing.T) {
 	s := startScreen(t)
-	s.tb.setFail(errBoom)
+	s.tb.SetFail(errBoom)
 	s.keys("/")
 	s.typeText(chatAB)
 	s.keys("enter", "enter")
@@ -281,7 +282,7 @@ func TestGoldenHelpNarrow(t *testing.T) {
 // TestGoldenMessageLog: a long load error, cut in the pane, whole in the log.
 func TestGoldenMessageLog(t *testing.T) {
 	s := startScreen(t)
-	s.tb.setFail(errLong)
+	s.tb.SetFail(errLong)
 	s.keys("/")
 	s.typeText(chatAB)
 	s.keys("enter", "enter")
@@ -341,8 +342,14 @@ func TestGoldenInspectorSmall(t *testing.T) {
 
 // TestGoldenFollow: follow mode on, said in the status bar and the footer.
 func TestGoldenFollow(t *testing.T) {
-	manualTicks(t)
-	s := startScreen(t)
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	m := testModel(st, opts).(*Model)
+	m.e.Tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil } // one poll, no timer
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30))
+	s := &screen{t: t, tm: tm}
+	s.waitFor("hello 120 from bob")
 	s.open()
 	s.keys("F")
 	s.waitFor("following (seq.max_seq)") // the first poll has answered

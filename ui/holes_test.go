@@ -17,8 +17,8 @@ func TestHoleRunIsOneRow(t *testing.T) {
 		want int64
 	}{{"j", 106}, {"j", 110}, {"k", 106}, {"k", 105}, {"}", 110}, {"{", 105}} {
 		d.keys(step.key)
-		if d.m.tl.cursor != step.want {
-			t.Fatalf("%s: cursor %d, want %d\n%s", step.key, d.m.tl.cursor, step.want, d.m.View())
+		if d.m.tl.Cursor() != step.want {
+			t.Fatalf("%s: cursor %d, want %d\n%s", step.key, d.m.tl.Cursor(), step.want, d.m.View())
 		}
 	}
 }
@@ -52,16 +52,16 @@ func TestUpCrossesMissingBuckets(t *testing.T) {
 		t.Fatalf("the holes of bucket 0 and the buckets never written are not one row each:\n%s", view)
 	}
 	d.keys("k")
-	if d.m.tl.cursor != 101 {
-		t.Fatalf("k from 1001: cursor %d, want the row of the missing buckets (101, its first seq)\n%s", d.m.tl.cursor, d.m.View())
+	if d.m.tl.Cursor() != 101 {
+		t.Fatalf("k from 1001: cursor %d, want the row of the missing buckets (101, its first seq)\n%s", d.m.tl.Cursor(), d.m.View())
 	}
 	d.keys("{")
-	if d.m.tl.cursor != 1 {
-		t.Fatalf("{ from the missing buckets: cursor %d, want 1\n%s", d.m.tl.cursor, d.m.View())
+	if d.m.tl.Cursor() != 1 {
+		t.Fatalf("{ from the missing buckets: cursor %d, want 1\n%s", d.m.tl.Cursor(), d.m.View())
 	}
 	d.keys("}")
-	if d.m.tl.cursor != 1001 {
-		t.Errorf("} from 1: cursor %d, want 1001", d.m.tl.cursor)
+	if d.m.tl.Cursor() != 1001 {
+		t.Errorf("} from 1: cursor %d, want 1001", d.m.tl.Cursor())
 	}
 }
 

@@ -84,7 +84,7 @@ func TestMessageLogHoldsErrorsInFull(t *testing.T) {
 	seedSmall(t, st)
 	opts, _ := testOptions(t, "alice")
 	d := newDriver(t, st, opts, 80, 30)
-	tb.setFail(errLong)
+	tb.SetFail(errLong)
 	d.open(chatAB)
 	d.keys(":") // to a bucket not held: the read fails, the cursor stays
 	d.typeText("5")

@@ -53,16 +53,16 @@ func TestBurstOverARunOfHolesCountsItAsOneRow(t *testing.T) {
 			d.open("sg_holes")
 			d.jump(c.from)
 			d.send(burst(strings.Repeat(c.keys, 300)))
-			if d.m.tl.cursor != c.to {
-				t.Errorf("300 %s in one burst from %d: cursor at %d, want %d", c.keys, c.from, d.m.tl.cursor, c.to)
+			if d.m.tl.Cursor() != c.to {
+				t.Errorf("300 %s in one burst from %d: cursor at %d, want %d", c.keys, c.from, d.m.tl.Cursor(), c.to)
 			}
 			// The same presses one at a time end on the same row.
 			d.jump(c.from)
 			for range 300 {
 				d.keys(c.keys)
 			}
-			if d.m.tl.cursor != c.to {
-				t.Errorf("300 single %s from %d: cursor at %d, want %d", c.keys, c.from, d.m.tl.cursor, c.to)
+			if d.m.tl.Cursor() != c.to {
+				t.Errorf("300 single %s from %d: cursor at %d, want %d", c.keys, c.from, d.m.tl.Cursor(), c.to)
 			}
 		})
 	}
@@ -86,7 +86,7 @@ func TestViewerBurstCyclesThePickersList(t *testing.T) {
 			d.keys("V")
 			d.keys("V")
 		}
-		got := d.m.tl.viewer
+		got := d.m.tl.Viewer()
 		if got != "bob" {
 			t.Errorf("V V (burst %v) from alice: viewing as %s, want bob (alice, carol, bob)", burstOf, got)
 		}

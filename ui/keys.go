@@ -1,25 +1,25 @@
 package ui
 
 import (
-	"github.com/chatlens/chatlens/ui/pages/timeline/model"
-
-	"fmt"
-
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/chatlens/chatlens/projection"
-	"github.com/chatlens/chatlens/store/bucket"
-	"github.com/chatlens/chatlens/ui/common"
 	"github.com/chatlens/chatlens/ui/components/lineinput"
 
 	"github.com/chatlens/chatlens/ui/pages/list"
 )
 
-// handleKey routes a key: an open input takes every key first (so typing
+// handleKey routes a key and shows what the part it reached has to say.
+func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
+	cmd := m.routeKey(k)
+	m.takeNotes()
+	return cmd
+}
+
+// routeKey routes a key: an open input takes every key first (so typing
 // never fires an action), then an overlay, then the global keys, then the
 // focused pane.
-func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
+func (m *Model) routeKey(k tea.KeyMsg) tea.Cmd {
 	if m.find != nil && !m.input.Open() && (key.Matches(k, m.e.Keys.Back) || k.Type == tea.KeyCtrlC) {
 		m.cancelFind() // a running find is what esc and ctrl+c stop first
 		m.setStatus("find cancelled", false)
@@ -95,13 +95,13 @@ func (m *Model) retry() tea.Cmd {
 	switch {
 	case m.list.Err() != nil:
 		return m.list.Retry()
-	case m.tl != nil && m.tl.err != nil:
-		return m.tl.retry()
+	case m.tl != nil && m.tl.Err() != nil:
+		return m.tl.Retry()
 	case m.tl != nil:
 		// Nothing failed: re-read what is held, so what another process
 		// wrote meanwhile (a script's revoke while the UI is open) shows.
 		m.setStatus("re-reading the buckets on screen and the list", false)
-		return tea.Batch(m.tl.reload(), m.reloadList())
+		return tea.Batch(m.tl.Reload(), m.reloadList())
 	case !m.list.Loading():
 		m.setStatus("re-reading the list", false)
 		return m.reloadList()
@@ -114,7 +114,7 @@ func (m *Model) retry() tea.Cmd {
 func (m *Model) toList() {
 	m.focus = paneList
 	if m.tl != nil {
-		m.list.Select(m.tl.cid)
+		m.list.Select(m.tl.ID())
 	}
 }
 
@@ -134,39 +134,27 @@ func (m *Model) listKey(k tea.KeyMsg) tea.Cmd {
 // inputs, writes, the viewer, the focus) and gives the rest to it.
 func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 	keys, t := m.e.Keys, m.tl
+	rowKey := key.Matches(k, keys.Revoke, keys.Delete, keys.MarkRead,
+		m.writeKeys.Revoke, m.writeKeys.Delete, m.writeKeys.MarkRead, keys.Inspect, keys.Copy, keys.Transcript)
 	switch {
 	case key.Matches(k, keys.Back):
-		if t.compareAs != "" {
-			t.stopCompare()
+		if t.Comparing() != "" {
+			t.StopCompare()
 		} else {
 			m.toList()
 		}
 	case key.Matches(k, keys.ViewAs):
 		m.openPicker(false)
-		return t.needMembers()
+		return t.NeedMembers()
 	case key.Matches(k, keys.CycleViewer):
-		return t.press(model.Key{Kind: model.CycleViewer}) // in the picker's order, once the members are read
+		return t.CycleViewer() // in the picker's order, once the members are read
 	case key.Matches(k, keys.Compare):
-		if t.compareAs != "" {
-			t.stopCompare()
-			return nil
+		cmd, pick := t.ToggleCompare()
+		if pick {
+			m.openPicker(true)
 		}
-		if peer := t.peerOf(t.viewer); peer != "" {
-			// A single chat has one other member: no choice to make.
-			return t.setCompare(peer)
-		}
-		m.openPicker(true)
-		return t.needMembers()
-	case t.win.PulledNothing() && t.compareAs == "" && key.Matches(k, keys.Revoke, keys.Delete, keys.MarkRead,
-		m.writeKeys.Revoke, m.writeKeys.Delete, m.writeKeys.MarkRead, keys.Inspect, keys.Copy, keys.Transcript):
-		// The viewer is shown no row: nothing for a row key to act on.
-		m.setStatus(fmt.Sprintf("%s is shown nothing of %s (no conversation document: OpenIM pulls them none of it); %s to view as someone else",
-			projection.SingleLine(t.viewer), projection.SingleLine(t.cid), common.KeyName(keys.ViewAsAny)), false)
-	case t.compareAs != "" && t.diffOnly && t.diffs.runAt(t.cursor) < 0 && key.Matches(k, keys.Revoke, keys.Delete, keys.MarkRead,
-		m.writeKeys.Revoke, m.writeKeys.Delete, m.writeKeys.MarkRead, keys.Inspect, keys.Copy, keys.Transcript):
-		// "Differences only" draws no row under the cursor (none found, or
-		// none yet): a row key would act on a seq the screen does not show.
-		m.setStatus(fmt.Sprintf("no difference under the cursor (seq %d is not shown); %s for all rows", t.cursor, common.KeyName(keys.DiffOnly)), false)
+		return cmd
+	case rowKey && t.NothingUnderCursor(): // said why
 	case key.Matches(k, keys.Revoke):
 		return m.askRevoke()
 	case key.Matches(k, keys.Delete):
@@ -181,37 +169,30 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		case key.Matches(k, m.writeKeys.MarkRead):
 			act = actRead
 		}
-		m.refuse(act, []int64{t.cursor}, "read-only: revoke, delete and mark read are disabled")
+		m.refuse(act, []int64{t.Cursor()}, "read-only: revoke, delete and mark read are disabled")
 	case key.Matches(k, keys.Inspect):
-		_, _, held := t.slot(t.cursor)
-		_, inGap := t.gapAtCursor()
-		switch {
-		case held || inGap:
+		open, cmd := t.Inspect()
+		if open {
 			m.openInspector()
-			if held && t.compareAs == "" { // (the compare inspector shows both viewers instead)
-				return t.loadReaders()
-			}
-		default:
-			m.setStatus(fmt.Sprintf("seq %d is not read yet: %s once it is on screen", t.cursor, common.KeyName(keys.Inspect)), false)
 		}
+		return cmd
 	case key.Matches(k, keys.Search):
-		m.input.Start(inSearch, "search: ", t.search.query, t.search.query != "") // typing replaces the last query
+		q := t.SearchQuery()
+		m.input.Start(inSearch, "search: ", q, q != "") // typing replaces the last query
 	case key.Matches(k, keys.NextHit):
-		return m.stepHit(true)
+		return t.StepHit(true)
 	case key.Matches(k, keys.PrevHit):
-		return m.stepHit(false)
+		return t.StepHit(false)
 	case key.Matches(k, keys.Jump):
 		m.startInput(inJump, "jump to seq or date (2006-01-02 15:04): ", "")
 	case key.Matches(k, keys.Copy):
 		m.askCopy()
 	case key.Matches(k, keys.Follow):
-		return m.toggleFollow()
+		return t.ToggleFollow()
 	case key.Matches(k, keys.Transcript):
 		m.askTranscript()
 	default:
-		cmd := t.Update(k)
-		m.takeNote()
-		return cmd
+		return t.Update(k)
 	}
 	return nil
 }
@@ -260,74 +241,13 @@ func (m *Model) submitInput(purpose lineinput.Purpose, value string) tea.Cmd {
 	case inViewAs:
 		return m.viewAsAnyone(value)
 	case inJump:
-		return m.jump(value)
+		return m.tl.Jump(value)
 	case inSearch:
-		return m.startSearch(value)
+		return m.tl.Search(value)
 	case inFindID:
 		return m.startFind(value)
 	case inTranscript:
-		return m.writeTranscript(value)
+		return m.tl.Transcript(value)
 	}
 	return nil
-}
-
-// viewAsAnyone switches to any user ID typed at the prompt that a stored
-// document names; a typo is said, with the nearest names (viewAsChecked).
-func (m *Model) viewAsAnyone(id string) tea.Cmd {
-	id = trimID(id)
-	if id == "" {
-		return nil
-	}
-	m.viewAsReq = m.e.NewReq()
-	return checkViewAs(m.e, m.viewAsReq, id)
-}
-
-// switchViewer is the one way the viewer changes (v, V, u): in the same
-// update the list's owner and title, the timeline's projection and header
-// change, and what belongs to the old viewer (the list's unread counts, the
-// read line) is hidden until the new viewer's arrives, so no frame shows
-// one viewer's title over another's counts.
-func (m *Model) switchViewer(id string) tea.Cmd {
-	if m.tl != nil && m.tl.tl.Viewer() != id {
-		// The timeline's model switches when the keys before are applied
-		// and id's window is read; followViewer follows it.
-		return m.tl.press(model.Key{Kind: model.ViewAs, Viewer: id})
-	}
-	return m.followSwitch(id)
-}
-
-// followSwitch switches the root and the timeline's drawing to id, reading
-// their list and, when not known, their window.
-func (m *Model) followSwitch(id string) tea.Cmd {
-	if m.tl != nil && m.tl.viewer != id {
-		m.tl.search = search{} // its hits are what the last viewer sees
-	}
-	m.setStatus(fmt.Sprintf("viewing as %s", id), false)
-	var cmds []tea.Cmd
-	var winReq common.ReqID // the timeline's window of id, when the list's read brings it
-	if m.tl != nil {
-		cmd, wait := m.tl.viewAs(id)
-		switch {
-		case wait && id != m.list.Owner():
-			winReq = m.tl.winReq
-		case wait:
-			cmd = loadWindow(m.e, m.tl.winReq, id, m.tl.base)
-		}
-		cmds = append(cmds, cmd)
-	}
-	if id != m.list.Owner() {
-		// The new owner's conversation and seq_user documents give both
-		// their list and their window of the open conversation.
-		var names map[string]string
-		var at *bucket.Window
-		if t := m.tl; t != nil {
-			names = t.names
-			if winReq != 0 {
-				base := t.base
-				at = &base
-			}
-		}
-		cmds = append(cmds, m.list.SwitchOwner(id, names, at, winReq))
-	}
-	return tea.Batch(cmds...)
 }

@@ -19,7 +19,7 @@ func TestListFilterIsFuzzy(t *testing.T) {
 		t.Fatalf("filter alcbob should show the chat with Bob only:\n%s", view)
 	}
 	d.keys("enter", "enter")
-	if d.m.tl == nil || d.m.tl.cid != chatAB {
+	if d.m.tl == nil || d.m.tl.ID() != chatAB {
 		t.Errorf("enter did not open %s", chatAB)
 	}
 }

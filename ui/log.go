@@ -37,7 +37,7 @@ func (m *Model) noteProblems() {
 	m.log.Add("notice", notice, now, true)
 	m.log.Add("list", prefixed("conversation list: ", errText(m.list.Err())), now, false)
 	if m.tl != nil {
-		m.log.Add("timeline", prefixed(m.tl.cid+": ", errText(m.tl.err)), now, false)
+		m.log.Add("timeline", prefixed(m.tl.ID()+": ", errText(m.tl.Err())), now, false)
 	}
 	if m.e.Store != nil {
 		m.log.Add("cache", prefixed("cache failing, reading the store: ", errText(m.e.Store.Stats().CacheError)), now, false)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -23,6 +22,8 @@ import (
 	"github.com/chatlens/chatlens/ui/components/picker"
 
 	"github.com/chatlens/chatlens/ui/pages/list"
+
+	"github.com/chatlens/chatlens/ui/pages/timeline"
 )
 
 type pane int
@@ -53,7 +54,7 @@ type Model struct {
 	focus         pane
 
 	list list.Model
-	tl   *timeline
+	tl   *timeline.Model
 	find *finding // a find by message ID in flight (find.go)
 
 	overlay    overlay
@@ -130,9 +131,15 @@ func (m *Model) reloadList() tea.Cmd { return m.list.Load() }
 
 func (m *Model) setStatus(s string, isErr bool) { m.status, m.statusErr = s, isErr }
 
-// takeNotes shows what the list had to say.
+// takeNotes shows what the list or the timeline had to say.
 func (m *Model) takeNotes() {
 	if n, ok := m.list.TakeNote(); ok {
+		m.setStatus(n.Text, n.IsErr)
+	}
+	if m.tl == nil {
+		return
+	}
+	if n, ok := m.tl.TakeNote(); ok {
 		m.setStatus(n.Text, n.IsErr)
 	}
 }
@@ -141,7 +148,7 @@ func (m *Model) takeNotes() {
 // conversation is open, else the owner of the list.
 func (m *Model) viewer() string {
 	if m.tl != nil {
-		return m.tl.viewer
+		return m.tl.Viewer()
 	}
 	return m.list.Owner()
 }
@@ -151,6 +158,7 @@ func (m *Model) viewer() string {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
 	cmd = tea.Batch(cmd, m.followViewer())
+	m.takeNotes()
 	m.noteProblems()
 	m.layout()
 	return m, cmd
@@ -164,7 +172,7 @@ func (m *Model) layout() {
 	m.list.SetFocused(m.focus == paneList)
 	m.list.SetSize(ps.listW, ps.inner)
 	if m.tl != nil {
-		m.tl.focused = m.focus == paneTimeline
+		m.tl.SetFocused(m.focus == paneTimeline)
 		m.tl.SetSize(ps.tlW, ps.inner)
 	}
 	m.input.SetSize(m.width, 1)
@@ -175,7 +183,7 @@ func (m *Model) layout() {
 	m.copyChoice.SetSize(m.width, h)
 	if m.overlay == ovInspector && m.tl != nil {
 		m.inspector.SetSize(m.width, h)
-		m.inspector.SetContent(m.tl.cursor, m.inspectorLines())
+		m.inspector.SetContent(m.tl.Cursor(), m.tl.InspectorLines(m.width))
 	}
 }
 
@@ -183,10 +191,6 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case connectedMsg:
 		return m, m.connected(msg)
-	case followTickMsg:
-		return m, m.followTicked(msg)
-	case followPolledMsg:
-		return m, m.followPolled(msg)
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.help.Width = msg.Width
@@ -194,45 +198,24 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.withRefusals(m.handleKeys(msg))
 	case tea.MouseMsg:
 		return m, m.handleMouse(msg)
-	case bucketsLoadedMsg:
-		if m.tl != nil {
-			cmd := m.tl.loaded(msg)
-			if m.tl.follow.on {
-				m.followList()
-			}
-			return m, cmd
-		}
-	case membersLoadedMsg:
+	case timeline.MembersLoadedMsg:
 		return m, m.withRefusals(m.membersLoaded(msg))
-	case windowLoadedMsg:
-		if m.tl != nil {
-			return m, m.windowLoaded(msg)
-		}
+	case viewAsCheckedMsg:
+		return m, m.viewAsChecked(msg)
 	case actionDoneMsg:
 		return m, m.actionDone(msg)
 	case readSeqLoadedMsg:
 		return m, m.readSeqLoaded(msg)
-	case searchStepMsg:
-		return m, m.searchStep(msg)
-	case diffStepMsg:
-		return m, m.diffStepped(msg)
 	case findEvent:
 		return m, m.findEvent(msg)
-	case viewAsCheckedMsg:
-		return m, m.viewAsChecked(msg)
-	case jumpResolvedMsg:
-		return m, m.jumpResolved(msg)
-	case transcriptWrittenMsg:
-		m.transcriptWritten(msg)
-	case readersLoadedMsg:
-		if m.tl != nil {
-			m.tl.readersLoaded(msg)
-		}
 	case copychoice.CopiedMsg:
 		m.setStatus(msg.Status())
 	case msglog.AuditLoadedMsg:
 		return m, m.logBox.Update(msg)
 	default:
+		if cmd, ok := m.timelineReply(msg); ok {
+			return m, cmd
+		}
 		if cmd, ok := m.listReply(msg); ok {
 			return m, cmd
 		}
@@ -243,13 +226,26 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// timelineReply gives the timeline a reply to its reads (ok false: not
+// one), and keeps the list's row of a followed conversation live.
+func (m *Model) timelineReply(msg tea.Msg) (tea.Cmd, bool) {
+	if m.tl == nil {
+		return nil, false
+	}
+	cmd, ok := m.tl.Reply(msg)
+	if ok {
+		m.followList()
+	}
+	return cmd, ok
+}
+
 // listReply gives the list a reply to its reads (ok false: not one), and
 // the timeline what the reply brought for it: the names read, the window
 // it waits for.
 func (m *Model) listReply(msg tea.Msg) (tea.Cmd, bool) {
 	open := ""
 	if m.tl != nil {
-		open = m.tl.cid
+		open = m.tl.ID()
 	}
 	res, ok := m.list.Reply(msg, open)
 	if !ok {
@@ -259,10 +255,10 @@ func (m *Model) listReply(msg tea.Msg) (tea.Cmd, bool) {
 	var win tea.Cmd
 	if t := m.tl; t != nil {
 		if res.Names != nil {
-			maps.Copy(t.names, res.Names)
+			t.AddNames(res.Names)
 		}
 		if w := res.Window; w != nil {
-			win = m.windowLoaded(windowLoadedMsg{req: w.Req, viewer: w.Viewer, win: w.Win, err: w.Err})
+			win = t.TakeWindow(w.Req, w.Viewer, w.Win, w.Err)
 		}
 	}
 	return tea.Batch(win, res.Cmd), true
@@ -279,50 +275,20 @@ func (m *Model) childMsg(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// jumpResolved moves the cursor where a background jump found, unless a
-// newer jump (G, g, another seq or date) came first.
-func (m *Model) jumpResolved(msg jumpResolvedMsg) tea.Cmd {
-	t := m.tl
-	if t == nil || msg.req != t.jumpReq {
-		return nil
-	}
-	t.jumpReq = 0
-	if msg.err != nil {
-		m.setStatus("jump: "+msg.err.Error(), true)
-		return nil
-	}
-	m.setStatus(fmt.Sprintf("jumped to seq %d", msg.seq), false)
-	return t.jumpTo(msg.seq)
-}
-
-// windowLoaded takes a viewer's window the timeline waits for: its viewer's
-// after a switch, or the compare view's; any other is of a viewer left.
-func (m *Model) windowLoaded(msg windowLoadedMsg) tea.Cmd {
-	t := m.tl
-	switch msg.req {
-	case t.winReq:
-		t.winReq = 0
-	case t.compareReq:
-		t.compareReq = 0
-	default:
-		return nil
-	}
-	if msg.err != nil {
-		m.setStatus("window of "+msg.viewer+": "+msg.err.Error(), true)
-		return nil
-	}
-	return t.windowLoaded(msg)
-}
-
 // openSelected opens the conversation under the list cursor as the list owner.
 func (m *Model) openSelected() tea.Cmd {
 	it := m.list.Selected()
 	if it == nil {
 		return nil
 	}
-	m.tl = newTimeline(m.e, it, m.list.Owner(), m.list.Names())
+	m.tl = timeline.New(m.e, conversation(it), m.list.Owner(), m.list.Names())
 	m.focus = paneTimeline
-	return m.tl.open()
+	return m.tl.Open()
+}
+
+// conversation is what the timeline takes of a row of the list.
+func conversation(it *list.Item) timeline.Conversation {
+	return timeline.Conversation{Sum: it.Sum, Name: it.Name, Peer: it.Peer}
 }
 
 func (m *Model) actionDone(msg actionDoneMsg) tea.Cmd {
@@ -359,8 +325,8 @@ func (m *Model) actionDone(msg actionDoneMsg) tea.Cmd {
 	} else {
 		cmds = append(cmds, m.reloadList())
 	}
-	if t := m.tl; t != nil && t.cid == msg.cid {
-		cmds = append(cmds, t.refreshAfterWrite(msg.seqs))
+	if t := m.tl; t != nil && t.ID() == msg.cid {
+		cmds = append(cmds, t.RefreshAfterWrite(msg.seqs))
 	}
 	return tea.Batch(cmds...)
 }

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"github.com/chatlens/chatlens/ui/pages/timeline/model"
-
 	"strconv"
 	"strings"
 
@@ -28,15 +26,7 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 		return nil
 	}
 	if m.focus == paneTimeline && m.tl != nil {
-		kind, n := model.Down, delta
-		if delta < 0 {
-			kind, n = model.Up, -delta
-		}
-		var cmds []tea.Cmd
-		for range n {
-			cmds = append(cmds, m.tl.press(model.Key{Kind: kind}))
-		}
-		return tea.Batch(cmds...)
+		return m.tl.Scroll(delta)
 	}
 	m.list.Move(delta)
 	return nil
@@ -83,5 +73,5 @@ func (m *Model) clickTimeline(line int) tea.Cmd {
 		return nil
 	}
 	m.focus = paneTimeline
-	return m.tl.jumpTo(seq) // a seq, not a row count: a gap is one row for many seqs
+	return m.tl.JumpTo(seq) // a seq, not a row count: a gap is one row for many seqs
 }

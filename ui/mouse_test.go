@@ -33,21 +33,21 @@ func TestClickSelects(t *testing.T) {
 	opts.Mouse = true
 	d := newDriver(t, st, opts, 120, 40)
 	d.send(click(5, lineOf(t, d.m.View(), "@ Bob")))
-	if d.m.tl == nil || d.m.tl.cid != chatAB {
+	if d.m.tl == nil || d.m.tl.ID() != chatAB {
 		t.Fatalf("clicking Bob did not open the chat:\n%s", d.m.View())
 	}
 	view := d.m.View()
 	d.send(click(60, lineOf(t, view, "hello 103 from alice")))
-	if d.m.tl.cursor != 103 {
-		t.Errorf("cursor at %d after clicking seq 103", d.m.tl.cursor)
+	if d.m.tl.Cursor() != 103 {
+		t.Errorf("cursor at %d after clicking seq 103", d.m.tl.Cursor())
 	}
 	d.send(click(60, lineOf(t, d.m.View(), "Alice read up to here")))
-	if d.m.tl.cursor != 103 {
-		t.Errorf("clicking the read line moved the cursor to %d", d.m.tl.cursor)
+	if d.m.tl.Cursor() != 103 {
+		t.Errorf("clicking the read line moved the cursor to %d", d.m.tl.Cursor())
 	}
 	d.send(click(5, lineOf(t, d.m.View(), "# Team")))
-	if d.m.tl.cid != chatT {
-		t.Errorf("clicking Team in the list opened %s", d.m.tl.cid)
+	if d.m.tl.ID() != chatT {
+		t.Errorf("clicking Team in the list opened %s", d.m.tl.ID())
 	}
 }
 
@@ -60,8 +60,8 @@ func TestClickNarrow(t *testing.T) {
 	d := newDriver(t, st, opts, 60, 30)
 	d.open(chatAB)
 	d.send(click(30, lineOf(t, d.m.View(), "hello 110 from bob")))
-	if d.m.tl.cursor != 110 {
-		t.Errorf("cursor at %d after clicking seq 110 at 60 columns", d.m.tl.cursor)
+	if d.m.tl.Cursor() != 110 {
+		t.Errorf("cursor at %d after clicking seq 110 at 60 columns", d.m.tl.Cursor())
 	}
 }
 
@@ -76,7 +76,7 @@ func TestClickBelowAGap(t *testing.T) {
 	d.open(chatFar)
 	d.jump(5)
 	d.send(click(60, lineOf(t, d.m.View(), "1000000004 ")))
-	if d.m.tl.cursor != farSeq+3 {
-		t.Errorf("clicking seq %d below the gap put the cursor at %d", farSeq+3, d.m.tl.cursor)
+	if d.m.tl.Cursor() != farSeq+3 {
+		t.Errorf("clicking seq %d below the gap put the cursor at %d", farSeq+3, d.m.tl.Cursor())
 	}
 }

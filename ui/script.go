@@ -89,7 +89,7 @@ func (s *Script) Cursor() int64 {
 	if s.m.tl == nil {
 		return 0
 	}
-	return s.m.tl.cursor
+	return s.m.tl.Cursor()
 }
 
 // Viewer is whose eyes the screen uses.

@@ -34,11 +34,11 @@ func (d *driver) search(q string) {
 func TestSearchStartsAtTheCursor(t *testing.T) {
 	d := searchDriver(t, 60)
 	d.search("hello 11")
-	if d.m.tl.cursor != 11 {
-		t.Fatalf("first hit from seq 60 at %d, want 11 (the nearest older)", d.m.tl.cursor)
+	if d.m.tl.Cursor() != 11 {
+		t.Fatalf("first hit from seq 60 at %d, want 11 (the nearest older)", d.m.tl.Cursor())
 	}
-	if got := len(d.m.tl.search.hits); got != 10 { // 115 is malformed, no text
-		t.Errorf("hits %v, want 10 of them", d.m.tl.search.hits)
+	if got := d.m.tl.SearchProgress(); !strings.Contains(got, "of 10 hits") { // 115 is malformed, no text
+		t.Errorf("the search says %q, want 10 hits", got)
 	}
 }
 
@@ -48,17 +48,17 @@ func TestSearchStartsAtTheCursor(t *testing.T) {
 func TestSearchWrapsWithANote(t *testing.T) {
 	d := searchDriver(t, 5)
 	d.search("hello 11")
-	if d.m.tl.cursor != 11 {
-		t.Fatalf("from seq 5: cursor %d, want 11, the nearest hit", d.m.tl.cursor)
+	if d.m.tl.Cursor() != 11 {
+		t.Fatalf("from seq 5: cursor %d, want 11, the nearest hit", d.m.tl.Cursor())
 	}
 	d.jump(11)
 	d.keys("n")
-	if d.m.tl.cursor != 119 || !strings.Contains(d.m.status, "wrapped to the newest") {
-		t.Errorf("n at the oldest hit: cursor %d, status %q", d.m.tl.cursor, d.m.status)
+	if d.m.tl.Cursor() != 119 || !strings.Contains(d.m.status, "wrapped to the newest") {
+		t.Errorf("n at the oldest hit: cursor %d, status %q", d.m.tl.Cursor(), d.m.status)
 	}
 	d.keys("N")
-	if d.m.tl.cursor != 11 || !strings.Contains(d.m.status, "wrapped to the oldest") {
-		t.Errorf("N at the newest hit: cursor %d, status %q", d.m.tl.cursor, d.m.status)
+	if d.m.tl.Cursor() != 11 || !strings.Contains(d.m.status, "wrapped to the oldest") {
+		t.Errorf("N at the newest hit: cursor %d, status %q", d.m.tl.Cursor(), d.m.status)
 	}
 }
 
@@ -76,8 +76,8 @@ func TestSearchOffersTheLastQuerySelected(t *testing.T) {
 		t.Errorf("typing over the offered query gave %q, want %q", v, "hello 2")
 	}
 	d.keys("esc", "/", "enter")
-	if d.m.tl.search.query != "hello 11" {
-		t.Errorf("enter on the offered query searched %q", d.m.tl.search.query)
+	if d.m.tl.SearchQuery() != "hello 11" {
+		t.Errorf("enter on the offered query searched %q", d.m.tl.SearchQuery())
 	}
 }
 
@@ -120,11 +120,17 @@ func TestSearchMatchesFarQuotesAsShown(t *testing.T) {
 	d := newDriver(t, st, opts, 120, 40)
 	d.open(chatQ)
 	d.search("carol revoked")
-	for d.m.tl.search.scanning {
-		d.keys("n")
+	if p := d.m.tl.SearchProgress(); strings.Contains(p, "scanning") || !strings.Contains(p, " 3 hits") {
+		t.Errorf("the search says %q, want 3 hits, the scan done", p)
 	}
-	if got := d.m.tl.search.hits; !slices.Equal(got, []int64{3, 340, 350}) {
-		t.Errorf("hits %v, want [3 340 350]: the revoked message and both quotes of it", got)
+	// From the newest message, n steps to the older hits.
+	hits := []int64{d.m.tl.Cursor()}
+	for range 2 {
+		d.keys("n")
+		hits = append(hits, d.m.tl.Cursor())
+	}
+	if !slices.Equal(hits, []int64{350, 340, 3}) {
+		t.Errorf("hits %v, want [350 340 3]: both quotes of the revoked message and the message", hits)
 	}
 }
 
@@ -137,12 +143,12 @@ func TestSearchCountsHitsFromTheNewest(t *testing.T) {
 	d := newDriver(t, st, opts, 120, 40)
 	d.open(chatAB)
 	d.search("hello 11")
-	if d.m.tl.cursor != 119 || !strings.Contains(d.m.tl.searchProgress(), "hit 1 of 10") {
-		t.Fatalf("at seq %d: %q, want the newest hit, 1 of 10", d.m.tl.cursor, d.m.tl.searchProgress())
+	if d.m.tl.Cursor() != 119 || !strings.Contains(d.m.tl.SearchProgress(), "hit 1 of 10") {
+		t.Fatalf("at seq %d: %q, want the newest hit, 1 of 10", d.m.tl.Cursor(), d.m.tl.SearchProgress())
 	}
 	d.keys("n")
-	if d.m.tl.cursor != 118 || !strings.Contains(d.m.tl.searchProgress(), "hit 2 of 10") {
-		t.Errorf("n: at seq %d, %q; want 118, hit 2 of 10", d.m.tl.cursor, d.m.tl.searchProgress())
+	if d.m.tl.Cursor() != 118 || !strings.Contains(d.m.tl.SearchProgress(), "hit 2 of 10") {
+		t.Errorf("n: at seq %d, %q; want 118, hit 2 of 10", d.m.tl.Cursor(), d.m.tl.SearchProgress())
 	}
 }
 
@@ -153,16 +159,16 @@ func TestSearchCountsHitsFromTheNewest(t *testing.T) {
 func TestSearchLandsOnTheNearestHitEitherWay(t *testing.T) {
 	d := searchDriver(t, 100)
 	d.search("hello 11")
-	if d.m.tl.cursor != 110 || !strings.Contains(d.m.tl.searchProgress(), "hit 9 of 10") {
-		t.Fatalf("from seq 100: at %d, %q; want 110, hit 9 of 10", d.m.tl.cursor, d.m.tl.searchProgress())
+	if d.m.tl.Cursor() != 110 || !strings.Contains(d.m.tl.SearchProgress(), "hit 9 of 10") {
+		t.Fatalf("from seq 100: at %d, %q; want 110, hit 9 of 10", d.m.tl.Cursor(), d.m.tl.SearchProgress())
 	}
 	d.keys("n")
-	if d.m.tl.cursor != 11 || !strings.Contains(d.m.tl.searchProgress(), "hit 10 of 10") {
-		t.Errorf("n from 110: at %d, %q; want 11, hit 10 of 10", d.m.tl.cursor, d.m.tl.searchProgress())
+	if d.m.tl.Cursor() != 11 || !strings.Contains(d.m.tl.SearchProgress(), "hit 10 of 10") {
+		t.Errorf("n from 110: at %d, %q; want 11, hit 10 of 10", d.m.tl.Cursor(), d.m.tl.SearchProgress())
 	}
 	d.keys("N")
-	if d.m.tl.cursor != 110 {
-		t.Errorf("N from 11: at %d, want 110", d.m.tl.cursor)
+	if d.m.tl.Cursor() != 110 {
+		t.Errorf("N from 11: at %d, want 110", d.m.tl.Cursor())
 	}
 }
 
@@ -183,7 +189,7 @@ func TestSearchFooterGoesWithTheSearch(t *testing.T) {
 	d.keys("u")
 	d.typeText("bob")
 	d.keys("enter")
-	if strings.Contains(d.m.View(), "hits ·") || len(d.m.tl.search.hits) != 0 {
+	if strings.Contains(d.m.View(), "hits ·") || d.m.tl.SearchProgress() != "" {
 		t.Errorf("the footer keeps alice's search as bob:\n%s", d.m.View())
 	}
 }
@@ -209,12 +215,12 @@ func TestSearchLandsOnTheBucketsItRead(t *testing.T) {
 	opts, _ := testOptions(t, "alice")
 	d := newDriver(t, st, opts, 120, 40)
 	d.open(cid)
-	tb.resetReads()
+	tb.ResetReads()
 	d.search("needle")
-	if d.m.tl.cursor != 150 || rowOf(d.m.View(), 150) == "" {
-		t.Fatalf("cursor %d after the search, want 150 drawn:\n%s", d.m.tl.cursor, d.m.View())
+	if d.m.tl.Cursor() != 150 || rowOf(d.m.View(), 150) == "" {
+		t.Fatalf("cursor %d after the search, want 150 drawn:\n%s", d.m.tl.Cursor(), d.m.View())
 	}
-	for id, n := range tb.resetReads() {
+	for id, n := range tb.ResetReads() {
 		if n > 1 {
 			t.Errorf("bucket %s read %d times", id, n)
 		}

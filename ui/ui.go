@@ -6,14 +6,15 @@
 // that number: the rule is written once, at common.ReqID.
 //
 // The screen is made of components (common.Component), each with its
-// Update, View, SetSize and key help: the conversation list (pages/list),
-// the timeline (timeline*.go) and its compare view (compareview.go), and
+// Update, View, SetSize and key help: two pages, the conversation list
+// (pages/list) and the open conversation's timeline (pages/timeline), and
 // the parts under components/: the viewer picker, the confirm dialog, the
 // inspector, the help and the message log (both scroll boxes), the copy
-// choice and the bottom input. The root model (model.go, keys.go) routes to
-// them and does what reaches beyond one: opening a conversation or a
-// dialog, writing, switching the viewer. Every key they answer to is a
-// binding of keymap.KeyMap, so keys.json reaches all of them.
+// choice and the bottom input. This root model (model.go, keys.go,
+// view.go) routes keys and replies to them, lays them out, and does what
+// reaches beyond one: opening a conversation or a dialog, writing,
+// switching the viewer. Every key they answer to is a binding of
+// keymap.KeyMap, so keys.json reaches all of them.
 package ui
 
 import (
@@ -110,6 +111,7 @@ func newCommon(ctx context.Context, st *store.Store, opts Options, theme themes.
 		e.Clip = os.Stdout
 	}
 	e.Tmux = copychoice.RunTmux
+	e.Tick = tea.Tick
 	if st != nil {
 		e.UseStore(st)
 	} else if e.ReadOnly {

@@ -54,7 +54,7 @@ type paneSizes struct {
 
 func (m *Model) paneSizes() paneSizes {
 	inner := m.bodyHeight() - 2
-	comparing := m.tl != nil && m.tl.compareAs != "" && m.focus == paneTimeline
+	comparing := m.tl != nil && m.tl.Comparing() != "" && m.focus == paneTimeline
 	if m.width < narrow || m.tl == nil || comparing {
 		return paneSizes{single: true, listW: m.width - 2, tlW: m.width - 2, inner: inner}
 	}
@@ -103,15 +103,15 @@ func (m *Model) statusBar() string {
 		parts = append(parts, "read-only") // before anything a narrow bar may cut
 	}
 	if t := m.tl; t != nil {
-		parts = append(parts, t.cid)
-		if !t.empty() {
-			parts = append(parts, fmt.Sprintf("seq %d/%d · bucket %d", t.cursor, t.maxSeq(), bucket.BucketIndex(t.cursor)))
+		parts = append(parts, t.ID())
+		if !t.Empty() {
+			parts = append(parts, fmt.Sprintf("seq %d/%d · bucket %d", t.Cursor(), t.MaxSeq(), bucket.BucketIndex(t.Cursor())))
 		}
 		parts = append(parts, "times "+common.ZoneLabel(m.e.Loc, m.e.Now())) // the one place the zone is said
-		if t.follow.on {
+		if on, from := t.Following(); on {
 			f := "following"
-			if t.follow.from != "" {
-				f += " (" + t.follow.from + ")" // where the new max seq is read
+			if from != "" {
+				f += " (" + from + ")" // where the new max seq is read
 			}
 			parts = append(parts, f)
 		}
@@ -155,10 +155,10 @@ func (m *Model) footer() string {
 			line = projection.Truncate(line, max(0, m.width-projection.Width(more))) + more
 		}
 		return style.Render(projection.Truncate(line, m.width))
-	case m.tl != nil && m.tl.search.query != "" && m.focus == paneTimeline:
-		return th.Accent.Render(projection.Truncate(m.tl.searchProgress(), m.width))
-	case m.tl != nil && m.tl.compareAs != "" && m.focus == paneTimeline && m.overlay == ovNone:
-		return th.Accent.Render(projection.Truncate(m.tl.diffProgress(), m.width))
+	case m.tl != nil && m.tl.SearchQuery() != "" && m.focus == paneTimeline:
+		return th.Accent.Render(projection.Truncate(m.tl.SearchProgress(), m.width))
+	case m.tl != nil && m.tl.Comparing() != "" && m.focus == paneTimeline && m.overlay == ovNone:
+		return th.Accent.Render(projection.Truncate(m.tl.DiffProgress(), m.width))
 	}
 	if m.overlay != ovNone {
 		return m.keyHints(m.hints(), m.width)

@@ -73,7 +73,7 @@ func TestAcceptedMarkReadMovesNoReadLine(t *testing.T) {
 	if !strings.Contains(d.m.status, "the store does not show it yet") {
 		t.Fatalf("status %q, want the store not showing it", d.m.status)
 	}
-	if r := d.m.tl.win.ReadSeq; r != 0 {
+	if r := d.m.tl.Window().ReadSeq; r != 0 {
 		t.Errorf("read seq on screen %d, want 0 as the store has it", r)
 	}
 	if v := d.m.View(); strings.Contains(v, "read up to here") {
@@ -123,7 +123,7 @@ func TestAPartWriteIsReadBack(t *testing.T) {
 	if s := d.m.status; !strings.Contains(s, "mark read seq 1-4 as bob: partly done: ") || !strings.Contains(s, "read seq raised to 2") {
 		t.Errorf("status %q, want partly done, read seq raised to 2", s)
 	}
-	if r := d.m.tl.win.ReadSeq; r != 2 {
+	if r := d.m.tl.Window().ReadSeq; r != 2 {
 		t.Errorf("read seq on screen %d, want the store's 2", r)
 	}
 	if !strings.Contains(d.m.View(), "read up to here (seq 2)") {

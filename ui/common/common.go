@@ -8,6 +8,8 @@ import (
 	"io"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/chatlens/chatlens/keymap"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/themes"
@@ -15,16 +17,18 @@ import (
 
 // Common is what every part of the UI shares: the store, the look, the keys.
 type Common struct {
-	Ctx           context.Context
-	Store         *store.Store
-	Theme         themes.Theme
-	Keys          keymap.KeyMap
-	ReadOnly      bool
-	Deployment    bool // confirm dialogs say which notification chatlens does not send
-	Admin         bool // writes act as an app admin
-	Operator      string
-	Loc           *time.Location
-	Now           func() time.Time
+	Ctx        context.Context
+	Store      *store.Store
+	Theme      themes.Theme
+	Keys       keymap.KeyMap
+	ReadOnly   bool
+	Deployment bool // confirm dialogs say which notification chatlens does not send
+	Admin      bool // writes act as an app admin
+	Operator   string
+	Loc        *time.Location
+	Now        func() time.Time
+	// Tick is tea.Tick, follow mode's timer; tests tick by hand.
+	Tick          func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd
 	Clip          io.Writer                                          // where y's OSC 52 goes
 	Tmux          func(stdin string, args ...string) (string, error) // runs tmux (y inside tmux)
 	Version       string                                             // chatlens's, for transcripts

@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"bytes"
@@ -8,21 +8,48 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
 
 	"github.com/chatlens/chatlens/ui/common"
 )
 
+// Inspect is i on the row under the cursor: open reports something to
+// inspect (a held slot, a gap); cmd reads who has read it (not in the
+// compare view, which shows both viewers instead). Else it says why not.
+func (t *Model) Inspect() (open bool, cmd tea.Cmd) {
+	_, _, held := t.Slot(t.cursor)
+	_, inGap := t.gapAtCursor()
+	switch {
+	case held && t.compareAs == "":
+		return true, t.loadReaders()
+	case held || inGap:
+		return true, nil
+	}
+	t.say(fmt.Sprintf("seq %d is not read yet: %s once it is on screen", t.cursor, common.KeyName(t.e.Keys.Inspect)), false)
+	return false, nil
+}
+
+// InspectorLines are the inspector's lines for the cursor, width cells
+// wide: in the compare view, beside both viewers' projections.
+func (t *Model) InspectorLines(width int) []string {
+	lines := t.inspectLines()
+	if _, inGap := t.gapAtCursor(); t.compareAs != "" && !inGap {
+		lines = besides(lines, t.compareLines(), (width-4-3)/2)
+	}
+	return lines
+}
+
 // inspectLines is the raw slot under the cursor for support staff: where it
 // lives, its del_list, revoke and is_read, and the stored message with its
 // content JSON pretty-printed, then what the viewer sees. Every line is
 // sanitised: stored text is untrusted.
-func (t *timeline) inspectLines() []string {
+func (t *Model) inspectLines() []string {
 	if g, ok := t.gapAtCursor(); ok {
 		return t.gapLines(g)
 	}
-	s, b, ok := t.slot(t.cursor)
+	s, b, ok := t.Slot(t.cursor)
 	if !ok {
 		return []string{"not loaded"}
 	}
@@ -45,7 +72,7 @@ func (t *timeline) inspectLines() []string {
 		}
 	}
 	if t.compareAs == "" { // (the compare view says it beside, for both)
-		m, _ := t.message(t.cursor, t.viewer)
+		m, _ := t.Message(t.cursor, t.viewer)
 		for i, why := range projection.Explain(m, t.win, t.e.Loc) {
 			add("%s%s", map[bool]string{true: "why         ", false: "            "}[i == 0], why)
 		}
@@ -84,7 +111,7 @@ func (t *timeline) inspectLines() []string {
 
 // gapLines is the inspector of a run of buckets with nothing stored: no
 // slot to show, so what is missing and what a pull of those seqs returns.
-func (t *timeline) gapLines(g gap) []string {
+func (t *Model) gapLines(g gap) []string {
 	from, to := max(bucket.FirstSeq(g.lo), t.minSeq()), min(bucket.LastSeq(g.hi), t.maxSeq())
 	first, last := bucket.DocIDForSeq(t.cid, bucket.FirstSeq(g.lo)), bucket.DocIDForSeq(t.cid, bucket.FirstSeq(g.hi))
 	docs := first
@@ -107,13 +134,13 @@ func (t *timeline) gapLines(g gap) []string {
 
 // seenBy is what viewer sees at the cursor and, with why, which rules made
 // it so (side names the compare view's column, "" outside it).
-func (t *timeline) seenBy(viewer, side string, why bool) []string {
+func (t *Model) seenBy(viewer, side string, why bool) []string {
 	var out []string
 	add := func(format string, args ...any) {
 		out = append(out, projection.Sanitize(fmt.Sprintf(format, args...)))
 	}
 	add("%sas %s sees it:", side, viewer)
-	m, _ := t.message(t.cursor, viewer)
+	m, _ := t.Message(t.cursor, viewer)
 	if w, ok := t.wins[viewer]; ok && viewer != t.viewer && w.PulledNothing() {
 		add("  nothing: they own no conversation document for it, so OpenIM pulls them none of it")
 	} else if viewer != t.viewer && t.outsideWindow(viewer, t.cursor) {
@@ -137,9 +164,9 @@ func (t *timeline) seenBy(viewer, side string, why bool) []string {
 
 // compareLines is the compare view's right column of the inspector: both
 // viewers' projections, their reasons, and what sets them apart.
-func (t *timeline) compareLines() []string {
-	a, _ := t.message(t.cursor, t.viewer)
-	b, _ := t.message(t.cursor, t.compareAs)
+func (t *Model) compareLines() []string {
+	a, _ := t.Message(t.cursor, t.viewer)
+	b, _ := t.Message(t.cursor, t.compareAs)
 	reason := projection.DiffReason(a, b, false, t.outsideWindow(t.compareAs, t.cursor))
 	out := []string{projection.Sanitize("A and B: " + projection.ReasonText(reason, t.viewer, t.compareAs)), ""}
 	out = append(out, t.seenBy(t.viewer, "A ", true)...)

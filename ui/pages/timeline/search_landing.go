@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"maps"
@@ -61,10 +61,10 @@ func landingFor(bs []*bucket.Bucket, hits []int64, lookup bucket.Lookup, minSeq,
 
 // landOn jumps to a search hit, with the buckets the search read around
 // it when it has them; the rest as any jump reads them.
-func (t *timeline) landOn(seq int64) tea.Cmd {
+func (t *Model) landOn(seq int64) tea.Cmd {
 	l := t.search.landing
 	t.search.landing = nil
-	if _, _, held := t.slot(seq); held || l == nil || l.maxSeq != t.maxSeq() || !inBatch(l.buckets)(bucket.BucketIndex(seq)) {
+	if _, _, held := t.Slot(seq); held || l == nil || l.maxSeq != t.maxSeq() || !inBatch(l.buckets)(bucket.BucketIndex(seq)) {
 		return t.jumpTo(seq)
 	}
 	maps.Copy(t.quoted, l.quoted)

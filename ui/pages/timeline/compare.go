@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"fmt"
@@ -56,7 +56,7 @@ type diffStepMsg struct {
 
 // restartDiffs starts the scan once both windows are known; before that,
 // or when not comparing, it drops what an old scan found.
-func (t *timeline) restartDiffs() tea.Cmd {
+func (t *Model) restartDiffs() tea.Cmd {
 	wb, ok := t.wins[t.compareAs]
 	if t.compareAs == "" || !ok || !t.winOK || t.empty() {
 		t.diffs = diffScan{}
@@ -70,7 +70,7 @@ func (t *timeline) restartDiffs() tea.Cmd {
 
 // diffStep reads the next batch of buckets and projects each seq of the
 // viewer's window for both viewers.
-func (t *timeline) diffStep(wb bucket.Window) tea.Cmd {
+func (t *Model) diffStep(wb bucket.Window) tea.Cmd {
 	d := t.diffs
 	lowest := bucket.BucketIndex(t.minSeq())
 	var idx []int64
@@ -122,15 +122,16 @@ func appendRun(runs []diffRun, r diffRun) []diffRun {
 	return append(runs, r)
 }
 
-func (m *Model) diffStepped(msg diffStepMsg) tea.Cmd {
-	t := m.tl
-	if t == nil || msg.req != t.diffs.req {
+// diffStepped takes a step's differences, reads on, and makes the step to
+// a difference that waited for the scan.
+func (t *Model) diffStepped(msg diffStepMsg) tea.Cmd {
+	if msg.req != t.diffs.req {
 		return nil // a scan already replaced or left
 	}
 	d := &t.diffs
 	if msg.err != nil {
 		d.scanning, d.err = false, msg.err
-		m.setStatus("looking for differences failed: "+msg.err.Error(), true)
+		t.say("looking for differences failed: "+msg.err.Error(), true)
 		return nil
 	}
 	// Everything new is older than what is held: join at the seam.
@@ -152,7 +153,6 @@ func (m *Model) diffStepped(msg diffStepMsg) tea.Cmd {
 		if _, ok := t.diffTarget(dir); ok || !d.scanning {
 			d.pending = 0
 			cmds = append(cmds, t.compare().stepDiff(dir, true))
-			m.takeNote()
 		}
 	}
 	return tea.Batch(cmds...)
@@ -176,7 +176,7 @@ func (d *diffScan) runAt(seq int64) int {
 }
 
 // diffTarget is the nearest run older (dir < 0) or newer than the cursor's.
-func (t *timeline) diffTarget(dir int) (diffRun, bool) {
+func (t *Model) diffTarget(dir int) (diffRun, bool) {
 	runs := t.diffs.runs
 	if dir < 0 {
 		for i := len(runs) - 1; i >= 0; i-- {
@@ -194,8 +194,8 @@ func (t *timeline) diffTarget(dir int) (diffRun, bool) {
 	return diffRun{}, false
 }
 
-// diffProgress is the footer line of the compare view.
-func (t *timeline) diffProgress() string {
+// DiffProgress is the footer line of the compare view.
+func (t *Model) DiffProgress() string {
 	k := t.e.Keys
 	d := t.diffs
 	n, beyond := 0, t.beyondCount()
@@ -233,7 +233,7 @@ func compareCols(width, prefix int) (half int) {
 // compareRow draws one row of the compare view. The marker and the reason
 // carry the diff style even on the selected row, so the difference under
 // the cursor still shows.
-func (t *timeline) compareRow(prefix, a, b, reason string, width int, selected bool) string {
+func (t *Model) compareRow(prefix, a, b, reason string, width int, selected bool) string {
 	th := t.e.Theme
 	half := compareCols(width, projection.Width(prefix))
 	rowStyle, markStyle, sep := th.Text, th.Text, " │ "
@@ -254,9 +254,9 @@ func (t *timeline) compareRow(prefix, a, b, reason string, width int, selected b
 }
 
 // compareLine is the compare row of seq in the full timeline.
-func (t *timeline) compareLine(seq int64, prefix string, width int) string {
-	m, _ := t.message(seq, t.viewer)
-	other, _ := t.message(seq, t.compareAs)
+func (t *Model) compareLine(seq int64, prefix string, width int) string {
+	m, _ := t.Message(seq, t.viewer)
+	other, _ := t.Message(seq, t.compareAs)
 	a, _ := t.describe(m)
 	b, _ := t.describe(other)
 	outB := t.outsideWindow(t.compareAs, seq)
@@ -267,7 +267,7 @@ func (t *timeline) compareLine(seq int64, prefix string, width int) string {
 }
 
 // compareHeader names the two columns of the compare view above its rows.
-func (t *timeline) compareHeader(width int) string {
+func (t *Model) compareHeader(width int) string {
 	seqWidth := len(strconv.FormatInt(t.maxSeq(), 10))
 	prefix := 2 + seqWidth + 1 + len(t.clockFmt) + 1 // marker, seq, clock, as messageLine draws them
 	half := compareCols(width, prefix)
@@ -280,7 +280,7 @@ func (t *timeline) compareHeader(width int) string {
 
 // beyondCount is how many seqs B sees outside A's window: differences with
 // no row (the timeline is A's window), said in beyondNotes.
-func (t *timeline) beyondCount() int64 {
+func (t *Model) beyondCount() int64 {
 	wb, ok := t.wins[t.compareAs]
 	if !ok || !t.winOK || wb.PulledNothing() {
 		return 0 // B sees nothing: every seq of A's window is a difference of its own
@@ -290,7 +290,7 @@ func (t *timeline) beyondCount() int64 {
 
 // beyondNotes say what B sees outside A's window: those seqs have no row
 // (the timeline is A's window), but they are what B sees and A does not.
-func (t *timeline) beyondNotes() []string {
+func (t *Model) beyondNotes() []string {
 	wb, ok := t.wins[t.compareAs]
 	if !ok || !t.winOK {
 		return nil
@@ -312,7 +312,7 @@ func (t *timeline) beyondNotes() []string {
 
 // settleDiffRows keeps the cursor's difference among the height rows of
 // "differences only".
-func (t *timeline) settleDiffRows(height int) {
+func (t *Model) settleDiffRows(height int) {
 	d := &t.diffs
 	if len(d.runs) == 0 {
 		return
@@ -326,7 +326,7 @@ func (t *timeline) settleDiffRows(height int) {
 
 // diffRows draws "differences only": one row per difference (a collapsed
 // run as one), the cursor's kept on screen.
-func (t *timeline) diffRows(width, height int) []string {
+func (t *Model) diffRows(width, height int) []string {
 	th := t.e.Theme
 	d := &t.diffs
 	var out []string

@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"github.com/chatlens/chatlens/ui/pages/timeline/model"
@@ -37,12 +37,6 @@ type followPolledMsg struct {
 	err  error
 }
 
-// followTick waits, then asks for a poll; tests replace it to drive polls
-// by hand.
-var followTick = func(req common.ReqID) tea.Cmd {
-	return tea.Tick(followEvery, func(time.Time) tea.Msg { return followTickMsg{req: req} })
-}
-
 func pollLatest(e *common.Common, cid string, req common.ReqID) tea.Cmd {
 	return func() tea.Msg {
 		seq, from, err := e.Store.LatestSeq(e.Ctx, cid)
@@ -50,51 +44,51 @@ func pollLatest(e *common.Common, cid string, req common.ReqID) tea.Cmd {
 	}
 }
 
-// toggleFollow turns follow mode on or off for the open conversation.
-func (m *Model) toggleFollow() tea.Cmd {
-	t := m.tl
+// ToggleFollow turns follow mode on or off.
+func (t *Model) ToggleFollow() tea.Cmd {
 	t.follow.on = !t.follow.on
-	t.follow.req = m.e.NewReq()
+	t.follow.req = t.e.NewReq()
 	if !t.follow.on {
-		m.setStatus("stopped following "+t.cid, false)
+		t.say("stopped following "+t.cid, false)
 		return nil
 	}
-	m.setStatus(fmt.Sprintf("following %s: new messages appear as they arrive (%s to stop)",
-		t.cid, m.e.Keys.Follow.Help().Key), false)
-	return pollLatest(m.e, t.cid, t.follow.req)
+	t.say(fmt.Sprintf("following %s: new messages appear as they arrive (%s to stop)",
+		t.cid, t.e.Keys.Follow.Help().Key), false)
+	return pollLatest(t.e, t.cid, t.follow.req)
 }
 
+// Following reports follow mode on, and where the max seq is read (""
+// until the first poll).
+func (t *Model) Following() (on bool, from string) { return t.follow.on, t.follow.from }
+
 // followTicked polls, if the tick is of the follow still on.
-func (m *Model) followTicked(msg followTickMsg) tea.Cmd {
-	t := m.tl
-	if t == nil || !t.follow.on || t.follow.req != msg.req {
+func (t *Model) followTicked(msg followTickMsg) tea.Cmd {
+	if !t.follow.on || t.follow.req != msg.req {
 		return nil
 	}
-	return pollLatest(m.e, t.cid, t.follow.req)
+	return pollLatest(t.e, t.cid, t.follow.req)
 }
 
 // followPolled takes a poll's answer: nothing more is read unless the max
 // seq moved; the next tick is set only now, so slow polls never pile up.
-func (m *Model) followPolled(msg followPolledMsg) tea.Cmd {
-	t := m.tl
-	if t == nil || !t.follow.on || t.follow.req != msg.req {
+func (t *Model) followPolled(msg followPolledMsg) tea.Cmd {
+	if !t.follow.on || t.follow.req != msg.req {
 		return nil
 	}
-	next := followTick(t.follow.req)
+	req := t.follow.req
+	next := t.e.Tick(followEvery, func(time.Time) tea.Msg { return followTickMsg{req: req} })
 	if msg.err != nil {
-		m.setStatus("follow: "+msg.err.Error(), true)
+		t.say("follow: "+msg.err.Error(), true)
 		return next
 	}
 	t.follow.from = msg.from
-	grow := t.grow(msg.seq)
-	m.followList()
-	return tea.Batch(grow, next)
+	return tea.Batch(t.grow(msg.seq), next)
 }
 
 // grow moves where the conversation ends to seq for every window known,
 // and reads the bucket(s) that gained messages: the held newest one again
 // and the next one, never the rest of the run.
-func (t *timeline) grow(seq int64) tea.Cmd {
+func (t *Model) grow(seq int64) tea.Cmd {
 	old := t.base.EndSeq
 	if seq <= old {
 		return nil
@@ -127,20 +121,4 @@ func (t *timeline) grow(seq int64) tea.Cmd {
 		t.tl.Press(model.Key{Kind: model.Bottom})
 	}
 	return t.after(t.tl.Release())
-}
-
-// followList keeps the list's row of the open conversation as live as the
-// timeline, from what the timeline holds (no round trip).
-func (m *Model) followList() {
-	t := m.tl
-	if t == nil {
-		return
-	}
-	m.list.Follow(t.cid, t.base.EndSeq, func(seq int64) (bucket.StoredSlot, string, bool) {
-		s, b, ok := t.slot(seq)
-		if !ok {
-			return bucket.StoredSlot{}, "", false
-		}
-		return s, b.DocID, true
-	})
 }

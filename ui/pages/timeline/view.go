@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"fmt"
@@ -18,18 +18,18 @@ import (
 // bottom. Each seq is a group of lines: an optional bucket boundary, the
 // message, and the read line after the viewer's read seq.
 
-func (t *timeline) showReadLine(seq int64) bool {
+func (t *Model) showReadLine(seq int64) bool {
 	return t.winOK && seq == t.win.ReadSeq && t.win.ReadSeq < t.maxSeq()
 }
 
-func (t *timeline) showBoundary(seq int64) bool {
+func (t *Model) showBoundary(seq int64) bool {
 	return t.boundaries && seq == bucket.FirstSeq(bucket.BucketIndex(seq))
 }
 
 // bucketProblem is why the bucket of seq breaks the contract as a whole
 // (array length, msgs missing), when seq is the first of it shown; "" else.
 // Slot problems are marked on their own row.
-func (t *timeline) bucketProblem(seq int64) string {
+func (t *Model) bucketProblem(seq int64) string {
 	b := t.tl.Held(bucket.BucketIndex(seq))
 	if b == nil || len(b.Problems) == 0 || seq != max(bucket.FirstSeq(bucket.BucketIndex(seq)), t.minSeq()) {
 		return ""
@@ -40,7 +40,7 @@ func (t *timeline) bucketProblem(seq int64) string {
 // groupHeight is the lines of the row at seq: the row, and the lines drawn
 // with it (a bucket boundary or a malformed bucket's note above, the read
 // line or the end of a capped window below its last seq).
-func (t *timeline) groupHeight(seq int64) int {
+func (t *Model) groupHeight(seq int64) int {
 	r, ok := t.tl.RowAt(seq)
 	if !ok || r.Kind == model.RowGap {
 		return 1
@@ -64,13 +64,13 @@ func (t *timeline) groupHeight(seq int64) int {
 // showEndLine: seq is the last of a window the viewer's own cap ends before
 // the conversation does (a member who left: OpenIM caps their pull at
 // conversation.max_seq), so the screen says why nothing follows.
-func (t *timeline) showEndLine(seq int64) bool {
+func (t *Model) showEndLine(seq int64) bool {
 	return t.winOK && t.win.CapSeq > 0 && seq == t.maxSeq() && t.win.CapSeq < t.win.EndSeq
 }
 
 // endLine is the marker under the last seq of a capped window (whose
 // window it is, the header says; the inspector says the rest).
-func (t *timeline) endLine() string {
+func (t *Model) endLine() string {
 	why := "their pull stops there"
 	if t.win.CapField == "conversation.max_seq" {
 		why = "left or removed"
@@ -88,7 +88,7 @@ func unpulledBanner(viewer, cid string) string {
 
 // scrollTo moves the top so that the cursor's group is on screen,
 // walking the rows read (a gap of a billion seqs is one step).
-func (t *timeline) scrollTo(height int) {
+func (t *Model) scrollTo(height int) {
 	top := t.top
 	if top > t.cursor || !t.rowAt(top) {
 		top = t.cursor
@@ -114,7 +114,7 @@ func (t *timeline) scrollTo(height int) {
 }
 
 // linesBetween counts the lines of the rows from..to, stopping past limit.
-func (t *timeline) linesBetween(from, to int64, limit int) int {
+func (t *Model) linesBetween(from, to int64, limit int) int {
 	lines := 0
 	for s := from; lines <= limit; {
 		lines += t.groupHeight(s)
@@ -129,13 +129,13 @@ func (t *timeline) linesBetween(from, to int64, limit int) int {
 
 // linesFrom counts the lines of the rows from seq to the end of what is
 // read, stopping past limit.
-func (t *timeline) linesFrom(seq int64, limit int) int {
+func (t *Model) linesFrom(seq int64, limit int) int {
 	return t.linesBetween(seq, t.maxSeq(), limit)
 }
 
 // clockLayout is the layout of every row on screen: the long one as soon as
 // one held message is not of the current year, so the columns stay aligned.
-func (t *timeline) clockLayout() string {
+func (t *Model) clockLayout() string {
 	year := t.e.Now().In(t.e.Loc).Year()
 	for _, i := range t.tl.HeldIndexes() {
 		for _, s := range t.tl.Held(i).Slots {
@@ -152,7 +152,7 @@ func (t *timeline) clockLayout() string {
 // scrolls for them: the top row, the cursor on the first seq of a run of
 // holes, the clock layout. The root calls it after every update, so View
 // draws what is settled and changes nothing.
-func (t *timeline) SetSize(width, height int) {
+func (t *Model) SetSize(width, height int) {
 	t.width, t.height = width, height
 	if t.empty() || !t.rowAt(t.cursor) {
 		return // nothing but a note is drawn
@@ -168,7 +168,7 @@ func (t *timeline) SetSize(width, height int) {
 
 // rowsHeight is the lines under the header and, comparing, the compare
 // header and its notes.
-func (t *timeline) rowsHeight() int {
+func (t *Model) rowsHeight() int {
 	body := t.height - 1
 	if t.compareAs != "" {
 		body -= 1 + len(t.beyondNotes())
@@ -178,7 +178,7 @@ func (t *timeline) rowsHeight() int {
 
 // settleRows scrolls so the cursor's row is among height lines, less the
 // error and the notes above the rows (each note's need depends on the top).
-func (t *timeline) settleRows(height int) {
+func (t *Model) settleRows(height int) {
 	if t.err != nil {
 		height -= len(t.errorLines(t.width))
 	}
@@ -196,7 +196,7 @@ func (t *timeline) settleRows(height int) {
 }
 
 // View draws the timeline inside the size it was given (borders excluded).
-func (t *timeline) View() string {
+func (t *Model) View() string {
 	th := t.e.Theme
 	width, height := t.width, t.height
 	header := projection.SingleLine(t.name) + "  " + projection.SingleLine(t.cid) + "  as " + projection.SingleLine(t.memberName(t.viewer))
@@ -237,7 +237,7 @@ func (t *timeline) View() string {
 	return strings.Join(lines[:height], "\n")
 }
 
-func (t *timeline) errorLines(width int) []string {
+func (t *Model) errorLines(width int) []string {
 	th := t.e.Theme
 	return []string{
 		th.Error.Render(projection.Truncate("could not load: "+projection.SingleLine(t.err.Error()), width)),
@@ -245,7 +245,7 @@ func (t *timeline) errorLines(width int) []string {
 	}
 }
 
-func (t *timeline) rows(width, height int) []string {
+func (t *Model) rows(width, height int) []string {
 	th := t.e.Theme
 	var out []string
 	if t.err != nil {
@@ -311,7 +311,7 @@ func (t *timeline) rows(width, height int) []string {
 // olderLine is the note above the oldest row held while the window goes
 // on above it: "loading" only while a read of older buckets is under way
 // (it stayed up with nothing loading), else where the older seqs are.
-func (t *timeline) olderLine() string {
+func (t *Model) olderLine() string {
 	if t.tl.Pending() {
 		return "  … loading older messages"
 	}
@@ -320,13 +320,13 @@ func (t *timeline) olderLine() string {
 
 // clearedLine marks where the viewer's history starts when it does not
 // start at seq 1 (the inspector says why).
-func (t *timeline) clearedLine() string {
+func (t *Model) clearedLine() string {
 	return fmt.Sprintf("── history cleared before seq %d (%s: why) ──", t.minSeq(), common.KeyName(t.e.Keys.Inspect))
 }
 
-func (t *timeline) messageLine(seq int64, width, seqWidth int) string {
+func (t *Model) messageLine(seq int64, width, seqWidth int) string {
 	th := t.e.Theme
-	m, _ := t.message(seq, t.viewer)
+	m, _ := t.Message(seq, t.viewer)
 	prefix := fmt.Sprintf("%s%*d %s ", t.marker(seq), seqWidth, seq, common.Clock(m, t.clockFmt, t.e.Loc))
 	if t.compareAs == "" {
 		text, style := t.describe(m)
@@ -340,7 +340,7 @@ func (t *timeline) messageLine(seq int64, width, seqWidth int) string {
 }
 
 // marker points at the cursor's row.
-func (t *timeline) marker(seq int64) string {
+func (t *Model) marker(seq int64) string {
 	switch {
 	case seq == t.cursor && t.focused:
 		return "▸ "
@@ -352,7 +352,7 @@ func (t *timeline) marker(seq int64) string {
 
 // describe is the one-line text of a message as its viewer sees it, and the
 // style that tells the cases apart even without colour (each has a marker).
-func (t *timeline) describe(m projection.Message) (string, lipgloss.Style) {
+func (t *Model) describe(m projection.Message) (string, lipgloss.Style) {
 	th := t.e.Theme
 	switch {
 	case m.Hole && m.Problem != "":
@@ -360,7 +360,7 @@ func (t *timeline) describe(m projection.Message) (string, lipgloss.Style) {
 	case m.Hole:
 		return "· (no message)", th.Hole
 	}
-	sender := projection.SingleLine(t.senderName(m))
+	sender := projection.SingleLine(t.SenderName(m))
 	var text string
 	style := th.Text
 	switch {
@@ -396,10 +396,10 @@ func (t *timeline) describe(m projection.Message) (string, lipgloss.Style) {
 	return text, style
 }
 
-// senderName is who sent m as its row names them: the message's own
+// SenderName is who sent m as its row names them: the message's own
 // sender_nickname, the member's name when it has none. The copied row and
 // the timeline say it alike.
-func (t *timeline) senderName(m projection.Message) string {
+func (t *Model) SenderName(m projection.Message) string {
 	if m.SenderNickname != "" {
 		return m.SenderNickname
 	}

@@ -1,4 +1,10 @@
-package ui
+// Package timeline is the open conversation's page: a run of whole buckets
+// around the cursor, projected for the viewer at draw time; its keys, its
+// reads and what they bring, and its drawing. The root reaches it through
+// its methods: the keys it does not route elsewhere (Update), the replies
+// to its reads (Reply), what it shows (Cursor, Viewer, ...) and what the
+// root's dialogs need of the row under the cursor.
+package timeline
 
 import (
 	"maps"
@@ -9,7 +15,6 @@ import (
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/ui/common"
-	"github.com/chatlens/chatlens/ui/pages/list"
 	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 )
 
@@ -18,7 +23,7 @@ import (
 // tl, a pure model; the timeline turns keys and replies into its calls,
 // runs the reads it asks for, and draws. Slots are projected for the viewer
 // at draw time, so switching viewer needs no read of buckets.
-type timeline struct {
+type Model struct {
 	e    *common.Common
 	cid  string
 	name string
@@ -65,7 +70,7 @@ type timeline struct {
 	width, height          int
 	olderNote, clearedNote bool
 
-	note *statusNote // what the last key or reply has to say (say)
+	note *common.Note // what the last key or reply has to say (say, TakeNote)
 
 	// members are read on first need (the viewer picker, cycling, the role
 	// of a revoke), not on open: opening a conversation reads only buckets.
@@ -98,18 +103,30 @@ const (
 // however long the conversation is.
 const keepBuckets = 2
 
-// newTimeline opens it as viewer with what the list already read: the
-// window, the newest bucket and the names, so none of it is read again.
-func newTimeline(e *common.Common, it *list.Item, viewer string, names map[string]string) *timeline {
-	t := &timeline{e: e, cid: it.Sum.ConversationID, name: it.Name, req: e.NewReq(), viewer: viewer,
-		conv:   projection.Conv{ID: it.Sum.ConversationID, SessionType: store.ConversationTypeOf(it.Sum.ConversationID)},
-		win:    it.Sum.Window,
-		base:   it.Sum.Window,
-		newest: it.Sum.Window.Last,
+var _ common.Component = (*Model)(nil)
+
+// Conversation is what the list read of the conversation to open: its
+// summary (the owner's window, the newest bucket), its name and, for a
+// single chat, the other user.
+type Conversation struct {
+	Sum  store.ConversationSummary
+	Name string
+	Peer string
+}
+
+// New opens c as viewer with what the list already read: the window, the
+// newest bucket and the names, so none of it is read again (Open).
+func New(e *common.Common, c Conversation, viewer string, names map[string]string) *Model {
+	cid := c.Sum.ConversationID
+	t := &Model{e: e, cid: cid, name: c.Name, req: e.NewReq(), viewer: viewer,
+		conv:   projection.Conv{ID: cid, SessionType: store.ConversationTypeOf(cid)},
+		win:    c.Sum.Window,
+		base:   c.Sum.Window,
+		newest: c.Sum.Window.Last,
 		wins:   map[string]bucket.Window{},
 		winOK:  true,
 		owner:  viewer,
-		peer:   it.Peer,
+		peer:   c.Peer,
 		names:  maps.Clone(names),
 		quoted: map[int64]bucket.StoredSlot{}, quotePending: map[int64]bool{}}
 	if t.names == nil {
@@ -123,21 +140,87 @@ func newTimeline(e *common.Common, it *list.Item, viewer string, names map[strin
 	return t
 }
 
-func (t *timeline) minSeq() int64 { return max(1, t.win.MinSeq) }
-func (t *timeline) maxSeq() int64 { return t.win.MaxSeq }
+// ID is the conversation's ID.
+func (t *Model) ID() string { return t.cid }
+
+// Viewer is whose eyes the timeline uses.
+func (t *Model) Viewer() string { return t.viewer }
+
+// Cursor is the seq under the cursor.
+func (t *Model) Cursor() int64 { return t.cursor }
+
+// MaxSeq is the last seq of the viewer's window.
+func (t *Model) MaxSeq() int64 { return t.maxSeq() }
+
+// End is where the conversation ends for everyone (the seq document).
+func (t *Model) End() int64 { return t.base.EndSeq }
+
+// Empty reports the viewer shown nothing.
+func (t *Model) Empty() bool { return t.empty() }
+
+// Window is the viewer's window; WindowKnown reports it is theirs (false
+// while it is read after a switch), WindowPending that a read of it is
+// under way.
+func (t *Model) Window() bucket.Window { return t.win }
+
+func (t *Model) WindowKnown() bool { return t.winOK }
+
+func (t *Model) WindowPending() bool { return t.winReq != 0 }
+
+// Comparing is the compare view's second viewer, "" when it is off.
+func (t *Model) Comparing() string { return t.compareAs }
+
+// Err is why the last read failed, nil when none did.
+func (t *Model) Err() error { return t.err }
+
+// Names are the nicknames known, by user ID; AddNames adds more.
+func (t *Model) Names() map[string]string { return t.names }
+
+func (t *Model) AddNames(names map[string]string) { maps.Copy(t.names, names) }
+
+// SetFocused tells the timeline the keys come to it (its cursor is ▸).
+func (t *Model) SetFocused(focused bool) { t.focused = focused }
+
+// JumpTo moves the cursor to seq (a click, a message found by ID).
+func (t *Model) JumpTo(seq int64) tea.Cmd {
+	t.newest = nil // not opened: what the list read is not needed
+	return t.jumpTo(seq)
+}
+
+// Scroll moves the cursor by delta rows (the mouse wheel), each a key.
+func (t *Model) Scroll(delta int) tea.Cmd {
+	kind, n := model.Down, delta
+	if delta < 0 {
+		kind, n = model.Up, -delta
+	}
+	t.tl.Hold()
+	for range n {
+		t.tl.Press(model.Key{Kind: kind})
+	}
+	return t.after(t.tl.Release())
+}
+
+// BeginBurst and EndBurst bracket the keys of one burst: the model takes
+// them all, then asks once for what they need (EndBurst's command).
+func (t *Model) BeginBurst() { t.tl.Hold() }
+
+func (t *Model) EndBurst() tea.Cmd { return t.after(t.tl.Release()) }
+
+func (t *Model) minSeq() int64 { return max(1, t.win.MinSeq) }
+func (t *Model) maxSeq() int64 { return t.win.MaxSeq }
 
 // empty: the viewer sees nothing, as OpenIM's pull gives them nothing when
 // they own no conversation document for it (as dump shows them).
-func (t *timeline) empty() bool { return t.win.PulledNothing() || t.win.MaxSeq < t.minSeq() }
+func (t *Model) empty() bool { return t.win.PulledNothing() || t.win.MaxSeq < t.minSeq() }
 
 // rowAt reports the row at seq drawable.
-func (t *timeline) rowAt(seq int64) bool {
+func (t *Model) rowAt(seq int64) bool {
 	_, ok := t.tl.RowAt(seq)
 	return ok
 }
 
 // press gives tl a key and runs the reads it asks for.
-func (t *timeline) press(k model.Key) tea.Cmd {
+func (t *Model) press(k model.Key) tea.Cmd {
 	if k.Kind == model.Top || k.Kind == model.Bottom || k.Kind == model.Jump {
 		t.jumpReq = 0 // a date still being resolved is older than this jump
 	}
@@ -149,7 +232,7 @@ func (t *timeline) press(k model.Key) tea.Cmd {
 }
 
 // slot returns the stored slot at seq if its bucket is held.
-func (t *timeline) slot(seq int64) (bucket.StoredSlot, *bucket.Bucket, bool) {
+func (t *Model) Slot(seq int64) (bucket.StoredSlot, *bucket.Bucket, bool) {
 	b := t.tl.Held(bucket.BucketIndex(seq))
 	if b == nil {
 		return bucket.StoredSlot{}, nil, false
@@ -157,9 +240,9 @@ func (t *timeline) slot(seq int64) (bucket.StoredSlot, *bucket.Bucket, bool) {
 	return b.Slots[bucket.SlotIndex(seq)], b, true
 }
 
-// message projects seq for viewer from the held slots.
-func (t *timeline) message(seq int64, viewer string) (projection.Message, bool) {
-	s, b, ok := t.slot(seq)
+// Message projects seq for viewer from the held slots.
+func (t *Model) Message(seq int64, viewer string) (projection.Message, bool) {
+	s, b, ok := t.Slot(seq)
 	if !ok {
 		return projection.Message{}, false
 	}
@@ -168,13 +251,13 @@ func (t *timeline) message(seq int64, viewer string) (projection.Message, bool) 
 
 // jumpTo moves the cursor to the row holding seq, reading around it when
 // it is not held.
-func (t *timeline) jumpTo(seq int64) tea.Cmd {
+func (t *Model) jumpTo(seq int64) tea.Cmd {
 	t.jumpReq = 0
 	return t.press(model.Key{Kind: model.Jump, Seq: seq})
 }
 
 // memberName is the nickname of a member when known, else the ID.
-func (t *timeline) memberName(id string) string {
+func (t *Model) memberName(id string) string {
 	for _, m := range t.members {
 		if m.UserID == id && m.Nickname != "" {
 			return m.Nickname

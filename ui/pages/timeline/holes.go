@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ import (
 func isRun(r model.Row) bool { return r.Kind == model.RowHoles && (r.Last > r.First || r.Open) }
 
 // holeRunLine is the row of run r.
-func (t *timeline) holeRunLine(r model.Row, width, seqWidth int) string {
+func (t *Model) holeRunLine(r model.Row, width, seqWidth int) string {
 	th := t.e.Theme
 	marker, style := "  ", th.Hole
 	if t.cursor == r.First {

@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"fmt"
@@ -6,28 +6,20 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-
-	"github.com/chatlens/chatlens/ui/common"
 )
 
 // compareView is the timeline while it compares two viewers: the keys that
 // step between differences and switch "differences only", the rows of that
 // mode and its scroll. It works on the timeline's state (the compare state
 // lives with the buckets it is read from), so it is a view of the timeline,
-// made where it is used.
-type compareView struct{ t *timeline }
+// made where it is used; the timeline draws it (View) and its footer is
+// the progress line, which names its keys (DiffProgress).
+type compareView struct{ t *Model }
 
-func (t *timeline) compare() compareView { return compareView{t} }
+func (t *Model) compare() compareView { return compareView{t} }
 
-var _ common.Component = (*timeline)(nil)
-
-// Update takes the compare keys; handled says whether k was one, so the
+// handle takes the compare keys; handled says whether k was one, so the
 // timeline moves as usual otherwise.
-func (c compareView) Update(msg tea.Msg) tea.Cmd {
-	cmd, _ := c.handle(msg)
-	return cmd
-}
-
 func (c compareView) handle(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
@@ -69,16 +61,6 @@ func (c compareView) SetSize(_, height int) {
 		c.t.settleDiffRows(height)
 	}
 }
-
-// View is the compare view's rows under its header.
-func (c compareView) View() string { return c.t.View() }
-
-func (c compareView) ShortHelp() []key.Binding {
-	keys := c.t.e.Keys
-	return []key.Binding{keys.NextDiff, keys.PrevDiff, keys.DiffOnly, keys.Inspect, keys.SwitchPane, keys.Back}
-}
-
-func (c compareView) FullHelp() [][]key.Binding { return [][]key.Binding{c.ShortHelp()} }
 
 // stepDiff moves to the next difference older (dir < 0) or newer, wrapping
 // at the ends when wrap is set; while the scan runs, a step that finds

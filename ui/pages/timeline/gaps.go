@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"github.com/chatlens/chatlens/projection"
@@ -40,7 +40,7 @@ func findGap(e *common.Common, r bucketRequest, idx int64) (gap, int64, error) {
 }
 
 // gapAtCursor is the gap the cursor is on, as buckets.
-func (t *timeline) gapAtCursor() (gap, bool) {
+func (t *Model) gapAtCursor() (gap, bool) {
 	r, ok := t.tl.RowAt(t.cursor)
 	if !ok || r.Kind != model.RowGap {
 		return gap{}, false

@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"context"
@@ -15,6 +15,8 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+
+	"github.com/chatlens/chatlens/ui/uitest"
 )
 
 // Scrolling a whole conversation from its newest message to its oldest, one
@@ -49,29 +51,6 @@ func (c *bucketCounter) FindBuckets(ctx context.Context, ids []string) ([]bson.R
 	return c.Backend.FindBuckets(ctx, ids)
 }
 
-// writeLongConversation stores n messages of cid as whole buckets straight
-// through the backend (the reading is what is measured here, not the state
-// machine), its seq document, and alice's conversation document.
-func writeLongConversation(t testing.TB, st *store.Store, cid string, n int) {
-	t.Helper()
-	ctx := context.Background()
-	for idx := int64(0); idx <= bucket.BucketIndex(int64(n)); idx++ {
-		doc := bucket.NewDoc(bucket.DocID(cid, idx))
-		for seq := bucket.FirstSeq(idx); seq <= min(bucket.LastSeq(idx), int64(n)); seq++ {
-			m := textMsg("alice", "", "long", bucket.SessionGroup, int(seq), "message "+strconv.FormatInt(seq, 10))
-			m.Seq = seq
-			doc.Msgs[bucket.SlotIndex(seq)].Msg = m
-		}
-		if err := st.Backend().InsertBucket(ctx, doc); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := st.Backend().RaiseMaxSeq(ctx, cid, int64(n)); err != nil {
-		t.Fatal(err)
-	}
-	insertRaw(t, st, bucket.CollConversation, bucket.Conversation{OwnerUserID: "alice", ConversationID: cid, ConversationType: 3, GroupID: "long"})
-}
-
 // liveHeap is the heap in use after a collection.
 func liveHeap() uint64 {
 	runtime.GC()
@@ -88,20 +67,19 @@ func TestScrollingAWholeConversation(t *testing.T) {
 	switch {
 	case os.Getenv("CHATLENS_LONG") == "1":
 		n = 1_000_000
-	case raceDetector:
+	case uitest.RaceDetector:
 		n = 20_000
 	}
 	const cid = "sg_long"
-	st, tb := newTestStore(t, false)
-	writeLongConversation(t, st, cid, n)
+	st, tb := uitest.NewStore(t, false)
+	uitest.WriteLongConversation(t, st, cid, n)
 	buckets := n / bucket.BucketSize
 	counter := &bucketCounter{Backend: tb.Backend, cid: cid, reads: make([]int32, buckets)}
 	st = store.New(counter, store.Options{})
-	opts, _ := testOptions(t, "alice")
 
 	debug.FreeOSMemory() // the writing is not what is measured
 	resetPeakRSS(t)
-	d := newDriver(t, st, opts, 66, 120) // narrow: the timeline alone
+	d := newPage(t, st, "alice", 66, 120) // narrow: the timeline alone
 	d.open(cid)
 	startHeap := liveHeap()
 	peakHeap, peakAnon := startHeap, procStatus()["RssAnon"]
@@ -112,13 +90,13 @@ func TestScrollingAWholeConversation(t *testing.T) {
 		if step > n {
 			t.Fatal("paging never reached seq 1")
 		}
-		screen := seqsOnScreen(d.m.View())
+		screen := uitest.SeqsOnScreen(d.view())
 		if len(screen) == 0 {
-			t.Fatalf("step %d: no messages on screen:\n%s", step, d.m.View())
+			t.Fatalf("step %d: no messages on screen:\n%s", step, d.view())
 		}
 		for i := 1; i < len(screen); i++ {
 			if screen[i] != screen[i-1]+1 {
-				t.Fatalf("screen shows seq %d after %d:\n%s", screen[i], screen[i-1], d.m.View())
+				t.Fatalf("screen shows seq %d after %d:\n%s", screen[i], screen[i-1], d.view())
 			}
 		}
 		// Screens overlap or touch: no seq is skipped on the way up.
@@ -126,12 +104,12 @@ func TestScrollingAWholeConversation(t *testing.T) {
 			t.Fatalf("step %d: screen ends at seq %d but the previous began at %d", step, screen[len(screen)-1], lowest)
 		}
 		lowest = min(lowest, screen[0])
-		maxHeld = max(maxHeld, len(heldBuckets(d.m.tl)))
+		maxHeld = max(maxHeld, len(heldBuckets(d.tl)))
 		if step%(buckets/20+1) == 0 {
 			peakHeap = max(peakHeap, liveHeap())
 			peakAnon = max(peakAnon, procStatus()["RssAnon"])
 		}
-		if d.m.tl.cursor == 1 {
+		if d.tl.Cursor() == 1 {
 			break
 		}
 		d.keys("pgup")
@@ -145,7 +123,7 @@ func TestScrollingAWholeConversation(t *testing.T) {
 			t.Errorf("bucket %d read %d times, want once", idx, c)
 		}
 	}
-	if got := d.m.tl.fetched; got != buckets-1 {
+	if got := d.tl.fetched; got != buckets-1 {
 		t.Errorf("timeline fetched %d buckets, want %d (all but the newest, which the list read)", got, buckets-1)
 	}
 	if maxHeld > 2*keepBuckets+1 {
@@ -196,17 +174,16 @@ func procStatus() map[string]uint64 {
 // dropped: no key press ever fetches a bucket that was held.
 func TestScrollingBackRereadsOnlyDroppedBuckets(t *testing.T) {
 	const cid, n = "sg_long", 3000
-	st, tb := newTestStore(t, false)
-	writeLongConversation(t, st, cid, n)
+	st, tb := uitest.NewStore(t, false)
+	uitest.WriteLongConversation(t, st, cid, n)
 	counter := &bucketCounter{Backend: tb.Backend, cid: cid, reads: make([]int32, n/bucket.BucketSize)}
 	st = store.New(counter, store.Options{})
-	opts, _ := testOptions(t, "alice")
-	d := newDriver(t, st, opts, 66, 40)
+	d := newPage(t, st, "alice", 66, 40)
 	d.open(cid)
 	for _, k := range []string{"pgup", "pgdown", "pgup"} {
 		for range 120 { // ten buckets or so each way
 			held := map[int64]bool{}
-			for i := range heldBuckets(d.m.tl) {
+			for i := range heldBuckets(d.tl) {
 				held[i] = true
 			}
 			before := append([]int32(nil), counter.reads...)
@@ -224,8 +201,8 @@ func TestScrollingBackRereadsOnlyDroppedBuckets(t *testing.T) {
 			rereads++
 		}
 	}
-	if d.m.tl.cursor != 1 || rereads == 0 {
-		t.Errorf("the scroll did not go end to end and back (cursor %d, %d buckets read again)", d.m.tl.cursor, rereads)
+	if d.tl.Cursor() != 1 || rereads == 0 {
+		t.Errorf("the scroll did not go end to end and back (cursor %d, %d buckets read again)", d.tl.Cursor(), rereads)
 	}
 }
 
@@ -235,22 +212,21 @@ func TestScrollingBackRereadsOnlyDroppedBuckets(t *testing.T) {
 // bucket, reads older buckets only when it reaches the oldest held). The
 // note now says "loading" only while a read is under way.
 func TestOlderNoteSaysLoadingOnlyWhileLoading(t *testing.T) {
-	st, _ := newTestStore(t, false)
-	seedSmall(t, st)
+	st, _ := uitest.NewStore(t, false)
+	uitest.SeedSmall(t, st)
 	var msgs []*bucket.MsgData
 	for i := 1; i <= 250; i++ {
-		msgs = append(msgs, textMsg("bob", "", "team", bucket.SessionGroup, i, fmt.Sprintf("big %d", i)))
+		msgs = append(msgs, uitest.TextMsg("bob", "", "team", bucket.SessionGroup, i, fmt.Sprintf("big %d", i)))
 	}
-	if _, err := st.InsertMessages(t.Context(), chatT, 31, msgs[30:]); err != nil {
+	if _, err := st.InsertMessages(t.Context(), uitest.ChatT, 31, msgs[30:]); err != nil {
 		t.Fatal(err)
 	}
-	opts, _ := testOptions(t, "alice")
-	d := newDriver(t, st, opts, 120, 160)
-	d.open(chatT)
-	if d.m.tl.tl.Pending() || !d.m.tl.olderNote {
-		t.Fatalf("want a settled screen with older seqs above: pending %v, note %v", d.m.tl.tl.Pending(), d.m.tl.olderNote)
+	d := newPage(t, st, "alice", 120, 160)
+	d.open(uitest.ChatT)
+	if d.tl.tl.Pending() || !d.tl.olderNote {
+		t.Fatalf("want a settled screen with older seqs above: pending %v, note %v", d.tl.tl.Pending(), d.tl.olderNote)
 	}
-	view := d.m.View()
+	view := d.view()
 	if strings.Contains(view, "loading older") {
 		t.Errorf("nothing is loading, yet the screen says so:\n%s", view)
 	}

@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"errors"
@@ -24,8 +24,8 @@ import (
 // so it need not be loaded; in the compare view it holds both viewers and
 // the differences.
 
-// transcriptPrompt says what the input takes.
-const transcriptPrompt = "transcript of (10-40, all, date..date): "
+// TranscriptPrompt says what the input takes.
+const TranscriptPrompt = "transcript of (10-40, all, date..date): "
 
 type transcriptWrittenMsg struct {
 	path       string
@@ -35,14 +35,9 @@ type transcriptWrittenMsg struct {
 	compareRun bool
 }
 
-// askTranscript opens the input with the rows on screen offered.
-func (m *Model) askTranscript() {
-	from, to := m.tl.screenRange()
-	m.input.Start(inTranscript, transcriptPrompt, fmt.Sprintf("%d-%d", from, to), true)
-}
-
-// screenRange is the first and last seq of the rows on screen.
-func (t *timeline) screenRange() (from, to int64) {
+// ScreenRange is the first and last seq of the rows on screen: what T
+// offers to transcribe.
+func (t *Model) ScreenRange() (from, to int64) {
 	from, to = t.top, t.top
 	left := t.rowsHeight()
 	for s, more := t.top, true; more && left > 0; s, more = t.tl.Next(s) {
@@ -56,11 +51,10 @@ func (t *timeline) screenRange() (from, to int64) {
 	return from, min(to, t.maxSeq())
 }
 
-// writeTranscript parses the range typed and starts writing the file.
-func (m *Model) writeTranscript(value string) tea.Cmd {
-	t := m.tl
-	if t == nil || t.empty() {
-		m.setStatus("no messages to transcribe", true)
+// Transcript parses the range typed and starts writing the file.
+func (t *Model) Transcript(value string) tea.Cmd {
+	if t.empty() {
+		t.say("no messages to transcribe", true)
 		return nil
 	}
 	value = strings.TrimSpace(value)
@@ -68,13 +62,13 @@ func (m *Model) writeTranscript(value string) tea.Cmd {
 		from, to := t.tl.ReadFrom(), t.tl.ReadTo()
 		value = fmt.Sprintf("%d-%d", from, to)
 	}
-	from, to, dates, err := parseRange(value, m.e.Loc)
+	from, to, dates, err := parseRange(value, t.e.Loc)
 	if err != nil {
-		m.setStatus(err.Error(), true)
+		t.say(err.Error(), true)
 		return nil
 	}
 	job := t.transcriptJob()
-	m.setStatus("writing the transcript of "+value+"…", false)
+	t.say("writing the transcript of "+value+"…", false)
 	return func() tea.Msg {
 		if dates {
 			var err error
@@ -141,7 +135,7 @@ type transcriptJob struct {
 	compareWindowReadable bool
 }
 
-func (t *timeline) transcriptJob() transcriptJob {
+func (t *Model) transcriptJob() transcriptJob {
 	j := transcriptJob{e: t.e, cid: t.cid, conv: t.conv, viewer: t.viewer, viewerName: t.memberName(t.viewer), win: t.win}
 	if t.compareAs != "" {
 		j.compareAs, j.otherName = t.compareAs, t.memberName(t.compareAs)
@@ -181,7 +175,7 @@ func (j transcriptJob) write(from, to int64) tea.Msg {
 		readers = toReaders(rs)
 	}
 	format := projection.TranscriptFormats["markdown"]
-	head := projection.TranscriptHead{Context: st.Context(), Store: st.Describe(), Conversation: j.cid, Viewer: j.viewer, ViewerName: j.viewerName,
+	head := projection.TranscriptHead{Store: st.Describe(), Conversation: j.cid, Viewer: j.viewer, ViewerName: j.viewerName,
 		Window: j.win, From: from, To: to, Captured: j.e.Now(), Version: j.e.Version, Zone: j.e.Loc}
 	if j.compareAs != "" {
 		head.Compare, head.CompareName, head.CompareWindow = j.compareAs, j.otherName, j.otherWin
@@ -307,14 +301,15 @@ func fileSafe(s string) string {
 	}, strings.TrimLeft(s, "."))
 }
 
-func (m *Model) transcriptWritten(msg transcriptWrittenMsg) {
+// transcriptWritten says where the transcript went, or why it did not.
+func (t *Model) transcriptWritten(msg transcriptWrittenMsg) {
 	if msg.err != nil {
-		m.setStatus("transcript not written: "+msg.err.Error(), true)
+		t.say("transcript not written: "+msg.err.Error(), true)
 		return
 	}
 	what := "transcript"
 	if msg.compareRun {
 		what = "compare transcript"
 	}
-	m.setStatus(fmt.Sprintf("%s of seqs %d-%d (%d rows) written to %s", what, msg.from, msg.to, msg.rows, msg.path), false)
+	t.say(fmt.Sprintf("%s of seqs %d-%d (%d rows) written to %s", what, msg.from, msg.to, msg.rows, msg.path), false)
 }

@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
@@ -31,7 +31,7 @@ type readersLoadedMsg struct {
 
 // loadReaders starts reading the members' read seqs, with the members
 // already read when there are; else it reads them, and they are kept.
-func (t *timeline) loadReaders() tea.Cmd {
+func (t *Model) loadReaders() tea.Cmd {
 	t.receipts = receipts{req: t.e.NewReq(), cid: t.cid, loading: true}
 	e, req, cid, viewer := t.e, t.receipts.req, t.cid, t.viewer
 	members := t.members
@@ -60,7 +60,7 @@ func toReaders(rs []store.Reader) projection.ReadReceipts {
 	return projection.NewReadReceipts(out)
 }
 
-func (t *timeline) readersLoaded(msg readersLoadedMsg) {
+func (t *Model) readersLoaded(msg readersLoadedMsg) {
 	if msg.req != t.receipts.req {
 		return // an older opening's
 	}
@@ -71,7 +71,7 @@ func (t *timeline) readersLoaded(msg readersLoadedMsg) {
 }
 
 // readByLines are the inspector's lines on who has read m.
-func (t *timeline) readByLines(m projection.Message) []string {
+func (t *Model) readByLines(m projection.Message) []string {
 	r := t.receipts
 	switch {
 	case m.Hole || r.cid != t.cid:

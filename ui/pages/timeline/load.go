@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"maps"
@@ -14,7 +14,7 @@ import (
 // store and land the replies back in it.
 
 // after runs the reads tl asks for and settles what is drawn from it.
-func (t *timeline) after(reads []model.Read) tea.Cmd {
+func (t *Model) after(reads []model.Read) tea.Cmd {
 	t.sync()
 	var cmds []tea.Cmd
 	for _, rd := range reads {
@@ -27,7 +27,7 @@ func (t *timeline) after(reads []model.Read) tea.Cmd {
 				cmds = append(cmds, t.after(t.tl.KnowMembers(t.choiceIDs())))
 				continue
 			}
-			cmds = append(cmds, t.needMembers())
+			cmds = append(cmds, t.NeedMembers())
 		case model.ReadWindow:
 			if w, ok := t.wins[rd.Viewer]; ok { // known from an earlier switch or the list
 				cmds = append(cmds, t.after(t.tl.Land(model.Landed{Read: rd, Window: w})))
@@ -42,7 +42,7 @@ func (t *timeline) after(reads []model.Read) tea.Cmd {
 
 // sync copies what the drawing reads of tl, and notes a viewer tl
 // switched to, for the root to follow (switchViewer).
-func (t *timeline) sync() {
+func (t *Model) sync() {
 	t.cursor, t.top, t.boundaries = t.tl.Cursor(), t.tl.Top(), t.tl.Boundaries()
 	t.err = t.tl.Err()
 	if v := t.tl.Viewer(); v != t.tlViewer {
@@ -53,9 +53,9 @@ func (t *timeline) sync() {
 	}
 }
 
-// open fills the first screen from the newest bucket the list already read,
+// Open fills the first screen from the newest bucket the list already read,
 // reading what else the screen needs.
-func (t *timeline) open() tea.Cmd {
+func (t *Model) Open() tea.Cmd {
 	newest := t.newest
 	t.newest = nil // held from now on, or not needed
 	if t.empty() {
@@ -70,7 +70,7 @@ func (t *timeline) open() tea.Cmd {
 
 // readOf is the store read of rd, telling the command what is held so
 // quotes into it are not read again.
-func (t *timeline) readOf(rd model.Read) bucketRequest {
+func (t *Model) readOf(rd model.Read) bucketRequest {
 	held := t.tl.HeldIndexes()
 	have := make(map[int64]bool, len(held))
 	for _, i := range held {
@@ -86,7 +86,7 @@ func (t *timeline) readOf(rd model.Read) bucketRequest {
 }
 
 // loaded takes a bucket reply into tl, and the quoted slots beside it.
-func (t *timeline) loaded(msg bucketsLoadedMsg) tea.Cmd {
+func (t *Model) loaded(msg bucketsLoadedMsg) tea.Cmd {
 	if msg.req != t.req {
 		return nil // a late reply for a view already left
 	}
@@ -116,8 +116,8 @@ func (t *timeline) loaded(msg bucketsLoadedMsg) tea.Cmd {
 	return t.after(t.tl.Land(landed))
 }
 
-// reload re-reads every held bucket, replacing what is held.
-func (t *timeline) reload() tea.Cmd {
+// Reload re-reads every held bucket, replacing what is held.
+func (t *Model) Reload() tea.Cmd {
 	rd, ok := t.tl.Refresh(t.tl.HeldIndexes())
 	if !ok {
 		return nil
@@ -126,8 +126,8 @@ func (t *timeline) reload() tea.Cmd {
 	return loadBuckets(t.e, t.readOf(rd))
 }
 
-// refreshAfterWrite re-reads the held buckets among seqs.
-func (t *timeline) refreshAfterWrite(seqs []int64) tea.Cmd {
+// RefreshAfterWrite re-reads the held buckets among seqs.
+func (t *Model) RefreshAfterWrite(seqs []int64) tea.Cmd {
 	var idx []int64
 	for _, s := range seqs {
 		idx = append(idx, bucket.BucketIndex(s))
@@ -140,9 +140,9 @@ func (t *timeline) refreshAfterWrite(seqs []int64) tea.Cmd {
 	return tea.Batch(loadBuckets(t.e, t.readOf(rd)), t.restartDiffs())
 }
 
-// retry repeats what failed: the first screen, the next bucket or a read
+// Retry repeats what failed: the first screen, the next bucket or a read
 // for quotes.
-func (t *timeline) retry() tea.Cmd {
+func (t *Model) Retry() tea.Cmd {
 	t.err = nil
 	return t.after(t.tl.Retry())
 }

@@ -1,20 +1,19 @@
-package ui
+package timeline
 
 import (
-	"errors"
+	"github.com/chatlens/chatlens/ui/pages/timeline/model"
+
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
+
 	"github.com/chatlens/chatlens/ui/common"
-	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 )
 
 // search scans the open conversation outwards from the cursor's bucket, one
@@ -48,20 +47,23 @@ type searchStepMsg struct {
 	err       error
 }
 
-func (m *Model) startSearch(q string) tea.Cmd {
-	t := m.tl
+// Search starts a search for q from the cursor.
+func (t *Model) Search(q string) tea.Cmd {
 	q = strings.TrimSpace(q)
-	if t == nil || q == "" {
+	if q == "" {
 		return nil
 	}
 	if t.empty() {
 		t.search = search{query: q}
-		m.setStatus(noMatch(q), true)
+		t.say(noMatch(q), true)
 		return nil
 	}
-	t.search = search{req: m.e.NewReq(), query: q, scanning: true, origin: t.cursor, lo: 1, hi: 0}
+	t.search = search{req: t.e.NewReq(), query: q, scanning: true, origin: t.cursor, lo: 1, hi: 0}
 	return t.searchStep()
 }
+
+// SearchQuery is the last query searched ("": none).
+func (t *Model) SearchQuery() string { return t.search.query }
 
 // noMatch is the one way a search with no hit says so, whatever the size.
 func noMatch(q string) string { return fmt.Sprintf("no match for %q", projection.SingleLine(q)) }
@@ -98,7 +100,7 @@ func (s *search) nextPositions(n int) []int {
 
 // searchStep reads the next batch of buckets and matches the query against
 // what the viewer sees. The first step lists the stored buckets first.
-func (t *timeline) searchStep() tea.Cmd {
+func (t *Model) searchStep() tea.Cmd {
 	s := t.search
 	e, cid, conv, viewer := t.e, t.cid, t.conv, t.viewer
 	win := t.win
@@ -148,15 +150,16 @@ func (t *timeline) searchStep() tea.Cmd {
 	}
 }
 
-func (m *Model) searchStep(msg searchStepMsg) tea.Cmd {
-	t := m.tl
-	if t == nil || msg.req != t.search.req {
+// searchStepped takes a step's hits, jumps to the first hit as soon as it
+// is known, and reads on.
+func (t *Model) searchStepped(msg searchStepMsg) tea.Cmd {
+	if msg.req != t.search.req {
 		return nil // a search already replaced or left
 	}
 	s := &t.search
 	if msg.err != nil {
 		s.scanning, s.err = false, msg.err
-		m.setStatus("search failed: "+msg.err.Error(), true)
+		t.say("search failed: "+msg.err.Error(), true)
 		return nil
 	}
 	if msg.stored != nil {
@@ -180,7 +183,7 @@ func (m *Model) searchStep(msg searchStepMsg) tea.Cmd {
 	}
 	var cmds []tea.Cmd
 	if !s.shown {
-		if cmd := m.showFirstHit(done); cmd != nil {
+		if cmd := t.showFirstHit(done); cmd != nil {
 			cmds = append(cmds, cmd)
 		}
 	}
@@ -193,7 +196,7 @@ func (m *Model) searchStep(msg searchStepMsg) tea.Cmd {
 // hitsSoFar is the search's hits and the seqs its scan has covered: from
 // the stored bucket below the lowest one scanned (or the window's start)
 // to the one above the highest (or its end), nothing stored between.
-func (t *timeline) hitsSoFar() model.Hits {
+func (t *Model) hitsSoFar() model.Hits {
 	s := t.search
 	h := model.Hits{Seqs: s.hits, From: s.origin, To: s.origin - 1, First: t.minSeq(), Last: t.maxSeq(), Done: !s.scanning && s.err == nil}
 	if s.lo <= s.hi && len(s.stored) > 0 {
@@ -211,8 +214,7 @@ func (t *timeline) hitsSoFar() model.Hits {
 // showFirstHit jumps to the hit nearest where the search started, before or
 // after it (a tie to the older), as soon as the scanned run proves it the
 // nearest.
-func (m *Model) showFirstHit(done bool) tea.Cmd {
-	t := m.tl
+func (t *Model) showFirstHit(done bool) tea.Cmd {
 	s := &t.search
 	hit, decided, found := t.hitsSoFar().Nearest(s.origin)
 	if !decided {
@@ -220,21 +222,20 @@ func (m *Model) showFirstHit(done bool) tea.Cmd {
 	}
 	s.shown = true
 	if !found {
-		m.setStatus(noMatch(s.query), true)
+		t.say(noMatch(s.query), true)
 		return nil
 	}
 	return t.landOn(hit)
 }
 
-// stepHit moves to the next hit older (n) or newer (N) than the cursor,
+// StepHit moves to the next hit older (n) or newer (N) than the cursor,
 // wrapping at the ends with a note.
-func (m *Model) stepHit(older bool) tea.Cmd {
-	t := m.tl
+func (t *Model) StepHit(older bool) tea.Cmd {
 	if len(t.search.hits) == 0 {
 		if t.search.query != "" && !t.search.scanning {
-			m.setStatus(noMatch(t.search.query), true)
+			t.say(noMatch(t.search.query), true)
 		} else {
-			m.setStatus("no search hits ("+m.e.Keys.Search.Help().Key+" to search)", true)
+			t.say("no search hits ("+t.e.Keys.Search.Help().Key+" to search)", true)
 		}
 		return nil
 	}
@@ -245,17 +246,20 @@ func (m *Model) stepHit(older bool) tea.Cmd {
 	}
 	hit, wrapped, decided := step(t.cursor)
 	if !decided {
-		m.setStatus("still scanning that way: "+common.KeyName(m.e.Keys.NextHit)+" again once it has", false)
+		t.say("still scanning that way: "+common.KeyName(t.e.Keys.NextHit)+" again once it has", false)
 		return nil
 	}
 	if wrapped {
-		m.setStatus("search wrapped to the "+end+" hit", false)
+		t.say("search wrapped to the "+end+" hit", false)
 	}
 	return t.jumpTo(hit)
 }
 
-// searchProgress is the footer line while a search runs or has hits.
-func (t *timeline) searchProgress() string {
+// DropSearch forgets the search: its hits are what another viewer sees.
+func (t *Model) DropSearch() { t.search = search{} }
+
+// SearchProgress is the footer line while a search runs or has hits.
+func (t *Model) SearchProgress() string {
 	s := t.search
 	if s.query == "" || s.err != nil || !s.scanning && len(s.hits) == 0 {
 		return "" // a search with no hit said so once: nothing to step through
@@ -272,96 +276,10 @@ func (t *timeline) searchProgress() string {
 	return line + " · " + t.e.Keys.NextHit.Help().Key + "/" + t.e.Keys.PrevHit.Help().Key + " step"
 }
 
-type jumpResolvedMsg struct {
-	req common.ReqID
-	seq int64
-	err error
-}
-
-var dateLayouts = []string{"2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02"}
-
-// jump goes to a seq ("123") or to the first message sent at or after a
-// date ("2024-05-01", "2024-05-01 14:30", in the display time zone).
-func (m *Model) jump(input string) tea.Cmd {
-	t := m.tl
-	input = strings.TrimSpace(input)
-	if t == nil || input == "" {
-		return nil
-	}
-	if t.empty() {
-		m.setStatus("nothing to jump to", true)
-		return nil
-	}
-	if seq, err := strconv.ParseInt(input, 10, 64); err == nil {
-		if seq < t.minSeq() || seq > t.maxSeq() {
-			m.setStatus(fmt.Sprintf("seq %d is outside %d..%d", seq, t.minSeq(), t.maxSeq()), true)
-			return nil
-		}
-		return t.jumpTo(seq)
-	}
-	for _, layout := range dateLayouts {
-		if when, err := time.ParseInLocation(layout, input, m.e.Loc); err == nil {
-			m.setStatus("looking for "+input+"…", false)
-			t.jumpReq = m.e.NewReq()
-			return resolveDate(m.e, t.jumpReq, t.cid, t.minSeq(), t.maxSeq(), when.UnixMilli())
-		}
-	}
-	m.setStatus(fmt.Sprintf("%q is neither a seq nor a date like 2006-01-02 15:04", input), true)
-	return nil
-}
-
-// resolveDate finds the first seq sent at or after target (seqAtOrAfter).
-func resolveDate(e *common.Common, req common.ReqID, cid string, minSeq, maxSeq, target int64) tea.Cmd {
-	return func() tea.Msg {
-		found, err := seqAtOrAfter(e, cid, minSeq, maxSeq, target)
-		if err == nil && found == 0 {
-			err = errors.New("no message sent at or after that time")
-		}
-		return jumpResolvedMsg{req: req, seq: found, err: err}
-	}
-}
-
-// seqAtOrAfter is the first seq of minSeq..maxSeq sent at or after target,
-// 0 if none, by a binary search over buckets (send times grow with seq),
-// one find per probe.
-func seqAtOrAfter(e *common.Common, cid string, minSeq, maxSeq, target int64) (int64, error) {
-	read := func(i int64) (*bucket.Bucket, error) {
-		bs, err := e.Store.Buckets(e.Ctx, cid, []int64{i}, maxSeq)
-		if err != nil {
-			return nil, err
-		}
-		return bs[0], nil
-	}
-	// firstAtOrAfter is the first seq of b at or after target, 0 if none.
-	firstAtOrAfter := func(b *bucket.Bucket) int64 {
-		for _, s := range b.Slots {
-			if !s.IsHole() && s.Seq >= minSeq && s.Seq <= maxSeq && s.Slot.Msg.SendTime >= target {
-				return s.Seq
-			}
-		}
-		return 0
-	}
-	lo, hi := bucket.BucketIndex(minSeq), bucket.BucketIndex(maxSeq)
-	found := int64(0)
-	for lo <= hi {
-		mid := lo + (hi-lo)/2
-		b, err := read(mid)
-		if err != nil {
-			return 0, err
-		}
-		if seq := firstAtOrAfter(b); seq > 0 {
-			found, hi = seq, mid-1
-		} else {
-			lo = mid + 1
-		}
-	}
-	return found, nil
-}
-
 // highlight renders a timeline row in style with every match of the search
 // query after its first skip bytes (the seq and time) marked, so the eye
 // finds why the row is a hit.
-func (t *timeline) highlight(line string, skip int, style lipgloss.Style) string {
+func (t *Model) highlight(line string, skip int, style lipgloss.Style) string {
 	q := strings.ToLower(t.search.query)
 	lower := strings.ToLower(line)
 	if q == "" || len(lower) != len(line) || skip > len(line) {

@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"slices"
@@ -14,7 +14,7 @@ import (
 // the run, slot by slot, and kept only while a held message quotes them.
 
 // quotedBy lists the seqs quotes in the held run quote outside it, ascending.
-func (t *timeline) quotedBy() []int64 {
+func (t *Model) quotedBy() []int64 {
 	var out []int64
 	for _, i := range t.tl.HeldIndexes() {
 		for _, r := range t.quotesOf(t.tl.Held(i)) {
@@ -38,7 +38,7 @@ type quoteRef struct{ seq, quoted int64 }
 // quotesOf lists the quotes of b, found once per bucket read (a bucket is
 // never changed once decoded; a re-read is a new one): parsing every
 // quote's JSON on each key press cost 0.8 ms a key, 200 ms a burst of 250.
-func (t *timeline) quotesOf(b *bucket.Bucket) []quoteRef {
+func (t *Model) quotesOf(b *bucket.Bucket) []quoteRef {
 	if refs, ok := t.quoteRefs[b]; ok {
 		return refs
 	}
@@ -58,7 +58,7 @@ func (t *timeline) quotesOf(b *bucket.Bucket) []quoteRef {
 // keepQuoted keeps beside the held buckets only the slots their quotes
 // need: those already kept, or in a bucket the model just let go of rather
 // than read again.
-func (t *timeline) keepQuoted() {
+func (t *Model) keepQuoted() {
 	dropped := map[int64]*bucket.Bucket{}
 	for _, b := range t.tl.TakeDropped() {
 		dropped[b.Index] = b
@@ -77,7 +77,7 @@ func (t *timeline) keepQuoted() {
 // readQuoted reads the slots quotes in the run need and nothing holds.
 // Rare: the read that brought a bucket brought what it quotes, unless that
 // was held when asked for and dropped before the reply.
-func (t *timeline) readQuoted() tea.Cmd {
+func (t *Model) readQuoted() tea.Cmd {
 	if len(t.tl.HeldIndexes()) == 0 || t.err != nil {
 		return nil
 	}
@@ -97,8 +97,8 @@ func (t *timeline) readQuoted() tea.Cmd {
 }
 
 // quotedSlot finds a quoted seq in the run or beside it (rule 5).
-func (t *timeline) quotedSlot(seq int64) (bucket.StoredSlot, bool) {
-	if s, _, ok := t.slot(seq); ok {
+func (t *Model) quotedSlot(seq int64) (bucket.StoredSlot, bool) {
+	if s, _, ok := t.Slot(seq); ok {
 		return s, true
 	}
 	s, ok := t.quoted[seq]

@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"slices"
@@ -13,8 +13,8 @@ import (
 	"github.com/chatlens/chatlens/ui/common"
 )
 
-// Every read and write runs in one of these commands, off the UI
-// goroutine; each reply carries its request number (common.ReqID).
+// The timeline's reads run in these commands, off the UI goroutine; each
+// reply carries its request number (common.ReqID).
 
 type bucketsLoadedMsg struct {
 	req     common.ReqID
@@ -148,7 +148,10 @@ func loadQuoted(e *common.Common, r bucketRequest) tea.Cmd {
 	}
 }
 
-type membersLoadedMsg struct {
+// MembersLoadedMsg brings the members of the open conversation, read on
+// first need (members.go): the root takes it (TakeMembers), since a revoke
+// may wait for it.
+type MembersLoadedMsg struct {
 	req     common.ReqID
 	members []store.Member
 	err     error
@@ -171,41 +174,5 @@ func loadWindow(e *common.Common, req common.ReqID, viewer string, base bucket.W
 			return windowLoadedMsg{req: req, viewer: viewer, err: err}
 		}
 		return windowLoadedMsg{req: req, viewer: viewer, win: *w}
-	}
-}
-
-// action names a write the timeline offers.
-type action string
-
-const (
-	actRevoke action = "revoke"
-	actDelete action = "delete"
-	actRead   action = "mark read"
-)
-
-type actionDoneMsg struct {
-	req    common.ReqID
-	cid    string
-	act    action
-	viewer string
-	seqs   []int64
-	res    store.WriteResult
-	api    *store.APIDone // set when the server's API made the write
-	err    error
-}
-
-// storeAction names each action for store.Do.
-var storeAction = map[action]string{actRevoke: store.ActionRevoke, actDelete: store.ActionDelete, actRead: store.ActionRead}
-
-// runAction writes through store.Do, the path the scripted commands take:
-// the held bucket may be stale, so the store checks the targets and the
-// revoke permission as they are now and builds the revoke record itself.
-func runAction(e *common.Common, req common.ReqID, cid string, act action, viewer string, seqs []int64) tea.Cmd {
-	return func() tea.Msg {
-		if e.ReadOnly {
-			return actionDoneMsg{req: req, cid: cid, act: act, viewer: viewer, seqs: seqs, err: store.ErrReadOnly}
-		}
-		done, err := e.Store.Do(e.Ctx, store.WriteRequest{Action: storeAction[act], Cid: cid, By: viewer, Seqs: seqs, Admin: e.Admin})
-		return actionDoneMsg{req: req, cid: cid, act: act, viewer: viewer, seqs: seqs, res: done.WriteResult, api: done.API, err: err}
 	}
 }

@@ -1,0 +1,19 @@
+package ui
+
+import "github.com/chatlens/chatlens/store/bucket"
+
+// followList keeps the list's row of the open conversation as live as the
+// timeline, from what the timeline holds (no round trip).
+func (m *Model) followList() {
+	t := m.tl
+	if on, _ := t.Following(); !on {
+		return
+	}
+	m.list.Follow(t.ID(), t.End(), func(seq int64) (bucket.StoredSlot, string, bool) {
+		s, b, ok := t.Slot(seq)
+		if !ok {
+			return bucket.StoredSlot{}, "", false
+		}
+		return s, b.DocID, true
+	})
+}

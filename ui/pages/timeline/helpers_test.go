@@ -1,0 +1,140 @@
+package timeline
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/chatlens/chatlens/keymap"
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/themes"
+	"github.com/chatlens/chatlens/ui/common"
+	"github.com/chatlens/chatlens/ui/pages/list"
+	"github.com/chatlens/chatlens/ui/uitest"
+)
+
+func TestMain(m *testing.M) {
+	// Screens are compared as plain text: no colour, no attributes.
+	lipgloss.SetColorProfile(termenv.Ascii)
+	os.Exit(m.Run())
+}
+
+// page drives a timeline as the root does: the owner's list read first
+// (its newest buckets are the timeline's first screen), then the keys the
+// root gives the timeline and the replies to its reads, its size set after
+// each, every command run until none is left.
+type page struct {
+	t    testing.TB
+	e    *common.Common
+	list list.Model
+	tl   *Model
+	w, h int // the cells inside the timeline pane's border
+}
+
+// newPage reads viewer's list on st, on a screen of width x height cells.
+func newPage(t testing.TB, st *store.Store, viewer string, width, height int) *page {
+	t.Helper()
+	theme, err := themes.Get("dark")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &common.Common{Ctx: context.Background(), Theme: theme, Keys: keymap.Default(), Loc: time.UTC,
+		Now: func() time.Time { return uitest.Now }, Tick: tea.Tick}
+	e.UseStore(st)
+	p := &page{t: t, e: e, list: list.New(e, viewer)}
+	p.w, p.h = paneSize(width, height)
+	if _, ok := p.list.Reply(p.list.Load()(), ""); !ok || p.list.Err() != nil {
+		t.Fatalf("%s's list: %v", viewer, p.list.Err())
+	}
+	return p
+}
+
+// paneSize is the timeline's pane on a screen of width x height, as the
+// root lays it out: under it the status bar and the footer, around it a
+// border, the list beside it when the screen is wide (70 cells or more).
+func paneSize(width, height int) (w, h int) {
+	h = max(3, height-2) - 2
+	if width < 70 {
+		return width - 2, h
+	}
+	return width - (max(24, min(40, width/3)) - 2) - 4, h
+}
+
+// open opens cid, a conversation of the list, as the list's owner.
+func (p *page) open(cid string) {
+	p.t.Helper()
+	items := p.list.Items()
+	for i := range items {
+		if it := items[i]; it.Sum.ConversationID == cid {
+			p.tl = New(p.e, Conversation{Sum: it.Sum, Name: it.Name, Peer: it.Peer}, p.list.Owner(), p.list.Names())
+			p.tl.SetFocused(true)
+			p.do(p.tl.Open())
+			return
+		}
+	}
+	p.t.Fatalf("%s is not in %s's list", cid, p.list.Owner())
+}
+
+// do settles cmd: the size is set, as after every update, and each reply
+// goes to the timeline.
+func (p *page) do(cmd tea.Cmd) {
+	p.t.Helper()
+	p.tl.SetSize(p.w, p.h)
+	queue := []tea.Cmd{cmd}
+	for steps := 0; len(queue) > 0; steps++ {
+		if steps > 100000 {
+			p.t.Fatal("commands never settle")
+		}
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case nil:
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		default:
+			next, ok := p.tl.Reply(msg)
+			if !ok {
+				p.t.Fatalf("the timeline takes no %T", msg)
+			}
+			p.tl.SetSize(p.w, p.h)
+			queue = append(queue, next)
+		}
+	}
+}
+
+// keys presses each key in turn, as the root gives it to the timeline.
+func (p *page) keys(ks ...string) {
+	for _, k := range ks {
+		p.do(p.tl.Update(uitest.KeyMsg(k)))
+	}
+}
+
+// jump moves the cursor to seq, as : does.
+func (p *page) jump(seq int64) {
+	p.t.Helper()
+	p.do(p.tl.Jump(strconv.FormatInt(seq, 10)))
+	if p.tl.cursor != seq {
+		p.t.Fatalf("cursor at %d after jumping to %d", p.tl.cursor, seq)
+	}
+}
+
+func (p *page) view() string { return p.tl.View() }
+
+// heldBuckets are the buckets the timeline's model holds, by index.
+func heldBuckets(tl *Model) map[int64]*bucket.Bucket {
+	out := map[int64]*bucket.Bucket{}
+	for _, i := range tl.tl.HeldIndexes() {
+		out[i] = tl.tl.Held(i)
+	}
+	return out
+}

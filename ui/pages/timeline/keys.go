@@ -1,0 +1,81 @@
+package timeline
+
+import (
+	"github.com/chatlens/chatlens/ui/pages/timeline/model"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/chatlens/chatlens/ui/common"
+
+	"fmt"
+
+	"github.com/chatlens/chatlens/projection"
+)
+
+func (t *Model) say(text string, isErr bool) { t.note = &common.Note{Text: text, IsErr: isErr} }
+
+// TakeNote is what the timeline has to say after a key or a reply, once:
+// the root shows it on the status bar.
+func (t *Model) TakeNote() (common.Note, bool) {
+	n := t.note
+	t.note = nil
+	if n == nil {
+		return common.Note{}, false
+	}
+	return *n, true
+}
+
+// Update takes the timeline's own keys: moving the cursor (over runs of
+// holes and gaps as one row), to the next message, the compare view's
+// keys, bucket boundaries. What opens a dialog or an input, writes, or
+// changes the viewer is the root's (timelineKey).
+func (t *Model) Update(msg tea.Msg) tea.Cmd {
+	if cmd, ok := t.compare().handle(msg); ok {
+		return cmd
+	}
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	keys := t.e.Keys
+	t.tl.SetPage(max(1, t.height-2))
+	for _, b := range []struct {
+		binding key.Binding
+		kind    model.Kind
+	}{
+		{keys.Up, model.Up}, {keys.Down, model.Down}, {keys.NextMessage, model.NextMessage}, {keys.PrevMessage, model.PrevMessage},
+		{keys.PageUp, model.PageUp}, {keys.PageDown, model.PageDown}, {keys.Top, model.Top}, {keys.Bottom, model.Bottom},
+		{keys.Boundaries, model.Boundaries},
+	} {
+		if key.Matches(k, b.binding) {
+			return t.press(model.Key{Kind: b.kind})
+		}
+	}
+	return nil
+}
+
+// ShortHelp is the footer while the timeline has the focus (comparing,
+// the footer is the compare view's progress line, which names its keys).
+func (t *Model) ShortHelp() []key.Binding { return t.e.Keys.TimelineHelp() }
+
+func (t *Model) FullHelp() [][]key.Binding { return [][]key.Binding{t.ShortHelp()} }
+
+// NothingUnderCursor reports that a key acting on the row under the
+// cursor (a write, i, y, T) has nothing to act on, and says why: the
+// viewer is shown no row, or "differences only" draws none there.
+func (t *Model) NothingUnderCursor() bool {
+	keys := t.e.Keys
+	switch {
+	case t.win.PulledNothing() && t.compareAs == "":
+		t.say(fmt.Sprintf("%s is shown nothing of %s (no conversation document: OpenIM pulls them none of it); %s to view as someone else",
+			projection.SingleLine(t.viewer), projection.SingleLine(t.cid), common.KeyName(keys.ViewAsAny)), false)
+		return true
+	case t.compareAs != "" && t.diffOnly && t.diffs.runAt(t.cursor) < 0:
+		// "Differences only" draws no row under the cursor (none found, or
+		// none yet): a row key would act on a seq the screen does not show.
+		t.say(fmt.Sprintf("no difference under the cursor (seq %d is not shown); %s for all rows", t.cursor, common.KeyName(keys.DiffOnly)), false)
+		return true
+	}
+	return false
+}

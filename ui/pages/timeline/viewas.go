@@ -1,0 +1,127 @@
+package timeline
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/chatlens/chatlens/ui/pages/timeline/model"
+
+	"slices"
+	"strings"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
+)
+
+// viewerChoices are the conversation's members once read; until then (or
+// without member records) the people already known: the viewer, the list's
+// owner and peer, and the senders of the held messages.
+func (t *Model) viewerChoices() []store.Member {
+	if len(t.members) > 0 {
+		return t.members
+	}
+	seen := map[string]bool{}
+	var out []store.Member
+	add := func(id, nick string) {
+		if id == "" || seen[id] {
+			return
+		}
+		seen[id] = true
+		if nick == "" {
+			nick = t.names[id]
+		}
+		out = append(out, store.Member{UserID: id, Nickname: nick})
+	}
+	add(t.viewer, "")
+	add(t.owner, "")
+	add(t.peer, "")
+	for _, i := range t.tl.HeldIndexes() {
+		b := t.tl.Held(i)
+		for _, s := range b.Slots {
+			if !s.IsHole() {
+				add(s.Slot.Msg.SendID, s.Slot.Msg.SenderNickname)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b store.Member) int { return strings.Compare(a.UserID, b.UserID) })
+	return out
+}
+
+// PickerChoices are the viewer choices; comparing the viewer with
+// themselves shows nothing, so the compare picker leaves them out.
+func (t *Model) PickerChoices(forCompare bool) []store.Member {
+	ms := t.viewerChoices()
+	if !forCompare {
+		return ms
+	}
+	return slices.DeleteFunc(slices.Clone(ms), func(mb store.Member) bool { return mb.UserID == t.viewer })
+}
+
+// PickerDefault is who the picker starts on: the viewer when switching;
+// when comparing, whoever is most likely to see it differently: the last
+// one compared with, the other user of a single chat, the sender of the
+// selected message.
+func (t *Model) PickerDefault(forCompare bool) string {
+	if !forCompare {
+		return t.viewer
+	}
+	candidates := []string{t.lastCompared, t.peerOf(t.viewer)}
+	if msg, ok := t.Message(t.cursor, t.viewer); ok && !msg.Hole {
+		candidates = append(candidates, msg.SendID)
+	}
+	for _, c := range candidates {
+		if c != "" && c != t.viewer {
+			return c
+		}
+	}
+	return ""
+}
+
+// peerOf is the other user of a single chat, "" for a group.
+func (t *Model) peerOf(viewer string) string {
+	if t.conv.SessionType != bucket.SessionSingle {
+		return ""
+	}
+	for _, id := range []string{t.peer, t.owner} {
+		if id != "" && id != viewer {
+			return id
+		}
+	}
+	return ""
+}
+
+// choiceIDs are the viewer choices' IDs, in the picker's order: what V
+// cycles through, once the members are read.
+func (t *Model) choiceIDs() []string {
+	var ids []string
+	for _, mb := range t.viewerChoices() {
+		ids = append(ids, mb.UserID)
+	}
+	return ids
+}
+
+// CycleViewer is V: the next member in the picker's order, once the
+// members are read; presses before that wait in the model with the keys
+// after them (ViewerAsks says whom to switch to).
+func (t *Model) CycleViewer() tea.Cmd { return t.press(model.Key{Kind: model.CycleViewer}) }
+
+// SwitchTo is a switch to id asked by the user (the picker, u): the model
+// makes it once the keys before it are applied and id's window is read.
+// False when the model views as id already (the root switches at once).
+func (t *Model) SwitchTo(id string) (tea.Cmd, bool) {
+	if t.tl.Viewer() == id {
+		return nil, false
+	}
+	return t.press(model.Key{Kind: model.ViewAs, Viewer: id}), true
+}
+
+// ViewerAsks is what the model asked of the root in the last update, once
+// each: the viewer whose window it waits for (the root's switch reads it;
+// "" when none, or a read of it is on its way), and the viewer it moved to
+// (V, or a switch whose window came), for the root to follow.
+func (t *Model) ViewerAsks() (window, moved string) {
+	window, moved = t.wantWindow, t.switchTo
+	t.wantWindow, t.switchTo = "", ""
+	if window == t.viewer && t.winReq != 0 {
+		window = ""
+	}
+	return window, moved
+}
