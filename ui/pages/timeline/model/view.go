@@ -80,14 +80,19 @@ func (m *Model) Prev(row int64) (int64, bool) {
 
 // ReadFrom and ReadTo are the first and last rows read around the cursor:
 // the run of known rows holding it.
-func (m *Model) ReadFrom() int64 {
+func (m *Model) ReadFrom() int64 { return m.lastRead(m.Prev) }
+
+func (m *Model) ReadTo() int64 { return m.lastRead(m.Next) }
+
+// lastRead walks from the cursor with step while the rows are read.
+func (m *Model) lastRead(step func(int64) (int64, bool)) int64 {
 	row := m.cursor
 	for {
-		prev, ok := m.Prev(row)
+		next, ok := step(row)
 		if !ok {
 			return row
 		}
-		row = prev
+		row = next
 	}
 }
 
@@ -132,16 +137,4 @@ func (m *Model) KnowWindow(viewer string, w bucket.Window) { m.windows[viewer] =
 func (m *Model) KnowMembers(ids []string) []Read {
 	m.members = append([]string{}, ids...)
 	return m.run()
-}
-
-// ReadTo is the last row read around the cursor.
-func (m *Model) ReadTo() int64 {
-	row := m.cursor
-	for {
-		next, ok := m.Next(row)
-		if !ok {
-			return row
-		}
-		row = next
-	}
 }
