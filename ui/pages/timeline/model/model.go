@@ -64,7 +64,8 @@ func (m *Model) SetTop(seq int64) { m.top = seq }
 // Waiting is the number of keys not applied yet.
 func (m *Model) Waiting() int { return len(m.queue) }
 
-// Err is why the last read failed; keys wait until Retry.
+// Err is why the last read failed: the keys that waited on it are dropped
+// (the rows beyond cannot be reached, and the error says why) until Retry.
 func (m *Model) Err() error { return m.err }
 
 // TakeNote is what the last key had to say ("no message after this one"), once.
@@ -79,9 +80,6 @@ func (m *Model) SetPage(rows int) { m.page = max(1, rows) }
 
 // Boundaries reports bucket boundaries drawn; a run of holes stops at them.
 func (m *Model) Boundaries() bool { return m.boundaries }
-
-// Members is the conversation's members once read, in the picker's order.
-func (m *Model) Members() []string { return m.members }
 
 // Held is the bucket held at index, nil when none.
 func (m *Model) Held(index int64) *bucket.Bucket { return m.k.buckets[index] }

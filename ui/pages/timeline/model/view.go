@@ -133,7 +133,8 @@ func (m *Model) Refresh(indexes []int64) (Read, bool) {
 // it), so switching to them reads nothing.
 func (m *Model) KnowWindow(viewer string, w bucket.Window) { m.windows[viewer] = w }
 
-// KnowMembers takes the members read elsewhere (the inspector read them).
+// KnowMembers takes the members, in the picker's order, once the page has
+// read them (for V, or for the picker or the inspector before it).
 func (m *Model) KnowMembers(ids []string) []Read {
 	m.members = append([]string{}, ids...)
 	return m.run()
