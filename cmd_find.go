@@ -12,6 +12,7 @@ import (
 type findCmd struct {
 	ClientMsgID string `name:"client-msg-id" placeholder:"ID" help:"The message's client_msg_id."`
 	ServerMsgID string `name:"server-msg-id" placeholder:"ID" help:"The message's server_msg_id."`
+	readStats
 }
 
 func (findCmd) Help() string {
@@ -32,7 +33,9 @@ func (c *findCmd) Validate() error {
 }
 
 func (c *findCmd) Run(ctx context.Context, s *session) error {
-	return s.withStore(ctx, reads, func(st *store.Store) error { return c.find(ctx, s, st) })
+	return s.withStore(ctx, reads, func(st *store.Store) error {
+		return c.counting(s, st, func() error { return c.find(ctx, s, st) })
+	})
 }
 
 // find prints every slot holding the message asked for, one a line. With

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -40,6 +41,9 @@ type file struct {
 	failed  error // a group commit that failed: every later write fails
 
 	shed pageShedder // drops mapped file pages a long run touched
+
+	requests  atomic.Int64 // transactions run (View, Update, grouped writes)
+	bytesRead atomic.Int64 // stored bytes handed out (read)
 
 	turn    sync.RWMutex // shared: reads of this process run together, a write alone
 	mu      sync.Mutex   // guards reader and readers
@@ -113,12 +117,16 @@ const faultAround = 64 << 10
 // them (see pageShedder); inside the transaction, so bbolt cannot remap
 // the file meanwhile.
 func (f *file) shedding(fn func(*bolt.Tx) error) func(*bolt.Tx) error {
+	f.requests.Add(1)
 	return func(tx *bolt.Tx) error {
 		err := fn(tx)
 		f.shed.touch(f.path, tx.DB().Info().Data)
 		return err
 	}
 }
+
+// read counts n stored bytes handed out, for Traffic.
+func (f *file) read(n int) { f.bytesRead.Add(int64(n)) }
 
 // countRead counts the values bs (bbolt's bytes, read inside a transaction
 // of f that is still open) towards the shedder: the fault-around windows

@@ -22,6 +22,7 @@ func (b *Backend) FindMsgDocIDs(ctx context.Context, cid, field, value string) (
 				return false, err
 			}
 			b.db.countRead(val)
+			b.db.read(len(val))
 			if slotHolds(bson.Raw(val), field, value) {
 				ids = append(ids, docID)
 			}
