@@ -17,6 +17,16 @@ type ConversationSummary struct {
 	FromMessages bool
 }
 
+// ListOptions say how a conversation list reads its rows.
+type ListOptions struct {
+	// WholeNewest: a list of at most this many conversations reads their
+	// newest buckets whole (Window.Last), for a timeline opened from a row
+	// to reuse; a longer one reads of each only its last slots, for its
+	// end and newest message, and the caller reads the buckets of the rows
+	// it shows first (NewestBuckets). 0: always the last slots only.
+	WholeNewest int
+}
+
 // ListLimit bounds the fallback listing of a bare msg collection.
 const ListLimit = 10000
 
@@ -26,17 +36,22 @@ const ListLimit = 10000
 // lists every conversation found in msg (a bare export), single chats
 // filtered to those naming uid.
 func (s *Store) ConversationsOf(ctx context.Context, uid string) ([]ConversationSummary, error) {
+	return s.ConversationList(ctx, uid, ListOptions{})
+}
+
+// ConversationList is ConversationsOf read as o says.
+func (s *Store) ConversationList(ctx context.Context, uid string, o ListOptions) ([]ConversationSummary, error) {
 	s.trip()
 	convs, err := s.backend.Conversations(ctx, uid)
 	if err != nil {
 		return nil, err
 	}
-	return s.conversationsFrom(ctx, uid, convs)
+	return s.conversationsFrom(ctx, uid, convs, o)
 }
 
-// conversationsFrom is ConversationsOf from uid's conversation documents
+// conversationsFrom is ConversationList from uid's conversation documents
 // already read.
-func (s *Store) conversationsFrom(ctx context.Context, uid string, convs []bucket.Conversation) ([]ConversationSummary, error) {
+func (s *Store) conversationsFrom(ctx context.Context, uid string, convs []bucket.Conversation, o ListOptions) ([]ConversationSummary, error) {
 	fromMsgs := false
 	if len(convs) == 0 {
 		// A conversation collection that holds anyone's list is the truth:
@@ -64,7 +79,7 @@ func (s *Store) conversationsFrom(ctx context.Context, uid string, convs []bucke
 		byCid[c.ConversationID] = c
 		cids = append(cids, c.ConversationID)
 	}
-	ws, err := s.Windows(ctx, uid, cids, byCid)
+	ws, err := s.windows(ctx, uid, cids, byCid, nil, len(cids) > o.WholeNewest)
 	if err != nil {
 		return nil, err
 	}

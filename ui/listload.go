@@ -13,9 +13,10 @@ import (
 // Reading the conversation list: whole, or after a switch of viewer,
 // reusing what the list shown already holds.
 
-// keepNewest bounds the newest buckets the list holds for the timeline to
-// reuse (the first rows, pinned first): a list of thousands of conversations
-// keeps only their preview slots. Opening one beyond it reads its newest
+// keepNewest bounds the newest buckets the list reads whole and holds for
+// the timeline to reuse (the first rows, in list order): a list of
+// thousands of conversations reads only the newest slots of the others
+// (store.ListOptions.WholeNewest), for their preview (Window.Newest). Opening one beyond it reads its newest
 // bucket again, in the same single find as the one before it.
 const keepNewest = 64
 
@@ -86,10 +87,12 @@ func (m *Model) viewerRead(msg viewerReadMsg) tea.Cmd {
 
 // loadList reads owner's conversations in a constant number of round trips
 // however many there are: the conversation documents, the windows (seq,
-// seq_user, and one find for every newest bucket), the user and group names.
-// When a cache knew the max seqs, no newest bucket came with the windows:
-// one find (after the cache) reads them all, for the previews and for the
-// timeline to reuse.
+// seq_user, and one find of every newest bucket), the user and group names.
+// Past keepNewest conversations, the windows read only each newest
+// bucket's last slots, and one more find (after the cache) reads the
+// newest buckets of the first keepNewest rows whole, for the timeline to
+// reuse. When a cache knew the max seqs, no newest bucket came with the
+// windows: that find reads them.
 func loadList(e *common, req reqID, owner string) tea.Cmd {
 	return loadListReusing(e, req, owner, listReuse{}, nil)
 }
@@ -103,16 +106,16 @@ func loadListReusing(e *common, req reqID, owner string, r listReuse, recs *stor
 		var sums []store.ConversationSummary
 		var err error
 		if recs == nil {
-			sums, err = e.st.ConversationsOf(e.ctx, owner)
+			sums, err = e.st.ConversationList(e.ctx, owner, store.ListOptions{WholeNewest: keepNewest})
 		} else {
-			sums, err = e.st.ConversationsReusing(e.ctx, recs, r.known)
+			sums, err = e.st.ConversationsReusing(e.ctx, recs, r.known, store.ListOptions{WholeNewest: keepNewest})
 		}
 		if err != nil {
 			return fail(err)
 		}
 		items := make([]convItem, len(sums))
 		userIDs, groupIDs := []string{owner}, []string(nil)
-		var unread []bucket.Window // windows whose newest bucket was not read
+		var unread []bucket.Window // first rows whose newest bucket was not read
 		for i, s := range sums {
 			items[i] = convItem{sum: s, peer: store.PeerOf(s.Conversation, owner)}
 			if items[i].peer != "" {
@@ -121,7 +124,7 @@ func loadListReusing(e *common, req reqID, owner string, r listReuse, recs *stor
 			if g := store.GroupOf(s.ConversationID); g != "" {
 				groupIDs = append(groupIDs, g)
 			}
-			if s.Last == nil && s.Window.MaxSeq > 0 {
+			if i < keepNewest && s.Last == nil && s.Window.MaxSeq > 0 {
 				unread = append(unread, s.Window)
 			}
 		}
@@ -158,6 +161,9 @@ func loadListReusing(e *common, req reqID, owner string, r listReuse, recs *stor
 						it.lastQuoted = &quoted
 					}
 				}
+			} else if n := it.sum.Window.Newest; n != nil {
+				// Below the first rows: the newest message the list read.
+				it.last, it.lastDoc = n, bucket.DocIDForSeq(it.sum.ConversationID, n.Seq)
 			}
 			it.sum.Last = nil
 			if i < keepNewest {

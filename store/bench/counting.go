@@ -233,3 +233,14 @@ func (c *Counting) FindSlotRanges(ctx context.Context, ranges []store.SlotRange)
 	}
 	return out, err
 }
+
+func (c *Counting) FindNewestSlots(ctx context.Context, docIDs []string) ([]store.NewestRead, error) {
+	c.trip()
+	out, err := c.inner.FindNewestSlots(ctx, docIDs)
+	for _, r := range out {
+		if r.Raw != nil {
+			c.read([]bson.Raw{r.Raw})
+		}
+	}
+	return out, err
+}

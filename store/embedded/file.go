@@ -140,6 +140,17 @@ func (f *file) countRead(bs ...[]byte) {
 	f.shed.touch(f.path, addrs...)
 }
 
+// countSparse is countRead for reads that take a little of each of many
+// values spread over the file: the shedder keeps fewer of their pages.
+func (f *file) countSparse(bs ...[]byte) {
+	var buf [8]uintptr
+	addrs := buf[:0]
+	for _, b := range bs {
+		addrs = windowsOf(addrs, b)
+	}
+	f.shed.touchSparse(f.path, addrs...)
+}
+
 // groupMax is the most writes that share one bbolt transaction: each
 // commit rewrites the B+tree pages on its path, the freelist and the meta
 // page (and syncs twice without NoSync), so a write operation of several

@@ -65,7 +65,9 @@ type Backend struct {
 	slotReads atomic.Int32
 	// rangeReads is the same for FindSlotRanges' $slice aggregation.
 	rangeReads atomic.Int32
-	traffic    *traffic
+	// newestReads is the same for FindNewestSlots' aggregation.
+	newestReads atomic.Int32
+	traffic     *traffic
 }
 
 var (
