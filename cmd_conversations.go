@@ -18,7 +18,9 @@ type conversationsCmd struct {
 
 func (conversationsCmd) Help() string {
 	return `One line per conversation of the user: pinned mark, ID, kind, unread count, name, max seq and read seq.
-With --format json, one object per line.
+In the order the user's app lists them: pinned first, then by the send time of the newest message
+in the user's window, newest first; conversations without one last. With --format json, one
+object per line (latestMsgSendTime in unix ms, isPinned).
 
 Examples:
 
@@ -55,7 +57,12 @@ func (c *conversationsCmd) list(ctx context.Context, s *session, st *store.Store
 				HasReadSeq       int64  `json:"hasReadSeq"` // the server's name (get_conversations_has_read_and_max_seq)
 				ReadSeq          int64  `json:"readSeq"`    // the same, as chatlens named it first
 				Unread           int64  `json:"unread"`
-			}{conv.ConversationID, conv.ConversationType, conv.Window.MaxSeq, conv.Window.ReadSeq, conv.Window.ReadSeq, conv.Unread()}); err != nil {
+				IsPinned         bool   `json:"isPinned"`
+				// The send time (unix ms) of the newest message in the
+				// user's window, 0 for none: what the list is sorted by.
+				LatestMsgSendTime int64 `json:"latestMsgSendTime"`
+			}{conv.ConversationID, conv.ConversationType, conv.Window.MaxSeq, conv.Window.ReadSeq, conv.Window.ReadSeq, conv.Unread(),
+				conv.IsPinned, conv.Window.LatestSendTime()}); err != nil {
 				return err
 			}
 		}

@@ -133,7 +133,7 @@ func (s *Store) wholeTailsAt(ctx context.Context, ends map[string]int64) (map[st
 // the last filled slot at or below its MaxSeq) from the tails the window
 // read took, and reads the bucket holding MaxSeq whole, in one find for
 // all, where they cannot tell (the user's cap ends the window before the
-// conversation's end).
+// conversation's end): that bucket becomes the window's Last.
 func (s *Store) setNewest(ctx context.Context, ws map[string]*bucket.Window, tails map[string]*newestTail) error {
 	need := map[string]int64{}
 	for cid, w := range ws {
@@ -158,7 +158,8 @@ func (s *Store) setNewest(ctx context.Context, ws map[string]*bucket.Window, tai
 		return err
 	}
 	for cid, b := range found {
-		ws[cid].Newest = lastFilledUpTo(b, ws[cid].MaxSeq)
+		// The window's newest bucket now: a timeline opened on it reuses it.
+		ws[cid].Newest, ws[cid].Last = lastFilledUpTo(b, ws[cid].MaxSeq), b
 	}
 	return nil
 }

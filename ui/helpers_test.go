@@ -208,7 +208,8 @@ func seedSmall(t testing.TB, st *store.Store) {
 	insertRaw(t, st, bucket.CollConversation,
 		bucket.Conversation{OwnerUserID: "alice", ConversationID: chatAB, ConversationType: 1, UserID: "bob"},
 		bucket.Conversation{OwnerUserID: "bob", ConversationID: chatAB, ConversationType: 1, UserID: "alice"},
-		bucket.Conversation{OwnerUserID: "alice", ConversationID: chatT, ConversationType: 3, GroupID: "team"},
+		// Pinned: first in alice's list, above the newer single chat.
+		bucket.Conversation{OwnerUserID: "alice", ConversationID: chatT, ConversationType: 3, GroupID: "team", IsPinned: true},
 		bucket.Conversation{OwnerUserID: "bob", ConversationID: chatT, ConversationType: 3, GroupID: "team"},
 		bucket.Conversation{OwnerUserID: "carol", ConversationID: chatT, ConversationType: 3, GroupID: "team"})
 	insertRaw(t, st, bucket.CollSeqUser,
