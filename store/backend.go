@@ -60,6 +60,11 @@ type Backend interface {
 	// is not "": find({"msgs.msg.<field>": value [, doc_id range of cid]},
 	// {doc_id: 1}). Fast with an index on that path; a scan without one.
 	FindMsgDocIDs(ctx context.Context, cid, field, value string) ([]string, error)
+	// FindMsgDocIDsIn is FindMsgDocIDs among the buckets docIDs only:
+	// find({doc_id: {$in: docIDs}, "msgs.msg.<field>": value}, {doc_id: 1}),
+	// which the doc_id index narrows (and routes, on a cluster sharded by
+	// doc_id) before any bucket is looked into.
+	FindMsgDocIDsIn(ctx context.Context, docIDs []string, field, value string) ([]string, error)
 
 	// SetSlotField runs updateOne({doc_id}, {$set: {"msgs.<slot>.<field>": value}}).
 	// matched is false when no document has that doc_id.

@@ -244,3 +244,8 @@ func (c *Counting) FindNewestSlots(ctx context.Context, docIDs []string) ([]stor
 	}
 	return out, err
 }
+
+func (c *Counting) FindMsgDocIDsIn(ctx context.Context, docIDs []string, field, value string) ([]string, error) {
+	c.trip()
+	return c.inner.FindMsgDocIDsIn(ctx, docIDs, field, value)
+}

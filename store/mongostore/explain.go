@@ -13,7 +13,10 @@ import (
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
-var _ store.Explainer = (*Backend)(nil)
+var (
+	_ store.Explainer  = (*Backend)(nil)
+	_ store.ShardKeyed = (*Backend)(nil)
+)
 
 // shape is one query chatlens sends, as the command explain wraps.
 type shape struct {
@@ -75,6 +78,9 @@ func (b *Backend) Explain(ctx context.Context) (*store.QueryPlans, error) {
 	out.ShardKeyByDocID = strings.HasPrefix(key, "doc_id:")
 	return out, nil
 }
+
+// MsgShardKey is msg's shard key, "" when msg is not sharded: one find.
+func (b *Backend) MsgShardKey(ctx context.Context) (string, error) { return b.shardKey(ctx) }
 
 // shardKey is msg's shard key from config.collections, "" when msg is not
 // sharded (or the server has no config database, as on FerretDB).
