@@ -56,6 +56,9 @@ func (b *Backend) FindNewestSlots(ctx context.Context, docIDs []string) ([]store
 	return b.fillWhole(ctx, out, docIDs, unsure)
 }
 
+// newestArrayField is msgs where it is an array, [] where it is not.
+const newestArrayField = "chatlens_newest_msgs"
+
 // newestAtField carries the position of the last touched slot in
 // newestSlots' answers: null when msgs is not an array of 100.
 const newestAtField = "chatlens_newest_at"
@@ -112,38 +115,37 @@ func (b *Backend) fillWhole(ctx context.Context, out []store.NewestRead, docIDs 
 // newestSlots finds each bucket's last slot that is not untouched: the
 // highest position whose slot is not equal ($eq compares documents field
 // by field, in order) to bucket.UntouchedSlot, and that slot alone. A msgs
-// that is not an array of 100 is left whole, its position null: the $cond
-// guards every array operator ($size, $slice and $arrayElemAt fail the
-// whole command on a non-array, on MongoDB and on DocumentDB alike).
+// that is not an array of 100 is left whole, its position null. The array
+// operators ($size, $arrayElemAt, $slice) fail the whole command on a
+// non-array, on MongoDB and on DocumentDB alike, and DocumentDB evaluates
+// both branches of a $cond: so they are only ever given newestArrayField,
+// msgs where it is an array and [] where it is not.
 func newestSlots(docIDs []string) aggregateQuery {
+	arr := "$" + newestArrayField
 	untouched := bson.D{{Key: "$literal", Value: bucket.UntouchedSlot()}}
 	last := bson.D{{Key: "$reduce", Value: bson.D{
 		{Key: "input", Value: bson.D{{Key: "$range", Value: bson.A{0, bucket.BucketSize}}}},
 		{Key: "initialValue", Value: -1},
 		{Key: "in", Value: bson.D{{Key: "$cond", Value: bson.A{
-			bson.D{{Key: "$eq", Value: bson.A{bson.D{{Key: "$arrayElemAt", Value: bson.A{"$msgs", "$$this"}}}, untouched}}},
+			bson.D{{Key: "$eq", Value: bson.A{bson.D{{Key: "$arrayElemAt", Value: bson.A{arr, "$$this"}}}, untouched}}},
 			"$$value", "$$this"}}}},
 	}}}
-	full := bson.D{{Key: "$cond", Value: bson.A{
-		bson.D{{Key: "$isArray", Value: "$msgs"}},
-		bson.D{{Key: "$cond", Value: bson.A{
-			bson.D{{Key: "$eq", Value: bson.A{bson.D{{Key: "$size", Value: "$msgs"}}, bucket.BucketSize}}},
-			last, nil}}},
-		nil}}}
 	at := "$" + newestAtField
 	cut := bson.D{{Key: "$cond", Value: bson.A{
 		bson.D{{Key: "$eq", Value: bson.A{at, nil}}},
 		"$msgs",
 		bson.D{{Key: "$cond", Value: bson.A{
 			bson.D{{Key: "$gte", Value: bson.A{at, 0}}},
-			bson.D{{Key: "$slice", Value: bson.A{"$msgs", at, 1}}},
+			bson.D{{Key: "$slice", Value: bson.A{arr, bson.D{{Key: "$max", Value: bson.A{bson.D{{Key: "$ifNull", Value: bson.A{at, 0}}}, 0}}}, 1}}},
 			bson.A{}}}},
 	}}}
 	return aggregateQuery{coll: bucket.CollMsg, pipeline: bson.A{
 		bson.D{{Key: "$match", Value: bson.D{{Key: "doc_id", Value: in(docIDs)}}}},
 		bson.D{{Key: "$project", Value: bson.D{{Key: "_id", Value: 0}, {Key: "doc_id", Value: 1}, {Key: "msgs", Value: 1},
-			{Key: newestAtField, Value: full}}}},
-		bson.D{{Key: "$project", Value: bson.D{{Key: "doc_id", Value: 1}, {Key: newestAtField, Value: 1},
-			{Key: "msgs", Value: cut}}}},
+			{Key: newestArrayField, Value: bson.D{{Key: "$cond", Value: bson.A{bson.D{{Key: "$isArray", Value: "$msgs"}}, "$msgs", bson.A{}}}}}}}},
+		bson.D{{Key: "$project", Value: bson.D{{Key: "doc_id", Value: 1}, {Key: "msgs", Value: 1}, {Key: newestArrayField, Value: 1},
+			{Key: newestAtField, Value: bson.D{{Key: "$cond", Value: bson.A{
+				bson.D{{Key: "$eq", Value: bson.A{bson.D{{Key: "$size", Value: arr}}, bucket.BucketSize}}}, last, nil}}}}}}},
+		bson.D{{Key: "$project", Value: bson.D{{Key: "doc_id", Value: 1}, {Key: newestAtField, Value: 1}, {Key: "msgs", Value: cut}}}},
 	}}
 }
