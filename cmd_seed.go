@@ -66,21 +66,12 @@ func (c *seedCmd) Run(ctx context.Context, s *session) error {
 		if long == 0 {
 			long = -1 // demo.Options: negative means no long group
 		}
-		opts := demo.Options{Seed: c.Seed, Conversations: c.Conversations, Messages: c.Messages, LongMessages: long}
-		if s.conn.MongoURI != "" {
-			// A round trip away: many conversations' documents a request.
-			opts.BulkBytes = seedBulkBytes
-		}
-		err = s.seed(ctx, st, opts, "seeding "+st.Describe())
+		err = s.seed(ctx, st, demo.Options{Seed: c.Seed, Conversations: c.Conversations,
+			Messages: c.Messages, LongMessages: long}, "seeding "+st.Describe())
 		outcome(err, seedStored(err))
 		return err
 	})
 }
-
-// seedBulkBytes bounds the documents a seed into MongoDB gathers before
-// it writes them (a few bulk requests, each at most mongostore.RawBatch
-// documents): memory stays a few MiB.
-const seedBulkBytes = 4 << 20
 
 // seedAction names a seed in the audit log, the command's and a first run's.
 func seedAction(seed int64) string { return "seed " + strconv.FormatInt(seed, 10) }

@@ -357,11 +357,7 @@ func (s *session) seed(ctx context.Context, st *store.Store, opts demo.Options, 
 	if err != nil {
 		return fmt.Errorf("seeding: %w", err)
 	}
-	requests := ""
-	if t, ok := st.Traffic(); ok {
-		requests = fmt.Sprintf(", %d requests", t.Requests)
-	}
-	fmt.Fprintf(s.stderr, "chatlens: seeded %s in %s%s\n", sum, time.Since(start).Round(time.Millisecond), requests)
+	fmt.Fprintf(s.stderr, "chatlens: seeded %s in %s\n", sum, time.Since(start).Round(time.Millisecond))
 	return nil
 }
 

@@ -18,12 +18,8 @@ import (
 // (the third of a seed's time). That is the state machine's insert branch
 // for a bucket no one wrote yet; a bucket that exists already (seed
 // --force) goes through the store's state machine, messages first.
-//
-// With a bulk writer, the buckets, and the max seq, are gathered for it
-// instead, and reads (nil: not known yet) sets the read flags its mark
-// reads would.
 func (w *writer) buckets(ctx context.Context, cid string, base int64, msgs []*bucket.MsgData,
-	revokes []revokePlan, deletes []deletePlan, reads *readPlan) error {
+	revokes []revokePlan, deletes []deletePlan) error {
 	revoked := map[int64]*bucket.Revoke{}
 	for _, r := range revokes {
 		if _, ok := revoked[r.seq]; !ok { // the first revoke wins, as "unless set" does
@@ -43,27 +39,18 @@ func (w *writer) buckets(ctx context.Context, cid string, base int64, msgs []*bu
 		if written == 0 {
 			return nil
 		}
-		n, upTo := written, top
-		stored := func() {
-			w.done += int(n)
-			w.storedUpTo(cid, upTo)
-			if w.progress != nil {
-				w.progress(w.done, w.total)
-			}
-		}
-		written = 0
-		if w.bulk != nil {
-			w.bulk.raiseMaxSeq(cid, upTo)
-			w.bulk.then(stored)
-			return nil
-		}
-		if err := backend.RaiseMaxSeq(write, cid, upTo); err != nil {
+		if err := backend.RaiseMaxSeq(write, cid, top); err != nil {
 			return err
 		}
 		if err := backend.Flush(write); err != nil {
 			return err
 		}
-		stored()
+		w.done += int(written)
+		w.storedUpTo(cid, top)
+		written = 0
+		if w.progress != nil {
+			w.progress(w.done, w.total)
+		}
 		return nil
 	}
 	for from := 0; from < len(msgs); from += bucket.BucketSize {
@@ -79,7 +66,6 @@ func (w *writer) buckets(ctx context.Context, cid string, base int64, msgs []*bu
 		first := base + int64(from) + 1
 		doc := bucket.NewDoc(bucket.DocIDForSeq(cid, first))
 		n := 0
-		var marks []slotRead
 		for i, m := range part {
 			if m == nil {
 				continue
@@ -90,23 +76,15 @@ func (w *writer) buckets(ctx context.Context, cid string, base int64, msgs []*bu
 			if uids := deleted[seq]; len(uids) > 0 {
 				slot.DelList = uids
 			}
-			if reads != nil {
-				if r, ok := reads.mark(doc, seq, m); ok {
-					marks = append(marks, r)
-				}
-			}
 			n++
 			top = seq
 		}
 		if n == 0 {
 			continue
 		}
-		var err error
-		if w.bulk != nil {
-			err = w.bulk.addBucket(write, doc, pendingBucket{cid: cid, first: first, part: part,
-				revoked: revoked, deleted: deleted, reads: marks})
-		} else if err = backend.InsertBucket(write, doc); errors.Is(err, store.ErrDuplicateKey) {
-			err = throughStateMachine(ctx, w.st, cid, first, part, revoked, deleted)
+		err := backend.InsertBucket(write, doc)
+		if errors.Is(err, store.ErrDuplicateKey) {
+			err = w.throughStateMachine(ctx, cid, first, part, revoked, deleted)
 		}
 		if err != nil && ctx.Err() != nil {
 			return ctx.Err()
@@ -129,7 +107,7 @@ func (w *writer) buckets(ctx context.Context, cid string, base int64, msgs []*bu
 // throughStateMachine writes one bucket's messages, planned at the seqs
 // from first, through the store, then their revokes and deletes one seq
 // at a time.
-func throughStateMachine(ctx context.Context, st *store.Store, cid string, first int64, part []*bucket.MsgData,
+func (w *writer) throughStateMachine(ctx context.Context, cid string, first int64, part []*bucket.MsgData,
 	revoked map[int64]*bucket.Revoke, deleted map[int64][]string) error {
 	var run []*bucket.MsgData
 	runFirst := first
@@ -137,7 +115,7 @@ func throughStateMachine(ctx context.Context, st *store.Store, cid string, first
 		if len(run) == 0 {
 			return nil
 		}
-		_, err := st.InsertMessages(ctx, cid, runFirst, run)
+		_, err := w.st.InsertMessages(ctx, cid, runFirst, run)
 		run = nil
 		return err
 	}
@@ -159,7 +137,7 @@ func throughStateMachine(ctx context.Context, st *store.Store, cid string, first
 	for i := range part {
 		seq := first + int64(i)
 		if rev := revoked[seq]; rev != nil {
-			if _, err := st.Revoke(ctx, cid, []int64{seq}, *rev); err != nil && !revokedBefore(err) {
+			if _, err := w.st.Revoke(ctx, cid, []int64{seq}, *rev); err != nil && !revokedBefore(err) {
 				return err
 			}
 		}
@@ -167,7 +145,7 @@ func throughStateMachine(ctx context.Context, st *store.Store, cid string, first
 	for i := range part {
 		seq := first + int64(i)
 		for _, uid := range deleted[seq] {
-			if _, err := st.DeleteForMe(ctx, cid, []int64{seq}, uid); err != nil {
+			if _, err := w.st.DeleteForMe(ctx, cid, []int64{seq}, uid); err != nil {
 				return err
 			}
 		}

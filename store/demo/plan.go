@@ -35,10 +35,6 @@ type conv struct {
 	joined  map[string]int64 // join time, ms (group_member.join_time)
 	current []string         // group members at the end (group_member documents)
 	pinned  map[string]bool
-	// flushedEarly: some of it was handed to the writer while planned;
-	// readsWritten: its read flags and read seqs are set in the documents
-	// gathered for a bulk writer, not by mark reads.
-	flushedEarly, readsWritten bool
 }
 
 type revokePlan struct {

@@ -35,9 +35,6 @@ func Seed(ctx context.Context, st *store.Store, opts Options, progress func(done
 	rng := rand.New(rand.NewPCG(uint64(opts.Seed), pcgStream))
 	specs := layout(opts, rng)
 	w := &writer{st: st, progress: progress}
-	if opts.BulkBytes > 0 {
-		w.bulk = newBulkWriter(st, opts.BulkBytes)
-	}
 	for _, s := range specs {
 		w.total += s.n
 	}
@@ -57,9 +54,6 @@ func Seed(ctx context.Context, st *store.Store, opts Options, progress func(done
 	if werr := w.wait(); werr != nil {
 		err = werr
 	}
-	if err == nil && w.bulk != nil {
-		err = w.bulk.flush(ctx)
-	}
 	if err != nil {
 		return sum, w.stopped(ctx, err)
 	}
@@ -78,7 +72,6 @@ func Seed(ctx context.Context, st *store.Store, opts Options, progress func(done
 // never touches what it handed over again.
 type writer struct {
 	st               *store.Store
-	bulk             *bulkWriter // nil: each write sent as it comes
 	progress         func(done, total int)
 	done, total      int
 	revoked, deleted int          // of the conversation being written
@@ -204,9 +197,6 @@ func (w *writer) raw(ctx context.Context, coll string, docs []any) error {
 		}
 		raws[i] = b
 	}
-	if w.bulk != nil {
-		return w.bulk.addRaw(ctx, coll, raws)
-	}
 	// Upsert: seed --force writes the demo again over its own documents.
 	_, err := w.st.Backend().InsertRaw(ctx, coll, raws, store.RawUpsert)
 	return err
@@ -217,14 +207,6 @@ func (w *writer) raw(ctx context.Context, coll string, docs []any) error {
 func (w *writer) conversation(ctx context.Context, c *conv) error {
 	if err := w.memberships(ctx, c); err != nil {
 		return err
-	}
-	if c.readsWritten {
-		return nil // set in the buckets and seq_user documents gathered
-	}
-	if w.bulk != nil { // the mark reads read what was gathered
-		if err := w.bulk.flush(ctx); err != nil {
-			return err
-		}
 	}
 	return w.reads(ctx, c)
 }
@@ -245,13 +227,6 @@ func (w *writer) flush(ctx context.Context, c *conv, all bool) error {
 	if upTo <= c.base && !all {
 		return nil
 	}
-	var reads *readPlan
-	if w.bulk != nil && all && !c.flushedEarly {
-		// Planned whole before any of it is written: its reads are known.
-		reads = &readPlan{single: c.kind == bucket.SessionSingle, users: c.users, readSeq: c.readSeq}
-		c.readsWritten = true
-	}
-	c.flushedEarly = c.flushedEarly || !all
 	cid, base, msgs := c.cid, c.base, c.msgs[:upTo-c.base]
 	c.msgs = slices.Clone(c.msgs[upTo-c.base:])
 	c.base = upTo
@@ -274,7 +249,7 @@ func (w *writer) flush(ctx context.Context, c *conv, all bool) error {
 	}
 	c.deletes = laterDeletes
 	return w.enqueue(ctx, func() error {
-		if err := w.buckets(ctx, cid, base, msgs, revokes, deletes, reads); err != nil {
+		if err := w.buckets(ctx, cid, base, msgs, revokes, deletes); err != nil {
 			return fmt.Errorf("conversation %s: %w", cid, err)
 		}
 		return nil
@@ -286,11 +261,8 @@ func (w *writer) flush(ctx context.Context, c *conv, all bool) error {
 func (w *writer) memberships(ctx context.Context, c *conv) error {
 	var seqUsers, convs []any
 	for _, u := range c.users {
-		su := bucket.SeqUser{UserID: u, ConversationID: c.cid, MinSeq: c.minSeq[u], MaxSeq: c.endSeq[u]}
-		if c.readsWritten && c.readSeq[u] >= 1 {
-			su.ReadSeq = c.readSeq[u] // what the mark read raises it to
-		}
-		seqUsers = append(seqUsers, su)
+		seqUsers = append(seqUsers, bucket.SeqUser{UserID: u, ConversationID: c.cid,
+			MinSeq: c.minSeq[u], MaxSeq: c.endSeq[u]})
 		doc := bucket.Conversation{OwnerUserID: u, ConversationID: c.cid, ConversationType: c.kind,
 			MinSeq: c.minSeq[u], MaxSeq: c.endSeq[u], IsPinned: c.pinned[u]}
 		if c.group != nil {
