@@ -48,6 +48,7 @@ type latencyOp struct {
 	Latency    time.Duration `json:"latency_ns"`
 	RoundTrips int64         `json:"round_trips"`
 	Documents  int64         `json:"documents_read"`
+	Bytes      int64         `json:"bytes_read,omitempty"` // records included, where the backend counts them
 	Time       time.Duration `json:"time_ns"`
 	Limit      int64         `json:"limit_round_trips"` // the physical limit
 	Waited     int           `json:"keys_waited,omitempty"`
@@ -61,7 +62,13 @@ func (c *benchCmd) runLatency(ctx context.Context, s *session) error {
 	}
 	counter := bench.NewCounting(sc.Backend)
 	st := store.New(counter, store.Options{})
-	ops, err := latencyOps(ctx, st, counter, c.Latency, keyRepeat, func(line string) { fmt.Fprintln(s.stderr, "chatlens: bench: "+line) })
+	say := func(line string) { fmt.Fprintln(s.stderr, "chatlens: bench: "+line) }
+	ops, err := latencyOps(ctx, st, counter, c.Latency, keyRepeat, say)
+	if err == nil {
+		var heavy []latencyOp
+		heavy, err = heavyListOps(ctx, st, counter, bytesReadOf(sc.Backend), c.Latency, heavyRows, say)
+		ops = append(ops, heavy...)
+	}
 	if cerr := sc.Close(); err == nil {
 		err = cerr
 	}
@@ -335,17 +342,30 @@ func setReadSeq(ctx context.Context, st *store.Store, seq int64) error {
 	return err
 }
 
+// bytesReadOf is b's own count of bytes read, or 0 always where it keeps
+// none.
+func bytesReadOf(b store.Backend) func() int64 {
+	m, ok := b.(store.Metered)
+	if !ok {
+		return func() int64 { return 0 }
+	}
+	return func() int64 { return m.Traffic().BytesRead }
+}
+
 func writeLatencyTable(w io.Writer, target string, ops []latencyOp) error {
 	fmt.Fprintf(w, "the UI's operations over a slow link: %s, %s of the demo as %s\n\n", target, latencyConv, latencyViewer)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "operation\tlatency\tround trips\tlimit (round trips)\tdocuments read\ttime\tkeys waited\t")
+	fmt.Fprintln(tw, "operation\tlatency\tround trips\tlimit (round trips)\tdocuments read\tbytes read\ttime\tkeys waited\t")
 	for _, o := range ops {
-		waited := ""
+		waited, read := "", ""
 		if o.Name[:4] == "hold" {
 			waited = strconv.Itoa(o.Waited)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\n", o.Name, o.Latency, o.RoundTrips, o.Limit, o.Documents,
-			o.Time.Round(time.Millisecond), waited, o.Note)
+		if o.Bytes > 0 {
+			read = groupDigits(o.Bytes)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", o.Name, o.Latency, o.RoundTrips, o.Limit, o.Documents,
+			read, o.Time.Round(time.Millisecond), waited, o.Note)
 	}
 	return tw.Flush()
 }

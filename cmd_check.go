@@ -10,6 +10,7 @@ import (
 
 type checkCmd struct {
 	Conversation string `name:"conversation" placeholder:"CID" complete:"conversations" help:"Only this conversation."`
+	readStats
 }
 
 func (checkCmd) Help() string {
@@ -28,16 +29,20 @@ func (c *checkCmd) Run(ctx context.Context, s *session) error {
 		if err := st.CheckIDs(ctx, c.Conversation, ""); err != nil {
 			return err
 		}
-		step, end := progressPrinter(s.stderr, "checking "+st.Describe(), false)
-		rep, err := check.Run(ctx, st, c.Conversation, step)
-		end()
-		if err != nil {
-			return err
-		}
-		rep.Write(s.stdout)
-		if n := rep.Problems(); n > 0 {
-			return fmt.Errorf("check found %d problems", n)
-		}
-		return nil
+		return c.counting(s, st, func() error { return c.check(ctx, s, st) })
 	})
+}
+
+func (c *checkCmd) check(ctx context.Context, s *session, st *store.Store) error {
+	step, end := progressPrinter(s.stderr, "checking "+st.Describe(), false)
+	rep, err := check.Run(ctx, st, c.Conversation, step)
+	end()
+	if err != nil {
+		return err
+	}
+	rep.Write(s.stdout)
+	if n := rep.Problems(); n > 0 {
+		return fmt.Errorf("check found %d problems", n)
+	}
+	return nil
 }

@@ -13,11 +13,14 @@ import (
 type conversationsCmd struct {
 	As     string `name:"as" required:"" placeholder:"USER" complete:"users" help:"The user whose view is shown."`
 	Format string `name:"format" enum:"text,json" default:"text" help:"Output format: text or json."`
+	readStats
 }
 
 func (conversationsCmd) Help() string {
 	return `One line per conversation of the user: pinned mark, ID, kind, unread count, name, max seq and read seq.
-With --format json, one object per line.
+In the order the user's app lists them: pinned first, then by the send time of the newest message
+in the user's window, newest first; conversations without one last. With --format json, one
+object per line (latestMsgSendTime in unix ms, isPinned).
 
 Examples:
 
@@ -30,55 +33,65 @@ func (c *conversationsCmd) Run(ctx context.Context, s *session) error {
 		if err := st.CheckIDs(ctx, "", c.As); err != nil {
 			return err
 		}
-		if err := s.warnViewer(ctx, c.As, ""); err != nil {
-			return err
-		}
-		list, err := st.ConversationsOf(ctx, c.As)
-		if err != nil {
-			return err
-		}
+		return c.counting(s, st, func() error { return c.list(ctx, s, st) })
+	})
+}
+
+// list prints the user's conversations, one a line or one object a line.
+func (c *conversationsCmd) list(ctx context.Context, s *session, st *store.Store) error {
+	if err := s.warnViewer(ctx, c.As, ""); err != nil {
+		return err
+	}
+	list, err := st.ConversationsOf(ctx, c.As)
+	if err != nil {
+		return err
+	}
+	for _, conv := range list {
+		s.warnSeqUsers(&conv.Window)
+	}
+	if len(list) == 0 {
+		// An empty list is an answer too: say whose and why.
+		fmt.Fprintf(s.stderr, "chatlens: %s owns no conversation documents: OpenIM pulls them no conversation (the app admin, or a user never added to one)\n",
+			projection.SingleLine(c.As))
+	}
+	if c.Format == "json" {
 		for _, conv := range list {
-			s.warnSeqUsers(&conv.Window)
-		}
-		if len(list) == 0 {
-			// An empty list is an answer too: say whose and why.
-			fmt.Fprintf(s.stderr, "chatlens: %s owns no conversation documents: OpenIM pulls them no conversation (the app admin, or a user never added to one)\n",
-				projection.SingleLine(c.As))
-		}
-		if c.Format == "json" {
-			for _, conv := range list {
-				if err := printJSON(s.stdout, struct {
-					ConversationID   string `json:"conversationID"`
-					ConversationType int32  `json:"conversationType"`
-					MaxSeq           int64  `json:"maxSeq"`
-					HasReadSeq       int64  `json:"hasReadSeq"` // the server's name (get_conversations_has_read_and_max_seq)
-					ReadSeq          int64  `json:"readSeq"`    // the same, as chatlens named it first
-					Unread           int64  `json:"unread"`
-				}{conv.ConversationID, conv.ConversationType, conv.Window.MaxSeq, conv.Window.ReadSeq, conv.Window.ReadSeq, conv.Unread()}); err != nil {
-					return err
-				}
+			if err := printJSON(s.stdout, struct {
+				ConversationID   string `json:"conversationID"`
+				ConversationType int32  `json:"conversationType"`
+				MaxSeq           int64  `json:"maxSeq"`
+				HasReadSeq       int64  `json:"hasReadSeq"` // the server's name (get_conversations_has_read_and_max_seq)
+				ReadSeq          int64  `json:"readSeq"`    // the same, as chatlens named it first
+				Unread           int64  `json:"unread"`
+				IsPinned         bool   `json:"isPinned"`
+				// The send time (unix ms) of the newest message in the
+				// user's window, 0 for none: what the list is sorted by.
+				LatestMsgSendTime int64 `json:"latestMsgSendTime"`
+			}{conv.ConversationID, conv.ConversationType, conv.Window.MaxSeq, conv.Window.ReadSeq, conv.Window.ReadSeq, conv.Unread(),
+				conv.IsPinned, conv.Window.LatestSendTime()}); err != nil {
+				return err
 			}
-			return nil
-		}
-		convs := make([]bucket.Conversation, len(list))
-		for i, conv := range list {
-			convs[i] = conv.Conversation
-		}
-		names, err := st.ConversationNames(ctx, c.As, convs)
-		if err != nil {
-			return err
-		}
-		for _, conv := range list {
-			pin := " "
-			if conv.IsPinned {
-				pin = "*"
-			}
-			fmt.Fprintf(s.stdout, "%s %s %-6s %6d unread  %s (seq %d, read %d)\n", pin,
-				pad(conv.ConversationID, 28), kindName(conv.ConversationType), conv.Unread(),
-				pad(names[conv.ConversationID], 24), conv.Window.MaxSeq, conv.Window.ReadSeq)
 		}
 		return nil
-	})
+	}
+	convs := make([]bucket.Conversation, len(list))
+	for i, conv := range list {
+		convs[i] = conv.Conversation
+	}
+	names, err := st.ConversationNames(ctx, c.As, convs)
+	if err != nil {
+		return err
+	}
+	for _, conv := range list {
+		pin := " "
+		if conv.IsPinned {
+			pin = "*"
+		}
+		fmt.Fprintf(s.stdout, "%s %s %-6s %6d unread  %s (seq %d, read %d)\n", pin,
+			pad(conv.ConversationID, 28), kindName(conv.ConversationType), conv.Unread(),
+			pad(names[conv.ConversationID], 24), conv.Window.MaxSeq, conv.Window.ReadSeq)
+	}
+	return nil
 }
 
 // pad sanitises s and fits it to width terminal cells (CJK and emoji take two).

@@ -18,7 +18,7 @@ type dumpCmd struct {
 	To           int64  `name:"to" placeholder:"SEQ" help:"Last seq (default: the newest message)."`
 	Format       string `name:"format" enum:"text,json,markdown,html" default:"text" help:"Output format: text, json (one object per seq, as OpenIM's pull returns it), or a transcript for a ticket: markdown or html (one file, nothing external)."`
 	Explain      bool   `name:"explain" help:"Say which rule made each row what the user sees, and who has read it."`
-	Stats        bool   `name:"stats" help:"Print round trips and cache hits to stderr."`
+	readStats
 }
 
 func (dumpCmd) Help() string {
@@ -44,7 +44,9 @@ func (c *dumpCmd) Validate(kctx *kong.Context) error {
 }
 
 func (c *dumpCmd) Run(ctx context.Context, s *session) error {
-	return s.withStore(ctx, readsOrSeeds, func(st *store.Store) error { return c.dump(ctx, s, st) })
+	return s.withStore(ctx, readsOrSeeds, func(st *store.Store) error {
+		return c.counting(s, st, func() error { return c.dump(ctx, s, st) })
+	})
 }
 
 func (c *dumpCmd) dump(ctx context.Context, s *session, st *store.Store) error {
@@ -121,13 +123,5 @@ func (c *dumpCmd) dump(ctx context.Context, s *session, st *store.Store) error {
 	if err == nil {
 		err = out.foot()
 	}
-	if err != nil {
-		return err
-	}
-	if c.Stats {
-		stats := st.Stats()
-		fmt.Fprintf(s.stderr, "chatlens: %d round trips; cache: %d round trips, %d hits, %d misses\n",
-			stats.RoundTrips, stats.CacheRoundTrips, stats.CacheHits, stats.CacheMisses)
-	}
-	return nil
+	return err
 }

@@ -11,6 +11,7 @@ type exportCmd struct {
 	Collection    string `name:"collection" default:"${coll_msg}" complete:"collections" help:"Collection to write."`
 	AnyCollection bool   `name:"any-collection" help:"Take a --collection that is none of OpenIM's."`
 	Conversation  string `name:"conversation" placeholder:"CID" complete:"conversations" help:"Only this conversation."`
+	readStats
 }
 
 func (exportCmd) Help() string {
@@ -31,7 +32,9 @@ func (c *exportCmd) Run(ctx context.Context, s *session) error {
 		if err := st.CheckIDs(ctx, c.Conversation, ""); err != nil {
 			return err
 		}
-		_, err := transfer.Export(ctx, st.Backend(), c.Collection, c.Conversation, s.stdout)
-		return err
+		return c.counting(s, st, func() error {
+			_, err := transfer.Export(ctx, st.Backend(), c.Collection, c.Conversation, s.stdout)
+			return err
+		})
 	})
 }

@@ -4,35 +4,64 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 )
 
 type findCmd struct {
-	ClientMsgID string `name:"client-msg-id" placeholder:"ID" help:"The message's client_msg_id."`
-	ServerMsgID string `name:"server-msg-id" placeholder:"ID" help:"The message's server_msg_id."`
+	ClientMsgID  string `name:"client-msg-id" placeholder:"ID" help:"The message's client_msg_id."`
+	ServerMsgID  string `name:"server-msg-id" placeholder:"ID" help:"The message's server_msg_id."`
+	As           string `name:"as" placeholder:"USER" complete:"users" help:"Only the conversations this user owns a document of."`
+	Conversation string `name:"conversation" placeholder:"CID" complete:"conversations" help:"Only this conversation."`
+	Since        string `name:"since" placeholder:"DATE" help:"Newest buckets first, stopping at the first older than DATE (2024-01-08, 2024-01-08 15:04)."`
+	All          bool   `name:"all" help:"Every slot holding the message; otherwise the search stops at the first hit."`
+	readStats
 }
 
 func (findCmd) Help() string {
-	return `Prints every slot holding the message: conversation, seq, bucket and slot. Without an index on
-the field it says how many buckets the scan reads first (check suggests the index); Ctrl-C stops it.
+	return `Prints the slot holding the message (with --all, every one): conversation, seq, bucket and slot.
+Without an index on the field it says how many buckets the scan reads first (check suggests the
+index); Ctrl-C stops it. A ticket names a user and a rough time: --as, --conversation and --since
+search only those buckets, newest first, a few hundred a query by doc_id.
 
 Examples:
 
     chatlens find --client-msg-id 5f0c8d1e2a3b4c5d
-    chatlens find --server-msg-id 9a8b7c6d5e4f`
+    chatlens find --client-msg-id 5f0c8d1e2a3b4c5d --as alice --since 2024-01-08
+    chatlens find --server-msg-id 9a8b7c6d5e4f --conversation sg_phoenix --all`
 }
 
 func (c *findCmd) Validate() error {
 	if (c.ClientMsgID == "") == (c.ServerMsgID == "") {
 		return errors.New("give exactly one of --client-msg-id or --server-msg-id")
 	}
+	if c.Since != "" {
+		if _, ok := parseSince(c.Since, time.UTC); !ok {
+			return fmt.Errorf("--since %q is not a date (2024-01-08, 2024-01-08 15:04, 2024-01-08 15:04:05)", c.Since)
+		}
+	}
 	return nil
 }
 
+// sinceLayouts are the dates --since takes, in the zone times are shown in.
+var sinceLayouts = []string{"2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02"}
+
+func parseSince(s string, loc *time.Location) (time.Time, bool) {
+	for _, layout := range sinceLayouts {
+		if t, err := time.ParseInLocation(layout, strings.TrimSpace(s), loc); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
 func (c *findCmd) Run(ctx context.Context, s *session) error {
-	return s.withStore(ctx, reads, func(st *store.Store) error { return c.find(ctx, s, st) })
+	return s.withStore(ctx, reads, func(st *store.Store) error {
+		return c.counting(s, st, func() error { return c.find(ctx, s, st) })
+	})
 }
 
 // find prints every slot holding the message asked for, one a line. With
@@ -43,14 +72,22 @@ func (c *findCmd) find(ctx context.Context, s *session, st *store.Store) error {
 	if c.ServerMsgID != "" {
 		field, value = store.FieldServerMsgID, c.ServerMsgID
 	}
+	scope := store.FindScope{As: c.As, Conversation: c.Conversation, All: c.All}
+	if c.Since != "" {
+		scope.Since, _ = parseSince(c.Since, s.zone())
+	}
 	step, end := func(int, int) {}, func() {}
 	found, _, err := st.FindMessage(ctx, field, value, store.FindOptions{
 		Plan: func(p store.FindPlan) {
 			if p.Index == "" {
-				step, end = progressPrinter(s.stderr, findPlanLine(field, p), true)
+				step, end = progressPrinter(s.stderr, findPlanLine(field, p, scope), true)
+			} else if p.EveryShard {
+				fmt.Fprintf(s.stderr, "chatlens: msg is sharded on {%s}: the lookup by %s carries no shard key and goes to every shard\n",
+					p.ShardKey, field)
 			}
 		},
 		Progress: func(done, total int) { step(done, total) },
+		Scope:    scope,
 	})
 	end()
 	if err != nil {
@@ -66,8 +103,39 @@ func (c *findCmd) find(ctx context.Context, s *session, st *store.Store) error {
 	return nil
 }
 
-// findPlanLine says what a find without an index will read.
-func findPlanLine(field string, p store.FindPlan) string {
-	return fmt.Sprintf("no index on msgs.msg.%s: scanning %d buckets in %d conversations (check suggests the index)",
+// findPlanLine says what a find without an index will read, and where
+// msg is sharded, whether every shard answers.
+func findPlanLine(field string, p store.FindPlan, scope store.FindScope) string {
+	line := fmt.Sprintf("no index on msgs.msg.%s: scanning %d buckets in %d conversations (check suggests the index)",
 		field, p.Buckets, p.Conversations)
+	if p.Scoped {
+		line = fmt.Sprintf("no index on msgs.msg.%s: scanning at most %d buckets of %d conversations%s, newest first, %d a query by doc_id (check suggests the index)",
+			field, p.Buckets, p.Conversations, scopeWords(scope), store.FindScanBatch)
+	}
+	if !scope.All {
+		line += "; stopping at the first hit"
+	}
+	switch {
+	case p.ShardKey == "":
+	case p.EveryShard:
+		line += fmt.Sprintf("; msg is sharded on {%s}: each query goes to every shard", p.ShardKey)
+	default:
+		line += fmt.Sprintf("; msg is sharded on {%s}: each query goes to the shards holding its buckets", p.ShardKey)
+	}
+	return line
+}
+
+// scopeWords says what a scope names, for the plan line.
+func scopeWords(f store.FindScope) string {
+	var w string
+	switch {
+	case f.Conversation != "":
+		w = " (" + projection.SingleLine(f.Conversation) + ")"
+	case f.As != "":
+		w = " (" + projection.SingleLine(f.As) + "'s)"
+	}
+	if !f.Since.IsZero() {
+		w += ", until the first older than " + f.Since.Format("2006-01-02 15:04")
+	}
+	return w
 }

@@ -128,3 +128,37 @@ func TestDumpPrinterTreatsSkippedSeqsAsHoles(t *testing.T) {
 		t.Errorf("want 6 lines (1, 2, 3, run, 9000, run):\n%s", got)
 	}
 }
+
+// TestFindScopedToATicket: --as, --conversation and --since scope the
+// scan to a user's conversations, newest buckets first, and the plan line
+// says how many buckets at most and that it stops at the first hit; a
+// --since that is no date is bad usage.
+func TestFindScopedToATicket(t *testing.T) {
+	s := seeded(t)
+	st := s.stored(t)
+	slots := slotsOf(t, st, "si_alice_bob", 60)
+	seq := int64(20)
+	for slots[seq].Slot == nil || slots[seq].Slot.Msg == nil {
+		seq++
+	}
+	msg := slots[seq].Slot.Msg
+	_ = st.Close(t.Context())
+	want := fmt.Sprintf("si_alice_bob  seq %d  bucket si_alice_bob:0 slot %d\n", seq, seq-1)
+	for _, args := range [][]string{
+		{"--as", "alice"},
+		{"--conversation", "si_alice_bob"},
+		{"--as", "alice", "--since", time.UnixMilli(msg.SendTime).UTC().Format("2006-01-02"), "--utc"},
+	} {
+		r := s.chatlens(t, append([]string{"find", "--client-msg-id", msg.ClientMsgID}, args...)...)
+		if r.code != 0 || r.stdout != want {
+			t.Errorf("find %v: exit %d, stdout %q, stderr %q", args, r.code, r.stdout, r.stderr)
+		}
+		if !strings.Contains(r.stderr, "scanning at most ") || !strings.Contains(r.stderr, "newest first") ||
+			!strings.Contains(r.stderr, "stopping at the first hit") {
+			t.Errorf("find %v: the plan line does not say the scope: %q", args, r.stderr)
+		}
+	}
+	if r := s.chatlens(t, "find", "--client-msg-id", msg.ClientMsgID, "--since", "last tuesday"); r.code != 2 {
+		t.Errorf("find --since \"last tuesday\": exit %d, want 2 (bad usage): %s", r.code, r.stderr)
+	}
+}

@@ -194,7 +194,8 @@ func TestOpenUISharesTheStore(t *testing.T) {
 	}
 
 	for _, key := range []struct{ send, drawn string }{
-		{"j", "▸ # Town Square"}, {"j", "▸ @ Bob Müller"}, {"\r", "revoked by"}} {
+		// The list as alice's app orders it: pinned, then newest first.
+		{"j", "▸ @ 王芳"}, {"j", "▸ @ Bob Müller"}, {"\r", "revoked by"}} {
 		from := term.drawn()
 		_, _ = term.master.WriteString(key.send)
 		term.waitFor(t, from, key.drawn)

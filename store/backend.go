@@ -40,6 +40,13 @@ type Backend interface {
 	// nil when no document has that doc_id; Sliced as in FindSlots); the
 	// doc_ids are distinct.
 	FindSlotRanges(ctx context.Context, ranges []SlotRange) (out []SlotRead, err error)
+	// FindNewestSlots reads, of each bucket docIDs names, only its last
+	// slot that is not untouched (bucket.IsUntouched) and where it lies:
+	// what a conversation list needs of a newest bucket. out[i] answers
+	// docIDs[i] (the doc_ids are distinct); a bucket whose msgs is not an
+	// array of 100 slots comes back whole (Cut false), and so does every
+	// bucket on a server that cannot cut them.
+	FindNewestSlots(ctx context.Context, docIDs []string) (out []NewestRead, err error)
 	// BucketIDs lists the doc_ids of conversation cid (prefix "<cid>:"),
 	// answered from the doc_id index alone.
 	BucketIDs(ctx context.Context, cid string) ([]string, error)
@@ -53,6 +60,11 @@ type Backend interface {
 	// is not "": find({"msgs.msg.<field>": value [, doc_id range of cid]},
 	// {doc_id: 1}). Fast with an index on that path; a scan without one.
 	FindMsgDocIDs(ctx context.Context, cid, field, value string) ([]string, error)
+	// FindMsgDocIDsIn is FindMsgDocIDs among the buckets docIDs only:
+	// find({doc_id: {$in: docIDs}, "msgs.msg.<field>": value}, {doc_id: 1}),
+	// which the doc_id index narrows (and routes, on a cluster sharded by
+	// doc_id) before any bucket is looked into.
+	FindMsgDocIDsIn(ctx context.Context, docIDs []string, field, value string) ([]string, error)
 
 	// SetSlotField runs updateOne({doc_id}, {$set: {"msgs.<slot>.<field>": value}}).
 	// matched is false when no document has that doc_id.
@@ -181,6 +193,17 @@ func (r SlotRange) Whole() bool { return r.First == 0 && r.N >= bucket.BucketSiz
 type SlotRead struct {
 	Raw    bson.Raw
 	Sliced bool
+}
+
+// NewestRead is what FindNewestSlots read of one bucket. With Cut, At is
+// the position of its last slot that is not untouched (-1: every slot is)
+// and Raw's msgs holds that slot alone (none for -1). Without, Raw is the
+// whole bucket (its doc_id and msgs at least), nil when no document has
+// that doc_id.
+type NewestRead struct {
+	Raw bson.Raw
+	At  int
+	Cut bool
 }
 
 // IndexInfo describes one index: its name, its keys in order, uniqueness.

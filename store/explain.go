@@ -10,6 +10,13 @@ type Explainer interface {
 	Explain(ctx context.Context) (*QueryPlans, error)
 }
 
+// ShardKeyed is implemented by backends on a server that may shard msg.
+type ShardKeyed interface {
+	// MsgShardKey is msg's shard key ("doc_id: 1", "doc_id: hashed"), ""
+	// when msg is not sharded.
+	MsgShardKey(ctx context.Context) (string, error)
+}
+
 // QueryPlans is what the server said about each query shape.
 type QueryPlans struct {
 	Plans []PlanReport

@@ -17,13 +17,23 @@ func windowWords(w bucket.Window) string {
 		w.CapField, w.NoConversationDoc)
 }
 
+// newestSeq is the seq of a window's newest message, 0 for none.
+func newestSeq(w bucket.Window) int64 {
+	if w.Newest == nil {
+		return 0
+	}
+	return w.Newest.Seq
+}
+
 // TestListReusingAnotherUsersWindows: bob's list read after ann's, taking
 // what her windows hold for everyone, is the list ConversationsOf reads
 // for him (his read seqs, his own cap, a conversation she does not have),
 // and his window of one he owns no document for is WindowAt's; in his
-// conversation and seq_user documents and the seq document and newest
-// bucket of the one conversation new to the list (4 round trips, against
-// ConversationsOf's 4 and WindowAt's 2).
+// conversation and seq_user documents, the seq document and newest
+// slots of the one conversation new to the list, and the bucket where his
+// cap (conversation.max_seq 200) ends his window of the shared one, for
+// his newest message there (5 round trips, against ConversationsOf's 5
+// and WindowAt's 2).
 func TestListReusingAnotherUsersWindows(t *testing.T) {
 	const shared, bobs, anns = "sg_club", "si_bob_cy", "sg_annonly"
 	b := testkit.TempBackend(t)
@@ -70,12 +80,12 @@ func TestListReusingAnotherUsersWindows(t *testing.T) {
 	if trips := s.Stats().RoundTrips - before; trips != 2 {
 		t.Errorf("bob's records and window took %d round trips, want 2", trips)
 	}
-	got, err := s.ConversationsReusing(t.Context(), recs, known)
+	got, err := s.ConversationsReusing(t.Context(), recs, known, store.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if trips := s.Stats().RoundTrips - before; trips != 4 {
-		t.Errorf("bob's list after ann's took %d round trips, want 4", trips)
+	if trips := s.Stats().RoundTrips - before; trips != 5 {
+		t.Errorf("bob's list after ann's took %d round trips, want 5", trips)
 	}
 	if len(got) != len(want) {
 		t.Fatalf("bob's list has %d rows, want %d", len(got), len(want))
@@ -86,6 +96,9 @@ func TestListReusingAnotherUsersWindows(t *testing.T) {
 		}
 		if (got[i].Last == nil) != (want[i].Last == nil) || got[i].Last != nil && got[i].Last.DocID != want[i].Last.DocID {
 			t.Errorf("row %d: newest bucket %v, want %v", i, got[i].Last, want[i].Last)
+		}
+		if g, w := newestSeq(got[i].Window), newestSeq(want[i].Window); g != w || w == 0 {
+			t.Errorf("row %d: newest message at seq %d, want %d (not 0)", i, g, w)
 		}
 	}
 	if gotAt == nil || windowWords(*gotAt) != windowWords(*wantAt) {

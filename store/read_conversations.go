@@ -17,26 +17,41 @@ type ConversationSummary struct {
 	FromMessages bool
 }
 
+// ListOptions say how a conversation list reads its rows.
+type ListOptions struct {
+	// WholeNewest: a list of at most this many conversations reads their
+	// newest buckets whole (Window.Last), for a timeline opened from a row
+	// to reuse; a longer one reads of each only its last slots, for its
+	// end and newest message, and the caller reads the buckets of the rows
+	// it shows first (NewestBuckets). 0: always the last slots only.
+	WholeNewest int
+}
+
 // ListLimit bounds the fallback listing of a bare msg collection.
 const ListLimit = 10000
 
 // ConversationsOf lists uid's conversations with their windows, pinned
-// first, then by conversation ID: none when the conversation collection
+// first, then by their newest message's send time (listsBefore): none when the conversation collection
 // holds others' lists but not uid's. Without a conversation collection it
 // lists every conversation found in msg (a bare export), single chats
 // filtered to those naming uid.
 func (s *Store) ConversationsOf(ctx context.Context, uid string) ([]ConversationSummary, error) {
+	return s.ConversationList(ctx, uid, ListOptions{})
+}
+
+// ConversationList is ConversationsOf read as o says.
+func (s *Store) ConversationList(ctx context.Context, uid string, o ListOptions) ([]ConversationSummary, error) {
 	s.trip()
 	convs, err := s.backend.Conversations(ctx, uid)
 	if err != nil {
 		return nil, err
 	}
-	return s.conversationsFrom(ctx, uid, convs)
+	return s.conversationsFrom(ctx, uid, convs, o)
 }
 
-// conversationsFrom is ConversationsOf from uid's conversation documents
+// conversationsFrom is ConversationList from uid's conversation documents
 // already read.
-func (s *Store) conversationsFrom(ctx context.Context, uid string, convs []bucket.Conversation) ([]ConversationSummary, error) {
+func (s *Store) conversationsFrom(ctx context.Context, uid string, convs []bucket.Conversation, o ListOptions) ([]ConversationSummary, error) {
 	fromMsgs := false
 	if len(convs) == 0 {
 		// A conversation collection that holds anyone's list is the truth:
@@ -64,26 +79,38 @@ func (s *Store) conversationsFrom(ctx context.Context, uid string, convs []bucke
 		byCid[c.ConversationID] = c
 		cids = append(cids, c.ConversationID)
 	}
-	ws, err := s.Windows(ctx, uid, cids, byCid)
+	ws, err := s.windows(ctx, uid, cids, byCid, nil, len(cids) > o.WholeNewest)
 	if err != nil {
 		return nil, err
 	}
 	return summaries(convs, ws, fromMsgs), nil
 }
 
-// summaries are the list's rows, pinned first, then by conversation ID.
+// summaries are the list's rows in the order of listsBefore.
 func summaries(convs []bucket.Conversation, ws map[string]*bucket.Window, fromMsgs bool) []ConversationSummary {
 	out := make([]ConversationSummary, 0, len(convs))
 	for _, c := range convs {
 		out = append(out, ConversationSummary{Conversation: c, Window: *ws[c.ConversationID], FromMessages: fromMsgs})
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].IsPinned != out[j].IsPinned {
-			return out[i].IsPinned
-		}
-		return out[i].ConversationID < out[j].ConversationID
-	})
+	sort.SliceStable(out, func(i, j int) bool { return listsBefore(out[i], out[j]) })
 	return out
+}
+
+// listsBefore orders the list as the user's app does (openim-sdk-core
+// pkg/db/conversation_model.go GetAllConversationListDB: "case when
+// is_pinned=1 then 0 else 1 end, max(latest_msg_send_time,
+// draft_text_time) DESC"): pinned first, then by the send time of the
+// newest message in the viewer's window, newest first. The app hides a
+// conversation without one (latest_msg_send_time > 0); here it comes
+// last. Drafts live on the device only; ties go by conversation ID.
+func listsBefore(a, b ConversationSummary) bool {
+	if a.IsPinned != b.IsPinned {
+		return a.IsPinned
+	}
+	if ta, tb := a.Window.LatestSendTime(), b.Window.LatestSendTime(); ta != tb {
+		return ta > tb
+	}
+	return a.ConversationID < b.ConversationID
 }
 
 // AllConversationIDs walks the doc_id index one conversation at a time

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/chatlens/chatlens/store/bucket"
 )
@@ -21,22 +23,45 @@ type Found struct {
 	Seq            int64 // the seq the slot's position gives (OPENIM.md addressing)
 	DocID          string
 	Slot           int
+	SendTime       int64 // the message's send time (unix ms), 0 when it has none
 }
 
 // FindPlan is how a find will go, told before the work starts: with an index
 // on msgs.msg.<field> one query; without, a scan of every bucket, one
-// conversation at a time.
+// conversation at a time, or of the buckets of a scope (FindScope), newest
+// first, FindScanBatch a query.
 type FindPlan struct {
 	Index         string // the index used; "" for a scan
 	Conversations int    // scan only
-	Buckets       int    // scan only: what the scan will read on the server
+	Buckets       int    // scan only: what the scan will read on the server (a scope's: at most)
+	Scoped        bool   // the scan is of a scope's buckets, newest first
+	// ShardKey is msg's shard key where the server says msg is sharded
+	// ("" otherwise); EveryShard: the queries carry no doc_id a shard key
+	// on doc_id could route by, so every shard answers each of them.
+	ShardKey   string
+	EveryShard bool
 }
 
-// FindOptions are the callbacks of a find; both may be nil.
+// FindOptions are the callbacks and the scope of a find; all may be zero.
 type FindOptions struct {
 	Plan     func(FindPlan)
 	Progress func(done, total int) // buckets scanned of the plan's
+	Scope    FindScope
 }
+
+// FindScope narrows a find the way a store sharded by one key answers a
+// lookup by another: one small lookup (a user's conversation documents,
+// the seq documents) names the buckets, and only those are searched,
+// newest first.
+type FindScope struct {
+	As           string    // only the conversations this user owns a document of
+	Conversation string    // only this conversation
+	Since        time.Time // stop at the first bucket all older than this (zero: no bound)
+	All          bool      // every hit; otherwise the scan stops at the first
+}
+
+// scoped says the scope narrows the scan.
+func (f FindScope) scoped() bool { return f.As != "" || f.Conversation != "" || !f.Since.IsZero() }
 
 // IndexFor is the name of the msg index whose first key is
 // msgs.msg.<field>, "" when there is none.
@@ -62,9 +87,11 @@ func (s *Store) FindMessage(ctx context.Context, field, value string, o FindOpti
 	if err != nil {
 		return nil, FindPlan{}, err
 	}
-	plan := FindPlan{Index: IndexFor(indexes, field)}
+	plan := FindPlan{Index: IndexFor(indexes, field), ShardKey: s.msgShardKey(ctx)}
 	var ids []string
-	if plan.Index != "" {
+	switch {
+	case plan.Index != "":
+		plan.EveryShard = plan.ShardKey != "" // a lookup by the field alone
 		if o.Plan != nil {
 			o.Plan(plan)
 		}
@@ -72,11 +99,45 @@ func (s *Store) FindMessage(ctx context.Context, field, value string, o FindOpti
 		if ids, err = s.backend.FindMsgDocIDs(ctx, "", field, value); err != nil {
 			return nil, plan, err
 		}
-	} else if ids, err = s.scanFor(ctx, field, value, &plan, o); err != nil {
+	case o.Scope.scoped():
+		ids, err = s.scanScope(ctx, field, value, &plan, o)
+	default:
+		ids, err = s.scanFor(ctx, field, value, &plan, o)
+	}
+	if err != nil {
 		return nil, plan, err
 	}
 	found, err := s.locate(ctx, ids, field, value)
+	if err == nil && plan.Index != "" {
+		found, err = s.inScope(ctx, found, o.Scope)
+	}
 	return found, plan, err
+}
+
+// msgShardKey is msg's shard key where the backend can tell ("" when it
+// cannot, or msg is not sharded): one round trip. Not knowing it stops no
+// find.
+func (s *Store) msgShardKey(ctx context.Context) string {
+	sk, ok := s.backend.(ShardKeyed)
+	if !ok {
+		return ""
+	}
+	s.trip()
+	key, err := sk.MsgShardKey(ctx)
+	if err != nil {
+		return ""
+	}
+	return key
+}
+
+// routedByDocID says a shard key lets a query by doc_id go to the shards
+// holding those buckets only: a range key starting with doc_id (a hashed
+// one routes $in lists too, but not the prefix ranges of a scan).
+func routedByDocID(key string, prefixRanges bool) bool {
+	if !strings.HasPrefix(key, "doc_id:") {
+		return false
+	}
+	return !prefixRanges || !strings.Contains(key, "hashed")
 }
 
 // scanFor counts the buckets first (the doc_id index alone), so the plan
@@ -105,6 +166,7 @@ func (s *Store) scanFor(ctx context.Context, field, value string, plan *FindPlan
 		after = cid
 	}
 	plan.Conversations = len(convs)
+	plan.EveryShard = plan.ShardKey != "" && !routedByDocID(plan.ShardKey, true)
 	if o.Plan != nil {
 		o.Plan(*plan)
 	}
@@ -123,6 +185,9 @@ func (s *Store) scanFor(ctx context.Context, field, value string, plan *FindPlan
 		done += c.buckets
 		if o.Progress != nil {
 			o.Progress(done, plan.Buckets)
+		}
+		if len(ids) > 0 && !o.Scope.All {
+			break // the first hit is what was asked
 		}
 	}
 	return ids, nil
@@ -153,6 +218,7 @@ func (s *Store) locate(ctx context.Context, ids []string, field, value string) (
 				continue
 			}
 			f := Found{ConversationID: cid, DocID: docID, Slot: i}
+			f.SendTime, _ = slot.Lookup("msg", "send_time").AsInt64OK()
 			if perr == nil {
 				f.Seq = bucket.FirstSeq(index) + int64(i)
 			} else if seq, ok := slot.Lookup("msg", "seq").AsInt64OK(); ok {

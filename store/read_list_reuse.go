@@ -52,17 +52,18 @@ func (s *Store) ReadViewer(ctx context.Context, uid string, at *bucket.Window) (
 	return v, nil
 }
 
-// ConversationsReusing is ConversationsOf of v's user from the records
+// ConversationsReusing is ConversationList of v's user from the records
 // ReadViewer read, for a list that replaces another user's: known holds
 // windows read for someone else (the rows shown), whose start and end for
 // everyone (SeqMinSeq, EndSeq) and newest bucket (Last, StoredNewest) hold
 // for v's user too, as WindowAt takes them, so their seq documents and
-// newest buckets are not read again. Cost: Windows' reads for the
+// newest buckets are not read again; so does the newest message, unless
+// v's user's window ends elsewhere (a cap), where it is read. Cost: Windows' reads for the
 // conversations known does not hold; ConversationsOf's after the
 // conversation documents when the user owns none.
-func (s *Store) ConversationsReusing(ctx context.Context, v *ViewerRecords, known map[string]bucket.Window) ([]ConversationSummary, error) {
+func (s *Store) ConversationsReusing(ctx context.Context, v *ViewerRecords, known map[string]bucket.Window, o ListOptions) ([]ConversationSummary, error) {
 	if len(v.convs) == 0 { // a bare msg export, or nobody's list: the whole path
-		return s.conversationsFrom(ctx, v.UID, v.convs)
+		return s.conversationsFrom(ctx, v.UID, v.convs, o)
 	}
 	byCid := make(map[string]bucket.Conversation, len(v.convs))
 	var fresh []string // conversations known does not hold
@@ -72,10 +73,11 @@ func (s *Store) ConversationsReusing(ctx context.Context, v *ViewerRecords, know
 			fresh = append(fresh, c.ConversationID)
 		}
 	}
-	ws, err := s.windows(ctx, v.UID, fresh, byCid, v.read)
+	ws, err := s.windows(ctx, v.UID, fresh, byCid, v.read, len(v.convs) > o.WholeNewest)
 	if err != nil {
 		return nil, err
 	}
+	recount := map[string]*bucket.Window{} // the newest message of a window that ends elsewhere
 	for cid := range byCid {
 		base, ok := known[cid]
 		if !ok {
@@ -85,8 +87,14 @@ func (s *Store) ConversationsReusing(ctx context.Context, v *ViewerRecords, know
 		if err != nil {
 			return nil, err
 		}
-		w.Last, w.StoredNewest = base.Last, base.StoredNewest
+		w.Last, w.StoredNewest, w.Newest = base.Last, base.StoredNewest, base.Newest
+		if w.MaxSeq != base.MaxSeq {
+			recount[cid] = w
+		}
 		ws[cid] = w
+	}
+	if err := s.setNewest(ctx, recount, nil); err != nil {
+		return nil, err
 	}
 	return summaries(v.convs, ws, false), nil
 }

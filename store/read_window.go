@@ -15,12 +15,14 @@ import (
 // documents (trimmed to the last filled slot) or the cache (believed only
 // up to the stored buckets); more only when those buckets are missing.
 func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs map[string]bucket.Conversation) (map[string]*bucket.Window, error) {
-	return s.windows(ctx, uid, cids, convs, nil)
+	return s.windows(ctx, uid, cids, convs, nil, false)
 }
 
 // windows is Windows with uid's seq_user documents and cached read seqs
-// already read when pre is not nil.
-func (s *Store) windows(ctx context.Context, uid string, cids []string, convs map[string]bucket.Conversation, pre *readSeqUsers) (map[string]*bucket.Window, error) {
+// already read when pre is not nil. cut: the newest buckets are read only
+// as far as their last touched slot (a list of thousands of
+// conversations), not whole for a timeline to reuse (Window.Last).
+func (s *Store) windows(ctx context.Context, uid string, cids []string, convs map[string]bucket.Conversation, pre *readSeqUsers, cut bool) (map[string]*bucket.Window, error) {
 	out := make(map[string]*bucket.Window, len(cids))
 	if len(cids) == 0 {
 		return out, nil
@@ -82,14 +84,20 @@ func (s *Store) windows(ctx context.Context, uid string, cids []string, convs ma
 		}
 		out[cid] = w
 	}
-	if err := s.trimToLastFilled(ctx, out, needLast); err != nil {
+	tails, err := s.trimToLastFilled(ctx, out, needLast, cut)
+	if err != nil {
 		return nil, err
 	}
-	if err := s.trustCachedMax(ctx, out, fromCache); err != nil {
+	cached, err := s.trustCachedMax(ctx, out, fromCache, cut)
+	if err != nil {
 		return nil, err
 	}
+	maps.Copy(tails, cached)
 	for _, cid := range cids {
 		capTo(out[cid], convs[cid], userByCid[cid].MaxSeq)
+	}
+	if err := s.setNewest(ctx, out, tails); err != nil {
+		return nil, err
 	}
 	if err := s.markUnpulled(ctx, out, convs, len(convs) > 0); err != nil {
 		return nil, err
@@ -236,18 +244,19 @@ func (s *Store) bucketsAt(ctx context.Context, ends map[string]int64) (map[strin
 
 // trimToLastFilled lowers MaxSeq of the given windows to the last seq sent
 // (Bucket.LastSentSeq: a message, a malformed slot or a physically deleted
-// one), reading each conversation's newest bucket in one find.
+// one), reading each conversation's newest bucket (cut: its last touched
+// slot) in one find, and returns what it read by cid.
 // A conversation without a seq document gets its newest bucket from BucketIDs.
-func (s *Store) trimToLastFilled(ctx context.Context, ws map[string]*bucket.Window, cids []string) error {
+func (s *Store) trimToLastFilled(ctx context.Context, ws map[string]*bucket.Window, cids []string, cut bool) (map[string]*newestTail, error) {
 	if len(cids) == 0 {
-		return nil
+		return map[string]*newestTail{}, nil
 	}
 	for _, cid := range cids {
 		ws[cid].MaxSeq = min(ws[cid].MaxSeq, bucket.MaxSeq) // past it, bucket ends overflow
 		if ws[cid].MaxSeq == 0 {
 			idx, err := s.lastBucketIndex(ctx, cid, -1)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if idx >= 0 {
 				ws[cid].MaxSeq = bucket.LastSeq(idx)
@@ -260,36 +269,36 @@ func (s *Store) trimToLastFilled(ctx context.Context, ws map[string]*bucket.Wind
 			ends[cid] = ws[cid].MaxSeq
 		}
 	}
-	found, err := s.newestStoredBuckets(ctx, ends)
+	found, err := s.newestStored(ctx, ends, cut)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, cid := range cids {
 		w := ws[cid]
 		if w.MaxSeq == 0 {
 			continue
 		}
-		b := found[cid]
-		if b == nil {
+		t := found[cid]
+		if t == nil {
 			w.MaxSeq = 0 // no bucket at or below the reserved bound: no message stored
 			continue
 		}
-		w.Last = b
-		last := b.LastSentSeq()
-		if last == 0 && len(b.Problems) > 0 {
+		w.Last = t.whole
+		last, unreadable, _ := t.lastSent() // newestStored read whole what its slots cannot tell
+		if last == 0 && unreadable {
 			// Unreadable (msgs missing, not an array): end the window at the
 			// end of it, so that the broken bucket is shown.
-			last = bucket.LastSeq(b.Index)
+			last = bucket.LastSeq(t.index)
 		} else if last == 0 {
 			// An all-empty newest bucket (reserved, or revoke-created):
 			// the messages end before it.
-			last = bucket.FirstSeq(b.Index) - 1
+			last = bucket.FirstSeq(t.index) - 1
 		}
 		if last < w.MaxSeq {
 			w.MaxSeq = last
 		}
 	}
-	return nil
+	return found, nil
 }
 
 // cachedMaxSlack is how many buckets past the newest stored one a max seq
@@ -303,8 +312,9 @@ const cachedMaxSlack = 1
 // otherwise have every reader walk 90 quadrillion empty buckets. Cost: one
 // find when the bucket holding the cached max is stored (the usual case),
 // as newestStoredBuckets otherwise. The bucket read is not kept as Last:
-// the cache may hold newer slots of it.
-func (s *Store) trustCachedMax(ctx context.Context, ws map[string]*bucket.Window, cids []string) error {
+// the cache may hold newer slots of it. cut and the tails returned: as
+// trimToLastFilled's.
+func (s *Store) trustCachedMax(ctx context.Context, ws map[string]*bucket.Window, cids []string, cut bool) (map[string]*newestTail, error) {
 	ends := map[string]int64{}
 	for _, cid := range cids {
 		ws[cid].MaxSeq = min(ws[cid].MaxSeq, bucket.MaxSeq)
@@ -312,35 +322,37 @@ func (s *Store) trustCachedMax(ctx context.Context, ws map[string]*bucket.Window
 			ends[cid] = ws[cid].MaxSeq
 		}
 	}
-	if len(ends) == 0 {
-		return nil
-	}
-	found, err := s.newestStoredBuckets(ctx, ends)
+	found, err := s.newestStored(ctx, ends, cut)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for cid := range ends {
 		newest := int64(-1)
-		if b := found[cid]; b != nil {
-			newest = b.Index
+		if t := found[cid]; t != nil {
+			newest = t.index
 		}
 		limit := bucket.LastSeq(min(newest+cachedMaxSlack, bucket.MaxBucketIndex))
 		ws[cid].MaxSeq = min(ws[cid].MaxSeq, limit)
-		if b := found[cid]; b != nil && b.Index == bucket.BucketIndex(ws[cid].MaxSeq) {
-			ws[cid].StoredNewest = b
+		if t := found[cid]; t != nil && t.whole != nil && t.index == bucket.BucketIndex(ws[cid].MaxSeq) {
+			ws[cid].StoredNewest = t.whole
 		}
 	}
-	return nil
+	return found, nil
 }
 
-// newestStoredBuckets finds, for each cid -> seq of ends, the newest stored
-// bucket of cid at or below the one holding seq. seq.max_seq is a reserved
+// newestStored finds, for each cid -> seq of ends, the newest stored
+// bucket of cid at or below the one holding seq, whole or (cut) its last
+// touched slot. seq.max_seq is a reserved
 // bound (the server reserves ahead), so its bucket is often not written yet:
 // the bucket holding it is read first, for every conversation in one find;
 // for the ones missing, the bucket just below, again in one find; only a
 // conversation missing both asks the doc_id index for its buckets.
-func (s *Store) newestStoredBuckets(ctx context.Context, ends map[string]int64) (map[string]*bucket.Bucket, error) {
-	found, err := s.bucketsAt(ctx, ends)
+func (s *Store) newestStored(ctx context.Context, ends map[string]int64, cut bool) (map[string]*newestTail, error) {
+	read := s.wholeTailsAt
+	if cut {
+		read = s.tailsAt
+	}
+	found, err := read(ctx, ends)
 	if err != nil {
 		return nil, err
 	}
@@ -350,7 +362,7 @@ func (s *Store) newestStoredBuckets(ctx context.Context, ends map[string]int64) 
 			below[cid] = bucket.FirstSeq(bucket.BucketIndex(seq)) - 1
 		}
 	}
-	more, err := s.bucketsAt(ctx, below)
+	more, err := read(ctx, below)
 	if err != nil {
 		return nil, err
 	}
@@ -368,7 +380,7 @@ func (s *Store) newestStoredBuckets(ctx context.Context, ends map[string]int64) 
 			farther[cid] = bucket.LastSeq(idx)
 		}
 	}
-	more, err = s.bucketsAt(ctx, farther)
+	more, err = read(ctx, farther)
 	if err != nil {
 		return nil, err
 	}

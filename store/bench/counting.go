@@ -236,3 +236,19 @@ func (c *Counting) FindSlotRanges(ctx context.Context, ranges []store.SlotRange)
 	}
 	return out, err
 }
+
+func (c *Counting) FindNewestSlots(ctx context.Context, docIDs []string) ([]store.NewestRead, error) {
+	c.trip()
+	out, err := c.inner.FindNewestSlots(ctx, docIDs)
+	for _, r := range out {
+		if r.Raw != nil {
+			c.read([]bson.Raw{r.Raw})
+		}
+	}
+	return out, err
+}
+
+func (c *Counting) FindMsgDocIDsIn(ctx context.Context, docIDs []string, field, value string) ([]string, error) {
+	c.trip()
+	return c.inner.FindMsgDocIDsIn(ctx, docIDs, field, value)
+}

@@ -32,6 +32,11 @@ type Window struct {
 	// seq from the cache, kept so store.NewestBuckets lays the cache over it
 	// instead of reading it again; nil otherwise. Only the store sets it.
 	StoredNewest *Bucket
+	// Newest is the newest message in the window: the last filled slot at
+	// or below MaxSeq of the bucket that holds it (a malformed slot counts;
+	// nil when none: a window ending in a hole, an empty conversation).
+	// What a conversation list shows and sorts by.
+	Newest *StoredSlot
 	// NoConversationDoc: the user owns no conversation document for Cid
 	// while the store keeps them, a notification conversation included.
 	// OpenIM refuses such a user's mark read (as_read.go MarkMsgsAsRead:
@@ -57,6 +62,15 @@ type Window struct {
 // internal/conversation_msg/sync.go; the server's
 // GetConversationsHasReadAndMaxSeq returns the two and no min seq).
 func (w Window) Unread() int64 { return max(0, w.MaxSeq-w.ReadSeq) }
+
+// LatestSendTime is the send time of the newest message in the window
+// (unix ms), 0 when there is none: what a user's app sorts its list by.
+func (w Window) LatestSendTime() int64 {
+	if w.Newest == nil || w.Newest.Slot == nil || w.Newest.Slot.Msg == nil {
+		return 0
+	}
+	return w.Newest.Slot.Msg.SendTime
+}
 
 // Cleared reports a window that starts after seq 1: the user cannot see
 // the conversation's history before MinSeq.

@@ -52,7 +52,10 @@ type Backend struct {
 	path string
 }
 
-var _ store.Backend = (*Backend)(nil)
+var (
+	_ store.Backend = (*Backend)(nil)
+	_ store.Metered = (*Backend)(nil)
+)
 
 // bbolt bucket names: one per collection ("c." + name) and the auxiliary key
 // spaces ("x." + purpose), so no collection name can collide with them.
@@ -206,4 +209,9 @@ func uniqueIndex(keys ...string) store.IndexInfo {
 		parts[i] = k + "_1"
 	}
 	return store.IndexInfo{Name: strings.Join(parts, "_"), Keys: keys, Unique: true}
+}
+
+// Traffic counts the transactions run and the stored bytes read out.
+func (b *Backend) Traffic() store.Traffic {
+	return store.Traffic{Requests: b.db.requests.Load(), BytesRead: b.db.bytesRead.Load()}
 }

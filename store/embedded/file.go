@@ -46,6 +46,9 @@ type file struct {
 
 	shed pageShedder // drops mapped file pages a long run touched
 
+	requests  atomic.Int64 // transactions run (View, Update, grouped writes)
+	bytesRead atomic.Int64 // stored bytes handed out (read)
+
 	turn    sync.RWMutex // shared: reads of this process run together, a write alone
 	mu      sync.Mutex   // guards reader and readers
 	reader  *bolt.DB
@@ -130,12 +133,16 @@ const faultAround = 64 << 10
 // them (see pageShedder); inside the transaction, so bbolt cannot remap
 // the file meanwhile.
 func (f *file) shedding(fn func(*bolt.Tx) error) func(*bolt.Tx) error {
+	f.requests.Add(1)
 	return func(tx *bolt.Tx) error {
 		err := fn(tx)
 		f.shed.touch(f.path, tx.DB().Info().Data)
 		return err
 	}
 }
+
+// read counts n stored bytes handed out, for Traffic.
+func (f *file) read(n int) { f.bytesRead.Add(int64(n)) }
 
 // countRead counts the values bs (bbolt's bytes, read inside a transaction
 // of f that is still open) towards the shedder: the fault-around windows
@@ -147,6 +154,17 @@ func (f *file) countRead(bs ...[]byte) {
 		addrs = windowsOf(addrs, b)
 	}
 	f.shed.touch(f.path, addrs...)
+}
+
+// countSparse is countRead for reads that take a little of each of many
+// values spread over the file: the shedder keeps fewer of their pages.
+func (f *file) countSparse(bs ...[]byte) {
+	var buf [8]uintptr
+	addrs := buf[:0]
+	for _, b := range bs {
+		addrs = windowsOf(addrs, b)
+	}
+	f.shed.touchSparse(f.path, addrs...)
 }
 
 // groupMax is the most writes that share one bbolt transaction: each

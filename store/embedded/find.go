@@ -22,11 +22,35 @@ func (b *Backend) FindMsgDocIDs(ctx context.Context, cid, field, value string) (
 				return false, err
 			}
 			b.db.countRead(val)
+			b.db.read(len(val))
 			if slotHolds(bson.Raw(val), field, value) {
 				ids = append(ids, docID)
 			}
 			return true, nil
 		})
+	})
+	return ids, err
+}
+
+// FindMsgDocIDsIn looks into the buckets docIDs only: a point read each.
+func (b *Backend) FindMsgDocIDsIn(ctx context.Context, docIDs []string, field, value string) ([]string, error) {
+	var ids []string
+	err := b.db.View(func(tx *bolt.Tx) error {
+		for _, id := range docIDs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			val := getMsg(tx, id)
+			if val == nil {
+				continue
+			}
+			b.db.countRead(val)
+			b.db.read(len(val))
+			if slotHolds(bson.Raw(val), field, value) {
+				ids = append(ids, id)
+			}
+		}
+		return nil
 	})
 	return ids, err
 }

@@ -74,6 +74,7 @@ func (b *Backend) FindBuckets(_ context.Context, docIDs []string) ([]bson.Raw, e
 			seen[id] = true
 			if v := getMsg(tx, id); v != nil {
 				b.db.countRead(v)
+				b.db.read(len(v))
 				out = append(out, bytes.Clone(v))
 			}
 		}
@@ -88,6 +89,7 @@ func (b *Backend) BucketIDs(_ context.Context, cid string) ([]string, error) {
 	err := b.db.View(func(tx *bolt.Tx) error {
 		return eachMsgKey(tx, cid+":", msgPos{}, func(_ msgPos, docID string, v []byte) (bool, error) {
 			b.db.countRead(v[:min(len(v), 1)]) // its key lies just before its value
+			b.db.read(len(docID))
 			out = append(out, docID)
 			return true, nil
 		})

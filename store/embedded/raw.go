@@ -109,6 +109,7 @@ func (b *Backend) ScanRaw(_ context.Context, coll, prefix string, fn func(bson.R
 	var chunk []bson.Raw
 	keep := func(v []byte) bool {
 		b.db.countRead(v)
+		b.db.read(len(v))
 		chunk = append(chunk, bytes.Clone(v))
 		return len(chunk) < scanChunk
 	}

@@ -66,6 +66,7 @@ func (b *Backend) ConversationsByID(_ context.Context, cid string) ([]bucket.Con
 		c := byID.Cursor()
 		for k, pk := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, pk = c.Next() {
 			if v := primary.Get(pk); v != nil {
+				b.db.read(len(v))
 				out = append(out, bucket.DecodeConversation(v))
 			}
 		}
@@ -144,6 +145,7 @@ func getRecords[T any](b *Backend, coll string, n int, key func(i int) []byte, d
 				continue
 			}
 			seen[string(k)] = true
+			b.db.read(len(v))
 			out = append(out, decode(v))
 		}
 		return nil
@@ -161,6 +163,7 @@ func scanRecords[T any](b *Backend, coll string, prefix []byte, decode func(bson
 		}
 		c := bk.Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			b.db.read(len(v))
 			out = append(out, decode(v))
 		}
 		return nil

@@ -50,6 +50,22 @@ const shedAbove = 96 << 20
 // open, and only in the writer, so the mappings found stay the ones
 // madvised.
 func (s *pageShedder) touch(path string, addrs ...uintptr) {
+	s.touchUpTo(path, shedAbove, addrs...)
+}
+
+// sparseShedAbove is shedAbove for reads that pick a little out of each
+// of thousands of buckets spread over the file (a conversation list's
+// newest slots): each fault maps a window of pages of which one slot is
+// read, and no read is likely to come back to them soon.
+const sparseShedAbove = 24 << 20
+
+// touchSparse is touch for such reads: it sheds every sparseShedAbove.
+func (s *pageShedder) touchSparse(path string, addrs ...uintptr) {
+	s.touchUpTo(path, sparseShedAbove, addrs...)
+}
+
+// touchUpTo is touch, shedding every bound bytes.
+func (s *pageShedder) touchUpTo(path string, bound int64, addrs ...uintptr) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.windows == nil {
@@ -62,17 +78,17 @@ func (s *pageShedder) touch(path string, addrs ...uintptr) {
 			s.touched += faultAround
 		}
 	}
-	s.shedIfDue(path)
+	s.shedIfDue(path, bound)
 }
 
-// shedIfDue sheds path's mappings every shedAbove bytes touched; s.mu held.
-func (s *pageShedder) shedIfDue(path string) {
-	if s.touched < shedAbove {
+// shedIfDue sheds path's mappings every bound bytes touched; s.mu held.
+func (s *pageShedder) shedIfDue(path string, bound int64) {
+	if s.touched < bound {
 		return
 	}
 	s.touched = 0
 	clear(s.windows)
-	if residentFileBytes() > shedAbove {
+	if residentFileBytes() > bound {
 		s.sheds++
 		shedMappings(path)
 	}

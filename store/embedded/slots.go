@@ -46,7 +46,9 @@ func (b *Backend) FindSlotRanges(_ context.Context, ranges []store.SlotRange) ([
 func (b *Backend) readSlots(tx *bolt.Tx, r store.SlotRange) store.SlotRead {
 	doc, entry := storedMsg(tx, r.DocID)
 	b.db.countRead(doc, entry)
-	return cutSlots(doc, entry, r)
+	out := cutSlots(doc, entry, r)
+	b.db.read(len(out.Raw))
+	return out
 }
 
 // storedMsg is the stored document docID and its slot index entry (nil:

@@ -13,7 +13,10 @@ import (
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
-var _ store.Explainer = (*Backend)(nil)
+var (
+	_ store.Explainer  = (*Backend)(nil)
+	_ store.ShardKeyed = (*Backend)(nil)
+)
 
 // shape is one query chatlens sends, as the command explain wraps.
 type shape struct {
@@ -106,6 +109,9 @@ func refusesUpdateExplain(s shape, err error) bool {
 	var ce mongo.CommandError
 	return s.update() && errors.As(err, &ce) && (ce.Code == 238 || ce.Name == "NotImplemented")
 }
+
+// MsgShardKey is msg's shard key, "" when msg is not sharded: one find.
+func (b *Backend) MsgShardKey(ctx context.Context) (string, error) { return b.shardKey(ctx) }
 
 // shardKey is msg's shard key from config.collections, "" when msg is not
 // sharded (or the server has no config database, as on FerretDB).

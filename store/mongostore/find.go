@@ -20,3 +20,15 @@ func (b *Backend) FindMsgDocIDs(ctx context.Context, cid, field, value string) (
 	})
 	return ids, err
 }
+
+// FindMsgDocIDsIn: msgDocIDsIn, the matching doc_ids only.
+func (b *Backend) FindMsgDocIDsIn(ctx context.Context, docIDs []string, field, value string) ([]string, error) {
+	var ids []string
+	err := b.scan(ctx, msgDocIDsIn(docIDs, field, value), func(raw bson.Raw) error {
+		if id, ok := raw.Lookup("doc_id").StringValueOK(); ok {
+			ids = append(ids, id)
+		}
+		return nil
+	})
+	return ids, err
+}

@@ -65,9 +65,15 @@ type Backend struct {
 	slotReads atomic.Int32
 	// rangeReads is the same for FindSlotRanges' $slice aggregation.
 	rangeReads atomic.Int32
+	// newestReads is the same for FindNewestSlots' aggregation.
+	newestReads atomic.Int32
+	traffic     *traffic
 }
 
-var _ store.Backend = (*Backend)(nil)
+var (
+	_ store.Backend = (*Backend)(nil)
+	_ store.Metered = (*Backend)(nil)
+)
 
 // Open connects to uri, checks that the server answers, and uses database
 // db. Errors are one line and never contain the password.
@@ -99,9 +105,8 @@ func Open(ctx context.Context, uri, db string, opts Options) (*Backend, error) {
 		co.SetConnectTimeout(timeout)
 	}
 	majorityUnlessSet(co)
-	if opts.Monitor != nil {
-		co.SetMonitor(opts.Monitor)
-	}
+	counted := &traffic{}
+	co.SetMonitor(counted.monitor(opts.Monitor))
 	if err := co.Validate(); err != nil {
 		var dnsErr *net.DNSError // mongodb+srv:// resolves while parsing: the network, not the input
 		if errors.As(err, &dnsErr) {
@@ -124,7 +129,7 @@ func Open(ctx context.Context, uri, db string, opts Options) (*Backend, error) {
 		opTime = DefaultOpTimeout
 	}
 	b := &Backend{client: client, db: client.Database(db), uri: uri, name: describe(uri, db),
-		timeout: timeout, opTime: opTime}
+		timeout: timeout, opTime: opTime, traffic: counted}
 	b.clock = probeSessions(pingCtx, client, rp)
 	return b, nil
 }

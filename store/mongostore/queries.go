@@ -166,6 +166,13 @@ func nextConversationID(after string) findQuery {
 		sort: bson.D{{Key: "doc_id", Value: 1}}, limit: 1}
 }
 
+// msgDocIDsIn finds, among the buckets docIDs, the ones holding a message
+// whose field is value.
+func msgDocIDsIn(docIDs []string, field, value string) findQuery {
+	return findQuery{coll: bucket.CollMsg, filter: bson.D{{Key: "doc_id", Value: in(docIDs)},
+		{Key: "msgs.msg." + field, Value: value}}, projection: docIDsOnly}
+}
+
 // msgDocIDs finds the buckets holding a message whose field is value, in
 // cid only when cid is not "". A dotted-path equality, the shape an index
 // on msgs.msg.<field> answers (no $elemMatch: FerretDB gets those wrong on

@@ -22,6 +22,14 @@ func testFindMessage(e *fixture) {
 	if ids, err := e.b.FindMsgDocIDs(e.ctx, "si_u1_u2", store.FieldClientMsgID, "sg_g1-c120"); err != nil || len(ids) != 0 {
 		e.errorf("FindMsgDocIDs limited to another conversation = %q, %v; want none", ids, err)
 	}
+	// Among named buckets only: a stored one without it, one missing.
+	in := []string{"sg_g1:0", "sg_g1:1", "sg_g1:9"}
+	if ids, err := e.b.FindMsgDocIDsIn(e.ctx, in, store.FieldClientMsgID, "sg_g1-c120"); err != nil || !slices.Equal(ids, []string{"sg_g1:1"}) {
+		e.errorf("FindMsgDocIDsIn(%q, client sg_g1-c120) = %q, %v; want [sg_g1:1]", in, ids, err)
+	}
+	if ids, err := e.b.FindMsgDocIDsIn(e.ctx, in[:1], store.FieldClientMsgID, "sg_g1-c120"); err != nil || len(ids) != 0 {
+		e.errorf("FindMsgDocIDsIn of buckets without it = %q, %v; want none", ids, err)
+	}
 	var plan store.FindPlan
 	var progress [][2]int
 	found, _, err := e.s.FindMessage(e.ctx, store.FieldServerMsgID, "si_u1_u2-s4", store.FindOptions{
@@ -29,7 +37,7 @@ func testFindMessage(e *fixture) {
 		Progress: func(done, total int) { progress = append(progress, [2]int{done, total}) },
 	})
 	e.must(err, "find message")
-	want := []store.Found{{ConversationID: "si_u1_u2", Seq: 4, DocID: "si_u1_u2:0", Slot: 3}}
+	want := []store.Found{{ConversationID: "si_u1_u2", Seq: 4, DocID: "si_u1_u2:0", Slot: 3, SendTime: newMsg("si_u1_u2", 4).SendTime}}
 	if !slices.Equal(found, want) {
 		e.errorf("FindMessage(server si_u1_u2-s4) = %+v, want %+v", found, want)
 	}

@@ -173,8 +173,9 @@ func testConversationsFromDocIDs(e *fixture) {
 	}
 	list, err := e.s.ConversationsOf(e.ctx, "a")
 	e.must(err, "conversations of a")
-	want := []string{"sg_g1 max 150 read 0 unread 150", "sg_g10 max 2 read 0 unread 2",
-		"sg_g2 max 5 read 0 unread 5", "si_a_b max 201 read 0 unread 201", "si_a_c max 101 read 0 unread 101"}
+	// Newest message first (message seq s is sent at s seconds).
+	want := []string{"si_a_b max 201 read 0 unread 201", "sg_g1 max 150 read 0 unread 150",
+		"si_a_c max 101 read 0 unread 101", "sg_g2 max 5 read 0 unread 5", "sg_g10 max 2 read 0 unread 2"}
 	if got := summarize(list); !slices.Equal(got, want) {
 		e.errorf("conversations of a = %q, want %q", got, want)
 	}

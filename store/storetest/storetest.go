@@ -69,6 +69,7 @@ var cases = []testCase{
 	{name: "read/range as whole buckets read it", run: testRangeAsBuckets},
 	{name: "read/range reads only the slots asked", run: testSlotRangesReadLittle},
 	{name: "read/max seq reserved into an unwritten bucket", run: testReservedMaxSeq},
+	{name: "read/list newest as whole buckets tell it", run: testListNewest},
 	{name: "records/upserted seq documents", run: testSeqUpsertShape},
 	{name: "records/mistyped fields", run: testLenientRecords},
 	{name: "write targets checked", run: testCheckTargets},

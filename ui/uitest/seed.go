@@ -93,7 +93,8 @@ func SeedSmall(t testing.TB, st *store.Store) {
 	Insert(t, st, bucket.CollConversation,
 		bucket.Conversation{OwnerUserID: "alice", ConversationID: ChatAB, ConversationType: 1, UserID: "bob"},
 		bucket.Conversation{OwnerUserID: "bob", ConversationID: ChatAB, ConversationType: 1, UserID: "alice"},
-		bucket.Conversation{OwnerUserID: "alice", ConversationID: ChatT, ConversationType: 3, GroupID: "team"},
+		// Pinned: first in alice's list, above the newer single chat.
+		bucket.Conversation{OwnerUserID: "alice", ConversationID: ChatT, ConversationType: 3, GroupID: "team", IsPinned: true},
 		bucket.Conversation{OwnerUserID: "bob", ConversationID: ChatT, ConversationType: 3, GroupID: "team"},
 		bucket.Conversation{OwnerUserID: "carol", ConversationID: ChatT, ConversationType: 3, GroupID: "team"})
 	Insert(t, st, bucket.CollSeqUser,

@@ -17,9 +17,10 @@ import (
 // Reading the conversation list: whole, or after a switch of viewer,
 // reusing what the list shown already holds.
 
-// KeepNewest bounds the newest buckets the list holds for the timeline to
-// reuse (the first rows, pinned first): a list of thousands of conversations
-// keeps only their preview slots. Opening one beyond it reads its newest
+// KeepNewest bounds the newest buckets the list reads whole and holds for
+// the timeline to reuse (the first rows, in list order): a list of
+// thousands of conversations reads only the newest slots of the others
+// (store.ListOptions.WholeNewest), for their preview (Window.Newest). Opening one beyond it reads its newest
 // bucket again, in the same single find as the one before it.
 const KeepNewest = 64
 
@@ -69,10 +70,12 @@ func readViewer(e *common.Common, req common.ReqID, owner string, r listReuse) t
 
 // loadList reads owner's conversations in a constant number of round trips
 // however many there are: the conversation documents, the windows (seq,
-// seq_user, and one find for every newest bucket), the user and group names.
-// When a cache knew the max seqs, no newest bucket came with the windows:
-// one find (after the cache) reads them all, for the previews and for the
-// timeline to reuse.
+// seq_user, and one find of every newest bucket), the user and group names.
+// Past KeepNewest conversations, the windows read only each newest
+// bucket's last slots, and one more find (after the cache) reads the
+// newest buckets of the first KeepNewest rows whole, for the timeline to
+// reuse. When a cache knew the max seqs, no newest bucket came with the
+// windows: that find reads them.
 func loadList(e *common.Common, req common.ReqID, owner string) tea.Cmd {
 	return loadListReusing(e, req, owner, listReuse{}, nil)
 }
@@ -86,16 +89,16 @@ func loadListReusing(e *common.Common, req common.ReqID, owner string, r listReu
 		var sums []store.ConversationSummary
 		var err error
 		if recs == nil {
-			sums, err = e.Store.ConversationsOf(e.Ctx, owner)
+			sums, err = e.Store.ConversationList(e.Ctx, owner, store.ListOptions{WholeNewest: KeepNewest})
 		} else {
-			sums, err = e.Store.ConversationsReusing(e.Ctx, recs, r.known)
+			sums, err = e.Store.ConversationsReusing(e.Ctx, recs, r.known, store.ListOptions{WholeNewest: KeepNewest})
 		}
 		if err != nil {
 			return fail(err)
 		}
 		items := make([]Item, len(sums))
 		userIDs, groupIDs := []string{owner}, []string(nil)
-		var unread []bucket.Window // windows whose newest bucket was not read
+		var unread []bucket.Window // first rows whose newest bucket was not read
 		for i, s := range sums {
 			items[i] = Item{Sum: s, Peer: store.PeerOf(s.Conversation, owner)}
 			if items[i].Peer != "" {
@@ -104,7 +107,7 @@ func loadListReusing(e *common.Common, req common.ReqID, owner string, r listReu
 			if g := store.GroupOf(s.ConversationID); g != "" {
 				groupIDs = append(groupIDs, g)
 			}
-			if s.Last == nil && s.Window.MaxSeq > 0 {
+			if i < KeepNewest && s.Last == nil && s.Window.MaxSeq > 0 {
 				unread = append(unread, s.Window)
 			}
 		}
@@ -141,6 +144,9 @@ func loadListReusing(e *common.Common, req common.ReqID, owner string, r listReu
 						it.PreviewQuoted = &quoted
 					}
 				}
+			} else if n := it.Sum.Window.Newest; n != nil {
+				// Below the first rows: the newest message the list read.
+				it.Preview, it.PreviewDoc = n, bucket.DocIDForSeq(it.Sum.ConversationID, n.Seq)
 			}
 			it.Sum.Last = nil
 			if i < KeepNewest {
