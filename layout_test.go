@@ -11,9 +11,10 @@ import (
 const module = "github.com/chatlens/chatlens"
 
 // TestTheHouseKeepsItsLayers holds the README's Layout and DESIGN.md's rules
-// to the import graph (non-test files): projection sees only the bucket
-// model and does no I/O; store never imports the terminal libraries; ui
-// reaches storage only through store; nothing below points back up.
+// to the import graph (non-test files): projection, the timeline's model
+// and OpenIM's rules see only the bucket model and do no I/O; store never
+// imports the terminal libraries; ui reaches storage only through store;
+// nothing below points back up.
 func TestTheHouseKeepsItsLayers(t *testing.T) {
 	imports := moduleImports(t)
 	has := func(pkg, prefix string) []string {
@@ -40,6 +41,21 @@ func TestTheHouseKeepsItsLayers(t *testing.T) {
 			for _, io := range []string{"os", "net", "io/fs", "os/exec", "net/http"} {
 				if len(has(pkg, io)) > 0 {
 					t.Errorf("projection imports %s: it does no I/O", io)
+				}
+			}
+		case pkg == "ui/pages/timeline/model" || pkg == "store/openimrules":
+			// Pure: the timeline's data half, and OpenIM's rules.
+			for _, imp := range inModule {
+				if imp != module+"/store/bucket" {
+					t.Errorf("%s imports %s: it may import only store/bucket", pkg, imp)
+				}
+			}
+			if tui := has(pkg, "github.com/charmbracelet"); len(tui) > 0 {
+				t.Errorf("%s imports %v: it is pure, no Bubble Tea", pkg, tui)
+			}
+			for _, io := range []string{"os", "net", "io/fs", "os/exec", "net/http", "context"} {
+				if len(has(pkg, io)) > 0 {
+					t.Errorf("%s imports %s: it does no I/O", pkg, io)
 				}
 			}
 		case pkg == "store/bucket":
