@@ -116,14 +116,11 @@ func (t *Model) loaded(msg bucketsLoadedMsg) tea.Cmd {
 	return t.after(t.tl.Land(landed))
 }
 
-// Reload re-reads every held bucket, replacing what is held.
+// Reload forgets what is read and reads the screen again: what another
+// process wrote meanwhile, a bucket stored into a gap included.
 func (t *Model) Reload() tea.Cmd {
-	rd, ok := t.tl.Refresh(t.tl.HeldIndexes())
-	if !ok {
-		return nil
-	}
-	t.fetched += len(rd.Indexes)
-	return loadBuckets(t.e, t.readOf(rd))
+	t.req = t.e.NewReq() // replies to reads asked before are dropped
+	return t.after(t.tl.Reload())
 }
 
 // RefreshAfterWrite re-reads the held buckets among seqs.
