@@ -9,6 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/ui/common"
 )
@@ -24,6 +25,9 @@ type jumpResolvedMsg struct {
 }
 
 var dateLayouts = []string{"2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02"}
+
+// JumpForms are the forms : takes, as a person types them.
+const JumpForms = "12345, 2024-06-15 or 2024-06-15 14:30"
 
 // Jump goes to a seq ("123") or to the first message sent at or after a
 // date ("2024-05-01", "2024-05-01 14:30", in the display time zone).
@@ -50,7 +54,7 @@ func (t *Model) Jump(input string) tea.Cmd {
 			return resolveDate(t.e, t.jumpReq, t.cid, t.minSeq(), t.maxSeq(), when.UnixMilli())
 		}
 	}
-	t.say(fmt.Sprintf("%q is neither a seq nor a date like 2006-01-02 15:04", input), true)
+	t.say(fmt.Sprintf("%q is neither a seq nor a date (%s)", projection.SingleLine(input), JumpForms), true)
 	return nil
 }
 
