@@ -444,3 +444,20 @@ func TestJumpPromptNamesWhatAPersonTypes(t *testing.T) {
 		t.Errorf("a number too long for a seq is not told as neither a seq nor a date:\n%s", view)
 	}
 }
+
+// TestJumpIntoClearedHistorySaysWhy: a jump below the viewer's window says
+// why the window starts there in the same line, in the inspector's words.
+func TestJumpIntoClearedHistorySaysWhy(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	clearedBefore41(t)(st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	d.keys(":")
+	d.typeText("30")
+	d.keys("enter")
+	if view := d.m.View(); !strings.Contains(view, "seq 30 is outside 41..120: history cleared before seq 41: seq_user.min_seq = 41") {
+		t.Errorf("a jump into cleared history does not say why:\n%s", view)
+	}
+}

@@ -42,7 +42,7 @@ func (t *Model) Jump(input string) tea.Cmd {
 	}
 	if seq, err := strconv.ParseInt(input, 10, 64); err == nil {
 		if seq < t.minSeq() || seq > t.maxSeq() {
-			t.say(fmt.Sprintf("seq %d is outside %d..%d", seq, t.minSeq(), t.maxSeq()), true)
+			t.say(t.outside(seq), true)
 			return nil
 		}
 		return t.jumpTo(seq)
@@ -56,6 +56,21 @@ func (t *Model) Jump(input string) tea.Cmd {
 	}
 	t.say(fmt.Sprintf("%q is neither a seq nor a date (%s)", projection.SingleLine(input), JumpForms), true)
 	return nil
+}
+
+// outside says seq is not in the viewer's window, and why the window ends
+// there in the inspector's words (projection.StartWords, EndWords), so the
+// reason comes with the refusal.
+func (t *Model) outside(seq int64) string {
+	say := fmt.Sprintf("seq %d is outside %d..%d", seq, t.minSeq(), t.maxSeq())
+	why := projection.EndWords(t.win)
+	if seq < t.minSeq() {
+		why = projection.StartWords(t.win)
+	}
+	if why == "" {
+		return say
+	}
+	return say + ": " + why
 }
 
 // jumpResolved moves the cursor where a background jump found, unless a
