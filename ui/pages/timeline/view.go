@@ -363,8 +363,7 @@ func (t *Model) describe(m projection.Message) (string, lipgloss.Style) {
 	sender := projection.SingleLine(t.SenderName(m))
 	var text string
 	style := th.Text
-	switch {
-	case m.Revoked:
+	revokedBy := func() string {
 		by := "?"
 		if m.Revoke != nil {
 			by = m.Revoke.Nickname
@@ -372,14 +371,20 @@ func (t *Model) describe(m projection.Message) (string, lipgloss.Style) {
 				by = t.memberName(m.Revoke.UserID)
 			}
 		}
-		text = "⟲ " + sender + ": revoked by " + projection.SingleLine(by)
-		if m.DeletedForViewer {
-			text += " (deleted for viewer)"
-		}
-		style = th.Revoked
+		return "revoked by " + projection.SingleLine(by)
+	}
+	switch {
 	case m.DeletedForViewer:
+		// Deleted for the viewer comes first, revoked or not: their
+		// devices show nothing of it, and a cell cut short keeps why.
 		text = "✗ " + sender + ": deleted for " + projection.SingleLine(t.memberName(m.Viewer))
+		if m.Revoked {
+			text += ", also " + revokedBy()
+		}
 		style = th.Deleted
+	case m.Revoked:
+		text = "⟲ " + sender + ": " + revokedBy()
+		style = th.Revoked
 	default:
 		read := ""
 		if m.IsRead {
