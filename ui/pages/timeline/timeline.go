@@ -88,6 +88,7 @@ type Model struct {
 	clockFmt     string // the send time layout of the rows drawn (clock.go)
 	follow       follow
 	receipts     receipts // who has read the message under the cursor (readers.go)
+	written      *Written // a transcript written in the last update, for the root (TranscriptWritten)
 }
 
 type membersState int
