@@ -1,7 +1,8 @@
 // Package copychoice is what y copies of the row under the cursor: the
 // text alone (the first choice, so y y copies it as y once did) or the row
-// with seq, time, sender and message IDs, for a ticket; and the copy
-// itself, to the clipboard through the terminal or tmux.
+// with seq, time, sender and message IDs, for a ticket; the path of a
+// transcript just written (NewPath); and the copy itself, to the clipboard
+// through the terminal or tmux.
 package copychoice
 
 import (
