@@ -4,6 +4,8 @@
 package keymap
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/bubbles/key"
 )
 
@@ -11,6 +13,7 @@ import (
 // write in their override file (lower-cased, see Actions).
 type KeyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	HalfPageUp, HalfPageDown                key.Binding // as in less: ctrl+u, ctrl+d
 	SwitchPane, Open, Back                  key.Binding
 	ViewAs, CycleViewer, ViewAsAny, Compare key.Binding
 	Revoke, Delete, MarkRead                key.Binding
@@ -50,32 +53,34 @@ func Default() KeyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	return KeyMap{
-		Up:          b("↑/k", "up", "up", "k"),
-		Down:        b("↓/j", "down", "down", "j"),
-		PageUp:      b("pgup", "page up", "pgup"),
-		PageDown:    b("pgdn", "page down", "pgdown"),
-		Top:         b("g", "oldest", "g", "home"),
-		Bottom:      b("G", "newest", "G", "end"),
-		SwitchPane:  b("tab", "switch pane", "tab"),
-		Open:        b("enter", "open", "enter"),
-		Back:        b("esc", "back", "esc"),
-		ViewAs:      b("v", "view as", "v"),
-		CycleViewer: b("V", "next viewer", "V"),
-		ViewAsAny:   b("u", "view as user ID", "u"),
-		Compare:     b("c", "compare", "c"),
-		Revoke:      b("r", "revoke", "r"),
-		Delete:      b("d", "delete for me", "d"),
-		MarkRead:    b("m", "mark read to here", "m"),
-		Inspect:     b("i", "inspect slot", "i"),
-		Search:      b("/", "search / filter", "/"),
-		NextHit:     b("n", "next hit", "n"),
-		PrevHit:     b("N", "previous hit", "N"),
-		Jump:        b(":", "jump to seq/date", ":"),
-		Copy:        b("y", "copy message", "y"),
-		Boundaries:  b("b", "bucket boundaries", "b"),
-		Retry:       b("R", "retry", "R"),
-		Help:        b("?", "help", "?"),
-		Quit:        b("q", "quit", "q", "ctrl+c"),
+		Up:           b("↑/k", "up", "up", "k"),
+		Down:         b("↓/j", "down", "down", "j"),
+		PageUp:       b("pgup", "page up", "pgup"),
+		PageDown:     b("pgdn/space", "page down", "pgdown", " "),
+		HalfPageUp:   b("ctrl+u", "half page up", "ctrl+u"),
+		HalfPageDown: b("ctrl+d", "half page down", "ctrl+d"),
+		Top:          b("g", "oldest", "g", "home"),
+		Bottom:       b("G", "newest", "G", "end"),
+		SwitchPane:   b("tab", "switch pane", "tab"),
+		Open:         b("enter", "open", "enter"),
+		Back:         b("esc", "back", "esc"),
+		ViewAs:       b("v", "view as", "v"),
+		CycleViewer:  b("V", "next viewer", "V"),
+		ViewAsAny:    b("u", "view as user ID", "u"),
+		Compare:      b("c", "compare", "c"),
+		Revoke:       b("r", "revoke", "r"),
+		Delete:       b("d", "delete for me", "d"),
+		MarkRead:     b("m", "mark read to here", "m"),
+		Inspect:      b("i", "inspect slot", "i"),
+		Search:       b("/", "search / filter", "/"),
+		NextHit:      b("n", "next hit", "n"),
+		PrevHit:      b("N", "previous hit", "N"),
+		Jump:         b(":", "jump to seq/date", ":"),
+		Copy:         b("y", "copy message", "y"),
+		Boundaries:   b("b", "bucket boundaries", "b"),
+		Retry:        b("R", "retry", "R"),
+		Help:         b("?", "help", "?"),
+		Quit:         b("q", "quit", "q", "ctrl+c"),
 
 		NextDiff: b("]", "next diff", "]"),
 		PrevDiff: b("[", "prev diff", "["),
@@ -117,15 +122,33 @@ func (k KeyMap) TimelineHelp() []key.Binding {
 }
 
 // FullHelp is the ? overlay, one column per kind of key, at most nine keys
-// a column so that two rows of columns fit a 60x24 terminal (? itself is
-// named in the overlay's closing line).
+// a column and eight in the second row's, so that two rows of columns fit
+// a 60x24 terminal (? itself is named in the overlay's closing line). Keys
+// that go both ways share a line ("n/N next/previous hit").
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.SwitchPane, k.Open, k.Back},
+		{k.Up, k.Down, k.PageUp, k.PageDown, both(k.HalfPageUp, k.HalfPageDown, "half page up/down"), k.Top, k.Bottom, k.SwitchPane, k.Open},
 		{k.ViewAs, k.CycleViewer, k.ViewAsAny, k.Compare, k.NextDiff, k.PrevDiff, k.DiffOnly, k.Inspect, k.Transcript},
-		{k.Revoke, k.Delete, k.MarkRead, k.Search, k.NextHit, k.PrevHit, k.Jump, k.FindByID},
+		{k.Revoke, k.Delete, k.MarkRead, k.Search, both(k.NextHit, k.PrevHit, "next/previous hit"), k.Jump, k.FindByID, k.Back},
 		{k.NextMessage, k.PrevMessage, k.Boundaries, k.Copy, k.Follow, k.MessageLog, k.Retry, k.Quit},
 	}
+}
+
+// both is one line of help for two keys that go opposite ways: "n/N",
+// "ctrl+u/d" (a prefix the two share is written once). It is for the help
+// alone, and names only the keys that are on.
+func both(a, b key.Binding, desc string) key.Binding {
+	if !a.Enabled() || !b.Enabled() {
+		if a.Enabled() {
+			return a
+		}
+		return b
+	}
+	second := b.Help().Key
+	if i := strings.LastIndex(a.Help().Key, "+"); i > 0 && strings.HasPrefix(second, a.Help().Key[:i+1]) && !strings.Contains(a.Help().Key+second, "/") {
+		second = strings.TrimPrefix(second, a.Help().Key[:i+1])
+	}
+	return key.NewBinding(key.WithKeys(append(a.Keys(), b.Keys()...)...), key.WithHelp(a.Help().Key+"/"+second, desc))
 }
 
 // WithoutWrites disables the write actions (--read-only): they leave the

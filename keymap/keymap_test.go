@@ -219,3 +219,28 @@ func TestInputKeysAreTheirOwnContext(t *testing.T) {
 		t.Errorf("choicedown not moved: hint %q", k.ChoiceDown.Help().Key)
 	}
 }
+
+// TestHalfPageKeysAsInLess: ctrl+u and ctrl+d move half a page and space
+// pages down by default; the half-page actions have names an override
+// file may use.
+func TestHalfPageKeysAsInLess(t *testing.T) {
+	k := Default()
+	for _, c := range []struct {
+		b   key.Binding
+		msg tea.KeyMsg
+	}{
+		{k.HalfPageUp, tea.KeyMsg{Type: tea.KeyCtrlU}},
+		{k.HalfPageDown, tea.KeyMsg{Type: tea.KeyCtrlD}},
+		{k.PageDown, tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}},
+	} {
+		if !key.Matches(c.msg, c.b) {
+			t.Errorf("%s does not %s", c.msg, c.b.Help().Desc)
+		}
+	}
+	names := strings.Join(Actions(), " ")
+	for _, want := range []string{"halfpageup", "halfpagedown"} {
+		if !strings.Contains(names, want) {
+			t.Errorf("no action %q in %s", want, names)
+		}
+	}
+}

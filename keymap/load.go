@@ -22,6 +22,7 @@ import (
 func (k *KeyMap) actions() map[string]*key.Binding {
 	return map[string]*key.Binding{
 		"up": &k.Up, "down": &k.Down, "pageup": &k.PageUp, "pagedown": &k.PageDown,
+		"halfpageup": &k.HalfPageUp, "halfpagedown": &k.HalfPageDown,
 		"top": &k.Top, "bottom": &k.Bottom, "switchpane": &k.SwitchPane, "open": &k.Open,
 		"back": &k.Back, "viewas": &k.ViewAs, "cycleviewer": &k.CycleViewer, "viewasany": &k.ViewAsAny,
 		"compare": &k.Compare, "revoke": &k.Revoke, "delete": &k.Delete, "markread": &k.MarkRead,

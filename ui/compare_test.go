@@ -315,3 +315,28 @@ func TestCompareInspectorWrapsLongValues(t *testing.T) {
 		t.Errorf("the inspector's left column does not hold the whole client_msg_id:\n%s", d.m.View())
 	}
 }
+
+// TestCompareCellSaysDeletedBeforeRevoked: a message revoked and also
+// deleted for B shows in B's column as deleted first, with the deleted
+// mark, so the 120-column cell keeps what the reason column says
+// (deleted-for-B) rather than cutting it off behind the revoke.
+func TestCompareCellSaysDeletedBeforeRevoked(t *testing.T) {
+	d := compareDriver(t, 120, 40, func(st *store.Store) {
+		if _, err := st.DeleteForMe(context.Background(), chatAB, []int64{7}, "bob"); err != nil { // revoked by bob in the seed
+			t.Fatal(err)
+		}
+	})
+	d.open(chatAB)
+	d.keys("c")
+	d.jump(7)
+	var row string
+	for _, l := range strings.Split(d.m.View(), "\n") {
+		if strings.Contains(l, "deleted-for-B") {
+			row = l
+		}
+	}
+	_, b, _ := strings.Cut(row, "≠ ") // the mark between the columns of a row that differs
+	if !strings.Contains(b, "✗ ") || !strings.Contains(b, "deleted for Bob") || strings.Contains(b, "⟲") {
+		t.Errorf("seq 7, revoked and deleted for bob, does not show deleted in bob's column: %q", row)
+	}
+}

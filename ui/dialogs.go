@@ -10,6 +10,7 @@ import (
 	"github.com/chatlens/chatlens/ui/pages/timeline"
 
 	"fmt"
+	"strings"
 )
 
 // The dialogs over the timeline: opening them on the row under the cursor,
@@ -77,6 +78,19 @@ func (m *Model) openInspector() {
 	m.inspector = inspector.New(m.e)
 	m.overlay = ovInspector
 	m.layout()
+}
+
+// followTranscript shows the path of a transcript the timeline wrote in a
+// dialog where y copies it; the status line names it too, so another
+// dialog open meanwhile is left as it is.
+func (m *Model) followTranscript() {
+	if m.tl == nil {
+		return
+	}
+	if w, ok := m.tl.TranscriptWritten(); ok && m.overlay == ovNone {
+		m.copyChoice = copychoice.NewPath(m.e, strings.ToUpper(w.What[:1])+w.What[1:]+" written", w.Path)
+		m.overlay = ovCopyChoice
+	}
 }
 
 // askTranscript opens the input with the rows on screen offered.

@@ -7,6 +7,7 @@ import (
 	"github.com/chatlens/chatlens/ui/components/lineinput"
 
 	"github.com/chatlens/chatlens/ui/pages/list"
+	"github.com/chatlens/chatlens/ui/pages/timeline"
 )
 
 // handleKey routes a key and shows what the part it reached has to say.
@@ -184,7 +185,7 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.PrevHit):
 		return t.StepHit(false)
 	case key.Matches(k, keys.Jump):
-		m.startInput(inJump, "jump to seq or date (2006-01-02 15:04): ", "")
+		m.startInput(inJump, "jump to seq or date ("+timeline.JumpForms+"): ", "")
 	case key.Matches(k, keys.Copy):
 		m.askCopy()
 	case key.Matches(k, keys.Follow):

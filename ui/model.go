@@ -158,6 +158,7 @@ func (m *Model) viewer() string {
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
 	cmd = tea.Batch(cmd, m.followViewer())
+	m.followTranscript()
 	m.takeNotes()
 	m.noteProblems()
 	m.layout()

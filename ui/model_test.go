@@ -423,3 +423,41 @@ func TestRevokeChecksTheStoreNotTheHeldBucket(t *testing.T) {
 		t.Errorf("stored revoke of seq 11 = %+v, want bob's kept", r)
 	}
 }
+
+// TestJumpPromptNamesWhatAPersonTypes: : shows the forms it takes as typed
+// (not Go's layout string), and a number too long for a seq is neither a
+// seq nor a date.
+func TestJumpPromptNamesWhatAPersonTypes(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	d.keys(":")
+	view := d.m.View()
+	if !strings.Contains(view, "12345, 2024-06-15 or 2024-06-15 14:30") || strings.Contains(view, "2006-01-02") {
+		t.Errorf("the jump prompt does not show the forms a person types:\n%s", view)
+	}
+	d.typeText("99999999999999999999999")
+	d.keys("enter")
+	if view := d.m.View(); !strings.Contains(view, `"99999999999999999999999" is neither a seq nor a date (12345,`) {
+		t.Errorf("a number too long for a seq is not told as neither a seq nor a date:\n%s", view)
+	}
+}
+
+// TestJumpIntoClearedHistorySaysWhy: a jump below the viewer's window says
+// why the window starts there in the same line, in the inspector's words.
+func TestJumpIntoClearedHistorySaysWhy(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	clearedBefore41(t)(st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	d.keys(":")
+	d.typeText("30")
+	d.keys("enter")
+	if view := d.m.View(); !strings.Contains(view, "seq 30 is outside 41..120: history cleared before seq 41: seq_user.min_seq = 41") {
+		t.Errorf("a jump into cleared history does not say why:\n%s", view)
+	}
+}

@@ -78,11 +78,50 @@ func TestTranscriptInCompare(t *testing.T) {
 			t.Errorf("compare transcript lacks %q:\n%s", want, md)
 		}
 	}
+	d.keys("esc") // the dialog with the path
 	d.keys("T")
 	d.typeText("5-6")
 	d.keys("enter")
 	if files, _ := filepath.Glob(filepath.Join(dir, "*.md")); len(files) != 2 {
 		t.Errorf("a second transcript of the same range: files %v, want two", files)
+	}
+}
+
+// T writes html when asked ("4-8 html"), names the file by its whole path
+// (wherever chatlens was started), and shows the path in a dialog where y
+// copies it.
+func TestTranscriptNamesItsWholePathAndCopiesIt(t *testing.T) {
+	d, _, clip := transcriptDriver(t)
+	d.m.e.TranscriptDir = "." // the default: the directory chatlens was started in
+	t.Chdir(t.TempDir())
+	d.open(chatAB)
+	d.keys("T")
+	d.typeText("4-8 html")
+	d.keys("enter")
+	files, _ := filepath.Glob("*.html")
+	if len(files) != 1 {
+		t.Fatalf("html transcript files: %v, want one", files)
+	}
+	path, err := filepath.Abs(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), "<table") {
+		t.Errorf("%s is not html:\n%s", path, b)
+	}
+	if !strings.Contains(d.m.status, "written to "+path) {
+		t.Errorf("status %q does not name the whole path %s", d.m.status, path)
+	}
+	if d.m.overlay != ovCopyChoice || !strings.Contains(d.m.View(), "Transcript of seqs 4-8 (5 rows) written") {
+		t.Fatalf("no dialog with the path after writing:\n%s", d.m.View())
+	}
+	d.keys("y")
+	enc := strings.TrimSuffix(strings.TrimPrefix(clip.String(), "\x1b]52;c;"), "\x07")
+	if text, err := base64.StdEncoding.DecodeString(enc); err != nil || string(text) != path {
+		t.Errorf("y copied %q (%v), want %s", text, err, path)
+	}
+	if d.m.overlay != ovNone {
+		t.Errorf("the dialog stays open after y")
 	}
 }
 

@@ -33,23 +33,49 @@ func TextPresentation(s string) string {
 	return b.String()
 }
 
-// WrapCells wraps a line of plain text to width cells: at spaces where it
-// can, inside a word too long for a line (an ID, a URL), never cutting
-// anything off. Continuation lines keep the line's indent and two more
-// cells, so a wrapped value reads as one.
+// WrapCells wraps a line of plain text to width cells at spaces, never
+// inside a value that fits a line: an ID copied from the screen is whole.
+// Continuation lines keep the line's indent and two more cells, so a
+// wrapped value reads as one; a value longer than a line gets lines of its
+// own from the first cell, cut only where the screen ends. Nothing is cut
+// off.
 func WrapCells(line string, width int) []string {
 	if width < 8 || projection.Width(line) <= width {
 		return []string{projection.Truncate(line, max(1, width))}
 	}
-	indent := strings.Repeat(" ", len(line)-len(strings.TrimLeft(line, " "))+2)
+	lead := len(line) - len(strings.TrimLeft(line, " "))
+	indent := strings.Repeat(" ", lead+2)
 	if len(indent) > width/2 {
 		indent = "  "
 	}
-	first, rest, _ := strings.Cut(ansi.Wrap(line, width, ""), "\n")
-	out := []string{first}
-	rest = strings.ReplaceAll(rest, "\n", " ")
-	for _, l := range strings.Split(ansi.Wrap(strings.TrimLeft(rest, " "), width-len(indent), ""), "\n") {
-		out = append(out, indent+l)
+	var out []string
+	cur, words := line[:lead], false // the line being filled; whether it holds a word yet
+	// Split at single spaces: a run of spaces inside a value is kept.
+	for _, w := range strings.Split(line[lead:], " ") {
+		sep := ""
+		if words {
+			sep = " "
+		}
+		if projection.Width(cur)+len(sep)+projection.Width(w) <= width {
+			cur, words = cur+sep+w, true
+			continue
+		}
+		if words {
+			out = append(out, cur)
+		}
+		if projection.Width(indent)+projection.Width(w) <= width {
+			cur, words = indent+w, true
+			continue
+		}
+		for projection.Width(w) > width {
+			piece := ansi.Truncate(w, width, "")
+			out, w = append(out, piece), w[len(piece):]
+		}
+		out = append(out, w)
+		cur, words = indent, false
+	}
+	if words {
+		out = append(out, cur)
 	}
 	for i, l := range out {
 		out[i] = projection.Truncate(l, width) // a cell the wrap measured otherwise

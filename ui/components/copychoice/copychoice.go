@@ -1,7 +1,8 @@
 // Package copychoice is what y copies of the row under the cursor: the
 // text alone (the first choice, so y y copies it as y once did) or the row
-// with seq, time, sender and message IDs, for a ticket; and the copy
-// itself, to the clipboard through the terminal or tmux.
+// with seq, time, sender and message IDs, for a ticket; the path of a
+// transcript just written (NewPath); and the copy itself, to the clipboard
+// through the terminal or tmux.
 package copychoice
 
 import (
@@ -26,6 +27,8 @@ type Model struct {
 	width    int
 	answered bool // a choice was made or the dialog dismissed
 	chosen   bool
+	title    string // "Copy seq N" unless set
+	whole    bool   // the texts are shown whole, wrapped (a path), not cut to a line
 }
 
 var _ common.Component = (*Model)(nil)
@@ -35,6 +38,12 @@ func New(e *common.Common, msg projection.Message, sender string) Model {
 	return Model{e: e, seq: msg.Seq,
 		labels: []string{"text only", "row: seq, time, sender, message IDs and text"},
 		texts:  []string{projection.Summary(msg), row(msg, sender, e)}}
+}
+
+// NewPath is a file just written: title says what it holds, y copies its
+// path, shown whole.
+func NewPath(e *common.Common, title, path string) Model {
+	return Model{e: e, title: title, whole: true, labels: []string{"path"}, texts: []string{path}}
 }
 
 // Answer reports whether the choice was answered, and the text chosen
@@ -85,14 +94,25 @@ func (c *Model) SetSize(width, _ int) { c.width = width }
 func (c *Model) View() string {
 	th := c.e.Theme
 	w := max(20, min(70, c.width-6))
-	lines := []string{th.Title.Render(projection.Truncate(fmt.Sprintf("Copy seq %d", c.seq), w)), ""}
+	title := fmt.Sprintf("Copy seq %d", c.seq)
+	if c.title != "" {
+		title = c.title
+	}
+	lines := []string{th.Title.Render(projection.Truncate(title, w)), ""}
 	for i, label := range c.labels {
 		mark, style := "  ", th.Text
 		if i == c.cursor {
 			mark, style = "▸ ", th.Selected
 		}
-		lines = append(lines, style.Render(projection.Truncate(mark+label, w)),
-			th.Muted.Render(projection.Truncate("    "+common.TextPresentation(c.texts[i]), w)))
+		lines = append(lines, style.Render(projection.Truncate(mark+label, w)))
+		text := "    " + common.TextPresentation(projection.SingleLine(c.texts[i]))
+		if !c.whole {
+			lines = append(lines, th.Muted.Render(projection.Truncate(text, w)))
+			continue
+		}
+		for _, l := range common.WrapCells(text, w) {
+			lines = append(lines, th.Muted.Render(l))
+		}
 	}
 	var ans []string
 	for _, b := range c.ShortHelp() {
@@ -104,6 +124,9 @@ func (c *Model) View() string {
 
 func (c *Model) ShortHelp() []key.Binding {
 	keys := c.e.Keys
+	if len(c.texts) == 1 {
+		return []key.Binding{common.As(keys.Confirm, "copy"), common.As(keys.Cancel, "close")}
+	}
 	return []key.Binding{common.As(keys.ChoiceDown, "choose"), common.As(keys.Confirm, "copy"), keys.Cancel}
 }
 

@@ -99,6 +99,10 @@ func (b *Model) fullHelp(width int, rowSep string) string {
 	h.Width = 0 // measured here; help's own cut drops whole columns behind a "…"
 	var out string
 	for per := len(groups); per >= 1; per-- {
+		rowsOf := func(per int) int { return (len(groups) + per - 1) / per }
+		if per > 1 && rowsOf(per-1) == rowsOf(per) {
+			continue // as many rows with fewer columns: none left short (3 and 1)
+		}
 		aligned := alignKeys(groups, per)
 		var rows []string
 		for i := 0; i < len(aligned); i += per {

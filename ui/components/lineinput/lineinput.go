@@ -66,7 +66,7 @@ func (in *Model) Purpose() Purpose { return in.purpose }
 func (in *Model) Start(purpose Purpose, prompt, value string, selected bool) {
 	in.purpose = purpose
 	in.ti.Prompt = prompt
-	in.ti.SetValue(value)
+	in.ti.SetValue(projection.SingleLine(value))
 	in.ti.CursorEnd()
 	in.ti.Focus()
 	in.selected = selected
@@ -93,6 +93,7 @@ func (in *Model) Update(msg tea.Msg) tea.Cmd {
 	if !isKey {
 		var cmd tea.Cmd
 		in.ti, cmd = in.ti.Update(msg)
+		in.drawable() // a paste read from the clipboard
 		return cmd
 	}
 	keys := in.e.Keys
@@ -116,7 +117,26 @@ func (in *Model) Update(msg tea.Msg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	in.ti, cmd = in.ti.Update(k)
+	in.drawable()
 	return cmd
+}
+
+// drawable keeps the value as message rows draw text (projection.SingleLine):
+// a skin tone modifier or an emoji selector after a narrow character is
+// left out, a bidi control shows as <U+…>. Terminals disagree on those
+// widths (tmux draws 👍🏽 in four cells where the layout counts two), and a
+// prompt drawn wider than measured scrolls the whole screen up a line. A
+// search then looks for what rows show.
+func (in *Model) drawable() {
+	v := in.ti.Value()
+	s := projection.SingleLine(v)
+	if s == v {
+		return
+	}
+	pos := min(in.ti.Position(), len([]rune(v)))
+	before := projection.SingleLine(string([]rune(v)[:pos]))
+	in.ti.SetValue(s)
+	in.ti.SetCursor(len([]rune(before)))
 }
 
 func (in *Model) finish(submitted bool) {

@@ -38,6 +38,10 @@ func (c compareView) handle(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 			return c.diffOnlyMove(-page), true
 		case key.Matches(k, keys.PageDown):
 			return c.diffOnlyMove(page), true
+		case key.Matches(k, keys.HalfPageUp):
+			return c.diffOnlyMove(-max(1, page/2)), true
+		case key.Matches(k, keys.HalfPageDown):
+			return c.diffOnlyMove(max(1, page/2)), true
 		case key.Matches(k, keys.Top):
 			return c.diffOnlyMove(-len(t.diffs.runs)), true
 		case key.Matches(k, keys.Bottom):

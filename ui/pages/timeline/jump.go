@@ -9,6 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/ui/common"
 )
@@ -25,6 +26,9 @@ type jumpResolvedMsg struct {
 
 var dateLayouts = []string{"2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02"}
 
+// JumpForms are the forms : takes, as a person types them.
+const JumpForms = "12345, 2024-06-15 or 2024-06-15 14:30"
+
 // Jump goes to a seq ("123") or to the first message sent at or after a
 // date ("2024-05-01", "2024-05-01 14:30", in the display time zone).
 func (t *Model) Jump(input string) tea.Cmd {
@@ -38,7 +42,7 @@ func (t *Model) Jump(input string) tea.Cmd {
 	}
 	if seq, err := strconv.ParseInt(input, 10, 64); err == nil {
 		if seq < t.minSeq() || seq > t.maxSeq() {
-			t.say(fmt.Sprintf("seq %d is outside %d..%d", seq, t.minSeq(), t.maxSeq()), true)
+			t.say(t.outside(seq), true)
 			return nil
 		}
 		return t.jumpTo(seq)
@@ -50,8 +54,23 @@ func (t *Model) Jump(input string) tea.Cmd {
 			return resolveDate(t.e, t.jumpReq, t.cid, t.minSeq(), t.maxSeq(), when.UnixMilli())
 		}
 	}
-	t.say(fmt.Sprintf("%q is neither a seq nor a date like 2006-01-02 15:04", input), true)
+	t.say(fmt.Sprintf("%q is neither a seq nor a date (%s)", projection.SingleLine(input), JumpForms), true)
 	return nil
+}
+
+// outside says seq is not in the viewer's window, and why the window ends
+// there in the inspector's words (projection.StartWords, EndWords), so the
+// reason comes with the refusal.
+func (t *Model) outside(seq int64) string {
+	say := fmt.Sprintf("seq %d is outside %d..%d", seq, t.minSeq(), t.maxSeq())
+	why := projection.EndWords(t.win)
+	if seq < t.minSeq() {
+		why = projection.StartWords(t.win)
+	}
+	if why == "" {
+		return say
+	}
+	return say + ": " + why
 }
 
 // jumpResolved moves the cursor where a background jump found, unless a

@@ -46,6 +46,7 @@ func (t *Model) Update(msg tea.Msg) tea.Cmd {
 	}{
 		{keys.Up, model.Up}, {keys.Down, model.Down}, {keys.NextMessage, model.NextMessage}, {keys.PrevMessage, model.PrevMessage},
 		{keys.PageUp, model.PageUp}, {keys.PageDown, model.PageDown}, {keys.Top, model.Top}, {keys.Bottom, model.Bottom},
+		{keys.HalfPageUp, model.HalfPageUp}, {keys.HalfPageDown, model.HalfPageDown},
 		{keys.Boundaries, model.Boundaries},
 	} {
 		if key.Matches(k, b.binding) {

@@ -234,3 +234,36 @@ func TestOlderNoteSaysLoadingOnlyWhileLoading(t *testing.T) {
 		t.Errorf("the note does not say where the older seqs are:\n%s", view)
 	}
 }
+
+// TestHalfPageAndSpaceMoveAsInLess: ctrl+d moves half a page newer and
+// ctrl+u half a page back, two of them a whole page; space pages down as
+// pgdown does.
+func TestHalfPageAndSpaceMoveAsInLess(t *testing.T) {
+	const cid = "sg_long"
+	st, _ := uitest.NewStore(t, false)
+	uitest.WriteLongConversation(t, st, cid, 300)
+	d := newPage(t, st, "alice", 120, 40)
+	d.open(cid)
+	d.keys("g", "pgdown")
+	page := d.tl.Cursor()
+	d.keys("g", "space")
+	if d.tl.Cursor() != page {
+		t.Errorf("space from the top went to %d, pgdown to %d", d.tl.Cursor(), page)
+	}
+	d.keys("g", "ctrl+d")
+	half := d.tl.Cursor()
+	if half <= 1 || half >= page {
+		t.Errorf("ctrl+d from the top went to %d, want between 1 and %d (a page)", half, page)
+	}
+	d.keys("ctrl+d")
+	if d.tl.Cursor() != page {
+		t.Errorf("two ctrl+d from the top went to %d, want %d (a page)", d.tl.Cursor(), page)
+	}
+	d.keys("ctrl+u")
+	if d.tl.Cursor() != half {
+		t.Errorf("ctrl+u went back to %d, want %d", d.tl.Cursor(), half)
+	}
+	if uitest.RowOf(d.view(), half) == "" {
+		t.Errorf("the cursor's row %d is not on screen after ctrl+u:\n%s", half, d.view())
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/themes"
 
 	"github.com/chatlens/chatlens/ui/common"
 )
@@ -105,7 +106,8 @@ func (t *Model) searchStep() tea.Cmd {
 	e, cid, conv, viewer := t.e, t.cid, t.conv, t.viewer
 	win := t.win
 	minSeq, maxSeq := t.minSeq(), t.maxSeq()
-	q := strings.ToLower(s.query)
+	q := searchable(s.query)
+	th, name := t.e.Theme, t.nameSnapshot()
 	return func() tea.Msg {
 		var listed []int64
 		if s.stored == nil {
@@ -140,7 +142,7 @@ func (t *Model) searchStep() tea.Cmd {
 					continue
 				}
 				msg := projection.View(slot, b.DocID, viewer, conv, quoted)
-				if strings.Contains(strings.ToLower(projection.Summary(msg)), q) {
+				if matches(th, msg, name, q) {
 					hits = append(hits, slot.Seq)
 				}
 			}
@@ -149,6 +151,19 @@ func (t *Model) searchStep() tea.Cmd {
 			landing: landingFor(bs, hits, quoted, minSeq, maxSeq)}
 	}
 }
+
+// matches reports a row holding q (made searchable) in what it draws,
+// the sender's name with it, or in its message as dump writes it ("Carol
+// revoked a message" where the row says "⟲ Carol: revoked by Carol").
+func matches(th themes.Theme, m projection.Message, name func(id string) string, q string) bool {
+	drawn, _ := describe(th, m, name)
+	return strings.Contains(searchable(drawn), q) || strings.Contains(searchable(projection.Summary(m)), q)
+}
+
+// searchable is text as a search compares it: as rows draw it (a skin
+// tone left out, projection.SingleLine), without case. A query and a row
+// are made alike by it, so a hit is a row whose drawn text holds the query.
+func searchable(s string) string { return strings.ToLower(projection.SingleLine(s)) }
 
 // searchStepped takes a step's hits, jumps to the first hit as soon as it
 // is known, and reads on.

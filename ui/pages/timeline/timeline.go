@@ -8,6 +8,7 @@ package timeline
 
 import (
 	"maps"
+	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -88,6 +89,7 @@ type Model struct {
 	clockFmt     string // the send time layout of the rows drawn (clock.go)
 	follow       follow
 	receipts     receipts // who has read the message under the cursor (readers.go)
+	written      *Written // a transcript written in the last update, for the root (TranscriptWritten)
 }
 
 type membersState int
@@ -257,13 +259,22 @@ func (t *Model) jumpTo(seq int64) tea.Cmd {
 }
 
 // memberName is the nickname of a member when known, else the ID.
-func (t *Model) memberName(id string) string {
-	for _, m := range t.members {
+func (t *Model) memberName(id string) string { return memberName(t.members, t.names, id) }
+
+// nameSnapshot is memberName over copies of what it reads, for a command
+// that runs while the update loop adds names.
+func (t *Model) nameSnapshot() func(id string) string {
+	members, names := slices.Clone(t.members), maps.Clone(t.names)
+	return func(id string) string { return memberName(members, names, id) }
+}
+
+func memberName(members []store.Member, names map[string]string, id string) string {
+	for _, m := range members {
 		if m.UserID == id && m.Nickname != "" {
 			return m.Nickname
 		}
 	}
-	if n := t.names[id]; n != "" {
+	if n := names[id]; n != "" {
 		return n
 	}
 	return id

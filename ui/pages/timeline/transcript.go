@@ -19,13 +19,20 @@ import (
 
 // T writes a transcript for a ticket: what the viewer sees of a seq or
 // date range (asked in the bottom input, offering the rows on screen), in
-// markdown, to a new file in the current directory, the path said in the
-// status line. The range is read afresh from the store, as dump reads it,
+// markdown or html, to a new file in the transcript directory (the
+// current one by default), its whole path said in the status line and in
+// a dialog that copies it. The range is read afresh from the store, as dump reads it,
 // so it need not be loaded; in the compare view it holds both viewers and
 // the differences.
 
 // TranscriptPrompt says what the input takes.
-const TranscriptPrompt = "transcript of (10-40, all, date..date): "
+const TranscriptPrompt = "transcript of (10-40, all, date..date; then md or html): "
+
+// transcriptFormats are the formats T writes, by the word typed after the
+// range, with their file name extensions; markdown unless told.
+var transcriptFormats = map[string]struct{ name, ext string }{
+	"md": {"markdown", ".md"}, "markdown": {"markdown", ".md"}, "html": {"html", ".html"},
+}
 
 type transcriptWrittenMsg struct {
 	path       string
@@ -33,6 +40,22 @@ type transcriptWrittenMsg struct {
 	rows       int
 	err        error
 	compareRun bool
+}
+
+// Written is a transcript written, for the root's dialog: its whole path
+// and what it holds.
+type Written struct {
+	Path, What string
+}
+
+// TranscriptWritten is the transcript the last update wrote, once.
+func (t *Model) TranscriptWritten() (Written, bool) {
+	w := t.written
+	t.written = nil
+	if w == nil {
+		return Written{}, false
+	}
+	return *w, true
 }
 
 // ScreenRange is the first and last seq of the rows on screen: what T
@@ -58,6 +81,14 @@ func (t *Model) Transcript(value string) tea.Cmd {
 		return nil
 	}
 	value = strings.TrimSpace(value)
+	format := transcriptFormats["md"]
+	if i := strings.LastIndexAny(value, " \t"); i >= 0 {
+		if f, ok := transcriptFormats[strings.ToLower(value[i+1:])]; ok {
+			format, value = f, strings.TrimSpace(value[:i])
+		}
+	} else if f, ok := transcriptFormats[strings.ToLower(value)]; ok {
+		format, value = f, ""
+	}
 	if value == "all" || value == "" { // the whole loaded window
 		from, to := t.tl.ReadFrom(), t.tl.ReadTo()
 		value = fmt.Sprintf("%d-%d", from, to)
@@ -68,6 +99,7 @@ func (t *Model) Transcript(value string) tea.Cmd {
 		return nil
 	}
 	job := t.transcriptJob()
+	job.format, job.ext = format.name, format.ext
 	t.say("writing the transcript of "+value+"…", false)
 	return func() tea.Msg {
 		if dates {
@@ -133,6 +165,7 @@ type transcriptJob struct {
 	compareAs, otherName  string
 	otherWin              bucket.Window
 	compareWindowReadable bool
+	format, ext           string // projection.TranscriptFormats' name, the file's extension
 }
 
 func (t *Model) transcriptJob() transcriptJob {
@@ -174,7 +207,7 @@ func (j transcriptJob) write(from, to int64) tea.Msg {
 		}
 		readers = toReaders(rs)
 	}
-	format := projection.TranscriptFormats["markdown"]
+	format := projection.TranscriptFormats[j.format]
 	head := projection.TranscriptHead{Store: st.Describe(), Conversation: j.cid, Viewer: j.viewer, ViewerName: j.viewerName,
 		Window: j.win, From: from, To: to, Captured: j.e.Now(), Version: j.e.Version, Zone: j.e.Loc}
 	if j.compareAs != "" {
@@ -252,7 +285,8 @@ func (j transcriptJob) row(m projection.Message, slot bucket.StoredSlot, docID s
 }
 
 // createFile writes content to a new file in the transcript directory,
-// never over an existing one: name.md, name-2.md, ...
+// never over an existing one: name.md, name-2.md, ...; the path returned
+// is whole, so it can be found from anywhere.
 func (j transcriptJob) createFile(from, to int64, content string) (string, error) {
 	who := j.viewer
 	if j.compareAs != "" {
@@ -264,11 +298,14 @@ func (j transcriptJob) createFile(from, to int64, content string) (string, error
 		dir = "."
 	}
 	for n := 1; n < 1000; n++ {
-		name := base + ".md"
+		name := base + j.ext
 		if n > 1 {
-			name = fmt.Sprintf("%s-%d.md", base, n)
+			name = fmt.Sprintf("%s-%d%s", base, n, j.ext)
 		}
-		path := filepath.Join(dir, name)
+		path, err := filepath.Abs(filepath.Join(dir, name))
+		if err != nil {
+			return "", err
+		}
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if errors.Is(err, os.ErrExist) {
 			continue
@@ -311,5 +348,7 @@ func (t *Model) transcriptWritten(msg transcriptWrittenMsg) {
 	if msg.compareRun {
 		what = "compare transcript"
 	}
-	t.say(fmt.Sprintf("%s of seqs %d-%d (%d rows) written to %s", what, msg.from, msg.to, msg.rows, msg.path), false)
+	what = fmt.Sprintf("%s of seqs %d-%d (%d rows)", what, msg.from, msg.to, msg.rows)
+	t.say(what+" written to "+msg.path, false)
+	t.written = &Written{Path: msg.path, What: what}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/themes"
 	"github.com/chatlens/chatlens/ui/common"
 	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 )
@@ -353,33 +354,43 @@ func (t *Model) marker(seq int64) string {
 // describe is the one-line text of a message as its viewer sees it, and the
 // style that tells the cases apart even without colour (each has a marker).
 func (t *Model) describe(m projection.Message) (string, lipgloss.Style) {
-	th := t.e.Theme
+	return describe(t.e.Theme, m, t.memberName)
+}
+
+// describe is Model.describe with the member names given (name), so that a
+// search in the background matches what the rows draw.
+func describe(th themes.Theme, m projection.Message, name func(id string) string) (string, lipgloss.Style) {
 	switch {
 	case m.Hole && m.Problem != "":
 		return "! malformed: " + projection.SingleLine(m.Problem), th.Problem
 	case m.Hole:
 		return "· (no message)", th.Hole
 	}
-	sender := projection.SingleLine(t.SenderName(m))
+	sender := projection.SingleLine(senderName(m, name))
 	var text string
 	style := th.Text
-	switch {
-	case m.Revoked:
+	revokedBy := func() string {
 		by := "?"
 		if m.Revoke != nil {
 			by = m.Revoke.Nickname
 			if by == "" {
-				by = t.memberName(m.Revoke.UserID)
+				by = name(m.Revoke.UserID)
 			}
 		}
-		text = "⟲ " + sender + ": revoked by " + projection.SingleLine(by)
-		if m.DeletedForViewer {
-			text += " (deleted for viewer)"
-		}
-		style = th.Revoked
+		return "revoked by " + projection.SingleLine(by)
+	}
+	switch {
 	case m.DeletedForViewer:
-		text = "✗ " + sender + ": deleted for " + projection.SingleLine(t.memberName(m.Viewer))
+		// Deleted for the viewer comes first, revoked or not: their
+		// devices show nothing of it, and a cell cut short keeps why.
+		text = "✗ " + sender + ": deleted for " + projection.SingleLine(name(m.Viewer))
+		if m.Revoked {
+			text += ", also " + revokedBy()
+		}
 		style = th.Deleted
+	case m.Revoked:
+		text = "⟲ " + sender + ": " + revokedBy()
+		style = th.Revoked
 	default:
 		read := ""
 		if m.IsRead {
@@ -399,9 +410,11 @@ func (t *Model) describe(m projection.Message) (string, lipgloss.Style) {
 // SenderName is who sent m as its row names them: the message's own
 // sender_nickname, the member's name when it has none. The copied row and
 // the timeline say it alike.
-func (t *Model) SenderName(m projection.Message) string {
+func (t *Model) SenderName(m projection.Message) string { return senderName(m, t.memberName) }
+
+func senderName(m projection.Message, name func(id string) string) string {
 	if m.SenderNickname != "" {
 		return m.SenderNickname
 	}
-	return t.memberName(m.SendID)
+	return name(m.SendID)
 }

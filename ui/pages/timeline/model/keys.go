@@ -4,18 +4,20 @@ package model
 type Kind int
 
 const (
-	Down        Kind = iota // one row newer
-	Up                      // one row older
-	PageDown                // a page of rows newer; the top of the screen follows
-	PageUp                  // a page of rows older
-	Top                     // the oldest row
-	Bottom                  // the newest row
-	NextMessage             // the next row holding a message, past holes and missing buckets
-	PrevMessage             // the previous one
-	Jump                    // the row holding Seq
-	CycleViewer             // view as the next member, in the order the viewer picker lists them
-	ViewAs                  // view as Viewer
-	Boundaries              // draw bucket boundaries, or stop: a run of holes stops at them
+	Down         Kind = iota // one row newer
+	Up                       // one row older
+	PageDown                 // a page of rows newer; the top of the screen follows
+	PageUp                   // a page of rows older
+	HalfPageDown             // half a page of rows newer, as PageDown moves
+	HalfPageUp               // half a page of rows older
+	Top                      // the oldest row
+	Bottom                   // the newest row
+	NextMessage              // the next row holding a message, past holes and missing buckets
+	PrevMessage              // the previous one
+	Jump                     // the row holding Seq
+	CycleViewer              // view as the next member, in the order the viewer picker lists them
+	ViewAs                   // view as Viewer
+	Boundaries               // draw bucket boundaries, or stop: a run of holes stops at them
 )
 
 // Key is one press.

@@ -129,6 +129,12 @@ func (m *Model) stepOf(k Key) step {
 		s.rows = 1
 	case PageDown, PageUp:
 		s.rows = m.page
+	case HalfPageDown, HalfPageUp:
+		// a page key of half the rows: everything after moves as a page does
+		s.Kind, s.rows = PageDown, max(1, m.page/2)
+		if k.Kind == HalfPageUp {
+			s.Kind = PageUp
+		}
 	}
 	return s
 }

@@ -183,6 +183,10 @@ func (r *reference) press(k Key) {
 		i = min(i+r.page, len(rows)-1)
 	case PageUp:
 		i = max(i-r.page, 0)
+	case HalfPageDown:
+		i = min(i+max(1, r.page/2), len(rows)-1)
+	case HalfPageUp:
+		i = max(i-max(1, r.page/2), 0)
 	case Top:
 		i = 0
 	case Bottom:
@@ -285,9 +289,9 @@ func genKey(t *rapid.T, c conv, i int) Key {
 	case 2, 3:
 		return Key{Kind: Up}
 	case 4:
-		return Key{Kind: PageDown}
+		return Key{Kind: rapid.SampledFrom([]Kind{PageDown, HalfPageDown}).Draw(t, fmt.Sprintf("pagedown%d", i))}
 	case 5:
-		return Key{Kind: PageUp}
+		return Key{Kind: rapid.SampledFrom([]Kind{PageUp, HalfPageUp}).Draw(t, fmt.Sprintf("pageup%d", i))}
 	case 6:
 		return Key{Kind: rapid.SampledFrom([]Kind{Top, Bottom}).Draw(t, fmt.Sprintf("end%d", i))}
 	case 7:
