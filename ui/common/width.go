@@ -1,6 +1,8 @@
 package common
 
 import (
+	"unicode/utf8"
+
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -67,11 +69,20 @@ func WrapCells(line string, width int) []string {
 			cur, words = indent+w, true
 			continue
 		}
-		for projection.Width(w) > width {
-			piece := ansi.Truncate(w, width, "")
+		// A word longer than a line, a line at a time; each cut measures a
+		// bounded prefix only, so a value of megabytes wraps in linear time.
+		for {
+			n := min(len(w), width*cellBytes)
+			for n < len(w) && !utf8.RuneStart(w[n]) {
+				n-- // never cut a rune
+			}
+			piece := ansi.Truncate(w[:n], width, "")
+			if len(piece) == len(w) || piece == "" {
+				out = append(out, w)
+				break
+			}
 			out, w = append(out, piece), w[len(piece):]
 		}
-		out = append(out, w)
 		cur, words = indent, false
 	}
 	if words {
@@ -82,6 +93,10 @@ func WrapCells(line string, width int) []string {
 	}
 	return out
 }
+
+// cellBytes bounds the bytes one cell takes in the text wrapped: a rune is
+// at most 4, and a cluster's marks and joiners add a few more.
+const cellBytes = 32
 
 // PadRight pads s with spaces to width cells.
 func PadRight(s string, width int) string {
