@@ -12,6 +12,7 @@ import (
 	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/embedded"
 )
 
@@ -66,6 +67,40 @@ func Insert(t testing.TB, b store.Backend, coll string, docs ...any) {
 		raws[i] = Raw(t, d)
 	}
 	if _, err := b.InsertRaw(context.Background(), coll, raws, store.RawUpsert); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Writes below the store's checks, for tests that set up what no command
+// writes (a broken slot, buckets laid out whole): through st's backend, so
+// a test of a package above store never reaches the backend itself.
+
+// InsertInto stores docs into coll of st's backend as Insert does.
+func InsertInto(t testing.TB, st *store.Store, coll string, docs ...any) {
+	t.Helper()
+	Insert(t, st.Backend(), coll, docs...)
+}
+
+// InsertBucket stores doc as it is.
+func InsertBucket(t testing.TB, st *store.Store, doc *bucket.Doc) {
+	t.Helper()
+	if err := st.Backend().InsertBucket(context.Background(), doc); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// RaiseMaxSeq raises cid's seq document to maxSeq.
+func RaiseMaxSeq(t testing.TB, st *store.Store, cid string, maxSeq int64) {
+	t.Helper()
+	if err := st.Backend().RaiseMaxSeq(context.Background(), cid, maxSeq); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// SetSlotField sets one field of one slot as it is, past every check.
+func SetSlotField(t testing.TB, st *store.Store, docID string, slot int, field string, value any) {
+	t.Helper()
+	if _, err := st.Backend().SetSlotField(context.Background(), docID, slot, field, value); err != nil {
 		t.Fatal(err)
 	}
 }

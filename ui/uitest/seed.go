@@ -10,6 +10,7 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/testkit"
 
 	"strconv"
 )
@@ -73,9 +74,7 @@ func SeedSmall(t testing.TB, st *store.Store) {
 	must(st.Revoke(ctx, ChatAB, []int64{7}, bucket.Revoke{UserID: "bob", Nickname: "Bob", Time: Base.UnixMilli()}))
 	bad := TextMsg("bob", "alice", "", bucket.SessionSingle, 115, "bad")
 	bad.Seq = 999
-	if _, err := st.Backend().SetSlotField(ctx, bucket.DocIDForSeq(ChatAB, 115), bucket.SlotIndex(115), "msg", bad); err != nil {
-		t.Fatal(err)
-	}
+	testkit.SetSlotField(t, st, bucket.DocIDForSeq(ChatAB, 115), bucket.SlotIndex(115), "msg", bad)
 	var team []*bucket.MsgData
 	for i := 1; i <= 30; i++ {
 		from := []string{"alice", "bob", "carol"}[i%3]
@@ -152,7 +151,6 @@ func second[T any](_ T, err error) error { return err }
 // machine), its seq document, and alice's conversation document.
 func WriteLongConversation(t testing.TB, st *store.Store, cid string, n int) {
 	t.Helper()
-	ctx := context.Background()
 	for idx := int64(0); idx <= bucket.BucketIndex(int64(n)); idx++ {
 		doc := bucket.NewDoc(bucket.DocID(cid, idx))
 		for seq := bucket.FirstSeq(idx); seq <= min(bucket.LastSeq(idx), int64(n)); seq++ {
@@ -160,13 +158,9 @@ func WriteLongConversation(t testing.TB, st *store.Store, cid string, n int) {
 			m.Seq = seq
 			doc.Msgs[bucket.SlotIndex(seq)].Msg = m
 		}
-		if err := st.Backend().InsertBucket(ctx, doc); err != nil {
-			t.Fatal(err)
-		}
+		testkit.InsertBucket(t, st, doc)
 	}
-	if err := st.Backend().RaiseMaxSeq(ctx, cid, int64(n)); err != nil {
-		t.Fatal(err)
-	}
+	testkit.RaiseMaxSeq(t, st, cid, int64(n))
 	Insert(t, st, bucket.CollConversation, bucket.Conversation{OwnerUserID: "alice", ConversationID: cid, ConversationType: 3, GroupID: "long"})
 }
 

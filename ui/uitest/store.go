@@ -118,5 +118,5 @@ func NewStore(t testing.TB, readOnly bool) (*store.Store, *Backend) {
 // Insert stores docs in coll as they are.
 func Insert(t testing.TB, st *store.Store, coll string, docs ...any) {
 	t.Helper()
-	testkit.Insert(t, st.Backend(), coll, docs...)
+	testkit.InsertInto(t, st, coll, docs...)
 }
