@@ -49,12 +49,34 @@ func Actions() []string {
 
 // DefaultPath is where Load looks when no file is named:
 // <user config dir>/chatlens/keys.json.
-func DefaultPath() string {
+func DefaultPath() string { return ConfigPath("keys.json") }
+
+// ConfigPath is file in chatlens's folder of the user's config dir, ""
+// when there is none.
+func ConfigPath(file string) string {
 	dir, err := os.UserConfigDir()
 	if err != nil {
 		return ""
 	}
-	return filepath.Join(dir, "chatlens", "keys.json")
+	return filepath.Join(dir, "chatlens", file)
+}
+
+// ReadConfig reads the file at path, or at def when path is "": a named
+// file that is missing is an error, a missing default is none (nil data).
+// used is the path read.
+func ReadConfig(path, def string) (data []byte, used string, err error) {
+	named := path != ""
+	if !named {
+		path = def
+	}
+	if path == "" {
+		return nil, "", nil
+	}
+	data, err = os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) && !named {
+		return nil, path, nil
+	}
+	return data, path, err
 }
 
 // Load returns the defaults with the overrides of the JSON file at path
@@ -62,20 +84,13 @@ func DefaultPath() string {
 // at the default path is not an error; a named file that is missing is.
 // Every error is one line that starts with the file's path.
 func Load(path string) (KeyMap, error) {
-	named := path != ""
-	if !named {
-		path = DefaultPath()
-	}
 	k := Default()
-	if path == "" {
-		return k, nil
-	}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) && !named {
-		return k, nil
-	}
+	data, path, err := ReadConfig(path, DefaultPath())
 	if err != nil {
 		return k, fmt.Errorf("key map: %w", err)
+	}
+	if data == nil {
+		return k, nil
 	}
 	if err := k.Apply(data); err != nil {
 		return k, fmt.Errorf("%s: %w", path, err)

@@ -3,12 +3,8 @@ package themes
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -48,30 +44,17 @@ func ColourNames() []string {
 
 // DefaultPath is where LoadFile looks when no file is named:
 // <user config dir>/chatlens/theme.json.
-func DefaultPath() string {
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dir, "chatlens", "theme.json")
-}
+func DefaultPath() string { return keymap.ConfigPath("theme.json") }
 
 // LoadFile reads the theme file at path (DefaultPath when ""). A missing
 // file at the default path is no error and sets no colour.
 func LoadFile(path string) (Colours, error) {
-	named := path != ""
-	if !named {
-		path = DefaultPath()
-	}
-	if path == "" {
-		return nil, nil
-	}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) && !named {
-		return nil, nil
-	}
+	data, path, err := keymap.ReadConfig(path, DefaultPath())
 	if err != nil {
 		return nil, fmt.Errorf("theme file: %w", err)
+	}
+	if data == nil {
+		return nil, nil
 	}
 	c, err := parseColours(data)
 	if err != nil {
