@@ -238,3 +238,39 @@ func TestCompareTranscriptOpensWithTheViewsCount(t *testing.T) {
 		}
 	}
 }
+
+// T says what every row shares once, as dump does: alice and bob see
+// seqs 20-30 alike, so the header says so and the rows carry no
+// difference column; the count says 0.
+func TestCompareTranscriptOfRowsAlike(t *testing.T) {
+	d, dir, _ := transcriptDriver(t)
+	d.open(chatAB)
+	d.keys("c", "T")
+	d.typeText("20-30")
+	d.keys("enter")
+	_, md := readOnlyFile(t, dir)
+	for _, want := range []string{"compared\n\n0 differences between alice and bob in seqs 20–30\n\n", "| Every row | both see it alike |\n",
+		"| seq | time | sender | alice sees | bob sees |\n", "| 20 | 2024-05-01 09:20:00 UTC | Bob | hello 20 from bob | hello 20 from bob |\n"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the transcript of rows alike lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+// T's header names the context, as dump's does (README: every transcript
+// header names the deployment).
+func TestTranscriptNamesTheContext(t *testing.T) {
+	st, tb := newTestStore(t, false)
+	seedSmall(t, st)
+	named := store.New(tb, store.Options{Context: "prod-eu"})
+	opts, _ := testOptions(t, "alice")
+	opts.TranscriptDir = t.TempDir()
+	d := newDriver(t, named, opts, 120, 40)
+	d.open(chatAB)
+	d.keys("T")
+	d.typeText("4-8")
+	d.keys("enter")
+	if _, md := readOnlyFile(t, opts.TranscriptDir); !strings.Contains(md, "| Context | prod-eu |\n") {
+		t.Errorf("the transcript does not name the context:\n%s", md)
+	}
+}
