@@ -208,7 +208,7 @@ func (j transcriptJob) write(from, to int64) tea.Msg {
 		readers = toReaders(rs)
 	}
 	format := projection.TranscriptFormats[j.format]
-	head := projection.TranscriptHead{Store: st.Describe(), Conversation: j.cid, Viewer: j.viewer, ViewerName: j.viewerName,
+	head := projection.TranscriptHead{Context: st.Context(), Store: st.Describe(), Conversation: j.cid, Viewer: j.viewer, ViewerName: j.viewerName,
 		Window: j.win, From: from, To: to, Captured: j.e.Now(), Version: j.e.Version, Zone: j.e.Loc}
 	if j.compareAs != "" {
 		head.Compare, head.CompareName, head.CompareWindow = j.compareAs, j.otherName, j.otherWin
