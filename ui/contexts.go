@@ -97,6 +97,7 @@ func (m *Model) openContexts() {
 // completed by tab (a seq or a date needs a conversation open).
 func (m *Model) listColon() {
 	if !m.otherContexts() {
+		m.status += "; : jumps to a seq or date in an open conversation"
 		return
 	}
 	m.startInput(inJump, ":", "context ")

@@ -229,6 +229,10 @@ func TestContextKeyWithNoOther(t *testing.T) {
 	if d.m.overlay != ovNone || d.m.status != "no other context (config: /home/op/.config/chatlens/config.yaml)" {
 		t.Errorf("X with no contexts: overlay %v, status %q", d.m.overlay, d.m.status)
 	}
+	d.keys(":")
+	if d.m.input.Open() || !strings.HasPrefix(d.m.status, "no other context (config: ") || !strings.Contains(d.m.status, "jumps to a seq or date in an open conversation") {
+		t.Errorf(": in the list with no contexts: input open %v, status %q", d.m.input.Open(), d.m.status)
+	}
 }
 
 // A transcript written after a switch names the new context in its header.
