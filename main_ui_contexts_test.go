@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chatlens/chatlens/store"
 )
@@ -20,7 +21,7 @@ func uiContextsSandbox(t *testing.T) (a, b sandbox) {
 	dir := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", dir)
 	t.Setenv("CHATLENS_CONTEXT", "")
-	cfg := "current-context: a\ncontexts:\n  a:\n    data: " + a.data + "\n  b:\n    data: " + b.data +
+	cfg := "current-context: a\ncontexts:\n  a:\n    data: " + a.data + "\n  b:\n    utc: true\n    data: " + b.data +
 		"\n  ro:\n    data: " + b.data + "\n    read-only: true\n"
 	if err := os.MkdirAll(filepath.Join(dir, "chatlens"), 0o700); err != nil {
 		t.Fatal(err)
@@ -54,8 +55,8 @@ func TestUISwitchOpensTheContextNamed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if to.Store.Context() != "b" || to.Store.ReadOnly() || to.Deployment {
-		t.Fatalf("context b opened as %q, read-only %v, deployment %v", to.Store.Context(), to.Store.ReadOnly(), to.Deployment)
+	if to.Store.Context() != "b" || to.Store.ReadOnly() || to.Deployment || to.TimeZone != time.UTC {
+		t.Fatalf("context b opened as %q, read-only %v, deployment %v, times in %v", to.Store.Context(), to.Store.ReadOnly(), to.Deployment, to.TimeZone)
 	}
 	if _, err := to.Store.Do(ctx, store.WriteRequest{Action: store.ActionRevoke, Cid: "si_alice_bob", By: "alice", Seqs: []int64{1}}); err != nil {
 		t.Logf("the revoke: %v", err) // refused or done: audited either way

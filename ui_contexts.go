@@ -80,7 +80,7 @@ func (u *uiStores) openContext(ctx context.Context, name string) (ui.Switched, e
 		return ui.Switched{}, err
 	}
 	u.adopt(s)
-	return ui.Switched{Store: s.st, Warning: warningLine(warn.String()), Deployment: s.conn.MongoURI != ""}, nil
+	return ui.Switched{Store: s.st, Warning: warningLine(warn.String()), Deployment: s.conn.MongoURI != "", TimeZone: s.zone()}, nil
 }
 
 // warningLine is what a store's opening said on stderr as one status line.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -36,6 +37,9 @@ type Switched struct {
 	Warning string // a problem that did not stop it (a cache that does not answer)
 	// Deployment: a MongoDB deployment devices sync from (Options.Deployment).
 	Deployment bool
+	// TimeZone shows times from now on (a context's utc: true); nil: as
+	// before.
+	TimeZone *time.Location
 }
 
 // switching is a switch asked for whose store has not answered yet.
@@ -232,6 +236,9 @@ func (m *Model) useStore(to Switched) {
 	m.cancelFind()
 	e := *m.e // the request numbers go on from where they were
 	e.Store, e.Deployment = to.Store, to.Deployment
+	if to.TimeZone != nil {
+		e.Loc = to.TimeZone
+	}
 	e.ReadOnly = to.Store.ReadOnly() // the context's, or the run's --read-only (main)
 	e.Keys = m.writeKeys
 	if e.ReadOnly {

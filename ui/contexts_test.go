@@ -300,6 +300,11 @@ func TestContextSwitchWaitsForTheNewStore(t *testing.T) {
 		t.Errorf("while b opens: released %v; screen:\n%s", deps.releasedNames(), view)
 	}
 	d.open(chatAB) // a still answers
+	d.jump(101)
+	d.keys("d", "y") // but writes nothing to a store about to be left
+	if !strings.Contains(d.m.status, "nothing written") || len(d.m.writes) != 0 {
+		t.Errorf("a delete confirmed while switching: status %q", d.m.status)
+	}
 	d.send(held[0])
 	if d.m.e.Store != deps.stores["b"] || !slices.Equal(deps.releasedNames(), []string{"a"}) {
 		t.Errorf("after b answered: on %q, released %v", d.m.e.Store.Context(), deps.releasedNames())
