@@ -13,6 +13,8 @@ import (
 type conversationsCmd struct {
 	As     string `name:"as" required:"" placeholder:"USER" complete:"users" help:"The user whose view is shown."`
 	Format string `name:"format" enum:"text,json" default:"text" help:"Output format: text or json."`
+	// Notifications lists the n_* conversations instead of the chats.
+	Notifications bool `name:"notifications" help:"List the user's notification conversations (n_*) instead of the chats."`
 	readStats
 }
 
@@ -22,10 +24,16 @@ In the order the user's app lists them: pinned first, then by the send time of t
 in the user's window, newest first; conversations without one last. With --format json, one
 object per line (latestMsgSendTime in unix ms, isPinned).
 
+--notifications lists instead the notification conversations OpenIM pulls the user (n_*: revoke,
+delete and read notices, group changes), which the app applies to the chats and never lists: those
+of the user's conversations and their own n_<user>_<user>, each with the user's window (minSeq to
+maxSeq, seq_user.max_seq capping it) and its newest message, newest first.
+
 Examples:
 
     chatlens conversations --as alice
-    chatlens conversations --as alice --format json`
+    chatlens conversations --as alice --format json
+    chatlens conversations --as u3 --notifications`
 }
 
 func (c *conversationsCmd) Run(ctx context.Context, s *session) error {
@@ -42,17 +50,28 @@ func (c *conversationsCmd) list(ctx context.Context, s *session, st *store.Store
 	if err := s.warnViewer(ctx, c.As, ""); err != nil {
 		return err
 	}
-	list, err := st.ConversationsOf(ctx, c.As)
+	read := st.ConversationsOf
+	if c.Notifications {
+		read = st.NotificationsOf
+	}
+	list, err := read(ctx, c.As)
 	if err != nil {
 		return err
 	}
 	for _, conv := range list {
 		s.warnSeqUsers(&conv.Window)
 	}
-	if len(list) == 0 {
+	switch {
+	case len(list) == 0 && c.Notifications:
+		fmt.Fprintf(s.stderr, "chatlens: OpenIM pulls %s no notification conversation: none of theirs holds a message\n",
+			projection.SingleLine(c.As))
+	case len(list) == 0:
 		// An empty list is an answer too: say whose and why.
 		fmt.Fprintf(s.stderr, "chatlens: %s owns no conversation documents: OpenIM pulls them no conversation (the app admin, or a user never added to one)\n",
 			projection.SingleLine(c.As))
+	}
+	if c.Notifications {
+		return c.printNotifications(s, list)
 	}
 	if c.Format == "json" {
 		for _, conv := range list {

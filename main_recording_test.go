@@ -297,6 +297,7 @@ func holdsToRecording(t *testing.T, dir string, r recordedStore) {
 			}
 		}
 		checkHasRead(t, dir, r, user)
+		checkNotifications(t, dir, r, user)
 	}
 	// The app admin revoked in sg_g1 and owns no conversation document.
 	if res := r.chatlens(t, "dump", "--conversation", "sg_g1", "--as", "imAdmin"); res.stdout != "" || !strings.Contains(res.stderr, "no conversation document") {
@@ -333,6 +334,38 @@ func checkHasRead(t *testing.T, dir string, r recordedStore, user string) {
 	}
 	if len(got) != len(hr.Seqs) {
 		t.Errorf("%s: conversations lists %d, the server %d", user, len(got), len(hr.Seqs))
+	}
+}
+
+// checkNotifications holds `conversations --notifications` to the n_*
+// conversations the server pulled user: the same set, each window the
+// seqs pulled, its max seq newest_seq's.
+func checkNotifications(t *testing.T, dir string, r recordedStore, user string) {
+	t.Helper()
+	var p recordedPull
+	readJSONFile(t, filepath.Join(dir, "pull_"+user+".json"), &p)
+	res := r.chatlens(t, "conversations", "--as", user, "--notifications", "--format", "json")
+	if res.code != 0 {
+		t.Fatalf("conversations --as %s --notifications: exit %d: %s", user, res.code, res.stderr)
+	}
+	got := map[string]map[string]any{}
+	for _, o := range jsonLines(t, "conversations --notifications", res.stdout) {
+		got[o["conversationID"].(string)] = o
+	}
+	want := 0
+	for cid, max := range p.MaxSeqs {
+		if !strings.HasPrefix(cid, "n_") {
+			continue
+		}
+		want++
+		msgs := p.Pulls[cid].NotificationMsgs[cid].Msgs
+		o, ok := got[cid]
+		if !ok || len(msgs) == 0 || num(o["maxSeq"]) != max || num(o["minSeq"]) != num(msgs[0]["seq"]) || num(o["maxSeq"]) != num(msgs[len(msgs)-1]["seq"]) {
+			t.Errorf("%s %s: conversations --notifications gives %v; the server pulled %d objects, newest_seq %d", user, cid, o, len(msgs), max)
+		}
+	}
+	if len(got) != want {
+		t.Errorf("%s: conversations --notifications lists %d, the server pulled %d", user, len(got), want)
 	}
 }
 

@@ -1,6 +1,7 @@
 package projection
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 )
@@ -54,7 +55,7 @@ func notificationLine(ct int32, content string) string {
 	case RevokeNotice:
 		return revokeLine(d)
 	case DeleteNotice:
-		return orElse(d.str("userID"), d.str("opUserID"), "someone") + " deleted " + plural(d.count("seqs"), "message")
+		return orElse(d.str("userID"), d.str("opUserID"), "someone") + " deleted " + plural(d.count("seqs"), "message") + about(d)
 	default: // ReadReceipt
 		return readLine(d)
 	}
@@ -239,13 +240,44 @@ func friendLine(ct int32, d object) string {
 }
 
 func revokeLine(d object) string {
-	revoker := orElse(d.str("revokerNickname"), d.str("revokerID"), "someone")
+	// A revoked message's content names the revoker revokerID; the 2101
+	// the server tells devices in (sdkws.RevokeMsgTips) revokerUserID, with
+	// the seq and conversation revoked.
+	revoker := orElse(d.str("revokerNickname"), d.str("revokerID"), d.str("revokerUserID"), "someone")
 	s := revoker + " revoked a message"
 	sender := d.str("sourceMessageSendID")
 	if sender != "" && sender != d.str("revokerID") {
 		s += " from " + orElse(d.str("sourceMessageSenderNickname"), sender)
 	}
-	return s
+	return s + about(d)
+}
+
+// about names what a revoke or delete notification is about: " (seq 4, 9
+// of sg_g1)", "" when it names no seq or conversation.
+func about(d object) string {
+	cid := d.str("conversationID") // a revoked message's own content names none
+	if cid == "" {
+		return ""
+	}
+	var seqs []string
+	if seq := d.int("seq"); seq > 0 {
+		seqs = append(seqs, strconv.FormatInt(seq, 10))
+	}
+	var listed []json.RawMessage
+	_ = json.Unmarshal(d["seqs"], &listed) // not a list: none
+	for _, raw := range listed[:min(len(listed), 5)] {
+		if seq, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
+			seqs = append(seqs, strconv.FormatInt(seq, 10))
+		}
+	}
+	if len(seqs) == 0 {
+		return ""
+	}
+	s := " (seq " + strings.Join(seqs, ", ")
+	if len(listed) > 5 {
+		s += ", …"
+	}
+	return s + " of " + cid + ")"
 }
 
 func readLine(d object) string {

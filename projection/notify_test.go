@@ -62,7 +62,11 @@ func TestSummaryNotifications(t *testing.T) {
 		{"revoke", 2101, obj{"revokerID": "u1", "revokerRole": 100, "revokerNickname": "Alice", "sourceMessageSendID": "u1", "sourceMessageSenderNickname": "Alice"}, `Alice revoked a message`},
 		{"revoke by admin", 2101, obj{"revokerID": "u3", "revokerNickname": "Carol", "sourceMessageSendID": "u2", "sourceMessageSenderNickname": "Bob"}, `Carol revoked a message from Bob`},
 		{"revoke with nothing", 2101, obj{}, `someone revoked a message`},
-		{"delete", 2102, obj{"userID": "u1", "conversationID": "c", "seqs": []int{4, 5}}, `u1 deleted 2 messages`},
+		// sdkws.RevokeMsgTips and DeleteMsgsTips as the server tells devices (shared/openim-recorded n_g1, n_u2_u2).
+		{"revoke notification", 2101, obj{"revokerUserID": "u1", "seq": 199, "conversationID": "sg_g1", "isAdminRevoke": false}, `u1 revoked a message (seq 199 of sg_g1)`},
+		{"delete notification", 2102, obj{"userID": "u2", "conversationID": "si_u1_u2", "seqs": []int{4, 9}}, `u2 deleted 2 messages (seq 4, 9 of si_u1_u2)`},
+		{"delete notification of many", 2102, obj{"userID": "u2", "conversationID": "c", "seqs": []int{1, 2, 3, 4, 5, 6}}, `u2 deleted 6 messages (seq 1, 2, 3, 4, 5, … of c)`},
+		{"delete", 2102, obj{"userID": "u1", "conversationID": "c", "seqs": []int{4, 5}}, `u1 deleted 2 messages (seq 4, 5 of c)`},
 		{"read receipt", 2200, obj{"markAsReadUserID": "u2", "conversationID": "c", "seqs": []int{7}, "hasReadSeq": 7}, `u2 read up to seq 7`},
 		{"read receipt without read seq", 2200, obj{"markAsReadUserID": "u2", "seqs": []int{7}}, `u2 read 1 message`},
 	}

@@ -69,6 +69,9 @@ func (s *Store) conversationsFrom(ctx context.Context, uid string, convs []bucke
 			if ConversationTypeOf(cid) == bucket.SessionSingle && uid != "" && !pairsName(PairsOf(cid), uid) {
 				continue
 			}
+			if bucket.IsNotificationConversation(cid) {
+				continue // listed apart, by NotificationsOf
+			}
 			convs = append(convs, bucket.Conversation{OwnerUserID: uid, ConversationID: cid,
 				ConversationType: ConversationTypeOf(cid)})
 		}

@@ -31,6 +31,7 @@ type Store struct {
 	cacheMisses     atomic.Int64
 	mu              sync.Mutex
 	cacheErr        error
+	told            toldCache // the notification conversations read for Told
 }
 
 // Options configure a Store.

@@ -31,8 +31,8 @@ func TestGoldenInspectorZone(t *testing.T) {
 	s.open()
 	s.jump("7")
 	s.keys("i")
-	s.waitFor("Inspector")
-	s.keys("pgdown", "pgdown")
+	s.waitFor("Inspector", "no notification found")
+	s.keys("pgdown", "pgdown", "pgdown") // to the end
 	s.waitFor("2024-05-01 11:07:00 CEST")
 	s.check()
 }

@@ -276,8 +276,8 @@ func TestGoldenContextSwitched(t *testing.T) {
 	s.keys("X")
 	s.waitFor("Switch context")
 	s.keys("enter") // b, the first other than a
-	// b's list read: the round trips of its load (7) are on the bar.
-	s.waitFor("switched to context b", "context b │ as alice │ read-only │ 7 round trips")
+	// b's list read: the round trips of its load (8: the chats, then the notification section) are on the bar.
+	s.waitFor("switched to context b", "context b │ as alice │ read-only │ 8 round trips")
 	s.check()
 }
 

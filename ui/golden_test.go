@@ -193,7 +193,7 @@ func TestGoldenInspector(t *testing.T) {
 	s.open()
 	s.jump("7")
 	s.keys("i")
-	s.waitFor("Inspector")
+	s.waitFor("Inspector", "no notification found") // bob's revoke was a storage-level write
 	s.check()
 }
 

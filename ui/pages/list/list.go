@@ -59,6 +59,7 @@ type Model struct {
 	usersKnown bool
 	note       *common.Note // what the last reply has to say (TakeNote)
 	ownerLost  string       // why the owner given is to be found again (OwnerLost)
+	notes      notices      // the notification section, below the chats (notices.go)
 }
 
 var _ common.Component = (*Model)(nil)
@@ -128,9 +129,9 @@ func (l *Model) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(k, keys.PageDown):
 		l.Move(page)
 	case key.Matches(k, keys.Top):
-		l.Move(-len(l.items))
+		l.Move(-len(l.shown))
 	case key.Matches(k, keys.Bottom):
-		l.Move(len(l.items))
+		l.Move(len(l.shown))
 	case key.Matches(k, keys.Open):
 		l.asked = AskOpen
 	case key.Matches(k, keys.Search):
@@ -153,11 +154,15 @@ func (l *Model) Ask() Ask {
 func (l *Model) SetSize(width, height int) {
 	l.width, l.height = width, height
 	rows := max(1, (height-len(l.header()))/2) // two lines per conversation
-	if l.cursor < l.offset {
-		l.offset = l.cursor
+	at := l.slotOf(l.cursor)
+	if l.cursor == l.firstNotice() && at > 0 {
+		at-- // the first notice shows its section's header
 	}
-	if l.cursor >= l.offset+rows {
-		l.offset = l.cursor - rows + 1
+	if at < l.offset {
+		l.offset = at
+	}
+	if at = l.slotOf(l.cursor); at >= l.offset+rows {
+		l.offset = at - rows + 1
 	}
 }
 
@@ -178,7 +183,7 @@ func (l *Model) setItems(items []Item, open string) {
 	l.items = items
 	l.applyFilter()
 	for i, idx := range l.shown {
-		if l.items[idx].Sum.ConversationID == keep {
+		if l.at(idx).Sum.ConversationID == keep {
 			l.cursor = i
 		}
 	}
@@ -187,7 +192,7 @@ func (l *Model) setItems(items []Item, open string) {
 // Select puts the cursor on cid when the list shows it.
 func (l *Model) Select(cid string) {
 	for i, idx := range l.shown {
-		if l.items[idx].Sum.ConversationID == cid {
+		if l.at(idx).Sum.ConversationID == cid {
 			l.cursor = i
 		}
 	}
@@ -204,6 +209,7 @@ func (l *Model) applyFilter() {
 	l.shown = common.FuzzyFilter(l.filter, len(l.items), func(i int) []string {
 		return []string{l.items[i].Name, l.items[i].Sum.ConversationID}
 	})
+	l.shown = append(l.shown, l.noticeRows()...)
 	l.cursor = min(l.cursor, max(0, len(l.shown)-1))
 }
 
@@ -212,7 +218,7 @@ func (l *Model) Selected() *Item {
 	if l.cursor < 0 || l.cursor >= len(l.shown) {
 		return nil
 	}
-	return &l.items[l.shown[l.cursor]]
+	return l.at(l.shown[l.cursor])
 }
 
 // Move moves the cursor by delta rows.
@@ -227,8 +233,8 @@ func (l *Model) RowAt(line int) bool {
 	if line < first {
 		return false
 	}
-	i := l.offset + (line-first)/2 // two lines per conversation
-	if i >= len(l.shown) {
+	i, ok := l.rowIn(l.offset + (line-first)/2) // two lines per conversation
+	if !ok || i >= len(l.shown) {
 		return false
 	}
 	l.cursor = i
@@ -280,8 +286,12 @@ func (l *Model) header() []string {
 func (l *Model) View() string {
 	lines := l.header()
 	rows := max(1, (l.height-len(lines))/2) // two lines per conversation
-	for i := l.offset; i < len(l.shown) && i < l.offset+rows; i++ {
-		lines = append(lines, l.row(&l.items[l.shown[i]], i == l.cursor)...)
+	for slot := l.offset; slot < l.slots() && slot < l.offset+rows; slot++ {
+		if i, ok := l.rowIn(slot); ok {
+			lines = append(lines, l.row(l.at(l.shown[i]), i == l.cursor)...)
+		} else {
+			lines = append(lines, l.noticeHeader()...)
+		}
 	}
 	for len(lines) < l.height {
 		lines = append(lines, "")
@@ -292,7 +302,8 @@ func (l *Model) View() string {
 func (l *Model) row(it *Item, selected bool) []string {
 	t, width := l.e.Theme, l.width
 	unread := ""
-	if n := it.Sum.Unread(); n > 0 && l.itemsFor == l.owner {
+	// A notification conversation's read seq is no one's unread count.
+	if n := it.Sum.Unread(); n > 0 && l.itemsFor == l.owner && !bucket.IsNotificationConversation(it.Sum.ConversationID) {
 		unread = fmt.Sprintf(" (%d)", n)
 	}
 	marker := "  "

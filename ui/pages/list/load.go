@@ -260,7 +260,10 @@ func (l *Model) Reply(msg tea.Msg, open string) (res Landed, ok bool) {
 			l.fromMessages = msg.fromMessages
 			res.Names = msg.names
 			l.warnUnknownOwner(msg)
+			res.Cmd = l.loadNotices()
 		}
+	case noticesLoadedMsg:
+		l.noticesLoaded(msg)
 	default:
 		return res, false
 	}

@@ -19,11 +19,11 @@ import (
 // inspect (a held slot, a gap); cmd reads who has read it (not in the
 // compare view, which shows both viewers instead). Else it says why not.
 func (t *Model) Inspect() (open bool, cmd tea.Cmd) {
-	_, _, held := t.Slot(t.cursor)
+	s, _, held := t.Slot(t.cursor)
 	_, inGap := t.gapAtCursor()
 	switch {
 	case held && t.compareAs == "":
-		return true, t.loadReaders()
+		return true, tea.Batch(t.loadReaders(), t.loadTold(s))
 	case held || inGap:
 		return true, nil
 	}
@@ -77,6 +77,9 @@ func (t *Model) inspectLines() []string {
 			add("%s%s", map[bool]string{true: "why         ", false: "            "}[i == 0], why)
 		}
 		for _, l := range t.readByLines(m) {
+			add("%s", l)
+		}
+		for _, l := range t.toldLines() {
 			add("%s", l)
 		}
 	}

@@ -23,6 +23,9 @@ func (t *Model) Reply(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	case readersLoadedMsg:
 		t.readersLoaded(msg)
 		return nil, true
+	case toldLoadedMsg:
+		t.toldLoaded(msg)
+		return nil, true
 	case followTickMsg:
 		return t.followTicked(msg), true
 	case followPolledMsg:

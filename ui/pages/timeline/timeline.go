@@ -89,6 +89,7 @@ type Model struct {
 	clockFmt     string // the send time layout of the rows drawn (clock.go)
 	follow       follow
 	receipts     receipts // who has read the message under the cursor (readers.go)
+	told         told     // the notifications of the slot under the cursor (told.go)
 	written      *Written // a transcript written in the last update, for the root (TranscriptWritten)
 }
 
