@@ -19,7 +19,7 @@ import (
 // stored: the messages of the buckets inserted before the refused one,
 // each conversation's last stored seq, and no seq above its seq document.
 func TestSeedInBulkRefusedPartWaySaysWhatItStored(t *testing.T) {
-	uri := mongotest.Start(t).URI()
+	uri, _ := mongotest.URI(t)
 	b, err := mongostore.Open(t.Context(), uri, mongotest.Database(t, uri), mongostore.Options{OpTimeout: slowServer})
 	if err != nil {
 		t.Fatal(err)

@@ -61,7 +61,7 @@ func TestSeedInBulkOnMongoDB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seeds the in-process server twice")
 	}
-	uri := mongotest.Start(t).URI()
+	uri, _ := mongotest.URI(t)
 	opts := Options{Seed: 3, Conversations: 10, Messages: 20, LongMessages: -1}
 	seed := func(o Options) (map[string][][]byte, int64) {
 		b, err := mongostore.Open(t.Context(), uri, mongotest.Database(t, uri), mongostore.Options{OpTimeout: slowServer})
