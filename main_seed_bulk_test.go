@@ -2,10 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"os/exec"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
+	"github.com/chatlens/chatlens/store/demo"
+	"github.com/chatlens/chatlens/store/mongostore"
 	"github.com/chatlens/chatlens/store/mongotest"
 )
 
@@ -32,4 +38,32 @@ func TestSeedIntoMongoDBSendsFewRequests(t *testing.T) {
 	if sent > 60 || int64(sent) != trips {
 		t.Errorf("seed of 40 conversations sent %d requests (--stats: %d round trips); want at most 60, the same in both", sent, trips)
 	}
+}
+
+// A bulk seed into MongoDB killed outright (SIGKILL) part way through the
+// long group (several flushes) leaves no seq above its seq document: each
+// flush raises the seq documents before it sends a bucket.
+func TestKilledBulkSeedLeavesNoSeqAboveTheSeqDocument(t *testing.T) {
+	uri, _ := mongotest.URI(t)
+	db := mongotest.Database(t, uri)
+	b, err := mongostore.Open(t.Context(), uri, db, mongostore.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close(context.Background())
+	p := startChatlens(t, nil, "seed", "--mongo-uri", uri, "--db", db, "--audit-log", t.TempDir()+"/audit.log",
+		"--conversations", "20", "--messages", "20", "--long", "30000")
+	p.waitFor(t, "the long group's first flush", func() bool { // of 4 MiB, then more
+		ids, err := b.BucketIDs(context.Background(), demo.LongGroupID)
+		return err == nil && len(ids) > 0
+	})
+	if err := p.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	p.exitWithin(t, 30*time.Second)
+	out, _ := exec.Command(chatlensBinary(t), "check", "--mongo-uri", uri, "--db", db).CombinedOutput()
+	if !strings.Contains(string(out), "summary:") || strings.Contains(string(out), "max_seq") {
+		t.Errorf("after kill -9 of a bulk seed, check finds:\n%s", out)
+	}
+	t.Log(regexp.MustCompile(`summary: .*`).FindString(string(out)))
 }
