@@ -16,6 +16,7 @@ type seedCmd struct {
 	Long          int   `name:"long" default:"${demo_long}" help:"Messages of the long group (0: none)."`
 	Seed          int64 `name:"seed" default:"1" help:"Random seed; the same seed writes the same documents."`
 	Force         bool  `name:"force" help:"Seed even though the store holds messages."`
+	readStats
 }
 
 func (seedCmd) Help() string {
@@ -66,12 +67,23 @@ func (c *seedCmd) Run(ctx context.Context, s *session) error {
 		if long == 0 {
 			long = -1 // demo.Options: negative means no long group
 		}
-		err = s.seed(ctx, st, demo.Options{Seed: c.Seed, Conversations: c.Conversations,
-			Messages: c.Messages, LongMessages: long}, "seeding "+st.Describe())
-		outcome(err, seedStored(err))
-		return err
+		opts := demo.Options{Seed: c.Seed, Conversations: c.Conversations, Messages: c.Messages, LongMessages: long}
+		if s.conn.MongoURI != "" {
+			// A round trip away: many conversations' documents a request.
+			opts.BulkBytes = seedBulkBytes
+		}
+		return c.counting(s, st, func() error {
+			err := s.seed(ctx, st, opts, "seeding "+st.Describe())
+			outcome(err, seedStored(err))
+			return err
+		})
 	})
 }
+
+// seedBulkBytes bounds the documents a seed into MongoDB gathers before it
+// sends them (a few requests, each at most mongostore.RawBatch documents):
+// memory stays a few MiB.
+const seedBulkBytes = 4 << 20
 
 // seedAction names a seed in the audit log, the command's and a first run's.
 func seedAction(seed int64) string { return "seed " + strconv.FormatInt(seed, 10) }

@@ -379,7 +379,11 @@ func (s *session) seed(ctx context.Context, st *store.Store, opts demo.Options, 
 	if err != nil {
 		return fmt.Errorf("seeding: %w", err)
 	}
-	fmt.Fprintf(s.stderr, "chatlens: seeded %s in %s\n", sum, time.Since(start).Round(time.Millisecond))
+	requests := ""
+	if t, ok := st.Traffic(); ok {
+		requests = fmt.Sprintf(", %s requests", groupDigits(t.Requests))
+	}
+	fmt.Fprintf(s.stderr, "chatlens: seeded %s in %s%s\n", sum, time.Since(start).Round(time.Millisecond), requests)
 	return nil
 }
 

@@ -77,6 +77,13 @@ type Backend interface {
 	SetSlotFieldIfUnset(ctx context.Context, docID string, slot int, field string, value any) (matched bool, err error)
 	// InsertBucket inserts a new bucket; ErrDuplicateKey if doc_id exists.
 	InsertBucket(ctx context.Context, doc *bucket.Doc) error
+	// InsertBuckets inserts new buckets in order, each as InsertBucket
+	// does, in as few requests as the backend can (an ordered insertMany
+	// on MongoDB). It stops at the first bucket not stored: inserted
+	// counts the leading buckets known stored, and a doc_id that exists
+	// stops it with ErrDuplicateKey at docs[inserted]. A request whose
+	// reply was lost counts none of its buckets.
+	InsertBuckets(ctx context.Context, docs []*bucket.Doc) (inserted int, err error)
 	// AddToDelList runs updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}}}).
 	AddToDelList(ctx context.Context, docID string, slot int, users []string) (matched bool, err error)
 	// MarkSlotRead runs updateOne({doc_id, "msgs.<slot>.msg.send_id": {$ne: reader}},
@@ -110,6 +117,9 @@ type Backend interface {
 	SeqRecords(ctx context.Context, cids []string) ([]bucket.SeqRecord, error)
 	// RaiseMaxSeq sets seq.max_seq of cid to at least maxSeq (upsert, $max).
 	RaiseMaxSeq(ctx context.Context, cid string, maxSeq int64) error
+	// RaiseMaxSeqs is RaiseMaxSeq of each raise, in one request on
+	// MongoDB (a bulk write); on an error, which were raised is unknown.
+	RaiseMaxSeqs(ctx context.Context, raises []SeqRaise) error
 	// SeqUsers reads user uid's seq_user documents for the given conversations.
 	SeqUsers(ctx context.Context, uid string, cids []string) ([]bucket.SeqUser, error)
 	// SeqUsersOf reads the seq_user documents of cid for the given users:
@@ -164,6 +174,12 @@ type Backend interface {
 	// Describe names the backend for the status bar, credentials masked.
 	Describe() string
 	Close(ctx context.Context) error
+}
+
+// SeqRaise is a conversation's max_seq raised to at least MaxSeq.
+type SeqRaise struct {
+	Cid    string
+	MaxSeq int64
 }
 
 // SlotValue is the value one slot's field is set to.

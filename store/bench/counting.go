@@ -135,6 +135,16 @@ func (c *Counting) RaiseMaxSeq(ctx context.Context, cid string, maxSeq int64) er
 	return c.inner.RaiseMaxSeq(ctx, cid, maxSeq)
 }
 
+func (c *Counting) RaiseMaxSeqs(ctx context.Context, raises []store.SeqRaise) error {
+	c.trip()
+	return c.inner.RaiseMaxSeqs(ctx, raises)
+}
+
+func (c *Counting) InsertBuckets(ctx context.Context, docs []*bucket.Doc) (int, error) {
+	c.trip()
+	return c.inner.InsertBuckets(ctx, docs)
+}
+
 func (c *Counting) SeqUsers(ctx context.Context, uid string, cids []string) ([]bucket.SeqUser, error) {
 	c.trip()
 	return c.inner.SeqUsers(ctx, uid, cids)

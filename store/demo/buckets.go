@@ -12,8 +12,11 @@ import (
 // buckets writes msgs, planned at the seqs after base (a multiple of the
 // bucket size; nil is a hole), with the revokes and deletes of their seqs,
 // a batch at a time (see batch). ctx is checked between batches.
+//
+// With a bulk writer the batches are gathered for it instead, and reads
+// (nil: not known yet) sets the read flags the mark reads would.
 func (w *writer) buckets(ctx context.Context, cid string, base int64, msgs []*bucket.MsgData,
-	revokes []revokePlan, deletes []deletePlan) error {
+	revokes []revokePlan, deletes []deletePlan, reads *readPlan) error {
 	revoked := map[int64]*bucket.Revoke{}
 	for _, r := range revokes {
 		if _, ok := revoked[r.seq]; !ok { // the first revoke wins, as "unless set" does
@@ -31,7 +34,7 @@ func (w *writer) buckets(ctx context.Context, cid string, base int64, msgs []*bu
 		}
 		// A batch ends on the next multiple of batchSize.
 		end := min(len(msgs), from+batchSize-int((base+int64(from))%batchSize))
-		if err := w.batch(ctx, cid, base+int64(from), msgs[from:end], revoked, deleted); err != nil {
+		if err := w.batch(ctx, cid, base+int64(from), msgs[from:end], revoked, deleted, reads); err != nil {
 			return err
 		}
 		from = end
@@ -57,7 +60,7 @@ func (w *writer) buckets(ctx context.Context, cid string, base int64, msgs []*bu
 // used: writes reach the file in order, so a seed killed at any moment
 // leaves no message above max_seq (OpenIM would hand its seq out again).
 func (w *writer) batch(ctx context.Context, cid string, base int64, msgs []*bucket.MsgData,
-	revoked map[int64]*bucket.Revoke, deleted map[int64][]string) error {
+	revoked map[int64]*bucket.Revoke, deleted map[int64][]string, reads *readPlan) error {
 	var top int64 // the batch's highest message seq
 	n := 0
 	for i, m := range msgs {
@@ -71,14 +74,17 @@ func (w *writer) batch(ctx context.Context, cid string, base int64, msgs []*buck
 	backend := w.st.Backend()
 	// A batch once begun is written whole.
 	write := context.WithoutCancel(ctx)
-	if err := backend.RaiseMaxSeq(write, cid, top); err != nil {
+	if w.bulk != nil {
+		w.bulk.raise(cid, top) // sent before any bucket gathered after it
+	} else if err := backend.RaiseMaxSeq(write, cid, top); err != nil {
 		return err
 	}
 	for from := 0; from < len(msgs); from += bucket.BucketSize {
 		part := msgs[from:min(from+bucket.BucketSize, len(msgs))]
 		first := base + int64(from) + 1
 		doc := bucket.NewDoc(bucket.DocIDForSeq(cid, first))
-		full := false
+		land := landing{cid: cid}
+		var marks []slotRead
 		for i, m := range part {
 			if m == nil {
 				continue
@@ -89,9 +95,22 @@ func (w *writer) batch(ctx context.Context, cid string, base int64, msgs []*buck
 			if uids := deleted[seq]; len(uids) > 0 {
 				slot.DelList = uids
 			}
-			full = true
+			if reads != nil {
+				if r, ok := reads.mark(doc, seq, m); ok {
+					marks = append(marks, r)
+				}
+			}
+			land.top, land.messages = seq, land.messages+1
 		}
-		if !full {
+		if land.messages == 0 {
+			continue
+		}
+		if w.bulk != nil {
+			err := w.bulk.bucket(ctx, pendingBucket{doc: doc, land: land, first: first, part: part,
+				revoked: revoked, deleted: deleted, marks: marks})
+			if err != nil {
+				return err
+			}
 			continue
 		}
 		err := backend.InsertBucket(write, doc)
@@ -104,6 +123,9 @@ func (w *writer) batch(ctx context.Context, cid string, base int64, msgs []*buck
 		if err != nil {
 			return fmt.Errorf("bucket %s: %w", doc.DocID, err)
 		}
+	}
+	if w.bulk != nil {
+		return nil // landed bucket by bucket as the bulk writer stores them
 	}
 	if err := backend.Flush(write); err != nil {
 		return err

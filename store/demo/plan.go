@@ -39,6 +39,10 @@ type conv struct {
 	// start of the planning (no one joins or leaves), so the membership
 	// documents go before the messages; membersSent: they are handed over.
 	membersKnown, membersSent bool
+	// flushedEarly: some of it was handed to the writer while planned;
+	// readsWritten: its read flags and read seqs are set in the documents
+	// gathered for a bulk writer, not by mark reads.
+	flushedEarly, readsWritten bool
 }
 
 type revokePlan struct {

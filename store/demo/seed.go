@@ -18,6 +18,10 @@ type Options struct {
 	Conversations int   // ordinary conversations, single and group (default 8)
 	Messages      int   // messages per ordinary conversation (default 300; showcase ones get at least 60)
 	LongMessages  int   // messages of the long group (default 50,000; negative: no long group)
+	// BulkBytes, when positive, gathers the documents of many
+	// conversations up to about this many bytes and sends them a few
+	// requests at a time (bulkWriter): for a store a round trip away.
+	BulkBytes int
 }
 
 // Defaults of Options.

@@ -35,6 +35,9 @@ func Seed(ctx context.Context, st *store.Store, opts Options, progress func(done
 	rng := rand.New(rand.NewPCG(uint64(opts.Seed), pcgStream))
 	specs := layout(opts, rng)
 	w := &writer{st: st, progress: progress}
+	if opts.BulkBytes > 0 {
+		w.bulk = newBulkWriter(w, opts.BulkBytes)
+	}
 	for _, s := range specs {
 		w.total += s.n
 	}
@@ -53,6 +56,9 @@ func Seed(ctx context.Context, st *store.Store, opts Options, progress func(done
 	err := w.plan(ctx, p, specs, &sum)
 	if werr := w.wait(); werr != nil {
 		err = werr
+	}
+	if err == nil && w.bulk != nil {
+		err = w.bulk.flush(ctx)
 	}
 	if err != nil {
 		return sum, w.stopped(ctx, err)
@@ -73,6 +79,7 @@ func Seed(ctx context.Context, st *store.Store, opts Options, progress func(done
 // never touches what it handed over again.
 type writer struct {
 	st               *store.Store
+	bulk             *bulkWriter // nil: each write sent as it comes
 	progress         func(done, total int)
 	done, total      int
 	revoked, deleted int          // of the conversation being written
@@ -280,6 +287,13 @@ func (w *writer) flush(ctx context.Context, c *conv, all bool) error {
 	if upTo <= c.base && !all {
 		return nil
 	}
+	var reads *readPlan
+	if w.bulk != nil && all && !c.flushedEarly {
+		// Planned whole before any of it is written: its reads are known.
+		reads = &readPlan{single: c.kind == bucket.SessionSingle, users: c.users, readSeq: c.readSeq}
+		c.readsWritten = true
+	}
+	c.flushedEarly = c.flushedEarly || !all
 	cid, base, msgs := c.cid, c.base, c.msgs[:upTo-c.base]
 	c.msgs = slices.Clone(c.msgs[upTo-c.base:])
 	c.base = upTo
@@ -317,7 +331,7 @@ func (w *writer) flush(ctx context.Context, c *conv, all bool) error {
 		}
 	}
 	return w.enqueue(ctx, func() error {
-		if err := w.buckets(ctx, cid, base, msgs, revokes, deletes); err != nil {
+		if err := w.buckets(ctx, cid, base, msgs, revokes, deletes, reads); err != nil {
 			return fmt.Errorf("conversation %s: %w", cid, err)
 		}
 		return nil
@@ -337,8 +351,11 @@ type membership struct {
 func membershipOf(c *conv) membership {
 	m := membership{cid: c.cid}
 	for _, u := range c.users {
-		m.seqUsers = append(m.seqUsers, bucket.SeqUser{UserID: u, ConversationID: c.cid,
-			MinSeq: c.minSeq[u], MaxSeq: c.endSeq[u]})
+		su := bucket.SeqUser{UserID: u, ConversationID: c.cid, MinSeq: c.minSeq[u], MaxSeq: c.endSeq[u]}
+		if c.readsWritten && c.readSeq[u] >= 1 {
+			su.ReadSeq = c.readSeq[u] // what its mark read raises it to
+		}
+		m.seqUsers = append(m.seqUsers, su)
 		doc := bucket.Conversation{OwnerUserID: u, ConversationID: c.cid, ConversationType: c.kind,
 			MinSeq: c.minSeq[u], MaxSeq: c.endSeq[u], IsPinned: c.pinned[u]}
 		if c.group != nil {
@@ -366,6 +383,9 @@ func (w *writer) memberships(ctx context.Context, m membership) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if w.bulk != nil {
+		return w.bulk.member(ctx, m) // landed once the bulk writer stores it
+	}
 	write := context.WithoutCancel(ctx) // begun, written whole
 	for _, part := range []struct {
 		coll string
@@ -383,6 +403,14 @@ func (w *writer) memberships(ctx context.Context, m membership) error {
 // reads marks each participant's read position the way a client does: in a
 // single chat every received message up to it, in a group just the position.
 func (w *writer) reads(ctx context.Context, c *conv) error {
+	if c.readsWritten {
+		return nil // set in its buckets and seq_user documents, gathered
+	}
+	if w.bulk != nil { // the mark reads read what was gathered
+		if err := w.bulk.flush(ctx); err != nil {
+			return err
+		}
+	}
 	for _, u := range c.users {
 		top := c.readSeq[u]
 		if top < 1 {

@@ -1,0 +1,63 @@
+package mongostore
+
+import (
+	"context"
+	"errors"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
+)
+
+// InsertBuckets: ordered insertMany(docs), RawBatch documents a request.
+// Ordered, the server stops at the first document it refuses, so the
+// index of that write error is how many went before it.
+func (b *Backend) InsertBuckets(ctx context.Context, docs []*bucket.Doc) (int, error) {
+	for start := 0; start < len(docs); start += RawBatch {
+		batch := make([]any, 0, min(RawBatch, len(docs)-start))
+		for _, d := range docs[start:min(start+RawBatch, len(docs))] {
+			batch = append(batch, d)
+		}
+		err := b.run(ctx, func(ctx context.Context) error {
+			_, err := b.coll(bucket.CollMsg).InsertMany(ctx, batch, options.InsertMany().SetOrdered(true))
+			return err
+		})
+		if err == nil {
+			continue
+		}
+		var bwe mongo.BulkWriteException
+		if !errors.As(err, &bwe) || len(bwe.WriteErrors) == 0 {
+			return start, b.wrapWrite("insert", bucket.CollMsg, err)
+		}
+		first := bwe.WriteErrors[0]
+		for _, we := range bwe.WriteErrors[1:] {
+			if we.Index < first.Index {
+				first = we
+			}
+		}
+		if first.Code == codeDuplicateKey {
+			return start + first.Index, store.ErrDuplicateKey
+		}
+		return start + first.Index, b.wrapWrite("insert", bucket.CollMsg, err)
+	}
+	return len(docs), nil
+}
+
+// RaiseMaxSeqs: one unordered bulk write of RaiseMaxSeq's $max upserts.
+func (b *Backend) RaiseMaxSeqs(ctx context.Context, raises []store.SeqRaise) error {
+	if len(raises) == 0 {
+		return nil
+	}
+	models := make([]mongo.WriteModel, len(raises))
+	for i, r := range raises {
+		q := raiseMaxSeq(r.Cid, r.MaxSeq)
+		models[i] = mongo.NewUpdateOneModel().SetFilter(q.filter).SetUpdate(q.update).SetUpsert(q.upsert)
+	}
+	err := b.run(ctx, func(ctx context.Context) error {
+		_, err := b.coll(bucket.CollSeq).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
+		return err
+	})
+	return b.wrapWrite("update", bucket.CollSeq, err)
+}
