@@ -25,12 +25,28 @@ type Script struct {
 // NewScript opens the UI on st as opts.As (the default key bindings, no
 // colour) at width x height, and settles the first screen.
 func NewScript(ctx context.Context, st *store.Store, opts Options, width, height int) *Script {
+	s := StartScript(ctx, st, opts, width, height)
+	s.Settle()
+	return s
+}
+
+// StartScript is NewScript returning at once, its reads under way
+// (ListDrawn, Settle).
+func StartScript(ctx context.Context, st *store.Store, opts Options, width, height int) *Script {
 	theme, _ := themes.Get("none")
 	s := &Script{m: newModel(ctx, st, opts, theme, keymap.Default()), replies: make(chan tea.Msg, 64)}
 	s.start(s.m.Init())
 	s.deliver(tea.WindowSizeMsg{Width: width, Height: height})
-	s.Settle()
 	return s
+}
+
+// ListDrawn takes replies until the list draws its first screen (or
+// nothing is running): how long a user waits to see it, while the rows
+// below it may still be filled behind it.
+func (s *Script) ListDrawn() {
+	for s.running > 0 && (s.m.list.Loading() || len(s.m.list.Items()) == 0) {
+		s.land(<-s.replies)
+	}
 }
 
 // Keys types each key (a key name, or runes) and settles after each.
