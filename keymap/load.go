@@ -29,7 +29,7 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"inspect": &k.Inspect, "search": &k.Search, "nexthit": &k.NextHit, "prevhit": &k.PrevHit,
 		"jump": &k.Jump, "copy": &k.Copy, "boundaries": &k.Boundaries, "retry": &k.Retry,
 		"help": &k.Help, "quit": &k.Quit,
-		"nextmessage": &k.NextMessage, "prevmessage": &k.PrevMessage, "findbyid": &k.FindByID, "transcript": &k.Transcript,
+		"nextmessage": &k.NextMessage, "prevmessage": &k.PrevMessage, "findbyid": &k.FindByID, "findall": &k.FindAll, "transcript": &k.Transcript,
 		"nextdiff": &k.NextDiff, "prevdiff": &k.PrevDiff, "diffonly": &k.DiffOnly,
 		"confirm": &k.Confirm, "cancel": &k.Cancel, "messagelog": &k.MessageLog, "follow": &k.Follow,
 		"submit": &k.Submit, "dismiss": &k.Dismiss, "choiceup": &k.ChoiceUp, "choicedown": &k.ChoiceDown,
