@@ -51,6 +51,12 @@ func (m *Model) routeKey(k tea.KeyMsg) tea.Cmd {
 		return cmd
 	}
 	m.status = ""
+	if wider := m.findWider; wider != "" {
+		m.findWider = "" // offered until the next key
+		if key.Matches(k, keys.FindAll) {
+			return m.startFind(wider, []store.FindScope{{}})
+		}
+	}
 	switch {
 	case key.Matches(k, keys.Quit):
 		return m.quit()
@@ -75,12 +81,6 @@ func (m *Model) routeKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.FindByID):
 		m.startInput(inFindID, m.findPrompt(), "")
 		return nil
-	}
-	if wider := m.findWider; wider != "" {
-		m.findWider = "" // offered until the next key
-		if key.Matches(k, keys.FindAll) {
-			return m.startFind(wider, []store.FindScope{{}})
-		}
 	}
 	if m.focus == paneTimeline && m.tl != nil {
 		return m.timelineKey(k)

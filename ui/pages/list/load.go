@@ -16,11 +16,12 @@ import (
 // Reading the conversation list: whole, or after a switch of viewer,
 // reusing what the list shown already holds.
 
-// KeepNewest bounds the newest buckets the list reads whole and holds for
-// the timeline to reuse (the first rows, in list order): a list of
-// thousands of conversations reads only the newest slots of the others
-// (store.ListOptions.WholeNewest), for their preview (Window.Newest). Opening one beyond it reads its newest
-// bucket again, in the same single find as the one before it.
+// KeepNewest bounds the lists whose windows read every newest bucket
+// whole, for the timeline to reuse; a list of more conversations reads
+// only the newest slots of each (store.ListOptions.WholeNewest), for its
+// end and preview (Window.Newest), and the newest buckets of the rows on
+// its first screen whole (fillScreen). Opening a row beyond them reads its
+// newest bucket again, in the same single find as the one before it.
 const KeepNewest = 64
 
 type listLoadedMsg struct {
