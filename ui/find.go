@@ -168,8 +168,9 @@ func (m *Model) found(f *finding, ev findEvent) tea.Cmd {
 		return nil
 	case len(ev.found) == 0 && f.scoped:
 		m.findWider = value
-		m.setStatus(fmt.Sprintf("no message has client or server msg ID %s in %s's conversations · %s: search all",
-			projection.SingleLine(value), projection.SingleLine(m.viewer()), m.e.Keys.FindAll.Help().Key), true)
+		// What to do first: a narrow status line cuts the end (L has it whole).
+		m.setStatus(fmt.Sprintf("not in %s's conversations (%s: search all): no message has client or server msg ID %s",
+			projection.SingleLine(m.viewer()), m.e.Keys.FindAll.Help().Key, projection.SingleLine(value)), true)
 		return nil
 	case len(ev.found) == 0:
 		m.setStatus(fmt.Sprintf("no stored message has client or server msg ID %s", projection.SingleLine(value)), true)

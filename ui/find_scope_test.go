@@ -94,7 +94,7 @@ func TestFindLooksInTheViewersConversationsFirst(t *testing.T) {
 	d.keys("I")
 	d.typeText("elsewhere")
 	d.keys("enter")
-	if want := "no message has client or server msg ID elsewhere in alice's conversations · a: search all"; d.m.status != want {
+	if want := "not in alice's conversations (a: search all): no message has client or server msg ID elsewhere"; d.m.status != want {
 		t.Errorf("an ID outside alice's conversations: status %q, want %q", d.m.status, want)
 	}
 	if n := sb.take(); n > 2*(2+3) {
