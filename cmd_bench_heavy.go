@@ -58,12 +58,13 @@ func heavyListOps(ctx context.Context, st *store.Store, counter *bench.Counting,
 		// the rows on screen. Then the names of the rows below it.
 		from := now()
 		sc := ui.StartScript(ctx, st, ui.Options{As: heavyViewer, TimeZone: time.UTC}, 120, 40)
-		sc.ListDrawn()
 		note := ""
-		if v := sc.Viewer(); v != heavyViewer {
-			note = "viewing as " + v
-		}
-		add(fmt.Sprintf("list of %d conversations: its first screen", rows), 7, from, note)
+		sc.ListDrawn(func() {
+			if v := sc.Viewer(); v != heavyViewer {
+				note = "viewing as " + v
+			}
+			add(fmt.Sprintf("list of %d conversations: its first screen", rows), 7, from, note)
+		})
 		sc.Settle()
 		add("  and every row named", 9, from, note)
 		// The three collections and every newest bucket whole: the read
