@@ -58,12 +58,7 @@ func (c *contextsCmd) Run(parser *kong.Kong, s *session) error {
 			return err
 		}
 	}
-	var order []string // the connection flags in the command line's order
-	for _, f := range parser.Model.Flags {
-		if _, ok := keys[f.Name]; ok {
-			order = append(order, f.Name)
-		}
-	}
+	order := flagOrder(parser, keys)
 	width := 0
 	for _, name := range cfg.names {
 		width = max(width, len(name))
@@ -79,4 +74,16 @@ func (c *contextsCmd) Run(parser *kong.Kong, s *session) error {
 	}
 	_, err = fmt.Fprint(s.stdout, out.String())
 	return err
+}
+
+// flagOrder are the keys of a context in the command line's order of
+// its connection flags.
+func flagOrder(parser *kong.Kong, keys map[string]contextKey) []string {
+	var order []string
+	for _, f := range parser.Model.Flags {
+		if _, ok := keys[f.Name]; ok {
+			order = append(order, f.Name)
+		}
+	}
+	return order
 }

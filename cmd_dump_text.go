@@ -25,9 +25,8 @@ type dumpPrinter struct {
 	runFrom, runTo int64 // the pending run of holes; runFrom 0 when none
 	single         *projection.Message
 
-	readers    projection.ReadReceipts // every member's read seq, under --explain and in transcripts
-	transcript *projection.Transcript  // markdown and html; nil otherwise
-	tHead      projection.TranscriptHead
+	readers    projection.ReadReceipts      // every member's read seq, under --explain and in transcripts
+	transcript *projection.TranscriptWriter // markdown and html; nil otherwise
 }
 
 func (p *dumpPrinter) add(m projection.Message) error {

@@ -12,7 +12,8 @@ import (
 // A dump in markdown or html is a transcript for a ticket: the header
 // names the store, conversation, viewer, the window and why, when it was
 // captured and by which chatlens; every row carries its rules, as
-// --explain gives them.
+// --explain gives them, unless every row shares them: the header then
+// says them once (projection.TranscriptWriter).
 
 // explains reports a dump whose rows carry their rules: --explain, or a
 // transcript.
@@ -42,13 +43,13 @@ func (c *dumpCmd) readers(ctx context.Context, s *session, st *store.Store) (pro
 	return projection.NewReadReceipts(out), nil
 }
 
-// head writes a transcript's header; nothing for the other formats.
+// head starts a transcript (its header goes out with the rows that show
+// what it says of them); nothing for the other formats.
 func (p *dumpPrinter) head(ctx context.Context, st *store.Store, from, to int64) error {
 	t, ok := projection.TranscriptFormats[p.c.Format]
 	if !ok {
 		return nil
 	}
-	p.transcript = &t
 	name := p.readers.Name(p.c.As)
 	if name == "" {
 		names, err := st.UserNames(ctx, []string{p.c.As})
@@ -57,15 +58,14 @@ func (p *dumpPrinter) head(ctx context.Context, st *store.Store, from, to int64)
 		}
 		name = names[p.c.As]
 	}
-	p.tHead = projection.TranscriptHead{Context: st.Context(), Store: st.Describe(), Conversation: p.c.Conversation,
+	p.transcript = t.Writer(projection.TranscriptHead{Context: st.Context(), Store: st.Describe(), Conversation: p.c.Conversation,
 		Viewer: p.c.As, ViewerName: name, Window: *p.w, From: from, To: to,
-		Captured: time.Now(), Version: versionLine(), Zone: p.s.zone()}
-	_, err := fmt.Fprint(p.s.stdout, t.Head(p.tHead))
-	return err
+		Captured: time.Now(), Version: versionLine(), Zone: p.s.zone()})
+	return nil
 }
 
 func (p *dumpPrinter) row(r projection.TranscriptRow) error {
-	_, err := fmt.Fprint(p.s.stdout, p.transcript.Row(p.tHead, r))
+	_, err := fmt.Fprint(p.s.stdout, p.transcript.Row(r))
 	return err
 }
 
@@ -73,6 +73,6 @@ func (p *dumpPrinter) foot() error {
 	if p.transcript == nil {
 		return nil
 	}
-	_, err := fmt.Fprint(p.s.stdout, p.transcript.Foot(p.tHead))
+	_, err := fmt.Fprint(p.s.stdout, p.transcript.End())
 	return err
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/alecthomas/kong"
+
 	"github.com/chatlens/chatlens/keymap"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/demo"
@@ -50,14 +52,19 @@ func (c *uiCmd) Validate() error {
 
 // Run opens the terminal UI. It opens the audit log like any command that
 // writes, since the operator may revoke, delete or mark read from it.
-func (c *uiCmd) Run(ctx context.Context, s *session) error {
+func (c *uiCmd) Run(ctx context.Context, s *session, parser *kong.Kong) error {
 	if err := needTerminal(os.Stdin); err != nil {
 		return err
 	}
 	conn := s.conn
 	opts := ui.Options{As: c.As, Theme: c.Theme, Mouse: c.Mouse, ReadOnly: conn.ReadOnly, Operator: operator(),
 		Deployment: conn.MongoURI != "", TimeZone: s.zone(), Admin: c.Admin, Version: versionLine()}
-	defer s.close()
+	// X and :context NAME switch to another context of the config file;
+	// the UI lets go of the stores it leaves, the last is closed here.
+	stores := newUIStores(s)
+	defer stores.closeAll()
+	opts.Contexts, opts.ConfigPath = contextChoices(parser), configPath()
+	opts.Switch, opts.Release = stores.openContext, stores.release
 	if conn.MongoURI != "" {
 		// A server can be slow to answer: the UI draws first and says so.
 		opts.ConnectingTo = mongostore.Describe(conn.MongoURI, conn.DB)
@@ -70,15 +77,19 @@ func (c *uiCmd) Run(ctx context.Context, s *session) error {
 			s.stderr = &warn
 			defer func() { s.stderr = stderr }()
 			if err := s.open(ctx, writes); err != nil {
+				s.close()
 				return nil, "", err
 			}
+			stores.adopt(s)
 			return s.st, strings.TrimSpace(strings.TrimPrefix(warn.String(), "chatlens: ")), nil
 		}
 		return ui.Run(ctx, nil, opts)
 	}
 	if err := s.open(ctx, writes); err != nil {
+		s.close()
 		return err
 	}
+	stores.adopt(s)
 	if opts.As == "" {
 		// A demo store starts where the README's tour does; a store that
 		// cannot say so starts as the UI finds a viewer.

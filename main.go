@@ -236,7 +236,7 @@ func dispatch(ctx context.Context, args []string, p process) error {
 	if err := emptyFlag(kctx); err != nil {
 		return err
 	}
-	s := &session{process: p, conn: choice.conn, cmd: commandName(kctx), contextErr: choice.err}
+	s := &session{process: p, conn: choice.conn, cmd: commandName(kctx), contextErr: choice.err, given: choice.given}
 	if s.cmd != "__complete" {
 		for _, w := range choice.warnings {
 			fmt.Fprintln(p.stderr, "chatlens: "+w)

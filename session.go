@@ -43,6 +43,9 @@ type session struct {
 	// for __complete, which then completes nothing rather than another
 	// store's names.
 	contextErr error
+	// given are the connection flags given on the command line (a switch
+	// of context in the UI keeps the run-wide ones).
+	given map[string]bool
 }
 
 // noRedisNote is said once to a reader of a deployment without --redis:
@@ -267,12 +270,16 @@ func (s *session) notStarted(err error) {
 	s.appendAudit(entry)
 }
 
+// close closes the store and the audit log; once (the UI may have let
+// them go already).
 func (s *session) close() {
 	if s.st != nil {
 		_ = s.st.Close(context.Background())
+		s.st = nil
 	}
 	if s.logFile != nil {
 		_ = s.logFile.Close()
+		s.logFile = nil
 	}
 }
 

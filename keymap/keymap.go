@@ -31,6 +31,9 @@ type KeyMap struct {
 	// Transcript writes what the viewer sees of a range to a file, for a ticket.
 	Transcript key.Binding
 
+	// Context switches to another named deployment of the config file.
+	Context key.Binding
+
 	// Input and feedback: the dialog answers (their own context, so they
 	// may share keys with the actions above), the message log, follow mode.
 	Confirm, Cancel    key.Binding
@@ -92,6 +95,7 @@ func Default() KeyMap {
 		FindByID:    b("I", "find by msg ID", "I"),
 		FindAll:     b("a", "find in all conversations", "a"),
 		Transcript:  b("T", "transcript to file", "T"),
+		Context:     b("X", "switch context", "X"),
 
 		Confirm:    b("y/enter", "do it", "y", "Y", "enter"),
 		Cancel:     b("n/esc", "cancel", "n", "N", "esc", "q"),
@@ -130,7 +134,7 @@ func (k KeyMap) TimelineHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, both(k.HalfPageUp, k.HalfPageDown, "half page up/down"), k.Top, k.Bottom, k.SwitchPane, k.Open},
-		{k.ViewAs, k.CycleViewer, k.ViewAsAny, k.Compare, k.NextDiff, k.PrevDiff, k.DiffOnly, k.Inspect, k.Transcript},
+		{k.ViewAs, k.CycleViewer, k.ViewAsAny, k.Compare, both(k.NextDiff, k.PrevDiff, "next/prev diff"), k.DiffOnly, k.Inspect, k.Transcript, k.Context},
 		{k.Revoke, k.Delete, k.MarkRead, k.Search, both(k.NextHit, k.PrevHit, "next/previous hit"), k.Jump, k.FindByID, k.Back},
 		{k.NextMessage, k.PrevMessage, k.Boundaries, k.Copy, k.Follow, k.MessageLog, k.Retry, k.Quit},
 	}

@@ -90,8 +90,9 @@ func EndWords(w bucket.Window) string {
 	return ""
 }
 
-// headFields are the header's name/value pairs, sanitised, in order.
-func (h TranscriptHead) headFields() [][2]string {
+// headFields are the header's name/value pairs, sanitised, in order; the
+// rule every row shares, when they do, last.
+func (h TranscriptHead) headFields(n headNotes) [][2]string {
 	who := func(id, name string) string {
 		if name != "" && name != id {
 			return id + " (" + name + ")"
@@ -123,6 +124,9 @@ func (h TranscriptHead) headFields() [][2]string {
 		[2]string{"Seqs", seqs},
 		[2]string{"Captured", Timestamp(h.Captured.UnixMilli(), h.zone())},
 		[2]string{"Version", h.Version})
+	if n.every != "" {
+		fields = append(fields, [2]string{"Every row", n.every})
+	}
 	for i := range fields {
 		fields[i][1] = SingleLine(fields[i][1])
 	}

@@ -4,18 +4,18 @@ import (
 	"strings"
 )
 
-// Transcript writes a transcript in one format, piece by piece, so a long
-// one streams: Head once, Row per row, Foot once.
+// Transcript is one format of a transcript, written through its Writer:
+// head once, row per row (with or without the rule column), foot once.
 type Transcript struct {
-	Head func(TranscriptHead) string
-	Row  func(TranscriptHead, TranscriptRow) string
-	Foot func(TranscriptHead) string
+	head func(TranscriptHead, headNotes) string
+	row  func(h TranscriptHead, r TranscriptRow, ruleColumn bool) string
+	foot func(TranscriptHead) string
 }
 
 // TranscriptFormats are the formats by name: "markdown" and "html".
 var TranscriptFormats = map[string]Transcript{
-	"markdown": {Head: markdownHead, Row: markdownRow, Foot: func(TranscriptHead) string { return "" }},
-	"html":     {Head: htmlHead, Row: htmlRow, Foot: htmlFoot},
+	"markdown": {head: markdownHead, row: markdownRow, foot: func(TranscriptHead) string { return "" }},
+	"html":     {head: htmlHead, row: htmlRow, foot: htmlFoot},
 }
 
 // mdEscapes are the characters that would make a cell's text markup when
@@ -33,31 +33,36 @@ var mdEscapes = func() *strings.Replacer {
 // mdCell is s for one table cell: one line, sanitised, markup escaped.
 func mdCell(s string) string { return mdEscapes.Replace(SingleLine(s)) }
 
-func markdownHead(h TranscriptHead) string {
+func markdownHead(h TranscriptHead, n headNotes) string {
 	var b strings.Builder
-	b.WriteString("# " + mdCell(h.title()) + "\n\n| | |\n|---|---|\n")
-	for _, f := range h.headFields() {
+	b.WriteString("# " + mdCell(h.title()) + "\n\n")
+	for _, l := range n.counts {
+		b.WriteString(mdCell(l) + "\n\n")
+	}
+	b.WriteString("| | |\n|---|---|\n")
+	for _, f := range h.headFields(n) {
 		b.WriteString("| " + mdCell(f[0]) + " | " + mdCell(f[1]) + " |\n")
 	}
+	cols := []string{"seq", "time", "sender", "text", "why"}
 	if h.Compare != "" {
-		b.WriteString("\n| seq | time | sender | " + mdCell(h.Viewer) + " sees | " + mdCell(h.Compare) + " sees | difference |\n")
-		b.WriteString("|---:|---|---|---|---|---|\n")
-		return b.String()
+		cols = []string{"seq", "time", "sender", mdCell(h.Viewer) + " sees", mdCell(h.Compare) + " sees", "difference"}
 	}
-	b.WriteString("\n| seq | time | sender | text | why |\n|---:|---|---|---|---|\n")
+	if n.every != "" {
+		cols = cols[:len(cols)-1] // said once above
+	}
+	b.WriteString("\n| " + strings.Join(cols, " | ") + " |\n|---:" + strings.Repeat("|---", len(cols)-1) + "|\n")
 	return b.String()
 }
 
-func markdownRow(h TranscriptHead, r TranscriptRow) string {
+func markdownRow(h TranscriptHead, r TranscriptRow, ruleColumn bool) string {
 	seq, when, sender, text := rowCells(r.Message, r.RunTo, h.zone())
+	cells := []string{mdCell(seq), mdCell(when), mdCell(sender), mdCell(text)}
 	if h.Compare != "" {
 		_, _, _, other := rowCells(r.Other, r.RunTo, h.zone())
-		diff := ""
-		if r.Reason != "" {
-			diff = ReasonText(r.Reason, h.Viewer, h.Compare)
-		}
-		return "| " + strings.Join([]string{mdCell(seq), mdCell(when), mdCell(sender), mdCell(text), mdCell(other), mdCell(diff)}, " | ") + " |\n"
+		cells = append(cells, mdCell(other))
 	}
-	why := mdCell(strings.Join(r.Why, "; "))
-	return "| " + strings.Join([]string{mdCell(seq), mdCell(when), mdCell(sender), mdCell(text), why}, " | ") + " |\n"
+	if ruleColumn {
+		cells = append(cells, mdCell(h.ruleCell(r)))
+	}
+	return "| " + strings.Join(cells, " | ") + " |\n"
 }

@@ -22,12 +22,17 @@ func hostileTranscript(format string) string {
 			SessionType: bucket.SessionGroup}, Why: []string{"shown as stored", "read by 1 of 2: u1"}},
 		{Message: Message{Seq: 6, Hole: true}, RunTo: 8},
 	}
-	t := TranscriptFormats[format]
-	out := t.Head(h)
+	return writeTranscript(format, h, rows)
+}
+
+// writeTranscript is the whole transcript of rows, as its writer hands it out.
+func writeTranscript(format string, h TranscriptHead, rows []TranscriptRow) string {
+	w := TranscriptFormats[format].Writer(h)
+	var out strings.Builder
 	for _, r := range rows {
-		out += t.Row(h, r)
+		out.WriteString(w.Row(r))
 	}
-	return out + t.Foot(h)
+	return out.String() + w.End()
 }
 
 // A transcript names where it came from and why the window is what it is,

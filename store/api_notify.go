@@ -45,16 +45,14 @@ func noticeConversation(req WriteRequest, slots map[int64]bucket.StoredSlot) str
 	if g := GroupOf(req.Cid); g != "" {
 		return "n_" + g
 	}
-	kind, a, b := SplitConversationID(req.Cid)
-	if kind != bucket.SessionSingle || a == "" {
+	if kind, _, _ := SplitConversationID(req.Cid); kind != bucket.SessionSingle {
 		return ""
 	}
-	other := a
-	switch req.By {
-	case a:
-		other = b
-	case b:
-	default: // the app admin: the notification goes from them to the message's receiver
+	// The other user of the pair: a single-chat ID whose user IDs hold "_"
+	// splits more than one way ("si_a_x_b_y"), and only one names req.By.
+	pairs := PairsOf(req.Cid)
+	other := otherUser(pairs, req.By)
+	if other == "" { // the app admin: the notification goes from them to the message's receiver
 		for _, st := range slots {
 			if st.Slot != nil && st.Slot.Msg != nil && st.Slot.Msg.RecvID != "" {
 				other = st.Slot.Msg.RecvID
@@ -62,9 +60,37 @@ func noticeConversation(req WriteRequest, slots map[int64]bucket.StoredSlot) str
 			}
 		}
 	}
+	if other == "" && len(pairs) == 1 {
+		other = pairs[0][0]
+	}
+	if other == "" {
+		return ""
+	}
 	pair := []string{req.By, other}
 	slices.Sort(pair)
 	return "n_" + strings.Join(pair, "_")
+}
+
+// otherUser is the user paired with by in the ways a single-chat ID
+// splits: "" when no split names by, or the splits that do disagree.
+func otherUser(pairs [][2]string, by string) string {
+	other := ""
+	for _, p := range pairs {
+		o := ""
+		switch by {
+		case p[0]:
+			o = p[1]
+		case p[1]:
+			o = p[0]
+		default:
+			continue
+		}
+		if other != "" && other != o {
+			return ""
+		}
+		other = o
+	}
+	return other
 }
 
 // noticeType is the content type of the notification of action.

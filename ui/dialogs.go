@@ -38,6 +38,11 @@ func (m *Model) confirmKey(k tea.KeyMsg) tea.Cmd {
 	case d.Run == nil: // a refusal: nothing to do
 		m.overlay = ovNone
 		return nil
+	case m.switching != nil:
+		// The store it would go to is about to be left.
+		m.overlay = ovNone
+		m.setStatus("switching to context "+m.switching.name+"…: nothing written; ask again once it is done", true)
+		return nil
 	}
 	m.overlay = ovNone
 	m.setStatus(d.Title+" working…", false)

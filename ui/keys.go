@@ -81,6 +81,12 @@ func (m *Model) routeKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.FindByID):
 		m.startInput(inFindID, m.findPrompt(), "")
 		return nil
+	case key.Matches(k, keys.Context):
+		m.openContexts()
+		return nil
+	case key.Matches(k, keys.Jump) && (m.focus == paneList || m.tl == nil):
+		m.listColon()
+		return nil
 	}
 	if m.focus == paneTimeline && m.tl != nil {
 		return m.timelineKey(k)
@@ -193,6 +199,7 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		return t.StepHit(false)
 	case key.Matches(k, keys.Jump):
 		m.startInput(inJump, "jump to seq or date ("+timeline.JumpForms+"): ", "")
+		m.input.Suggest(m.contextSuggestions()) // :context NAME switches deployment
 	case key.Matches(k, keys.Copy):
 		m.askCopy()
 	case key.Matches(k, keys.Follow):
@@ -249,6 +256,14 @@ func (m *Model) submitInput(purpose lineinput.Purpose, value string) tea.Cmd {
 	case inViewAs:
 		return m.viewAsAnyone(value)
 	case inJump:
+		if name, ok := contextCommand(value); ok {
+			return m.askContext(name)
+		}
+		if m.tl == nil {
+			m.setStatus("open a conversation to jump to a seq or date", true)
+			return nil
+		}
+		m.focus = paneTimeline
 		return m.tl.Jump(value)
 	case inSearch:
 		return m.tl.Search(value)

@@ -89,11 +89,19 @@ type Model struct {
 	// viewAsReq is the check of the ID typed at the view-as prompt.
 	viewAsReq common.ReqID
 	help      help.Model
+
+	// The contexts of the config file and how to switch (contexts.go).
+	contexts   []picker.Context
+	configPath string
+	switcher   Switch
+	releaser   func(*store.Store)
+	switching  *switching // a switch whose store has not answered yet
 }
 
 func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *Model {
 	e := newCommon(ctx, st, opts, theme, keys)
-	m := &Model{e: e, writeKeys: keys, help: help.New(), writes: map[common.ReqID]bool{}, asWhy: opts.AsWhy}
+	m := &Model{e: e, writeKeys: keys, help: help.New(), writes: map[common.ReqID]bool{}, asWhy: opts.AsWhy,
+		contexts: opts.Contexts, configPath: opts.ConfigPath, switcher: opts.Switch, releaser: opts.Release}
 	m.help.Styles.ShortKey = theme.Accent
 	m.help.Styles.ShortDesc = theme.Muted
 	m.help.Styles.FullKey = theme.Accent
@@ -195,6 +203,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case connectedMsg:
 		return m, m.connected(msg)
+	case switchedMsg:
+		return m, m.switched(msg)
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.help.Width = msg.Width

@@ -3,6 +3,7 @@ package ui
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/ui/common"
 )
 
@@ -14,6 +15,7 @@ import (
 // part way.
 
 type readSeqLoadedMsg struct {
+	st          *store.Store // read from: a switch of context since drops it
 	viewer, cid string
 	readSeq     int64
 	err         error
@@ -22,7 +24,7 @@ type readSeqLoadedMsg struct {
 func loadReadSeq(e *common.Common, viewer, cid string) tea.Cmd {
 	return func() tea.Msg {
 		r, err := e.Store.ReadSeqOf(e.Ctx, viewer, cid)
-		return readSeqLoadedMsg{viewer: viewer, cid: cid, readSeq: r, err: err}
+		return readSeqLoadedMsg{st: e.Store, viewer: viewer, cid: cid, readSeq: r, err: err}
 	}
 }
 
@@ -52,6 +54,9 @@ func (m *Model) afterMarkRead(viewer, cid string) []tea.Cmd {
 
 // readSeqLoaded puts the read seq where the list and the timeline show it.
 func (m *Model) readSeqLoaded(msg readSeqLoadedMsg) tea.Cmd {
+	if msg.st != m.e.Store {
+		return nil // another deployment's
+	}
 	if msg.err != nil {
 		m.setStatus("read seq of "+msg.viewer+": "+msg.err.Error(), true)
 		return nil

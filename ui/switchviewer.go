@@ -38,6 +38,8 @@ func (m *Model) pickerKey(k tea.KeyMsg) tea.Cmd {
 	switch id := m.picker.Chosen(); {
 	case id == "":
 		return cmd
+	case m.picker.ForContext():
+		return tea.Batch(cmd, m.askContext(id))
 	case m.picker.ForCompare():
 		return tea.Batch(cmd, m.tl.SetCompare(id))
 	default:

@@ -204,3 +204,73 @@ func TestCopiedRowNamesTheSenderAsTheRow(t *testing.T) {
 		t.Errorf("copied %q (%v); want the sender as the row shows them, Bobby (bob)", text, err)
 	}
 }
+
+// T in compare writes a file whose first line after the title is the
+// number of differences, the count the compare view's footer shows: here
+// bob against alice, who cleared her history before seq 108, so seqs
+// 1-107 are outside her window, the run of holes 106-109 among them in
+// part (106-107) and counted seq by seq, as the view counts them.
+func TestCompareTranscriptOpensWithTheViewsCount(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	insertRaw(t, st, bucket.CollSeqUser, bucket.SeqUser{UserID: "alice", ConversationID: chatAB, MinSeq: 108, ReadSeq: 100})
+	opts, _ := testOptions(t, "bob")
+	opts.TranscriptDir = t.TempDir()
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	d.keys("c")
+	footer := d.m.tl.DiffProgress()
+	if !strings.HasPrefix(footer, "107 seqs differ") {
+		t.Fatalf("the compare view says %q, want 107 seqs differ (the scan over)", footer)
+	}
+	d.keys("T")
+	d.typeText("1-120")
+	d.keys("enter")
+	_, md := readOnlyFile(t, opts.TranscriptDir)
+	lines := strings.Split(md, "\n")
+	if len(lines) < 3 || lines[0] != "# si\\_alice\\_bob: bob and alice compared" || lines[2] != "107 differences between bob and alice in seqs 1–120" {
+		t.Errorf("the compare transcript does not open with the view's count (%q):\n%s", footer, md)
+	}
+	for _, want := range []string{"| 106-107 |  |  | no message (2) | no message (2) | outside alice's window |",
+		"| 108-109 |  |  | no message (2) | no message (2) |  |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the holes are not cut where alice's window starts: no %q in\n%s", want, md)
+		}
+	}
+}
+
+// T says what every row shares once, as dump does: alice and bob see
+// seqs 20-30 alike, so the header says so and the rows carry no
+// difference column; the count says 0.
+func TestCompareTranscriptOfRowsAlike(t *testing.T) {
+	d, dir, _ := transcriptDriver(t)
+	d.open(chatAB)
+	d.keys("c", "T")
+	d.typeText("20-30")
+	d.keys("enter")
+	_, md := readOnlyFile(t, dir)
+	for _, want := range []string{"compared\n\n0 differences between alice and bob in seqs 20–30\n\n", "| Every row | both see it alike |\n",
+		"| seq | time | sender | alice sees | bob sees |\n", "| 20 | 2024-05-01 09:20:00 UTC | Bob | hello 20 from bob | hello 20 from bob |\n"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the transcript of rows alike lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+// T's header names the context, as dump's does (README: every transcript
+// header names the deployment).
+func TestTranscriptNamesTheContext(t *testing.T) {
+	st, tb := newTestStore(t, false)
+	seedSmall(t, st)
+	named := store.New(tb, store.Options{Context: "prod-eu"})
+	opts, _ := testOptions(t, "alice")
+	opts.TranscriptDir = t.TempDir()
+	d := newDriver(t, named, opts, 120, 40)
+	d.open(chatAB)
+	d.keys("T")
+	d.typeText("4-8")
+	d.keys("enter")
+	if _, md := readOnlyFile(t, opts.TranscriptDir); !strings.Contains(md, "| Context | prod-eu |\n") {
+		t.Errorf("the transcript does not name the context:\n%s", md)
+	}
+}

@@ -34,6 +34,7 @@ import (
 	"github.com/chatlens/chatlens/ui/common"
 
 	"github.com/chatlens/chatlens/ui/components/copychoice"
+	"github.com/chatlens/chatlens/ui/components/picker"
 )
 
 // Options configure the UI.
@@ -69,7 +70,20 @@ type Options struct {
 	// the first frame; ConnectingTo names what it connects to meanwhile.
 	Connect      Connect
 	ConnectingTo string
+
+	// Contexts are the named deployments of the config file ConfigPath
+	// (none: no file), offered by X and :context NAME; Switch opens one,
+	// and Release lets go of a store the UI switched away from (nil:
+	// Store.Close). The UI never builds a store itself.
+	Contexts   []ContextChoice
+	ConfigPath string
+	Switch     Switch
+	Release    func(*store.Store)
 }
+
+// ContextChoice is a context of the config file as X offers it: its name
+// and what it sets, passwords masked.
+type ContextChoice = picker.Context
 
 // Run opens the terminal UI and returns when the user quits or ctx ends.
 func Run(ctx context.Context, st *store.Store, opts Options) error {

@@ -99,6 +99,9 @@ func (m *Model) statusBar() string {
 	if c := m.e.Store.Context(); c != "" {
 		parts = []string{"context " + c, parts[0]} // which deployment, before all
 	}
+	if sw := m.switching; sw != nil {
+		parts = append([]string{"switching to " + sw.name + "…"}, parts...) // until it answers
+	}
 	if m.e.ReadOnly {
 		parts = append(parts, "read-only") // before anything a narrow bar may cut
 	}

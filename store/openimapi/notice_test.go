@@ -1,6 +1,7 @@
 package openimapi_test
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/openimapi"
+	"github.com/chatlens/chatlens/store/openimapi/openimtest"
 )
 
 // TestWritesNameTheirNotifications: after a write through the API chatlens
@@ -57,5 +59,42 @@ func TestAMissingNotificationIsNamed(t *testing.T) {
 	}
 	if e := r.last(t); !slices.Equal(e.Unnotified, store.SeqList{9}) {
 		t.Errorf("audit %+v, want seq 9 unnotified", e)
+	}
+}
+
+// TestNotificationsOfUsersWhoseIDsHoldUnderscores: a single chat between
+// a_x and b_y is si_a_x_b_y, which splits into two user IDs three ways;
+// the server still tells n_a_x_b_y of a mark read and a revoke (as_read.go
+// and revoke.go send to the other user of the conversation), and a live
+// run found chatlens saying "no notification conversation to look in" and
+// auditing the seqs as unnotified while the 2200 was there.
+func TestNotificationsOfUsersWhoseIDsHoldUnderscores(t *testing.T) {
+	names := strings.NewReplacer("u1", "a_x", "u2", "b_y")
+	ob := renamedBackend(t, before, names)
+	srv := openimtest.Start(store.New(ob, store.Options{}), "s3cret")
+	t.Cleanup(srv.Close)
+	api, err := openimapi.New(openimapi.Options{URL: srv.URL, Secret: "s3cret"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &rig{srv: srv, secret: "s3cret", audit: &bytes.Buffer{}}
+	r.st = store.New(ob, store.Options{API: api, APISettle: time.Second, Audit: store.NewAuditLog(r.audit), Operator: "ops"})
+	for _, c := range []struct {
+		req  store.WriteRequest
+		want string
+	}{
+		{store.WriteRequest{Action: store.ActionRead, Cid: "si_a_x_b_y", By: "a_x", Seqs: []int64{30, 31}}, "seq 30-31: 2200 in n_a_x_b_y seq 6"},
+		{store.WriteRequest{Action: store.ActionRevoke, Cid: "si_a_x_b_y", By: "a_x", Seqs: []int64{1}}, "seq 1: 2101 in n_a_x_b_y seq 7"},
+	} {
+		done, err := r.do(t, c.req)
+		if err != nil {
+			t.Fatalf("%s %v: %v", c.req.Action, c.req.Seqs, err)
+		}
+		if got := done.API.NoticeWords(); got != c.want || len(done.API.Unnoticed) != 0 {
+			t.Errorf("%s %v: notified %q, unnoticed %v (%s); want %q", c.req.Action, c.req.Seqs, got, done.API.Unnoticed, done.API.UnnoticedWords(), c.want)
+		}
+		if e := r.last(t); len(e.Unnotified) != 0 {
+			t.Errorf("%s %v: audit says unnotified %v", c.req.Action, c.req.Seqs, e.Unnotified)
+		}
 	}
 }

@@ -48,6 +48,13 @@ func recordedStore(t *testing.T, s state, opts store.Options) *store.Store {
 // recordedBackend is recordedStore's backend.
 func recordedBackend(t *testing.T, s state) store.Backend {
 	t.Helper()
+	return renamedBackend(t, s, strings.NewReplacer())
+}
+
+// renamedBackend is recordedBackend with the recording's text passed
+// through names (user IDs renamed, say, in every ID that holds them).
+func renamedBackend(t *testing.T, s state, names *strings.Replacer) store.Backend {
+	t.Helper()
 	b := testkit.TempBackend(t)
 	ctx := context.Background()
 	for _, coll := range bucket.Collections {
@@ -58,13 +65,14 @@ func recordedBackend(t *testing.T, s state) store.Backend {
 		if s == before && coll == bucket.CollMsg {
 			data = rewind(t, data)
 		}
+		data = []byte(names.Replace(string(data)))
 		if _, err := transfer.Import(ctx, b, coll, bytes.NewReader(data), store.RawUpsert, transfer.Hooks{}); err != nil {
 			t.Fatalf("import %s: %v", coll, err)
 		}
 	}
 	if s == before {
 		put := func(coll, line string) {
-			if _, err := transfer.Import(ctx, b, coll, strings.NewReader(line), store.RawUpsert, transfer.Hooks{}); err != nil {
+			if _, err := transfer.Import(ctx, b, coll, strings.NewReader(names.Replace(line)), store.RawUpsert, transfer.Hooks{}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -71,6 +71,16 @@ func (in *Model) Start(purpose Purpose, prompt, value string, selected bool) {
 	in.ti.Focus()
 	in.selected = selected
 	in.end = nil
+	in.ti.ShowSuggestions = false
+	in.ti.SetSuggestions(nil)
+}
+
+// Suggest offers completions of the whole value: the rest of the first
+// that starts with what is typed is shown muted, tab takes it, ↓ and ↑
+// go through the others.
+func (in *Model) Suggest(values []string) {
+	in.ti.ShowSuggestions = len(values) > 0
+	in.ti.SetSuggestions(values)
 }
 
 // Value is what is typed so far.

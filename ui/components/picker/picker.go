@@ -1,5 +1,6 @@
-// Package picker chooses a member of the open conversation with
-// type-ahead: as the viewer, or as the second viewer of the compare view.
+// Package picker chooses with type-ahead: a member of the open
+// conversation as the viewer or as the second viewer of the compare view,
+// or a context (a named deployment) to switch to.
 package picker
 
 import (
@@ -21,6 +22,8 @@ import (
 type Model struct {
 	e             *common.Common
 	forCompare    bool
+	forContext    bool   // the choices are contexts: UserID the name, Nickname what it sets
+	current       string // the context in use, marked * as `chatlens contexts` marks it
 	title         string
 	input         textinput.Model
 	members       []store.Member
@@ -43,6 +46,29 @@ func New(e *common.Common, forCompare bool, title string, members []store.Member
 	p.SetMembers(members, prefer)
 	return p
 }
+
+// Context is a named deployment offered by NewContexts: its name and what
+// it sets (passwords masked).
+type Context struct{ Name, About string }
+
+// NewContexts offers contexts to switch to, current (the one in use)
+// marked and the first other one selected.
+func NewContexts(e *common.Common, title string, contexts []Context, current string) Model {
+	ms := make([]store.Member, len(contexts))
+	prefer := ""
+	for i, c := range contexts {
+		ms[i] = store.Member{UserID: c.Name, Nickname: c.About}
+		if prefer == "" && c.Name != current {
+			prefer = c.Name
+		}
+	}
+	p := New(e, false, title, ms, prefer)
+	p.forContext, p.current = true, current
+	return p
+}
+
+// ForContext reports the choice is a context to switch to.
+func (p *Model) ForContext() bool { return p.forContext }
 
 // Closed reports the picker ended; Chosen is who was picked ("" when
 // dismissed).
@@ -71,6 +97,9 @@ func (p *Model) SetMembers(ms []store.Member, prefer string) {
 
 func (p *Model) filter() {
 	p.shown = common.FuzzyFilter(p.input.Value(), len(p.members), func(i int) []string {
+		if p.forContext {
+			return []string{p.members[i].UserID} // not the paths and hosts it sets
+		}
 		return []string{p.members[i].UserID, p.members[i].Nickname}
 	})
 	p.cursor = min(p.cursor, max(0, len(p.shown)-1))
@@ -116,19 +145,24 @@ func (p *Model) View() string {
 	th := p.e.Theme
 	w := max(20, min(60, p.width-6))
 	lines := []string{th.Title.Render(p.title), p.input.View()}
-	if len(p.members) == 0 {
+	if len(p.members) == 0 && !p.forContext {
 		lines = append(lines, th.Muted.Render("no members known yet"))
 	}
 	if typed := strings.TrimSpace(p.input.Value()); typed != "" && len(p.shown) == 0 {
-		lines = append(lines, th.Muted.Render(projection.Truncate(projection.SingleLine(
-			"no member matches: "+common.KeyName(p.e.Keys.Submit)+" takes "+typed+" as a user ID"), w-2)))
+		none := "no member matches: " + common.KeyName(p.e.Keys.Submit) + " takes " + typed + " as a user ID"
+		if p.forContext {
+			none = "no context matches " + typed
+		}
+		lines = append(lines, th.Muted.Render(projection.Truncate(projection.SingleLine(none), w-2)))
 	}
 	rows := max(1, p.height-6)
 	start := max(0, p.cursor-rows+1)
 	for i := start; i < len(p.shown) && i < start+rows; i++ {
 		mb := p.members[p.shown[i]]
 		label := mb.UserID
-		if mb.Nickname != "" {
+		if p.forContext {
+			label = p.contextLabel(mb)
+		} else if mb.Nickname != "" {
 			label += "  " + mb.Nickname
 		}
 		if mb.RoleLevel != 0 {
@@ -144,11 +178,28 @@ func (p *Model) View() string {
 	return th.Dialog.Width(w + 2).Render(strings.Join(lines, "\n"))
 }
 
+// contextLabel is a context's row: * for the one in use, its name
+// padded to the longest, what it sets.
+func (p *Model) contextLabel(mb store.Member) string {
+	width := 0
+	for _, c := range p.members {
+		width = max(width, projection.Width(c.UserID))
+	}
+	mark := "  "
+	if mb.UserID == p.current {
+		mark = "* "
+	}
+	return strings.TrimRight(mark+common.PadRight(mb.UserID, width)+"  "+mb.Nickname, " ")
+}
+
 func (p *Model) ShortHelp() []key.Binding {
 	keys := p.e.Keys
 	what := "view as"
-	if p.forCompare {
+	switch {
+	case p.forCompare:
 		what = "compare"
+	case p.forContext:
+		what = "switch"
 	}
 	return []key.Binding{common.Joined("choose", keys.ChoiceUp, keys.ChoiceDown), common.As(keys.Submit, what), common.As(keys.Dismiss, "cancel")}
 }

@@ -61,6 +61,7 @@ type Model struct {
 	// is there and a user missing from it is worth a warning.
 	usersKnown bool
 	note       *common.Note // what the last reply has to say (TakeNote)
+	ownerLost  string       // why the owner given is to be found again (OwnerLost)
 }
 
 var _ common.Component = (*Model)(nil)

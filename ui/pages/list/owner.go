@@ -82,6 +82,14 @@ func (l *Model) firstViewer(msg firstViewerMsg) tea.Cmd {
 // OwnerChosen says, for the status bar, that the owner was chosen for the
 // user and why, and how to view as anyone else.
 func (l *Model) OwnerChosen(why string) {
-	l.say(fmt.Sprintf("no --as given: viewing as %s (%s) · %s to view as anyone",
-		l.owner, why, l.e.Keys.ViewAsAny.Help().Key), false)
+	lead := "no --as given"
+	if l.ownerLost != "" {
+		lead = l.ownerLost
+	}
+	l.say(fmt.Sprintf("%s: viewing as %s (%s) · %s to view as anyone",
+		lead, l.owner, why, l.e.Keys.ViewAsAny.Help().Key), false)
 }
+
+// OwnerLost says why the owner is to be found (FindOwner) though one was
+// given: the viewer is no user of the deployment switched to.
+func (l *Model) OwnerLost(why string) { l.ownerLost = why }

@@ -99,14 +99,27 @@ func (t *Model) diffStep(wb bucket.Window) tea.Cmd {
 				}
 				a := projection.View(s, b.DocID, va, conv, quoted)
 				o := projection.View(s, b.DocID, vb, conv, quoted)
-				outB := wb.PulledNothing() || s.Seq < max(1, wb.MinSeq) || s.Seq > wb.MaxSeq
-				if r := projection.DiffReason(a, o, false, outB); r != "" {
+				if r := diffVerdict(a, o, wb, true); r != "" {
 					runs = appendRun(runs, diffRun{from: s.Seq, to: s.Seq, a: a, b: o, reason: r})
 				}
 			}
 		}
 		return diffStepMsg{req: d.req, runs: runs, scanned: len(idx)}
 	}
+}
+
+// diffVerdict is the compare view's one verdict on a seq: the first rule
+// that sets a (the viewer's) and b apart, wb being b's window (known: it
+// was read); "" when alike. Its scan, its rows and T's transcript ask it
+// alike, so a transcript counts what the view counts.
+func diffVerdict(a, b projection.Message, wb bucket.Window, known bool) string {
+	return projection.DiffReason(a, b, false, outsideOf(wb, known, a.Seq))
+}
+
+// outsideOf reports seq beyond window w; a window not read (known false)
+// holds every seq, as nothing says otherwise.
+func outsideOf(w bucket.Window, known bool, seq int64) bool {
+	return known && (w.PulledNothing() || seq < max(1, w.MinSeq) || seq > w.MaxSeq)
 }
 
 // appendRun adds r after runs, joining it to the last run when both are
@@ -259,11 +272,11 @@ func (t *Model) compareLine(seq int64, prefix string, width int) string {
 	other, _ := t.Message(seq, t.compareAs)
 	a, _ := t.describe(m)
 	b, _ := t.describe(other)
-	outB := t.outsideWindow(t.compareAs, seq)
-	if outB {
+	if t.outsideWindow(t.compareAs, seq) {
 		b = "⊘ not in " + projection.SingleLine(t.memberName(t.compareAs)) + "'s window"
 	}
-	return t.compareRow(prefix, a, b, projection.DiffReason(m, other, false, outB), width, seq == t.cursor)
+	wb, known := t.wins[t.compareAs]
+	return t.compareRow(prefix, a, b, diffVerdict(m, other, wb, known), width, seq == t.cursor)
 }
 
 // compareHeader names the two columns of the compare view above its rows.
@@ -282,10 +295,11 @@ func (t *Model) compareHeader(width int) string {
 // no row (the timeline is A's window), said in beyondNotes.
 func (t *Model) beyondCount() int64 {
 	wb, ok := t.wins[t.compareAs]
-	if !ok || !t.winOK || wb.PulledNothing() {
-		return 0 // B sees nothing: every seq of A's window is a difference of its own
+	if !ok || !t.winOK {
+		return 0
 	}
-	return max(0, min(wb.MaxSeq, t.minSeq()-1)-max(1, wb.MinSeq)+1) + max(0, wb.MaxSeq-max(wb.MinSeq, t.maxSeq()+1)+1)
+	before, after := projection.OnlySecondSees(t.win, wb) // none when B sees nothing: every seq of A's window differs then
+	return before.Len() + after.Len()
 }
 
 // beyondNotes say what B sees outside A's window: those seqs have no row
@@ -299,13 +313,14 @@ func (t *Model) beyondNotes() []string {
 	if wb.PulledNothing() {
 		return []string{"B: " + unpulledBanner(t.compareAs, t.cid)}
 	}
-	if from, to := max(1, wb.MinSeq), min(wb.MaxSeq, t.minSeq()-1); from <= to {
-		out = append(out, fmt.Sprintf("B also sees seqs %d–%d (%d), before A's window: %s", from, to, to-from+1,
-			projection.Explain(projection.Message{Seq: to, Viewer: t.viewer}, t.win, t.e.Loc)[0]))
+	before, after := projection.OnlySecondSees(t.win, wb)
+	if r := before; r.Len() > 0 {
+		out = append(out, fmt.Sprintf("B also sees seqs %d–%d (%d), before A's window: %s", r.From, r.To, r.Len(),
+			projection.Explain(projection.Message{Seq: r.To, Viewer: t.viewer}, t.win, t.e.Loc)[0]))
 	}
-	if from, to := max(wb.MinSeq, t.maxSeq()+1), wb.MaxSeq; from <= to {
-		out = append(out, fmt.Sprintf("B also sees seqs %d–%d (%d), after A's window: %s", from, to, to-from+1,
-			projection.Explain(projection.Message{Seq: from, Viewer: t.viewer}, t.win, t.e.Loc)[0]))
+	if r := after; r.Len() > 0 {
+		out = append(out, fmt.Sprintf("B also sees seqs %d–%d (%d), after A's window: %s", r.From, r.To, r.Len(),
+			projection.Explain(projection.Message{Seq: r.From, Viewer: t.viewer}, t.win, t.e.Loc)[0]))
 	}
 	return out
 }

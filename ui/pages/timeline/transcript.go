@@ -207,23 +207,29 @@ func (j transcriptJob) write(from, to int64) tea.Msg {
 		}
 		readers = toReaders(rs)
 	}
-	format := projection.TranscriptFormats[j.format]
-	head := projection.TranscriptHead{Store: st.Describe(), Conversation: j.cid, Viewer: j.viewer, ViewerName: j.viewerName,
-		Window: j.win, From: from, To: to, Captured: j.e.Now(), Version: j.e.Version, Zone: j.e.Loc}
+	head := projection.TranscriptHead{Context: st.Context(), Store: st.Describe(), Conversation: j.cid, Viewer: j.viewer,
+		ViewerName: j.viewerName, Window: j.win, From: from, To: to, Captured: j.e.Now(), Version: j.e.Version, Zone: j.e.Loc}
 	if j.compareAs != "" {
 		head.Compare, head.CompareName, head.CompareWindow = j.compareAs, j.otherName, j.otherWin
 	}
+	w := projection.TranscriptFormats[j.format].Writer(head)
 	var b strings.Builder
-	b.WriteString(format.Head(head))
 	rows := 0
 	runFrom, runTo := int64(0), int64(0)
 	flush := func() {
 		if runFrom == 0 {
 			return
 		}
-		m := projection.Message{Seq: runFrom, Hole: true}
-		b.WriteString(format.Row(head, projection.TranscriptRow{Message: m, Other: m, RunTo: runTo}))
-		rows, runFrom = rows+1, 0
+		for _, part := range j.holeParts(runFrom, runTo) {
+			m := projection.Message{Seq: part.From, Hole: true}
+			r := projection.TranscriptRow{Message: m, Other: m, RunTo: part.To}
+			if j.compareAs != "" {
+				r.Reason = diffVerdict(m, m, j.otherWin, j.compareWindowReadable)
+			}
+			b.WriteString(w.Row(r))
+			rows++
+		}
+		runFrom = 0
 	}
 	hole := func(a, z int64) {
 		if runFrom == 0 {
@@ -248,7 +254,7 @@ func (j transcriptJob) write(from, to int64) tea.Msg {
 					continue
 				}
 				flush()
-				b.WriteString(format.Row(head, j.row(m, slot, bk.DocID, lookup, readers)))
+				b.WriteString(w.Row(j.row(m, slot, bk.DocID, lookup, readers)))
 				rows++
 			}
 		}
@@ -261,7 +267,7 @@ func (j transcriptJob) write(from, to int64) tea.Msg {
 		hole(next, to)
 	}
 	flush()
-	b.WriteString(format.Foot(head))
+	b.WriteString(w.End())
 	path, err := j.createFile(from, to, b.String())
 	return transcriptWrittenMsg{path: path, from: from, to: to, rows: rows, err: err, compareRun: j.compareAs != ""}
 }
@@ -275,13 +281,28 @@ func (j transcriptJob) row(m projection.Message, slot bucket.StoredSlot, docID s
 		return r
 	}
 	r.Other = projection.View(slot, docID, j.compareAs, j.conv, lookup)
-	outside := !j.compareWindowReadable || m.Seq < max(1, j.otherWin.MinSeq) || m.Seq > j.otherWin.MaxSeq
-	if outside {
+	if outsideOf(j.otherWin, j.compareWindowReadable, m.Seq) {
 		r.Other = projection.Message{Seq: m.Seq, Hole: true}
 	}
 	r.OtherWhy = projection.Explain(r.Other, j.otherWin, j.e.Loc)
-	r.Reason = projection.DiffReason(m, r.Other, false, outside)
+	r.Reason = diffVerdict(m, r.Other, j.otherWin, j.compareWindowReadable)
 	return r
+}
+
+// holeParts cuts a run of holes where the second viewer's window starts
+// and ends, so that each part has one verdict of the compare view.
+func (j transcriptJob) holeParts(a, z int64) []projection.SeqRange {
+	if j.compareAs == "" || !j.compareWindowReadable || j.otherWin.PulledNothing() {
+		return []projection.SeqRange{{From: a, To: z}}
+	}
+	var out []projection.SeqRange
+	for _, cut := range []int64{max(1, j.otherWin.MinSeq), j.otherWin.MaxSeq + 1} {
+		if a < cut && cut <= z {
+			out = append(out, projection.SeqRange{From: a, To: cut - 1})
+			a = cut
+		}
+	}
+	return append(out, projection.SeqRange{From: a, To: z})
 }
 
 // createFile writes content to a new file in the transcript directory,

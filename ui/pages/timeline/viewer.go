@@ -78,7 +78,7 @@ func (t *Model) StopCompare() {
 // while it is not known).
 func (t *Model) outsideWindow(viewer string, seq int64) bool {
 	w, ok := t.wins[viewer]
-	return ok && (w.PulledNothing() || seq < max(1, w.MinSeq) || seq > w.MaxSeq)
+	return outsideOf(w, ok, seq)
 }
 
 // TakeWindow applies a viewer's window the timeline waits for: its
