@@ -24,8 +24,9 @@ const (
 )
 
 // heavyListOps seeds rows conversations of heavyViewer into st and lists
-// them at each latency: the UI's list (the newest slots of every row, the
-// newest buckets of the first screen's rows), and the windows read with
+// them at each latency: the UI's list to its first screen (the newest
+// slots of every row, the names and newest buckets of the rows on screen)
+// and until every row is named, and the windows read with
 // every newest bucket whole. traffic is the backend's own count of bytes
 // read (records included), nil where it keeps none.
 func heavyListOps(ctx context.Context, st *store.Store, counter *bench.Counting, traffic func() int64, latencies []time.Duration, rows int, say func(string)) ([]latencyOp, error) {
@@ -36,23 +37,36 @@ func heavyListOps(ctx context.Context, st *store.Store, counter *bench.Counting,
 	var out []latencyOp
 	for _, lat := range latencies {
 		counter.SetLatency(lat)
-		measure := func(name string, limit int64, run func() string) {
-			c0, b0, t0 := counter.Counts(), traffic(), time.Now()
-			note := run()
-			d := counter.Counts().Sub(c0)
-			out = append(out, latencyOp{Name: name, Latency: lat, RoundTrips: d.RoundTrips, Documents: d.Documents,
-				Bytes: traffic() - b0, Time: time.Since(t0), Limit: limit, Note: note})
+		type mark struct {
+			c bench.Counts
+			b int64
+			t time.Time
 		}
-		// The conversation, seq and seq_user documents, the newest slots
-		// of every row, the user and group names, the first screen's
-		// newest buckets whole.
-		measure(fmt.Sprintf("list of %d conversations", rows), 7, func() string {
-			sc := ui.NewScript(ctx, st, ui.Options{As: heavyViewer, TimeZone: time.UTC}, 120, 40)
+		now := func() mark { return mark{counter.Counts(), traffic(), time.Now()} }
+		add := func(name string, limit int64, from mark, note string) {
+			to := now()
+			d := to.c.Sub(from.c)
+			out = append(out, latencyOp{Name: name, Latency: lat, RoundTrips: d.RoundTrips, Documents: d.Documents,
+				Bytes: to.b - from.b, Time: to.t.Sub(from.t), Limit: limit, Note: note})
+		}
+		measure := func(name string, limit int64, run func() string) {
+			from := now()
+			add(name, limit, from, run())
+		}
+		// The first screen: the conversation, seq and seq_user documents,
+		// the newest slots of every row, the names and newest buckets of
+		// the rows on screen. Then the names of the rows below it.
+		from := now()
+		sc := ui.StartScript(ctx, st, ui.Options{As: heavyViewer, TimeZone: time.UTC}, 120, 40)
+		note := ""
+		sc.ListDrawn(func() {
 			if v := sc.Viewer(); v != heavyViewer {
-				return "viewing as " + v
+				note = "viewing as " + v
 			}
-			return ""
+			add(fmt.Sprintf("list of %d conversations: its first screen", rows), 7, from, note)
 		})
+		sc.Settle()
+		add("  and every row named", 9, from, note)
 		// The three collections and every newest bucket whole: the read
 		// the list made before, without the names.
 		measure("  its windows, every newest bucket whole", 4, func() string {

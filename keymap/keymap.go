@@ -24,8 +24,9 @@ type KeyMap struct {
 	// show only those.
 	NextDiff, PrevDiff, DiffOnly key.Binding
 
-	// Finding messages (issue 11): past a run of holes, by message ID.
-	NextMessage, PrevMessage, FindByID key.Binding
+	// Finding messages (issue 11): past a run of holes, by message ID;
+	// after a find by ID missed in the viewer's conversations, in all.
+	NextMessage, PrevMessage, FindByID, FindAll key.Binding
 
 	// Transcript writes what the viewer sees of a range to a file, for a ticket.
 	Transcript key.Binding
@@ -92,6 +93,7 @@ func Default() KeyMap {
 		NextMessage: b("}", "next message", "}"),
 		PrevMessage: b("{", "previous message", "{"),
 		FindByID:    b("I", "find by msg ID", "I"),
+		FindAll:     b("a", "find in all conversations", "a"),
 		Transcript:  b("T", "transcript to file", "T"),
 		Context:     b("X", "switch context", "X"),
 

@@ -17,17 +17,50 @@ import (
 )
 
 // Find by message ID: the ID is looked up as a client_msg_id, then as a
-// server_msg_id, across every conversation (store.FindMessage). Without an
-// index the status line says how many buckets the scan reads and shows its
-// progress; esc or ctrl+c cancels it. A hit opens its conversation at the
-// message, when the viewer has that conversation.
+// server_msg_id (store.FindMessage), in the open conversation first, then
+// in the viewer's conversations (the ticket names a user); a miss there
+// offers every conversation (FindAll). Without an index the status line
+// says how many buckets the scan reads and shows its progress; esc or
+// ctrl+c cancels it. A hit opens its conversation at the message, when
+// the viewer has that conversation.
 
 // finding is a find in flight.
 type finding struct {
 	req    common.ReqID
 	value  string
+	scoped bool // in the viewer's conversations only
 	cancel context.CancelFunc
 	events <-chan findEvent
+}
+
+// findScopes are where I looks, in turn: the open conversation, the
+// viewer's conversations; every conversation when there is no viewer.
+func (m *Model) findScopes() []store.FindScope {
+	var out []store.FindScope
+	if m.tl != nil {
+		out = append(out, store.FindScope{Conversation: m.tl.ID()})
+	}
+	if v := m.viewer(); v != "" {
+		out = append(out, store.FindScope{As: v})
+	}
+	if len(out) == 0 {
+		out = append(out, store.FindScope{})
+	}
+	return out
+}
+
+// findPrompt says where I looks first, and what a miss offers.
+func (m *Model) findPrompt() string {
+	v := m.viewer()
+	if v == "" {
+		return "find message by client or server msg ID: "
+	}
+	first := ""
+	if m.tl != nil {
+		first = " (" + projection.SingleLine(m.tl.ID()) + " first)"
+	}
+	return fmt.Sprintf("find msg ID in %s's conversations%s — %s: all: ", projection.SingleLine(v), first,
+		m.e.Keys.FindAll.Help().Key)
 }
 
 // findEvent is one report of a running find: a plan, progress, or the end.
@@ -41,7 +74,8 @@ type findEvent struct {
 	final       bool
 }
 
-func (m *Model) startFind(value string) tea.Cmd {
+// startFind looks for value in scopes, in turn.
+func (m *Model) startFind(value string, scopes []store.FindScope) tea.Cmd {
 	value = strings.TrimSpace(value)
 	if value == "" {
 		return nil
@@ -50,7 +84,11 @@ func (m *Model) startFind(value string) tea.Cmd {
 	req := m.e.NewReq()
 	ctx, cancel := context.WithCancel(m.e.Ctx)
 	events := make(chan findEvent, 8)
-	m.find = &finding{req: req, value: value, cancel: cancel, events: events}
+	scoped := false
+	for _, sc := range scopes {
+		scoped = scoped || sc != store.FindScope{}
+	}
+	m.find = &finding{req: req, value: value, scoped: scoped, cancel: cancel, events: events}
 	m.setStatus(fmt.Sprintf("finding %s…", projection.SingleLine(value)), false)
 	st := m.e.Store
 	go func() {
@@ -62,14 +100,16 @@ func (m *Model) startFind(value string) tea.Cmd {
 			case <-ctx.Done():
 			}
 		}
-		for _, field := range []string{store.FieldClientMsgID, store.FieldServerMsgID} {
-			found, _, err := st.FindMessage(ctx, field, value, store.FindOptions{
-				Plan:     func(p store.FindPlan) { send(findEvent{field: field, plan: &p}) },
-				Progress: func(done, total int) { send(findEvent{field: field, done: done, total: total}) },
-			})
-			if err != nil || len(found) > 0 {
-				send(findEvent{field: field, found: found, err: err, final: true})
-				return
+		for _, scope := range scopes {
+			for _, field := range []string{store.FieldClientMsgID, store.FieldServerMsgID} {
+				found, _, err := st.FindMessage(ctx, field, value, store.FindOptions{Scope: scope,
+					Plan:     func(p store.FindPlan) { send(findEvent{field: field, plan: &p}) },
+					Progress: func(done, total int) { send(findEvent{field: field, done: done, total: total}) },
+				})
+				if err != nil || len(found) > 0 {
+					send(findEvent{field: field, found: found, err: err, final: true})
+					return
+				}
 			}
 		}
 		send(findEvent{final: true})
@@ -111,13 +151,14 @@ func (m *Model) findEvent(ev findEvent) tea.Cmd {
 			projection.SingleLine(f.value), ev.field, ev.done, ev.total, m.e.Keys.Back.Help().Key), false)
 	case ev.final:
 		m.find = nil
-		return m.found(f.value, ev)
+		return m.found(f, ev)
 	}
 	return waitFind(f.events)
 }
 
 // found opens the conversation of the first hit at its seq.
-func (m *Model) found(value string, ev findEvent) tea.Cmd {
+func (m *Model) found(f *finding, ev findEvent) tea.Cmd {
+	value := f.value
 	switch {
 	case errors.Is(ev.err, context.Canceled):
 		m.setStatus("find cancelled", false)
@@ -125,29 +166,35 @@ func (m *Model) found(value string, ev findEvent) tea.Cmd {
 	case ev.err != nil:
 		m.setStatus("find failed: "+ev.err.Error(), true)
 		return nil
+	case len(ev.found) == 0 && f.scoped:
+		m.findWider = value
+		// What to do first: a narrow status line cuts the end (L has it whole).
+		m.setStatus(fmt.Sprintf("not in %s's conversations (%s: search all): no message has client or server msg ID %s",
+			projection.SingleLine(m.viewer()), m.e.Keys.FindAll.Help().Key, projection.SingleLine(value)), true)
+		return nil
 	case len(ev.found) == 0:
 		m.setStatus(fmt.Sprintf("no stored message has client or server msg ID %s", projection.SingleLine(value)), true)
 		return nil
 	}
-	f := ev.found[0]
-	where := fmt.Sprintf("%s seq %d (bucket %s slot %d)", projection.SingleLine(f.ConversationID), f.Seq,
-		projection.SingleLine(f.DocID), f.Slot)
+	hit := ev.found[0]
+	where := fmt.Sprintf("%s seq %d (bucket %s slot %d)", projection.SingleLine(hit.ConversationID), hit.Seq,
+		projection.SingleLine(hit.DocID), hit.Slot)
 	if n := len(ev.found) - 1; n > 0 {
 		where += fmt.Sprintf(", and %d more slots", n)
 	}
 	items := m.list.Items()
 	for i := range items {
 		it := &items[i]
-		if it.Sum.ConversationID != f.ConversationID {
+		if it.Sum.ConversationID != hit.ConversationID {
 			continue
 		}
 		m.setStatus("found by "+ev.field+" in "+where, false)
-		m.list.Select(f.ConversationID) // the list shows what is open
-		if m.tl == nil || m.tl.ID() != f.ConversationID {
+		m.list.Select(hit.ConversationID) // the list shows what is open
+		if m.tl == nil || m.tl.ID() != hit.ConversationID {
 			m.tl = timeline.New(m.e, conversation(it), m.list.Owner(), m.list.Names())
 		}
 		m.focus = paneTimeline
-		return m.tl.JumpTo(f.Seq)
+		return m.tl.JumpTo(hit.Seq)
 	}
 	// What to do first: a narrow status line cuts the end (L has it whole).
 	m.setStatus(fmt.Sprintf("not a conversation of %s (%s: view as a member): found by %s in %s",

@@ -36,8 +36,12 @@ func TestFindOpensTheMessage(t *testing.T) {
 	d.keys("I")
 	d.typeText("nobody-sent-this")
 	d.keys("enter")
+	if !strings.Contains(d.m.status, "not in alice's conversations (a: search all): no message has client or server msg ID nobody-sent-this") {
+		t.Errorf("find of an unknown ID in scope: status %q", d.m.status)
+	}
+	d.keys("a")
 	if !strings.Contains(d.m.status, "no stored message has client or server msg ID nobody-sent-this") {
-		t.Errorf("find of an unknown ID: status %q", d.m.status)
+		t.Errorf("find of an unknown ID everywhere: status %q", d.m.status)
 	}
 }
 

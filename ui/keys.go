@@ -4,6 +4,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/ui/components/lineinput"
 
 	"github.com/chatlens/chatlens/ui/pages/list"
@@ -50,6 +51,12 @@ func (m *Model) routeKey(k tea.KeyMsg) tea.Cmd {
 		return cmd
 	}
 	m.status = ""
+	if wider := m.findWider; wider != "" {
+		m.findWider = "" // offered until the next key
+		if key.Matches(k, keys.FindAll) {
+			return m.startFind(wider, []store.FindScope{{}})
+		}
+	}
 	switch {
 	case key.Matches(k, keys.Quit):
 		return m.quit()
@@ -72,7 +79,7 @@ func (m *Model) routeKey(k tea.KeyMsg) tea.Cmd {
 		m.startInput(inViewAs, "view as user ID: ", "")
 		return nil
 	case key.Matches(k, keys.FindByID):
-		m.startInput(inFindID, "find message by client or server msg ID: ", "")
+		m.startInput(inFindID, m.findPrompt(), "")
 		return nil
 	case key.Matches(k, keys.Context):
 		m.openContexts()
@@ -261,7 +268,7 @@ func (m *Model) submitInput(purpose lineinput.Purpose, value string) tea.Cmd {
 	case inSearch:
 		return m.tl.Search(value)
 	case inFindID:
-		return m.startFind(value)
+		return m.startFind(value, m.findScopes())
 	case inTranscript:
 		return m.tl.Transcript(value)
 	}

@@ -56,6 +56,9 @@ type Model struct {
 	list list.Model
 	tl   *timeline.Model
 	find *finding // a find by message ID in flight (find.go)
+	// findWider is the ID a find missed in the viewer's conversations,
+	// until the next key: FindAll looks in every conversation.
+	findWider string
 
 	overlay    overlay
 	confirm    confirm.Model

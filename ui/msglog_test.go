@@ -67,6 +67,10 @@ func TestCutNoticesAreInTheLog(t *testing.T) {
 	d.keys("I")
 	d.typeText("bc-1")
 	d.keys("enter")
+	if last := strings.TrimSpace(lastLine(d)); !strings.HasPrefix(last, "not in alice's conversations (a: search all)") {
+		t.Errorf("the status line after a miss in alice's conversations starts %q, want what to do first", last)
+	}
+	d.keys("a")
 	if last := strings.TrimSpace(lastLine(d)); !strings.HasPrefix(last, "not a conversation of alice (u: view as a member)") {
 		t.Errorf("the status line starts %q, want what to do first", last)
 	}

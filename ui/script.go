@@ -19,19 +19,44 @@ import (
 type Script struct {
 	m       *Model
 	replies chan tea.Msg
-	running int // commands started whose reply has not come back
+	running int    // commands started whose reply has not come back
+	drawn   func() // ListDrawn's, until the list is drawn
 }
 
 // NewScript opens the UI on st as opts.As (the default key bindings, no
 // colour) at width x height, and settles the first screen.
 func NewScript(ctx context.Context, st *store.Store, opts Options, width, height int) *Script {
+	s := StartScript(ctx, st, opts, width, height)
+	s.Settle()
+	return s
+}
+
+// StartScript is NewScript returning at once, its reads under way
+// (ListDrawn, Settle).
+func StartScript(ctx context.Context, st *store.Store, opts Options, width, height int) *Script {
 	theme, _ := themes.Get("none")
 	s := &Script{m: newModel(ctx, st, opts, theme, keymap.Default()), replies: make(chan tea.Msg, 64)}
 	s.start(s.m.Init())
 	s.deliver(tea.WindowSizeMsg{Width: width, Height: height})
-	s.Settle()
 	return s
 }
+
+// ListDrawn takes replies until the list draws its first screen (or
+// nothing is running): how long a user waits to see it, while the rows
+// below it may still be filled behind it. then runs the moment it is
+// drawn, before the commands that update started.
+func (s *Script) ListDrawn(then func()) {
+	s.drawn = then
+	for s.running > 0 && s.drawn != nil {
+		s.land(<-s.replies)
+	}
+	if s.drawn != nil {
+		s.drawn()
+		s.drawn = nil
+	}
+}
+
+func (s *Script) listShown() bool { return !s.m.list.Loading() && len(s.m.list.Items()) > 0 }
 
 // Keys types each key (a key name, or runes) and settles after each.
 func (s *Script) Keys(keys ...string) {
@@ -97,6 +122,10 @@ func (s *Script) Viewer() string { return s.m.viewer() }
 
 func (s *Script) deliver(msg tea.Msg) {
 	_, cmd := s.m.Update(msg)
+	if s.drawn != nil && s.listShown() {
+		s.drawn()
+		s.drawn = nil
+	}
 	s.start(cmd)
 }
 

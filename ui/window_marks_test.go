@@ -97,7 +97,7 @@ func TestGoldenPulledNothing(t *testing.T) {
 	s.keys("u")
 	s.typeText("zed")
 	s.keys("enter")
-	s.waitFor("is pulled nothing")
+	s.waitFor("is pulled nothing", "no conversations") // the timeline's window, then zed's list
 	s.check()
 }
 
@@ -109,7 +109,7 @@ func TestGoldenWindowEnd(t *testing.T) {
 	s.keys("u")
 	s.typeText("dave")
 	s.keys("enter")
-	s.waitFor("end of window")
+	s.waitFor("end of window", "Team (20)") // the timeline's window, then dave's list
 	s.check()
 }
 

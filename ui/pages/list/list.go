@@ -28,6 +28,9 @@ type Item struct {
 	// PreviewQuoted is the slot Preview quotes when it came in the same
 	// bucket read (rule 5 for the preview); nil otherwise.
 	PreviewQuoted *bucket.StoredSlot
+	// pending: read in order but not filled yet (a row below the first
+	// screen, its name still to land): Name is its ID, no preview.
+	pending bool
 }
 
 // Model is the conversations of one owner. Open and Search ask the root
@@ -316,6 +319,9 @@ func (l *Model) row(it *Item, selected bool) []string {
 	head := marker + typeMarker(it.Sum.ConversationID) + " " + projection.SingleLine(it.Name)
 	head = projection.Truncate(head, width-projection.Width(unread)) + unread
 	preview := "    "
+	if it.pending && it.Preview == nil {
+		preview += "…"
+	}
 	if it.Preview != nil {
 		// A quote of anything but PreviewQuoted stays unresolved: the
 		// preview shows it by seq, never its stored text (see projection.View).

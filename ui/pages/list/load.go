@@ -5,7 +5,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 
@@ -17,11 +16,12 @@ import (
 // Reading the conversation list: whole, or after a switch of viewer,
 // reusing what the list shown already holds.
 
-// KeepNewest bounds the newest buckets the list reads whole and holds for
-// the timeline to reuse (the first rows, in list order): a list of
-// thousands of conversations reads only the newest slots of the others
-// (store.ListOptions.WholeNewest), for their preview (Window.Newest). Opening one beyond it reads its newest
-// bucket again, in the same single find as the one before it.
+// KeepNewest bounds the lists whose windows read every newest bucket
+// whole, for the timeline to reuse; a list of more conversations reads
+// only the newest slots of each (store.ListOptions.WholeNewest), for its
+// end and preview (Window.Newest), and the newest buckets of the rows on
+// its first screen whole (fillScreen). Opening a row beyond them reads its
+// newest bucket again, in the same single find as the one before it.
 const KeepNewest = 64
 
 type listLoadedMsg struct {
@@ -69,15 +69,26 @@ func readViewer(e *common.Common, req common.ReqID, owner string, r listReuse) t
 }
 
 // loadList reads owner's conversations in a constant number of round trips
-// however many there are: the conversation documents, the windows (seq,
-// seq_user, and one find of every newest bucket), the user and group names.
-// Past KeepNewest conversations, the windows read only each newest
-// bucket's last slots, and one more find (after the cache) reads the
-// newest buckets of the first KeepNewest rows whole, for the timeline to
-// reuse. When a cache knew the max seqs, no newest bucket came with the
-// windows: that find reads them.
+// however many there are. First their order: the conversation documents
+// and the windows (seq, seq_user, and one find of every newest bucket),
+// each row's end and newest message; past KeepNewest conversations, the
+// windows read only each newest bucket's last slots. Then the rows on
+// screen (fillScreen): their names, and one more find of their newest
+// buckets whole when the windows did not read them, for the timeline to
+// reuse; the list is drawn. The names of the other rows land after it
+// (readRest).
 func loadList(e *common.Common, req common.ReqID, owner string) tea.Cmd {
 	return loadListReusing(e, req, owner, listReuse{}, nil)
+}
+
+// listOrderedMsg is a list read in order, its rows not filled yet.
+type listOrderedMsg struct {
+	req          common.ReqID
+	owner        string
+	items        []Item // pending: their IDs, windows and peers only
+	fromMessages bool
+	reuse        listReuse
+	err          error
 }
 
 // loadListReusing is loadList from the new owner's records read already
@@ -85,7 +96,6 @@ func loadList(e *common.Common, req common.ReqID, owner string) tea.Cmd {
 // seq documents, newest buckets and names of what is new to the list.
 func loadListReusing(e *common.Common, req common.ReqID, owner string, r listReuse, recs *store.ViewerRecords) tea.Cmd {
 	return func() tea.Msg {
-		fail := func(err error) tea.Msg { return listLoadedMsg{req: req, owner: owner, err: err} }
 		var sums []store.ConversationSummary
 		var err error
 		if recs == nil {
@@ -94,66 +104,13 @@ func loadListReusing(e *common.Common, req common.ReqID, owner string, r listReu
 			sums, err = e.Store.ConversationsReusing(e.Ctx, recs, r.known, store.ListOptions{WholeNewest: KeepNewest})
 		}
 		if err != nil {
-			return fail(err)
+			return listOrderedMsg{req: req, owner: owner, err: err}
 		}
 		items := make([]Item, len(sums))
-		userIDs, groupIDs := []string{owner}, []string(nil)
-		var unread []bucket.Window // first rows whose newest bucket was not read
 		for i, s := range sums {
-			items[i] = Item{Sum: s, Peer: store.PeerOf(s.Conversation, owner)}
-			if items[i].Peer != "" {
-				userIDs = append(userIDs, items[i].Peer)
-			}
-			if g := store.GroupOf(s.ConversationID); g != "" {
-				groupIDs = append(groupIDs, g)
-			}
-			if i < KeepNewest && s.Last == nil && s.Window.MaxSeq > 0 {
-				unread = append(unread, s.Window)
-			}
+			items[i] = Item{Sum: s, Peer: store.PeerOf(s.Conversation, owner), Name: s.ConversationID, pending: true}
 		}
-		users, err := namesOf(userIDs, r.names, func(ids []string) (map[string]string, error) { return e.Store.UserNames(e.Ctx, ids) })
-		if err != nil {
-			return fail(err)
-		}
-		groups, err := namesOf(groupIDs, r.groups, func(ids []string) (map[string]string, error) { return e.Store.GroupNames(e.Ctx, ids) })
-		if err != nil {
-			return fail(err)
-		}
-		newest := map[string]*bucket.Bucket{}
-		if len(unread) > 0 {
-			// Previews are a nicety: without them the list still works.
-			if bs, err := e.Store.NewestBuckets(e.Ctx, unread); err == nil {
-				newest = bs
-			}
-		}
-		for i := range items {
-			it := &items[i]
-			it.Name = store.ConversationName(it.Sum.Conversation, owner, users, groups)
-			last := it.Sum.Last
-			if last == nil {
-				last = newest[it.Sum.ConversationID]
-			}
-			if last != nil {
-				if seq := last.LastFilledSeq(); seq > 0 && seq <= it.Sum.Window.MaxSeq {
-					slot := last.Slots[bucket.SlotIndex(seq)] // a copy: the bucket may go
-					it.Preview, it.PreviewDoc = &slot, last.DocID
-					// A quote of a seq in the same bucket can be checked for
-					// free; any other shows by seq only in the preview.
-					if q, ok := projection.QuotedBy(slot); ok && bucket.BucketIndex(q) == last.Index {
-						quoted := last.Slots[bucket.SlotIndex(q)]
-						it.PreviewQuoted = &quoted
-					}
-				}
-			} else if n := it.Sum.Window.Newest; n != nil {
-				// Below the first rows: the newest message the list read.
-				it.Preview, it.PreviewDoc = n, bucket.DocIDForSeq(it.Sum.ConversationID, n.Seq)
-			}
-			it.Sum.Last = nil
-			if i < KeepNewest {
-				it.Sum.Last = last // for the timeline to reuse
-			}
-		}
-		return listLoadedMsg{req: req, owner: owner, items: items, names: users, groups: groups,
+		return listOrderedMsg{req: req, owner: owner, items: items, reuse: r,
 			fromMessages: len(sums) > 0 && sums[0].FromMessages}
 	}
 }
@@ -210,7 +167,7 @@ func (l *Model) Retry() tea.Cmd {
 // under winReq (Landed.Window).
 func (l *Model) SwitchOwner(id string, names map[string]string, at *bucket.Window, winReq common.ReqID) tea.Cmd {
 	l.owner = id
-	r := listReuse{known: map[string]bucket.Window{}, names: map[string]string{}, groups: l.groups, winReq: winReq, at: at}
+	r := listReuse{known: map[string]bucket.Window{}, names: map[string]string{}, groups: maps.Clone(l.groups), winReq: winReq, at: at}
 	if l.err == nil && !l.loading {
 		for _, it := range l.items {
 			r.known[it.Sum.ConversationID] = it.Sum.Window
@@ -247,6 +204,15 @@ func (l *Model) Reply(msg tea.Msg, open string) (res Landed, ok bool) {
 		res.Cmd = l.firstViewer(msg)
 	case ViewerReadMsg:
 		res.Window, res.Cmd = l.viewerRead(msg)
+	case listOrderedMsg:
+		if msg.req != l.req {
+			return res, true // a list for a viewer already left
+		}
+		if msg.err != nil {
+			l.loading, l.err = false, msg.err
+			return res, true
+		}
+		res.Cmd = fillScreen(l.e, msg.req, msg, l.onScreen(msg.items, open, msg.fromMessages))
 	case listLoadedMsg:
 		if msg.req != l.req {
 			return res, true // a list for a viewer already left
@@ -260,10 +226,12 @@ func (l *Model) Reply(msg tea.Msg, open string) (res Landed, ok bool) {
 			l.fromMessages = msg.fromMessages
 			res.Names = msg.names
 			l.warnUnknownOwner(msg)
-			res.Cmd = l.loadNotices()
+			res.Cmd = tea.Batch(readRest(l.e, msg.req, l.items, l.owner, l.names, l.groups), l.loadNotices())
 		}
 	case noticesLoadedMsg:
 		l.noticesLoaded(msg)
+	case RestMsg:
+		res.Names = l.restLanded(msg)
 	default:
 		return res, false
 	}

@@ -50,8 +50,12 @@ func newPage(t testing.TB, st *store.Store, viewer string, width, height int) *p
 	e.UseStore(st)
 	p := &page{t: t, e: e, list: list.New(e, viewer)}
 	p.w, p.h = paneSize(width, height)
-	if _, ok := p.list.Reply(p.list.Load()(), ""); !ok || p.list.Err() != nil {
-		t.Fatalf("%s's list: %v", viewer, p.list.Err())
+	for cmd := p.list.Load(); cmd != nil; { // the order, the first screen, the rest
+		res, ok := p.list.Reply(cmd(), "")
+		if !ok || p.list.Err() != nil {
+			t.Fatalf("%s's list: %v", viewer, p.list.Err())
+		}
+		cmd = res.Cmd
 	}
 	return p
 }
