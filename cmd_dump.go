@@ -59,7 +59,7 @@ func (c *dumpCmd) dump(ctx context.Context, s *session, st *store.Store) error {
 	}
 	w := ws[c.Conversation]
 	if w.PulledNothing() {
-		fmt.Fprintln(s.stderr, "chatlens: "+oneLine(store.UnpulledNote(c.As, c.Conversation)))
+		fmt.Fprintln(s.stderr, "chatlens: "+oneLine(store.UnpulledNote(c.As, *w)))
 		// A transcript still says so for the ticket: its header, no row.
 		out := &dumpPrinter{s: s, c: c, w: w}
 		if err := out.head(ctx, st, 0, 0); err != nil {

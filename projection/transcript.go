@@ -50,7 +50,7 @@ type TranscriptRow struct {
 // range, then the start, then the end.
 func WindowReasons(viewer string, w bucket.Window) []string {
 	if w.PulledNothing() {
-		return []string{SingleLine(viewer + " sees nothing: they own no conversation document for it, so OpenIM's pull gives their devices none of it (not a member, the app admin, or never added)")}
+		return []string{SingleLine(viewer + " sees nothing: " + w.UnpulledReason(viewer))}
 	}
 	out := []string{fmt.Sprintf("%s sees seq %d-%d", viewer, max(1, w.MinSeq), w.MaxSeq)}
 	if why := StartWords(w); why != "" {

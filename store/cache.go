@@ -39,7 +39,13 @@ type UserSeqsCache interface {
 }
 
 // CachedUserSeqs are a user's cached seq_user values, keyed by
-// conversation; a miss (or a key being rebuilt) is absent.
+// conversation; a miss (or a key being rebuilt) is absent. UnreadableMin
+// holds, by conversation, a SEQ_USER_MIN key that answered with an error
+// (WRONGTYPE: not a hash), which makes the server's pull skip it.
 type CachedUserSeqs struct {
 	Min, Max, Read map[string]int64
+	UnreadableMin  map[string]KeyError
 }
+
+// KeyError is a cache key and the error Redis answered a read of it with.
+type KeyError struct{ Key, Err string }

@@ -131,9 +131,9 @@ func (s *Store) ViewerWarnings(ctx context.Context, uid, cid string) ([]string, 
 	return append(out, fmt.Sprintf("%q is not a member of %s: this is what a non-member would be shown", uid, cid)), nil
 }
 
-// UnpulledNote says, in one line, why uid is shown nothing of cid (a window
-// with NoConversation): what OpenIM's pull gives that user's devices.
-func UnpulledNote(uid, cid string) string {
-	return fmt.Sprintf("%q has no conversation document for %s, so OpenIM pulls nothing of it to their devices (not a member, the app admin, or never added): nothing to show",
-		uid, cid)
+// UnpulledNote says, in one line, why uid is shown nothing of w's
+// conversation (a window that PulledNothing): OpenIM's pull gives that
+// user's devices none of it.
+func UnpulledNote(uid string, w bucket.Window) string {
+	return fmt.Sprintf("%q is pulled nothing of %s: %s: nothing to show", uid, w.Cid, w.UnpulledReason(fmt.Sprintf("%q", uid)))
 }

@@ -161,6 +161,7 @@ func capTo(w *bucket.Window, conv bucket.Conversation, userMax int64) {
 func newWindow(cid string, seqMin int64, su userSeqs) *bucket.Window {
 	return &bucket.Window{Cid: cid, MinSeq: max(1, seqMin, su.MinSeq), ReadSeq: su.ReadSeq,
 		SeqMinSeq: seqMin, UserMinSeq: su.MinSeq, UserMaxSeq: su.MaxSeq, UserMinCached: su.minCached,
+		UnreadableMinKey: su.unreadableMin.Key, UnreadableMinErr: su.unreadableMin.Err,
 		SeqUserDocs: su.docs, SeqUserNote: su.note()}
 }
 

@@ -61,6 +61,7 @@ type userSeqs struct {
 	first, last          *bucket.SeqUser
 	minCached, maxCached bool
 	readCached           bool
+	unreadableMin        KeyError // SEQ_USER_MIN answered an error
 }
 
 // userSeqsOf reads uid's values of cid from read as the server does.
@@ -89,6 +90,7 @@ func userSeqsOf(uid, cid string, read *readSeqUsers) userSeqs {
 	if v, ok := read.cached.Read[cid]; ok {
 		u.ReadSeq, u.readCached = v, true
 	}
+	u.unreadableMin = read.cached.UnreadableMin[cid]
 	return u
 }
 

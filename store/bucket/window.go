@@ -50,6 +50,12 @@ type Window struct {
 	// UserMinCached: UserMinSeq is the server's Redis key SEQ_USER_MIN,
 	// which it reads before the seq_user document.
 	UserMinCached bool
+	// UnreadableMinKey is the Redis key SEQ_USER_MIN:<cid>:<uid> when it
+	// answered the server's read with an error (a string, not the hash
+	// rockscache keeps: WRONGTYPE), UnreadableMinErr that error; the server
+	// then skips the conversation in this user's pull (controller/msg.go
+	// GetMsgBySeqsRange and GetMsgBySeqs return GetUserMinSeq's error).
+	UnreadableMinKey, UnreadableMinErr string
 	// SeqUserDocs is how many seq_user documents the user has for Cid.
 	// OpenIM's index on the pair is not unique; with more than one,
 	// SeqUserNote says which the server reads each value from.
@@ -98,9 +104,21 @@ func (w Window) StartReason() string {
 // PulledNothing: OpenIM's pull skips the conversation for this user, so
 // their devices are given nothing of it (a non-member, the app admin): no
 // conversation document, and not a notification conversation, which the
-// pull reads without one (internal/rpc/msg/sync_msg.go PullMessageBySeqs).
+// pull reads without one; or a SEQ_USER_MIN key the server cannot read
+// (internal/rpc/msg/sync_msg.go PullMessageBySeqs logs the error and
+// continues). UnpulledReason says which.
 func (w Window) PulledNothing() bool {
-	return w.NoConversationDoc && !IsNotificationConversation(w.Cid)
+	return w.UnreadableMinKey != "" || w.NoConversationDoc && !IsNotificationConversation(w.Cid)
+}
+
+// UnpulledReason says, in words, why OpenIM pulls uid nothing of the
+// window's conversation: every screen and command that says so uses it.
+func (w Window) UnpulledReason(uid string) string {
+	if w.UnreadableMinKey != "" {
+		return fmt.Sprintf("Redis key %s is not the hash the server reads (%s): its pull skips this conversation (sync_msg.go PullMessageBySeqs)",
+			w.UnreadableMinKey, w.UnreadableMinErr)
+	}
+	return uid + " owns no conversation document for it, so OpenIM's pull skips it (not a member, the app admin, or never added)"
 }
 
 // IsNotificationConversation reports an "n_" conversation, the one OpenIM

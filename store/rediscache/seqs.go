@@ -49,12 +49,23 @@ func (c *Cache) UserSeqs(ctx context.Context, uid string, cids []string) (store.
 			keys = append(keys, key(cid, uid))
 		}
 	}
-	vals, err := c.hgetAll(ctx, "read SEQ_USER_*", keys, fieldValue, fieldLockUntil)
+	vals, replyErrs, err := c.hmgetEach(ctx, "read SEQ_USER_*", keys, fieldValue, fieldLockUntil)
 	if err != nil {
 		return store.CachedUserSeqs{}, err
 	}
 	n := len(cids)
-	return store.CachedUserSeqs{Min: byCid(cids, vals[:n]), Max: byCid(cids, vals[n:2*n]), Read: byCid(cids, vals[2*n:])}, nil
+	got := store.CachedUserSeqs{Min: byCid(cids, vals[:n]), Max: byCid(cids, vals[n:2*n]), Read: byCid(cids, vals[2*n:])}
+	// The server's GetUserMinSeq fails on such a key (a rockscache HGET
+	// answering WRONGTYPE) and its pull skips the conversation.
+	for i, cid := range cids {
+		if e := replyErrs[i]; e != "" {
+			if got.UnreadableMin == nil {
+				got.UnreadableMin = map[string]store.KeyError{}
+			}
+			got.UnreadableMin[cid] = store.KeyError{Key: keys[i], Err: e}
+		}
+	}
+	return got, nil
 }
 
 // ReadSeqsOf reads SEQ_USER_READ:<cid>:<uid> of every uid in one pipeline,
@@ -73,11 +84,20 @@ func (c *Cache) ReadSeqsOf(ctx context.Context, cid string, uids []string) (map[
 
 // hgetAll runs HMGET key fields... for every key in one pipeline and returns,
 // per key, the first field as a number, or -1 when it is absent, not a
-// number, or a later field (lockUntil) is present.
+// number, a later field (lockUntil) is present, or Redis answered the key
+// with an error (WRONGTYPE).
 func (c *Cache) hgetAll(ctx context.Context, op string, keys []string, fields ...string) ([]int64, error) {
+	out, _, err := c.hmgetEach(ctx, op, keys, fields...)
+	return out, err
+}
+
+// hmgetEach is hgetAll that also returns, per key, the error Redis
+// answered it with ("" when none).
+func (c *Cache) hmgetEach(ctx context.Context, op string, keys []string, fields ...string) ([]int64, []string, error) {
 	out := make([]int64, len(keys))
+	replyErrs := make([]string, len(keys))
 	if len(keys) == 0 {
-		return out, nil
+		return out, replyErrs, nil
 	}
 	ctx, cancel := c.bound(ctx)
 	defer cancel()
@@ -88,15 +108,19 @@ func (c *Cache) hgetAll(ctx context.Context, op string, keys []string, fields ..
 		}
 	})
 	if err != nil && !isReplyError(err) {
-		return nil, c.fail(op, err)
+		return nil, nil, c.fail(op, err)
 	}
 	for i, cmd := range cmds {
 		out[i] = -1
 		vals, err := cmd.Result()
 		if err != nil && !isReplyError(err) {
-			return nil, c.fail(op, err)
+			return nil, nil, c.fail(op, err)
 		}
-		if err != nil || len(vals) != len(fields) || !allNil(vals[1:]) {
+		if err != nil {
+			replyErrs[i] = err.Error()
+			continue
+		}
+		if len(vals) != len(fields) || !allNil(vals[1:]) {
 			continue
 		}
 		s, ok := vals[0].(string)
@@ -110,7 +134,7 @@ func (c *Cache) hgetAll(ctx context.Context, op string, keys []string, fields ..
 		}
 		out[i] = n
 	}
-	return out, nil
+	return out, replyErrs, nil
 }
 
 func allNil(vals []any) bool {

@@ -311,7 +311,7 @@ func (t *Model) beyondNotes() []string {
 	}
 	var out []string
 	if wb.PulledNothing() {
-		return []string{"B: " + unpulledBanner(t.compareAs, t.cid)}
+		return []string{"B: " + unpulledBanner(t.compareAs, wb)}
 	}
 	before, after := projection.OnlySecondSees(t.win, wb)
 	if r := before; r.Len() > 0 {

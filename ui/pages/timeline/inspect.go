@@ -62,7 +62,7 @@ func (t *Model) inspectLines() []string {
 	add("doc_id      %s", b.DocID)
 	add("slot index  %d   seq %d   from cache: %v", bucket.SlotIndex(s.Seq), s.Seq, s.Cached)
 	if t.win.PulledNothing() {
-		add("window      %s sees nothing: no conversation document of theirs, so OpenIM pulls them none of it", t.viewer)
+		add("window      %s sees nothing: %s", t.viewer, t.win.UnpulledReason(t.viewer))
 	} else {
 		add("window      %s sees seq %d-%d", t.viewer, t.minSeq(), t.maxSeq())
 	}
@@ -145,7 +145,7 @@ func (t *Model) seenBy(viewer, side string, why bool) []string {
 	add("%sas %s sees it:", side, viewer)
 	m, _ := t.Message(t.cursor, viewer)
 	if w, ok := t.wins[viewer]; ok && viewer != t.viewer && w.PulledNothing() {
-		add("  nothing: they own no conversation document for it, so OpenIM pulls them none of it")
+		add("  nothing: %s", w.UnpulledReason(viewer))
 	} else if viewer != t.viewer && t.outsideWindow(viewer, t.cursor) {
 		add("  nothing: the seq is outside their window")
 	} else {

@@ -69,8 +69,8 @@ func (t *Model) NothingUnderCursor() bool {
 	keys := t.e.Keys
 	switch {
 	case t.win.PulledNothing() && t.compareAs == "":
-		t.say(fmt.Sprintf("%s is shown nothing of %s (no conversation document: OpenIM pulls them none of it); %s to view as someone else",
-			projection.SingleLine(t.viewer), projection.SingleLine(t.cid), common.KeyName(keys.ViewAsAny)), false)
+		t.say(fmt.Sprintf("%s is shown nothing of %s (%s); %s to view as someone else",
+			projection.SingleLine(t.viewer), projection.SingleLine(t.cid), projection.SingleLine(t.win.UnpulledReason(t.viewer)), common.KeyName(keys.ViewAsAny)), false)
 		return true
 	case t.compareAs != "" && t.diffOnly && t.diffs.runAt(t.cursor) < 0:
 		// "Differences only" draws no row under the cursor (none found, or

@@ -79,12 +79,11 @@ func (t *Model) endLine() string {
 	return fmt.Sprintf("── end of window: %s = %d (%s) · chat to %d ──", t.win.CapField, t.win.CapSeq, why, t.win.EndSeq)
 }
 
-// unpulledBanner says who is pulled nothing of cid and why: they own no
-// conversation document for it.
-func unpulledBanner(viewer, cid string) string {
-	return projection.SingleLine(fmt.Sprintf("%s is pulled nothing of %s: %s owns no conversation document for it, so OpenIM's pull skips it "+
-		"(not a member, the app admin, or never added) and their devices show none of it, as dump shows nothing",
-		viewer, cid, viewer))
+// unpulledBanner says who is pulled nothing of w's conversation and why
+// (bucket.Window.UnpulledReason).
+func unpulledBanner(viewer string, w bucket.Window) string {
+	return projection.SingleLine(fmt.Sprintf("%s is pulled nothing of %s: %s and their devices show none of it, as dump shows nothing",
+		viewer, w.Cid, w.UnpulledReason(viewer)))
 }
 
 // scrollTo moves the top so that the cursor's group is on screen,
@@ -209,7 +208,7 @@ func (t *Model) View() string {
 	case t.err != nil && !t.rowAt(t.cursor):
 		lines = append(lines, t.errorLines(width)...)
 	case t.winOK && t.win.PulledNothing():
-		for _, l := range common.WrapWords(unpulledBanner(t.viewer, t.cid), width) {
+		for _, l := range common.WrapWords(unpulledBanner(t.viewer, t.win), width) {
 			lines = append(lines, th.Warn.Render(l))
 		}
 	case t.empty():
