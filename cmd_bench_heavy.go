@@ -66,7 +66,7 @@ func heavyListOps(ctx context.Context, st *store.Store, counter *bench.Counting,
 			add(fmt.Sprintf("list of %d conversations: its first screen", rows), 7, from, note)
 		})
 		sc.Settle()
-		add("  and every row named", 9, from, note)
+		add("  and every row named", 10, from, note) // and the notification section's max seqs
 		// The three collections and every newest bucket whole: the read
 		// the list made before, without the names.
 		measure("  its windows, every newest bucket whole", 4, func() string {

@@ -167,7 +167,7 @@ func uiOps(ctx context.Context, st *store.Store, counter *bench.Counting, lat ti
 	// documents, the newest bucket of each (4 conversations, one find), the
 	// user and the group names: six collections, one find each (no portable
 	// shape reads two collections in one request).
-	measure("open the conversation list", 6, func() (int, string) {
+	measure("open the conversation list", 7, func() (int, string) {
 		sc = ui.NewScript(ctx, st, ui.Options{As: latencyViewer, TimeZone: time.UTC}, width, height)
 		return 0, ""
 	})

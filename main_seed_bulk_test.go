@@ -44,7 +44,13 @@ func TestSeedIntoMongoDBSendsFewRequests(t *testing.T) {
 // long group (several flushes) leaves no seq above its seq document: each
 // flush raises the seq documents before it sends a bucket.
 func TestKilledBulkSeedLeavesNoSeqAboveTheSeqDocument(t *testing.T) {
-	uri, _ := mongotest.URI(t)
+	uri, real := mongotest.URI(t)
+	if raceBuild && !real {
+		// Seen in CI: the in-process server, under the race detector and the
+		// other packages' tests, answered a bulk insert of the long group
+		// after the 15 s request timeout, so the seed failed before the kill.
+		t.Skip("the in-process MongoDB-wire server is too slow under -race for the long group's bulk inserts; run without -race or with CHATLENS_TEST_MONGO_URI")
+	}
 	db := mongotest.Database(t, uri)
 	b, err := mongostore.Open(t.Context(), uri, db, mongostore.Options{})
 	if err != nil {

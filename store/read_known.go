@@ -135,5 +135,9 @@ func (s *Store) ViewerWarnings(ctx context.Context, uid, cid string) ([]string, 
 // conversation (a window that PulledNothing): OpenIM's pull gives that
 // user's devices none of it.
 func UnpulledNote(uid string, w bucket.Window) string {
+	if w.UnreadableMinKey == "" {
+		return fmt.Sprintf("%q has no conversation document for %s, so OpenIM pulls nothing of it to their devices (not a member, the app admin, or never added): nothing to show",
+			uid, w.Cid)
+	}
 	return fmt.Sprintf("%q is pulled nothing of %s: %s: nothing to show", uid, w.Cid, w.UnpulledReason(fmt.Sprintf("%q", uid)))
 }
