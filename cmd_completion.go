@@ -162,11 +162,15 @@ func (m completions) argValues(cmd string) (values []string, files, ok bool) {
 	return a.values, a.files, true
 }
 
+// Every candidate, from the code or from the store, reaches bash as data:
+// compgen -W would expand $(…) and backticks in it and run them, so the
+// scripts never hand it one. _chatlens_offer compares each candidate with
+// the word typed and puts it in COMPREPLY quoted for the command line.
 func (m completions) bash(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString(`# bash completion for chatlens, printed by "chatlens completion bash".
 # Load it with: source <(chatlens completion bash)
-` + bashSplit + bashValues + `_chatlens() {
+` + bashSplit + bashOffer + bashValues + `_chatlens() {
     local -a cw
     local cc pre
     _chatlens_split
@@ -176,9 +180,13 @@ func (m completions) bash(w io.Writer) error {
     fi
 }
 _chatlens_complete() {
-    local cur prev cmd i w words
+    local cur prev cmd i w typed
+    local -a words found
+    COMPREPLY=()
     cur="${cw[cc]}"
     prev="${cw[cc-1]}"
+    _chatlens_unquote "$cur"
+    typed=$REPLY
     cmd=""
     for ((i = 1; i < cc; i++)); do
         w="${cw[i]}"
@@ -197,11 +205,11 @@ _chatlens_complete() {
 	for _, f := range m.valueFlags() {
 		switch {
 		case f.dynamic != "":
-			fmt.Fprintf(&b, "        %s) COMPREPLY=($(compgen -W \"$(_chatlens_values %s)\" -- \"$cur\")); return ;;\n", f.name, f.dynamic)
+			fmt.Fprintf(&b, "        %s) while IFS= read -r w; do found+=(\"$w\"); done < <(_chatlens_values %s); _chatlens_offer \"${found[@]}\"; return ;;\n", f.name, f.dynamic)
 		case f.files:
 			fmt.Fprintf(&b, "        %s) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n", f.name)
 		case len(f.values) > 0:
-			fmt.Fprintf(&b, "        %s) COMPREPLY=($(compgen -W %q -- \"$cur\")); return ;;\n", f.name, strings.Join(f.values, " "))
+			fmt.Fprintf(&b, "        %s) _chatlens_offer %s; return ;;\n", f.name, shellWords(f.values))
 		default:
 			bare = append(bare, f.name)
 		}
@@ -211,7 +219,7 @@ _chatlens_complete() {
 	}
 	b.WriteString("    esac\n    case \"$cmd\" in\n")
 	global := names(m.global)
-	fmt.Fprintf(&b, "        \"\") words=%q ;;\n", strings.Join(slices.Concat(m.commandNames(), global, names(m.root)), " "))
+	fmt.Fprintf(&b, "        \"\") words=(%s) ;;\n", shellWords(slices.Concat(m.commandNames(), global, names(m.root))))
 	for _, c := range m.commands {
 		values, files, ok := m.argValues(c.name)
 		fmt.Fprintf(&b, "        %s)\n", c.name)
@@ -220,19 +228,29 @@ _chatlens_complete() {
 			if files {
 				b.WriteString("                COMPREPLY=($(compgen -f -- \"$cur\")); return\n")
 			} else {
-				fmt.Fprintf(&b, "                COMPREPLY=($(compgen -W %q -- \"$cur\")); return\n", strings.Join(values, " "))
+				fmt.Fprintf(&b, "                _chatlens_offer %s; return\n", shellWords(values))
 			}
 			b.WriteString("            fi\n")
 		}
-		fmt.Fprintf(&b, "            words=%q ;;\n", strings.Join(slices.Concat(names(m.flags[c.name]), global), " "))
+		fmt.Fprintf(&b, "            words=(%s) ;;\n", shellWords(slices.Concat(names(m.flags[c.name]), global)))
 	}
 	b.WriteString(`    esac
-    COMPREPLY=($(compgen -W "$words" -- "$cur"))
+    _chatlens_offer "${words[@]}"
 }
 complete -o default -F _chatlens chatlens
 `)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// shellWords writes words as single-quoted shell words (bash and zsh read
+// them alike), so that none of them is expanded.
+func shellWords(words []string) string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = zshQuote(w)
+	}
+	return strings.Join(out, " ")
 }
 
 // bashCommandValues completes the values of a command's own flags that
@@ -243,7 +261,7 @@ func (m completions) bashCommandValues() string {
 	for _, c := range m.commands {
 		for _, f := range m.flags[c.name] {
 			if f.takesValue && len(f.values) > 0 && !f.files {
-				fmt.Fprintf(&b, "        %s/%s) COMPREPLY=($(compgen -W %q -- \"$cur\")); return ;;\n", c.name, f.name, strings.Join(f.values, " "))
+				fmt.Fprintf(&b, "        %s/%s) _chatlens_offer %s; return ;;\n", c.name, f.name, shellWords(f.values))
 			}
 		}
 	}
@@ -259,7 +277,7 @@ func (m completions) zshCommandValues() string {
 	for _, c := range m.commands {
 		for _, f := range m.flags[c.name] {
 			if f.takesValue && len(f.values) > 0 && !f.files {
-				fmt.Fprintf(&b, "        (%s/%s) compadd -- %s; return ;;\n", c.name, f.name, strings.Join(f.values, " "))
+				fmt.Fprintf(&b, "        (%s/%s) compadd -- %s; return ;;\n", c.name, f.name, shellWords(f.values))
 			}
 		}
 	}
@@ -287,6 +305,7 @@ func (m completions) zsh(w io.Writer) error {
 # zsh completion for chatlens, printed by "chatlens completion zsh".
 # Install it as _chatlens in a directory of $fpath, or load it with: source <(chatlens completion zsh)
 ` + zshValues + `_chatlens() {
+    emulate -L zsh
     local cmd="" i w
     local -a entries
     for ((i = 2; i < CURRENT; i++)); do
@@ -318,7 +337,7 @@ func (m completions) zsh(w io.Writer) error {
 		case f.files:
 			fmt.Fprintf(&b, "        (%s) _files; return ;;\n", f.name)
 		case len(f.values) > 0:
-			fmt.Fprintf(&b, "        (%s) compadd -- %s; return ;;\n", f.name, strings.Join(f.values, " "))
+			fmt.Fprintf(&b, "        (%s) compadd -- %s; return ;;\n", f.name, shellWords(f.values))
 		default:
 			bare = append(bare, f.name)
 		}
@@ -336,7 +355,7 @@ func (m completions) zsh(w io.Writer) error {
 			if files {
 				b.WriteString("                _files; return\n")
 			} else {
-				fmt.Fprintf(&b, "                compadd -- %s; return\n", strings.Join(values, " "))
+				fmt.Fprintf(&b, "                compadd -- %s; return\n", shellWords(values))
 			}
 			b.WriteString("            fi\n")
 		}
@@ -444,12 +463,45 @@ const bashValues = `_chatlens_values() {
     local i w
     for ((i = 1; i < cc - 1; i++)); do
         w="${cw[i]}"
+        _chatlens_unquote "${cw[i+1]}"
         case "$w" in
-            --context|--data|--mongo-uri|--db|--as|--conversation) args+=("$w" "${cw[i+1]}"); ((i++)) ;;
-            --by) args+=(--as "${cw[i+1]}"); ((i++)) ;;
+            --context|--data|--mongo-uri|--db|--as|--conversation) args+=("$w" "$REPLY"); ((i++)) ;;
+            --by) args+=(--as "$REPLY"); ((i++)) ;;
         esac
     done
-    "${cw[0]}" __complete "${args[@]}" "$1" -- "${cw[cc]}" 2>/dev/null
+    "${cw[0]}" __complete "${args[@]}" "$1" -- "$typed" 2>/dev/null
+}
+`
+
+// bashOffer holds the two helpers that keep a candidate data. The word
+// typed so far is unquoted by reading it, never by evaluating it.
+const bashOffer = `_chatlens_offer() {
+    local v q
+    for v in "$@"; do
+        if [[ $v == "$typed"* ]]; then
+            printf -v q '%q' "$v"
+            COMPREPLY+=("$q")
+        fi
+    done
+}
+_chatlens_unquote() {
+    local w=$1 c q="" i
+    REPLY=""
+    for ((i = 0; i < ${#w}; i++)); do
+        c=${w:i:1}
+        if [[ $q == "'" ]]; then
+            if [[ $c == "'" ]]; then q=""; else REPLY+=$c; fi
+        elif [[ $c == '\' ]]; then
+            ((i++))
+            REPLY+=${w:i:1}
+        elif [[ $c == '"' && $q == '"' ]]; then
+            q=""
+        elif [[ ($c == "'" || $c == '"') && -z $q ]]; then
+            q=$c
+        else
+            REPLY+=$c
+        fi
+    done
 }
 `
 
@@ -485,18 +537,22 @@ const bashSplit = `_chatlens_split() {
 }
 `
 
+// zshValues passes on the words typed with their quotes taken away by
+// (Q), which reads them and evaluates nothing; compadd takes each line
+// printed as one literal candidate and quotes it on the command line.
 const zshValues = `_chatlens_values() {
+    emulate -L zsh
     local -a args
     local i
     for ((i = 2; i < CURRENT - 1; i++)); do
         case ${words[i]} in
-            (--context|--data|--mongo-uri|--db|--as|--conversation) args+=(${words[i]} ${words[i+1]}); ((i++)) ;;
-            (--context=*|--data=*|--mongo-uri=*|--db=*|--as=*|--conversation=*) args+=(${words[i]}) ;;
-            (--by) args+=(--as ${words[i+1]}); ((i++)) ;;
-            (--by=*) args+=(--as=${words[i]#*=}) ;;
+            (--context|--data|--mongo-uri|--db|--as|--conversation) args+=(${words[i]} ${(Q)words[i+1]}); ((i++)) ;;
+            (--context=*|--data=*|--mongo-uri=*|--db=*|--as=*|--conversation=*) args+=(${(Q)words[i]}) ;;
+            (--by) args+=(--as ${(Q)words[i+1]}); ((i++)) ;;
+            (--by=*) args+=(--as=${(Q)words[i]#*=}) ;;
         esac
     done
-    ${words[1]} __complete $args $1 -- $PREFIX 2>/dev/null
+    ${(Q)words[1]} __complete $args $1 -- ${(Q)PREFIX} 2>/dev/null
 }
 `
 
