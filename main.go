@@ -227,6 +227,9 @@ func dispatch(ctx context.Context, args []string, p process) error {
 		return choice.err // the context's values were not applied: the first mistake
 	}
 	if err != nil {
+		if line, ok := flagBeforeCommand(parser, args, err.Error()); ok {
+			return usageError{line}
+		}
 		return parseError(parser, err)
 	}
 	choice.decide(kctx) // (when kong asked for no flag)

@@ -49,6 +49,66 @@ func parseError(parser *kong.Kong, err error) error {
 	return usageError{msg}
 }
 
+// flagBeforeCommand rewrites kong's refusal of a command's flag typed
+// before the command word (`chatlens --as bob conversations`), which kong
+// takes as the UI's, into the line to type: the flag moved after the
+// command, when the command takes it.
+func flagBeforeCommand(parser *kong.Kong, args []string, msg string) (string, bool) {
+	var flag, cmd string
+	if _, err := fmt.Sscanf(msg, "flag --%s applies to the default command \"ui\", not %q", &flag, &cmd); err != nil {
+		return "", false
+	}
+	var node *kong.Node
+	for _, n := range parser.Model.Children {
+		if n.Name == cmd {
+			node = n
+		}
+	}
+	takes := false
+	if node != nil {
+		for _, group := range node.AllFlags(true) {
+			for _, f := range group {
+				takes = takes || f.Name == flag
+			}
+		}
+	}
+	if !takes {
+		return fmt.Sprintf("flag --%s is the UI's; %s does not take it", flag, cmd), true
+	}
+	var moved, rest []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--"+flag && i+1 < len(args):
+			moved = append(moved, a, args[i+1])
+			i++
+		case strings.HasPrefix(a, "--"+flag+"="):
+			moved = append(moved, a)
+		default:
+			rest = append(rest, a)
+		}
+	}
+	if i := slices.Index(rest, cmd); i >= 0 {
+		rest = slices.Concat(rest[:i+1], moved, rest[i+1:])
+	}
+	line := make([]string, len(rest))
+	for i, a := range rest {
+		line[i] = shellWord(a)
+	}
+	return fmt.Sprintf("flag --%s goes after the command: chatlens %s", flag, strings.Join(line, " ")), true
+}
+
+// shellWord is a as a word to type again: as it is when plain, else
+// single-quoted with its escapes made visible.
+func shellWord(a string) string {
+	if a != "" && strings.IndexFunc(a, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_=./:@,+", r))
+	}) < 0 {
+		return a
+	}
+	return "'" + strings.ReplaceAll(projection.SingleLine(a), "'", `'\''`) + "'"
+}
+
 // unknownCommand says word is no command, with the nearest if one is near.
 func unknownCommand(parser *kong.Kong, word string) string {
 	msg := fmt.Sprintf("unknown command %q", word)
