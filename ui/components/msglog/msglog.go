@@ -180,7 +180,15 @@ type logItem struct {
 // which seqs, for whom, and what came of it.
 func (b *Box) auditItem(e store.AuditEntry) logItem {
 	th := b.e.Theme
-	text := fmt.Sprintf("audit: %s %s seq %s", e.Action, e.Conversation, store.FormatSeqs(e.Seqs))
+	// A seed or an import names no conversation and no seq: it is shown
+	// as its action alone, not with empty fields.
+	text := "audit: " + e.Action
+	if e.Conversation != "" {
+		text += " " + e.Conversation
+	}
+	if len(e.Seqs) > 0 {
+		text += " seq " + store.FormatSeqs(e.Seqs)
+	}
 	if e.As != "" {
 		text += " as " + e.As
 	}
