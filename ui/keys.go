@@ -139,7 +139,8 @@ func (m *Model) listKey(k tea.KeyMsg) tea.Cmd {
 	case list.AskOpen:
 		return tea.Batch(cmd, m.openSelected())
 	case list.AskFilter:
-		m.startInput(inFilter, "filter: ", m.list.Filter())
+		// The last filter is offered selected: typing replaces it.
+		m.input.Start(inFilter, "filter: ", m.list.Filter(), m.list.Filter() != "")
 	}
 	return cmd
 }
