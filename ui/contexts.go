@@ -66,11 +66,14 @@ func contextCommand(input string) (name string, ok bool) {
 	return strings.Join(f[1:], " "), true
 }
 
-// contextSuggestions complete a context's name at the : prompt (tab).
+// contextSuggestions complete a context's name at the : prompt (tab),
+// after either word contextCommand takes.
 func (m *Model) contextSuggestions() []string {
 	var out []string
-	for _, c := range m.contexts {
-		out = append(out, "context "+c.Name)
+	for _, word := range []string{"context ", "ctx "} {
+		for _, c := range m.contexts {
+			out = append(out, word+c.Name)
+		}
 	}
 	return out
 }

@@ -155,6 +155,32 @@ func TestContextNameCompletes(t *testing.T) {
 	}
 }
 
+// tab completes after :ctx as after :context, and each tab after it
+// offers the next context that starts with what was typed, round to the
+// first.
+func TestContextNameCompletesAfterCtxAndTabGoesOn(t *testing.T) {
+	deps := newDeployments(t)
+	d := deps.driver(t)
+	d.open(chatAB)
+	d.keys(":")
+	d.typeText("ctx o")
+	d.keys("tab")
+	if v := d.m.input.Value(); v != "ctx other" {
+		t.Fatalf("tab made %q of \"ctx o\", want \"ctx other\"", v)
+	}
+	d.keys("ctrl+u")
+	d.typeText("context ")
+	var offered []string
+	for range 5 {
+		d.keys("tab")
+		offered = append(offered, d.m.input.Value())
+	}
+	want := []string{"context a", "context b", "context down", "context other", "context a"}
+	if !slices.Equal(offered, want) {
+		t.Fatalf("tab after tab offered %q; want %q", offered, want)
+	}
+}
+
 // A switch that fails is one line, and the UI stays on the old
 // deployment, usable: a server that does not answer, a name the config
 // file does not have.

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"strings"
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/themes"
@@ -29,6 +30,11 @@ type Model struct {
 	selected bool
 	width    int
 	end      *End // set when Submit or Dismiss ended the input
+	// tab goes through the suggestions that start with what was typed
+	// before the first tab (typed), offered the one at turn.
+	suggestions    []string
+	typed, offered string
+	turn           int
 }
 
 var _ common.Component = (*Model)(nil)
@@ -73,14 +79,38 @@ func (in *Model) Start(purpose Purpose, prompt, value string, selected bool) {
 	in.end = nil
 	in.ti.ShowSuggestions = false
 	in.ti.SetSuggestions(nil)
+	in.suggestions, in.offered = nil, ""
 }
 
 // Suggest offers completions of the whole value: the rest of the first
-// that starts with what is typed is shown muted, tab takes it, ↓ and ↑
-// go through the others.
+// that starts with what is typed is shown muted, tab takes it and each
+// tab after it the next (↓ and ↑ go through them too).
 func (in *Model) Suggest(values []string) {
 	in.ti.ShowSuggestions = len(values) > 0
 	in.ti.SetSuggestions(values)
+	in.suggestions = values
+}
+
+// complete is tab: the first suggestion that starts with what is typed,
+// or, right after a tab, the next of those that start with what was typed
+// before it, round to the first.
+func (in *Model) complete() {
+	if in.offered == "" || in.ti.Value() != in.offered {
+		in.typed, in.turn = in.ti.Value(), -1
+	}
+	var matches []string
+	for _, s := range in.suggestions {
+		if strings.HasPrefix(strings.ToLower(s), strings.ToLower(in.typed)) {
+			matches = append(matches, s)
+		}
+	}
+	if len(matches) == 0 {
+		return
+	}
+	in.turn = (in.turn + 1) % len(matches)
+	in.offered = matches[in.turn]
+	in.ti.SetValue(in.offered)
+	in.ti.CursorEnd()
 }
 
 // Value is what is typed so far.
@@ -118,6 +148,9 @@ func (in *Model) Update(msg tea.Msg) tea.Cmd {
 		}
 	}
 	switch {
+	case k.Type == tea.KeyTab && len(in.suggestions) > 0:
+		in.complete()
+		return nil
 	case key.Matches(k, keys.Dismiss):
 		in.finish(false)
 		return nil
