@@ -6,12 +6,13 @@ import (
 )
 
 // versionLine is what --version prints: the module version (a tag for
-// `go install ...@v1.2.3`, "(devel)" for a build from a checkout), the VCS
-// revision the build recorded, and the Go release that built it.
+// `go install ...@v1.2.3`; a build from a checkout, which Go calls
+// "(devel)", is "built from source"), the VCS revision the build recorded,
+// and the Go release that built it.
 func versionLine() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "chatlens (devel), no build information"
+		return "chatlens " + fromSource + ", no build information"
 	}
 	return versionOf(info)
 }
@@ -19,8 +20,8 @@ func versionLine() string {
 // versionOf is versionLine for the build information given.
 func versionOf(info *debug.BuildInfo) string {
 	version := info.Main.Version
-	if version == "" {
-		version = "(devel)"
+	if version == "" || version == "(devel)" {
+		version = fromSource
 	}
 	var revision, when string
 	modified := false
@@ -36,7 +37,7 @@ func versionOf(info *debug.BuildInfo) string {
 	}
 	parts := []string{"chatlens " + version}
 	switch {
-	case revision == "" && version == "(devel)":
+	case revision == "" && version == fromSource:
 		parts = append(parts, "revision unknown")
 	case revision == "": // a module version names its revision itself
 	default:
@@ -52,3 +53,7 @@ func versionOf(info *debug.BuildInfo) string {
 	parts = append(parts, info.GoVersion)
 	return strings.Join(parts, ", ")
 }
+
+// fromSource names a build with no module version: go build or go run in
+// a checkout, with or without a VCS stamp.
+const fromSource = "built from source"

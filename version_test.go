@@ -19,8 +19,8 @@ func TestVersionLine(t *testing.T) {
 			{Key: "vcs.revision", Value: "050a70a1c3d2e4f5a6b7c8d9e0f1a2b3c4d5e6f7"},
 			{Key: "vcs.time", Value: "2026-11-30T16:00:00Z"},
 			{Key: "vcs.modified", Value: "true"}}},
-			"chatlens (devel), revision 050a70a1c3d2 (modified) of 2026-11-30T16:00:00Z, go1.26.8"},
-		{debug.BuildInfo{GoVersion: "go1.26.8"}, "chatlens (devel), revision unknown, go1.26.8"},
+			"chatlens built from source, revision 050a70a1c3d2 (modified) of 2026-11-30T16:00:00Z, go1.26.8"},
+		{debug.BuildInfo{GoVersion: "go1.26.8"}, "chatlens built from source, revision unknown, go1.26.8"},
 	} {
 		if got := versionOf(&c.info); got != c.want {
 			t.Errorf("versionOf(%+v) = %q, want %q", c.info.Main, got, c.want)
