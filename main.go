@@ -20,6 +20,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bench"
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/demo"
@@ -247,7 +248,22 @@ func dispatch(ctx context.Context, args []string, p process) error {
 	}
 	kctx.BindTo(ctx, (*context.Context)(nil))
 	kctx.Bind(s, parser)
-	return kctx.Run()
+	return readOnlyBecause(kctx.Run(), choice)
+}
+
+// readOnlyBecause says, of a write refused as read-only, what made the run
+// read-only: the context's read-only key or the flag.
+func readOnlyBecause(err error, choice *contextChoice) error {
+	if !errors.Is(err, store.ErrReadOnly) {
+		return err
+	}
+	if d := choice.conn.deployment; d != nil && d.readOnly {
+		return fmt.Errorf("%w (context %s is read-only)", err, oneLine(d.name))
+	}
+	if choice.given["read-only"] {
+		return fmt.Errorf("%w (--read-only given)", err)
+	}
+	return err
 }
 
 // commandName is the command kctx selected; "" for the UI, which the
