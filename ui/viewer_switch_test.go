@@ -78,3 +78,20 @@ func TestViewerSwitchChangesEverythingAtOnce(t *testing.T) {
 		})
 	}
 }
+
+// The title names a single chat as the viewer's list does: after V from
+// alice to bob it is named after alice, not still after bob.
+func TestTimelineTitleFollowsTheViewer(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 100, 30)
+	d.open(chatAB)
+	if view := d.m.View(); !strings.Contains(view, "│Bob  "+chatAB+"  as Alice ") {
+		t.Fatalf("as alice the chat should be named Bob:\n%s", view)
+	}
+	d.keys("V")
+	if view := d.m.View(); !strings.Contains(view, "│Alice  "+chatAB+"  as Bob ") {
+		t.Fatalf("after V to bob the chat should be named Alice:\n%s", view)
+	}
+}

@@ -199,7 +199,7 @@ func (t *Model) settleRows(height int) {
 func (t *Model) View() string {
 	th := t.e.Theme
 	width, height := t.width, t.height
-	header := projection.SingleLine(t.name) + "  " + projection.SingleLine(t.cid) + "  as " + projection.SingleLine(t.memberName(t.viewer))
+	header := projection.SingleLine(t.title()) + "  " + projection.SingleLine(t.cid) + "  as " + projection.SingleLine(t.memberName(t.viewer))
 	if t.compareAs != "" {
 		header += "  vs " + projection.SingleLine(t.memberName(t.compareAs))
 	}

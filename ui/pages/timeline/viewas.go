@@ -88,6 +88,15 @@ func (t *Model) peerOf(viewer string) string {
 	return ""
 }
 
+// title is the conversation's name as the viewer's list names it: a
+// single chat is named after its other user, so it changes with the viewer.
+func (t *Model) title() string {
+	if peer := t.peerOf(t.viewer); peer != "" && t.viewer != t.owner {
+		return t.memberName(peer)
+	}
+	return t.name
+}
+
 // choiceIDs are the viewer choices' IDs, in the picker's order: what V
 // cycles through, once the members are read.
 func (t *Model) choiceIDs() []string {
