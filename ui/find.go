@@ -70,6 +70,7 @@ type findEvent struct {
 	plan        *store.FindPlan
 	done, total int
 	found       []store.Found
+	members     []store.Member // of the hit's conversation, when every conversation was searched
 	err         error
 	final       bool
 }
@@ -81,6 +82,7 @@ func (m *Model) startFind(value string, scopes []store.FindScope) tea.Cmd {
 		return nil
 	}
 	m.cancelFind()
+	m.lastFind = value
 	req := m.e.NewReq()
 	ctx, cancel := context.WithCancel(m.e.Ctx)
 	events := make(chan findEvent, 8)
@@ -107,7 +109,12 @@ func (m *Model) startFind(value string, scopes []store.FindScope) tea.Cmd {
 					Progress: func(done, total int) { send(findEvent{field: field, done: done, total: total}) },
 				})
 				if err != nil || len(found) > 0 {
-					send(findEvent{field: field, found: found, err: err, final: true})
+					ev := findEvent{field: field, found: found, err: err, final: true}
+					if err == nil && scope == (store.FindScope{}) {
+						// Maybe none of the viewer's: the members to view it as.
+						ev.members, _ = st.MembersFor(ctx, found[0].ConversationID, "")
+					}
+					send(ev)
 					return
 				}
 			}
@@ -197,7 +204,33 @@ func (m *Model) found(f *finding, ev findEvent) tea.Cmd {
 		return m.tl.JumpTo(hit.Seq)
 	}
 	// What to do first: a narrow status line cuts the end (L has it whole).
-	m.setStatus(fmt.Sprintf("not a conversation of %s (%s: view as a member): found by %s in %s",
-		projection.SingleLine(m.list.Owner()), m.e.Keys.ViewAsAny.Help().Key, ev.field, where), false)
+	m.setStatus(fmt.Sprintf("in %s seq %d, not a conversation of %s: %s %s, then %s again (it offers the ID)%s; found by %s in %s",
+		projection.SingleLine(hit.ConversationID), hit.Seq, projection.SingleLine(m.list.Owner()), m.e.Keys.ViewAsAny.Help().Key,
+		memberHint(ev.members), m.e.Keys.FindByID.Help().Key, memberList(ev.members), ev.field, where), false)
 	return nil
+}
+
+// memberHint is the user ID to type after u: the first member's, or a
+// placeholder when none is known.
+func memberHint(members []store.Member) string {
+	if len(members) == 0 {
+		return "a member's ID"
+	}
+	return projection.SingleLine(members[0].UserID)
+}
+
+// memberList names the members a find's hit can be viewed as, a few of them.
+func memberList(members []store.Member) string {
+	if len(members) == 0 {
+		return ""
+	}
+	var ids []string
+	for _, mb := range members[:min(5, len(members))] {
+		ids = append(ids, projection.SingleLine(projection.Truncate(mb.UserID, 40)))
+	}
+	more := ""
+	if len(members) > 5 {
+		more = fmt.Sprintf(", and %d more", len(members)-5)
+	}
+	return " (members: " + strings.Join(ids, ", ") + more + ")"
 }

@@ -79,7 +79,7 @@ func (m *Model) routeKey(k tea.KeyMsg) tea.Cmd {
 		m.startInput(inViewAs, "view as user ID: ", "")
 		return nil
 	case key.Matches(k, keys.FindByID):
-		m.startInput(inFindID, m.findPrompt(), "")
+		m.input.Start(inFindID, m.findPrompt(), m.lastFind, m.lastFind != "")
 		return nil
 	case key.Matches(k, keys.Context):
 		m.openContexts()

@@ -59,6 +59,10 @@ type Model struct {
 	// findWider is the ID a find missed in the viewer's conversations,
 	// until the next key: FindAll looks in every conversation.
 	findWider string
+	// lastFind is the ID the last find looked for: I offers it again
+	// (selected), so a find outside the viewer's conversations is one key
+	// away after u.
+	lastFind string
 
 	overlay    overlay
 	confirm    confirm.Model
