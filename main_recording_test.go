@@ -18,13 +18,12 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/chatlens/chatlens/store/mongotest"
+	"github.com/chatlens/chatlens/store/recordingtest"
 )
 
-// The recording in ../shared/openim-recorded is the real OpenIM Server's own
-// work (its collections, what it pulled to each user, its Redis keys): these
-// tests hold chatlens's reads to it, seq by seq and field by field.
-
-const recordingDir = "../shared/openim-recorded"
+// The recording of the real OpenIM Server's own work (its collections, what
+// it pulled to each user, its Redis keys; store/recordingtest): these tests
+// hold chatlens's reads to it, seq by seq and field by field.
 
 // recordedCollections are the collections the recording exports, in an
 // order that lets each import stand alone.
@@ -32,17 +31,10 @@ var recordedCollections = []string{"msg", "seq", "seq_user", "conversation", "us
 
 var recordedUsers = []string{"u1", "u2", "u3", "u4", "u5", "u6"}
 
-// recording returns the recording's directory; a checkout without it skips
-// (CI always has it beside the project).
+// recording returns the recording's directory, the test's own copy.
 func recording(t *testing.T) string {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(recordingDir, "msg.json")); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the OpenIM recording is missing: %v", err)
-		}
-		t.Skipf("no %s beside the project: %v", recordingDir, err)
-	}
-	return recordingDir
+	return recordingtest.Dir(t, recordingtest.OpenIM)
 }
 
 // recordedStore is a store holding the recording's collections, and the

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/chatlens/chatlens/store/recordingtest"
 )
 
 // TestScript runs the command-line behaviour scripts in testdata/script:
@@ -22,6 +24,7 @@ import (
 //	exits N cmd args...  runs cmd and wants exit code N (stdout and stderr are kept for the checks after it)
 //	errline              wants stderr to be exactly one line, with one "chatlens: " prefix
 func TestScript(t *testing.T) {
+	recorded := recordingtest.Dir(t, recordingtest.OpenIM)
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
@@ -29,9 +32,8 @@ func TestScript(t *testing.T) {
 			for name, dir := range map[string]string{"XDG_DATA_HOME": "xdg-data", "XDG_STATE_HOME": "xdg-state", "XDG_CONFIG_HOME": "xdg-config"} {
 				env.Setenv(name, filepath.Join(env.WorkDir, dir))
 			}
-			recorded, err := filepath.Abs("store/openimapi/testdata/recorded")
 			env.Setenv("RECORDED", recorded)
-			return err
+			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"openim-standin": openIMStandIn,

@@ -13,12 +13,10 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/recordingtest"
 	"github.com/chatlens/chatlens/store/testkit"
 	"github.com/chatlens/chatlens/store/transfer"
 )
-
-// recordingDir is the recorded run of OpenIM Server, beside the project.
-const recordingDir = "../../shared/openim-recorded"
 
 // recordedNotifications is, for each recorded user, the n_* conversations
 // the server's newest_seq and pull gave them: cid -> first and last seq
@@ -31,7 +29,7 @@ func recordedNotifications(t *testing.T, user string) map[string][3]int64 {
 			NotificationMsgs map[string]struct{ Msgs []struct{ Seq int64 } } `json:"notificationMsgs"`
 		} `json:"pulls"`
 	}
-	b, err := os.ReadFile(filepath.Join(recordingDir, "pull_"+user+".json"))
+	b, err := os.ReadFile(filepath.Join(recordingtest.Dir(t, recordingtest.OpenIM), "pull_"+user+".json"))
 	if err == nil {
 		err = json.Unmarshal(b, &p)
 	}
@@ -52,19 +50,14 @@ func recordedNotifications(t *testing.T, user string) map[string][3]int64 {
 	return out
 }
 
-// recordedStore is an embedded store holding the recording's collections;
-// a checkout without the recording skips (CI fails).
+// recordedStore is an embedded store holding the collections of the
+// recorded run of OpenIM Server.
 func recordedStore(t *testing.T) *store.Store {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(recordingDir, "msg.json")); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the OpenIM recording is missing: %v", err)
-		}
-		t.Skipf("no %s beside the project: %v", recordingDir, err)
-	}
+	dir := recordingtest.Dir(t, recordingtest.OpenIM)
 	b := testkit.TempBackend(t)
 	for _, coll := range bucket.Collections {
-		f, err := os.Open(filepath.Join(recordingDir, coll+".json"))
+		f, err := os.Open(filepath.Join(dir, coll+".json"))
 		if err != nil {
 			t.Fatal(err)
 		}

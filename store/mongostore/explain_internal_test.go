@@ -3,6 +3,7 @@ package mongostore
 import (
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/recordingtest"
 )
 
 // TestReadPlan reads the explain answers of the servers chatlens meets:
@@ -55,22 +57,16 @@ func TestReadPlan(t *testing.T) {
 	}
 }
 
-// engineRecorded holds the answers of FerretDB v2 on PostgreSQL with the
-// DocumentDB extension (a MongoDB-compatible engine) to explain, beside
-// the project: queryPlanner.Plan is PostgreSQL's plan tree, and explain
-// of an update is refused (NotImplemented).
-const engineRecorded = "../../../shared/engine-recorded/explain-ferretdb-v2.json"
-
-// recordedAnswers reads the recording: each answer as BSON, or the error
-// the engine gave instead; a checkout without it skips (CI has it).
+// recordedAnswers reads the answers of FerretDB v2 on PostgreSQL with the
+// DocumentDB extension (a MongoDB-compatible engine) to explain
+// (store/recordingtest): each answer as BSON, or the error the engine gave
+// instead. queryPlanner.Plan is PostgreSQL's plan tree, and explain of an
+// update is refused (NotImplemented).
 func recordedAnswers(t *testing.T) map[string]bson.Raw {
 	t.Helper()
-	data, err := os.ReadFile(engineRecorded)
+	data, err := os.ReadFile(filepath.Join(recordingtest.Dir(t, recordingtest.Engine), "explain-ferretdb-v2.json"))
 	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the engine recording is missing: %v", err)
-		}
-		t.Skipf("no engine recording beside the project: %v", err)
+		t.Fatal(err)
 	}
 	var all map[string]json.RawMessage
 	if err := json.Unmarshal(data, &all); err != nil {
