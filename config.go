@@ -174,7 +174,7 @@ func parseConfig(path string, data []byte, keys map[string]contextKey) (*configF
 		return cfg, nil // comments only
 	}
 	if root.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("line %d: want current-context: and contexts:", root.Line)
+		return nil, fmt.Errorf("line %d: want keys current-context and contexts", root.Line)
 	}
 	var contexts *yaml.Node
 	seen := map[string]int{}
