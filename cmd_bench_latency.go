@@ -56,6 +56,23 @@ type latencyOp struct {
 }
 
 func (c *benchCmd) runLatency(ctx context.Context, s *session) error {
+	return c.measureLatency(ctx, s, func(st *store.Store, counter *bench.Counting, traffic func() int64, say func(string)) []latencyStep {
+		return []latencyStep{
+			func() ([]latencyOp, error) { return latencyOps(ctx, st, counter, c.Latency, keyRepeat, say) },
+			func() ([]latencyOp, error) { return heavyListOps(ctx, st, counter, traffic, c.Latency, heavyRows, say) },
+		}
+	})
+}
+
+// latencyStep measures some operations: those it measured, and why it
+// stopped short of the rest.
+type latencyStep func() ([]latencyOp, error)
+
+// measureLatency runs the steps on a scratch store (with a delay on every
+// round trip the steps set) and prints the operations they measured; when
+// a step fails, those the steps before it measured are printed all the
+// same, then its error returned.
+func (c *benchCmd) measureLatency(ctx context.Context, s *session, steps func(st *store.Store, counter *bench.Counting, traffic func() int64, say func(string)) []latencyStep) error {
 	sc, err := bench.OpenScratch(ctx, bench.Target{MongoURI: s.conn.MongoURI, NoSync: true})
 	if err != nil {
 		return err
@@ -63,27 +80,48 @@ func (c *benchCmd) runLatency(ctx context.Context, s *session) error {
 	counter := bench.NewCounting(sc.Backend)
 	st := store.New(counter, store.Options{})
 	say := func(line string) { fmt.Fprintln(s.stderr, "chatlens: bench: "+line) }
-	ops, err := latencyOps(ctx, st, counter, c.Latency, keyRepeat, say)
-	if err == nil {
-		var heavy []latencyOp
-		heavy, err = heavyListOps(ctx, st, counter, bytesReadOf(sc.Backend), c.Latency, heavyRows, say)
-		ops = append(ops, heavy...)
-	}
+	ops, err := measureSteps(steps(st, counter, bytesReadOf(sc.Backend), say)...)
 	if cerr := sc.Close(); err == nil {
 		err = cerr
 	}
-	if err != nil {
+	if len(ops) == 0 {
 		return err
 	}
+	if werr := c.writeLatency(s.stdout, sc.Describe, ops); err == nil {
+		err = werr
+	} else {
+		say("the operations printed were measured before this failed")
+	}
+	return err
+}
+
+// measureSteps runs the steps in turn, each adding the operations it
+// measured, up to the first that fails: what the steps before it measured
+// and its error.
+func measureSteps(steps ...latencyStep) ([]latencyOp, error) {
+	var out []latencyOp
+	for _, step := range steps {
+		ops, err := step()
+		out = append(out, ops...)
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// writeLatency prints the operations as a table, or with --json as one
+// object.
+func (c *benchCmd) writeLatency(w io.Writer, target string, ops []latencyOp) error {
 	if c.JSON {
-		enc := json.NewEncoder(s.stdout)
+		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(struct {
 			Target string      `json:"target"`
 			Ops    []latencyOp `json:"operations"`
-		}{sc.Describe, ops})
+		}{target, ops})
 	}
-	return writeLatencyTable(s.stdout, sc.Describe, ops)
+	return writeLatencyTable(w, target, ops)
 }
 
 // latencyOps seeds the demo, marks what the operations look for, and runs
@@ -99,7 +137,7 @@ func latencyOps(ctx context.Context, st *store.Store, counter *bench.Counting, l
 		say("the UI's operations at " + lat.String() + " a round trip")
 		ops, err := d.run(ctx, st, counter, lat, hold)
 		if err != nil {
-			return nil, err
+			return out, err // what the latencies before measured
 		}
 		out = append(out, ops...)
 	}

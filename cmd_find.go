@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/chatlens/chatlens/projection"
@@ -46,16 +45,11 @@ func (c *findCmd) Validate() error {
 	return nil
 }
 
-// sinceLayouts are the dates --since takes, in the zone times are shown in.
-var sinceLayouts = []string{"2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02"}
-
+// parseSince reads --since as a moment typed (store.ParseTypedTime), in
+// the zone times are shown in.
 func parseSince(s string, loc *time.Location) (time.Time, bool) {
-	for _, layout := range sinceLayouts {
-		if t, err := time.ParseInLocation(layout, strings.TrimSpace(s), loc); err == nil {
-			return t, true
-		}
-	}
-	return time.Time{}, false
+	t, _, ok := store.ParseTypedTime(s, loc)
+	return t, ok
 }
 
 func (c *findCmd) Run(ctx context.Context, s *session) error {

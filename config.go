@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -21,6 +20,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/chatlens/chatlens/keymap"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/mongostore"
 	"github.com/chatlens/chatlens/store/openimapi"
 	"github.com/chatlens/chatlens/store/rediscache"
@@ -94,13 +94,18 @@ func contextKeys(app *kong.Application) map[string]contextKey {
 	return keys
 }
 
+// maxConfigBytes bounds the config file: a thousand contexts are about
+// 100 kB, and a file ten times that is a mistake (a log or a dump saved
+// over it), refused before it is parsed.
+const maxConfigBytes = 1 << 20
+
 // loadConfig reads the config file at path; nil and no error when there
 // is none. Every mistake is a usage error of one line naming the file.
 func loadConfig(path string, keys map[string]contextKey) (*configFile, error) {
 	if path == "" {
 		return nil, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := readConfig(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -120,26 +125,109 @@ func loadConfig(path string, keys map[string]contextKey) (*configFile, error) {
 	return cfg, nil
 }
 
-// rawConfig is the file's shape; the contexts stay nodes to be checked
-// key by key.
-type rawConfig struct {
-	CurrentContext string               `yaml:"current-context"`
-	Contexts       map[string]yaml.Node `yaml:"contexts"`
+// readConfig reads the file at path, refusing one over maxConfigBytes
+// (read no further than that, should it grow or be a pipe).
+func readConfig(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = f.Close() }()
+	tooBig := func(size string) error {
+		return fmt.Errorf("%s: %s: a config file is at most 1 MiB (%d bytes); is it the right file?", path, size, maxConfigBytes)
+	}
+	if fi, err := f.Stat(); err == nil && fi.Size() > maxConfigBytes {
+		return nil, tooBig(fmt.Sprintf("%d bytes", fi.Size()))
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	if err == nil && len(data) > maxConfigBytes {
+		return nil, tooBig(fmt.Sprintf("more than %d bytes", maxConfigBytes))
+	}
+	return data, err
 }
 
+// parseConfig checks the file's one YAML document: current-context: and
+// contexts:, each context's keys (parseDeployment). It walks the parsed
+// nodes itself, in one pass: the YAML decoder's own check for a key given
+// twice compares every key of a mapping with every other, which took
+// minutes on a file of 200,000 contexts.
 func parseConfig(path string, data []byte, keys map[string]contextKey) (*configFile, error) {
-	var raw rawConfig
+	cfg := &configFile{path: path, contexts: map[string]*deployment{}}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&raw); err != nil && !errors.Is(err, io.EOF) { // (io.EOF: an empty file)
+	var doc yaml.Node
+	if err := dec.Decode(&doc); errors.Is(err, io.EOF) {
+		return cfg, nil // an empty file
+	} else if err != nil {
 		return nil, yamlError(err)
 	}
-	cfg := &configFile{path: path, current: raw.CurrentContext, contexts: map[string]*deployment{}}
-	for name, node := range raw.Contexts {
+	var more yaml.Node
+	if err := dec.Decode(&more); err == nil {
+		return nil, fmt.Errorf("line %d: a second YAML document (after ---): the file holds one", more.Line)
+	} else if !errors.Is(err, io.EOF) {
+		return nil, yamlError(err)
+	}
+	if err := refuseTags(&doc); err != nil {
+		return nil, err
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return cfg, nil // comments only
+	}
+	if root.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("line %d: want keys current-context and contexts", root.Line)
+	}
+	var contexts *yaml.Node
+	seen := map[string]int{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if first, dup := seen[k.Value]; dup {
+			return nil, fmt.Errorf("line %d: %s is given twice (line %d too)", k.Line, bucket.QuoteName(k.Value), first)
+		}
+		seen[k.Value] = k.Line
+		switch k.Value {
+		case "current-context":
+			if v.Kind != yaml.ScalarNode {
+				return nil, fmt.Errorf("line %d: current-context wants a context name", v.Line)
+			}
+			if v.Tag != "!!null" {
+				cfg.current = v.Value
+			}
+		case "contexts":
+			if v.Kind != yaml.MappingNode && (v.Kind != yaml.ScalarNode || v.Tag != "!!null") {
+				return nil, fmt.Errorf("line %d: contexts wants names, each with its keys", v.Line)
+			}
+			contexts = v
+		default:
+			msg := fmt.Sprintf("line %d: unknown key %s", k.Line, bucket.QuoteName(k.Value))
+			if near := keymap.Nearest(k.Value, []string{"current-context", "contexts"}); near != "" {
+				return nil, fmt.Errorf("%s, did you mean %q?", msg, near)
+			}
+			return nil, errors.New(msg + " (the file holds current-context: and contexts:)")
+		}
+	}
+	if contexts == nil {
+		return cfg, nil
+	}
+	known := []string{keySecretEnv, keySecretCmd}
+	for k := range keys {
+		known = append(known, k)
+	}
+	sort.Strings(known)
+	lines := map[string]int{}
+	for i := 0; i+1 < len(contexts.Content); i += 2 {
+		k, v := contexts.Content[i], contexts.Content[i+1]
+		name := k.Value
+		if k.Kind != yaml.ScalarNode {
+			return nil, fmt.Errorf("line %d: a context name is one word", k.Line)
+		}
+		if first, dup := lines[name]; dup {
+			return nil, fmt.Errorf("line %d: context %s is given twice (line %d too)", k.Line, bucket.QuoteName(name), first)
+		}
+		lines[name] = k.Line
 		if err := contextName(name); err != nil {
 			return nil, err
 		}
-		d, err := parseDeployment(filepath.Dir(path), name, &node, keys)
+		d, err := parseDeployment(filepath.Dir(path), name, v, keys, known)
 		if err != nil {
 			return nil, fmt.Errorf("context %s: %w", name, err)
 		}
@@ -150,28 +238,41 @@ func parseConfig(path string, data []byte, keys map[string]contextKey) (*configF
 	return cfg, nil
 }
 
-// unknownField is the decoder's word for a key the file may not have.
-var unknownField = regexp.MustCompile(`line (\d+): field (\S+) not found`)
-
-// yamlError is the decoder's error in one line, with the nearest key to
-// one it does not know.
-func yamlError(err error) error {
-	msg := oneLine(err.Error())
-	if m := unknownField.FindStringSubmatch(msg); m != nil {
-		msg = fmt.Sprintf("line %s: unknown key %q", m[1], m[2])
-		if near := keymap.Nearest(m[2], []string{"current-context", "contexts"}); near != "" {
-			return fmt.Errorf("%s, did you mean %q?", msg, near)
-		}
-		return errors.New(msg + " (the file holds current-context: and contexts:)")
+// refuseTags refuses an explicit tag anywhere in the file (!!binary,
+// !!str, !custom): every value of the file is a plain word, number or
+// true/false, and a tag would change what it is read as without a word.
+func refuseTags(n *yaml.Node) error {
+	if n.Style&yaml.TaggedStyle != 0 {
+		return fmt.Errorf("line %d: the tag %s is not taken: write the value without it", n.Line, bucket.QuoteName(n.Tag))
 	}
-	return errors.New(strings.TrimPrefix(msg, "yaml: "))
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i < len(n.Content); i += 2 {
+			if n.Content[i].Tag == "!!merge" {
+				return fmt.Errorf("line %d: merge keys (<<) are not taken: write each key", n.Content[i].Line)
+			}
+		}
+	}
+	for _, c := range n.Content {
+		if err := refuseTags(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// yamlError is the decoder's error in one line.
+func yamlError(err error) error {
+	return errors.New(strings.TrimPrefix(bucket.EscapeUntrusted(oneLine(err.Error()), 2*bucket.MaxQuotedName), "yaml: "))
 }
 
 // contextName refuses a name that would not read as one word in the
 // status bar, an audit line or a completion.
 func contextName(name string) error {
 	if name == "" || strings.ContainsFunc(name, func(r rune) bool { return unicode.IsSpace(r) || !unicode.IsPrint(r) }) {
-		return fmt.Errorf("context name %q: a name is one word, without spaces or control characters", name)
+		return fmt.Errorf("context name %s: a name is one word, without spaces or control characters", bucket.QuoteName(name))
+	}
+	if len(name) > bucket.MaxQuotedName {
+		return fmt.Errorf("context name %s: a name is at most %d bytes", bucket.QuoteName(name), bucket.MaxQuotedName)
 	}
 	return nil
 }
@@ -179,7 +280,7 @@ func contextName(name string) error {
 // parseDeployment checks one context's keys and values: each key a
 // connection flag (or where the secret comes from), each value of the
 // flag's type.
-func parseDeployment(dir, name string, node *yaml.Node, keys map[string]contextKey) (*deployment, error) {
+func parseDeployment(dir, name string, node *yaml.Node, keys map[string]contextKey, known []string) (*deployment, error) {
 	d := &deployment{name: name, values: map[string]string{}}
 	if node.Kind == 0 || node.Tag == "!!null" {
 		return d, nil // a context with no keys: the defaults
@@ -187,11 +288,6 @@ func parseDeployment(dir, name string, node *yaml.Node, keys map[string]contextK
 	if node.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("line %d: want keys such as mongo-uri and data", node.Line)
 	}
-	known := []string{keySecretEnv, keySecretCmd}
-	for k := range keys {
-		known = append(known, k)
-	}
-	sort.Strings(known)
 	seen := map[string]bool{}
 	secrets := 0
 	for i := 0; i+1 < len(node.Content); i += 2 {
@@ -199,7 +295,7 @@ func parseDeployment(dir, name string, node *yaml.Node, keys map[string]contextK
 		key := k.Value
 		ck, isFlag := keys[key]
 		if !isFlag && key != keySecretEnv && key != keySecretCmd {
-			msg := fmt.Sprintf("line %d: unknown key %q", k.Line, key)
+			msg := fmt.Sprintf("line %d: unknown key %s", k.Line, bucket.QuoteName(key))
 			if near := keymap.Nearest(key, known); near != "" {
 				return nil, fmt.Errorf("%s, did you mean %q?", msg, near)
 			}
@@ -231,7 +327,7 @@ func parseDeployment(dir, name string, node *yaml.Node, keys map[string]contextK
 			d.readOnly = d.readOnly || key == "read-only" && b
 		case ck.flag.Target.Type() == reflect.TypeFor[time.Duration]():
 			if _, err := time.ParseDuration(value); err != nil {
-				return nil, fmt.Errorf("line %d: %s: %q is not a duration such as 10s", v.Line, key, value)
+				return nil, fmt.Errorf("line %d: %s: %s is not a duration such as 10s", v.Line, key, bucket.QuoteName(value))
 			}
 		case ck.path:
 			value = expandPath(dir, value)
@@ -296,15 +392,19 @@ func (cfg *configFile) lookup(name, from string) (*deployment, error) {
 	if d, ok := cfg.contexts[name]; ok {
 		return d, nil
 	}
-	msg := fmt.Sprintf("unknown context %q", name)
+	msg := fmt.Sprintf("unknown context %s", bucket.QuoteName(name))
 	if from != "" {
-		msg = fmt.Sprintf("%s names context %q, which %s does not have", from, name, cfg.path)
+		msg = fmt.Sprintf("%s names context %s, which %s does not have", from, bucket.QuoteName(name), cfg.path)
 	}
 	if near := keymap.Nearest(name, cfg.names); near != "" {
 		msg += fmt.Sprintf(", did you mean %q?", near)
 	}
 	if len(cfg.names) == 0 {
 		return nil, usagef("%s (%s names none)", msg, cfg.path)
+	}
+	const listed = 20 // a file of thousands of contexts is not listed whole
+	if len(cfg.names) > listed {
+		return nil, usagef("%s (%s has %s and %d more: chatlens contexts lists them)", msg, cfg.path, strings.Join(cfg.names[:listed], ", "), len(cfg.names)-listed)
 	}
 	return nil, usagef("%s (%s has %s)", msg, cfg.path, strings.Join(cfg.names, ", "))
 }

@@ -1,6 +1,7 @@
 package keymap
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -242,5 +243,27 @@ func TestHalfPageKeysAsInLess(t *testing.T) {
 		if !strings.Contains(names, want) {
 			t.Errorf("no action %q in %s", want, names)
 		}
+	}
+}
+
+// TestAHugeNameGivesAShortError: a keys.json naming an action or a key of
+// 100 kB is refused in one line that quotes the start of the name and its
+// length, not the whole name.
+func TestAHugeNameGivesAShortError(t *testing.T) {
+	huge := strings.Repeat("x", 100_000)
+	for name, body := range map[string]string{
+		"action":          `{"` + huge + `": ["x"]}`,
+		"key":             `{"revoke": ["` + huge + `"]}`,
+		"action, no keys": `{"quit` + huge + `": []}`,
+		"action twice":    `{"` + huge + `": ["x"], "` + strings.ToUpper(huge) + `": ["y"]}`,
+		"not an object":   `"` + huge + `"`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			k := Default()
+			err := k.Apply([]byte(body))
+			if err == nil || strings.Contains(err.Error(), "\n") || len(err.Error()) > 1000 {
+				t.Fatalf("want a short one-line error, got %d bytes: %.300v", len(fmt.Sprint(err)), err)
+			}
+		})
 	}
 }

@@ -16,6 +16,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // actions maps the names used in the override file to the bindings.
@@ -119,16 +121,16 @@ func (k *KeyMap) Apply(data []byte) error {
 		b, ok := acts[strings.ToLower(name)]
 		if !ok {
 			if near := nearestAction(name); near != "" {
-				return fmt.Errorf("key map: unknown action %q: did you mean %q?", name, near)
+				return fmt.Errorf("key map: unknown action %s: did you mean %q?", bucket.QuoteName(name), near)
 			}
-			return fmt.Errorf("key map: unknown action %q (known: %s)", name, strings.Join(Actions(), ", "))
+			return fmt.Errorf("key map: unknown action %s (known: %s)", bucket.QuoteName(name), strings.Join(Actions(), ", "))
 		}
 		if len(keys) == 0 {
-			return fmt.Errorf("key map: action %q has no keys", name)
+			return fmt.Errorf("key map: action %s has no keys", bucket.QuoteName(name))
 		}
 		for _, kn := range keys {
 			if !ValidKey(kn) {
-				return fmt.Errorf("key map: action %q: unknown key name %q (a single character, or a name such as enter, esc, pgdown, ctrl+r, alt+x, f5)", name, kn)
+				return fmt.Errorf("key map: action %s: unknown key name %s (a single character, or a name such as enter, esc, pgdown, ctrl+r, alt+x, f5)", bucket.QuoteName(name), bucket.QuoteName(kn))
 			}
 		}
 		b.SetKeys(keys...)
@@ -144,7 +146,7 @@ func (k *KeyMap) Apply(data []byte) error {
 func parseOverrides(data []byte) (map[string][]string, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	notObject := func(why string) error {
-		return fmt.Errorf("key map: not a JSON object of action -> [keys]: %s", oneLine(why))
+		return fmt.Errorf("key map: not a JSON object of action -> [keys]: %s", bucket.EscapeUntrusted(oneLine(why), 2*bucket.MaxQuotedName))
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if tok, err := dec.Token(); err != nil {
@@ -161,7 +163,7 @@ func parseOverrides(data []byte) (map[string][]string, error) {
 		}
 		name := tok.(string) // inside an object, a token before a value is its key
 		if first, dup := seen[strings.ToLower(name)]; dup {
-			return nil, fmt.Errorf("key map: action %q is given twice (as %q too): one list of keys an action", name, first)
+			return nil, fmt.Errorf("key map: action %s is given twice (as %s too): one list of keys an action", bucket.QuoteName(name), bucket.QuoteName(first))
 		}
 		seen[strings.ToLower(name)] = name
 		var raw json.RawMessage
@@ -170,11 +172,11 @@ func parseOverrides(data []byte) (map[string][]string, error) {
 		}
 		var keys []*string
 		if err := json.Unmarshal(raw, &keys); err != nil || keys == nil {
-			return nil, fmt.Errorf("key map: action %q: want a list of key names, got %s", name, oneLine(string(raw)))
+			return nil, fmt.Errorf("key map: action %s: want a list of key names, got %s", bucket.QuoteName(name), bucket.EscapeUntrusted(oneLine(string(raw)), bucket.MaxQuotedName))
 		}
 		for _, kn := range keys {
 			if kn == nil {
-				return nil, fmt.Errorf("key map: action %q: null in its list of keys", name)
+				return nil, fmt.Errorf("key map: action %s: null in its list of keys", bucket.QuoteName(name))
 			}
 			over[name] = append(over[name], *kn)
 		}

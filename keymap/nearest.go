@@ -13,9 +13,16 @@ func nearestAction(word string) string { return Nearest(strings.ToLower(word), A
 func Nearest(word string, names []string) string {
 	best, bestDist := "", min(3, max(1, len(word)/3))+1
 	for _, n := range names {
-		d := editDistance(word, n)
-		if word != "" && strings.HasPrefix(n, word) {
-			d = min(d, 1)
+		var d int
+		switch {
+		case word == n:
+			d = 0
+		case word != "" && strings.HasPrefix(n, word):
+			d = 1
+		case abs(len(word)-len(n)) >= bestDist:
+			continue // the lengths alone are too far apart (a hostile 100 kB word costs nothing)
+		default:
+			d = editDistance(word, n)
 		}
 		if d < bestDist {
 			best, bestDist = n, d
@@ -43,3 +50,5 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+func abs(n int) int { return max(n, -n) }

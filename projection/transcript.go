@@ -22,7 +22,8 @@ type TranscriptHead struct {
 	Viewer       string
 	ViewerName   string
 	Window       bucket.Window
-	From, To     int64 // the seqs transcribed
+	Asked        string // the range asked for, in words; "" when the seqs were named (dump --from --to)
+	From, To     int64  // the seqs transcribed
 	Captured     time.Time
 	Version      string
 	Zone         *time.Location
@@ -119,6 +120,9 @@ func (h TranscriptHead) headFields(n headNotes) [][2]string {
 	seqs := fmt.Sprintf("%d-%d", h.From, h.To)
 	if h.From == 0 {
 		seqs = "none"
+	}
+	if h.Asked != "" {
+		fields = append(fields, [2]string{"Asked", h.Asked})
 	}
 	fields = append(fields,
 		[2]string{"Seqs", seqs},

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/chatlens/chatlens/keymap"
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // The theme file, theme.json beside keys.json, sets colours of the palette
@@ -104,7 +105,7 @@ func validColour(c string) bool {
 func parseColours(data []byte) (Colours, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	notObject := func(why string) error {
-		return fmt.Errorf("theme: not a JSON object of colour name -> colour: %s", strings.Join(strings.Fields(why), " "))
+		return fmt.Errorf("theme: not a JSON object of colour name -> colour: %s", bucket.EscapeUntrusted(strings.Join(strings.Fields(why), " "), 2*bucket.MaxQuotedName))
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -124,12 +125,12 @@ func parseColours(data []byte) (Colours, error) {
 		name := strings.NewReplacer("-", "", "_", "").Replace(strings.ToLower(written))
 		if _, ok := known[name]; !ok {
 			if near := keymap.Nearest(name, ColourNames()); near != "" {
-				return nil, fmt.Errorf("theme: unknown colour name %q: did you mean %q?", written, near)
+				return nil, fmt.Errorf("theme: unknown colour name %s: did you mean %q?", bucket.QuoteName(written), near)
 			}
-			return nil, fmt.Errorf("theme: unknown colour name %q (known: %s)", written, strings.Join(ColourNames(), ", "))
+			return nil, fmt.Errorf("theme: unknown colour name %s (known: %s)", bucket.QuoteName(written), strings.Join(ColourNames(), ", "))
 		}
 		if _, dup := out[name]; dup {
-			return nil, fmt.Errorf("theme: colour %q is given twice", written)
+			return nil, fmt.Errorf("theme: colour %s is given twice", bucket.QuoteName(written))
 		}
 		var v any
 		if err := dec.Decode(&v); err != nil {
@@ -143,10 +144,10 @@ func parseColours(data []byte) (Colours, error) {
 			c = v.String()
 		default:
 			got, _ := json.Marshal(v)
-			return nil, fmt.Errorf("theme: colour %q: want a colour such as \"39\" or \"#ff8800\", got %s", written, got)
+			return nil, fmt.Errorf("theme: colour %s: want a colour such as \"39\" or \"#ff8800\", got %s", bucket.QuoteName(written), bucket.EscapeUntrusted(string(got), 2*bucket.MaxQuotedName))
 		}
 		if c != "" && !validColour(c) {
-			return nil, fmt.Errorf("theme: colour %q: %q is not a colour: an ANSI colour number 0-255, #rgb or #rrggbb (\"\" is the terminal's own)", written, c)
+			return nil, fmt.Errorf("theme: colour %s: %s is not a colour: an ANSI colour number 0-255, #rgb or #rrggbb (\"\" is the terminal's own)", bucket.QuoteName(written), bucket.QuoteName(c))
 		}
 		out[name] = c
 	}

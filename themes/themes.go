@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Palette is the handful of colours a theme chooses. An empty colour means
@@ -84,7 +86,7 @@ func Names() []string {
 func Get(name string) (Theme, error) {
 	p, ok := builtins[strings.ToLower(name)]
 	if !ok {
-		return Theme{}, fmt.Errorf("unknown theme %q (choose %s)", name, strings.Join(Names(), ", "))
+		return Theme{}, fmt.Errorf("unknown theme %s (choose %s)", bucket.QuoteName(name), strings.Join(Names(), ", "))
 	}
 	t := New(p)
 	t.Name = strings.ToLower(name)

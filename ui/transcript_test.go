@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"encoding/base64"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/ui/uitest"
 )
 
 // transcriptDriver is a driver whose T writes into a directory of its own.
@@ -125,8 +127,9 @@ func TestTranscriptNamesItsWholePathAndCopiesIt(t *testing.T) {
 	}
 }
 
-// A date range is the messages sent from the first date up to the second
-// (the range read: pages/timeline TestTranscriptRangeParse).
+// A date range is the messages sent from the first moment typed through
+// the last one: its last minute is in it (it stopped at 09:20, seq 19),
+// and the header says what was asked and the seqs it covers.
 func TestTranscriptOfADateRange(t *testing.T) {
 	d, dir, _ := transcriptDriver(t)
 	d.open(chatAB)
@@ -134,8 +137,71 @@ func TestTranscriptOfADateRange(t *testing.T) {
 	d.typeText("2024-05-01 09:10..2024-05-01 09:20")
 	d.keys("enter")
 	_, md := readOnlyFile(t, dir)
-	if !strings.Contains(md, "| Seqs | 10-19 |") {
-		t.Errorf("messages of 09:10 up to 09:20 are seqs 10-19:\n%s", md)
+	for _, want := range []string{"| Seqs | 10-20 |",
+		"| Asked | 2024-05-01 09:10..2024-05-01 09:20: sent from 2024-05-01 09:10:00 through 2024-05-01 09:20:59 UTC |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("messages of 09:10 through 09:20: no %q in\n%s", want, md)
+		}
+	}
+}
+
+// D1..D2 holds all of D2: every message of 1 May (it held none: it
+// stopped where 1 May starts).
+func TestTranscriptOfDaysHoldsTheLastDay(t *testing.T) {
+	d, dir, _ := transcriptDriver(t)
+	d.open(chatAB)
+	d.keys("T")
+	d.typeText("2024-04-30..2024-05-01")
+	d.keys("enter")
+	_, md := readOnlyFile(t, dir)
+	if !strings.Contains(md, "| Seqs | 1-120 |") || !strings.Contains(md, "| 120 | ") {
+		t.Errorf("the messages of 30 April through 1 May are seqs 1-120:\n%s", md)
+	}
+}
+
+// A range whose first date is after its last says it is reversed (it
+// said it was not a date range), and writes nothing.
+func TestTranscriptOfAReversedRangeSaysSo(t *testing.T) {
+	d, dir, _ := transcriptDriver(t)
+	d.open(chatAB)
+	d.keys("T")
+	d.typeText("2024-05-29..2024-05-28")
+	d.keys("enter")
+	if !strings.Contains(d.m.status, "dates 2024-05-29..2024-05-28 are reversed: the first is after the last") {
+		t.Errorf("status %q does not say the range is reversed", d.m.status)
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "*")); len(files) != 0 {
+		t.Errorf("files written: %v", files)
+	}
+}
+
+// T in a conversation whose ID is 300 characters long writes its
+// transcript (it failed: "file name too long"), under a name a file
+// system takes.
+func TestTranscriptOfALongConversationID(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	peer := strings.Repeat("z", 300)
+	cid := "si_alice_" + peer
+	var msgs []*bucket.MsgData
+	for i := 1; i <= 3; i++ {
+		msgs = append(msgs, uitest.TextMsg("alice", peer, "", bucket.SessionSingle, i, "long way"))
+	}
+	if _, err := st.InsertMessages(context.Background(), cid, 1, msgs); err != nil {
+		t.Fatal(err)
+	}
+	uitest.Insert(t, st, bucket.CollConversation, bucket.Conversation{OwnerUserID: "alice", ConversationID: cid, ConversationType: 1, UserID: peer})
+	opts, _ := testOptions(t, "alice")
+	dir := t.TempDir()
+	opts.TranscriptDir = dir
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(cid)
+	d.keys("T")
+	d.typeText("1-3")
+	d.keys("enter")
+	path, md := readOnlyFile(t, dir)
+	if !strings.Contains(md, "long way") || len(filepath.Base(path)) > 255 {
+		t.Errorf("status %q; %s:\n%s", d.m.status, path, md)
 	}
 }
 

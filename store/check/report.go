@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
@@ -148,21 +146,10 @@ func where(p Problem) string {
 // maxText bounds stored text quoted in a report line.
 const maxText = 300
 
-// quote shows a stored identifier unambiguously, escapes and all.
-func quote(s string) string { return strconv.Quote(cut(s)) }
+// quote shows a stored identifier unambiguously, escapes and all, cut
+// to a sane length.
+func quote(s string) string { return bucket.QuoteName(s) }
 
 // clean makes a reason safe for a terminal: control characters, escape
 // sequences, bidi overrides and invalid UTF-8 are shown escaped, never sent.
 func clean(s string) string { return bucket.EscapeUntrusted(s, maxText) }
-
-// cut shortens s to at most maxText bytes on a rune boundary.
-func cut(s string) string {
-	if len(s) <= maxText {
-		return s
-	}
-	i := maxText
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "…"
-}

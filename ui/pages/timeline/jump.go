@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/ui/common"
 )
@@ -23,8 +23,6 @@ type jumpResolvedMsg struct {
 	seq int64
 	err error
 }
-
-var dateLayouts = []string{"2006-01-02 15:04:05", "2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02"}
 
 // JumpForms are the forms : takes, as a person types them.
 const JumpForms = "12345, 2024-06-15 or 2024-06-15 14:30"
@@ -47,12 +45,10 @@ func (t *Model) Jump(input string) tea.Cmd {
 		}
 		return t.jumpTo(seq)
 	}
-	for _, layout := range dateLayouts {
-		if when, err := time.ParseInLocation(layout, input, t.e.Loc); err == nil {
-			t.say("looking for "+input+"…", false)
-			t.jumpReq = t.e.NewReq()
-			return resolveDate(t.e, t.jumpReq, t.cid, t.minSeq(), t.maxSeq(), when.UnixMilli())
-		}
+	if when, _, ok := store.ParseTypedTime(input, t.e.Loc); ok {
+		t.say("looking for "+input+"…", false)
+		t.jumpReq = t.e.NewReq()
+		return resolveDate(t.e, t.jumpReq, t.cid, t.minSeq(), t.maxSeq(), when.UnixMilli())
 	}
 	t.say(fmt.Sprintf("%q is neither a seq nor a date (%s)", projection.SingleLine(input), JumpForms), true)
 	return nil

@@ -1,17 +1,18 @@
 package timeline
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 
 	"github.com/chatlens/chatlens/ui/common"
@@ -93,16 +94,17 @@ func (t *Model) Transcript(value string) tea.Cmd {
 		from, to := t.tl.ReadFrom(), t.tl.ReadTo()
 		value = fmt.Sprintf("%d-%d", from, to)
 	}
-	from, to, dates, err := parseRange(value, t.e.Loc)
+	asked, err := store.ParseTypedRange(value, t.e.Loc)
 	if err != nil {
 		t.say(err.Error(), true)
 		return nil
 	}
+	from, to := asked.From, asked.To
 	job := t.transcriptJob()
-	job.format, job.ext = format.name, format.ext
+	job.format, job.ext, job.asked = format.name, format.ext, asked.String()
 	t.say("writing the transcript of "+value+"…", false)
 	return func() tea.Msg {
-		if dates {
+		if asked.Dates {
 			var err error
 			if from, to, err = job.resolveDates(from, to); err != nil {
 				return transcriptWrittenMsg{err: err}
@@ -114,44 +116,6 @@ func (t *Model) Transcript(value string) tea.Cmd {
 		}
 		return job.write(from, to)
 	}
-}
-
-// parseRange reads "A-B", "A..B" or "A" as seqs, or "D1..D2" as dates (in
-// loc, from the first message sent at or after D1 to the last before D2),
-// returning the dates as unix milliseconds.
-func parseRange(s string, loc *time.Location) (from, to int64, dates bool, err error) {
-	a, b, ok := strings.Cut(s, "..")
-	if !ok {
-		a, b, ok = strings.Cut(s, "-")
-	}
-	if !ok {
-		b = a
-	}
-	x, errA := strconv.ParseInt(strings.TrimSpace(a), 10, 64)
-	y, errB := strconv.ParseInt(strings.TrimSpace(b), 10, 64)
-	if errA == nil && errB == nil {
-		if x > y {
-			return 0, 0, false, fmt.Errorf("seqs %d-%d: the first is after the last", x, y)
-		}
-		return x, y, false, nil
-	}
-	if strings.Contains(s, "..") {
-		d1, ok1 := parseDate(a, loc)
-		d2, ok2 := parseDate(b, loc)
-		if ok1 && ok2 && d1 < d2 {
-			return d1, d2, true, nil
-		}
-	}
-	return 0, 0, false, fmt.Errorf("%q is not a seq range (10-40) nor a date range (2024-01-08..2024-01-09)", s)
-}
-
-func parseDate(s string, loc *time.Location) (int64, bool) {
-	for _, layout := range dateLayouts {
-		if when, err := time.ParseInLocation(layout, strings.TrimSpace(s), loc); err == nil {
-			return when.UnixMilli(), true
-		}
-	}
-	return 0, false
 }
 
 // transcriptJob is what a transcript needs of the timeline, copied when
@@ -166,6 +130,7 @@ type transcriptJob struct {
 	otherWin              bucket.Window
 	compareWindowReadable bool
 	format, ext           string // projection.TranscriptFormats' name, the file's extension
+	asked                 string // the range asked, in words (store.TypedRange)
 }
 
 func (t *Model) transcriptJob() transcriptJob {
@@ -177,7 +142,8 @@ func (t *Model) transcriptJob() transcriptJob {
 	return j
 }
 
-// resolveDates turns the dates into the seqs sent from d1 up to d2.
+// resolveDates turns the dates into the seqs sent from d1 up to (not at)
+// d2, the end of the last date, minute or second typed.
 func (j transcriptJob) resolveDates(d1, d2 int64) (from, to int64, err error) {
 	lo, hi := max(1, j.win.MinSeq), j.win.MaxSeq
 	if from, err = seqAtOrAfter(j.e, j.cid, lo, hi, d1); err != nil {
@@ -208,7 +174,7 @@ func (j transcriptJob) write(from, to int64) tea.Msg {
 		readers = toReaders(rs)
 	}
 	head := projection.TranscriptHead{Context: st.Context(), Store: st.Describe(), Conversation: j.cid, Viewer: j.viewer,
-		ViewerName: j.viewerName, Window: j.win, From: from, To: to, Captured: j.e.Now(), Version: j.e.Version, Zone: j.e.Loc}
+		ViewerName: j.viewerName, Window: j.win, Asked: j.asked, From: from, To: to, Captured: j.e.Now(), Version: j.e.Version, Zone: j.e.Loc}
 	if j.compareAs != "" {
 		head.Compare, head.CompareName, head.CompareWindow = j.compareAs, j.otherName, j.otherWin
 	}
@@ -309,11 +275,7 @@ func (j transcriptJob) holeParts(a, z int64) []projection.SeqRange {
 // never over an existing one: name.md, name-2.md, ...; the path returned
 // is whole, so it can be found from anywhere.
 func (j transcriptJob) createFile(from, to int64, content string) (string, error) {
-	who := j.viewer
-	if j.compareAs != "" {
-		who += "-vs-" + j.compareAs
-	}
-	base := fileSafe(fmt.Sprintf("chatlens-%s-%s-%d-%d", j.cid, who, from, to))
+	base := transcriptName(j.cid, j.viewer, j.compareAs, from, to)
 	dir := j.e.TranscriptDir
 	if dir == "" {
 		dir = "."
@@ -345,6 +307,31 @@ func (j transcriptJob) createFile(from, to int64, content string) (string, error
 		return path, nil
 	}
 	return "", fmt.Errorf("%s: 999 transcripts of that name already", base)
+}
+
+// transcriptName is a transcript's file name without its extension:
+// chatlens-<conversation>-<viewer>[-vs-<other>]-<from>-<to>, each ID made
+// safe for a file name and, past maxNamePart bytes, cut and followed by a
+// short hash of the whole ID, so that the name stays under the 255 bytes
+// file systems allow and two long IDs alike at the start stay apart.
+func transcriptName(cid, viewer, other string, from, to int64) string {
+	who := namePart(viewer)
+	if other != "" {
+		who += "-vs-" + namePart(other)
+	}
+	return fmt.Sprintf("chatlens-%s-%s-%d-%d", namePart(cid), who, from, to)
+}
+
+// maxNamePart bounds one ID in a transcript's file name.
+const maxNamePart = 40
+
+func namePart(id string) string {
+	safe := fileSafe(id)
+	if len(safe) <= maxNamePart {
+		return safe
+	}
+	sum := sha256.Sum256([]byte(id))
+	return safe[:maxNamePart-9] + "-" + hex.EncodeToString(sum[:4])
 }
 
 // fileSafe keeps letters, digits, '.', '_' and '-'; anything else (a

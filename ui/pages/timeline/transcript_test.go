@@ -1,20 +1,22 @@
 package timeline
 
 import (
+	"strings"
 	"testing"
-	"time"
 )
 
-// TestTranscriptRangeParse: T takes seqs ("10-40", "10..40") or a date
-// range, the messages sent from the first date up to the second.
-func TestTranscriptRangeParse(t *testing.T) {
-	from, to, dates, err := parseRange("2024-05-01 09:10..2024-05-01 09:20", time.UTC)
-	if err != nil || !dates || to-from != 10*60*1000 {
-		t.Errorf("date range = %d, %d, %v, %v", from, to, dates, err)
+// TestTranscriptNameOfLongIDs: a transcript of a 300-character
+// conversation ID (or viewer) gets a file name under the 255 bytes a file
+// system allows, and two long IDs alike in their first 300 characters get
+// different names; short IDs keep their names as they were.
+func TestTranscriptNameOfLongIDs(t *testing.T) {
+	long := "sg_" + strings.Repeat("g", 300)
+	a := transcriptName(long+"a", strings.Repeat("u", 300), strings.Repeat("v", 300), 1, 1<<62)
+	b := transcriptName(long+"b", strings.Repeat("u", 300), strings.Repeat("v", 300), 1, 1<<62)
+	if len(a)+len("-999.html") > 255 || a == b {
+		t.Errorf("names of %d and %d bytes, alike: %v\n%s\n%s", len(a), len(b), a == b, a, b)
 	}
-	for _, bad := range []string{"10-", "x", "9-3"} {
-		if _, _, _, err := parseRange(bad, time.UTC); err == nil {
-			t.Errorf("%q parsed", bad)
-		}
+	if got := transcriptName("si_alice_bob", "alice", "bob", 4, 8); got != "chatlens-si_alice_bob-alice-vs-bob-4-8" {
+		t.Errorf("short IDs named %s", got)
 	}
 }
