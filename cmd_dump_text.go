@@ -107,14 +107,14 @@ func (p *dumpPrinter) flush() error {
 	}
 	p.runFrom, p.single = 0, nil
 	if first < last && p.transcript != nil {
-		return p.row(projection.TranscriptRow{Message: projection.Message{Seq: first, Hole: true}, RunTo: last})
+		return p.row(projection.TranscriptRow{Message: projection.Message{MsgData: bucket.MsgData{Seq: first}, Hole: true}, RunTo: last})
 	}
 	if first < last {
 		_, err := fmt.Fprintf(p.s.stdout, "%7d  %-19s  %s\n", first, "", projection.HoleRun(first, last))
 		return err
 	}
 	if m == nil {
-		m = &projection.Message{Seq: first, Hole: true}
+		m = &projection.Message{MsgData: bucket.MsgData{Seq: first}, Hole: true}
 	}
 	return p.print(*m)
 }

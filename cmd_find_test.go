@@ -108,9 +108,9 @@ func TestDumpPrinterTreatsSkippedSeqsAsHoles(t *testing.T) {
 	s := &session{process: process{stdout: &buf}, conn: &connection{UTC: true}}
 	p := &dumpPrinter{s: s, c: &dumpCmd{Format: "text"}, w: &bucket.Window{}, next: 1}
 	msg := func(seq int64) projection.Message {
-		return projection.Message{Seq: seq, SendID: "x", ContentType: 101, Content: `{"content":"hi"}`, SendTime: 1}
+		return projection.Message{MsgData: bucket.MsgData{Seq: seq, SendID: "x", ContentType: 101, Content: `{"content":"hi"}`, SendTime: 1}}
 	}
-	for _, m := range []projection.Message{msg(1), {Seq: 2, Hole: true}, msg(3), {Seq: 4, Hole: true}, msg(9000)} {
+	for _, m := range []projection.Message{msg(1), {MsgData: bucket.MsgData{Seq: 2}, Hole: true}, msg(3), {MsgData: bucket.MsgData{Seq: 4}, Hole: true}, msg(9000)} {
 		if err := p.add(m); err != nil {
 			t.Fatal(err)
 		}

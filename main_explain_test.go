@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/demo"
 )
 
@@ -40,5 +41,33 @@ func TestDumpExplainSaysWhy(t *testing.T) {
 	text := s.mustRun(t, "dump", "--conversation", cid, "--as", "alice", "--from", seq, "--to", seq, "--explain")
 	if !strings.Contains(text, "← in del_list of alice") || strings.Count(text, "\n") != 1 {
 		t.Errorf("text dump with --explain = %q, want one line ending in the rule", text)
+	}
+}
+
+// TestDumpExplainNamesTheRevokersRole: a group message its sender, an
+// ordinary member, revoked is explained with the role by OpenIM's name,
+// "ordinary member", as the revoke rule and the viewer picker say it.
+func TestDumpExplainNamesTheRevokersRole(t *testing.T) {
+	s := seeded(t)
+	group := demo.ShowcaseGroupID
+	st := s.stored(t)
+	members, err := st.Members(t.Context(), group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	member := ""
+	for _, m := range members {
+		if m.RoleLevel == bucket.RoleMember {
+			member = m.UserID
+			break
+		}
+	}
+	seq := fmt.Sprint(plainSeq(t, st, group, member, 0, false))
+	_ = st.Close(t.Context())
+	s.mustRun(t, "revoke", "--conversation", group, "--seq", seq, "--by", member)
+
+	text := s.mustRun(t, "dump", "--conversation", group, "--as", member, "--from", seq, "--to", seq, "--explain")
+	if want := "(the sender, ordinary member, role 20)"; !strings.Contains(text, want) {
+		t.Errorf("dump --explain of %s's revoked seq %s = %q, want it to name the role: %s", member, seq, text, want)
 	}
 }

@@ -267,3 +267,19 @@ func TestAHugeNameGivesAShortError(t *testing.T) {
 		})
 	}
 }
+
+// TestMisspeltActionNamesTheNearest: an unknown action in the key map file
+// names the action meant, a swap of two neighbouring letters counting as
+// one slip ("revkoe" is revoke), as the command line's "did you mean" does.
+func TestMisspeltActionNamesTheNearest(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"revkoe": ["x"]}`: `unknown action "revkoe": did you mean "revoke"?`,
+		`{"qiut": ["x"]}`:   `unknown action "qiut": did you mean "quit"?`,
+		`{"revok": ["x"]}`:  `unknown action "revok": did you mean "revoke"?`,
+	} {
+		k := Default()
+		if err := k.Apply([]byte(body)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v; want %s", body, err, want)
+		}
+	}
+}

@@ -70,7 +70,7 @@ func Detail(m Message, loc *time.Location) []string {
 	if m.DeletedForViewer && !m.Revoked {
 		return out
 	}
-	body := Summary(Message{ContentType: m.ContentType, Content: m.Content, Status: m.Status, QuoteResolved: m.QuoteResolved})
+	body := Summary(Message{MsgData: bucket.MsgData{ContentType: m.ContentType, Content: m.Content, Status: m.Status}, QuoteResolved: m.QuoteResolved})
 	if text, ok := fullText(m.ContentType, m.Content); ok {
 		body = text
 	}

@@ -101,14 +101,14 @@ func roleWords(r *bucket.Revoke, m Message) string {
 		}
 		return "app_manger_level " + role
 	}
-	name := map[int32]string{bucket.RoleOwner: "owner", bucket.RoleAdmin: "admin", bucket.RoleMember: "member"}[r.Role]
+	words := "role " + role
+	if r.Role == bucket.RoleOwner || r.Role == bucket.RoleAdmin || r.Role == bucket.RoleMember {
+		words = bucket.RoleName(r.Role) + ", " + words
+	}
 	if r.UserID == m.SendID {
-		name = "the sender"
+		words = "the sender, " + words
 	}
-	if name == "" {
-		return "role " + role
-	}
-	return name + ", role " + role
+	return words
 }
 
 func clockIn(ms int64, loc *time.Location) string {

@@ -50,6 +50,8 @@ func TestExplainNamesTheRuleOfEachRow(t *testing.T) {
 		{"deleted", View(stored(5, message(5, Text, `{"content":"hi"}`), deletedBy("bob")), "", "bob", Conv{ID: single}, nil), "in del_list of bob"},
 		{"revoked in a group", View(stored(7, g, revokedBy("carol", "Carol", bucket.RoleOwner, at)), "", "bob", Conv{ID: group}, nil),
 			"revoked by Carol (owner, role 100) at 2024-01-08 10:54:38 UTC"},
+		{"revoked in a group by its sender", View(stored(7, g, revokedBy("alice", "Alice", bucket.RoleMember, at)), "", "bob", Conv{ID: group}, nil),
+			"revoked by Alice (the sender, ordinary member, role 20) at 2024-01-08 10:54:38 UTC"},
 		{"read", View(stored(5, message(5, Text, `{"content":"hi"}`), read), "", "bob", Conv{ID: single}, nil), "read: is_read set by the filtered update"},
 		{"deleted and read", View(stored(5, message(5, Text, `{"content":"hi"}`), deletedBy("bob"), read), "", "bob", Conv{ID: single}, nil),
 			"in del_list of bob; read: is_read set by the filtered update"},

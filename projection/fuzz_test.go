@@ -66,7 +66,7 @@ func FuzzSummary(f *testing.F) {
 	f.Add(int32(1512), `{"detail":"{\"mutedSeconds\":-5}"}`, int32(2))
 	f.Add(int32(2101), `{"detail":"{\"revokerNickname\":\"\u001b[2J\"}"}`, int32(4))
 	f.Fuzz(func(t *testing.T, ct int32, content string, status int32) {
-		m := Message{Seq: 1, ContentType: ct, Content: content, Status: status, SenderNickname: content}
+		m := Message{MsgData: bucket.MsgData{Seq: 1, ContentType: ct, Content: content, Status: status, SenderNickname: content}}
 		checkSafeLine(t, Summary(m))
 		for _, line := range Detail(m, time.UTC) {
 			checkSafeLine(t, line)

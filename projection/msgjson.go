@@ -7,12 +7,12 @@ import (
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
-// msgDataJSON is OpenIM's sdkws.MsgData as /msg/pull_msg_by_seq encodes it
-// (shared/openim-recorded/pull_*.json): every field, in the server's order,
-// options left out when it has none, the others null or empty as the server
-// writes them. Content is null for a hole and for a message deleted for the
-// viewer. chatlens's own fields (docID, index) come after.
-type msgDataJSON struct {
+// sdkMsg is OpenIM's sdkws.MsgData in JSON, as /msg/pull_msg_by_seq gives
+// it (shared/openim-recorded/pull_*.json) and as a quote embeds it
+// (quotedMsg, quote.go): every field, in the server's order, options left
+// out when it has none, the others null or empty as the server writes them.
+// sdkMsgOf fills it from the stored message.
+type sdkMsg struct {
 	SendID           string           `json:"sendID"`
 	RecvID           string           `json:"recvID"`
 	GroupID          string           `json:"groupID"`
@@ -35,8 +35,27 @@ type msgDataJSON struct {
 	AtUserIDList     []string         `json:"atUserIDList"`
 	AttachedInfo     string           `json:"attachedInfo"`
 	Ex               string           `json:"ex"`
-	DocID            string           `json:"docID"`
-	Index            int              `json:"index"`
+}
+
+// sdkMsgOf is m in OpenIM's JSON names, its content given.
+func sdkMsgOf(m *bucket.MsgData) sdkMsg {
+	content := m.Content
+	return sdkMsg{
+		SendID: m.SendID, RecvID: m.RecvID, GroupID: m.GroupID, ClientMsgID: m.ClientMsgID, ServerMsgID: m.ServerMsgID,
+		SenderPlatformID: m.SenderPlatformID, SenderNickname: m.SenderNickname, SenderFaceURL: m.SenderFaceURL,
+		SessionType: m.SessionType, MsgFrom: m.MsgFrom, ContentType: m.ContentType, Content: &content,
+		Seq: m.Seq, SendTime: m.SendTime, CreateTime: m.CreateTime, Status: m.Status, IsRead: m.IsRead,
+		Options: m.Options, OfflinePushInfo: offlinePushOf(m.OfflinePush), AtUserIDList: m.AtUserIDList,
+		AttachedInfo: m.AttachedInfo, Ex: m.Ex,
+	}
+}
+
+// msgDataJSON is a row of the pull: the message (content null for a hole
+// and for a message deleted for the viewer), then chatlens's own fields.
+type msgDataJSON struct {
+	sdkMsg
+	DocID string `json:"docID"`
+	Index int    `json:"index"`
 }
 
 // offlinePushOf is the stored push block as sdkws.OfflinePushInfo
@@ -52,21 +71,13 @@ func offlinePushOf(p *bucket.OfflinePush) *offlinePushInfo {
 // seq, status 4 and the send time of the message before it (mgo/msg.go FindSeqs).
 func (m Message) msgData() msgDataJSON {
 	if m.Hole {
-		return msgDataJSON{Seq: m.Seq, Status: bucket.StatusDeleted, SendTime: m.SendTime, DocID: m.DocID, Index: m.Index}
+		return msgDataJSON{sdkMsg: sdkMsg{Seq: m.Seq, Status: bucket.StatusDeleted, SendTime: m.SendTime}, DocID: m.DocID, Index: m.Index}
 	}
-	d := msgDataJSON{
-		SendID: m.SendID, RecvID: m.RecvID, GroupID: m.GroupID, ClientMsgID: m.ClientMsgID, ServerMsgID: m.ServerMsgID,
-		SenderPlatformID: m.SenderPlatformID, SenderNickname: m.SenderNickname, SenderFaceURL: m.SenderFaceURL,
-		SessionType: m.SessionType, MsgFrom: m.MsgFrom, ContentType: m.ContentType,
-		Seq: m.Seq, SendTime: m.SendTime, CreateTime: m.CreateTime, Status: m.Status, IsRead: m.IsRead,
-		Options: m.Options, OfflinePushInfo: offlinePushOf(m.OfflinePush), AtUserIDList: m.AtUserIDList,
-		AttachedInfo: m.AttachedInfo, Ex: m.Ex, DocID: m.DocID, Index: m.Index,
-	}
+	d := msgDataJSON{sdkMsg: sdkMsgOf(&m.MsgData), DocID: m.DocID, Index: m.Index}
 	// Deleted for the viewer: the pull has content null, unless a revoke
 	// replaced it (rule 3 wins on content).
-	if !m.DeletedForViewer || m.Revoked {
-		content := m.Content
-		d.Content = &content
+	if m.DeletedForViewer && !m.Revoked {
+		d.Content = nil
 	}
 	return d
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Notification details (OpenIM's sdkws *Tips) are JSON inside the content's
@@ -171,9 +173,9 @@ func groupLine(ct int32, d object) string {
 	case 1516:
 		return op + " changed the member info of " + who(d.obj("changedUser"))
 	case 1517:
-		return op + " made " + who(d.obj("changedUser")) + " an admin"
+		return op + " made " + who(d.obj("changedUser")) + " an " + bucket.RoleName(bucket.RoleAdmin)
 	case 1518:
-		return op + " made " + who(d.obj("changedUser")) + " a regular member"
+		return op + " made " + who(d.obj("changedUser")) + " an " + bucket.RoleName(bucket.RoleMember)
 	case 1519:
 		s := op + " set the announcement of " + group
 		if text := g.str("notification"); text != "" {

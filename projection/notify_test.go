@@ -38,7 +38,7 @@ func TestSummaryNotifications(t *testing.T) {
 		{"group unmuted", 1515, obj{"group": grp, "opUser": alice}, `Alice unmuted group "Team"`},
 		{"member info set", 1516, obj{"group": grp, "opUser": alice, "changedUser": bob}, `Alice changed the member info of Bob`},
 		{"set to admin", 1517, obj{"group": grp, "opUser": alice, "changedUser": bob}, `Alice made Bob an admin`},
-		{"set to ordinary", 1518, obj{"group": grp, "opUser": alice, "changedUser": bob}, `Alice made Bob a regular member`},
+		{"set to ordinary", 1518, obj{"group": grp, "opUser": alice, "changedUser": bob}, `Alice made Bob an ordinary member`},
 		{"announcement", 1519, obj{"group": grp, "opUser": alice}, `Alice set the announcement of group "Team": "Standup at 10"`},
 		{"renamed", 1520, obj{"group": grp, "opUser": alice}, `Alice renamed the group to "Team"`},
 		{"group notice with nothing in it", 1508, obj{}, `someone removed members from the group`},

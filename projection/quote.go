@@ -20,30 +20,9 @@ type quoteContent struct {
 
 // quotedMsg is the message embedded in a quote, with OpenIM's JSON names.
 type quotedMsg struct {
-	SendID           string           `json:"sendID"`
-	RecvID           string           `json:"recvID"`
-	GroupID          string           `json:"groupID"`
-	ClientMsgID      string           `json:"clientMsgID"`
-	ServerMsgID      string           `json:"serverMsgID"`
-	SenderPlatformID int32            `json:"senderPlatformID"`
-	SenderNickname   string           `json:"senderNickname"`
-	SenderFaceURL    string           `json:"senderFaceURL"`
-	SessionType      int32            `json:"sessionType"`
-	MsgFrom          int32            `json:"msgFrom"`
-	ContentType      int32            `json:"contentType"`
-	Content          string           `json:"content"`
-	Seq              int64            `json:"seq"`
-	SendTime         int64            `json:"sendTime"`
-	CreateTime       int64            `json:"createTime"`
-	Status           int32            `json:"status"`
-	IsRead           bool             `json:"isRead"`
-	Options          map[string]bool  `json:"options,omitempty"`
-	OfflinePushInfo  *offlinePushInfo `json:"offlinePushInfo"`
-	AtUserIDList     []string         `json:"atUserIDList"`
-	AttachedInfo     string           `json:"attachedInfo"`
-	Ex               string           `json:"ex"`
-	KeyVersion       int32            `json:"keyVersion"`
-	DstUserIDs       []string         `json:"dstUserIDs"`
+	sdkMsg
+	KeyVersion int32    `json:"keyVersion"`
+	DstUserIDs []string `json:"dstUserIDs"`
 }
 
 // offlinePushInfo is the push block of an embedded message (sdkws.OfflinePushInfo).
@@ -66,6 +45,9 @@ func parseQuote(content string) (quoteContent, bool) {
 	var q quoteContent
 	if json.Unmarshal([]byte(content), &q) != nil || q.QuoteMessage == nil {
 		return q, false
+	}
+	if q.QuoteMessage.Content == nil { // null or absent: OpenIM reads ""
+		q.QuoteMessage.Content = new(string)
 	}
 	return q, true
 }
@@ -141,8 +123,8 @@ func projectQuote(content, viewer string, quoted bucket.Lookup) (shown string, r
 	}
 	shown = content
 	qm := q.QuoteMessage
-	if qm.Content == emptyObjectBase64 {
-		qm.Content = "{}"
+	if *qm.Content == emptyObjectBase64 {
+		*qm.Content = "{}"
 		if data, err := json.Marshal(&q); err == nil {
 			shown = string(data)
 		}
@@ -168,7 +150,7 @@ func projectQuote(content, viewer string, quoted bucket.Lookup) (shown string, r
 		}
 		quotedContent = c
 	}
-	qm.ContentType, qm.Content = RevokeNotice, quotedContent
+	qm.ContentType, qm.Content = RevokeNotice, &quotedContent
 	data, err := json.Marshal(&q)
 	if err != nil {
 		return shown, true

@@ -114,7 +114,7 @@ func TestQuoteRewriteIsOpenIMsEncoding(t *testing.T) {
 	b64 := `{"text":"ok","quoteMessage":{"seq":3,"contentType":101,"content":"e30="}}`
 	m = View(stored(9, message(9, Quote, b64)), "", "bob", Conv{ID: single}, lookupOf(stored(3, message(3, Text, text("x")))))
 	var c quoteContent
-	if err := json.Unmarshal([]byte(m.Content), &c); err != nil || c.QuoteMessage.Content != "{}" || c.QuoteMessage.ContentType != Text {
+	if err := json.Unmarshal([]byte(m.Content), &c); err != nil || c.QuoteMessage.Content == nil || *c.QuoteMessage.Content != "{}" || c.QuoteMessage.ContentType != Text {
 		t.Errorf("e30= quote became %s", m.Content)
 	}
 	// A quoted seq of 0 already shown as revoked is left alone.

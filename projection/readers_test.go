@@ -14,13 +14,13 @@ import (
 func TestReadReceiptWords(t *testing.T) {
 	members := NewReadReceipts([]Reader{{UserID: "u1", Name: "Ann", ReadSeq: 50}, {UserID: "u2", ReadSeq: 10},
 		{UserID: "u3", Name: "Cy\x1b[2J", ReadSeq: 10}, {UserID: "u4", ReadSeq: 9}})
-	group := Message{Seq: 10, SendID: "u2", SessionType: bucket.SessionGroup}
+	group := Message{MsgData: bucket.MsgData{Seq: 10, SendID: "u2", SessionType: bucket.SessionGroup}}
 	got := members.Words(group)
 	want := []string{"read by 2 of 3: Ann, Cy^[[2J", "not read by 1 of 3: u4"}
 	if !slices.Equal(got, want) {
 		t.Errorf("group = %q, want %q", got, want)
 	}
-	single := Message{Seq: 10, SendID: "alice", SessionType: bucket.SessionSingle}
+	single := Message{MsgData: bucket.MsgData{Seq: 10, SendID: "alice", SessionType: bucket.SessionSingle}}
 	pair := []Reader{{UserID: "alice", ReadSeq: 0}, {UserID: "bob", Name: "Bob", ReadSeq: 9}}
 	if got := NewReadReceipts(pair).Words(single); !slices.Equal(got, []string{"not read by Bob (read seq 9)"}) {
 		t.Errorf("single = %q", got)
@@ -29,7 +29,7 @@ func TestReadReceiptWords(t *testing.T) {
 	if got := NewReadReceipts(pair).Words(single); !slices.Equal(got, []string{"read by Bob (read seq 10)"}) {
 		t.Errorf("single, read = %q", got)
 	}
-	if got := members.Words(Message{Seq: 3, Hole: true}); got != nil {
+	if got := members.Words(Message{MsgData: bucket.MsgData{Seq: 3}, Hole: true}); got != nil {
 		t.Errorf("hole = %q, want nothing", got)
 	}
 	if members.Name("u1") != "Ann" || members.Name("u2") != "" {
@@ -42,7 +42,7 @@ func TestReadByListsAtMostTwentyNames(t *testing.T) {
 	for i := range 25 {
 		members = append(members, Reader{UserID: string(rune('a' + i)), ReadSeq: 5})
 	}
-	got := NewReadReceipts(members).Words(Message{Seq: 5, SendID: "zz", SessionType: bucket.SessionGroup})
+	got := NewReadReceipts(members).Words(Message{MsgData: bucket.MsgData{Seq: 5, SendID: "zz", SessionType: bucket.SessionGroup}})
 	if len(got) != 1 || got[0] != "read by 25 of 25: a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p, q, r, s, t and 5 more" {
 		t.Errorf("got %q", got)
 	}
@@ -57,7 +57,7 @@ func BenchmarkReadReceiptWords(b *testing.B) {
 		rs = append(rs, Reader{UserID: string(rune('a' + i)), Name: n, ReadSeq: 100})
 	}
 	rr := NewReadReceipts(rs)
-	m := Message{Seq: 50, SendID: "a", SessionType: bucket.SessionGroup}
+	m := Message{MsgData: bucket.MsgData{Seq: 50, SendID: "a", SessionType: bucket.SessionGroup}}
 	for b.Loop() {
 		rr.Words(m)
 	}

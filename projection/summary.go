@@ -217,13 +217,13 @@ var elemOf = map[int32]string{
 // quotedMessage reads a message embedded in a quote (already projected by
 // View for the viewer) as far as Summary needs it.
 func quotedMessage(q object) Message {
-	m := Message{
+	m := Message{MsgData: bucket.MsgData{
 		Seq:            q.int("seq"),
 		SenderNickname: q.str("senderNickname"),
 		ContentType:    int32(q.int("contentType")),
 		Content:        q.str("content"),
 		Status:         int32(q.int("status")),
-	}
+	}}
 	if m.Content == "" && m.Status != bucket.StatusDeleted {
 		name, ok := elemOf[m.ContentType]
 		if isNotification(m.ContentType) {

@@ -91,7 +91,7 @@ func TestSummaryStates(t *testing.T) {
 			s.Problem = "message says seq 6 but its slot holds seq 5"
 			return View(s, "", "bob", Conv{ID: single}, nil)
 		}(), "[malformed: message says seq 6 but its slot holds seq 5] hi"},
-		{"deleted status with no content", Message{ContentType: Text, Status: 4}, "[deleted]"},
+		{"deleted status with no content", Message{MsgData: bucket.MsgData{ContentType: Text, Status: 4}}, "[deleted]"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -17,8 +17,7 @@ func sharedHead() TranscriptHead {
 }
 
 func textRow(seq int64, sender, text string, why ...string) TranscriptRow {
-	m := Message{Seq: seq, SendID: sender, SenderNickname: sender, ContentType: Text, Content: `{"content":"` + text + `"}`,
-		SendTime: 1700000000000 + seq*60000, SessionType: bucket.SessionSingle}
+	m := Message{MsgData: bucket.MsgData{Seq: seq, SendID: sender, SenderNickname: sender, ContentType: Text, Content: `{"content":"` + text + `"}`, SendTime: 1700000000000 + seq*60000, SessionType: bucket.SessionSingle}}
 	return TranscriptRow{Message: m, Why: why}
 }
 
@@ -88,9 +87,9 @@ func TestCompareTranscriptOpensWithItsCount(t *testing.T) {
 	deleted := textRow(6, "alice", "two")
 	deleted.Other, deleted.Reason = deleted.Message, ReasonDeletedA
 	deleted.Message.DeletedForViewer = true
-	run := TranscriptRow{Message: Message{Seq: 8, Hole: true}, Other: Message{Seq: 8, Hole: true}, RunTo: 9, Reason: ReasonOutsideB}
+	run := TranscriptRow{Message: Message{MsgData: bucket.MsgData{Seq: 8}, Hole: true}, Other: Message{MsgData: bucket.MsgData{Seq: 8}, Hole: true}, RunTo: 9, Reason: ReasonOutsideB}
 	alike.Other = alike.Message
-	rows := []TranscriptRow{alike, deleted, {Message: Message{Seq: 7, Hole: true}, Other: Message{Seq: 7, Hole: true}}, run}
+	rows := []TranscriptRow{alike, deleted, {Message: Message{MsgData: bucket.MsgData{Seq: 7}, Hole: true}, Other: Message{MsgData: bucket.MsgData{Seq: 7}, Hole: true}}, run}
 	for _, format := range []string{"markdown", "html"} {
 		t.Run(format, func(t *testing.T) {
 			golden.RequireEqual(t, []byte(writeTranscript(format, compareHead(), rows)))

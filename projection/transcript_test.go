@@ -18,9 +18,8 @@ func hostileTranscript(format string) string {
 	text, _ := json.Marshal(map[string]string{"content": "<script>alert(1)</script> ![x](http://evil.example/p.png) a|b \x1b[2J \u202eevil"})
 	hostile := string(text)
 	rows := []TranscriptRow{
-		{Message: Message{Seq: 5, SendID: "u2", SenderNickname: "<b>Mallory</b>", ContentType: Text, Content: hostile, SendTime: 1700000000000,
-			SessionType: bucket.SessionGroup}, Why: []string{"shown as stored", "read by 1 of 2: u1"}},
-		{Message: Message{Seq: 6, Hole: true}, RunTo: 8},
+		{Message: Message{MsgData: bucket.MsgData{Seq: 5, SendID: "u2", SenderNickname: "<b>Mallory</b>", ContentType: Text, Content: hostile, SendTime: 1700000000000, SessionType: bucket.SessionGroup}}, Why: []string{"shown as stored", "read by 1 of 2: u1"}},
+		{Message: Message{MsgData: bucket.MsgData{Seq: 6}, Hole: true}, RunTo: 8},
 	}
 	return writeTranscript(format, h, rows)
 }

@@ -13,60 +13,44 @@ type Conv struct {
 }
 
 // Message is what one viewer sees at one seq; its JSON is OpenIM's pull of
-// it (msgjson.go). The fields after the first group are for drawing.
+// it (msgjson.go). MsgData is the message as the viewer gets it: Seq is the
+// slot's seq, Content "" when deleted for the viewer (the pull has null),
+// IsRead the slot's flag where the viewer has one (rule 1); a hole has only
+// Seq, Status and the send time the pull gives it. Slices and maps are
+// shared with the stored slot: treat them as read-only. The fields after
+// MsgData are for drawing.
 type Message struct {
-	Seq            int64
-	DocID          string
-	Index          int // slot index inside the bucket
-	SendID         string
-	RecvID         string
-	GroupID        string
-	SenderNickname string
-	SessionType    int32
-	ContentType    int32
-	Content        string // "" when deleted for the viewer (the pull has null)
-	Status         int32
-	IsRead         bool
-	SendTime       int64
-	ClientMsgID    string
-	ServerMsgID    string
+	bucket.MsgData
+	DocID string
+	Index int // slot index inside the bucket
 
 	// What the UI needs to draw each case distinctly.
-	Hole             bool           `json:"-"` // no message at this seq (rule 4)
-	DeletedForViewer bool           `json:"-"` // viewer is in del_list (rule 2)
-	Revoked          bool           `json:"-"` // a revoke record replaced the content (rule 3)
-	Revoke           *bucket.Revoke `json:"-"` // the stored revoke record, also on holes; read-only
-	Problem          string         `json:"-"` // why the slot breaks the contract; "" when it does not
-	Cached           bool           `json:"-"` // the slot came from the cache layer
-	Viewer           string         `json:"-"`
+	Hole             bool           // no message at this seq (rule 4)
+	DeletedForViewer bool           // viewer is in del_list (rule 2)
+	Revoked          bool           // a revoke record replaced the content (rule 3)
+	Revoke           *bucket.Revoke // the stored revoke record, also on holes; read-only
+	Problem          string         // why the slot breaks the contract; "" when it does not
+	Cached           bool           // the slot came from the cache layer
+	Viewer           string
 	// QuoteResolved is true when rule 5 was applied: Content is the quote as
 	// OpenIM returns it (rewritten only if the quoted slot is revoked or the
 	// quoted seq is 0 or less). When false (the quoted slot was needed and
 	// not at hand) Content keeps the quote as stored, unverified, and
 	// Summary does not show the quoted message's text: it may be revoked.
-	QuoteResolved bool `json:"-"`
+	QuoteResolved bool
 
-	// The stored message before projection, for the inspector. Slices are
-	// shared with the stored slot: treat them as read-only.
-	RawContentType   int32               `json:"-"`
-	RawContent       string              `json:"-"`
-	RawSeq           int64               `json:"-"` // msg.seq as stored; may disagree with Seq (see Problem)
-	MsgFrom          int32               `json:"-"`
-	SenderPlatformID int32               `json:"-"`
-	SenderFaceURL    string              `json:"-"`
-	CreateTime       int64               `json:"-"`
-	AtUserIDList     []string            `json:"-"`
-	AttachedInfo     string              `json:"-"`
-	Ex               string              `json:"-"`
-	Options          map[string]bool     `json:"-"`
-	OfflinePush      *bucket.OfflinePush `json:"-"`
-	DelList          []string            `json:"-"`
-	SlotIsRead       bool                `json:"-"` // the stored slot flag, whatever the session type
+	// The stored message before projection, for the inspector.
+	RawContentType int32
+	RawContent     string
+	RawSeq         int64 // msg.seq as stored; may disagree with Seq (see Problem)
+	DelList        []string
+	SlotIsRead     bool // the stored slot flag, whatever the session type
 
 	// Where the slot came from, for Explain: a bucket not stored at all, a
 	// slot the bucket lacks, a stored msg (a hole may still have one, with
 	// send_time 0), a cached slot the backend read found no message for.
-	BucketMissing, SlotAbsent, HasMsg, Unstored bool `json:"-"`
+	BucketMissing, SlotAbsent, HasMsg bool
+	Unstored                          bool
 }
 
 // OpenIM content types, session types and statuses used by the projection.
@@ -106,9 +90,10 @@ func isNotification(ct int32) bool { return ct >= NotificationBegin && ct <= Not
 // quote); it may be nil or miss, and then the quote is left unresolved (see Message.QuoteResolved):
 // store.QuotedSlots reads the slots QuotedSeqs names to resolve every quote.
 func View(s bucket.StoredSlot, docID string, viewer string, conv Conv, quoted bucket.Lookup) Message {
-	m := Message{Seq: s.Seq, DocID: docID, Problem: s.Problem, Cached: s.Cached, Viewer: viewer,
+	m := Message{DocID: docID, Problem: s.Problem, Cached: s.Cached, Viewer: viewer,
 		Unstored: s.Unstored, BucketMissing: s.Slot == nil && s.Problem == "", SlotAbsent: s.Slot == nil && s.Problem != "",
 		HasMsg: s.Slot != nil && s.Slot.Msg != nil}
+	m.Seq = s.Seq
 	if s.Seq >= 1 {
 		m.Index = bucket.SlotIndex(s.Seq)
 		if docID == "" && conv.ID != "" {
@@ -129,15 +114,9 @@ func View(s bucket.StoredSlot, docID string, viewer string, conv Conv, quoted bu
 		return m
 	}
 	msg := s.Slot.Msg
-	m.SendID, m.RecvID, m.GroupID = msg.SendID, msg.RecvID, msg.GroupID
-	m.SenderNickname, m.SessionType = msg.SenderNickname, msg.SessionType
-	m.ContentType, m.Content, m.Status = msg.ContentType, msg.Content, msg.Status
-	m.SendTime, m.ClientMsgID, m.ServerMsgID = msg.SendTime, msg.ClientMsgID, msg.ServerMsgID
+	m.MsgData = *msg
+	m.Seq = s.Seq
 	m.RawContentType, m.RawContent, m.RawSeq = msg.ContentType, msg.Content, msg.Seq
-	m.MsgFrom, m.SenderPlatformID, m.SenderFaceURL = msg.MsgFrom, msg.SenderPlatformID, msg.SenderFaceURL
-	m.CreateTime, m.AtUserIDList = msg.CreateTime, msg.AtUserIDList
-	m.AttachedInfo, m.Ex = msg.AttachedInfo, msg.Ex
-	m.Options, m.OfflinePush = msg.Options, msg.OfflinePush
 	if m.SessionType == 0 {
 		m.SessionType = conv.SessionType
 	}

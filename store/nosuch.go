@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
+	"github.com/chatlens/chatlens/keymap/typo"
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
@@ -187,7 +189,7 @@ const maxSuggestions = 3
 // neighbours is one edit): within a third of its length, 1 to 3 edits, or
 // names it starts; the nearest first, at most maxSuggestions.
 type nearest struct {
-	word  []rune
+	word  string
 	found []nearName
 }
 
@@ -196,15 +198,15 @@ type nearName struct {
 	dist int
 }
 
-func newNearest(word string) *nearest { return &nearest{word: []rune(word)} }
+func newNearest(word string) *nearest { return &nearest{word: word} }
 
 func (n *nearest) offer(name string) {
 	if slices.ContainsFunc(n.found, func(f nearName) bool { return f.name == name }) {
 		return
 	}
-	limit := min(3, max(1, len(n.word)/3))
-	d := editDistance(n.word, []rune(name), limit)
-	if len(n.word) > 0 && strings.HasPrefix(name, string(n.word)) {
+	limit := min(3, max(1, utf8.RuneCountInString(n.word)/3))
+	d := typo.Distance(n.word, name, limit)
+	if n.word != "" && strings.HasPrefix(name, n.word) {
 		d = min(d, 1)
 	}
 	if d > limit || d == 0 {
@@ -229,34 +231,3 @@ func (n *nearest) names() []string {
 	}
 	return out
 }
-
-// editDistance is the optimal string alignment distance of a and b, or
-// more than limit once it is sure to exceed it.
-func editDistance(a, b []rune, limit int) int {
-	if abs(len(a)-len(b)) > limit {
-		return limit + 1
-	}
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
-}
-
-func abs(x int) int { return max(x, -x) }

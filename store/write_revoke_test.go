@@ -10,7 +10,6 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
-	"github.com/chatlens/chatlens/store/openimrules"
 	"github.com/chatlens/chatlens/store/testkit"
 )
 
@@ -185,17 +184,5 @@ func TestRevokeOfARevokeNoticeIsRefused(t *testing.T) {
 	_, err := s.Do(t.Context(), store.WriteRequest{Action: store.ActionRevoke, Cid: "si_alice_bob", By: "alice", Seqs: []int64{1, 2}})
 	if err == nil || !strings.Contains(err.Error(), "seq 2: msg already revoke") || strings.Contains(err.Error(), "seq 1") {
 		t.Errorf("revoke of seqs 1 (a text) and 2 (a revoke notice): %v; want seq 2 refused as already revoked", err)
-	}
-}
-
-// TestRoleNameIsOpenIMs: a role level reads as OpenIM names it, "ordinary
-// member" rather than "member", wherever chatlens says it (the rule's
-// words, the revoke dialog, the viewer picker).
-func TestRoleNameIsOpenIMs(t *testing.T) {
-	for level, want := range map[int32]string{bucket.RoleOwner: "owner", bucket.RoleAdmin: "admin",
-		bucket.RoleMember: "ordinary member", 0: "0, none", 42: "level 42"} {
-		if got := openimrules.RoleName(level); got != want {
-			t.Errorf("RoleName(%d) = %q, want %q", level, got, want)
-		}
 	}
 }

@@ -173,7 +173,7 @@ func (m *Model) revokeDialog(seq int64, viewer, summary string) confirm.Dialog {
 		lines = append(lines, viewer+" may not revoke it: "+d.Rule)
 		return confirm.Dialog{Title: "Revoke refused", Lines: lines, Rule: d.Rule}
 	}
-	role := "role " + openimrules.RoleName(d.Role)
+	role := "role " + bucket.RoleName(d.Role)
 	if msg.SessionType == bucket.SessionSingle && !who.Admin { // an app admin's revoke records role 0
 		role = "role = user.app_manger_level"
 	}

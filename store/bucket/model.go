@@ -163,7 +163,7 @@ type Group struct {
 	GroupName string `bson:"group_name"`
 }
 
-// GroupMember is one member of a group. RoleLevel: 100 owner, 60 admin, 20 member.
+// GroupMember is one member of a group. RoleLevel: RoleOwner, RoleAdmin or RoleMember.
 // JoinTime is a BSON date, as OpenIM's model.GroupMember stores it.
 type GroupMember struct {
 	GroupID   string    `bson:"group_id"`
@@ -173,12 +173,31 @@ type GroupMember struct {
 	JoinTime  time.Time `bson:"join_time"`
 }
 
-// Member role levels.
+// Member role levels: OpenIM's constant.GroupOwner, GroupAdmin and
+// GroupOrdinaryUsers.
 const (
 	RoleOwner  int32 = 100
 	RoleAdmin  int32 = 60
 	RoleMember int32 = 20
 )
+
+// RoleName is OpenIM's name of a group_member role_level, as chatlens says
+// it wherever a role is shown: owner (100), admin (60), ordinary member (20);
+// 0, which an app admin's revoke records, is none; any other level by its
+// number.
+func RoleName(level int32) string {
+	switch level {
+	case RoleOwner:
+		return "owner"
+	case RoleAdmin:
+		return "admin"
+	case RoleMember:
+		return "ordinary member"
+	case 0:
+		return "0, none"
+	}
+	return "level " + strconv.Itoa(int(level))
+}
 
 // UniqueKey is the unique key of each collection chatlens knows; documents
 // of other collections are keyed by _id, and so is a seq_user document that

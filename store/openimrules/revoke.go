@@ -1,12 +1,11 @@
 // Package openimrules holds OpenIM Server's rules that chatlens follows and
-// that need no I/O: who may revoke a message, and the names of roles.
+// that need no I/O: who may revoke a message.
 // Writes on the store and the UI's dialogs both ask them, so the two say
 // the same.
 package openimrules
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/chatlens/chatlens/store/bucket"
 )
@@ -38,6 +37,13 @@ type RevokeDecision struct {
 	Role    int32  // the role the revoke record carries when allowed
 	Rule    string // the rule that decided, in words, for errors and the dialog
 }
+
+// The group roles as the rule's words name them (bucket.RoleName).
+var (
+	owner    = bucket.RoleName(bucket.RoleOwner)
+	admin    = bucket.RoleName(bucket.RoleAdmin)
+	ordinary = bucket.RoleName(bucket.RoleMember)
+)
 
 // RevokeRule decides whether who may revoke msg. sender is the sender's
 // group_member record in the message's group (nil when not a member).
@@ -77,14 +83,14 @@ func RevokeRule(msg *bucket.MsgData, who Revoker, sender *bucket.GroupMember) Re
 		case who.Member == nil:
 			return RevokeDecision{Rule: fmt.Sprintf("%s is not a member of group %s: only the sender, the owner or an admin may revoke", who.UserID, msg.GroupID)}
 		case role == bucket.RoleOwner:
-			return RevokeDecision{Allowed: true, Role: role, Rule: "the group owner may revoke anyone's message"}
+			return RevokeDecision{Allowed: true, Role: role, Rule: "the group " + owner + " may revoke anyone's message"}
 		case role == bucket.RoleAdmin && (sender == nil || sender.RoleLevel == bucket.RoleMember):
-			return RevokeDecision{Allowed: true, Role: role, Rule: "a group admin may revoke an ordinary member's or a non-member's message"}
+			return RevokeDecision{Allowed: true, Role: role, Rule: "a group " + admin + " may revoke an " + ordinary + "'s or a non-member's message"}
 		case role == bucket.RoleAdmin:
-			return RevokeDecision{Rule: fmt.Sprintf("a group admin may revoke only an ordinary member's message (the sender %s is the group's %s)",
-				msg.SendID, RoleName(sender.RoleLevel))}
+			return RevokeDecision{Rule: fmt.Sprintf("a group %s may revoke only an %s's message (the sender %s is the group's %s)",
+				admin, ordinary, msg.SendID, bucket.RoleName(sender.RoleLevel))}
 		}
-		return RevokeDecision{Rule: fmt.Sprintf("an ordinary member may revoke only their own message (sent by %s)", msg.SendID)}
+		return RevokeDecision{Rule: fmt.Sprintf("an %s may revoke only their own message (sent by %s)", ordinary, msg.SendID)}
 	}
 	return RevokeDecision{Rule: fmt.Sprintf("OpenIM revokes only single (1) and group (3) chat messages, not session type %d, except for an app admin (--admin)", msg.SessionType)}
 }
@@ -95,26 +101,8 @@ func RevokeWho(msg *bucket.MsgData) string {
 	case bucket.SessionSingle:
 		return fmt.Sprintf("who may revoke: only the sender, %s (single chat), or an app admin", msg.SendID)
 	case bucket.SessionGroup:
-		return fmt.Sprintf("who may revoke: the sender %s while in the group, the group owner, an admin if %s is an ordinary member or not a member, or an app admin",
-			msg.SendID, msg.SendID)
+		return fmt.Sprintf("who may revoke: the sender %s while in the group, the group %s, an %s if %s is an %s or not a member, or an app admin",
+			msg.SendID, owner, admin, msg.SendID, ordinary)
 	}
 	return fmt.Sprintf("who may revoke: only an app admin (session type %d)", msg.SessionType)
-}
-
-// RoleName is OpenIM's name of a group_member role_level, as the rule's
-// words, the revoke dialog and the viewer picker say it: owner (100), admin
-// (60), ordinary member (20); 0, which an app admin's revoke records, is
-// none; any other level by its number.
-func RoleName(level int32) string {
-	switch level {
-	case bucket.RoleOwner:
-		return "owner"
-	case bucket.RoleAdmin:
-		return "admin"
-	case bucket.RoleMember:
-		return "ordinary member"
-	case 0:
-		return "0, none"
-	}
-	return "level " + strconv.Itoa(int(level))
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
-	"github.com/chatlens/chatlens/store/openimrules"
+	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/ui/common"
 	"github.com/chatlens/chatlens/ui/components/lineinput"
 )
@@ -166,7 +166,7 @@ func (p *Model) View() string {
 			label += "  " + mb.Nickname
 		}
 		if mb.RoleLevel != 0 {
-			label += "  (" + openimrules.RoleName(mb.RoleLevel) + ")"
+			label += "  (" + bucket.RoleName(mb.RoleLevel) + ")"
 		}
 		label = projection.Truncate(projection.SingleLine(label), w-2)
 		if i == p.cursor {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
-	"github.com/chatlens/chatlens/store/openimrules"
 	"github.com/chatlens/chatlens/ui/common"
 )
 
@@ -48,7 +47,7 @@ func findFirstViewer(e *common.Common, req common.ReqID) tea.Cmd {
 		best := ms[0] // Members come highest role first
 		why := "a member of " + cid
 		if best.RoleLevel != 0 {
-			why = openimrules.RoleName(best.RoleLevel) + " of " + cid
+			why = bucket.RoleName(best.RoleLevel) + " of " + cid
 		}
 		return firstViewerMsg{req: req, viewer: best.UserID, why: why}
 	}

@@ -316,11 +316,11 @@ func (t *Model) beyondNotes() []string {
 	before, after := projection.OnlySecondSees(t.win, wb)
 	if r := before; r.Len() > 0 {
 		out = append(out, fmt.Sprintf("B also sees seqs %d–%d (%d), before A's window: %s", r.From, r.To, r.Len(),
-			projection.Explain(projection.Message{Seq: r.To, Viewer: t.viewer}, t.win, t.e.Loc)[0]))
+			projection.Explain(projection.Message{MsgData: bucket.MsgData{Seq: r.To}, Viewer: t.viewer}, t.win, t.e.Loc)[0]))
 	}
 	if r := after; r.Len() > 0 {
 		out = append(out, fmt.Sprintf("B also sees seqs %d–%d (%d), after A's window: %s", r.From, r.To, r.Len(),
-			projection.Explain(projection.Message{Seq: r.From, Viewer: t.viewer}, t.win, t.e.Loc)[0]))
+			projection.Explain(projection.Message{MsgData: bucket.MsgData{Seq: r.From}, Viewer: t.viewer}, t.win, t.e.Loc)[0]))
 	}
 	return out
 }

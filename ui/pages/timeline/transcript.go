@@ -187,7 +187,7 @@ func (j transcriptJob) write(from, to int64) tea.Msg {
 			return
 		}
 		for _, part := range j.holeParts(runFrom, runTo) {
-			m := projection.Message{Seq: part.From, Hole: true}
+			m := projection.Message{MsgData: bucket.MsgData{Seq: part.From}, Hole: true}
 			r := projection.TranscriptRow{Message: m, Other: m, RunTo: part.To}
 			if j.compareAs != "" {
 				r.Reason = diffVerdict(m, m, j.otherWin, j.compareWindowReadable)
@@ -248,7 +248,7 @@ func (j transcriptJob) row(m projection.Message, slot bucket.StoredSlot, docID s
 	}
 	r.Other = projection.View(slot, docID, j.compareAs, j.conv, lookup)
 	if outsideOf(j.otherWin, j.compareWindowReadable, m.Seq) {
-		r.Other = projection.Message{Seq: m.Seq, Hole: true}
+		r.Other = projection.Message{MsgData: bucket.MsgData{Seq: m.Seq}, Hole: true}
 	}
 	r.OtherWhy = projection.Explain(r.Other, j.otherWin, j.e.Loc)
 	r.Reason = diffVerdict(m, r.Other, j.otherWin, j.compareWindowReadable)
