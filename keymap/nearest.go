@@ -3,7 +3,7 @@ package keymap
 import (
 	"strings"
 
-	"github.com/chatlens/chatlens/keymap/typo"
+	"github.com/chatlens/chatlens/store/typo"
 )
 
 // nearestAction is the action name closest to a misspelt one; "" when

@@ -10,8 +10,8 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/chatlens/chatlens/keymap/typo"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/typo"
 )
 
 // A conversation or user ID typed wrong would otherwise read as someone
