@@ -202,11 +202,15 @@ func (m *Model) Land(l Landed) []Read {
 // error says why.
 func (m *Model) fail(err error) {
 	m.err, m.queue = err, nil
+	m.cmp.looking = false
 }
 
 // Retry asks again for what failed.
 func (m *Model) Retry() []Read {
 	m.err = nil
+	if m.cmp.err != nil {
+		m.cmp.start(m.Window()) // the scan stopped where a read failed
+	}
 	return m.run()
 }
 
