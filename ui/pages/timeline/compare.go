@@ -56,7 +56,7 @@ func (t *Model) Comparing() string {
 func (t *Model) DiffProgress() string {
 	k := t.e.Keys
 	d := t.tl.Compare()
-	n, beyond := 0, t.beyondCount()
+	n, beyond := 0, t.compare().beyondCount()
 	for _, r := range d.Runs() {
 		n += int(r.To - r.From + 1)
 	}
@@ -92,7 +92,8 @@ func compareCols(width, prefix int) (half int) {
 // compareRow draws one row of the compare view. The marker and the reason
 // carry the diff style even on the selected row, so the difference under
 // the cursor still shows.
-func (t *Model) compareRow(prefix, a, b, reason string, width int, selected bool) string {
+func (c compareView) compareRow(prefix, a, b, reason string, width int, selected bool) string {
+	t := c.t
 	th := t.e.Theme
 	half := compareCols(width, projection.Width(prefix))
 	rowStyle, markStyle, sep := th.Text, th.Text, " │ "
@@ -113,7 +114,8 @@ func (t *Model) compareRow(prefix, a, b, reason string, width int, selected bool
 }
 
 // compareLine is the compare row of seq in the full timeline.
-func (t *Model) compareLine(seq int64, prefix string, width int) string {
+func (c compareView) compareLine(seq int64, prefix string, width int) string {
+	t := c.t
 	with := t.Comparing()
 	m, _ := t.Message(seq, t.viewer)
 	other, _ := t.Message(seq, with)
@@ -123,11 +125,12 @@ func (t *Model) compareLine(seq int64, prefix string, width int) string {
 		b = "⊘ not in " + projection.SingleLine(t.memberName(with)) + "'s window"
 	}
 	wb, known := t.wins[with]
-	return t.compareRow(prefix, a, b, model.Verdict(m, other, wb, known), width, seq == t.cursor)
+	return c.compareRow(prefix, a, b, model.Verdict(m, other, wb, known), width, seq == t.cursor)
 }
 
 // compareHeader names the two columns of the compare view above its rows.
-func (t *Model) compareHeader(width int) string {
+func (c compareView) compareHeader(width int) string {
+	t := c.t
 	seqWidth := len(strconv.FormatInt(t.maxSeq(), 10))
 	prefix := 2 + seqWidth + 1 + len(t.clockFmt) + 1 // marker, seq, clock, as messageLine draws them
 	half := compareCols(width, prefix)
@@ -140,7 +143,8 @@ func (t *Model) compareHeader(width int) string {
 
 // beyondCount is how many seqs B sees outside A's window: differences with
 // no row (the timeline is A's window), said in beyondNotes.
-func (t *Model) beyondCount() int64 {
+func (c compareView) beyondCount() int64 {
+	t := c.t
 	wb, ok := t.wins[t.Comparing()]
 	if !ok || !t.winOK {
 		return 0
@@ -151,7 +155,8 @@ func (t *Model) beyondCount() int64 {
 
 // beyondNotes say what B sees outside A's window: those seqs have no row
 // (the timeline is A's window), but they are what B sees and A does not.
-func (t *Model) beyondNotes() []string {
+func (c compareView) beyondNotes() []string {
+	t := c.t
 	with := t.Comparing()
 	wb, ok := t.wins[with]
 	if !ok || !t.winOK {
@@ -175,7 +180,8 @@ func (t *Model) beyondNotes() []string {
 
 // settleDiffRows keeps the cursor's difference among the height rows of
 // "differences only".
-func (t *Model) settleDiffRows(height int) {
+func (c compareView) settleDiffRows(height int) {
+	t := c.t
 	d := t.tl.Compare()
 	runs := d.Runs()
 	if len(runs) == 0 {
@@ -190,7 +196,8 @@ func (t *Model) settleDiffRows(height int) {
 
 // diffRows draws "differences only": one row per difference (a collapsed
 // run as one), the cursor's kept on screen.
-func (t *Model) diffRows(width, height int) []string {
+func (c compareView) diffRows(width, height int) []string {
+	t := c.t
 	th := t.e.Theme
 	d := t.tl.Compare()
 	runs, with := d.Runs(), t.Comparing()
@@ -200,7 +207,7 @@ func (t *Model) diffRows(width, height int) []string {
 		switch {
 		case d.Scanning():
 			msg = "looking for differences…"
-		case t.beyondCount() > 0:
+		case c.beyondCount() > 0:
 			msg = "A and B see A's window alike: the differences are the seqs noted above"
 		}
 		return []string{th.Muted.Render(msg)}
@@ -224,7 +231,7 @@ func (t *Model) diffRows(width, height int) []string {
 				a += " no message"
 			}
 		}
-		out = append(out, t.compareRow(prefix, a, b, r.Reason, width, here))
+		out = append(out, c.compareRow(prefix, a, b, r.Reason, width, here))
 	}
 	return out
 }

@@ -8,12 +8,12 @@ import (
 )
 
 // compareView is the timeline while it compares two viewers: the keys that
-// step between differences and switch "differences only", and the scroll
-// of that mode. What they do is the model's (its queue, its scan); the
-// view turns them into its keys, and the timeline draws what the model
-// holds (View), its footer being the progress line, which names its keys
-// (DiffProgress). In "differences only" the row keys step between
-// differences in the model too.
+// step between differences and switch "differences only", the scroll of
+// that mode, and the drawing of its rows (compare.go). What the keys do is
+// the model's (its queue, its scan); the view turns them into its keys and
+// draws what the model holds, holding nothing of its own; its footer is
+// the progress line, which names its keys (DiffProgress). In "differences
+// only" the row keys step between differences in the model too.
 type compareView struct{ t *Model }
 
 func (t *Model) compare() compareView { return compareView{t} }
@@ -41,6 +41,6 @@ func (c compareView) handle(msg tea.Msg) (cmd tea.Cmd, handled bool) {
 // SetSize keeps the cursor's difference on screen in "differences only".
 func (c compareView) SetSize(_, height int) {
 	if c.t.tl.Compare().Only() {
-		c.t.settleDiffRows(height)
+		c.settleDiffRows(height)
 	}
 }

@@ -64,7 +64,7 @@ func (t *Model) takeModelNote() {
 		t.say(fmt.Sprintf("%s and %s see every seq alike", t.memberName(n.A), t.memberName(n.B)), false)
 	case ok && n.Kind == model.NoteOnlyBeyond:
 		// They have no row to move to: the note above the rows is theirs.
-		t.say("the only differences: "+strings.Join(t.beyondNotes(), "; "), false)
+		t.say("the only differences: "+strings.Join(t.compare().beyondNotes(), "; "), false)
 	case ok && n.Kind == model.NoteScanFailed:
 		t.say("looking for differences failed: "+n.Err.Error(), true)
 	case ok:

@@ -171,7 +171,7 @@ func (t *Model) SetSize(width, height int) {
 func (t *Model) rowsHeight() int {
 	body := t.height - 1
 	if t.Comparing() != "" {
-		body -= 1 + len(t.beyondNotes())
+		body -= 1 + len(t.compare().beyondNotes())
 	}
 	return body
 }
@@ -220,13 +220,13 @@ func (t *Model) View() string {
 		lines = append(lines, th.Muted.Render("loading…"))
 	default:
 		if t.Comparing() != "" {
-			lines = append(lines, t.compareHeader(width))
-			for _, note := range t.beyondNotes() {
+			lines = append(lines, t.compare().compareHeader(width))
+			for _, note := range t.compare().beyondNotes() {
 				lines = append(lines, t.e.Theme.Diff.Render(common.PadRight(projection.Truncate(projection.SingleLine(note), width), width)))
 			}
 		}
 		if t.tl.Compare().Only() {
-			lines = append(lines, t.diffRows(width, t.rowsHeight())...)
+			lines = append(lines, t.compare().diffRows(width, t.rowsHeight())...)
 			break
 		}
 		lines = append(lines, t.rows(width, t.rowsHeight())...)
@@ -336,7 +336,7 @@ func (t *Model) messageLine(seq int64, width, seqWidth int) string {
 		}
 		return t.highlight(common.PadRight(line, width), len(prefix), style)
 	}
-	return t.compareLine(seq, prefix, width)
+	return t.compare().compareLine(seq, prefix, width)
 }
 
 // marker points at the cursor's row.
