@@ -154,10 +154,9 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, keys.Back):
 		if t.Comparing() != "" {
-			t.StopCompare()
-		} else {
-			m.toList()
+			return t.StopCompare()
 		}
+		m.toList()
 	case key.Matches(k, keys.ViewAs):
 		m.openPicker(false)
 		return t.NeedMembers()

@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 
 	"github.com/chatlens/chatlens/ui/common"
 )
@@ -22,7 +23,7 @@ func (t *Model) Inspect() (open bool, cmd tea.Cmd) {
 	s, _, held := t.Slot(t.cursor)
 	_, inGap := t.gapAtCursor()
 	switch {
-	case held && t.compareAs == "":
+	case held && t.Comparing() == "":
 		return true, tea.Batch(t.loadReaders(), t.loadTold(s))
 	case held || inGap:
 		return true, nil
@@ -35,7 +36,7 @@ func (t *Model) Inspect() (open bool, cmd tea.Cmd) {
 // wide: in the compare view, beside both viewers' projections.
 func (t *Model) InspectorLines(width int) []string {
 	lines := t.inspectLines()
-	if _, inGap := t.gapAtCursor(); t.compareAs != "" && !inGap {
+	if _, inGap := t.gapAtCursor(); t.Comparing() != "" && !inGap {
 		lines = besides(lines, t.compareLines(), (width-4-3)/2)
 	}
 	return lines
@@ -71,7 +72,7 @@ func (t *Model) inspectLines() []string {
 			add("  %s", why)
 		}
 	}
-	if t.compareAs == "" { // (the compare view says it beside, for both)
+	if t.Comparing() == "" { // (the compare view says it beside, for both)
 		m, _ := t.Message(t.cursor, t.viewer)
 		for i, why := range projection.Explain(m, t.win, t.e.Loc) {
 			add("%s%s", map[bool]string{true: "why         ", false: "            "}[i == 0], why)
@@ -105,7 +106,7 @@ func (t *Model) inspectLines() []string {
 			add("%s", indentJSON(s.Slot.Msg.Content))
 		}
 	}
-	if t.compareAs != "" {
+	if t.Comparing() != "" {
 		return out
 	}
 	add("")
@@ -169,12 +170,13 @@ func (t *Model) seenBy(viewer, side string, why bool) []string {
 // viewers' projections, their reasons, and what sets them apart.
 func (t *Model) compareLines() []string {
 	a, _ := t.Message(t.cursor, t.viewer)
-	b, _ := t.Message(t.cursor, t.compareAs)
-	reason := projection.DiffReason(a, b, false, t.outsideWindow(t.compareAs, t.cursor))
-	out := []string{projection.Sanitize("A and B: " + projection.ReasonText(reason, t.viewer, t.compareAs)), ""}
+	b, _ := t.Message(t.cursor, t.Comparing())
+	wb, known := t.wins[t.Comparing()]
+	reason := model.Verdict(a, b, wb, known)
+	out := []string{projection.Sanitize("A and B: " + projection.ReasonText(reason, t.viewer, t.Comparing())), ""}
 	out = append(out, t.seenBy(t.viewer, "A ", true)...)
 	out = append(out, "")
-	return append(out, t.seenBy(t.compareAs, "B ", true)...)
+	return append(out, t.seenBy(t.Comparing(), "B ", true)...)
 }
 
 // besides lays right beside left in columns of width cells each, every

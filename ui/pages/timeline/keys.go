@@ -68,11 +68,11 @@ func (t *Model) FullHelp() [][]key.Binding { return [][]key.Binding{t.ShortHelp(
 func (t *Model) NothingUnderCursor() bool {
 	keys := t.e.Keys
 	switch {
-	case t.win.PulledNothing() && t.compareAs == "":
+	case t.win.PulledNothing() && t.Comparing() == "":
 		t.say(fmt.Sprintf("%s is shown nothing of %s (%s); %s to view as someone else",
 			projection.SingleLine(t.viewer), projection.SingleLine(t.cid), projection.SingleLine(t.win.UnpulledReason(t.viewer)), common.KeyName(keys.ViewAsAny)), false)
 		return true
-	case t.compareAs != "" && t.diffOnly && t.diffs.runAt(t.cursor) < 0:
+	case t.tl.Compare().Only() && t.tl.Compare().RunAt(t.cursor) < 0:
 		// "Differences only" draws no row under the cursor (none found, or
 		// none yet): a row key would act on a seq the screen does not show.
 		t.say(fmt.Sprintf("no difference under the cursor (seq %d is not shown); %s for all rows", t.cursor, common.KeyName(keys.DiffOnly)), false)

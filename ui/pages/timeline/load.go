@@ -1,7 +1,9 @@
 package timeline
 
 import (
+	"fmt"
 	"maps"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -33,11 +35,46 @@ func (t *Model) after(reads []model.Read) tea.Cmd {
 				cmds = append(cmds, t.after(t.tl.Land(model.Landed{Read: rd, Window: w})))
 				continue
 			}
+			if rd.Second { // the compare view's second side: read, no switch
+				t.compareReq = t.e.NewReq()
+				cmds = append(cmds, loadWindow(t.e, t.compareReq, rd.Viewer, t.base))
+				continue
+			}
 			t.wantWindow = rd.Viewer // the root switches to them, which reads it
+		case model.ReadScan:
+			cmds = append(cmds, scanStep(t.e, t.cid, t.req, t.tl.Window(), rd))
 		}
 	}
+	t.takeModelNote()
 	t.keepQuoted()
 	return tea.Batch(append(cmds, t.readQuoted())...)
+}
+
+// takeModelNote says what the model's last keys had to say, in words
+// with the names known; while a key
+// waits for the scan to find its difference, "looking for differences…",
+// which goes once it is found.
+func (t *Model) takeModelNote() {
+	looking := t.tl.Compare().Looking()
+	n, ok := t.tl.TakeNote()
+	switch {
+	case ok && n.Kind == model.NoteNotComparing:
+		t.say("not comparing: "+t.e.Keys.Compare.Help().Key+" to compare with another viewer", true)
+	case ok && n.Kind == model.NoteAlike:
+		t.say(fmt.Sprintf("%s and %s see every seq alike", t.memberName(n.A), t.memberName(n.B)), false)
+	case ok && n.Kind == model.NoteOnlyBeyond:
+		// They have no row to move to: the note above the rows is theirs.
+		t.say("the only differences: "+strings.Join(t.compare().beyondNotes(), "; "), false)
+	case ok && n.Kind == model.NoteScanFailed:
+		t.say("looking for differences failed: "+n.Err.Error(), true)
+	case ok:
+		t.say(n.Text, false)
+	case looking && !t.looking:
+		t.say("looking for differences…", false)
+	case !looking && t.looking && t.note == nil:
+		t.say("", false)
+	}
+	t.looking = looking
 }
 
 // sync copies what the drawing reads of tl, and notes a viewer tl
@@ -134,7 +171,7 @@ func (t *Model) RefreshAfterWrite(seqs []int64) tea.Cmd {
 		return nil
 	}
 	t.fetched += len(rd.Indexes)
-	return tea.Batch(loadBuckets(t.e, t.readOf(rd)), t.restartDiffs())
+	return tea.Batch(loadBuckets(t.e, t.readOf(rd)), t.after(t.tl.Rescan()))
 }
 
 // Retry repeats what failed: the first screen, the next bucket or a read

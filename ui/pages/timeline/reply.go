@@ -16,8 +16,11 @@ func (t *Model) Reply(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return t.TakeWindow(msg.req, msg.viewer, msg.win, msg.err), true
 	case searchStepMsg:
 		return t.searchStepped(msg), true
-	case diffStepMsg:
-		return t.diffStepped(msg), true
+	case scanLandedMsg:
+		if msg.req != t.req {
+			return nil, true // read before a reload
+		}
+		return t.after(t.tl.Land(msg.landed)), true
 	case jumpResolvedMsg:
 		return t.jumpResolved(msg), true
 	case readersLoadedMsg:

@@ -80,11 +80,9 @@ type Model struct {
 	owner        string            // whose list opened the timeline
 	peer         string            // the other user of a single chat
 	names        map[string]string // nicknames known from the conversation list
-	compareAs    string            // second viewer of the compare view, "" when off
 	lastCompared string            // the compare picker starts on them next time
-	diffs        diffScan          // what the two viewers of the compare view see differently
-	diffOnly     bool              // the compare view shows only the differences
 	diffTop      int               // first run drawn in "differences only"
+	looking      bool              // a key waits for the scan: said once (takeModelNote)
 	search       search
 	clockFmt     string // the send time layout of the rows drawn (clock.go)
 	follow       follow
@@ -137,7 +135,7 @@ func New(e *common.Common, c Conversation, viewer string, names map[string]strin
 	}
 	t.win.Last, t.base.Last = nil, nil
 	t.wins[viewer] = t.win
-	t.tl = model.New(model.Config{Keep: keepBuckets, Batch: e.Store.FindBatch}, viewer, t.win, t.win.MaxSeq)
+	t.tl = model.New(model.Config{Keep: keepBuckets, Batch: e.Store.FindBatch, Conv: t.conv}, viewer, t.win, t.win.MaxSeq)
 	t.tlViewer = viewer
 	t.sync()
 	return t
@@ -169,9 +167,6 @@ func (t *Model) Window() bucket.Window { return t.win }
 func (t *Model) WindowKnown() bool { return t.winOK }
 
 func (t *Model) WindowPending() bool { return t.winReq != 0 }
-
-// Comparing is the compare view's second viewer, "" when it is off.
-func (t *Model) Comparing() string { return t.compareAs }
 
 // Err is why the last read failed, nil when none did.
 func (t *Model) Err() error { return t.err }
@@ -227,11 +222,7 @@ func (t *Model) press(k model.Key) tea.Cmd {
 	if k.Kind == model.Top || k.Kind == model.Bottom || k.Kind == model.Jump {
 		t.jumpReq = 0 // a date still being resolved is older than this jump
 	}
-	reads := t.tl.Press(k)
-	if n := t.tl.TakeNote(); n != "" {
-		t.say(n, false)
-	}
-	return t.after(reads)
+	return t.after(t.tl.Press(k))
 }
 
 // slot returns the stored slot at seq if its bucket is held.

@@ -14,6 +14,7 @@ import (
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 
 	"github.com/chatlens/chatlens/ui/common"
 )
@@ -135,9 +136,9 @@ type transcriptJob struct {
 
 func (t *Model) transcriptJob() transcriptJob {
 	j := transcriptJob{e: t.e, cid: t.cid, conv: t.conv, viewer: t.viewer, viewerName: t.memberName(t.viewer), win: t.win}
-	if t.compareAs != "" {
-		j.compareAs, j.otherName = t.compareAs, t.memberName(t.compareAs)
-		j.otherWin, j.compareWindowReadable = t.wins[t.compareAs]
+	if t.Comparing() != "" {
+		j.compareAs, j.otherName = t.Comparing(), t.memberName(t.Comparing())
+		j.otherWin, j.compareWindowReadable = t.wins[t.Comparing()]
 	}
 	return j
 }
@@ -190,7 +191,7 @@ func (j transcriptJob) write(from, to int64) tea.Msg {
 			m := projection.Message{MsgData: bucket.MsgData{Seq: part.From}, Hole: true}
 			r := projection.TranscriptRow{Message: m, Other: m, RunTo: part.To}
 			if j.compareAs != "" {
-				r.Reason = diffVerdict(m, m, j.otherWin, j.compareWindowReadable)
+				r.Reason = model.Verdict(m, m, j.otherWin, j.compareWindowReadable)
 			}
 			b.WriteString(w.Row(r))
 			rows++
@@ -247,11 +248,11 @@ func (j transcriptJob) row(m projection.Message, slot bucket.StoredSlot, docID s
 		return r
 	}
 	r.Other = projection.View(slot, docID, j.compareAs, j.conv, lookup)
-	if outsideOf(j.otherWin, j.compareWindowReadable, m.Seq) {
+	if model.Outside(j.otherWin, j.compareWindowReadable, m.Seq) {
 		r.Other = projection.Message{MsgData: bucket.MsgData{Seq: m.Seq}, Hole: true}
 	}
 	r.OtherWhy = projection.Explain(r.Other, j.otherWin, j.e.Loc)
-	r.Reason = diffVerdict(m, r.Other, j.otherWin, j.compareWindowReadable)
+	r.Reason = model.Verdict(m, r.Other, j.otherWin, j.compareWindowReadable)
 	return r
 }
 

@@ -159,7 +159,7 @@ func (t *Model) SetSize(width, height int) {
 	}
 	t.clockFmt = t.clockLayout()
 	body := t.rowsHeight()
-	if t.compareAs != "" && t.diffOnly {
+	if t.tl.Compare().Only() {
 		t.compare().SetSize(width, body)
 		return
 	}
@@ -170,8 +170,8 @@ func (t *Model) SetSize(width, height int) {
 // header and its notes.
 func (t *Model) rowsHeight() int {
 	body := t.height - 1
-	if t.compareAs != "" {
-		body -= 1 + len(t.beyondNotes())
+	if t.Comparing() != "" {
+		body -= 1 + len(t.compare().beyondNotes())
 	}
 	return body
 }
@@ -200,8 +200,8 @@ func (t *Model) View() string {
 	th := t.e.Theme
 	width, height := t.width, t.height
 	header := projection.SingleLine(t.title()) + "  " + projection.SingleLine(t.cid) + "  as " + projection.SingleLine(t.memberName(t.viewer))
-	if t.compareAs != "" {
-		header += "  vs " + projection.SingleLine(t.memberName(t.compareAs))
+	if t.Comparing() != "" {
+		header += "  vs " + projection.SingleLine(t.memberName(t.Comparing()))
 	}
 	lines := []string{th.Title.Render(projection.Truncate(header, width))}
 	switch {
@@ -219,14 +219,14 @@ func (t *Model) View() string {
 	case !t.rowAt(t.cursor):
 		lines = append(lines, th.Muted.Render("loading…"))
 	default:
-		if t.compareAs != "" {
-			lines = append(lines, t.compareHeader(width))
-			for _, note := range t.beyondNotes() {
+		if t.Comparing() != "" {
+			lines = append(lines, t.compare().compareHeader(width))
+			for _, note := range t.compare().beyondNotes() {
 				lines = append(lines, t.e.Theme.Diff.Render(common.PadRight(projection.Truncate(projection.SingleLine(note), width), width)))
 			}
 		}
-		if t.compareAs != "" && t.diffOnly {
-			lines = append(lines, t.diffRows(width, t.rowsHeight())...)
+		if t.tl.Compare().Only() {
+			lines = append(lines, t.compare().diffRows(width, t.rowsHeight())...)
 			break
 		}
 		lines = append(lines, t.rows(width, t.rowsHeight())...)
@@ -328,7 +328,7 @@ func (t *Model) messageLine(seq int64, width, seqWidth int) string {
 	th := t.e.Theme
 	m, _ := t.Message(seq, t.viewer)
 	prefix := fmt.Sprintf("%s%*d %s ", t.marker(seq), seqWidth, seq, common.Clock(m, t.clockFmt, t.e.Loc))
-	if t.compareAs == "" {
+	if t.Comparing() == "" {
 		text, style := t.describe(m)
 		line := projection.Truncate(prefix+text, width)
 		if seq == t.cursor {
@@ -336,7 +336,7 @@ func (t *Model) messageLine(seq int64, width, seqWidth int) string {
 		}
 		return t.highlight(common.PadRight(line, width), len(prefix), style)
 	}
-	return t.compareLine(seq, prefix, width)
+	return t.compare().compareLine(seq, prefix, width)
 }
 
 // marker points at the cursor's row.

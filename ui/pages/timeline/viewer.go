@@ -22,16 +22,11 @@ func (t *Model) ViewAs(v string, listReads bool) (cmd tea.Cmd, winReq common.Req
 	if v == t.viewer {
 		return nil, 0, nil
 	}
-	if v == t.compareAs {
-		// Comparing someone with themselves shows nothing: swap the sides.
-		t.compareAs, t.lastCompared = t.viewer, t.viewer
-	}
 	t.viewer = v
 	t.winReq = 0
 	if w, ok := t.wins[v]; ok {
-		return tea.Batch(t.applyWindow(w), t.restartDiffs()), 0, nil
+		return t.applyWindow(w), 0, nil
 	}
-	t.diffs = diffScan{}
 	t.winOK = false
 	t.winReq = t.e.NewReq()
 	if listReads {
@@ -45,40 +40,34 @@ func (t *Model) ViewAs(v string, listReads bool) (cmd tea.Cmd, winReq common.Req
 // against its other user; else pick says the root is to ask whom (the
 // picker, SetCompare), cmd reading the members meanwhile.
 func (t *Model) ToggleCompare() (cmd tea.Cmd, pick bool) {
-	if t.compareAs != "" {
-		t.StopCompare()
-		return nil, false
-	}
 	if peer := t.peerOf(t.viewer); peer != "" {
-		// A single chat has one other member: no choice to make.
-		return t.SetCompare(peer), false
+		// A single chat has one other member: no choice to make; the
+		// model turns it on or off once the keys before it are applied.
+		t.lastCompared = peer
+		return t.press(model.Key{Kind: model.ToggleCompare, View: model.View{Viewer: peer}}), false
+	}
+	if t.Comparing() != "" {
+		return t.StopCompare(), false
 	}
 	return t.NeedMembers(), true
 }
 
-// SetCompare turns the compare view on against id. Their window is read in
-// the background: seqs outside it are what they cannot see at all.
+// SetCompare turns the compare view on against id, once the keys before
+// are applied and their window is read: seqs outside it are what they
+// cannot see at all.
 func (t *Model) SetCompare(id string) tea.Cmd {
-	t.compareAs, t.lastCompared = id, id
-	t.compareReq = 0
-	if _, ok := t.wins[id]; ok || id == "" {
-		return t.restartDiffs()
-	}
-	t.diffs = diffScan{}
-	t.compareReq = t.e.NewReq()
-	return loadWindow(t.e, t.compareReq, id, t.base)
+	t.lastCompared = id
+	return t.press(model.Key{Kind: model.CompareOn, View: model.View{Viewer: id}})
 }
 
-// StopCompare leaves the compare view.
-func (t *Model) StopCompare() {
-	t.compareAs, t.diffOnly, t.diffs = "", false, diffScan{}
-}
+// StopCompare leaves the compare view, once the keys before are applied.
+func (t *Model) StopCompare() tea.Cmd { return t.press(model.Key{Kind: model.CompareOff}) }
 
 // outsideWindow reports seq beyond the window known for viewer (false
 // while it is not known).
 func (t *Model) outsideWindow(viewer string, seq int64) bool {
 	w, ok := t.wins[viewer]
-	return outsideOf(w, ok, seq)
+	return model.Outside(w, ok, seq)
 }
 
 // TakeWindow applies a viewer's window the timeline waits for: its
@@ -90,6 +79,12 @@ func (t *Model) TakeWindow(req common.ReqID, viewer string, win bucket.Window, e
 		t.winReq = 0
 	case t.compareReq:
 		t.compareReq = 0
+		if err == nil {
+			t.wins[viewer] = win
+		}
+		// The model waits for it (the compare view's second side), or
+		// looks for the differences again (after a mark read).
+		return t.after(t.tl.Land(model.Landed{Read: model.Read{Kind: model.ReadWindow, Viewer: viewer, Second: true}, Window: win, Err: err}))
 	default:
 		return nil
 	}
@@ -99,12 +94,9 @@ func (t *Model) TakeWindow(req common.ReqID, viewer string, win bucket.Window, e
 	}
 	t.wins[viewer] = win
 	if viewer != t.viewer {
-		if viewer == t.compareAs {
-			return t.restartDiffs()
-		}
 		return nil
 	}
-	return tea.Batch(t.applyWindow(win), t.restartDiffs())
+	return t.applyWindow(win)
 }
 
 func (t *Model) applyWindow(w bucket.Window) tea.Cmd {
@@ -123,7 +115,7 @@ func (t *Model) applyWindow(w bucket.Window) tea.Cmd {
 // not shown is dropped); else patch says only the read seq is to be read
 // back (SetReadSeq).
 func (t *Model) AfterMarkRead(viewer string) (patch bool, cmd tea.Cmd) {
-	if viewer == t.viewer && t.winReq == 0 || viewer == t.compareAs && t.compareReq == 0 {
+	if viewer == t.viewer && t.winReq == 0 || viewer == t.Comparing() && t.compareReq == 0 {
 		return true, nil
 	}
 	return false, t.rereadWindow(viewer)
@@ -135,7 +127,7 @@ func (t *Model) rereadWindow(viewer string) tea.Cmd {
 	case t.viewer:
 		t.winReq = t.e.NewReq()
 		return loadWindow(t.e, t.winReq, viewer, t.base)
-	case t.compareAs:
+	case t.Comparing():
 		t.compareReq = t.e.NewReq()
 		return loadWindow(t.e, t.compareReq, viewer, t.base)
 	}
@@ -155,7 +147,7 @@ func (t *Model) SetReadSeq(viewer string, readSeq int64) tea.Cmd {
 	t.tl.KnowWindow(viewer, w)
 	if viewer == t.viewer {
 		t.win.ReadSeq = readSeq
-		return tea.Batch(t.after(t.tl.SetWindow(t.win)), t.restartDiffs()) // the read line moved
+		return t.after(t.tl.SetWindow(t.win)) // the read line moved: the model looks for differences again
 	}
-	return t.restartDiffs()
+	return t.after(t.tl.Rescan())
 }

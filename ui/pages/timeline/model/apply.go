@@ -11,11 +11,16 @@ type wait struct {
 	around  int64 // a jump waits on the row holding this seq: its bucket, the one before and, near its end, the one after
 	members bool
 	window  string
+	second  bool // window: of the compare view's second side
+	scan    bool // the compare view's scan must go on
 }
 
 // apply does what is left of s; done is false when it must wait, with what
 // it waits on.
 func (m *Model) apply(s *step) (wait, bool) {
+	if s.Kind >= CompareOn || m.cmp.Only() && rowKey(s.Kind) {
+		return m.applyCompare(s)
+	}
 	r := m.rules()
 	if r.none() && s.Kind != CycleViewer && s.Kind != ViewAs && s.Kind != Boundaries {
 		return wait{}, true // nothing to move over
@@ -53,9 +58,9 @@ func (m *Model) apply(s *step) (wait, bool) {
 		case ok:
 			m.cursor = seq
 		case dir > 0:
-			m.note = "no message after this one"
+			m.note = textNote("no message after this one")
 		default:
-			m.note = "no message before this one"
+			m.note = textNote("no message before this one")
 		}
 		return wait{}, true
 	case CycleViewer:
@@ -63,7 +68,7 @@ func (m *Model) apply(s *step) (wait, bool) {
 			return wait{members: true}, false
 		}
 		if len(m.members) == 0 {
-			m.note = "no members known"
+			m.note = textNote("no members known")
 			return wait{}, true
 		}
 		next := m.members[0]
@@ -158,7 +163,14 @@ func (m *Model) applyViewer(s *step) (wait, bool) {
 		if _, ok := m.windows[s.Viewer]; !ok {
 			return wait{window: s.Viewer}, false
 		}
-		m.viewer, s.viewer = s.Viewer, true
+		if s.Viewer != m.viewer {
+			if m.cmp.on && m.cmp.view.Viewer == s.Viewer {
+				m.cmp.view = View{Viewer: m.viewer} // the sides swap: no one is compared with themselves
+			}
+			m.viewer = s.Viewer
+			m.cmp.restart(m.Window())
+		}
+		s.viewer = true
 	}
 	r := m.rules()
 	if r.none() {

@@ -23,7 +23,7 @@ func (m *Model) askOne(w wait) []Read {
 	}
 	if w.window != "" && !m.windowPending[w.window] {
 		m.windowPending[w.window] = true
-		out = append(out, Read{Kind: ReadWindow, Viewer: w.window, Gen: m.gen})
+		out = append(out, Read{Kind: ReadWindow, Viewer: w.window, Second: w.second, Gen: m.gen})
 	}
 	if w.bucket != nil && w.around > 0 && bucket.BucketIndex(w.around) == w.bucket.index {
 		if r, ok := m.bucketsAround(w.around); ok {

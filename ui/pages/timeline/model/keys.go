@@ -4,20 +4,26 @@ package model
 type Kind int
 
 const (
-	Down         Kind = iota // one row newer
-	Up                       // one row older
-	PageDown                 // a page of rows newer; the top of the screen follows
-	PageUp                   // a page of rows older
-	HalfPageDown             // half a page of rows newer, as PageDown moves
-	HalfPageUp               // half a page of rows older
-	Top                      // the oldest row
-	Bottom                   // the newest row
-	NextMessage              // the next row holding a message, past holes and missing buckets
-	PrevMessage              // the previous one
-	Jump                     // the row holding Seq
-	CycleViewer              // view as the next member, in the order the viewer picker lists them
-	ViewAs                   // view as Viewer
-	Boundaries               // draw bucket boundaries, or stop: a run of holes stops at them
+	Down          Kind = iota // one row newer
+	Up                        // one row older
+	PageDown                  // a page of rows newer; the top of the screen follows
+	PageUp                    // a page of rows older
+	HalfPageDown              // half a page of rows newer, as PageDown moves
+	HalfPageUp                // half a page of rows older
+	Top                       // the oldest row
+	Bottom                    // the newest row
+	NextMessage               // the next row holding a message, past holes and missing buckets
+	PrevMessage               // the previous one
+	Jump                      // the row holding Seq
+	CycleViewer               // view as the next member, in the order the viewer picker lists them
+	ViewAs                    // view as Viewer
+	Boundaries                // draw bucket boundaries, or stop: a run of holes stops at them
+	CompareOn                 // compare with View, once their window is read
+	CompareOff                // leave the compare view
+	ToggleCompare             // CompareOn with View when off, else CompareOff
+	NextDiff                  // the next difference newer, wrapping to the oldest
+	PrevDiff                  // the next difference older, wrapping to the newest
+	DiffOnly                  // "differences only", or every row again: the cursor on a difference
 )
 
 // Key is one press.
@@ -25,6 +31,7 @@ type Key struct {
 	Kind   Kind
 	Seq    int64  // Jump
 	Viewer string // ViewAs
+	View   View   // CompareOn, ToggleCompare
 }
 
 // step is a key in the queue, with what is left of it: a page key moves
@@ -36,4 +43,6 @@ type step struct {
 	topFrom int64 // the top when a page move began
 	topSet  bool
 	viewer  bool // the viewer is being settled (CycleViewer, ViewAs): the cursor's row in their window next
+	noWrap  bool // NextDiff, PrevDiff: at the end, stay (D, and moves in "differences only")
+	toggled bool // DiffOnly: switched already, the cursor's difference next
 }

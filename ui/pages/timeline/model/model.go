@@ -3,13 +3,16 @@ package model
 import (
 	"slices"
 
+	"github.com/chatlens/chatlens/projection"
+
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // Config is what the page settles once.
 type Config struct {
-	Keep  int // buckets held on each side of the cursor's, for the screen and the reads ahead
-	Batch int // buckets one read may ask for when a key goes far (the next message)
+	Keep  int             // buckets held on each side of the cursor's, for the screen and the reads ahead
+	Batch int             // buckets one read may ask for when a key goes far (the next message)
+	Conv  projection.Conv // what the compare view's scan projects for
 }
 
 // Model is the open conversation's data half: see the package doc.
@@ -26,7 +29,8 @@ type Model struct {
 	cursor, top int64
 	queue       []step
 	err         error
-	note        string
+	note        *Note
+	cmp         Compare // the compare view
 
 	pending        map[int64]bool
 	held           bool // Hold: keys are taken, reads asked for at Release
@@ -69,10 +73,13 @@ func (m *Model) Waiting() int { return len(m.queue) }
 func (m *Model) Err() error { return m.err }
 
 // TakeNote is what the last key had to say ("no message after this one"), once.
-func (m *Model) TakeNote() string {
+func (m *Model) TakeNote() (Note, bool) {
 	n := m.note
-	m.note = ""
-	return n
+	m.note = nil
+	if n == nil {
+		return Note{}, false
+	}
+	return *n, true
 }
 
 // SetPage is how many rows a page key moves.
@@ -141,10 +148,18 @@ func (m *Model) stepOf(k Key) step {
 
 // Land takes a read's answer and applies the keys it lets through.
 func (m *Model) Land(l Landed) []Read {
-	if l.Read.Kind == ReadBuckets && l.Read.Gen != m.gen {
+	if (l.Read.Kind == ReadBuckets || l.Read.Kind == ReadScan) && l.Read.Gen != m.gen {
 		return nil // buckets read before a reload
 	}
 	switch l.Read.Kind {
+	case ReadScan:
+		if l.Read.Scan != m.cmp.scan {
+			return nil // a scan already replaced or left
+		}
+		m.cmp.took(l, m.viewer, m.Window(), m.windows[m.cmp.view.Viewer], m.cfg.Conv)
+		if l.Err != nil {
+			m.note = &Note{Kind: NoteScanFailed, Err: l.Err}
+		}
 	case ReadBuckets:
 		for _, i := range l.Read.Indexes {
 			delete(m.pending, i)
@@ -176,6 +191,9 @@ func (m *Model) Land(l Landed) []Read {
 			return nil
 		}
 		m.windows[l.Read.Viewer] = l.Window
+		if m.cmp.on && l.Read.Viewer == m.cmp.view.Viewer {
+			m.cmp.start(m.Window()) // read again after a write: what they see may differ now
+		}
 	}
 	return m.run()
 }
@@ -184,11 +202,15 @@ func (m *Model) Land(l Landed) []Read {
 // error says why.
 func (m *Model) fail(err error) {
 	m.err, m.queue = err, nil
+	m.cmp.looking = false
 }
 
 // Retry asks again for what failed.
 func (m *Model) Retry() []Read {
 	m.err = nil
+	if m.cmp.err != nil {
+		m.cmp.start(m.Window()) // the scan stopped where a read failed
+	}
 	return m.run()
 }
 
@@ -199,9 +221,20 @@ func (m *Model) Reload() []Read {
 	m.k = newKnown()
 	m.pending, m.windowPending, m.membersPending = map[int64]bool{}, map[string]bool{}, false
 	m.err = nil
+	m.cmp.restart(m.Window())
 	if len(m.queue) == 0 {
 		m.queue = append(m.queue, step{Key: Key{Kind: Jump, Seq: m.cursor}})
 	}
+	return m.run()
+}
+
+// Compare is the compare view's state.
+func (m *Model) Compare() *Compare { return &m.cmp }
+
+// Rescan looks for the differences again (a write or a read line changed
+// what one of the two sees).
+func (m *Model) Rescan() []Read {
+	m.cmp.restart(m.Window())
 	return m.run()
 }
 
@@ -220,6 +253,7 @@ func (m *Model) Forget(lo, hi int64) []Read {
 // write moved the read seq).
 func (m *Model) SetWindow(w bucket.Window) []Read {
 	m.windows[m.viewer] = w
+	m.cmp.restart(w)
 	if len(m.queue) == 0 {
 		m.queue = append(m.queue, step{Key: Key{Kind: Jump, Seq: m.cursor}})
 	}
@@ -232,16 +266,18 @@ func (m *Model) run() []Read {
 	if m.err != nil {
 		return nil
 	}
+	m.cmp.looking = false
 	for len(m.queue) > 0 {
 		want, done := m.apply(&m.queue[0])
 		if !done {
+			m.cmp.looking = want.scan
 			if m.held {
 				return nil
 			}
 			if want.bucket != nil && want.rows {
 				want.ahead = aheadFor(m.rowsQueued(want.bucket.dir))
 			}
-			return m.ask(want)
+			return append(m.ask(want), m.cmp.step(m.cfg.Batch, m.gen)...)
 		}
 		m.queue = m.queue[1:]
 	}
@@ -249,7 +285,7 @@ func (m *Model) run() []Read {
 	if m.held {
 		return nil
 	}
-	return m.ask(m.aroundCursor()...)
+	return append(m.ask(m.aroundCursor()...), m.cmp.step(m.cfg.Batch, m.gen)...)
 }
 
 // rowsQueued is how many rows the keys at the head of the queue still move

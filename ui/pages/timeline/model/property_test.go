@@ -27,10 +27,14 @@ type conv struct {
 	members []string
 }
 
-func genConv(t *rapid.T) conv {
+func genConv(t *rapid.T) conv { return genConvFar(t, []int64{0, 0, 30, 1_000_000}) }
+
+// genConvFar is genConv with the bucket stored far past the rest drawn
+// from fars (0: none).
+func genConvFar(t *rapid.T, fars []int64) conv {
 	c := conv{buckets: map[int64]*bucket.Bucket{}, windows: map[string]bucket.Window{}}
 	n := rapid.IntRange(1, 7).Draw(t, "buckets")
-	far := rapid.SampledFrom([]int64{0, 0, 30, 1_000_000}).Draw(t, "far") // a bucket stored far past the rest
+	far := rapid.SampledFrom(fars).Draw(t, "far") // a bucket stored far past the rest
 	var indexes []int64
 	for i := range int64(n) {
 		indexes = append(indexes, i)

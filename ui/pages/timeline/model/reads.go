@@ -14,8 +14,13 @@ const (
 	// ReadMembers reads the conversation's members, in the order the
 	// viewer picker lists them.
 	ReadMembers
-	// ReadWindow reads Viewer's window of the conversation.
+	// ReadWindow reads Viewer's window of the conversation; Second says it
+	// is the compare view's second side, not a viewer to switch to.
 	ReadWindow
+	// ReadScan reads Indexes whole, for the compare view's scan: the
+	// buckets and a lookup of the slots their quotes quote (Landed.Lookup).
+	// Scan is the scan's number.
+	ReadScan
 )
 
 // Read is a read the model wants. Gen is the model's generation when it
@@ -25,6 +30,8 @@ type Read struct {
 	Indexes []int64
 	Dir     int64
 	Viewer  string
+	Second  bool
+	Scan    int
 	Gen     int
 }
 
@@ -35,5 +42,6 @@ type Landed struct {
 	Absent  [][2]int64       // runs of bucket indexes found not stored, lo..hi
 	Members []string         // ReadMembers: the user IDs, in the picker's order
 	Window  bucket.Window    // ReadWindow
+	Lookup  bucket.Lookup    // ReadScan: the slots quoted, for the rows of "differences only"
 	Err     error
 }
