@@ -84,6 +84,9 @@ func (c *readCmd) Run(ctx context.Context, s *session) error { return c.write(ct
 // machine: the same checks as OpenIM's (a known user, a message in the
 // user's pull window, the revoke permission rules), the same path as the UI.
 func (w *writeFlags) write(ctx context.Context, s *session, action string) error {
+	if err := s.conn.missingSecret(); err != nil {
+		return err
+	}
 	// A write that never reaches the store is audited as Do would audit it.
 	s.attempt = &store.AuditEntry{Action: action, Conversation: w.Conversation, Seqs: w.seqs, As: w.By,
 		Admin: w.Admin || w.By != "" && w.By == s.conn.OpenIMAdmin}

@@ -428,7 +428,7 @@ func (d *deployment) settings(order []string) []string {
 		out = append(out, keySecretEnv+"="+d.secretEnv)
 	}
 	if d.secretCmd != "" {
-		out = append(out, keySecretCmd+"="+strconv.Quote(d.secretCmd))
+		out = append(out, keySecretCmd+"="+strconv.Quote(secretProgram(d.secretCmd))) // (its arguments may hold the secret)
 	}
 	return out
 }

@@ -74,6 +74,8 @@ type connection struct {
 	OpenIMSecret  string        `name:"openim-secret" env:"CHATLENS_OPENIM_SECRET" placeholder:"SECRET" group:"connection" help:"The server's secret (share.yml), for the admin token that asks each user's token."`
 	OpenIMAdmin   string        `name:"openim-admin" default:"imAdmin" placeholder:"USER" group:"connection" help:"The server's app admin user ID (share.yml imAdminUserID): its token makes API writes, and its own writes pass the permission checks, as the server passes them."`
 	OpenIMTimeout time.Duration `name:"openim-timeout" default:"10s" placeholder:"DURATION" group:"connection" help:"How long to wait for each answer of the API before its seqs are unknown."`
+	// A context's openim-secret-cmd runs within it (the key of the same name).
+	OpenIMSecretTimeout time.Duration `name:"openim-secret-timeout" default:"10s" placeholder:"DURATION" group:"connection" help:"How long a context's openim-secret-cmd may take, when a write first needs the secret."`
 
 	// deployment is the context chosen (--context, CHATLENS_CONTEXT or
 	// current-context); nil for none.
@@ -97,17 +99,15 @@ func (c *connection) Validate() error {
 			return err
 		}
 	}
-	if c.OpenIMAPI != "" && c.OpenIMSecret == "" && c.deployment.hasSecretSource() {
-		// The secret is asked for (a variable read, a command run) only
-		// when a write needs it.
+	// Only the URL: the secret is asked for (a variable read, a command
+	// run) when a write needs it, and reading needs none.
+	if c.OpenIMAPI != "" {
 		if err := openimapi.CheckURL(c.OpenIMAPI); err != nil {
 			return usageError{err.Error()}
 		}
-		return nil
 	}
-	if c.OpenIMAPI != "" {
-		_, err := c.openIMClient(context.Background())
-		return err
+	if c.OpenIMSecretTimeout <= 0 {
+		return usagef("--openim-secret-timeout %s: want a duration above 0, such as 10s", c.OpenIMSecretTimeout)
 	}
 	return nil
 }
@@ -119,11 +119,12 @@ type process struct {
 	stdout, stderr io.Writer
 	firstRunDemo   demo.Options          // the dataset an empty default store gets
 	onSeedStep     func(done, total int) // when set, sees every step of a seed
+	secrets        *secretSources        // the run's OpenIM secrets, asked once each
 }
 
 // osProcess is the process main runs as.
 func osProcess() process {
-	return process{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, firstRunDemo: demo.Options{Seed: 1}}
+	return process{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, firstRunDemo: demo.Options{Seed: 1}, secrets: newSecretSources()}
 }
 
 func main() {
@@ -150,6 +151,7 @@ func runContext(ctx context.Context, args []string, p process) (code int) {
 	// map: the store's transactions turn that into an error, and what
 	// faults outside them is said here in one line instead of a stack trace.
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer p.secrets.end() // a secret command a write still waits on (the UI quit meanwhile)
 	defer func() {
 		r := recover()
 		if r == nil {

@@ -145,7 +145,7 @@ func (s *session) open(ctx context.Context, use storeUse) error {
 	opts := store.Options{Cache: cache, ReadOnly: c.ReadOnly, Audit: audit, Operator: operator(), IMAdmins: []string{c.OpenIMAdmin},
 		Context: c.contextName()}
 	if c.OpenIMAPI != "" && use.writes && !c.ReadOnly { // (read-only: no write, no secret asked for)
-		api, err := c.openIMClient(ctx)
+		api, err := s.openIMClient()
 		if err != nil {
 			_ = backend.Close(ctx)
 			return err
@@ -156,18 +156,17 @@ func (s *session) open(ctx context.Context, use storeUse) error {
 	return nil
 }
 
-// openIMClient is the client of --openim-api; a bad URL or no secret is a
-// usage error. The secret is --openim-secret, else the context's
-// openim-secret-env or openim-secret-cmd, asked for now.
-func (c *connection) openIMClient(ctx context.Context) (*openimapi.Client, error) {
-	secret := c.OpenIMSecret
-	if secret == "" && c.deployment.hasSecretSource() {
-		var err error
-		if secret, err = c.deployment.secret(ctx); err != nil {
-			return nil, err
-		}
+// openIMClient is the client of --openim-api; a bad URL is a usage error.
+// The secret is --openim-secret, else the context's openim-secret-env or
+// openim-secret-cmd, which the client asks for when a write first needs
+// it.
+func (s *session) openIMClient() (*openimapi.Client, error) {
+	c := s.conn
+	opts := openimapi.Options{URL: c.OpenIMAPI, Secret: c.OpenIMSecret, Admin: c.OpenIMAdmin, Timeout: c.OpenIMTimeout}
+	if opts.Secret == "" {
+		opts.SecretFrom = s.secretSource()
 	}
-	api, err := openimapi.New(openimapi.Options{URL: c.OpenIMAPI, Secret: secret, Admin: c.OpenIMAdmin, Timeout: c.OpenIMTimeout})
+	api, err := openimapi.New(opts)
 	if errors.Is(err, openimapi.ErrBadURL) {
 		return nil, usageError{err.Error()}
 	}

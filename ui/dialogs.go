@@ -45,7 +45,11 @@ func (m *Model) confirmKey(k tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	m.overlay = ovNone
-	m.setStatus(d.Title+" working…", false)
+	status := d.Title + " working…"
+	if wait := m.e.Store.APIWaiting(); wait != "" {
+		status = d.Title + " " + wait
+	}
+	m.setStatus(status, false)
 	m.writes[d.Req] = true
 	return d.Run
 }

@@ -63,17 +63,30 @@ var ErrBadURL = errors.New("--openim-api")
 
 // Options configure a Client.
 type Options struct {
-	URL     string // the API's base, e.g. http://host:10002
-	Secret  string // share.yml secret, for the admin token
-	Admin   string // the app admin's user ID (DefaultAdmin when "")
-	Timeout time.Duration
+	URL    string // the API's base, e.g. http://host:10002
+	Secret string // share.yml secret, for the admin token
+	// SecretFrom, when Secret is "", gives the secret when the client
+	// first needs it: when a write asks the admin token, never before.
+	SecretFrom SecretSource
+	Admin      string // the app admin's user ID (DefaultAdmin when "")
+	Timeout    time.Duration
+}
+
+// SecretSource is where the server's secret comes from when it is not
+// given: asked for when the first write needs it.
+type SecretSource interface {
+	Secret(ctx context.Context) (string, error)
+	// Waiting says what asking for the secret waits on (a command that
+	// runs), for a note while it does; "" when nothing.
+	Waiting() string
 }
 
 // Client talks to one OpenIM API. Tokens are asked once per user and
 // kept in memory only; nothing it returns or prints holds one.
 type Client struct {
 	base    *url.URL
-	secret  string
+	secret  string       // "" until asked of source
+	source  SecretSource // nil when secret was given
 	admin   string
 	http    *http.Client
 	mu      sync.Mutex
@@ -87,7 +100,7 @@ func New(opts Options) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opts.Secret == "" {
+	if opts.Secret == "" && opts.SecretFrom == nil {
 		return nil, fmt.Errorf("%w needs --openim-secret (or CHATLENS_OPENIM_SECRET): the admin token is asked with it", ErrBadURL)
 	}
 	if opts.Admin == "" {
@@ -96,12 +109,49 @@ func New(opts Options) (*Client, error) {
 	if opts.Timeout == 0 {
 		opts.Timeout = DefaultTimeout
 	}
-	return &Client{base: u, secret: opts.Secret, admin: opts.Admin, http: &http.Client{Timeout: opts.Timeout},
-		tokens: map[string]string{}, secrets: []string{opts.Secret}}, nil
+	c := &Client{base: u, secret: opts.Secret, admin: opts.Admin, http: &http.Client{Timeout: opts.Timeout},
+		tokens: map[string]string{}}
+	if opts.Secret == "" {
+		c.source = opts.SecretFrom
+	} else {
+		c.secrets = []string{opts.Secret}
+	}
+	return c, nil
 }
 
-// Describe names the API, with any password in its URL masked.
+// Describe names the API, with the credentials in its URL masked.
 func (c *Client) Describe() string { return "OpenIM API " + MaskURL(c.base.String()) }
+
+// Waiting says what the next write waits on before its first request
+// (the secret's command, the first time); "" when nothing.
+func (c *Client) Waiting() string {
+	c.mu.Lock()
+	known := c.secret != ""
+	c.mu.Unlock()
+	if known || c.source == nil {
+		return ""
+	}
+	return c.source.Waiting()
+}
+
+// adminSecret is the server's secret, asked of the source the first time.
+func (c *Client) adminSecret(ctx context.Context) (string, error) {
+	c.mu.Lock()
+	known := c.secret
+	c.mu.Unlock()
+	if known != "" || c.source == nil {
+		return known, nil
+	}
+	v, err := c.source.Secret(ctx)
+	if err != nil {
+		return "", err
+	}
+	c.mu.Lock()
+	c.secret = v
+	c.secrets = append(c.secrets, v)
+	c.mu.Unlock()
+	return v, nil
+}
 
 // Send makes one call of a write with the acting user's token (the admin's
 // with call.Admin). A refused token is the call's answer; a token that got
@@ -149,7 +199,17 @@ func request(call store.APICall) (string, any) {
 
 // token returns the token call is sent with, asking the server for it once.
 func (c *Client) token(ctx context.Context, call store.APICall) (string, *store.APIAnswer) {
-	admin, err := c.cached(ctx, c.admin, call.OperationID+"-admin", PathAdminToken, map[string]any{"secret": c.secret, "userID": c.admin}, "")
+	c.mu.Lock()
+	_, held := c.tokens[c.admin]
+	c.mu.Unlock()
+	secret := ""
+	if !held {
+		var err error
+		if secret, err = c.adminSecret(ctx); err != nil {
+			return "", &store.APIAnswer{Path: PathAdminToken, Err: err} // not sent
+		}
+	}
+	admin, err := c.cached(ctx, c.admin, call.OperationID+"-admin", PathAdminToken, map[string]any{"secret": secret, "userID": c.admin}, "")
 	if err != nil || call.Admin {
 		return admin, err
 	}
@@ -201,7 +261,8 @@ func (c *Client) post(ctx context.Context, path, op, token string, body, data an
 		a.Err = err
 		return a
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base.String()+path, bytes.NewReader(raw))
+	// The path joins the base's path; a query the base has stays the query.
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base.JoinPath(path).String(), bytes.NewReader(raw))
 	if err != nil {
 		a.Err = c.scrub(err)
 		return a
@@ -223,6 +284,10 @@ func (c *Client) post(ctx context.Context, path, op, token string, body, data an
 	}))
 	resp, err := c.http.Do(req)
 	if err != nil {
+		var ue *url.Error // it quotes the request's URL: masked as every shown URL is
+		if errors.As(err, &ue) {
+			ue.URL = MaskURL(ue.URL)
+		}
 		a.Err, a.Sent = c.scrub(err), wrote.Load()
 		return a
 	}
@@ -282,17 +347,43 @@ func parseURL(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-// MaskURL hides the password of a URL's user info.
+// MaskURL is raw as chatlens shows it anywhere (the contexts, errors, the
+// audit log, the status bar): the password of its user info, a user name
+// without a password (often a token), every query value and a fragment
+// masked; a URL that does not parse is not shown at all.
 func MaskURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "(not a URL)" // it may hold a password chatlens cannot find
 	}
-	if u.User == nil {
-		return raw
+	info := ""
+	if u.User != nil {
+		info = mask + "@" // a lone user name
+		if _, ok := u.User.Password(); ok {
+			info = url.User(u.User.Username()).String() + ":" + mask + "@"
+		}
+		u.User = nil
 	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	if u.RawQuery != "" || u.ForceQuery {
+		parts := strings.FieldsFunc(u.RawQuery, func(r rune) bool { return r == '&' || r == ';' })
+		for i, p := range parts {
+			if name, _, ok := strings.Cut(p, "="); ok {
+				parts[i] = name + "=" + mask
+			} else {
+				parts[i] = mask // a bare word may be the token itself
+			}
+		}
+		u.RawQuery, u.ForceQuery = strings.Join(parts, "&"), false
 	}
-	return u.String()
+	if u.Fragment != "" {
+		u.Fragment, u.RawFragment = mask, ""
+	}
+	shown := u.String()
+	if info != "" {
+		shown = strings.Replace(shown, "//", "//"+info, 1)
+	}
+	return shown
 }
+
+// mask stands for a credential wherever one is shown.
+const mask = "****"
