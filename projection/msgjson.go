@@ -37,6 +37,7 @@ type msgDataJSON struct {
 	Ex               string           `json:"ex"`
 	DocID            string           `json:"docID"`
 	Index            int              `json:"index"`
+	Malformed        string           `json:"malformed,omitempty"` // the bucket breaks the contract as a whole (MalformedBucket)
 }
 
 // offlinePushOf is the stored push block as sdkws.OfflinePushInfo
@@ -51,8 +52,12 @@ func offlinePushOf(p *bucket.OfflinePush) *offlinePushInfo {
 // msgData is m as the pull gives it. A hole is OpenIM's stand-in: only
 // seq, status 4 and the send time of the message before it (mgo/msg.go FindSeqs).
 func (m Message) msgData() msgDataJSON {
+	var broken string
+	if m.BucketProblem != "" {
+		broken = MalformedBucket(m.DocID, m.BucketProblem)
+	}
 	if m.Hole {
-		return msgDataJSON{Seq: m.Seq, Status: bucket.StatusDeleted, SendTime: m.SendTime, DocID: m.DocID, Index: m.Index}
+		return msgDataJSON{Seq: m.Seq, Status: bucket.StatusDeleted, SendTime: m.SendTime, DocID: m.DocID, Index: m.Index, Malformed: broken}
 	}
 	d := msgDataJSON{
 		SendID: m.SendID, RecvID: m.RecvID, GroupID: m.GroupID, ClientMsgID: m.ClientMsgID, ServerMsgID: m.ServerMsgID,
@@ -60,7 +65,7 @@ func (m Message) msgData() msgDataJSON {
 		SessionType: m.SessionType, MsgFrom: m.MsgFrom, ContentType: m.ContentType,
 		Seq: m.Seq, SendTime: m.SendTime, CreateTime: m.CreateTime, Status: m.Status, IsRead: m.IsRead,
 		Options: m.Options, OfflinePushInfo: offlinePushOf(m.OfflinePush), AtUserIDList: m.AtUserIDList,
-		AttachedInfo: m.AttachedInfo, Ex: m.Ex, DocID: m.DocID, Index: m.Index,
+		AttachedInfo: m.AttachedInfo, Ex: m.Ex, DocID: m.DocID, Index: m.Index, Malformed: broken,
 	}
 	// Deleted for the viewer: the pull has content null, unless a revoke
 	// replaced it (rule 3 wins on content).

@@ -37,6 +37,7 @@ type Message struct {
 	Revoked          bool           `json:"-"` // a revoke record replaced the content (rule 3)
 	Revoke           *bucket.Revoke `json:"-"` // the stored revoke record, also on holes; read-only
 	Problem          string         `json:"-"` // why the slot breaks the contract; "" when it does not
+	BucketProblem    string         `json:"-"` // why its bucket breaks the contract as a whole (ViewIn); "" when it does not
 	Cached           bool           `json:"-"` // the slot came from the cache layer
 	Viewer           string         `json:"-"`
 	// QuoteResolved is true when rule 5 was applied: Content is the quote as
