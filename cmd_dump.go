@@ -110,7 +110,7 @@ func (c *dumpCmd) dump(ctx context.Context, s *session, st *store.Store) error {
 				if slot.Seq < from || slot.Seq > to {
 					continue
 				}
-				if err := out.add(projection.View(slot, b.DocID, c.As, conv, lookup)); err != nil {
+				if err := out.add(projection.ViewIn(b, slot, c.As, conv, lookup)); err != nil {
 					return err
 				}
 			}

@@ -24,9 +24,22 @@ type dumpPrinter struct {
 	next           int64 // the seq expected next
 	runFrom, runTo int64 // the pending run of holes; runFrom 0 when none
 	single         *projection.Message
+	runIn          brokenBucket // the malformed bucket the pending run is of; none for sound ones
+	named          string       // the doc_id of the malformed bucket last named in text
 
 	readers    projection.ReadReceipts      // every member's read seq, under --explain and in transcripts
 	transcript *projection.TranscriptWriter // markdown and html; nil otherwise
+}
+
+// brokenBucket is a bucket that breaks the contract as a whole, a run of
+// holes in it kept apart from the holes around it; zero for a sound one.
+type brokenBucket struct{ docID, problem string }
+
+func brokenOf(m *projection.Message) brokenBucket {
+	if m == nil || m.BucketProblem == "" {
+		return brokenBucket{}
+	}
+	return brokenBucket{m.DocID, m.BucketProblem}
 }
 
 func (p *dumpPrinter) add(m projection.Message) error {
@@ -37,12 +50,13 @@ func (p *dumpPrinter) add(m projection.Message) error {
 		return p.print(m)
 	}
 	if m.Seq > p.next { // skipped seqs: nothing stored there
-		p.extend(p.next, m.Seq-1, nil)
+		if err := p.extend(p.next, m.Seq-1, nil); err != nil {
+			return err
+		}
 	}
 	p.next = m.Seq + 1
 	if m.Hole && m.Problem == "" {
-		p.extend(m.Seq, m.Seq, &m)
-		return nil
+		return p.extend(m.Seq, m.Seq, &m)
 	}
 	if err := p.flush(); err != nil {
 		return err
@@ -55,9 +69,8 @@ func (p *dumpPrinter) add(m projection.Message) error {
 // streamed (Ctrl-C stops it), never allocated by seq count.
 func (p *dumpPrinter) gap(ctx context.Context, from, to int64) error {
 	if p.c.Format != "json" {
-		p.extend(from, to, nil)
 		p.next = to + 1
-		return nil
+		return p.extend(from, to, nil)
 	}
 	for seq := from; seq <= to; seq++ {
 		if seq%1024 == 0 {
@@ -82,41 +95,65 @@ func (p *dumpPrinter) print(m projection.Message) error {
 }
 
 // extend adds seqs from..to to the pending run; m is the hole itself when
-// the scan handed it over.
-func (p *dumpPrinter) extend(from, to int64, m *projection.Message) {
+// the scan handed it over. A run stays within one malformed bucket, or
+// out of every one.
+func (p *dumpPrinter) extend(from, to int64, m *projection.Message) error {
+	if in := brokenOf(m); p.runFrom != 0 && in != p.runIn {
+		if err := p.flush(); err != nil {
+			return err
+		}
+	}
 	if p.runFrom == 0 {
-		p.runFrom, p.runTo, p.single = from, to, m
-		return
+		p.runFrom, p.runTo, p.single, p.runIn = from, to, m, brokenOf(m)
+		return nil
 	}
 	p.runTo, p.single = to, nil
+	return nil
 }
 
 // end closes the dump at seq to: what the scan did not reach is a hole too.
 func (p *dumpPrinter) end(to int64) error {
 	if p.c.Format != "json" && p.next <= to {
-		p.extend(p.next, to, nil)
+		if err := p.extend(p.next, to, nil); err != nil {
+			return err
+		}
 		p.next = to + 1
 	}
 	return p.flush()
 }
 
 func (p *dumpPrinter) flush() error {
-	first, last, m := p.runFrom, p.runTo, p.single
+	first, last, m, in := p.runFrom, p.runTo, p.single, p.runIn
 	if first == 0 {
 		return nil
 	}
-	p.runFrom, p.single = 0, nil
+	p.runFrom, p.single, p.runIn = 0, nil, brokenBucket{}
+	run := projection.Message{MsgData: bucket.MsgData{Seq: first}, Hole: true, DocID: in.docID, BucketProblem: in.problem}
 	if first < last && p.transcript != nil {
-		return p.row(projection.TranscriptRow{Message: projection.Message{MsgData: bucket.MsgData{Seq: first}, Hole: true}, RunTo: last})
+		return p.row(projection.TranscriptRow{Message: run, RunTo: last})
 	}
 	if first < last {
+		if err := p.nameBucket(run); err != nil {
+			return err
+		}
 		_, err := fmt.Fprintf(p.s.stdout, "%7d  %-19s  %s\n", first, "", projection.HoleRun(first, last))
 		return err
 	}
 	if m == nil {
-		m = &projection.Message{MsgData: bucket.MsgData{Seq: first}, Hole: true}
+		m = &run
 	}
 	return p.print(*m)
+}
+
+// nameBucket writes, in text, the line naming the malformed bucket m is
+// in, above the first of its rows, as the UI does.
+func (p *dumpPrinter) nameBucket(m projection.Message) error {
+	if m.BucketProblem == "" || m.DocID == p.named || p.transcript != nil || p.c.Format == "json" {
+		return nil
+	}
+	p.named = m.DocID
+	_, err := fmt.Fprintln(p.s.stdout, projection.MalformedBucketLine(m.DocID, m.BucketProblem))
+	return err
 }
 
 // printMessage writes one seq of a dump in the chosen format, with why it
@@ -129,7 +166,11 @@ func (p *dumpPrinter) printMessage(m projection.Message, why []string) error {
 		return printJSON(p.s.stdout, projection.Explained{Message: m, Why: why})
 	case p.c.Format == "json":
 		return printJSON(p.s.stdout, m)
-	case why != nil:
+	}
+	if err := p.nameBucket(m); err != nil {
+		return err
+	}
+	if why != nil {
 		_, err := fmt.Fprintln(p.s.stdout, projection.ExplainedLine(m, why, p.s.zone()))
 		return err
 	}

@@ -38,7 +38,7 @@ func (c *dumpCmd) readers(ctx context.Context, s *session, st *store.Store) (pro
 	}
 	out := make([]projection.Reader, len(rs))
 	for i, r := range rs {
-		out[i] = projection.Reader{UserID: r.UserID, Name: r.Nickname, ReadSeq: r.ReadSeq}
+		out[i] = projection.Reader{UserID: r.UserID, Name: r.Nickname, ReadSeq: r.ReadSeq, MinSeq: r.MinSeq}
 	}
 	return projection.NewReadReceipts(out), nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -70,6 +71,23 @@ func (c *findCmd) find(ctx context.Context, s *session, st *store.Store) error {
 	if c.Since != "" {
 		scope.Since, _ = parseSince(c.Since, s.zone())
 	}
+	found, err := c.search(ctx, s, st, field, value, scope)
+	if err != nil {
+		return err
+	}
+	if len(found) == 0 {
+		return c.notFound(ctx, s, st, field, value, scope)
+	}
+	for _, f := range found {
+		fmt.Fprintf(s.stdout, "%s  seq %d  bucket %s slot %d\n", projection.SingleLine(f.ConversationID), f.Seq,
+			projection.SingleLine(f.DocID), f.Slot)
+	}
+	return nil
+}
+
+// search finds the slots of scope holding the message, saying first what
+// a find without an index will read, and how far it is.
+func (c *findCmd) search(ctx context.Context, s *session, st *store.Store, field, value string, scope store.FindScope) ([]store.Found, error) {
 	step, end := func(int, int) {}, func() {}
 	found, _, err := st.FindMessage(ctx, field, value, store.FindOptions{
 		Plan: func(p store.FindPlan) {
@@ -85,16 +103,45 @@ func (c *findCmd) find(ctx context.Context, s *session, st *store.Store) error {
 	})
 	end()
 	if err != nil {
-		return fmt.Errorf("find: %w", err)
+		return nil, fmt.Errorf("find: %w", err)
 	}
-	if len(found) == 0 {
-		return fmt.Errorf("find: no stored message has %s %s", field, projection.SingleLine(value))
+	return found, nil
+}
+
+// notFound says why a find found nothing. When a scope narrowed it and
+// the message is stored outside it, the line says where, and with --as why
+// that user has none of it (no conversation document, outside their
+// window): never that no stored message has the ID.
+func (c *findCmd) notFound(ctx context.Context, s *session, st *store.Store, field, value string, scope store.FindScope) error {
+	none := fmt.Errorf("find: no stored message has %s %s", field, projection.SingleLine(value))
+	if scope.As == "" && scope.Conversation == "" && scope.Since.IsZero() {
+		return none
 	}
-	for _, f := range found {
-		fmt.Fprintf(s.stdout, "%s  seq %d  bucket %s slot %d\n", projection.SingleLine(f.ConversationID), f.Seq,
-			projection.SingleLine(f.DocID), f.Slot)
+	found, err := c.search(ctx, s, st, field, value, store.FindScope{})
+	if err != nil || len(found) == 0 {
+		return cmp.Or(err, none)
 	}
-	return nil
+	f := found[0]
+	where := fmt.Sprintf("%s %s is stored in %s seq %d (bucket %s slot %d)", field, projection.SingleLine(value),
+		projection.SingleLine(f.ConversationID), f.Seq, projection.SingleLine(f.DocID), f.Slot)
+	if scope.As == "" {
+		return fmt.Errorf("find: none in the scope given; %s", where)
+	}
+	ws, err := st.Windows(ctx, scope.As, []string{f.ConversationID}, nil)
+	if err != nil {
+		return err
+	}
+	w, who := ws[f.ConversationID], projection.SingleLine(scope.As)
+	var why string
+	switch {
+	case w.PulledNothing():
+		why = w.UnpulledReason(who)
+	case f.Seq < max(1, w.MinSeq) || f.Seq > w.MaxSeq:
+		why = fmt.Sprintf("seq %d is outside %s's window of it (seq %d-%d)", f.Seq, who, max(1, w.MinSeq), w.MaxSeq)
+	default:
+		return fmt.Errorf("find: none in the scope given; %s, in %s's window", where, who)
+	}
+	return fmt.Errorf("find: %s has none of it: %s; %s", who, why, where)
 }
 
 // findPlanLine says what a find without an index will read, and where

@@ -162,3 +162,39 @@ func TestFindScopedToATicket(t *testing.T) {
 		t.Errorf("find --since \"last tuesday\": exit %d, want 2 (bad usage): %s", r.code, r.stderr)
 	}
 }
+
+// TestFindAsAUserWhoHasNoneOfItSaysWhereItIs: a message stored in a group
+// the user is not a member of (alice, the demo's sg_family) is not found among their conversations; the
+// line says where it is stored and why they have none of it, never that no
+// stored message has the ID.
+func TestFindAsAUserWhoHasNoneOfItSaysWhereItIs(t *testing.T) {
+	s := seeded(t)
+	st := s.stored(t)
+	cid := "sg_family"
+	slots := slotsOf(t, st, cid, 60)
+	seq := int64(1)
+	for ; slots[seq].Slot == nil || slots[seq].Slot.Msg == nil; seq++ {
+		if seq == 60 {
+			t.Fatalf("no message in %s seq 1-60", cid)
+		}
+	}
+	id := slots[seq].Slot.Msg.ClientMsgID
+	ws, err := st.Windows(t.Context(), "alice", []string{cid}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ws[cid].PulledNothing() {
+		t.Fatalf("alice has a conversation document for %s: the case needs one she has not", cid)
+	}
+	_ = st.Close(t.Context())
+	r := s.chatlens(t, "find", "--client-msg-id", id, "--as", "alice")
+	where := fmt.Sprintf("is stored in %s seq %d (bucket %s:0 slot %d)", cid, seq, cid, seq-1)
+	if r.code != 1 || strings.Contains(r.stderr, "no stored message") || !strings.Contains(r.stderr, where) ||
+		!strings.Contains(r.stderr, "alice has none of it: alice owns no conversation document for it") {
+		t.Errorf("find --as alice of a %s message: exit %d, stderr %q; want 1, where it is and why alice has none of it", cid, r.code, r.stderr)
+	}
+	if r := s.chatlens(t, "find", "--client-msg-id", "no-such-id", "--as", "alice"); r.code != 1 ||
+		!strings.Contains(r.stderr, "no stored message has client_msg_id no-such-id") {
+		t.Errorf("find --as alice of an unknown ID: exit %d, stderr %q", r.code, r.stderr)
+	}
+}

@@ -133,11 +133,37 @@ func main() {
 
 // run is the whole program; main only exits with its code. Ctrl-C and
 // SIGTERM (kill, a service manager) cancel the context every command runs
-// under, so a seed stops between batches and bench removes its scratch files.
+// under, so a seed stops between batches and bench removes its scratch
+// files; the signal is the context's cause (signalStop), and a run it cut
+// exits 1 saying so.
 func run(args []string, p process) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	go func() {
+		select {
+		case sig := <-signals:
+			cancel(signalStop{sig})
+		case <-ctx.Done():
+		}
+	}()
 	return runContext(ctx, args, p)
+}
+
+// signalStop is the cause of a run's context a signal ended.
+type signalStop struct{ sig os.Signal }
+
+func (e signalStop) Error() string {
+	name := map[os.Signal]string{os.Interrupt: "SIGINT", syscall.SIGTERM: "SIGTERM"}[e.sig]
+	return "stopped by " + name
+}
+
+// stoppedBySignal is the signal that ended ctx, when one did.
+func stoppedBySignal(ctx context.Context) (signalStop, bool) {
+	var stop signalStop
+	return stop, ctx.Err() != nil && errors.As(context.Cause(ctx), &stop)
 }
 
 // exitRequest is how kong's help and --version end a run: a panic that
@@ -168,6 +194,11 @@ func runContext(ctx context.Context, args []string, p process) (code int) {
 		code = 1
 	}()
 	err := dispatch(ctx, args, p)
+	if stop, ok := stoppedBySignal(ctx); ok && err == nil {
+		// The command ended as if whole, but a signal cut it: what it
+		// printed may stop short, and its caller must not take it for done.
+		err = fmt.Errorf("%s: the run did not finish", stop)
+	}
 	var ue usageError
 	switch {
 	case err == nil:
@@ -247,6 +278,13 @@ func dispatch(ctx context.Context, args []string, p process) error {
 		for _, w := range choice.warnings {
 			fmt.Fprintln(p.stderr, "chatlens: "+w)
 		}
+	}
+	if stop, ok := stoppedBySignal(ctx); ok { // while the command line and config were read
+		what := s.cmd
+		if what == "" {
+			what = "the UI"
+		}
+		return fmt.Errorf("%s before %s started", stop, what)
 	}
 	kctx.BindTo(ctx, (*context.Context)(nil))
 	kctx.Bind(s, parser)

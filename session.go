@@ -194,6 +194,8 @@ func (s *session) openEmbedded(ctx context.Context, use storeUse) (*embedded.Bac
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return nil, fmt.Errorf("embedded store: %w", err)
 		}
+	case creates && errors.Is(statErr, fs.ErrNotExist): // under --read-only
+		return nil, fmt.Errorf("%w: %s would create a store at %s", store.ErrReadOnly, s.cmd, path)
 	case errors.Is(statErr, fs.ErrNotExist):
 		return nil, fmt.Errorf("no store at %s (chatlens import or chatlens seed creates one)", path)
 	case statErr != nil:
@@ -258,7 +260,7 @@ func (s *session) firstRun(ctx context.Context, path string) error {
 }
 
 // notStarted audits the write the command meant to make (attempt) as
-// failed before it started, and why.
+// failed before it started, and why; --read-only's refusal as refused.
 func (s *session) notStarted(err error) {
 	if s.attempt == nil || s.log == nil {
 		return // no write announced, or no audit log to write to
@@ -266,6 +268,9 @@ func (s *session) notStarted(err error) {
 	entry := *s.attempt
 	entry.Time, entry.Operator, entry.Result = time.Now().UTC(), operator(), store.ResultFailed
 	entry.Error = "not started: " + err.Error()
+	if errors.Is(err, store.ErrReadOnly) {
+		entry.Result, entry.Error = store.ResultRefused, err.Error()
+	}
 	s.appendAudit(entry)
 }
 

@@ -54,8 +54,9 @@ func sdkMsgOf(m *bucket.MsgData) sdkMsg {
 // and for a message deleted for the viewer), then chatlens's own fields.
 type msgDataJSON struct {
 	sdkMsg
-	DocID string `json:"docID"`
-	Index int    `json:"index"`
+	DocID     string `json:"docID"`
+	Index     int    `json:"index"`
+	Malformed string `json:"malformed,omitempty"` // the bucket breaks the contract as a whole (MalformedBucket)
 }
 
 // offlinePushOf is the stored push block as sdkws.OfflinePushInfo
@@ -70,10 +71,14 @@ func offlinePushOf(p *bucket.OfflinePush) *offlinePushInfo {
 // msgData is m as the pull gives it. A hole is OpenIM's stand-in: only
 // seq, status 4 and the send time of the message before it (mgo/msg.go FindSeqs).
 func (m Message) msgData() msgDataJSON {
-	if m.Hole {
-		return msgDataJSON{sdkMsg: sdkMsg{Seq: m.Seq, Status: bucket.StatusDeleted, SendTime: m.SendTime}, DocID: m.DocID, Index: m.Index}
+	var broken string
+	if m.BucketProblem != "" {
+		broken = MalformedBucket(m.DocID, m.BucketProblem)
 	}
-	d := msgDataJSON{sdkMsg: sdkMsgOf(&m.MsgData), DocID: m.DocID, Index: m.Index}
+	if m.Hole {
+		return msgDataJSON{sdkMsg: sdkMsg{Seq: m.Seq, Status: bucket.StatusDeleted, SendTime: m.SendTime}, DocID: m.DocID, Index: m.Index, Malformed: broken}
+	}
+	d := msgDataJSON{sdkMsg: sdkMsgOf(&m.MsgData), DocID: m.DocID, Index: m.Index, Malformed: broken}
 	// Deleted for the viewer: the pull has content null, unless a revoke
 	// replaced it (rule 3 wins on content).
 	if m.DeletedForViewer && !m.Revoked {

@@ -21,9 +21,15 @@ func notificationLine(ct int32, content string) string {
 	if !ok {
 		return malformed(ct, content)
 	}
+	// No detail at all is what OpenIM itself writes of a quoted seq 0 or
+	// less (content "{}", rule 5); a detail that is no JSON object is junk.
 	d := o.obj("detail")
-	if d == nil {
+	raw, ok := o["detail"]
+	switch {
+	case !ok:
 		d = object{}
+	case d == nil:
+		return "[malformed: type " + strconv.Itoa(int(ct)) + " detail is not a JSON object: " + Truncate(SingleLine(detailText(raw)), 40) + "]"
 	}
 	if ct >= 1501 && ct <= 1520 {
 		return groupLine(ct, d)
@@ -61,6 +67,15 @@ func notificationLine(ct int32, content string) string {
 	default: // ReadReceipt
 		return readLine(d)
 	}
+}
+
+// detailText is a detail as stored: a string's text, else its JSON.
+func detailText(raw json.RawMessage) string {
+	var text string
+	if json.Unmarshal(raw, &text) == nil {
+		return text
+	}
+	return string(raw)
 }
 
 // knownNotification reports the notification types notificationLine reads.

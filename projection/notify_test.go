@@ -81,18 +81,22 @@ func TestSummaryNotifications(t *testing.T) {
 	}
 }
 
-// Details that are not what a notification should hold still give a line.
+// Details that are not what a notification should hold still give a line;
+// one that is no JSON object is marked malformed, as other
+// content is, never drawn as "someone created the group".
 func TestSummaryOddNotifications(t *testing.T) {
 	tests := []struct {
 		ct      int32
 		content string
 		want    string
 	}{
-		{1501, `{"detail":{"opUser":{"nickname":"Alice"}}}`, `Alice created the group`},          // detail as an object
-		{1501, `{"detail":"not json"}`, `someone created the group`},                             // detail not JSON
+		{1501, `{"detail":{"opUser":{"nickname":"Alice"}}}`, `Alice created the group`}, // detail as an object
+		{1501, `{"detail":"not json"}`, `[malformed: type 1501 detail is not a JSON object: not json]`},
+		{2101, `{"detail":"<junk>"}`, `[malformed: type 2101 detail is not a JSON object: <junk>]`},
+		{2101, `{"detail":7}`, `[malformed: type 2101 detail is not a JSON object: 7]`},
 		{1501, `{"detail":"{\"opUser\":\"Alice\",\"group\":[1]}"}`, `someone created the group`}, // wrong types
 		{1509, `{"detail":"{\"invitedUserList\":[1,\"x\",{\"userID\":\"u9\"}]}"}`, `someone invited u9 to the group`},
-		{1501, `{}`, `someone created the group`},
+		{1501, `{}`, `someone created the group`}, // as OpenIM writes a quote of seq 0
 		{1501, `nope`, `[malformed: type 1501 content is not a JSON object: nope]`},
 	}
 	for _, tc := range tests {

@@ -155,6 +155,14 @@ func (h TranscriptHead) title() string {
 // rowCells are a row's seq, time, sender and text, sanitised; text carries
 // the dump's [revoked] and [read] marks.
 func rowCells(m Message, runTo int64, zone *time.Location) (seq, when, sender, text string) {
+	seq, when, sender, text = messageCells(m, runTo, zone)
+	if m.BucketProblem != "" {
+		text = MalformedBucketLine(m.DocID, m.BucketProblem) + " · " + text
+	}
+	return seq, when, sender, text
+}
+
+func messageCells(m Message, runTo int64, zone *time.Location) (seq, when, sender, text string) {
 	if runTo > m.Seq {
 		return fmt.Sprintf("%d-%d", m.Seq, runTo), "", "", "no message (" + thousands(runTo-m.Seq+1) + ")"
 	}

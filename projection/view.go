@@ -30,6 +30,7 @@ type Message struct {
 	Revoked          bool           // a revoke record replaced the content (rule 3)
 	Revoke           *bucket.Revoke // the stored revoke record, also on holes; read-only
 	Problem          string         // why the slot breaks the contract; "" when it does not
+	BucketProblem    string         // why its bucket breaks the contract as a whole (ViewIn); "" when it does not
 	Cached           bool           // the slot came from the cache layer
 	Viewer           string
 	// QuoteResolved is true when rule 5 was applied: Content is the quote as

@@ -3,10 +3,13 @@ package store
 import "context"
 
 // Reader is a member of a conversation with their read seq: they have
-// read seq S when ReadSeq >= S.
+// read seq S when ReadSeq >= S. MinSeq is their seq_user.min_seq, where
+// their window starts (0: from the start): a seq before it was never
+// theirs to read.
 type Reader struct {
 	Member
 	ReadSeq int64
+	MinSeq  int64
 }
 
 // Readers returns the read seq of each of members in cid, in their order:
@@ -34,15 +37,20 @@ func (s *Store) Readers(ctx context.Context, cid string, members []Member) ([]Re
 	if err != nil {
 		return nil, err
 	}
-	stored := make(map[string]int64, len(docs))
+	// As the server reads them (userSeqsOf): the min seq of the first
+	// document of a member, the read seq of the last.
+	stored, mins := make(map[string]int64, len(docs)), make(map[string]int64, len(docs))
 	for _, d := range docs {
 		if d.ConversationID == cid {
 			stored[d.UserID] = d.ReadSeq
+			if _, ok := mins[d.UserID]; !ok {
+				mins[d.UserID] = d.MinSeq
+			}
 		}
 	}
 	out := make([]Reader, len(members))
 	for i, m := range members {
-		out[i] = Reader{Member: m, ReadSeq: readSeq(stored[m.UserID], cached, m.UserID)}
+		out[i] = Reader{Member: m, ReadSeq: readSeq(stored[m.UserID], cached, m.UserID), MinSeq: mins[m.UserID]}
 	}
 	return out, nil
 }

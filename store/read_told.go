@@ -53,15 +53,18 @@ const ToldNoneWhy = "a storage-level write sends none, nor a delete for me witho
 
 // notice is one revoke, delete or read notification, its tips parsed.
 type notice struct {
-	seq  int64
-	typ  int32
-	tips noticeTips
+	seq      int64
+	typ      int32
+	sendTime int64 // msg.send_time (unix ms)
+	tips     noticeTips
 }
 
 // noticeTips are the fields of sdkws.RevokeMsgTips, DeleteMsgsTips and
 // MarkAsReadTips the match needs.
 type noticeTips struct {
 	ConversationID   string  `json:"conversationID"`
+	RevokerUserID    string  `json:"revokerUserID"`
+	IsAdminRevoke    bool    `json:"isAdminRevoke"`
 	Seq              int64   `json:"seq"`
 	Seqs             []int64 `json:"seqs"`
 	UserID           string  `json:"userID"`
@@ -98,10 +101,12 @@ func (c *toldCache) put(cid string, l noticeLog) {
 }
 
 // toldWant is one write to look for: its notification's type, where it
-// goes, and who did it ("" for a group's read: any member but the sender).
+// goes, and who did it ("" for a group's read: any member but the sender);
+// for a revoke, when (the record's time: its notification is sent after).
 type toldWant struct {
 	what, ncid, by string
 	typ            int32
+	at             int64
 }
 
 // Told finds the notifications of the writes slot st of cid shows: a
@@ -194,7 +199,9 @@ func toldWants(cid string, st bucket.StoredSlot) []toldWant {
 	}
 	var out []toldWant
 	if r := st.Slot.Revoke; r != nil {
-		out = append(out, want("revoke", ActionRevoke, r.UserID))
+		w := want("revoke", ActionRevoke, r.UserID)
+		w.at = r.Time
+		out = append(out, w)
 	}
 	for _, u := range st.Slot.DelList {
 		out = append(out, want("delete for "+u, ActionDelete, u))
@@ -214,15 +221,21 @@ func toldWants(cid string, st bucket.StoredSlot) []toldWant {
 	return slices.DeleteFunc(out, func(w toldWant) bool { return w.ncid == "" })
 }
 
-// matches reports n as the notification of w on seq of cid (sender: the
-// message's sender, who never reads their own).
+// matches reports n as the notification of w on seq of cid, by its own
+// record (sender: the message's sender, who never reads their own): a
+// revoke's 2101 names that revoker (or is an app admin's) and that seq and was sent no earlier
+// than the revoke record's time; a delete's 2102 and a read mark's 2200
+// (whose slots carry no time) name the user and list the seq.
 func (n notice) matches(w toldWant, cid string, seq int64, sender string) bool {
 	if n.typ != w.typ || n.tips.ConversationID != cid {
 		return false
 	}
 	switch w.typ {
 	case bucket.ContentRevoked:
-		return n.tips.Seq == seq
+		// An app admin's revoke names the admin in its tips and, in the
+		// record, the user the request named (revoke.go RevokeMsg).
+		revoker := n.tips.RevokerUserID == w.by || n.tips.IsAdminRevoke
+		return n.tips.Seq == seq && revoker && n.sendTime >= w.at
 	case bucket.ContentDeleteNotice:
 		return n.tips.UserID == w.by && slices.Contains(n.tips.Seqs, seq)
 	}
@@ -290,7 +303,7 @@ func parseNotice(st bucket.StoredSlot) (notice, bool) {
 	var elem struct {
 		Detail string `json:"detail"`
 	}
-	n := notice{seq: st.Seq, typ: m.ContentType}
+	n := notice{seq: st.Seq, typ: m.ContentType, sendTime: m.SendTime}
 	if json.Unmarshal([]byte(m.Content), &elem) != nil || json.Unmarshal([]byte(elem.Detail), &n.tips) != nil {
 		return notice{}, false
 	}

@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -79,11 +80,45 @@ func TestToldReadsANotificationConversationOnce(t *testing.T) {
 		MsgFrom: 200, ContentType: bucket.ContentRevoked, Content: tip, SendTime: 1796133236000}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Revoke(t.Context(), "sg_g1", []int64{60}, bucket.Revoke{UserID: "u1", Role: bucket.RoleOwner}); err != nil {
+	// Revoked a second before its notification was sent.
+	if _, err := st.Revoke(t.Context(), "sg_g1", []int64{60}, bucket.Revoke{UserID: "u1", Role: bucket.RoleOwner, Time: 1796133235000}); err != nil {
 		t.Fatal(err)
 	}
 	later, words := cost(60)
 	if later != first || !strings.HasPrefix(strings.Join(words, ";"), "revoke: told by n_g1 seq 17, pulled by u3: yes") {
 		t.Errorf("a notification stored later: %d round trips (the first look %d), %q", later, first, words)
+	}
+}
+
+// TestToldMatchesTheNotificationsOwnRecord: a 2101 for the same seq that
+// names another revoker, or was sent before the revoke record's time (an
+// older revoke, imported), tells nothing of this revoke; the one that names
+// the revoker and came after it does. A 2102 or 2200 must name the user
+// and list the seq.
+func TestToldMatchesTheNotificationsOwnRecord(t *testing.T) {
+	st := recordedStore(t)
+	const at = int64(1796133236000)
+	const twoYears = int64(2 * 365 * 24 * 3600 * 1000)
+	tip := func(revoker string, seq int64) string {
+		return fmt.Sprintf(`{"detail":"{\"revokerUserID\":\"%s\",\"seq\":%d,\"conversationID\":\"sg_g1\"}"}`, revoker, seq)
+	}
+	notify := func(nseq int64, content string, sent int64) {
+		t.Helper()
+		if _, err := st.InsertMessages(t.Context(), "n_g1", nseq, []*bucket.MsgData{{SendID: "u1", GroupID: "g1", SessionType: bucket.SessionGroup,
+			MsgFrom: 200, ContentType: bucket.ContentRevoked, Content: content, SendTime: sent}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	notify(17, tip("u2", 50), at-twoYears) // another revoker, two years before
+	notify(18, tip("u1", 50), at-twoYears) // this revoker, before the record
+	if _, err := st.Revoke(t.Context(), "sg_g1", []int64{50}, bucket.Revoke{UserID: "u1", Role: bucket.RoleOwner, Time: at}); err != nil {
+		t.Fatal(err)
+	}
+	if got := toldWords(t, st, "u3", "sg_g1", 50); !slices.Equal(got, []string{"revoke: no notification found in n_g1 (seq 1-18 read)"}) {
+		t.Errorf("a storage-level revoke after older notifications of the seq: %q", got)
+	}
+	notify(19, tip("u1", 50), at+20)
+	if got := toldWords(t, st, "u3", "sg_g1", 50); !slices.Equal(got, []string{"revoke: told by n_g1 seq 19, pulled by u3: yes"}) {
+		t.Errorf("the revoke's own notification: %q", got)
 	}
 }

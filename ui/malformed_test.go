@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
+
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/check/checktest"
 )
@@ -58,5 +60,30 @@ func TestMalformedBucketsAreMarked(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTranscriptNamesAMalformedBucket: T over a bucket whose msgs is no
+// array writes its seqs as the timeline shows them, under the bucket's
+// name and problem, never as seqs with no message alone.
+func TestTranscriptNamesAMalformedBucket(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	insertRaw(t, st, bucket.CollMsg, bson.D{{Key: "doc_id", Value: checktest.Cid + ":0"}, {Key: "msgs", Value: "junk"}})
+	insertRaw(t, st, bucket.CollConversation,
+		bucket.Conversation{OwnerUserID: checktest.Alice, ConversationID: checktest.Cid, ConversationType: 1, UserID: checktest.Bob})
+	insertRaw(t, st, bucket.CollSeq, bucket.SeqRecord{ConversationID: checktest.Cid, MaxSeq: 30})
+	opts, _ := testOptions(t, checktest.Alice)
+	opts.TranscriptDir = t.TempDir()
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(checktest.Cid)
+	if v := d.m.View(); !strings.Contains(v, "! malformed bucket "+checktest.Cid+":0: msgs is string, not an array") {
+		t.Fatalf("the timeline does not name the bucket:\n%s", v)
+	}
+	d.keys("T")
+	d.typeText("1-30")
+	d.keys("enter")
+	_, md := readOnlyFile(t, opts.TranscriptDir)
+	if !strings.Contains(strings.ReplaceAll(md, `\_`, "_"), "| 1-30 |  |  | ! malformed bucket "+checktest.Cid+":0: msgs is string, not an array · no message (30) |") {
+		t.Errorf("the transcript does not name the bucket as the timeline does:\n%s", md)
 	}
 }

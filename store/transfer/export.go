@@ -23,8 +23,9 @@ var conversationKeyed = []string{bucket.CollSeq, bucket.CollSeqUser, bucket.Coll
 // the output into an empty store and exporting again gives the same bytes.
 // A non-empty cid keeps one conversation: msg buckets with doc_id prefix
 // "<cid>:", or seq, seq_user and conversation documents whose
-// conversation_id is cid. It returns the number of documents written.
-func Export(ctx context.Context, b store.Backend, coll, cid string, w io.Writer) (int, error) {
+// conversation_id is cid. It returns the number of documents written;
+// written, when not nil, sees each one after it is written.
+func Export(ctx context.Context, b store.Backend, coll, cid string, w io.Writer, written func(bson.Raw)) (int, error) {
 	prefix := ""
 	keep := func(bson.Raw) bool { return true }
 	switch {
@@ -67,6 +68,9 @@ func Export(ctx context.Context, b store.Backend, coll, cid string, w io.Writer)
 			return err
 		}
 		n++
+		if written != nil {
+			written(raw)
+		}
 		return nil
 	})
 	if err == nil {

@@ -55,7 +55,7 @@ func (t *Model) loadReaders() tea.Cmd {
 func toReaders(rs []store.Reader) projection.ReadReceipts {
 	out := make([]projection.Reader, len(rs))
 	for i, r := range rs {
-		out[i] = projection.Reader{UserID: r.UserID, Name: r.Nickname, ReadSeq: r.ReadSeq}
+		out[i] = projection.Reader{UserID: r.UserID, Name: r.Nickname, ReadSeq: r.ReadSeq, MinSeq: r.MinSeq}
 	}
 	return projection.NewReadReceipts(out)
 }

@@ -183,12 +183,13 @@ func (j transcriptJob) write(from, to int64) tea.Msg {
 	var b strings.Builder
 	rows := 0
 	runFrom, runTo := int64(0), int64(0)
+	var runIn projection.Message // the malformed bucket the run is of: its DocID and BucketProblem
 	flush := func() {
 		if runFrom == 0 {
 			return
 		}
 		for _, part := range j.holeParts(runFrom, runTo) {
-			m := projection.Message{MsgData: bucket.MsgData{Seq: part.From}, Hole: true}
+			m := projection.Message{MsgData: bucket.MsgData{Seq: part.From}, Hole: true, DocID: runIn.DocID, BucketProblem: runIn.BucketProblem}
 			r := projection.TranscriptRow{Message: m, Other: m, RunTo: part.To}
 			if j.compareAs != "" {
 				r.Reason = model.Verdict(m, m, j.otherWin, j.compareWindowReadable)
@@ -198,9 +199,16 @@ func (j transcriptJob) write(from, to int64) tea.Msg {
 		}
 		runFrom = 0
 	}
-	hole := func(a, z int64) {
+	// A run of holes stays within one malformed bucket, or out of every one.
+	hole := func(a, z int64, in projection.Message) {
+		if in.BucketProblem == "" {
+			in = projection.Message{}
+		}
+		if runFrom != 0 && (in.DocID != runIn.DocID || in.BucketProblem != runIn.BucketProblem) {
+			flush()
+		}
 		if runFrom == 0 {
-			runFrom = a
+			runFrom, runIn = a, in
 		}
 		runTo = z
 	}
@@ -212,12 +220,12 @@ func (j transcriptJob) write(from, to int64) tea.Msg {
 					continue
 				}
 				if slot.Seq > next {
-					hole(next, slot.Seq-1)
+					hole(next, slot.Seq-1, projection.Message{})
 				}
 				next = slot.Seq + 1
-				m := projection.View(slot, bk.DocID, j.viewer, j.conv, lookup)
+				m := projection.ViewIn(bk, slot, j.viewer, j.conv, lookup)
 				if m.Hole && m.Problem == "" {
-					hole(m.Seq, m.Seq)
+					hole(m.Seq, m.Seq, m)
 					continue
 				}
 				flush()
@@ -226,12 +234,12 @@ func (j transcriptJob) write(from, to int64) tea.Msg {
 			}
 		}
 		return nil
-	}, func(a, z int64) error { hole(a, z); next = z + 1; return nil })
+	}, func(a, z int64) error { hole(a, z, projection.Message{}); next = z + 1; return nil })
 	if err != nil {
 		return transcriptWrittenMsg{err: err}
 	}
 	if next <= to {
-		hole(next, to)
+		hole(next, to, projection.Message{})
 	}
 	flush()
 	b.WriteString(w.End())

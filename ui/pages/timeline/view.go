@@ -31,11 +31,10 @@ func (t *Model) showBoundary(seq int64) bool {
 // (array length, msgs missing), when seq is the first of it shown; "" else.
 // Slot problems are marked on their own row.
 func (t *Model) bucketProblem(seq int64) string {
-	b := t.tl.Held(bucket.BucketIndex(seq))
-	if b == nil || len(b.Problems) == 0 || seq != max(bucket.FirstSeq(bucket.BucketIndex(seq)), t.minSeq()) {
+	if seq != max(bucket.FirstSeq(bucket.BucketIndex(seq)), t.minSeq()) {
 		return ""
 	}
-	return strings.Join(b.Problems, "; ")
+	return projection.BucketProblem(t.tl.Held(bucket.BucketIndex(seq)))
 }
 
 // groupHeight is the lines of the row at seq: the row, and the lines drawn
@@ -282,8 +281,7 @@ func (t *Model) rows(width, height int) []string {
 			height--
 		}
 		if p := t.bucketProblem(s); p != "" && height > 0 {
-			out = append(out, th.Problem.Render(projection.Truncate(fmt.Sprintf("! malformed bucket %s: %s",
-				projection.SingleLine(bucket.DocIDForSeq(t.cid, s)), projection.SingleLine(p)), width)))
+			out = append(out, th.Problem.Render(projection.Truncate(projection.MalformedBucketLine(bucket.DocIDForSeq(t.cid, s), p), width)))
 			height--
 		}
 		if height <= 0 {
