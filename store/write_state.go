@@ -240,7 +240,9 @@ func (s *Store) Revoke(ctx context.Context, cid string, seqs []int64, rev bucket
 }
 
 // DeleteForMe hides each of seqs from uid only ($addToSet on del_list),
-// one update of several paths per bucket.
+// one request per bucket carrying one update per slot, as OpenIM's
+// DeleteUserMsgsBySeqs (pkg/common/storage/controller/msg.go) sends one
+// PushUnique per seq.
 func (s *Store) DeleteForMe(ctx context.Context, cid string, seqs []int64, uid string) (WriteResult, error) {
 	return s.write(ctx, "delete", cid, seqs, uid, func(p *progress) error {
 		return eachBucket(seqs, func(run []int64) error {

@@ -258,7 +258,8 @@ func setEdits(field string, sets []store.SlotValue, filter func(bson.Raw, string
 	return edits
 }
 
-// AddToDelLists is updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}, ...}}).
+// AddToDelLists is AddToDelList of each slot in one transaction, each
+// slot's edit on its own, as the MongoDB backend's one update per slot.
 func (b *Backend) AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (bool, error) {
 	edits := make([]slotEdit, len(slots))
 	for i, slot := range slots {
