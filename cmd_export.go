@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/transfer"
@@ -33,7 +34,10 @@ func (c *exportCmd) Run(ctx context.Context, s *session) error {
 			return err
 		}
 		return c.counting(s, st, func() error {
-			_, err := transfer.Export(ctx, st.Backend(), c.Collection, c.Conversation, s.stdout)
+			_, err := transfer.Export(ctx, st.Backend(), c.Collection, c.Conversation, s.stdout, func(b transfer.Broken) {
+				fmt.Fprintln(s.stderr, "chatlens: warning: "+oneLine(fmt.Sprintf(
+					"%s, %s: exported as stored, but it breaks the bucket contract: %s", b.Where, b.Key, b.Why)))
+			})
 			return err
 		})
 	})

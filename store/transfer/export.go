@@ -24,7 +24,10 @@ var conversationKeyed = []string{bucket.CollSeq, bucket.CollSeqUser, bucket.Coll
 // A non-empty cid keeps one conversation: msg buckets with doc_id prefix
 // "<cid>:", or seq, seq_user and conversation documents whose
 // conversation_id is cid. It returns the number of documents written.
-func Export(ctx context.Context, b store.Backend, coll, cid string, w io.Writer) (int, error) {
+// Each msg document written that breaks the bucket contract is named to
+// broken, when not nil, as import names it (Where is its line of the
+// output): what check reports of it.
+func Export(ctx context.Context, b store.Backend, coll, cid string, w io.Writer, broken func(Broken)) (int, error) {
 	prefix := ""
 	keep := func(bson.Raw) bool { return true }
 	switch {
@@ -67,6 +70,11 @@ func Export(ctx context.Context, b store.Backend, coll, cid string, w io.Writer)
 			return err
 		}
 		n++
+		if broken != nil {
+			if why := contractBroken(coll, raw); why != "" {
+				broken(Broken{Where: fmt.Sprintf("line %d", n), Key: brokenKey(raw), Why: why})
+			}
+		}
 		return nil
 	})
 	if err == nil {

@@ -28,7 +28,7 @@ func importString(t *testing.T, b store.Backend, coll, input string) (int, error
 func export(t *testing.T, b store.Backend, coll, cid string) (int, string) {
 	t.Helper()
 	var out bytes.Buffer
-	n, err := Export(context.Background(), b, coll, cid, &out)
+	n, err := Export(context.Background(), b, coll, cid, &out, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestExportConversation(t *testing.T) {
 	if n, out := export(t, b, bucket.CollSeq, "si_a_b"); n != 1 || strings.Contains(out, "si_a_bc") {
 		t.Errorf("seq export of si_a_b: %d documents\n%s", n, out)
 	}
-	if _, err := Export(ctx, b, bucket.CollUser, "si_a_b", &bytes.Buffer{}); err == nil {
+	if _, err := Export(ctx, b, bucket.CollUser, "si_a_b", &bytes.Buffer{}, nil); err == nil {
 		t.Error("a conversation filter on user is accepted")
 	}
 }
@@ -378,7 +378,7 @@ func TestExportInvalidUTF8(t *testing.T) {
 	}
 	testkit.Insert(t, b, bucket.CollMsg, docs...)
 	var out bytes.Buffer
-	n, err := Export(context.Background(), b, bucket.CollMsg, "", &out)
+	n, err := Export(context.Background(), b, bucket.CollMsg, "", &out, nil)
 	if n != 3 || strings.Count(out.String(), "\n") != 3 {
 		t.Errorf("wrote %d documents, %d lines; want 3", n, strings.Count(out.String(), "\n"))
 	}
@@ -399,7 +399,7 @@ func TestCancel(t *testing.T) {
 	if res, err := Import(ctx, b, bucket.CollMsg, strings.NewReader(`{"doc_id":"a:1"}`), store.RawInsert, Hooks{}); res.Stored() != 0 || !errors.Is(err, context.Canceled) {
 		t.Errorf("import: %+v, %v", res, err)
 	}
-	if n, err := Export(ctx, b, bucket.CollMsg, "", &bytes.Buffer{}); n != 0 || !errors.Is(err, context.Canceled) {
+	if n, err := Export(ctx, b, bucket.CollMsg, "", &bytes.Buffer{}, nil); n != 0 || !errors.Is(err, context.Canceled) {
 		t.Errorf("export: %d, %v", n, err)
 	}
 }
