@@ -106,9 +106,9 @@ type Backend interface {
 	// (pkg/common/storage/database/mgo/msg.go) sends it, never one
 	// $addToSet naming several slots (FerretDB v2 with DocumentDB then
 	// writes a slot with two del_list fields), in one ordered BulkWrite on
-	// MongoDB, one transaction on the embedded store. matched is false when
-	// no document has that doc_id.
-	AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (matched bool, err error)
+	// MongoDB, one transaction on the embedded store. ran counts the
+	// leading slot updates that ran before err stopped the rest.
+	AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (ran int, err error)
 	// MarkSlotsRead runs MarkSlotRead's filtered update for each slot of
 	// each run, in order, as one request however many buckets the runs
 	// name: one ordered BulkWrite on MongoDB (OpenIM's

@@ -249,9 +249,17 @@ func (s *Store) DeleteForMe(ctx context.Context, cid string, seqs []int64, uid s
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			// A retry adds only the slots the failed request did not
+			// reach, as MarkRead's does.
 			err := retrying(ctx, p, func() error {
+				if len(run) == 0 {
+					return nil // the failed request had run every update
+				}
 				s.trip()
-				_, err := s.backend.AddToDelLists(ctx, bucket.DocIDForSeq(cid, run[0]), slotsOf(run), []string{uid})
+				ran, err := s.backend.AddToDelLists(ctx, bucket.DocIDForSeq(cid, run[0]), slotsOf(run), []string{uid})
+				ran = min(max(ran, 0), len(run))
+				p.done(run[:ran]...)
+				run = run[ran:]
 				return err
 			})
 			if err != nil {

@@ -129,15 +129,16 @@ func (b *Backend) SetSlotsFieldIfUnset(ctx context.Context, docID, field string,
 // trip for the bucket. Never one $addToSet naming several slots' paths:
 // FerretDB v2 with DocumentDB answers that shape, when some of the slots
 // hold a user already and some do not, with a slot holding two del_list
-// fields (shared/engine-recorded/README.md). On a write error the updates
-// before the failing one have run.
-func (b *Backend) AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (bool, error) {
+// fields (shared/engine-recorded/README.md). Ordered: a write error (a
+// del_list that is not an array) stops it there, and ran counts the
+// updates before it.
+func (b *Backend) AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (int, error) {
 	qs := make([]updateQuery, len(slots))
 	for i, slot := range slots {
 		qs[i] = addToDelList(docID, slot, users)
 	}
-	matched, _, err := b.bulkUpdate(ctx, qs)
-	return matched > 0, err
+	_, ran, err := b.bulkUpdate(ctx, qs)
+	return ran, err
 }
 
 // MarkSlotsRead: one ordered BulkWrite of MarkSlotRead's filtered updates,
