@@ -4,11 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"go.mongodb.org/mongo-driver/v2/bson"
-
-	"github.com/chatlens/chatlens/projection"
-	"github.com/chatlens/chatlens/store/bucket"
-
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/transfer"
 )
@@ -39,23 +34,11 @@ func (c *exportCmd) Run(ctx context.Context, s *session) error {
 			return err
 		}
 		return c.counting(s, st, func() error {
-			_, err := transfer.Export(ctx, st.Backend(), c.Collection, c.Conversation, s.stdout, c.nameBroken(s))
+			_, err := transfer.Export(ctx, st.Backend(), c.Collection, c.Conversation, s.stdout, func(b transfer.Broken) {
+				fmt.Fprintln(s.stderr, "chatlens: warning: "+oneLine(fmt.Sprintf(
+					"%s, %s: exported as stored, but it breaks the bucket contract: %s", b.Where, b.Key, b.Why)))
+			})
 			return err
 		})
 	})
-}
-
-// nameBroken says on stderr, as the UI says it, each msg document written
-// that breaks the bucket contract as a whole: the export keeps it as
-// stored, and whoever reads it back learns what it holds.
-func (c *exportCmd) nameBroken(s *session) func(bson.Raw) {
-	if c.Collection != bucket.CollMsg {
-		return nil
-	}
-	return func(raw bson.Raw) {
-		b := bucket.DecodeBucket(raw)
-		if p := projection.BucketProblem(b); p != "" {
-			fmt.Fprintln(s.stderr, "chatlens: "+oneLine(projection.MalformedBucketLine(b.DocID, p)))
-		}
-	}
 }

@@ -42,7 +42,8 @@ func TestEveryOutputNamesAMalformedBucket(t *testing.T) {
 				t.Errorf("json dump names a sound bucket:\n%s", json)
 			}
 			r := s.chatlens(t, "export", "--conversation", "si_alice_bob")
-			if r.code != 0 || !strings.Contains(r.stderr, "chatlens: "+line+"\n") || strings.Count(r.stderr, "malformed") != 1 {
+			// Export names it as import does: the document's line and key.
+			if r.code != 0 || !strings.Contains(r.stderr, `doc_id "si_alice_bob:1"`) || !strings.Contains(r.stderr, c.why) || strings.Count(r.stderr, "\n") != 1 {
 				t.Errorf("export: exit %d, stderr %q; want the bucket named once", r.code, r.stderr)
 			}
 		})

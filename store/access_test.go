@@ -46,8 +46,8 @@ func (n noWrites) SetSlotsField(context.Context, string, string, []store.SlotVal
 func (n noWrites) SetSlotsFieldIfUnset(context.Context, string, string, []store.SlotValue) (bool, error) {
 	return false, n.fail("SetSlotsFieldIfUnset")
 }
-func (n noWrites) AddToDelLists(context.Context, string, []int, []string) (bool, error) {
-	return false, n.fail("AddToDelLists")
+func (n noWrites) AddToDelLists(context.Context, string, []int, []string) (int, error) {
+	return 0, n.fail("AddToDelLists")
 }
 func (n noWrites) MarkSlotsRead(context.Context, []store.BucketSlots, string) (int, error) {
 	return 0, n.fail("MarkSlotsRead")

@@ -101,9 +101,14 @@ type Backend interface {
 	// SetSlotFieldIfUnset in the filter: it matches, and writes, only when
 	// none of the slots' fields holds a document yet.
 	SetSlotsFieldIfUnset(ctx context.Context, docID, field string, sets []SlotValue) (matched bool, err error)
-	// AddToDelLists runs updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list":
-	// {$each: users}, ...}}) with one path per slot.
-	AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (matched bool, err error)
+	// AddToDelLists runs AddToDelList for each slot, in order, as one
+	// request: one slot's path per update, as OpenIM's PushUnique
+	// (pkg/common/storage/database/mgo/msg.go) sends it, never one
+	// $addToSet naming several slots (FerretDB v2 with DocumentDB then
+	// writes a slot with two del_list fields), in one ordered BulkWrite on
+	// MongoDB, one transaction on the embedded store. ran counts the
+	// leading slot updates that ran before err stopped the rest.
+	AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (ran int, err error)
 	// MarkSlotsRead runs MarkSlotRead's filtered update for each slot of
 	// each run, in order, as one request however many buckets the runs
 	// name: one ordered BulkWrite on MongoDB (OpenIM's

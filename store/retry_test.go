@@ -127,9 +127,9 @@ func stepDown(n *int, fails int) error {
 	return nil
 }
 
-func (b *notWrittenFirst) AddToDelLists(ctx context.Context, id string, slots []int, users []string) (bool, error) {
+func (b *notWrittenFirst) AddToDelLists(ctx context.Context, id string, slots []int, users []string) (int, error) {
 	if err := stepDown(&b.del, b.fails); err != nil {
-		return false, err
+		return 0, err
 	}
 	return b.Backend.AddToDelLists(ctx, id, slots, users)
 }

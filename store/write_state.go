@@ -240,16 +240,26 @@ func (s *Store) Revoke(ctx context.Context, cid string, seqs []int64, rev bucket
 }
 
 // DeleteForMe hides each of seqs from uid only ($addToSet on del_list),
-// one update of several paths per bucket.
+// one request per bucket carrying one update per slot, as OpenIM's
+// DeleteUserMsgsBySeqs (pkg/common/storage/controller/msg.go) sends one
+// PushUnique per seq.
 func (s *Store) DeleteForMe(ctx context.Context, cid string, seqs []int64, uid string) (WriteResult, error) {
 	return s.write(ctx, "delete", cid, seqs, uid, func(p *progress) error {
 		return eachBucket(seqs, func(run []int64) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			// A retry adds only the slots the failed request did not
+			// reach, as MarkRead's does.
 			err := retrying(ctx, p, func() error {
+				if len(run) == 0 {
+					return nil // the failed request had run every update
+				}
 				s.trip()
-				_, err := s.backend.AddToDelLists(ctx, bucket.DocIDForSeq(cid, run[0]), slotsOf(run), []string{uid})
+				ran, err := s.backend.AddToDelLists(ctx, bucket.DocIDForSeq(cid, run[0]), slotsOf(run), []string{uid})
+				ran = min(max(ran, 0), len(run))
+				p.done(run[:ran]...)
+				run = run[ran:]
 				return err
 			})
 			if err != nil {

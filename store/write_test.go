@@ -52,9 +52,9 @@ func (c *countingBackend) InsertBucket(ctx context.Context, d *bucket.Doc) error
 	return c.Backend.InsertBucket(ctx, d)
 }
 
-func (c *countingBackend) AddToDelLists(ctx context.Context, id string, slots []int, users []string) (bool, error) {
+func (c *countingBackend) AddToDelLists(ctx context.Context, id string, slots []int, users []string) (int, error) {
 	if err := c.write(); err != nil {
-		return false, err
+		return 0, err
 	}
 	return c.Backend.AddToDelLists(ctx, id, slots, users)
 }

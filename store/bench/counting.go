@@ -115,7 +115,7 @@ func (c *Counting) SetSlotsFieldIfUnset(ctx context.Context, docID, field string
 	return c.inner.SetSlotsFieldIfUnset(ctx, docID, field, sets)
 }
 
-func (c *Counting) AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (bool, error) {
+func (c *Counting) AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (int, error) {
 	c.trip()
 	return c.inner.AddToDelLists(ctx, docID, slots, users)
 }

@@ -139,4 +139,5 @@ var (
 	fMsgSendTime    = mustIndex(msgFields, "send_time")
 	fMsgContent     = mustIndex(msgFields, "content")
 	fMsgContentType = mustIndex(msgFields, "content_type")
+	fMsgOfflinePush = mustIndex(msgFields, "offline_push")
 )

@@ -168,7 +168,34 @@ func refCheckSlot(v bson.RawValue, seq int64) []bucket.SlotProblem {
 		c.message(bson.Raw(msg.Value), seq)
 	}
 	c.emptyShape(doc)
+	c.repeated("slot", doc)
+	if msgErr == nil && msg.Type == bson.TypeEmbeddedDocument {
+		c.repeated("msg", bson.Raw(msg.Value))
+	}
+	if rev, err := doc.LookupErr("revoke"); err == nil && rev.Type == bson.TypeEmbeddedDocument {
+		c.repeated("slot.revoke", bson.Raw(rev.Value))
+	}
+	if msgErr == nil && msg.Type == bson.TypeEmbeddedDocument {
+		if push, err := bson.Raw(msg.Value).LookupErr("offline_push"); err == nil && push.Type == bson.TypeEmbeddedDocument {
+			c.repeated("msg.offline_push", bson.Raw(push.Value))
+		}
+	}
 	return c.out
+}
+
+// repeated reports each field doc holds more than once, in the order of
+// their second appearance.
+func (c *refChecker) repeated(where string, doc bson.Raw) {
+	var keys []string
+	counts := map[string]int{}
+	_ = refEachElement(doc, func(key []byte, _ bson.RawValue) {
+		if counts[string(key)]++; counts[string(key)] == 2 {
+			keys = append(keys, string(key))
+		}
+	})
+	for _, k := range keys {
+		c.add(bucket.KindDuplicate, "%s holds %d fields named %s (readers disagree on which counts)", where, counts[k], bucket.EscapeUntrusted(k, 40))
+	}
 }
 
 // refSlotMarker is the reason refDecodeBucket shows for a slot: the first problem

@@ -31,7 +31,7 @@ const (
 	KindContentSize  ProblemKind = "content-size"  // content larger than MaxContentBytes
 	KindIndex        ProblemKind = "index"         // the unique {doc_id: 1} index is absent
 	KindSeqRecord    ProblemKind = "seq-record"    // seq.max_seq below the last filled slot, or no seq document
-	KindDuplicate    ProblemKind = "duplicate"     // a field twice in one document (doc_id, msgs), or two seq_user documents for one user and conversation
+	KindDuplicate    ProblemKind = "duplicate"     // a field twice in one document (doc_id, msgs; a slot's del_list, any field of a slot, message or revoke), or two seq_user documents for one user and conversation
 )
 
 // DuplicateFields names the top-level fields raw holds more than once. BSON
@@ -137,10 +137,29 @@ func indexSlot(doc []byte, slot, msg *fieldTable) {
 func checkIndexed(doc []byte, slot, msg *fieldTable, seq int64) []SlotProblem {
 	c := &checker{}
 	c.fields("slot", slot, slotFields, slotMayLack)
-	if m, ok := slot.get(fSlotMsg); ok && m.Type == bson.TypeEmbeddedDocument {
+	m, isMsg := slot.get(fSlotMsg)
+	isMsg = isMsg && m.Type == bson.TypeEmbeddedDocument
+	if isMsg {
 		c.message(msg, seq)
 	}
 	c.emptyShape(doc, slot)
+	// A field twice: the tables flag it (odd) as they are built, so a sound
+	// slot costs nothing more; revoke and offline_push, rarely set, are
+	// looked at whenever they are documents.
+	if slot.odd {
+		c.repeated("slot", doc)
+	}
+	if isMsg && msg.odd {
+		c.repeated("msg", m.Value)
+	}
+	if r, ok := slot.get(fSlotRevoke); ok && r.Type == bson.TypeEmbeddedDocument {
+		c.repeated("slot.revoke", r.Value)
+	}
+	if isMsg {
+		if p, ok := msg.get(fMsgOfflinePush); ok && p.Type == bson.TypeEmbeddedDocument {
+			c.repeated("msg.offline_push", p.Value)
+		}
+	}
 	return c.out
 }
 
@@ -235,6 +254,37 @@ func (c *checker) value(where, name string, v bson.RawValue, typ fieldType) {
 			c.nested(path(where, name), v, revokeFields)
 		}
 		// msg is checked by message, which also knows the seq.
+	}
+}
+
+// repeated reports each field document where holds more than once: BSON
+// allows it, readers disagree on which one counts (the driver's lookups
+// take the first, a decode into a struct the last), and the next update of
+// the field may fail or touch only one. FerretDB v2 with DocumentDB leaves
+// slots with two del_list fields after one $addToSet naming several slots'
+// del_list, some of which held the user already; OpenIM never sends that
+// shape (its PushUnique names one slot per update).
+func (c *checker) repeated(where string, doc []byte) {
+	var buf [24][]byte // a slot has 4 fields, a message 22: no allocation
+	keys, twice := buf[:0], false
+	_ = eachElement(doc, func(key []byte, _ bson.RawValue) {
+		for _, k := range keys {
+			twice = twice || bytes.Equal(k, key)
+		}
+		keys = append(keys, key)
+	})
+	if !twice {
+		return
+	}
+	var order []string
+	counts := map[string]int{}
+	for _, k := range keys {
+		if counts[string(k)]++; counts[string(k)] == 2 {
+			order = append(order, string(k))
+		}
+	}
+	for _, k := range order {
+		c.add(KindDuplicate, "%s holds %d fields named %s (readers disagree on which counts)", where, counts[k], EscapeUntrusted(k, 40))
 	}
 }
 

@@ -36,7 +36,7 @@ func (b *bucketWrites) SetSlotsFieldIfUnset(ctx context.Context, docID, field st
 	return b.Backend.SetSlotsFieldIfUnset(ctx, docID, field, sets)
 }
 
-func (b *bucketWrites) AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (bool, error) {
+func (b *bucketWrites) AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (int, error) {
 	b.writes[docID]++
 	return b.Backend.AddToDelLists(ctx, docID, slots, users)
 }

@@ -213,7 +213,7 @@ func (b *Backend) SetSlotFieldIfUnset(ctx context.Context, docID string, slot in
 
 // AddToDelList is updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}}}).
 func (b *Backend) AddToDelList(ctx context.Context, docID string, slot int, users []string) (bool, error) {
-	return b.AddToDelLists(ctx, docID, []int{slot}, users)
+	return b.updateMsg(ctx, docID, true, []slotEdit{{slot: slot, field: []string{"del_list"}, op: addToSet(users)}})
 }
 
 // MarkSlotRead is updateOne({doc_id, "msgs.<slot>.msg.send_id": {$ne: reader}},
@@ -258,13 +258,18 @@ func setEdits(field string, sets []store.SlotValue, filter func(bson.Raw, string
 	return edits
 }
 
-// AddToDelLists is updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}, ...}}).
-func (b *Backend) AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (bool, error) {
+// AddToDelLists is AddToDelList of each slot in one transaction, each
+// slot's edit on its own, as the MongoDB backend's one update per slot.
+// An error writes nothing: ran is 0.
+func (b *Backend) AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (int, error) {
 	edits := make([]slotEdit, len(slots))
 	for i, slot := range slots {
 		edits[i] = slotEdit{slot: slot, field: []string{"del_list"}, op: addToSet(users)}
 	}
-	return b.updateMsg(ctx, docID, true, edits)
+	if _, err := b.updateMsg(ctx, docID, true, edits); err != nil {
+		return 0, err
+	}
+	return len(slots), nil
 }
 
 // MarkSlotsRead is MarkSlotRead's filtered update for each slot of each

@@ -37,7 +37,7 @@ func shapes() []shape {
 		{"find msg {doc_id: prefix range} (list buckets)", bucketIDs(cid).command()},
 		{"update msg {doc_id} $set (insert)", setSlots(docID, "msg", one).command()},
 		{"update msg {doc_id, msgs.<i>.revoke $not $type} $set (revoke)", setSlotsIfUnset(docID, "revoke", one).command()},
-		{"update msg {doc_id} $addToSet (delete for me)", addToDelLists(docID, []int{0}, []string{"u"}).command()},
+		{"update msg {doc_id} $addToSet (delete for me)", addToDelList(docID, 0, []string{"u"}).command()},
 		{"update msg {doc_id, send_id $ne} (mark read)", markRead(docID, 0, "u").command()},
 		{"find seq {conversation_id: {$in}}", seqRecords([]string{cid}).command()},
 		{"find seq_user {user_id, conversation_id: {$in}}", seqUsers("u", []string{cid}).command()},

@@ -97,7 +97,7 @@ func (b *Backend) InsertBucket(ctx context.Context, doc *bucket.Doc) error {
 
 // AddToDelList: updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}}}).
 func (b *Backend) AddToDelList(ctx context.Context, docID string, slot int, users []string) (bool, error) {
-	return b.updateOne(ctx, addToDelLists(docID, []int{slot}, users))
+	return b.updateOne(ctx, addToDelList(docID, slot, users))
 }
 
 // MarkSlotRead: updateOne({doc_id, "msgs.<slot>.msg.send_id": {$ne: reader}},
@@ -107,6 +107,10 @@ func (b *Backend) MarkSlotRead(ctx context.Context, docID string, slot int, read
 }
 
 // SetSlotsField: updateOne({doc_id}, {$set: {"msgs.<slot>.<field>": value, ...}}).
+// Several slots' paths in one $set, unlike OpenIM's BatchInsertChat (one
+// UpdateMsg per seq): no engine has been seen to break on a $set of
+// several paths, and one statement per slot costs the in-process
+// FerretDB v1 a second or more per bucket.
 func (b *Backend) SetSlotsField(ctx context.Context, docID, field string, sets []store.SlotValue) (bool, error) {
 	return b.updateOne(ctx, setSlots(docID, field, sets))
 }
@@ -117,9 +121,24 @@ func (b *Backend) SetSlotsFieldIfUnset(ctx context.Context, docID, field string,
 	return b.updateOne(ctx, setSlotsIfUnset(docID, field, sets))
 }
 
-// AddToDelLists: updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}, ...}}).
-func (b *Backend) AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (bool, error) {
-	return b.updateOne(ctx, addToDelLists(docID, slots, users))
+// AddToDelLists: updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list":
+// {$each: users}}}) for each slot, in one ordered BulkWrite: one slot's
+// path per update, as OpenIM's DeleteUserMsgsBySeqs
+// (pkg/common/storage/controller/msg.go) calls PushUnique
+// (pkg/common/storage/database/mgo/msg.go) once per seq, but one round
+// trip for the bucket. Never one $addToSet naming several slots' paths:
+// FerretDB v2 with DocumentDB answers that shape, when some of the slots
+// hold a user already and some do not, with a slot holding two del_list
+// fields (shared/engine-recorded/README.md). Ordered: a write error (a
+// del_list that is not an array) stops it there, and ran counts the
+// updates before it.
+func (b *Backend) AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (int, error) {
+	qs := make([]updateQuery, len(slots))
+	for i, slot := range slots {
+		qs[i] = addToDelList(docID, slot, users)
+	}
+	_, ran, err := b.bulkUpdate(ctx, qs)
+	return ran, err
 }
 
 // MarkSlotsRead: one ordered BulkWrite of MarkSlotRead's filtered updates,
@@ -128,20 +147,35 @@ func (b *Backend) AddToDelLists(ctx context.Context, docID string, slots []int, 
 // with its doc_id in the filter). Ordered, so a write error stops it there
 // and the updates before it are the ones that ran.
 func (b *Backend) MarkSlotsRead(ctx context.Context, runs []store.BucketSlots, reader string) (int, error) {
-	var models []mongo.WriteModel
+	var qs []updateQuery
 	for _, r := range runs {
 		for _, slot := range r.Slots {
-			q := markRead(r.DocID, slot, reader)
-			models = append(models, mongo.NewUpdateOneModel().SetFilter(q.filter).SetUpdate(q.update))
+			qs = append(qs, markRead(r.DocID, slot, reader))
 		}
 	}
-	if len(models) == 0 {
-		return 0, nil
+	_, ran, err := b.bulkUpdate(ctx, qs)
+	return ran, err
+}
+
+// bulkUpdate sends qs, updates of the msg collection, as one ordered
+// BulkWrite: one round trip, one update command of len(qs) statements.
+// matched is the server's count of statements that matched a document;
+// ran counts the leading statements that ran before a write error stopped
+// the rest (all of them without one).
+func (b *Backend) bulkUpdate(ctx context.Context, qs []updateQuery) (matched int64, ran int, err error) {
+	if len(qs) == 0 {
+		return 0, 0, nil
 	}
-	ran := 0
-	err := b.run(ctx, func(ctx context.Context) error {
-		_, err := b.coll(bucket.CollMsg).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(true))
+	models := make([]mongo.WriteModel, len(qs))
+	for i, q := range qs {
+		models[i] = mongo.NewUpdateOneModel().SetFilter(q.filter).SetUpdate(q.update)
+	}
+	err = b.run(ctx, func(ctx context.Context) error {
+		res, err := b.coll(bucket.CollMsg).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(true))
 		ran = len(models)
+		if res != nil {
+			matched = res.MatchedCount
+		}
 		var bwe mongo.BulkWriteException
 		if errors.As(err, &bwe) && len(bwe.WriteErrors) > 0 {
 			ran = bwe.WriteErrors[0].Index
@@ -153,7 +187,7 @@ func (b *Backend) MarkSlotsRead(ctx context.Context, runs []store.BucketSlots, r
 		}
 		return err
 	})
-	return ran, b.wrapWrite("update", bucket.CollMsg, err)
+	return matched, ran, b.wrapWrite("update", bucket.CollMsg, err)
 }
 
 // updateOne runs one update and reports whether a document matched.

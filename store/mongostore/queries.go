@@ -185,8 +185,8 @@ func msgDocIDs(cid, field, value string) findQuery {
 	return findQuery{coll: bucket.CollMsg, filter: filter, projection: docIDsOnly}
 }
 
-// setSlots sets field of each slot of sets (OpenIM's UpdateMsg, several
-// slots in one update).
+// setSlots sets field of each slot of sets (OpenIM's UpdateMsg, here
+// several slots in one update).
 func setSlots(docID, field string, sets []store.SlotValue) updateQuery {
 	set := make(bson.D, len(sets))
 	for i, sv := range sets {
@@ -209,15 +209,12 @@ func setSlotsIfUnset(docID, field string, sets []store.SlotValue) updateQuery {
 	return q
 }
 
-// addToDelLists adds users to the del_list of each slot (OpenIM's
-// PushUnique: $addToSet with $each).
-func addToDelLists(docID string, slots []int, users []string) updateQuery {
-	add := make(bson.D, len(slots))
-	for i, slot := range slots {
-		add[i] = bson.E{Key: slotPath(slot, "del_list"), Value: bson.D{{Key: "$each", Value: users}}}
-	}
+// addToDelList adds users to the del_list of one slot (OpenIM's
+// PushUnique: $addToSet with $each, one slot's path per update).
+func addToDelList(docID string, slot int, users []string) updateQuery {
 	return updateQuery{coll: bucket.CollMsg, filter: bson.D{{Key: "doc_id", Value: docID}},
-		update: bson.D{{Key: "$addToSet", Value: add}}}
+		update: bson.D{{Key: "$addToSet", Value: bson.D{{Key: slotPath(slot, "del_list"),
+			Value: bson.D{{Key: "$each", Value: users}}}}}}}
 }
 
 // markRead sets is_read of slot unless reader sent it (OpenIM's

@@ -23,9 +23,11 @@ var conversationKeyed = []string{bucket.CollSeq, bucket.CollSeqUser, bucket.Coll
 // the output into an empty store and exporting again gives the same bytes.
 // A non-empty cid keeps one conversation: msg buckets with doc_id prefix
 // "<cid>:", or seq, seq_user and conversation documents whose
-// conversation_id is cid. It returns the number of documents written;
-// written, when not nil, sees each one after it is written.
-func Export(ctx context.Context, b store.Backend, coll, cid string, w io.Writer, written func(bson.Raw)) (int, error) {
+// conversation_id is cid. It returns the number of documents written.
+// Each msg document written that breaks the bucket contract is named to
+// broken, when not nil, as import names it (Where is its line of the
+// output): what check reports of it.
+func Export(ctx context.Context, b store.Backend, coll, cid string, w io.Writer, broken func(Broken)) (int, error) {
 	prefix := ""
 	keep := func(bson.Raw) bool { return true }
 	switch {
@@ -68,8 +70,10 @@ func Export(ctx context.Context, b store.Backend, coll, cid string, w io.Writer,
 			return err
 		}
 		n++
-		if written != nil {
-			written(raw)
+		if broken != nil {
+			if why := contractBroken(coll, raw); why != "" {
+				broken(Broken{Where: fmt.Sprintf("line %d", n), Key: brokenKey(raw), Why: why})
+			}
 		}
 		return nil
 	})

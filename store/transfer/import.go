@@ -265,8 +265,13 @@ func (im *importer) flush() error {
 
 // contractBroken is what is wrong with raw as a bucket, one line; "" when
 // nothing is, or coll is not msg. It is what check reports of the document.
-func (im *importer) contractBroken(raw bson.Raw) string {
-	if im.coll != bucket.CollMsg {
+func (im *importer) contractBroken(raw bson.Raw) string { return contractBroken(im.coll, raw) }
+
+// contractBroken is what is wrong with raw, a document of coll, as a
+// bucket, one line; "" when nothing is, or coll is not msg. It is what
+// check reports of the document, import and export both say it.
+func contractBroken(coll string, raw bson.Raw) string {
+	if coll != bucket.CollMsg {
 		return ""
 	}
 	problems := check.Inspect(raw).Problems

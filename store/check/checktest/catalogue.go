@@ -57,5 +57,24 @@ func Catalogue() []Case {
 		{"content is not JSON", Bucket(DocID, WithMsgField(5, "content", `{"sourcePicture":`)), bucket.KindContentJSON, 5},
 		{"content is a JSON string", Bucket(DocID, WithMsgField(5, "content", `"just text"`)), bucket.KindContentJSON, 5},
 		{"empty slot with an extra field", Bucket(DocID, WithSlot(50, With(EmptySlot(), "ex", ""))), bucket.KindEmptySlot, 50},
+		// FerretDB v2 with DocumentDB, after one $addToSet naming several
+		// slots' del_list where some held the user already
+		// (shared/engine-recorded/README.md).
+		{"slot with two del_list fields", Bucket(DocID, WithSlot(5, Twice(CleanSlots()[5].(bson.D), "del_list", bson.A{Bob}))),
+			bucket.KindDuplicate, 5},
+		{"message with content twice", Bucket(DocID, WithSlot(5, With(CleanSlots()[5].(bson.D), "msg",
+			Twice(CleanSlots()[5].(bson.D)[0].Value.(bson.D), "content", `{"sourcePicture":{}}`)))), bucket.KindDuplicate, 5},
 	}
+}
+
+// Twice is a copy of d with a second field named key, holding v, after the
+// first: BSON allows it, and some engines write it.
+func Twice(d bson.D, key string, v any) bson.D {
+	out := append(bson.D{}, d...)
+	for i := range out {
+		if out[i].Key == key {
+			return append(out[:i+1:i+1], append(bson.D{{Key: key, Value: v}}, out[i+1:]...)...)
+		}
+	}
+	return append(out, bson.E{Key: key, Value: v})
 }
