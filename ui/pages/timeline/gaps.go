@@ -41,7 +41,7 @@ func findGap(e *common.Common, r bucketRequest, idx int64) (gap, int64, error) {
 
 // gapAtCursor is the gap the cursor is on, as buckets.
 func (t *Model) gapAtCursor() (gap, bool) {
-	r, ok := t.tl.RowAt(t.cursor)
+	r, ok := t.tl.Rows().At(t.cursor)
 	if !ok || r.Kind != model.RowGap {
 		return gap{}, false
 	}

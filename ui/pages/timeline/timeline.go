@@ -213,7 +213,7 @@ func (t *Model) empty() bool { return t.win.PulledNothing() || t.win.MaxSeq < t.
 
 // rowAt reports the row at seq drawable.
 func (t *Model) rowAt(seq int64) bool {
-	_, ok := t.tl.RowAt(seq)
+	_, ok := t.tl.Rows().At(seq)
 	return ok
 }
 

@@ -65,8 +65,8 @@ func (t *Model) TranscriptWritten() (Written, bool) {
 func (t *Model) ScreenRange() (from, to int64) {
 	from, to = t.top, t.top
 	left := t.rowsHeight()
-	for s, more := t.top, true; more && left > 0; s, more = t.tl.Next(s) {
-		r, ok := t.tl.RowAt(s)
+	for s, more := t.top, true; more && left > 0; s, more = t.tl.Rows().Next(s) {
+		r, ok := t.tl.Rows().At(s)
 		if !ok {
 			break
 		}
@@ -92,7 +92,7 @@ func (t *Model) Transcript(value string) tea.Cmd {
 		format, value = f, ""
 	}
 	if value == "all" || value == "" { // the whole loaded window
-		from, to := t.tl.ReadFrom(), t.tl.ReadTo()
+		from, to := t.tl.Rows().ReadFrom(), t.tl.Rows().ReadTo()
 		value = fmt.Sprintf("%d-%d", from, to)
 	}
 	asked, err := store.ParseTypedRange(value, t.e.Loc)

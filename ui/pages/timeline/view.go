@@ -41,7 +41,7 @@ func (t *Model) bucketProblem(seq int64) string {
 // with it (a bucket boundary or a malformed bucket's note above, the read
 // line or the end of a capped window below its last seq).
 func (t *Model) groupHeight(seq int64) int {
-	r, ok := t.tl.RowAt(seq)
+	r, ok := t.tl.Rows().At(seq)
 	if !ok || r.Kind == model.RowGap {
 		return 1
 	}
@@ -94,7 +94,7 @@ func (t *Model) scrollTo(height int) {
 	}
 	// The cursor's group ends within height lines of the top.
 	for top < t.cursor && t.linesBetween(top, t.cursor, height+1) > height {
-		next, ok := t.tl.Next(top)
+		next, ok := t.tl.Rows().Next(top)
 		if !ok {
 			break
 		}
@@ -102,7 +102,7 @@ func (t *Model) scrollTo(height int) {
 	}
 	// Fill the screen when the newest messages end it early.
 	for {
-		prev, ok := t.tl.Prev(top)
+		prev, ok := t.tl.Rows().Prev(top)
 		if !ok || t.linesFrom(prev, height+1) > height {
 			break
 		}
@@ -117,7 +117,7 @@ func (t *Model) linesBetween(from, to int64, limit int) int {
 	lines := 0
 	for s := from; lines <= limit; {
 		lines += t.groupHeight(s)
-		next, ok := t.tl.Next(s)
+		next, ok := t.tl.Rows().Next(s)
 		if s >= to || !ok {
 			break
 		}
@@ -182,7 +182,7 @@ func (t *Model) settleRows(height int) {
 		height -= len(t.errorLines(t.width))
 	}
 	t.scrollTo(height)
-	t.olderNote = t.tl.MoreAbove(t.top) && t.err == nil
+	t.olderNote = t.tl.Rows().MoreAbove(t.top) && t.err == nil
 	if t.olderNote {
 		height--
 		t.scrollTo(height)
@@ -260,8 +260,8 @@ func (t *Model) rows(width, height int) []string {
 		height--
 	}
 	seqWidth := len(strconv.FormatInt(t.maxSeq(), 10))
-	for s, more := t.top, true; more && height > 0; s, more = t.tl.Next(s) {
-		r, ok := t.tl.RowAt(s)
+	for s, more := t.top, true; more && height > 0; s, more = t.tl.Rows().Next(s) {
+		r, ok := t.tl.Rows().At(s)
 		if !ok {
 			break
 		}

@@ -7,15 +7,17 @@ import (
 )
 
 // ask turns what the model waits on into reads not already in flight.
-func (m *Model) ask(ws ...wait) []Read {
+func (p planner) ask(ws ...wait) []Read {
+	m := p.m
 	var out []Read
 	for _, w := range ws {
-		out = append(out, m.askOne(w)...)
+		out = append(out, m.plan().askOne(w)...)
 	}
 	return out
 }
 
-func (m *Model) askOne(w wait) []Read {
+func (p planner) askOne(w wait) []Read {
+	m := p.m
 	var out []Read
 	if w.members && !m.membersPending {
 		m.membersPending = true
@@ -26,12 +28,12 @@ func (m *Model) askOne(w wait) []Read {
 		out = append(out, Read{Kind: ReadWindow, Viewer: w.window, Second: w.second, Gen: m.gen})
 	}
 	if w.bucket != nil && w.around > 0 && bucket.BucketIndex(w.around) == w.bucket.index {
-		if r, ok := m.bucketsAround(w.around); ok {
+		if r, ok := m.plan().bucketsAround(w.around); ok {
 			return append(out, r)
 		}
 	}
 	if w.bucket != nil {
-		if r, ok := m.bucketsFrom(w.bucket.index, w.bucket.dir, w.ahead); ok {
+		if r, ok := m.plan().bucketsFrom(w.bucket.index, w.bucket.dir, w.ahead); ok {
 			out = append(out, r)
 		}
 	}
@@ -40,7 +42,8 @@ func (m *Model) askOne(w wait) []Read {
 
 // bucketsFrom reads, of the n buckets from idx in direction dir inside the
 // window, those neither read nor in flight, in one find.
-func (m *Model) bucketsFrom(idx, dir int64, n int) (Read, bool) {
+func (p planner) bucketsFrom(idx, dir int64, n int) (Read, bool) {
+	m := p.m
 	r := m.rules()
 	lo, hi := bucket.BucketIndex(r.min), bucket.BucketIndex(r.max)
 	var indexes []int64
@@ -62,7 +65,8 @@ func (m *Model) bucketsFrom(idx, dir int64, n int) (Read, bool) {
 // and, when seq is near its end, the one after: the screen around a jump.
 // A run of buckets not stored before it is followed down to the nearest
 // stored one.
-func (m *Model) bucketsAround(seq int64) (Read, bool) {
+func (p planner) bucketsAround(seq int64) (Read, bool) {
+	m := p.m
 	b := bucket.BucketIndex(seq)
 	r := m.rules()
 	lo, hi := bucket.BucketIndex(r.min), bucket.BucketIndex(r.max)
@@ -87,7 +91,8 @@ const nearEnd = 50
 
 // aroundCursor is what the screen needs next: the rows on either side of
 // the cursor's, and of the top's, read before a key asks for them.
-func (m *Model) aroundCursor() []wait {
+func (p planner) aroundCursor() []wait {
+	m := p.m
 	r := m.rules()
 	if r.none() {
 		return nil
@@ -111,7 +116,7 @@ func (m *Model) aroundCursor() []wait {
 	// One bucket beyond the cursor's on each side, so a held key never
 	// waits on a read.
 	for _, dir := range []int64{-1, 1} {
-		if idx, ok := m.unitBeyond(bucket.BucketIndex(m.cursor), dir); ok {
+		if idx, ok := m.plan().unitBeyond(bucket.BucketIndex(m.cursor), dir); ok {
 			out = append(out, wait{bucket: &need{idx, dir}, ahead: 1})
 		}
 	}
@@ -121,7 +126,8 @@ func (m *Model) aroundCursor() []wait {
 // unitBeyond is the first bucket not read past the unit holding idx (a
 // bucket, or a run of buckets not stored or of holes only), when it is
 // the next unit and inside the window.
-func (m *Model) unitBeyond(idx, dir int64) (int64, bool) {
+func (p planner) unitBeyond(idx, dir int64) (int64, bool) {
+	m := p.m
 	r := m.rules()
 	lo, hi := bucket.BucketIndex(r.min), bucket.BucketIndex(r.max)
 	next := idx + dir
@@ -138,3 +144,10 @@ func (m *Model) unitBeyond(idx, dir int64) (int64, bool) {
 	}
 	return next, true
 }
+
+// planner decides what the model reads next and what it lets go of: the
+// reads a waiting key or the screen needs, and the buckets far from the
+// cursor dropped.
+type planner struct{ m *Model }
+
+func (m *Model) plan() planner { return planner{m} }

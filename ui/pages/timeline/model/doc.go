@@ -9,3 +9,9 @@
 // pressed after it, so a burst of keys means exactly what its presses mean
 // one by one, whenever and in whatever order the reads land.
 package model
+
+// The types behind the one queue, each to its job: Model takes the keys
+// and the replies; planner (ask.go, trim.go) decides what to read next and
+// what to let go of; Rows (view.go) answers what the rows read are, for
+// drawing; Compare (compare.go) is the compare view's second side and the
+// differences scanned.

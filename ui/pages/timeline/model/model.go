@@ -111,7 +111,7 @@ func (m *Model) rules() rules { return rulesFor(m.Window(), m.boundaries) }
 
 // Press applies a key, or queues it behind the keys still waiting.
 func (m *Model) Press(k Key) []Read {
-	m.queue = append(m.queue, m.stepOf(k))
+	m.queue = append(m.queue, stepOf(k, m.page))
 	return m.run()
 }
 
@@ -129,16 +129,17 @@ func (m *Model) Release() []Read {
 // Settle applies what can be applied and says what to read, after Give.
 func (m *Model) Settle() []Read { return m.run() }
 
-func (m *Model) stepOf(k Key) step {
+// stepOf is k as it waits in the queue, page rows to a page key.
+func stepOf(k Key, page int) step {
 	s := step{Key: k}
 	switch k.Kind {
 	case Down, Up:
 		s.rows = 1
 	case PageDown, PageUp:
-		s.rows = m.page
+		s.rows = page
 	case HalfPageDown, HalfPageUp:
 		// a page key of half the rows: everything after moves as a page does
-		s.Kind, s.rows = PageDown, max(1, m.page/2)
+		s.Kind, s.rows = PageDown, max(1, page/2)
 		if k.Kind == HalfPageUp {
 			s.Kind = PageUp
 		}
@@ -275,22 +276,23 @@ func (m *Model) run() []Read {
 				return nil
 			}
 			if want.bucket != nil && want.rows {
-				want.ahead = aheadFor(m.rowsQueued(want.bucket.dir))
+				want.ahead = aheadFor(m.plan().rowsQueued(want.bucket.dir))
 			}
-			return append(m.ask(want), m.cmp.step(m.cfg.Batch, m.gen)...)
+			return append(m.plan().ask(want), m.cmp.step(m.cfg.Batch, m.gen)...)
 		}
 		m.queue = m.queue[1:]
 	}
-	m.trim()
+	m.plan().trim()
 	if m.held {
 		return nil
 	}
-	return append(m.ask(m.aroundCursor()...), m.cmp.step(m.cfg.Batch, m.gen)...)
+	return append(m.plan().ask(m.plan().aroundCursor()...), m.cmp.step(m.cfg.Batch, m.gen)...)
 }
 
 // rowsQueued is how many rows the keys at the head of the queue still move
 // in direction dir, up to the first key that goes another way.
-func (m *Model) rowsQueued(dir int64) int {
+func (p planner) rowsQueued(dir int64) int {
+	m := p.m
 	n := 0
 	for _, s := range m.queue {
 		down := s.Kind == Down || s.Kind == PageDown

@@ -393,7 +393,7 @@ func checkScreen(t *rapid.T, m *Model, ref *reference) {
 	for _, dir := range []int{1, -1} {
 		row, j := m.Cursor(), i
 		for n := 0; n < 20; n++ {
-			got, ok := m.RowAt(row)
+			got, ok := m.Rows().At(row)
 			if !ok {
 				t.Fatalf("row %d (row %d of the reference) is not drawn", row, j)
 			}
@@ -407,9 +407,9 @@ func checkScreen(t *rapid.T, m *Model, ref *reference) {
 			}
 			var next int64
 			if dir > 0 {
-				next, ok = m.Next(row)
+				next, ok = m.Rows().Next(row)
 			} else {
-				next, ok = m.Prev(row)
+				next, ok = m.Rows().Prev(row)
 			}
 			if !ok {
 				break

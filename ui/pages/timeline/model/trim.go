@@ -6,15 +6,16 @@ import "github.com/chatlens/chatlens/store/bucket"
 // bucket, a run of buckets not stored or of holes only counting as one, so memory stays
 // flat however far the cursor goes. Runs of holes and of missing buckets
 // stay known: they cost a few words each.
-func (m *Model) trim() {
+func (p planner) trim() {
+	m := p.m
 	cb, tb := bucket.BucketIndex(m.cursor), bucket.BucketIndex(m.top)
-	if m.top > m.cursor || m.unitsBetween(tb, cb) >= m.cfg.Keep {
+	if m.top > m.cursor || m.plan().unitsBetween(tb, cb) >= m.cfg.Keep {
 		m.top, tb = m.cursor, cb // a top the page has not settled yet: the screen starts at the cursor
 	}
 	for idx := range m.k.buckets {
 		_, holesOnly := m.k.empty.find(idx)
 		near := idx >= cb-1 && idx <= cb+1 || idx >= tb-1 && idx <= tb+1
-		if holesOnly && !near || m.unitsBetween(cb, idx) > m.cfg.Keep && m.unitsBetween(tb, idx) > m.cfg.Keep {
+		if holesOnly && !near || m.plan().unitsBetween(cb, idx) > m.cfg.Keep && m.plan().unitsBetween(tb, idx) > m.cfg.Keep {
 			m.dropped = append(m.dropped, m.k.buckets[idx])
 			m.k.drop(idx) // a bucket of holes only is known without its slots
 		}
@@ -22,7 +23,8 @@ func (m *Model) trim() {
 }
 
 // unitsBetween counts the units from bucket a to bucket b.
-func (m *Model) unitsBetween(a, b int64) int {
+func (p planner) unitsBetween(a, b int64) int {
+	m := p.m
 	if a > b {
 		a, b = b, a
 	}

@@ -27,7 +27,8 @@ type Row struct {
 
 // RowAt is the row starting at seq, as far as what is read tells; false
 // when seq's bucket is not read, or seq starts no row.
-func (m *Model) RowAt(seq int64) (Row, bool) {
+func (rs Rows) At(seq int64) (Row, bool) {
+	m := rs.m
 	r := m.rules()
 	if r.none() || seq < r.min || seq > r.max {
 		return Row{}, false
@@ -47,7 +48,7 @@ func (m *Model) RowAt(seq int64) (Row, bool) {
 	}
 	end, n := r.rowEnd(&m.k, seq)
 	if n != nil {
-		row.Last, row.Open = m.knownEnd(r, seq), true
+		row.Last, row.Open = m.Rows().knownEnd(r, seq), true
 	} else {
 		row.Last = end
 	}
@@ -55,7 +56,8 @@ func (m *Model) RowAt(seq int64) (Row, bool) {
 }
 
 // knownEnd is the last seq of the run at seq that is read.
-func (m *Model) knownEnd(r rules, seq int64) int64 {
+func (rs Rows) knownEnd(r rules, seq int64) int64 {
+	m := rs.m
 	if m.k.kindAt(seq) == absent {
 		sp, _ := m.k.absent.find(bucket.BucketIndex(seq))
 		return min(bucket.LastSeq(sp.hi), r.max)
@@ -67,25 +69,28 @@ func (m *Model) knownEnd(r rules, seq int64) int64 {
 }
 
 // Next is the row after the one starting at row, when it is read.
-func (m *Model) Next(row int64) (int64, bool) {
+func (rs Rows) Next(row int64) (int64, bool) {
+	m := rs.m
 	next, ok, n := m.rules().next(&m.k, row)
 	return next, ok && n == nil && m.k.kindAt(next) != unknown
 }
 
 // Prev is the row before the one starting at row, when it is read.
-func (m *Model) Prev(row int64) (int64, bool) {
+func (rs Rows) Prev(row int64) (int64, bool) {
+	m := rs.m
 	prev, ok, n := m.rules().prev(&m.k, row)
 	return prev, ok && n == nil
 }
 
 // ReadFrom and ReadTo are the first and last rows read around the cursor:
 // the run of known rows holding it.
-func (m *Model) ReadFrom() int64 { return m.lastRead(m.Prev) }
+func (rs Rows) ReadFrom() int64 { return rs.lastRead(rs.Prev) }
 
-func (m *Model) ReadTo() int64 { return m.lastRead(m.Next) }
+func (rs Rows) ReadTo() int64 { return rs.lastRead(rs.Next) }
 
 // lastRead walks from the cursor with step while the rows are read.
-func (m *Model) lastRead(step func(int64) (int64, bool)) int64 {
+func (rs Rows) lastRead(step func(int64) (int64, bool)) int64 {
+	m := rs.m
 	row := m.cursor
 	for {
 		next, ok := step(row)
@@ -97,7 +102,8 @@ func (m *Model) lastRead(step func(int64) (int64, bool)) int64 {
 }
 
 // MoreAbove reports rows above the first one read: the window goes on.
-func (m *Model) MoreAbove(row int64) bool {
+func (rs Rows) MoreAbove(row int64) bool {
+	m := rs.m
 	r := m.rules()
 	_, _, n := r.prev(&m.k, row)
 	return n != nil
@@ -139,3 +145,9 @@ func (m *Model) KnowMembers(ids []string) []Read {
 	m.members = append([]string{}, ids...)
 	return m.run()
 }
+
+// Rows answers what the rows read so far are: the page walks them to draw.
+type Rows struct{ m *Model }
+
+// Rows is the rows read so far, to walk for drawing.
+func (m *Model) Rows() Rows { return Rows{m} }
