@@ -111,9 +111,7 @@ func (w *writeFlags) write(ctx context.Context, s *session, action string) error
 		res, err := st.Do(ctx, store.WriteRequest{Action: action, Cid: w.Conversation, By: w.By, Seqs: w.seqs, Admin: w.Admin})
 		end()
 		if w.Stats { // a write stopped part way has made round trips too
-			stats := st.Stats()
-			fmt.Fprintf(s.stderr, "chatlens: %d round trips in %s; cache: %d round trips, %d hits, %d misses\n",
-				stats.RoundTrips, time.Since(start).Round(time.Microsecond), stats.CacheRoundTrips, stats.CacheHits, stats.CacheMisses)
+			printWriteStats(s, st, start)
 		}
 		if err != nil {
 			return err
@@ -165,6 +163,14 @@ func (w *writeFlags) write(ctx context.Context, s *session, action string) error
 		}
 		return nil
 	})
+}
+
+// printWriteStats says on stderr the round trips a write or its plan made
+// since start (--stats).
+func printWriteStats(s *session, st *store.Store, start time.Time) {
+	stats := st.Stats()
+	fmt.Fprintf(s.stderr, "chatlens: %d round trips in %s; cache: %d round trips, %d hits, %d misses\n",
+		stats.RoundTrips, time.Since(start).Round(time.Microsecond), stats.CacheRoundTrips, stats.CacheHits, stats.CacheMisses)
 }
 
 // apiDoneLine says what a write the server's API accepted did, once the

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
@@ -18,7 +19,11 @@ var dryRunUse = storeUse{plans: true}
 // refused plan (in storage, or expected refused by the server) exits 1.
 func (w *writeFlags) dryRun(ctx context.Context, s *session, action string) error {
 	return s.withStore(ctx, dryRunUse, func(st *store.Store) error {
+		start := time.Now()
 		p, err := st.Plan(ctx, store.WriteRequest{Action: action, Cid: w.Conversation, By: w.By, Seqs: w.seqs, Admin: w.Admin})
+		if w.Stats {
+			printWriteStats(s, st, start)
+		}
 		if err != nil {
 			return err
 		}
