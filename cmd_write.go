@@ -17,6 +17,8 @@ type writeFlags struct {
 	By           string `name:"by" required:"" placeholder:"USER" complete:"users" help:"The user acting."`
 	Admin        bool   `name:"admin" help:"Act as an app admin (OpenIM's IM admin): may revoke any message, recorded with role 0."`
 	Stats        bool   `name:"stats" help:"Print round trips and time to stderr."`
+	DryRun       bool   `name:"dry-run" help:"Print what the write would do (the seqs written, each refused seq and why, the read seq, the notifications) and write, send and audit nothing; a refused plan exits 1."`
+	Format       string `name:"format" enum:"text,json" default:"text" help:"Output format: text or json (one object: the plan, or what was written)."`
 
 	seqs []int64 // Seq, parsed
 }
@@ -42,6 +44,7 @@ Examples:
     chatlens revoke --conversation sg_phoenix --seq 12 --by wangfang
     chatlens revoke --conversation si_alice_bob --seq 5,7,10-20 --by alice --stats
     chatlens revoke --conversation sg_phoenix --seq 40 --by ops --admin
+    chatlens revoke --conversation sg_phoenix --seq 12 --by wangfang --dry-run --format json
     chatlens revoke --conversation sg_g1 --seq 6 --by u1 --openim-api http://host:10002 --openim-secret S
 
 With --openim-api the revoke goes through OpenIM Server's REST API with the user's own token: the
@@ -49,7 +52,11 @@ server applies its rules and decides. chatlens says first what it expects ("expe
 refuse this: ..."), sends it all the same, then gives the server's verdict, says where they differ,
 and names the notification (2101 in n_<group> ...) the server told devices with, or its absence. The
 token it asks (platform 5, web) signs the user's web session out under the server's default
-multiLogin policy: their next call there answers 1506.`
+multiLogin policy: their next call there answers 1506.
+
+With --dry-run chatlens prints the plan (the seqs it would write, each refused seq and why, the
+notifications expected) and writes, sends and audits nothing: the server is asked nothing and no
+secret is read. A refused plan exits 1.`
 }
 
 func (c *revokeCmd) Run(ctx context.Context, s *session) error { return c.write(ctx, s, "revoke") }
@@ -84,6 +91,9 @@ func (c *readCmd) Run(ctx context.Context, s *session) error { return c.write(ct
 // machine: the same checks as OpenIM's (a known user, a message in the
 // user's pull window, the revoke permission rules), the same path as the UI.
 func (w *writeFlags) write(ctx context.Context, s *session, action string) error {
+	if w.DryRun {
+		return w.dryRun(ctx, s, action)
+	}
 	if err := s.conn.missingSecret(); err != nil {
 		return err
 	}
@@ -101,9 +111,7 @@ func (w *writeFlags) write(ctx context.Context, s *session, action string) error
 		res, err := st.Do(ctx, store.WriteRequest{Action: action, Cid: w.Conversation, By: w.By, Seqs: w.seqs, Admin: w.Admin})
 		end()
 		if w.Stats { // a write stopped part way has made round trips too
-			stats := st.Stats()
-			fmt.Fprintf(s.stderr, "chatlens: %d round trips in %s; cache: %d round trips, %d hits, %d misses\n",
-				stats.RoundTrips, time.Since(start).Round(time.Microsecond), stats.CacheRoundTrips, stats.CacheHits, stats.CacheMisses)
+			printWriteStats(s, st, start)
 		}
 		if err != nil {
 			return err
@@ -112,10 +120,17 @@ func (w *writeFlags) write(ctx context.Context, s *session, action string) error
 		if w.Admin || st.IsIMAdmin(w.By) {
 			as += " as an app admin"
 		}
+		if w.Format == "json" {
+			if err := printJSON(s.stdout, doneJSON(action, w, res, w.Admin || st.IsIMAdmin(w.By))); err != nil {
+				return err
+			}
+		}
 		if res.API != nil {
-			fmt.Fprintln(s.stdout, projection.SingleLine(apiDoneLine(action, w.Conversation, as, res)))
-			if words := res.API.NoticeWords(); words != "" {
-				fmt.Fprintln(s.stdout, projection.SingleLine("notified: "+words))
+			if w.Format == "text" {
+				fmt.Fprintln(s.stdout, projection.SingleLine(apiDoneLine(action, w.Conversation, as, res)))
+				if words := res.API.NoticeWords(); words != "" {
+					fmt.Fprintln(s.stdout, projection.SingleLine("notified: "+words))
+				}
 			}
 			if words := res.API.UnnoticedWords(); words != "" {
 				fmt.Fprintln(s.stderr, "chatlens: warning: "+oneLine(words))
@@ -136,7 +151,9 @@ func (w *writeFlags) write(ctx context.Context, s *session, action string) error
 		case "read":
 			done = fmt.Sprintf("marked seq %s of %s read by %s", store.FormatSeqs(w.seqs), w.Conversation, as)
 		}
-		fmt.Fprintln(s.stdout, projection.SingleLine(done))
+		if w.Format == "text" {
+			fmt.Fprintln(s.stdout, projection.SingleLine(done))
+		}
 		s.printNotes(res.Notes)
 		if res.StaleCache != nil {
 			fmt.Fprintln(s.stderr, "chatlens: warning: the write stands but the cache may serve the old state: "+oneLine(res.StaleCache.Error()))
@@ -146,6 +163,14 @@ func (w *writeFlags) write(ctx context.Context, s *session, action string) error
 		}
 		return nil
 	})
+}
+
+// printWriteStats says on stderr the round trips a write or its plan made
+// since start (--stats).
+func printWriteStats(s *session, st *store.Store, start time.Time) {
+	stats := st.Stats()
+	fmt.Fprintf(s.stderr, "chatlens: %d round trips in %s; cache: %d round trips, %d hits, %d misses\n",
+		stats.RoundTrips, time.Since(start).Round(time.Microsecond), stats.CacheRoundTrips, stats.CacheHits, stats.CacheMisses)
 }
 
 // apiDoneLine says what a write the server's API accepted did, once the

@@ -99,7 +99,7 @@ func (ss *secretSources) end() {
 var errNoSecret = usagef("--openim-api needs --openim-secret (or CHATLENS_OPENIM_SECRET, or a context's %s or %s) to write: the admin token is asked with it",
 	keySecretEnv, keySecretCmd)
 
-// noSecret is the source of a run given none.
+// noSecret is the source of a run given none, and of a dry run.
 type noSecret struct{}
 
 func (noSecret) Secret(context.Context) (string, error) { return "", errNoSecret }

@@ -59,6 +59,9 @@ const noRedisNote = "without --redis, newest seqs and read positions come from M
 type storeUse struct {
 	autoSeed bool // an empty embedded store gets the demo dataset first
 	writes   bool // writes data: the audit log is opened
+	// plans: plans writes without making them (--dry-run): through the API
+	// the client is there to plan with and is never asked for a secret.
+	plans bool
 }
 
 var (
@@ -144,8 +147,8 @@ func (s *session) open(ctx context.Context, use storeUse) error {
 	}
 	opts := store.Options{Cache: cache, ReadOnly: c.ReadOnly, Audit: audit, Operator: operator(), IMAdmins: []string{c.OpenIMAdmin},
 		Context: c.contextName()}
-	if c.OpenIMAPI != "" && use.writes && !c.ReadOnly { // (read-only: no write, no secret asked for)
-		api, err := s.openIMClient()
+	if c.OpenIMAPI != "" && (use.writes || use.plans) && !c.ReadOnly { // (read-only: no write, no secret asked for)
+		api, err := s.openIMClient(use.plans)
 		if err != nil {
 			_ = backend.Close(ctx)
 			return err
@@ -159,11 +162,14 @@ func (s *session) open(ctx context.Context, use storeUse) error {
 // openIMClient is the client of --openim-api; a bad URL is a usage error.
 // The secret is --openim-secret, else the context's openim-secret-env or
 // openim-secret-cmd, which the client asks for when a write first needs
-// it.
-func (s *session) openIMClient() (*openimapi.Client, error) {
+// it. A client to plan with (planOnly) holds no secret and has none to ask.
+func (s *session) openIMClient(planOnly bool) (*openimapi.Client, error) {
 	c := s.conn
 	opts := openimapi.Options{URL: c.OpenIMAPI, Secret: c.OpenIMSecret, Admin: c.OpenIMAdmin, Timeout: c.OpenIMTimeout}
-	if opts.Secret == "" {
+	switch {
+	case planOnly:
+		opts.Secret, opts.SecretFrom = "", noSecret{}
+	case opts.Secret == "":
 		opts.SecretFrom = s.secretSource()
 	}
 	api, err := openimapi.New(opts)

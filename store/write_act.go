@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -33,15 +32,13 @@ type Done struct {
 	Notes  []SeqNote
 }
 
-// Do checks req as OpenIM would before it writes — the user is one the
-// store knows, each target is one the server writes (a revoke's a message
-// in the user's pull window), and a revoke follows openimrules.RevokeRule — then
-// writes. In storage a refusal writes nothing, is one line (NoSuchError,
+// Do makes the write its Plan says, so the checks are those a dry run
+// shows: in storage a refusal writes nothing, is one line (NoSuchError,
 // *UnknownUserError or *TargetError) and is audited "refused". Through
-// the server's API the server decides: the checks are chatlens's
+// the server's API the server decides: the plan's refusal is chatlens's
 // prediction of its answer (see applyAPI), and the write is sent whatever
-// they say. A read-only store refuses in the write itself, reading
-// nothing first.
+// it says. A read-only store refuses in the write itself, reading nothing
+// first.
 func (s *Store) Do(ctx context.Context, req WriteRequest) (Done, error) {
 	// An app admin acting as themselves needs no --admin: the server
 	// passes their own token as it passes the admin token.
@@ -52,56 +49,24 @@ func (s *Store) Do(ctx context.Context, req WriteRequest) (Done, error) {
 	if s.readOnly {
 		return s.apply(ctx, req, bucket.Revoke{UserID: req.By})
 	}
-	uc, err := s.CheckUser(ctx, req.By, req.Cid)
-	if err != nil { // the check could not read (a lock timeout, a server gone): audited as failed
-		return s.refuse(ctx, req, err)
-	}
-	if uc.User == nil && s.api == nil {
-		// Not in the user collection: an ID nothing stored names is a typo
-		// more likely than a user, refused with the nearest names. Through
-		// the API the server refuses to issue such a user's token.
-		if err := s.CheckIDs(ctx, "", req.By); err != nil {
-			return s.refuse(ctx, req, err)
-		}
-	}
-	var predicted error // the server's refusal chatlens expects, for a write through its API
-	if !uc.Known {
-		predicted = &UnknownUserError{Action: req.Action, Cid: req.Cid, UserID: req.By, Why: uc.Why}
-		if s.api == nil {
-			return s.refuse(ctx, req, predicted)
-		}
-	}
-	var judge func(bucket.StoredSlot) string
-	var rp *revokePlan
-	if req.Action == ActionRevoke {
-		if rp, err = s.planRevoke(ctx, req, uc.User); err != nil {
-			return s.refuse(ctx, req, err)
-		}
-		judge = rp.judge
-	}
-	c, err := s.checkTargets(ctx, req.Cid, req.By, req.Seqs, req.Action, judge)
-	var te *TargetError
-	switch {
-	case err == nil:
-	case s.api != nil && errors.As(err, &te):
-		if predicted == nil {
-			predicted = te.serverRefusals()
-		}
-	default:
-		return s.refuse(ctx, req, err) // a *TargetError refused, any other failed
-	}
+	p, err := s.Plan(ctx, req)
 	var done Done
-	if s.api != nil {
-		done, err = s.applyAPI(ctx, req, predictionOf(req, predicted), noticeConversation(req, c.slots))
-	} else {
+	switch {
+	case err != nil: // the check could not read (a lock timeout, a server gone): audited as failed
+		return s.refuse(ctx, req, err)
+	case p.ViaAPI:
+		done, err = s.applyAPI(ctx, req, *p.Prediction, p.NoticeCid)
+	case p.Refusal != nil:
+		return s.refuse(ctx, req, p.Refusal)
+	default:
 		rev := bucket.Revoke{UserID: req.By}
-		if rp != nil {
-			rev = rp.record()
+		if p.Revoke != nil {
+			rev = *p.Revoke
 		}
 		done, err = s.apply(ctx, req, rev)
 	}
 	if err == nil {
-		done.Notes = c.doneNotes(req)
+		done.Notes = p.Notes
 	}
 	return done, err
 }
@@ -158,7 +123,8 @@ type revokePlan struct {
 }
 
 // planRevoke reads the group's members once (one round trip, groups only).
-func (s *Store) planRevoke(ctx context.Context, req WriteRequest, user *bucket.User) (*revokePlan, error) {
+func (pl planner) planRevoke(ctx context.Context, req WriteRequest, user *bucket.User) (*revokePlan, error) {
+	s := pl.s
 	p := &revokePlan{req: req, user: user}
 	group := GroupOf(req.Cid)
 	if bucket.IsNotificationConversation(req.Cid) {

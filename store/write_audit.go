@@ -2,7 +2,6 @@ package store
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -158,10 +157,7 @@ func (s *Store) auditRefusal(action, cid, as string, seqs []int64, admin bool, r
 	}
 	entry := AuditEntry{Time: time.Now().UTC(), Operator: s.operator, Action: action,
 		Conversation: cid, Seqs: seqs, As: as, Admin: admin, Result: ResultFailed, Error: reason.Error()}
-	var te *TargetError
-	var ue *UnknownUserError
-	var ns NoSuchError
-	if errors.As(reason, &te) || errors.As(reason, &ue) || errors.As(reason, &ns) || errors.Is(reason, ErrReadOnly) {
+	if isRefusal(reason) {
 		entry.Result = ResultRefused
 	}
 	if err := s.audit.Append(entry); err != nil {

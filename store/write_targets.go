@@ -66,7 +66,7 @@ func (e *TargetError) reasons() string {
 // first (Do). Cost: the window (as Windows) and one find per FindBatch
 // target buckets; a read reads no bucket unless a cache is configured.
 func (s *Store) CheckTargets(ctx context.Context, cid, uid string, seqs []int64, action string) error {
-	_, err := s.checkTargets(ctx, cid, uid, seqs, action, nil)
+	_, err := planner{s}.checkTargets(ctx, cid, uid, seqs, action, nil)
 	return err
 }
 
@@ -101,8 +101,9 @@ func addNote(notes []SeqNote, note string, seq int64) []SeqNote {
 
 // checkTargets is CheckTargets; also, for each target holding a message,
 // judge may add a refusal ("" for none).
-func (s *Store) checkTargets(ctx context.Context, cid, uid string, seqs []int64, action string,
+func (pl planner) checkTargets(ctx context.Context, cid, uid string, seqs []int64, action string,
 	judge func(bucket.StoredSlot) string) (checked, error) {
+	s := pl.s
 	switch action {
 	case ActionRevoke, ActionDelete, ActionRead:
 	default:
@@ -171,7 +172,7 @@ func (s *Store) checkTargets(ctx context.Context, cid, uid string, seqs []int64,
 				}
 			}
 		}
-		if err := s.refuseCacheOnly(ctx, cid, cached, refused); err != nil {
+		if err := pl.refuseCacheOnly(ctx, cid, cached, refused); err != nil {
 			return checked{}, err
 		}
 	}
@@ -210,11 +211,11 @@ func holeDeleteDone(st bucket.StoredSlot, uid string) string {
 // holds no message: Redis has them before MongoDB does, and a delete or
 // mark read there would match no stored message (the stored slots of those
 // seqs only, read only when some target came from the cache).
-func (s *Store) refuseCacheOnly(ctx context.Context, cid string, seqs []int64, refused *TargetError) error {
+func (pl planner) refuseCacheOnly(ctx context.Context, cid string, seqs []int64, refused *TargetError) error {
 	if len(seqs) == 0 {
 		return nil
 	}
-	stored, err := s.storedSlots(ctx, cid, seqs, nil)
+	stored, err := pl.s.storedSlots(ctx, cid, seqs, nil)
 	if err != nil {
 		return err
 	}
