@@ -244,7 +244,9 @@ func (l *Model) RowAt(line int) bool {
 	return true
 }
 
-// typeMarker tells the kind of a conversation at a glance.
+// typeMarker tells the kind of a conversation at a glance, one cell: `!`
+// is the timeline's mark of a slot that breaks the contract, so a
+// notification conversation has `~`.
 func typeMarker(cid string) string {
 	switch store.ConversationTypeOf(cid) {
 	case bucket.SessionSingle:
@@ -252,7 +254,7 @@ func typeMarker(cid string) string {
 	case bucket.SessionGroup, bucket.SessionWriteGroup:
 		return "#"
 	case bucket.SessionNotification:
-		return "!"
+		return "~"
 	}
 	return "?"
 }
