@@ -307,8 +307,8 @@ func (l *Model) View() string {
 func (l *Model) row(it *Item, selected bool) []string {
 	t, width := l.e.Theme, l.width
 	unread := ""
-	// A notification conversation's read seq is no one's unread count.
-	if n := it.Sum.Unread(); n > 0 && l.itemsFor == l.owner && !bucket.IsNotificationConversation(it.Sum.ConversationID) {
+	// (A notification conversation has none: store's UnreadCounted.)
+	if n := it.Sum.Unread(); n > 0 && l.itemsFor == l.owner {
 		unread = fmt.Sprintf(" (%d)", n)
 	}
 	marker := "  "
