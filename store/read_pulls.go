@@ -63,6 +63,9 @@ func (s *Store) NoticePulls(ctx context.Context, base bucket.Window, members []M
 	return out, nil
 }
 
+// maxPulledNames is how many names a pulled-by line lists.
+const maxPulledNames = 20
+
 // PulledWords say whose pulls hold seq: "pulled by 4 of 5: a, b, c, d",
 // then "not pulled by 1 of 5: e" when some are not. Names as stored: the
 // caller sanitises them, as Told.Words'.
@@ -85,6 +88,9 @@ func PulledWords(seq int64, pulls []NoticePull) []string {
 	list := func(names []string) string {
 		if len(names) == 0 {
 			return ""
+		}
+		if len(names) > maxPulledNames { // a large group's line ends "and N more"
+			return ": " + strings.Join(names[:maxPulledNames], ", ") + fmt.Sprintf(" and %d more", len(names)-maxPulledNames)
 		}
 		return ": " + strings.Join(names, ", ")
 	}
