@@ -27,7 +27,9 @@ object per line (latestMsgSendTime in unix ms, isPinned).
 --notifications lists instead the notification conversations OpenIM pulls the user (n_*: revoke,
 delete and read notices, group changes), which the app applies to the chats and never lists: those
 of the user's conversations and their own n_<user>_<user>, each with the user's window (minSeq to
-maxSeq, seq_user.max_seq capping it) and its newest message, newest first.
+maxSeq, seq_user.max_seq capping it) and its newest message, newest first. They have no unread
+count (OpenIM's get_conversations_has_read_and_max_seq gives none for them, and the app shows
+none): the text says "no unread count", and the json's unread is always 0.
 
 Examples:
 

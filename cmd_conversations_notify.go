@@ -22,14 +22,17 @@ func (c *conversationsCmd) printNotifications(s *session, list []store.Conversat
 		}
 		if c.Format == "json" {
 			if err := printJSON(s.stdout, struct {
-				ConversationID    string `json:"conversationID"`
-				ConversationType  int32  `json:"conversationType"`
-				MaxSeq            int64  `json:"maxSeq"`
-				HasReadSeq        int64  `json:"hasReadSeq"`
-				ReadSeq           int64  `json:"readSeq"`
-				Unread            int64  `json:"unread"`
-				IsPinned          bool   `json:"isPinned"`
-				LatestMsgSendTime int64  `json:"latestMsgSendTime"`
+				ConversationID   string `json:"conversationID"`
+				ConversationType int32  `json:"conversationType"`
+				MaxSeq           int64  `json:"maxSeq"`
+				HasReadSeq       int64  `json:"hasReadSeq"`
+				ReadSeq          int64  `json:"readSeq"`
+				// Always 0: a notification conversation has no unread
+				// count (store.ConversationSummary.UnreadCounted); kept so
+				// every line of conversations has the same fields.
+				Unread            int64 `json:"unread"`
+				IsPinned          bool  `json:"isPinned"`
+				LatestMsgSendTime int64 `json:"latestMsgSendTime"`
 				// The window: the first seq pulled, and what caps the last
 				// (seq_user.max_seq), "" when nothing does.
 				MinSeq   int64  `json:"minSeq"`
@@ -45,8 +48,12 @@ func (c *conversationsCmd) printNotifications(s *session, list []store.Conversat
 		if conv.Window.CapField != "" {
 			window += ", capped by " + conv.Window.CapField
 		}
-		fmt.Fprintf(s.stdout, "  %s %-6s %6d unread  %s  newest: %s\n", pad(conv.ConversationID, 28),
-			kindName(conv.ConversationType), conv.Unread(), window, newest)
+		unread := fmt.Sprintf("%6d unread", conv.Unread())
+		if !conv.UnreadCounted() {
+			unread = "no unread count" // OpenIM gives none: UnreadCounted
+		}
+		fmt.Fprintf(s.stdout, "  %s %-6s %s  %s  newest: %s\n", pad(conv.ConversationID, 28),
+			kindName(conv.ConversationType), unread, window, newest)
 	}
 	return nil
 }

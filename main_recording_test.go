@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -329,13 +330,30 @@ func checkHasRead(t *testing.T, dir string, r recordedStore, user string) {
 	}
 }
 
+// countedUnread is a count in the text of conversations: "16 unread".
+var countedUnread = regexp.MustCompile(`\d unread`)
+
 // checkNotifications holds `conversations --notifications` to the n_*
 // conversations the server pulled user: the same set, each window the
-// seqs pulled, its max seq newest_seq's.
+// seqs pulled, its max seq newest_seq's. None has an unread count: the
+// server's get_conversations_has_read_and_max_seq gives none for them, so
+// the text says so where a chat's count is and the json's unread is 0
+// (it said n_g1 had 16 unread, which the list did not show).
 func checkNotifications(t *testing.T, dir string, r recordedStore, user string) {
 	t.Helper()
 	var p recordedPull
 	readJSONFile(t, filepath.Join(dir, "pull_"+user+".json"), &p)
+	var hr struct {
+		Seqs map[string]json.RawMessage `json:"seqs"`
+	}
+	readJSONFile(t, filepath.Join(dir, "has_read_"+user+".json"), &hr)
+	text := r.chatlens(t, "conversations", "--as", user, "--notifications")
+	for _, line := range strings.Split(strings.TrimSpace(text.stdout), "\n") {
+		cid := strings.Fields(line)[0]
+		if _, counted := hr.Seqs[cid]; counted || !strings.Contains(line, " no unread count ") || countedUnread.MatchString(line) {
+			t.Errorf("%s: conversations --notifications says %q; the server gives %s no unread count", user, line, cid)
+		}
+	}
 	res := r.chatlens(t, "conversations", "--as", user, "--notifications", "--format", "json")
 	if res.code != 0 {
 		t.Fatalf("conversations --as %s --notifications: exit %d: %s", user, res.code, res.stderr)
@@ -352,7 +370,7 @@ func checkNotifications(t *testing.T, dir string, r recordedStore, user string) 
 		want++
 		msgs := p.Pulls[cid].NotificationMsgs[cid].Msgs
 		o, ok := got[cid]
-		if !ok || len(msgs) == 0 || num(o["maxSeq"]) != max || num(o["minSeq"]) != num(msgs[0]["seq"]) || num(o["maxSeq"]) != num(msgs[len(msgs)-1]["seq"]) {
+		if !ok || len(msgs) == 0 || num(o["maxSeq"]) != max || num(o["minSeq"]) != num(msgs[0]["seq"]) || num(o["maxSeq"]) != num(msgs[len(msgs)-1]["seq"]) || num(o["unread"]) != 0 {
 			t.Errorf("%s %s: conversations --notifications gives %v; the server pulled %d objects, newest_seq %d", user, cid, o, len(msgs), max)
 		}
 	}

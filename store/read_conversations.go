@@ -17,6 +17,27 @@ type ConversationSummary struct {
 	FromMessages bool
 }
 
+// UnreadCounted says whether the conversation has an unread count at all:
+// a notification conversation (n_*) has none. OpenIM's
+// GetConversationsHasReadAndMaxSeq (internal/rpc/msg/as_read.go), from
+// which a client takes its counts, answers only for the user's
+// conversation documents, and a notification conversation has none (the
+// recorded run: u3 is pulled n_g1, 16 seqs, and the answer holds sg_g1
+// alone); the app applies notifications to the chats and never lists
+// them. Its max seq minus a read seq is no one's unread count.
+func (c ConversationSummary) UnreadCounted() bool {
+	return !bucket.IsNotificationConversation(c.ConversationID)
+}
+
+// Unread is the count the user's app shows: max seq - read seq, never
+// below 0 (bucket.Window.Unread); 0 where there is none (UnreadCounted).
+func (c ConversationSummary) Unread() int64 {
+	if !c.UnreadCounted() {
+		return 0
+	}
+	return c.Window.Unread()
+}
+
 // ListOptions say how a conversation list reads its rows.
 type ListOptions struct {
 	// WholeNewest: a list of at most this many conversations reads their

@@ -167,7 +167,7 @@ func (s *Store) Told(ctx context.Context, viewer, cid string, st bucket.StoredSl
 			if i := slices.IndexFunc(log.notices, func(n notice) bool { return match(w, n) }); i >= 0 {
 				t.Seq = log.notices[i].seq
 				win := ws[ncid]
-				t.Pulled = slices.Contains(mine, ncid) && t.Seq >= win.MinSeq && t.Seq <= win.MaxSeq
+				t.Pulled = NoticePull{Theirs: slices.Contains(mine, ncid), MinSeq: win.MinSeq, MaxSeq: win.MaxSeq}.Pulled(t.Seq)
 			}
 			out = append(out, t)
 		}

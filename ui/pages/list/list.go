@@ -244,7 +244,9 @@ func (l *Model) RowAt(line int) bool {
 	return true
 }
 
-// typeMarker tells the kind of a conversation at a glance.
+// typeMarker tells the kind of a conversation at a glance, one cell: `!`
+// is the timeline's mark of a slot that breaks the contract, so a
+// notification conversation has `~`.
 func typeMarker(cid string) string {
 	switch store.ConversationTypeOf(cid) {
 	case bucket.SessionSingle:
@@ -252,7 +254,7 @@ func typeMarker(cid string) string {
 	case bucket.SessionGroup, bucket.SessionWriteGroup:
 		return "#"
 	case bucket.SessionNotification:
-		return "!"
+		return "~"
 	}
 	return "?"
 }
@@ -305,8 +307,8 @@ func (l *Model) View() string {
 func (l *Model) row(it *Item, selected bool) []string {
 	t, width := l.e.Theme, l.width
 	unread := ""
-	// A notification conversation's read seq is no one's unread count.
-	if n := it.Sum.Unread(); n > 0 && l.itemsFor == l.owner && !bucket.IsNotificationConversation(it.Sum.ConversationID) {
+	// (A notification conversation has none: store's UnreadCounted.)
+	if n := it.Sum.Unread(); n > 0 && l.itemsFor == l.owner {
 		unread = fmt.Sprintf(" (%d)", n)
 	}
 	marker := "  "

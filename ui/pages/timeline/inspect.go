@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -17,15 +18,18 @@ import (
 )
 
 // Inspect is i on the row under the cursor: open reports something to
-// inspect (a held slot, a gap); cmd reads who has read it (not in the
-// compare view, which shows both viewers instead). Else it says why not.
+// inspect (a held slot, a gap); cmd reads who has read it and which
+// notifications told of it, for both viewers in the compare view. Else it
+// says why not.
 func (t *Model) Inspect() (open bool, cmd tea.Cmd) {
 	s, _, held := t.Slot(t.cursor)
 	_, inGap := t.gapAtCursor()
 	switch {
-	case held && t.Comparing() == "":
-		return true, tea.Batch(t.loadReaders(), t.loadTold(s))
-	case held || inGap:
+	case held && t.Comparing() != "":
+		return true, tea.Batch(t.loadReaders(), t.loadTold(s, t.viewer, t.Comparing()))
+	case held:
+		return true, tea.Batch(t.loadReaders(), t.loadTold(s, t.viewer))
+	case inGap:
 		return true, nil
 	}
 	t.say(fmt.Sprintf("seq %d is not read yet: %s once it is on screen", t.cursor, common.KeyName(t.e.Keys.Inspect)), false)
@@ -80,7 +84,7 @@ func (t *Model) inspectLines() []string {
 		for _, l := range t.readByLines(m) {
 			add("%s", l)
 		}
-		for _, l := range t.toldLines() {
+		for _, l := range t.toldLines(t.viewer) {
 			add("%s", l)
 		}
 	}
@@ -167,16 +171,19 @@ func (t *Model) seenBy(viewer, side string, why bool) []string {
 }
 
 // compareLines is the compare view's right column of the inspector: both
-// viewers' projections, their reasons, and what sets them apart.
+// viewers' projections, their reasons, who has read the message and which
+// notifications told each one of it, and what sets them apart.
 func (t *Model) compareLines() []string {
 	a, _ := t.Message(t.cursor, t.viewer)
 	b, _ := t.Message(t.cursor, t.Comparing())
 	wb, known := t.wins[t.Comparing()]
 	reason := model.Verdict(a, b, wb, known)
 	out := []string{projection.Sanitize("A and B: " + projection.ReasonText(reason, t.viewer, t.Comparing())), ""}
-	out = append(out, t.seenBy(t.viewer, "A ", true)...)
-	out = append(out, "")
-	return append(out, t.seenBy(t.Comparing(), "B ", true)...)
+	for _, l := range slices.Concat(t.seenBy(t.viewer, "A ", true), t.readByLines(a), t.toldLines(t.viewer), []string{""},
+		t.seenBy(t.Comparing(), "B ", true), t.readByLines(b), t.toldLines(t.Comparing())) {
+		out = append(out, projection.Sanitize(l))
+	}
+	return out
 }
 
 // besides lays right beside left in columns of width cells each, every

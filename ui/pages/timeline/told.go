@@ -1,6 +1,8 @@
 package timeline
 
 import (
+	"slices"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/projection"
@@ -19,30 +21,38 @@ type told struct {
 	req     common.ReqID
 	cid     string
 	seq     int64
-	viewer  string
+	viewers []string // the viewer, and the compare view's second one
 	loading bool
-	found   []store.Told
+	found   map[string][]store.Told // by viewer
 	err     error
 }
 
 type toldLoadedMsg struct {
 	req   common.ReqID
-	found []store.Told
+	found map[string][]store.Told
 	err   error
 }
 
-// loadTold starts looking for the notifications of slot s; nil when it
-// shows no revoke, delete or read mark.
-func (t *Model) loadTold(s bucket.StoredSlot) tea.Cmd {
+// loadTold starts looking for the notifications of slot s as each of
+// viewers pulls them (in the compare view, both); nil when it shows no
+// revoke, delete or read mark.
+func (t *Model) loadTold(s bucket.StoredSlot, viewers ...string) tea.Cmd {
 	if s.Slot == nil || s.Slot.Revoke == nil && len(s.Slot.DelList) == 0 && !s.Slot.IsRead {
 		t.told = told{}
 		return nil
 	}
-	t.told = told{req: t.e.NewReq(), cid: t.cid, seq: s.Seq, viewer: t.viewer, loading: true}
-	e, req, cid, viewer := t.e, t.told.req, t.cid, t.viewer
+	t.told = told{req: t.e.NewReq(), cid: t.cid, seq: s.Seq, viewers: viewers, loading: true}
+	e, req, cid := t.e, t.told.req, t.cid
 	return func() tea.Msg {
-		found, err := e.Store.Told(e.Ctx, viewer, cid, s)
-		return toldLoadedMsg{req: req, found: found, err: err}
+		found := make(map[string][]store.Told, len(viewers))
+		for _, v := range viewers { // the store keeps what it read: the second costs little
+			f, err := e.Store.Told(e.Ctx, v, cid, s)
+			if err != nil {
+				return toldLoadedMsg{req: req, err: err}
+			}
+			found[v] = f
+		}
+		return toldLoadedMsg{req: req, found: found}
 	}
 }
 
@@ -54,10 +64,11 @@ func (t *Model) toldLoaded(msg toldLoadedMsg) {
 }
 
 // toldLines are the inspector's lines on the notifications of the slot at
-// the cursor: "revoke: told by n_g1 seq 28, pulled by u3: yes".
-func (t *Model) toldLines() []string {
+// the cursor as viewer pulls them: "revoke: told by n_g1 seq 28, pulled by
+// u3: yes".
+func (t *Model) toldLines(viewer string) []string {
 	r := t.told
-	if r.req == 0 || r.cid != t.cid || r.seq != t.cursor || r.viewer != t.viewer {
+	if r.req == 0 || r.cid != t.cid || r.seq != t.cursor || !slices.Contains(r.viewers, viewer) {
 		return nil
 	}
 	switch {
@@ -68,8 +79,8 @@ func (t *Model) toldLines() []string {
 	}
 	var out []string
 	none := false
-	for i, f := range r.found {
-		out = append(out, map[bool]string{true: "told        ", false: "            "}[i == 0]+f.Words(t.viewer))
+	for i, f := range r.found[viewer] {
+		out = append(out, map[bool]string{true: "told        ", false: "            "}[i == 0]+f.Words(viewer))
 		none = none || f.Seq == 0
 	}
 	if none {
