@@ -62,9 +62,9 @@ func TestCheckSuggestsTheFindIndexes(t *testing.T) {
 
 // TestDumpTimesFollowTheZone: dump writes times in the local zone, named on
 // each line, and --utc forces UTC (the UI takes the same zone). The local
-// zone is set here, so the test does not depend on the machine's.
+// zone is set here, so the test does not depend on the machine's; it sets
+// time.Local, which every test reads, so it does not run in parallel.
 func TestDumpTimesFollowTheZone(t *testing.T) {
-	t.Parallel()
 	s := seeded(t)
 	saved := time.Local
 	time.Local = time.FixedZone("JST", 9*3600)
