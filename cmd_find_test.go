@@ -17,6 +17,7 @@ import (
 // message ID gets the conversation, seq and bucket slot, by client or by
 // server message ID; an ID nobody stored is one error line and exit 1.
 func TestFindLocatesAMessageByItsIDs(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	st := s.stored(t)
 	slots := slotsOf(t, st, "si_alice_bob", 60)
@@ -49,6 +50,7 @@ func TestFindLocatesAMessageByItsIDs(t *testing.T) {
 // TestCheckSuggestsTheFindIndexes: check names the index find would use
 // and how to create it, and creates nothing.
 func TestCheckSuggestsTheFindIndexes(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	out := s.mustRun(t, "check")
 	for _, f := range []string{"client_msg_id", "server_msg_id"} {
@@ -60,7 +62,8 @@ func TestCheckSuggestsTheFindIndexes(t *testing.T) {
 
 // TestDumpTimesFollowTheZone: dump writes times in the local zone, named on
 // each line, and --utc forces UTC (the UI takes the same zone). The local
-// zone is set here, so the test does not depend on the machine's.
+// zone is set here, so the test does not depend on the machine's; it sets
+// time.Local, which every test reads, so it does not run in parallel.
 func TestDumpTimesFollowTheZone(t *testing.T) {
 	s := seeded(t)
 	saved := time.Local
@@ -77,6 +80,7 @@ func TestDumpTimesFollowTheZone(t *testing.T) {
 // buckets 1 and 2 never written): dump --format text prints them as one
 // line, JSON keeps one object per seq.
 func TestDumpTextCollapsesHoleRuns(t *testing.T) {
+	t.Parallel()
 	s := empty(t)
 	b := testkit.Open(t, s.data, embedded.Options{NoSync: true})
 	st := store.New(b, store.Options{})
@@ -104,6 +108,7 @@ func TestDumpTextCollapsesHoleRuns(t *testing.T) {
 // (buckets that do not exist) join the run of holes around them, at the
 // end too; a lone hole keeps its own line.
 func TestDumpPrinterTreatsSkippedSeqsAsHoles(t *testing.T) {
+	t.Parallel()
 	var buf strings.Builder
 	s := &session{process: process{stdout: &buf}, conn: &connection{UTC: true}}
 	p := &dumpPrinter{s: s, c: &dumpCmd{Format: "text"}, w: &bucket.Window{}, next: 1}
@@ -134,6 +139,7 @@ func TestDumpPrinterTreatsSkippedSeqsAsHoles(t *testing.T) {
 // says how many buckets at most and that it stops at the first hit; a
 // --since that is no date is bad usage.
 func TestFindScopedToATicket(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	st := s.stored(t)
 	slots := slotsOf(t, st, "si_alice_bob", 60)
@@ -168,6 +174,7 @@ func TestFindScopedToATicket(t *testing.T) {
 // line says where it is stored and why they have none of it, never that no
 // stored message has the ID.
 func TestFindAsAUserWhoHasNoneOfItSaysWhereItIs(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	st := s.stored(t)
 	cid := "sg_family"

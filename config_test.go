@@ -51,6 +51,7 @@ func oneLineError(t *testing.T, err error, parts ...string) {
 // over it, a generated file gone wrong) is refused in one line naming the
 // file and its size, before it is parsed.
 func TestConfigOverOneMiBIsRefused(t *testing.T) {
+	t.Parallel()
 	body := "contexts:\n  a:\n    data: a.db\n# " + strings.Repeat("x", 1<<20) + "\n"
 	_, path, err := writeConfigFile(t, body)
 	oneLineError(t, err, path, fmt.Sprintf("%d bytes", len(body)), "at most 1 MiB")
@@ -66,6 +67,7 @@ func TestConfigOverOneMiBIsRefused(t *testing.T) {
 // TestConfigRefusesASecondDocument: a second YAML document after --- was
 // ignored, its contexts silently missing; it is refused with its line.
 func TestConfigRefusesASecondDocument(t *testing.T) {
+	t.Parallel()
 	_, _, err := writeConfigFile(t, "contexts:\n  a:\n    data: a.db\n---\ncontexts:\n  b:\n    data: b.db\n")
 	oneLineError(t, err, "line 4", "second YAML document")
 	_, _, err = writeConfigFile(t, "---\ncontexts:\n  a:\n    data: a.db\n") // one document, its start marked
@@ -77,6 +79,7 @@ func TestConfigRefusesASecondDocument(t *testing.T) {
 // TestConfigRefusesTags: !!binary was taken as a path (its base64 text a
 // file name); every explicit tag is refused with its line.
 func TestConfigRefusesTags(t *testing.T) {
+	t.Parallel()
 	for body, line := range map[string]string{
 		"contexts:\n  a:\n    data: !!binary L3RtcC94LmRi\n": "line 3",
 		"contexts:\n  a:\n    read-only: !!str true\n":       "line 3",
@@ -93,6 +96,7 @@ func TestConfigRefusesTags(t *testing.T) {
 // refused naming both lines (as quickly as the rest: the file's keys are
 // checked once each).
 func TestConfigNamesTheLinesOfATwiceGivenContext(t *testing.T) {
+	t.Parallel()
 	_, _, err := writeConfigFile(t, "contexts:\n  a:\n    data: a.db\n  b:\n  a:\n    data: c.db\n")
 	oneLineError(t, err, "line 5", `context "a" is given twice (line 2 too)`)
 }
@@ -100,6 +104,7 @@ func TestConfigNamesTheLinesOfATwiceGivenContext(t *testing.T) {
 // TestConfigQuotesAHugeNameShort: a context name, a key or a value of
 // 100 kB is quoted in its error cut short, with its length.
 func TestConfigQuotesAHugeNameShort(t *testing.T) {
+	t.Parallel()
 	huge := strings.Repeat("q", 100_000)
 	for _, body := range []string{
 		"contexts:\n  " + huge + ":\n    data: a.db\n",

@@ -6,6 +6,7 @@ import "testing"
 // program only: its arguments, and a variable set before it, may hold the
 // secret.
 func TestSecretProgramHidesTheArguments(t *testing.T) {
+	t.Parallel()
 	for line, want := range map[string]string{
 		"echo CmdSecret42":                  "echo …",
 		"pass show openim/prod-eu":          "pass …",

@@ -14,6 +14,7 @@ import (
 // first group stored (sofia), while the README's tour starts with alice:
 // a demo store now starts as the viewer the README names, and says why.
 func TestDemoStartsAsTheREADMEsViewer(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("README.md")
 	if err != nil {
 		t.Fatal(err)

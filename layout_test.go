@@ -17,6 +17,7 @@ const module = "github.com/chatlens/chatlens"
 // imports the terminal libraries; ui reaches storage only through store;
 // nothing below points back up.
 func TestTheHouseKeepsItsLayers(t *testing.T) {
+	t.Parallel()
 	imports := moduleImports(t)
 	has := func(pkg, prefix string) []string {
 		var out []string

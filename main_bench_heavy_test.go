@@ -21,6 +21,7 @@ import (
 // every newest bucket whole (4 round trips, as the list read them before),
 // and the names of the rows below it in 2 more.
 func TestBenchHeavyList(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	sc, err := bench.OpenScratch(ctx, bench.Target{TempDir: t.TempDir(), NoSync: true})
 	if err != nil {
@@ -71,6 +72,7 @@ func (e slowEngine) InsertRaw(ctx context.Context, coll string, docs []bson.Raw,
 // in time answers (it sent all 300 buckets in one, and stopped at "seeding
 // the heavy user: import msg: no answer within 15s").
 func TestBenchHeavyUserSeededInRequestsAnsweredInTime(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	sc, err := bench.OpenScratch(ctx, bench.Target{TempDir: t.TempDir(), NoSync: true})
 	if err != nil {
@@ -90,6 +92,7 @@ func TestBenchHeavyUserSeededInRequestsAnsweredInTime(t *testing.T) {
 // operations the steps before it measured are printed, table and JSON,
 // and the failure returned (it printed none of them).
 func TestBenchLatencyPrintsWhatItMeasuredBeforeAFailure(t *testing.T) {
+	t.Parallel()
 	for _, asJSON := range []bool{false, true} {
 		var stdout, stderr strings.Builder
 		s := &session{process: testProcess(strings.NewReader(""), &stdout, &stderr), conn: &connection{}, given: map[string]bool{}}

@@ -283,12 +283,15 @@ func openEmbedded(t *testing.T) *embedded.Backend {
 }
 
 func TestDumpReadingEdgesCutPrintsWhatWholeBucketsPrint(t *testing.T) {
+	t.Parallel()
 	t.Run("demo", func(t *testing.T) {
+		t.Parallel()
 		b := openEmbedded(t)
 		demoWithGaps(t, b)
 		t.Logf("%d cases", compareDumps(t, b, "", edgeCases(t, b, 25), 16, 1))
 	})
 	t.Run("recording", func(t *testing.T) {
+		t.Parallel()
 		dir := recording(t)
 		r := importRecording(t, dir, []string{"--data", filepath.Join(t.TempDir(), "recorded.db")})
 		b, err := embedded.Open(r.conn[1], embedded.Options{ReadOnly: true})
@@ -308,8 +311,10 @@ func TestDumpReadingEdgesCutPrintsWhatWholeBucketsPrint(t *testing.T) {
 }
 
 func TestDumpReadingEdgesCutOnMongoDB(t *testing.T) {
+	t.Parallel()
 	uri, _ := mongotest.URI(t)
 	t.Run("demo", func(t *testing.T) {
+		t.Parallel()
 		b, err := mongostore.Open(t.Context(), uri, mongotest.Database(t, uri), mongostore.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -323,6 +328,7 @@ func TestDumpReadingEdgesCutOnMongoDB(t *testing.T) {
 		readsOnlyTheSlotsAsked(t, b, b.SlotReads() == store.SlotsProjected)
 	})
 	t.Run("recording", func(t *testing.T) {
+		t.Parallel()
 		dir := recording(t)
 		db := mongotest.Database(t, uri)
 		importRecording(t, dir, []string{"--mongo-uri", uri, "--db", db})
@@ -339,6 +345,7 @@ func TestDumpReadingEdgesCutOnMongoDB(t *testing.T) {
 // about the bytes of its slots, not the buckets holding them, in the
 // round trips reading them whole takes.
 func TestDumpReadsOnlyTheSlotsAsked(t *testing.T) {
+	t.Parallel()
 	b := openEmbedded(t)
 	demoWithGaps(t, b)
 	readsOnlyTheSlotsAsked(t, b, true)

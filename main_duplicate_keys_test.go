@@ -62,6 +62,7 @@ func twoDelListsSandbox(t *testing.T) (sandbox, string) {
 // malformed, saying why; export writes the document as stored and warns
 // that it breaks the bucket contract, and so does an import of that export.
 func TestASlotWithTwoDelListsIsNamedEverywhere(t *testing.T) {
+	t.Parallel()
 	s, cid := twoDelListsSandbox(t)
 	const why = "slot holds 2 fields named del_list"
 

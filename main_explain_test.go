@@ -14,6 +14,7 @@ import (
 // the rule behind each row (here the del_list entry a delete-for-me
 // writes), and a trailing note in text; without it the output is as before.
 func TestDumpExplainSaysWhy(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	cid := demo.ShowcaseSingleID
 	st := s.stored(t)
@@ -48,6 +49,7 @@ func TestDumpExplainSaysWhy(t *testing.T) {
 // ordinary member, revoked is explained with the role by OpenIM's name,
 // "ordinary member", as the revoke rule and the viewer picker say it.
 func TestDumpExplainNamesTheRevokersRole(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	group := demo.ShowcaseGroupID
 	st := s.stored(t)

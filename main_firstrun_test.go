@@ -100,6 +100,7 @@ func TestNoStoreIsAnErrorNotANewDemo(t *testing.T) {
 
 // A 0-byte --data file is named for what it is.
 func TestEmptyFileIsNotAStore(t *testing.T) {
+	t.Parallel()
 	s := empty(t)
 	if err := os.WriteFile(s.data, nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -120,6 +121,7 @@ func TestEmptyFileIsNotAStore(t *testing.T) {
 // collection, not only messages: the demo's seq and conversation documents
 // would overwrite the user's with the same keys.
 func TestSeedRefusesAStoreHoldingAnyDocuments(t *testing.T) {
+	t.Parallel()
 	s := empty(t)
 	seq := `{"conversation_id":"si_alice_bob","max_seq":{"$numberLong":"7"},"min_seq":{"$numberLong":"0"}}` + "\n"
 	if r := s.importText(t, seq, "--collection", bucket.CollSeq); r.code != 0 {

@@ -15,6 +15,7 @@ const hostileCID = "si_alice_\x1b]52;c;aGk=\a\x1b[31m\u202ebob"
 // nothing and shell completion show a stored conversation ID as every other
 // output does, its escape sequences and bidi controls made visible.
 func TestHostileIDsAreEscapedWhereverShown(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	s.storeDocs(t, bucket.CollSeq, bucket.SeqRecord{ConversationID: hostileCID, MaxSeq: 3})
 	s.storeDocs(t, bucket.CollMsg, bucket.NewDoc(bucket.DocID(hostileCID, 0)))

@@ -36,6 +36,7 @@ func (s sandbox) importText(t *testing.T, text string, args ...string) result {
 // whose key is stored and says so with exit 1; --mode upsert replaces them
 // and counts them as replaced, not imported.
 func TestImportRefusesStoredDocumentsUnlessUpsert(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	cid := demo.ShowcaseSingleID
 	st := s.stored(t)
@@ -82,6 +83,7 @@ func TestImportRefusesStoredDocumentsUnlessUpsert(t *testing.T) {
 // A line holds one document: a second one or trailing text rejects the
 // line by number instead of being dropped, and "null" is not a document.
 func TestImportRejectsALineThatIsNotOneDocument(t *testing.T) {
+	t.Parallel()
 	good := strings.TrimSuffix(soundBucketLine(t, "si_a_b", 0), "\n")
 	for _, c := range []struct{ name, input, want string }{
 		{"two documents", good + "\n" + `{"doc_id":"si_a_b:1","msgs":[]}{"doc_id":"si_a_b:2","msgs":[]}` + "\n", "line 2: a second document"},
@@ -108,6 +110,7 @@ func TestImportRejectsALineThatIsNotOneDocument(t *testing.T) {
 // contract with what is wrong, counts them in the summary and points at
 // check, exit 0; the audit line names the file read.
 func TestImportNamesWhatBreaksTheBucketContract(t *testing.T) {
+	t.Parallel()
 	s := empty(t)
 	var short bson.D
 	if err := bson.UnmarshalExtJSON([]byte(soundBucketLine(t, "si_a_b", 1)), true, &short); err != nil {

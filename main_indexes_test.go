@@ -43,6 +43,7 @@ func listIndexes(t *testing.T, client *mongo.Client, db string) []string {
 // and leave every index exactly as OpenIM made it, and check has no
 // advice. (The UI opens the store as dump and revoke do, creating none.)
 func TestOpenIMIndexesSurviveSeedImportAndCheck(t *testing.T) {
+	t.Parallel()
 	uri, _ := mongotest.URI(t)
 	db := mongotest.Database(t, uri)
 	client, err := mongo.Connect(options.Client().ApplyURI(uri))

@@ -35,6 +35,7 @@ var latencyRoundTrips = map[string]int64{
 // last measured and none below its limit; held k, quicker than the reads
 // here, loses no key.
 func TestBenchLatencyRunsTheUIsOperations(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("seeds the demo")
 	}

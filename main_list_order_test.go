@@ -11,6 +11,7 @@ import (
 // them: pinned first, then newest message first, none last. The newest
 // message's time is the one its dump prints last.
 func TestConversationsJSONInTheAppsOrder(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	out := s.mustRun(t, "conversations", "--as", "alice", "--format", "json")
 	type row struct {

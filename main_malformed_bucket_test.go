@@ -12,6 +12,7 @@ import (
 // UI does ("! malformed bucket si_alice_bob:1: msgs is string, not an
 // array"), never as 100 seqs with no message.
 func TestEveryOutputNamesAMalformedBucket(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ msgs, why string }{
 		{`"junk"`, "msgs is string, not an array"},
 		{`null`, "msgs is null, not an array"},

@@ -88,6 +88,7 @@ func countSlots(t *testing.T, s sandbox, n int, pred func(bucket.StoredSlot) boo
 // SIGKILL part way through a revoke of 2,000 seqs: whatever landed is
 // covered by the intent line written before the batch.
 func TestKilledBatchLeavesItsIntentInTheAuditLog(t *testing.T) {
+	t.Parallel()
 	const n = 2000
 	s := withLongChat(t, n)
 	cmd, _ := startWrite(t, s, "revoke", "--conversation", batchCid, "--seq", "1-2000", "--by", "alice")
@@ -107,6 +108,7 @@ func TestKilledBatchLeavesItsIntentInTheAuditLog(t *testing.T) {
 // SIGINT part way through a delete of 20,000 seqs: the process stops early,
 // says on one line what it did, and the audit log agrees with the store.
 func TestInterruptedBatchStopsAndSaysWhatWasDone(t *testing.T) {
+	t.Parallel()
 	const n = 20000
 	s := withLongChat(t, n)
 	cmd, out := startWrite(t, s, "delete", "--conversation", batchCid, "--seq", "1-20000", "--by", "olga")
@@ -142,6 +144,7 @@ func sortedSeqs(seqs []int64) []int64 {
 // to the highest seq marked, and the one line says so, so the unread count
 // follows what was done (it stayed at 0: the read seq was raised at the end).
 func TestInterruptedMarkReadRaisesTheReadSeq(t *testing.T) {
+	t.Parallel()
 	const n = 20000
 	s := withLongChat(t, n)
 	// olga's conversation document: OpenIM refuses a mark read without one.
@@ -178,6 +181,7 @@ func TestInterruptedMarkReadRaisesTheReadSeq(t *testing.T) {
 // stderr and left nothing in the audit log after its intent: bbolt's fault
 // escaped the write. It fails as a write does, and the audit log says so.
 func TestWriteThatMeetsADamagedStoreIsAudited(t *testing.T) {
+	t.Parallel()
 	const n = 20000
 	s := withLongChat(t, n)
 	cmd, out := startWrite(t, s, "delete", "--conversation", batchCid, "--seq", "1-20000", "--by", "olga")

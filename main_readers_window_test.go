@@ -11,6 +11,7 @@ import (
 // past seq 16): dump --explain does not count them among who read seq 16,
 // and lists them apart with where their window starts.
 func TestReadersAreCountedOnlyWhereTheSeqIsInTheirWindow(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	out := s.mustRun(t, "dump", "--conversation", "sg_phoenix", "--as", "alice", "--from", "16", "--to", "16", "--explain")
 	read := regexp.MustCompile(`read by \d+ of \d+[^;]*`).FindString(out)

@@ -13,6 +13,7 @@ import (
 // the error says read-only (not "no store at …"), the audit log says
 // refused (not failed), and no file is created.
 func TestReadOnlySeedOrImportOfANewFileIsRefused(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		append([]string{"seed", "--read-only"}, small...),
 		{"import", "-", "--read-only", "--collection", "user"},

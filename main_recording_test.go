@@ -64,6 +64,17 @@ func importRecording(t *testing.T, dir string, conn []string) recordedStore {
 	return r
 }
 
+// recordedRedisDBs are the databases of CHATLENS_TEST_REDIS the recording
+// is loaded into, one per test at a time (the rest of chatlens's tests
+// use database 0).
+var recordedRedisDBs = func() chan int {
+	dbs := make(chan int, 3)
+	for db := 13; db <= 15; db++ {
+		dbs <- db
+	}
+	return dbs
+}()
+
 // recordedRedis loads redis_keys.json into a Redis (CHATLENS_TEST_REDIS's,
 // in a database of its own that is emptied first, else an in-process one)
 // and returns the --redis value that reaches it. TTLs are left out: the
@@ -82,9 +93,15 @@ func recordedRedis(t *testing.T, dir string) string {
 	if err != nil {
 		t.Fatalf("redis_keys.json: %v", err)
 	}
-	addr, db := os.Getenv("CHATLENS_TEST_REDIS"), 13
+	addr, db := os.Getenv("CHATLENS_TEST_REDIS"), 0
 	if addr == "" {
-		addr, db = miniredis.RunT(t).Addr(), 0
+		addr = miniredis.RunT(t).Addr()
+	} else {
+		// The recording's keys have no prefix: a test holds a database
+		// of its own until it ends, so parallel tests never flush each
+		// other's.
+		db = <-recordedRedisDBs
+		t.Cleanup(func() { recordedRedisDBs <- db })
 	}
 	rdb := redis.NewClient(&redis.Options{Addr: addr, DB: db, Protocol: 2, DisableIdentity: true})
 	t.Cleanup(func() { rdb.FlushDB(context.Background()); _ = rdb.Close() })
@@ -380,12 +397,14 @@ func checkNotifications(t *testing.T, dir string, r recordedStore, user string) 
 }
 
 func TestRecordedPullsOnTheEmbeddedStore(t *testing.T) {
+	t.Parallel()
 	dir := recording(t)
 	data := filepath.Join(t.TempDir(), "recorded.db")
 	holdsToRecording(t, dir, importRecording(t, dir, []string{"--data", data}))
 }
 
 func TestRecordedPullsWithRedis(t *testing.T) {
+	t.Parallel()
 	dir := recording(t)
 	data := filepath.Join(t.TempDir(), "recorded.db")
 	r := importRecording(t, dir, []string{"--data", data})
@@ -397,6 +416,7 @@ func TestRecordedPullsWithRedis(t *testing.T) {
 // MongoDB of CHATLENS_TEST_MONGO_URI. Its reads are the plain finds
 // FerretDB answers, so all of the recording is checked there too.
 func TestRecordedPullsOnMongoDB(t *testing.T) {
+	t.Parallel()
 	dir := recording(t)
 	uri, _ := mongotest.URI(t)
 	r := importRecording(t, dir, []string{"--mongo-uri", uri, "--db", mongotest.Database(t, uri)})

@@ -51,6 +51,7 @@ func sentBy(slot map[string]any) string {
 // type; the recording's own sg_g1 shows it for u3's mark of 1..30), and
 // the read seq raised.
 func TestReadInAGroupSetsIsReadAsTheServerDoes(t *testing.T) {
+	t.Parallel()
 	dir := recording(t)
 	r := importRecording(t, dir, []string{"--data", filepath.Join(t.TempDir(), "recorded.db")})
 	recorded := storedSlots(t, r, "sg_g1")
@@ -80,6 +81,7 @@ func TestReadInAGroupSetsIsReadAsTheServerDoes(t *testing.T) {
 // revoke of their own message by a member who left (revoke.go:
 // GetGroupMemberInfoMap fails for a caller outside the group, 1002).
 func TestRecordedRefusals(t *testing.T) {
+	t.Parallel()
 	dir := recording(t)
 	r := importRecording(t, dir, []string{"--data", filepath.Join(t.TempDir(), "recorded.db")})
 	before := storedSlots(t, r, "sg_g1")
@@ -118,6 +120,7 @@ func TestRecordedRefusals(t *testing.T) {
 // by imAdmin with role 0 and user.nickname "superAdmin". chatlens refused
 // it: imAdmin is no member of g1.
 func TestAppAdminRevokesAsThemselves(t *testing.T) {
+	t.Parallel()
 	dir := recording(t)
 	r := importRecording(t, dir, []string{"--data", filepath.Join(t.TempDir(), "recorded.db")})
 	recordedRevoke := storedSlots(t, r, "sg_g1")[22]["revoke"].(map[string]any)
@@ -148,6 +151,7 @@ func TestAppAdminRevokesAsThemselves(t *testing.T) {
 // ends the window, as MALLOC_SEQ's CURR does for the server
 // (has_read_u1.json: si_u1_u2 maxSeq 120). chatlens ended it at 119.
 func TestPhysicallyDeletedNewestStillEndsTheWindow(t *testing.T) {
+	t.Parallel()
 	src := recording(t)
 	dir := t.TempDir()
 	for _, coll := range recordedCollections {

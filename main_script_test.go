@@ -24,6 +24,7 @@ import (
 //	exits N cmd args...  runs cmd and wants exit code N (stdout and stderr are kept for the checks after it)
 //	errline              wants stderr to be exactly one line, with one "chatlens: " prefix
 func TestScript(t *testing.T) {
+	t.Parallel()
 	recorded := recordingtest.Dir(t, recordingtest.OpenIM)
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",

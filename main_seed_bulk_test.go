@@ -20,6 +20,7 @@ import (
 // The documents of many conversations go a few requests at a time, and
 // the seed says how many it sent; --stats counts the same.
 func TestSeedIntoMongoDBSendsFewRequests(t *testing.T) {
+	t.Parallel()
 	uri, real := mongotest.URI(t)
 	skipSlowBulk(t, real)
 	args := []string{"seed", "--mongo-uri", uri, "--db", mongotest.Database(t, uri), "--audit-log", t.TempDir() + "/audit.log",
@@ -45,6 +46,7 @@ func TestSeedIntoMongoDBSendsFewRequests(t *testing.T) {
 // long group (several flushes) leaves no seq above its seq document: each
 // flush raises the seq documents before it sends a bucket.
 func TestKilledBulkSeedLeavesNoSeqAboveTheSeqDocument(t *testing.T) {
+	t.Parallel()
 	uri, real := mongotest.URI(t)
 	skipSlowBulk(t, real)
 	db := mongotest.Database(t, uri)

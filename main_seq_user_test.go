@@ -67,6 +67,7 @@ func clearedGroup(t *testing.T) sandbox {
 // has two documents and which one the server reads; check lists them and
 // deletes neither.
 func TestDuplicateSeqUserIsReadAsTheServerReadsIt(t *testing.T) {
+	t.Parallel()
 	s := clearedGroup(t)
 	res := s.chatlens(t, "dump", "--conversation", "sg_dg1", "--as", "dpb", "--format", "json", "--explain")
 	if res.code != 0 {

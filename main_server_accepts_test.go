@@ -62,6 +62,7 @@ func clearedSingleChat(t *testing.T) sandbox {
 // through the API, does to the store what the server does, and says what
 // it did to each of those seqs.
 func TestWritesTheServerAccepts(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"storage", "api"} {
 		t.Run(mode, func(t *testing.T) {
 			s := clearedSingleChat(t)

@@ -173,6 +173,7 @@ func runProcess(t *testing.T, s sandbox, args ...string) result {
 // open, and the UI, reading the conversation afterwards, shows the revoke
 // the other process made.
 func TestOpenUISharesTheStore(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	cid := demo.ShowcaseSingleID
 	st := s.stored(t)

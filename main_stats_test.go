@@ -43,6 +43,7 @@ var readingCommands = [][]string{
 // seqs reads less than the export of the whole conversation (the slots it
 // prints, through the slot index).
 func TestReadingCommandsPrintStats(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	embedded := func(args ...string) result { return s.chatlens(t, args...) }
 	uri, _ := mongotest.URI(t)

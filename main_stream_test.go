@@ -53,6 +53,7 @@ func writeBucketFile(t *testing.T, path string, mib int) {
 // memory stays flat whatever the file's size; Ctrl-C or SIGTERM stops it
 // before the next line, and what it says was stored is what the store holds.
 func TestImportIsStreamedAndStopsOnSignals(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("needs /proc to read the peak memory")
 	}

@@ -266,6 +266,7 @@ func openIMHoleTimes(slots map[int64]bucket.StoredSlot, from, to int64) map[int6
 // TestDumpFollowsOpenIMRules dumps the showcase single and group chat as every
 // participant and checks each object against the stored slot.
 func TestDumpFollowsOpenIMRules(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	for _, cid := range []string{demo.ShowcaseSingleID, demo.ShowcaseGroupID} {
 		owners := map[string]bool{}
@@ -415,6 +416,7 @@ func plainSeq(t *testing.T, st *store.Store, cid, sender string, after int64, un
 }
 
 func TestConversationsJSON(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	for _, user := range []string{"alice", "lucas"} {
 		out := s.mustRun(t, "conversations", "--as", user, "--format", "json")
@@ -447,6 +449,7 @@ func TestConversationsJSON(t *testing.T) {
 }
 
 func TestDumpTextIsReadableAndSafe(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	r := s.chatlens(t, "dump", "--conversation", demo.ShowcaseSingleID, "--as", "alice", "--to", "30", "--stats")
 	if r.code != 0 {
@@ -484,6 +487,7 @@ func TestFirstRunSeedsTheDemo(t *testing.T) {
 // MongoDB-wire server, or the real MongoDB of CHATLENS_TEST_MONGO_URI.
 // The dataset stays a few buckets: the wire server scans on every read.
 func TestAgainstMongoDB(t *testing.T) {
+	t.Parallel()
 	uri, _ := mongotest.URI(t)
 	db := mongotest.Database(t, uri)
 	audit := filepath.Join(t.TempDir(), "audit.log")
@@ -516,6 +520,7 @@ func TestAgainstMongoDB(t *testing.T) {
 // so in --json; a size of 0, or one whose bucket of the largest generated
 // messages could pass MongoDB's 16 MiB, is bad usage naming the bound.
 func TestBenchBucketSize(t *testing.T) {
+	t.Parallel()
 	var out, errs bytes.Buffer
 	code := runArgs([]string{"bench", "--messages", "300", "--bucket-size", "1000", "--no-sync", "--json"}, &out, &errs)
 	if code != 0 {
@@ -603,6 +608,7 @@ func wantInert(t *testing.T, what, out string) {
 }
 
 func TestDumpNeverPrintsHostileContentRaw(t *testing.T) {
+	t.Parallel()
 	s := hostileSandbox(t)
 	text := s.mustRun(t, "dump", "--conversation", hostileCid, "--as", "alice", "--format", "text")
 	wantInert(t, "dump --format text", text)
@@ -641,6 +647,7 @@ func TestDumpNeverPrintsHostileContentRaw(t *testing.T) {
 // and never prints the revoked original; a quote of a message deleted for
 // the viewer or visible far back shows its text, as OpenIM returns it.
 func TestDumpTreatsFarQuotes(t *testing.T) {
+	t.Parallel()
 	const cid = "si_alice_bob"
 	s := empty(t)
 	b := testkit.Open(t, s.data, embedded.Options{NoSync: true})
@@ -732,6 +739,7 @@ func TestDumpTreatsFarQuotes(t *testing.T) {
 // delete of a hole the server accepts: TestWritesTheServerAccepts): exit
 // 1, one line naming the seqs, and the store unchanged.
 func TestScriptedWritesCheckTheirTargets(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	cid := demo.ShowcaseSingleID
 	st := s.stored(t)
@@ -812,6 +820,7 @@ func demoProgress(t *testing.T, s sandbox) (demo.Progress, bool) {
 }
 
 func TestInterruptedSeedCommandFails(t *testing.T) {
+	t.Parallel()
 	s := empty(t)
 	r := interruptedFirstRun(t, s, "seed", "--conversations", "2", "--messages", "60", "--long", "3000", "--force")
 	if r.code == 0 || !strings.Contains(r.stderr, "interrupted") || strings.Contains(r.stderr, "seeded") {
@@ -864,6 +873,7 @@ func TestInterruptedFirstRunIsSeededAgain(t *testing.T) {
 // A store whose data was imported has no demo marker: however partial it
 // looks, it is the user's and is used as it is.
 func TestImportedStoreIsNeverReseeded(t *testing.T) {
+	t.Parallel()
 	src, dst := seeded(t), empty(t)
 	dst.mustRunIn(t, src.mustRun(t, "export", "--conversation", demo.ShowcaseSingleID), "import", "-", "--collection", bucket.CollMsg)
 	before := dst.mustRun(t, "export", "--collection", bucket.CollMsg)
@@ -883,6 +893,7 @@ func TestImportedStoreIsNeverReseeded(t *testing.T) {
 // errorLine keeps one "chatlens: " prefix however many the error carries
 // (the scripts check the lines the commands print).
 func TestErrorLineKeepsOnePrefix(t *testing.T) {
+	t.Parallel()
 	if got := errorLine(errors.New("chatlens: chatlens:  boom")); got != "chatlens: boom" {
 		t.Errorf("errorLine = %q", got)
 	}
@@ -893,6 +904,7 @@ func TestErrorLineKeepsOnePrefix(t *testing.T) {
 // {seq, status 4, sendTime} with the send time of the newest stored message
 // before it, found below the range and past buckets not stored at all.
 func TestDumpHolesCarryThePreviousSendTime(t *testing.T) {
+	t.Parallel()
 	const cid = "si_alice_bob"
 	s := empty(t)
 	b := testkit.Open(t, s.data, embedded.Options{NoSync: true})

@@ -10,6 +10,7 @@ import (
 // real with nothing to see: "no such conversation / user" with the nearest
 // stored name, exit 1, one line.
 func TestTyposInIDsSayNoSuchConversationOrUser(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	for _, c := range []struct {
 		args []string

@@ -45,6 +45,7 @@ func (s sandbox) storeDocs(t *testing.T, coll string, docs ...any) {
 // and nothing written; --admin acts as an app admin: allowed, role 0,
 // audited as admin.
 func TestRevokeFollowsOpenIMPermissions(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	chat, group := demo.ShowcaseSingleID, demo.ShowcaseGroupID
 	st := s.stored(t)
@@ -104,6 +105,7 @@ func TestRevokeFollowsOpenIMPermissions(t *testing.T) {
 // GetMsgBySeqsRange). dump starts at 21 whatever --from says, unread counts
 // nothing before 21, and a revoke of seq 5 is "msg not found".
 func TestPullWindowInTheCommands(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	chat := demo.ShowcaseSingleID
 	s.storeDocs(t, bucket.CollSeqUser, bson.D{{Key: "user_id", Value: "alice"}, {Key: "conversation_id", Value: chat},
@@ -144,6 +146,7 @@ func TestPullWindowInTheCommands(t *testing.T) {
 // refused) and reads alike; a user the store knows who is not a member of
 // a private chat is told why they are shown nothing.
 func TestUnknownUsers(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	chat := demo.ShowcaseSingleID
 	for _, by := range []string{"nobody", "ali\x1b[31mce\nINJECT"} {
@@ -180,6 +183,7 @@ func TestUnknownUsers(t *testing.T) {
 // act on. chatlens writes the storage only, and on a MongoDB deployment
 // each command says so on stderr; the embedded store (no devices) does not.
 func TestMongoWritesNoteTheMissingNotification(t *testing.T) {
+	t.Parallel()
 	uri, _ := mongotest.URI(t)
 	db := mongotest.Database(t, uri)
 	audit := filepath.Join(t.TempDir(), "audit.log")

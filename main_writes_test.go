@@ -18,6 +18,7 @@ import (
 // A seq list ending at the top of int64 once looped forever: it is bad
 // usage, refused before the store is opened.
 func TestSeqPastTheLastBucketIsAUsageError(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	for _, seq := range []string{"9223372036854775807", "9223372036854775000-9223372036854775807"} {
 		r := s.chatlens(t, "revoke", "--conversation", demo.ShowcaseSingleID, "--seq", seq, "--by", "alice")
@@ -32,6 +33,7 @@ func TestSeqPastTheLastBucketIsAUsageError(t *testing.T) {
 // refused by its target check ("no message there", "already revoked")
 // leaves a "refused" line naming the seqs and why.
 func TestRefusedWritesAreAudited(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	cid := demo.ShowcaseSingleID
 	r := s.chatlens(t, "revoke", "--conversation", cid, "--seq", "5000,5001", "--by", "alice")
@@ -64,6 +66,7 @@ func auditEntries(t *testing.T, s sandbox) []store.AuditEntry {
 // the run without buckets as one row; JSON still prints one hole per seq
 // of the range asked for, as OpenIM's pull does.
 func TestDumpOfAFarBucketPrintsOneRowForTheRunBetween(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	const cid, far = "sg_far", 1_000_000_001
 	b := testkit.Open(t, s.data, embedded.Options{NoSync: true})
@@ -99,6 +102,7 @@ func TestDumpOfAFarBucketPrintsOneRowForTheRunBetween(t *testing.T) {
 // check names a bucket standing far past the others, and a doc_id whose
 // seqs would overflow (":92233720368547758" once printed negative seqs).
 func TestCheckReportsFarAndOverflowingBuckets(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	b := testkit.Open(t, s.data, embedded.Options{NoSync: true})
 	st := store.New(b, store.Options{})
@@ -130,6 +134,7 @@ func TestCheckReportsFarAndOverflowingBuckets(t *testing.T) {
 // seqs of 2 buckets stay within a handful of round trips, the target
 // checks' reads included.
 func TestWriteStatsShowOneRoundTripPerBucket(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	r := s.chatlens(t, "read", "--conversation", demo.ShowcaseSingleID, "--seq", "1-123", "--by", "alice", "--stats")
 	if r.code != 0 {

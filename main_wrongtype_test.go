@@ -18,6 +18,7 @@ import (
 // prints nothing and says why in one line naming the key; without Redis
 // dump shows dpa the messages.
 func TestStringSeqUserMinDumpsNothing(t *testing.T) {
+	t.Parallel()
 	s := clearedGroup(t)
 	addr := os.Getenv("CHATLENS_TEST_REDIS")
 	if addr == "" {

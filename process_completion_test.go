@@ -19,6 +19,7 @@ import (
 // would, and TAB is pressed after the start of a hostile word. The word is
 // offered as data, quoted for the command line, and nothing runs.
 func TestTabNeverRunsStoredCode(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed (.ci/run installs it)")
 	}

@@ -22,6 +22,7 @@ func firstRunEnv(t *testing.T) (env []string, data, audit string) {
 }
 
 func TestFirstRunSeedIsAudited(t *testing.T) {
+	t.Parallel()
 	seededAndAudited := func(t *testing.T, out, data, audit string) {
 		t.Helper()
 		if !strings.Contains(out, "chatlens: seeded ") {
@@ -96,6 +97,7 @@ func TestFirstRunSeedIsAudited(t *testing.T) {
 // needs a terminal and which commands serve scripts, as bad usage, and
 // creates nothing.
 func TestUIWithoutTerminal(t *testing.T) {
+	t.Parallel()
 	env, data, _ := firstRunEnv(t)
 	cmd := exec.Command(chatlensBinary(t), "--as", "alice")
 	cmd.Env = append(cmd.Environ(), env...)

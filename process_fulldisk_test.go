@@ -22,6 +22,7 @@ import (
 // counted them. A write counts once its commit is made; what the seed says
 // it stored is what export and check find.
 func TestSeedOnAFullDiskSaysWhatItStored(t *testing.T) {
+	t.Parallel()
 	if os.Geteuid() != 0 {
 		t.Skip("mounting a small tmpfs (a disk of a fixed size) needs root; CI runs as root")
 	}

@@ -28,6 +28,7 @@ func wantNotStarted(t *testing.T, path, action, why string) {
 }
 
 func TestWritesThatCannotStartAreAudited(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	users := filepath.Join(dir, "users.json")
 	if err := os.WriteFile(users, []byte(`{"user_id":"u1"}`+"\n"), 0o600); err != nil {

@@ -67,6 +67,7 @@ func checkSummary(t *testing.T, data string) (messages, problems int, report str
 // done. It says how many messages it stored, and where, in one bounded
 // line, and check counts the same; the audit log says so too.
 func TestInterruptedSeedSaysWhatItStored(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := t.TempDir()
@@ -101,6 +102,7 @@ func TestInterruptedSeedSaysWhatItStored(t *testing.T) {
 // after storing tens of thousands of documents: each writes its intent
 // before its first write.
 func TestKilledSeedAndImportLeaveTheirIntent(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	users := filepath.Join(dir, "users.json")
 	var b strings.Builder
@@ -136,6 +138,7 @@ func TestKilledSeedAndImportLeaveTheirIntent(t *testing.T) {
 // seed refusing a store that holds documents wrote no audit line: every
 // attempted write is audited, one refused before it starts with why.
 func TestRefusedSeedIsAudited(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	data := filepath.Join(dir, "x.db")
 	small := []string{"--conversations", "1", "--messages", "20", "--long", "0"}
@@ -162,6 +165,7 @@ func TestRefusedSeedIsAudited(t *testing.T) {
 // first, as OpenIM's allocator reserves a block of seqs before using them,
 // so wherever the kill lands no message is above max_seq.
 func TestKilledSeedLeavesNoSeqAboveTheSeqDocument(t *testing.T) {
+	t.Parallel()
 	// bbolt grows the file in steps: each size is a later moment.
 	for _, at := range []int64{1 << 20, 16 << 20, 32 << 20, 48 << 20} {
 		t.Run(fmt.Sprintf("%dMiB", at>>20), func(t *testing.T) {

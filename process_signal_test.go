@@ -18,6 +18,7 @@ import (
 // stopped it. The config is a named pipe the test writes, so the signal
 // lands while it is being read, however fast the parse is.
 func TestSignalWhileTheConfigIsReadEndsTheRunNonZero(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	home := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(home, "chatlens"), 0o700); err != nil {

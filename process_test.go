@@ -161,6 +161,7 @@ func fileSize(path string) int64 {
 // "store is damaged" and exit 1: not a SIGBUS, a panic and a stack trace
 // with the bad-usage code.
 func TestDamagedStoreIsOneLine(t *testing.T) {
+	t.Parallel()
 	whole, err := os.ReadFile(template)
 	if err != nil {
 		t.Fatal(err)
@@ -199,6 +200,7 @@ func TestDamagedStoreIsOneLine(t *testing.T) {
 // seed of a huge dataset writes as it plans, so its memory stays flat, and
 // Ctrl-C or SIGTERM stops it between batches.
 func TestSeedIsStreamedAndStopsOnSignals(t *testing.T) {
+	t.Parallel()
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		t.Skip("needs /proc to read the peak memory")
 	}
@@ -233,6 +235,7 @@ func TestSeedIsStreamedAndStopsOnSignals(t *testing.T) {
 
 // bench removes its scratch files when stopped by Ctrl-C or SIGTERM.
 func TestBenchRemovesScratchFilesOnSignals(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			tmp := t.TempDir()
@@ -263,6 +266,7 @@ func TestBenchRemovesScratchFilesOnSignals(t *testing.T) {
 // A bench killed outright (SIGKILL cannot be caught) leaves its scratch
 // files; the next bench removes them.
 func TestNextBenchRemovesScratchFilesOfAKilledOne(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	env := []string{"TMPDIR=" + tmp}
 	p := startChatlens(t, env, "bench", "--messages", "300000", "--no-sync")

@@ -14,6 +14,7 @@ import (
 // the next read. It says what the command line says of such a file, and
 // stays usable: q quits it.
 func TestUISaysTheStoreIsCutShortAndStaysUsable(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	term, ui := startUI(t, s, "alice", "Bob")
 	from := term.drawn()

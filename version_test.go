@@ -9,6 +9,7 @@ import (
 // `go install ...@version`, the VCS revision of a build from a checkout,
 // and says so when there is neither.
 func TestVersionLine(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		info debug.BuildInfo
 		want string

@@ -268,6 +268,7 @@ func genCompareKey(t *rapid.T, c conv, i int) Key {
 }
 
 func TestCompareKeysLandWhereSinglePressesLand(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		c := withDeletes(t, genConvFar(t, []int64{0, 0, 30}))
 		const page, keep = 7, 2

@@ -11,6 +11,7 @@ import (
 // why; ] then says it again rather than "see every seq alike", and a retry
 // scans again, after which ] reaches the difference.
 func TestScanThatFailsSaysSoAndRetries(t *testing.T) {
+	t.Parallel()
 	b := &bucket.Bucket{Cid: "sg_x", Index: 0, DocID: bucket.DocID("sg_x", 0)}
 	for i := range b.Slots {
 		s := &b.Slots[i]

@@ -12,6 +12,7 @@ import (
 // once it says it may, is the nearest of all hits (a tie to the older),
 // and n (older) and N (newer) step as they would over all the hits.
 func TestSearchLandsOnTheNearestHit(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		end := rapid.Int64Range(1, 500).Draw(t, "end")
 		all := slices.Compact(slices.Sorted(slices.Values(rapid.SliceOfN(rapid.Int64Range(1, end), 0, 12).Draw(t, "hits"))))

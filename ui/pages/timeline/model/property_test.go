@@ -315,6 +315,7 @@ func genKey(t *rapid.T, c conv, i int) Key {
 }
 
 func TestKeysLandWhereSinglePressesLand(t *testing.T) {
+	t.Parallel()
 	rapid.Check(t, func(t *rapid.T) {
 		c := genConv(t)
 		const page, keep = 7, 2
