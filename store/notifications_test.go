@@ -11,11 +11,9 @@ import (
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/recordingtest"
 	"github.com/chatlens/chatlens/store/testkit"
-	"github.com/chatlens/chatlens/store/transfer"
 )
 
 // recordedNotifications is, for each recorded user, the n_* conversations
@@ -50,33 +48,13 @@ func recordedNotifications(t *testing.T, user string) map[string][3]int64 {
 	return out
 }
 
-// recordedStore is an embedded store holding the collections of the
-// recorded run of OpenIM Server.
-func recordedStore(t *testing.T) *store.Store {
-	t.Helper()
-	dir := recordingtest.Dir(t, recordingtest.OpenIM)
-	b := testkit.TempBackend(t)
-	for _, coll := range bucket.Collections {
-		f, err := os.Open(filepath.Join(dir, coll+".json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = transfer.Import(t.Context(), b, coll, f, store.RawUpsert, transfer.Hooks{})
-		f.Close()
-		if err != nil {
-			t.Fatalf("import %s: %v", coll, err)
-		}
-	}
-	return store.New(b, store.Options{})
-}
-
 // TestNotificationConversationsAreThoseThePullGives: each recorded user's
 // notification conversations are the n_* ones the server pulled them
 // (sync_msg.go GetMaxSeq: those of their conversations, n_g1 and n_u1_u2,
 // and their own n_<u>_<u> when it holds anything), each window the seqs
 // the pull gave, its newest message the last one pulled.
 func TestNotificationConversationsAreThoseThePullGives(t *testing.T) {
-	st := recordedStore(t)
+	st := recordingtest.Store(t)
 	for _, user := range []string{"u1", "u2", "u3", "u4", "u5", "u6"} {
 		want := recordedNotifications(t, user)
 		got, err := st.NotificationsOf(t.Context(), user)
@@ -116,7 +94,7 @@ func TestNotificationConversationsAreThoseThePullGives(t *testing.T) {
 // user's window of a notification conversation (controller/msg.go
 // GetMsgBySeqs), and seq_user.min_seq starts it.
 func TestNotificationWindowsAreCappedBySeqUser(t *testing.T) {
-	st := recordedStore(t)
+	st := recordingtest.Store(t)
 	testkit.Insert(t, st.Backend(), bucket.CollSeqUser, bson.D{{Key: "user_id", Value: "u4"}, {Key: "conversation_id", Value: "n_g1"},
 		{Key: "min_seq", Value: int64(3)}, {Key: "max_seq", Value: int64(9)}, {Key: "read_seq", Value: int64(0)}})
 	got, err := st.NotificationsOf(t.Context(), "u4")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/recordingtest"
 )
 
 // toldWords are the inspector's lines of cid's seq as viewer sees them.
@@ -35,7 +36,7 @@ func toldWords(t *testing.T, st *store.Store, viewer, cid string, seq int64) []s
 // seq 199 was sent without IsSyncSelf (api-calls.jsonl), so the server
 // told no one; a storage-level revoke tells no one either.
 func TestToldLinksAWriteToItsNotification(t *testing.T) {
-	st := recordedStore(t)
+	st := recordingtest.Store(t)
 	for _, c := range []struct {
 		viewer, cid string
 		seq         int64
@@ -64,7 +65,7 @@ func TestToldLinksAWriteToItsNotification(t *testing.T) {
 // kept; a second look reads no bucket of it, and a notification that
 // arrives later is read, alone.
 func TestToldReadsANotificationConversationOnce(t *testing.T) {
-	st := recordedStore(t)
+	st := recordingtest.Store(t)
 	cost := func(seq int64) (int64, []string) {
 		before := st.Stats().RoundTrips
 		words := toldWords(t, st, "u3", "sg_g1", seq)
@@ -96,7 +97,7 @@ func TestToldReadsANotificationConversationOnce(t *testing.T) {
 // the revoker and came after it does. A 2102 or 2200 must name the user
 // and list the seq.
 func TestToldMatchesTheNotificationsOwnRecord(t *testing.T) {
-	st := recordedStore(t)
+	st := recordingtest.Store(t)
 	const at = int64(1796133236000)
 	const twoYears = int64(2 * 365 * 24 * 3600 * 1000)
 	tip := func(revoker string, seq int64) string {

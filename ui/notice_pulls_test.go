@@ -1,37 +1,12 @@
 package ui
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/recordingtest"
-	"github.com/chatlens/chatlens/store/testkit"
-	"github.com/chatlens/chatlens/store/transfer"
 )
-
-// recordedUIStore is an embedded store holding the recorded run of the
-// OpenIM server.
-func recordedUIStore(t *testing.T) *store.Store {
-	t.Helper()
-	dir := recordingtest.Dir(t, recordingtest.OpenIM)
-	b := testkit.TempBackend(t)
-	for _, coll := range bucket.Collections {
-		f, err := os.Open(filepath.Join(dir, coll+".json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = transfer.Import(t.Context(), b, coll, f, store.RawUpsert, transfer.Hooks{})
-		f.Close()
-		if err != nil {
-			t.Fatalf("import %s: %v", coll, err)
-		}
-	}
-	return store.New(b, store.Options{})
-}
 
 // TestNotificationInspectorSaysWhoPulledIt: on the recorded run, the
 // inspector of n_g1 seq 8 (the notice of u1's revoke of sg_g1 seq 27) said
@@ -39,7 +14,7 @@ func recordedUIStore(t *testing.T) *store.Store {
 // notification conversation has no read seqs. It now says whose pulls
 // hold it, by the rule of that line: u5's window of n_g1 ends before it.
 func TestNotificationInspectorSaysWhoPulledIt(t *testing.T) {
-	st := recordedUIStore(t)
+	st := recordingtest.Store(t)
 	// u5's window of n_g1 ends at seq 5 (seq_user.max_seq): not pulled seq 8.
 	insertRaw(t, st, bucket.CollSeqUser, bucket.SeqUser{UserID: "u5", ConversationID: "n_g1", MaxSeq: 5})
 	opts, _ := testOptions(t, "u3")
