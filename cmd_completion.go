@@ -163,8 +163,8 @@ func (m completions) argValues(cmd string) (values []string, files, ok bool) {
 }
 
 // Every candidate, from the code or from the store, reaches bash as data:
-// compgen -W would expand $(…) and backticks in it and run them, so the
-// scripts never hand it one. _chatlens_offer compares each candidate with
+// compgen's word-list option expands $(…) and backticks in what it is
+// given and runs them, so the script never uses it. _chatlens_offer compares each candidate with
 // the word typed and puts it in COMPREPLY quoted for the command line.
 func (m completions) bash(w io.Writer) error {
 	var b strings.Builder

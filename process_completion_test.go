@@ -13,7 +13,7 @@ import (
 )
 
 // Pressing TAB ran shell code held in the store or the config: bash's
-// completion handed stored IDs and context names to compgen -W, which
+// completion handed stored IDs and context names to compgen's word list, which
 // expands $(…) and backticks in them. Each shell here runs for real in a
 // terminal (tmux draws it), with the completion script sourced as its user
 // would, and TAB is pressed after the start of a hostile word. The word is
