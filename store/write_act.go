@@ -145,9 +145,8 @@ func (pl planner) planRevoke(ctx context.Context, req WriteRequest, user *bucket
 	return p, nil
 }
 
-// judge applies openimrules.RevokeRule to one stored message; "" when allowed.
-func (p *revokePlan) judge(st bucket.StoredSlot) string {
-	msg := st.Slot.Msg
+// decide is openimrules.RevokeRule's answer for one stored message.
+func (p *revokePlan) decide(msg *bucket.MsgData) openimrules.RevokeDecision {
 	who := openimrules.Revoker{UserID: p.req.By, Admin: p.req.Admin, MembersKnown: len(p.members) > 0}
 	if p.user != nil {
 		who.AppMangerLevel = p.user.AppMangerLevel
@@ -159,7 +158,35 @@ func (p *revokePlan) judge(st bucket.StoredSlot) string {
 	if m, ok := p.members[msg.SendID]; ok {
 		sender = &m
 	}
-	d := openimrules.RevokeRule(msg, who, sender)
+	return openimrules.RevokeRule(msg, who, sender)
+}
+
+// RevokePreview is the revoke rule's answer before a write is asked for.
+type RevokePreview struct {
+	Allowed bool
+	Rule    string // the rule that decided
+	Role    int32  // the role the revoke record would carry
+	Who     string // who may revoke the message, in words
+}
+
+// PreviewRevoke is the revoke rule's answer for by revoking msg in cid,
+// from the members the caller already holds (the UI's dialog, before it
+// asks): the rule Do applies again as it writes.
+func PreviewRevoke(cid string, msg *bucket.MsgData, by string, admin bool, members []Member) RevokePreview {
+	p := &revokePlan{req: WriteRequest{Cid: cid, By: by, Admin: admin}}
+	if IsGroupConversation(cid) && !admin && len(members) > 0 {
+		p.members = map[string]bucket.GroupMember{}
+		for _, m := range members {
+			p.members[m.UserID] = bucket.GroupMember{UserID: m.UserID, RoleLevel: m.RoleLevel}
+		}
+	}
+	d := p.decide(msg)
+	return RevokePreview{Allowed: d.Allowed, Rule: d.Rule, Role: d.Role, Who: openimrules.RevokeWho(msg)}
+}
+
+// judge applies openimrules.RevokeRule to one stored message; "" when allowed.
+func (p *revokePlan) judge(st bucket.StoredSlot) string {
+	d := p.decide(st.Slot.Msg)
 	if !d.Allowed {
 		return p.req.By + " may not revoke: " + d.Rule
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
-	"github.com/chatlens/chatlens/store/openimrules"
 
 	"github.com/chatlens/chatlens/ui/components/confirm"
 )
@@ -145,7 +144,7 @@ func (m *Model) withRefusals(cmd tea.Cmd) tea.Cmd {
 }
 
 // revokeDialog says, before asking, who may revoke seq and whether viewer
-// may, by openimrules.RevokeRule (the rule the store applies when it writes); a
+// may, by store.PreviewRevoke (the rule the store applies when it writes); a
 // viewer who may not gets the reason and nothing to confirm. run is a
 // placeholder the caller replaces when the viewer may.
 func (m *Model) revokeDialog(seq int64, viewer, summary string) confirm.Dialog {
@@ -156,25 +155,15 @@ func (m *Model) revokeDialog(seq int64, viewer, summary string) confirm.Dialog {
 		return confirm.Dialog{Title: "Revoke for everyone?", Lines: lines, Run: func() tea.Msg { return nil }}
 	}
 	msg := st.Slot.Msg
-	who := openimrules.Revoker{UserID: viewer, Admin: m.e.Admin || m.e.Store.IsIMAdmin(viewer)}
-	var sender *bucket.GroupMember
-	for _, mb := range t.Members() {
-		gm := &bucket.GroupMember{UserID: mb.UserID, RoleLevel: mb.RoleLevel}
-		if mb.UserID == viewer && store.IsGroupConversation(t.ID()) {
-			who.Member = gm
-		}
-		if mb.UserID == msg.SendID && store.IsGroupConversation(t.ID()) {
-			sender = gm
-		}
-	}
-	d := openimrules.RevokeRule(msg, who, sender)
-	lines = append(lines, openimrules.RevokeWho(msg))
+	admin := m.e.Admin || m.e.Store.IsIMAdmin(viewer)
+	d := store.PreviewRevoke(t.ID(), msg, viewer, admin, t.Members())
+	lines = append(lines, d.Who)
 	if !d.Allowed {
 		lines = append(lines, viewer+" may not revoke it: "+d.Rule)
 		return confirm.Dialog{Title: "Revoke refused", Lines: lines, Rule: d.Rule}
 	}
 	role := "role " + bucket.RoleName(d.Role)
-	if msg.SessionType == bucket.SessionSingle && !who.Admin { // an app admin's revoke records role 0
+	if msg.SessionType == bucket.SessionSingle && !admin { // an app admin's revoke records role 0
 		role = "role = user.app_manger_level"
 	}
 	lines = append(lines, fmt.Sprintf("%s may: %s; revoked by %s (%s)", viewer, d.Rule, viewer, role))
