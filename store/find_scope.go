@@ -53,7 +53,6 @@ func (s *Store) scanScope(ctx context.Context, field, value string, plan *FindPl
 			return nil, err
 		}
 		if len(batch) > 0 {
-			s.trip()
 			got, err := s.backend.FindMsgDocIDsIn(ctx, batch, field, value)
 			if err != nil {
 				return nil, err
@@ -105,7 +104,6 @@ func (s *Store) scopeConversations(ctx context.Context, f FindScope) ([]string, 
 	case f.Conversation != "":
 		return []string{f.Conversation}, nil
 	case f.As != "":
-		s.trip()
 		convs, err := s.backend.Conversations(ctx, f.As)
 		if err != nil {
 			return nil, err
@@ -127,7 +125,6 @@ func (s *Store) scopeBucketRanges(ctx context.Context, cids []string) ([]scopeBu
 	if len(cids) == 0 {
 		return nil, nil
 	}
-	s.trip()
 	recs, err := s.backend.SeqRecords(ctx, cids)
 	if err != nil {
 		return nil, err
@@ -156,7 +153,6 @@ func (s *Store) scopeBucketRanges(ctx context.Context, cids []string) ([]scopeBu
 // storedBucketIndexes are cid's stored bucket indexes, newest first, from
 // the doc_id index alone.
 func (s *Store) storedBucketIndexes(ctx context.Context, cid string) ([]int64, error) {
-	s.trip()
 	ids, err := s.backend.BucketIDs(ctx, cid)
 	if err != nil {
 		return nil, err
@@ -236,7 +232,6 @@ func (s *Store) firstSendTimes(ctx context.Context, ids []string) (map[string]in
 	for i, id := range ids {
 		ranges[i] = SlotRange{DocID: id, First: 0, N: 1}
 	}
-	s.trip()
 	reads, err := s.backend.FindSlotRanges(ctx, ranges)
 	if err != nil {
 		return nil, err

@@ -85,7 +85,6 @@ func (s *Store) tailsAt(ctx context.Context, ends map[string]int64) (map[string]
 	for i, cid := range cids {
 		ids[i] = bucket.DocIDForSeq(cid, ends[cid])
 	}
-	s.trip()
 	reads, err := s.backend.FindNewestSlots(ctx, ids)
 	if err != nil {
 		return nil, err

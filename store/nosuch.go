@@ -94,15 +94,12 @@ func (s *Store) CheckIDs(ctx context.Context, cid, uid string) error {
 // conversationNamed returns nil when a stored document names cid, else
 // the stored conversation IDs nearest to it.
 func (s *Store) conversationNamed(ctx context.Context, cid string) (*nearest, error) {
-	s.trip()
 	if seqs, err := s.backend.SeqRecords(ctx, []string{cid}); err != nil || len(seqs) > 0 {
 		return nil, err
 	}
-	s.trip()
 	if convs, err := s.backend.ConversationsByID(ctx, cid); err != nil || len(convs) > 0 {
 		return nil, err
 	}
-	s.trip()
 	if ids, err := s.backend.BucketIDs(ctx, cid); err != nil || len(ids) > 0 {
 		return nil, err
 	}
@@ -129,11 +126,9 @@ func (s *Store) userNamed(ctx context.Context, uid string) (*nearest, error) {
 	if s.IsIMAdmin(uid) {
 		return nil, nil
 	}
-	s.trip()
 	if users, err := s.backend.Users(ctx, []string{uid}); err != nil || len(users) > 0 {
 		return nil, err
 	}
-	s.trip()
 	if convs, err := s.backend.Conversations(ctx, uid); err != nil || len(convs) > 0 {
 		return nil, err
 	}
@@ -163,7 +158,6 @@ func (s *Store) userNamed(ctx context.Context, uid string) (*nearest, error) {
 // each value to near, and stops at the first that is find ("" finds
 // nothing). holds says coll holds a document.
 func (s *Store) scanNames(ctx context.Context, coll, field, find string, near *nearest) (found, holds bool, err error) {
-	s.trip()
 	err = s.backend.ScanRaw(ctx, coll, "", func(raw bson.Raw) error {
 		holds = true
 		name, ok := raw.Lookup(field).StringValueOK()

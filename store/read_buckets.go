@@ -161,7 +161,6 @@ func (s *Store) readBuckets(ctx context.Context, cid string, indexes []int64, fr
 		ranges[i] = SlotRange{DocID: bucket.DocID(cid, idx), First: first, N: last - first + 1}
 		partly = partly || !ranges[i].Whole()
 	}
-	s.trip()
 	if !partly {
 		ids := make([]string, len(indexes))
 		asked := make(map[string]int64, len(indexes))

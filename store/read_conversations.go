@@ -62,7 +62,6 @@ func (s *Store) ConversationsOf(ctx context.Context, uid string) ([]Conversation
 
 // ConversationList is ConversationsOf read as o says.
 func (s *Store) ConversationList(ctx context.Context, uid string, o ListOptions) ([]ConversationSummary, error) {
-	s.trip()
 	convs, err := s.backend.Conversations(ctx, uid)
 	if err != nil {
 		return nil, err
@@ -159,7 +158,6 @@ func (s *Store) AllConversationIDs(ctx context.Context) ([]string, error) {
 // NextConversationID is the first conversation of the msg collection after
 // the one named (after "" the very first), from the doc_id index alone.
 func (s *Store) NextConversationID(ctx context.Context, after string) (cid string, ok bool, err error) {
-	s.trip()
 	return s.backend.NextConversationID(ctx, after)
 }
 

@@ -82,7 +82,6 @@ func (s *Store) FindMessage(ctx context.Context, field, value string, o FindOpti
 	if field != FieldClientMsgID && field != FieldServerMsgID {
 		return nil, FindPlan{}, fmt.Errorf("find: unknown field %q", field)
 	}
-	s.trip()
 	indexes, err := s.backend.Indexes(ctx)
 	if err != nil {
 		return nil, FindPlan{}, err
@@ -95,7 +94,6 @@ func (s *Store) FindMessage(ctx context.Context, field, value string, o FindOpti
 		if o.Plan != nil {
 			o.Plan(plan)
 		}
-		s.trip()
 		if ids, err = s.backend.FindMsgDocIDs(ctx, "", field, value); err != nil {
 			return nil, plan, err
 		}
@@ -118,13 +116,8 @@ func (s *Store) FindMessage(ctx context.Context, field, value string, o FindOpti
 // cannot, or msg is not sharded): one round trip. Not knowing it stops no
 // find.
 func (s *Store) msgShardKey(ctx context.Context) string {
-	sk, ok := s.backend.(ShardKeyed)
-	if !ok {
-		return ""
-	}
-	s.trip()
-	key, err := sk.MsgShardKey(ctx)
-	if err != nil {
+	key, ok, err := s.backend.MsgShardKey(ctx)
+	if !ok || err != nil {
 		return ""
 	}
 	return key
@@ -156,7 +149,6 @@ func (s *Store) scanFor(ctx context.Context, field, value string, plan *FindPlan
 		if !ok {
 			break
 		}
-		s.trip()
 		bucketIDs, err := s.backend.BucketIDs(ctx, cid)
 		if err != nil {
 			return nil, err
@@ -176,7 +168,6 @@ func (s *Store) scanFor(ctx context.Context, field, value string, plan *FindPlan
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		s.trip()
 		got, err := s.backend.FindMsgDocIDs(ctx, c.id, field, value)
 		if err != nil {
 			return nil, err
@@ -198,7 +189,6 @@ func (s *Store) locate(ctx context.Context, ids []string, field, value string) (
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	s.trip()
 	raws, err := s.backend.FindBuckets(ctx, ids)
 	if err != nil {
 		return nil, err

@@ -155,7 +155,6 @@ func (s *Store) HoleSendTimes(ctx context.Context, w *bucket.Window, from, to in
 // bucket of cid below index, reading the stored buckets newest first,
 // FindBatch at a time, until one holds a message; zeros when none does.
 func (s *Store) newestBefore(ctx context.Context, cid string, index int64) (seq, sendTime int64, err error) {
-	s.trip()
 	ids, err := s.backend.BucketIDs(ctx, cid)
 	if err != nil {
 		return 0, 0, err

@@ -15,7 +15,6 @@ func (s *Store) LatestSeq(ctx context.Context, cid string) (seq int64, from stri
 			return v, "MALLOC_SEQ:" + cid, nil
 		}
 	}
-	s.trip()
 	recs, err := s.backend.SeqRecords(ctx, []string{cid})
 	if err != nil {
 		return 0, "", err

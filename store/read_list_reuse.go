@@ -24,7 +24,6 @@ type ViewerRecords struct {
 // the open conversation read for someone else) uid's window of it, as
 // WindowAt gives it, from the same reads.
 func (s *Store) ReadViewer(ctx context.Context, uid string, at *bucket.Window) (*ViewerRecords, error) {
-	s.trip()
 	convs, err := s.backend.Conversations(ctx, uid)
 	if err != nil {
 		return nil, err

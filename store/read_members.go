@@ -40,7 +40,6 @@ func (s *Store) MembersFor(ctx context.Context, cid, viewer string) ([]Member, e
 		group = a // "n_<groupID>" when group_member knows it
 	}
 	if group != "" {
-		s.trip()
 		gms, err := s.backend.GroupMembers(ctx, group)
 		if err != nil {
 			return nil, err
@@ -157,7 +156,6 @@ func (s *Store) nameMembers(ctx context.Context, members []Member) error {
 
 // UserNames maps user IDs to nicknames from the user collection.
 func (s *Store) UserNames(ctx context.Context, ids []string) (map[string]string, error) {
-	s.trip()
 	users, err := s.backend.Users(ctx, ids)
 	if err != nil {
 		return nil, err
@@ -171,7 +169,6 @@ func (s *Store) UserNames(ctx context.Context, ids []string) (map[string]string,
 
 // GroupNames maps group IDs to names from the group collection.
 func (s *Store) GroupNames(ctx context.Context, ids []string) (map[string]string, error) {
-	s.trip()
 	groups, err := s.backend.Groups(ctx, ids)
 	if err != nil {
 		return nil, err

@@ -60,7 +60,6 @@ func notificationIDs(uid string, chats []string) []string {
 // documents (a bare msg export) derives them from the conversations the
 // list shows uid.
 func (s *Store) NotificationsOf(ctx context.Context, uid string) ([]ConversationSummary, error) {
-	s.trip()
 	convs, err := s.backend.Conversations(ctx, uid)
 	if err != nil {
 		return nil, err
@@ -138,7 +137,6 @@ func (s *Store) withMaxSeq(ctx context.Context, cids []string) ([]string, error)
 			maxes = cached
 		}
 	}
-	s.trip()
 	recs, err := s.backend.SeqRecords(ctx, cids)
 	if err != nil {
 		return nil, err

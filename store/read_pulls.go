@@ -44,7 +44,6 @@ func (s *Store) NoticePulls(ctx context.Context, base bucket.Window, members []M
 		if err != nil {
 			return nil, err
 		}
-		s.trip()
 		convs, err := s.backend.Conversations(ctx, m.UserID)
 		if err != nil {
 			return nil, err

@@ -40,7 +40,6 @@ func (s *Store) rangedSlots(ctx context.Context, cid string, seqs []int64, over 
 			lo, hi := slotSpan(groups[idx])
 			ranges[i] = SlotRange{DocID: bucket.DocID(cid, idx), First: lo, N: hi - lo + 1}
 		}
-		s.trip()
 		read, err := s.backend.FindSlotRanges(ctx, ranges)
 		if err != nil {
 			return nil, err

@@ -32,7 +32,6 @@ func (s *Store) Readers(ctx context.Context, cid string, members []Member) ([]Re
 		cached, err = s.cache.ReadSeqsOf(ctx, cid, uids)
 		s.cacheResult(err)
 	}
-	s.trip()
 	docs, err := s.backend.SeqUsersOf(ctx, cid, uids)
 	if err != nil {
 		return nil, err

@@ -136,7 +136,6 @@ func (s *Store) walkIndexes(ctx context.Context, w *bucket.Window, from, to int6
 // the seq count.
 func (s *Store) StoredIndexes(ctx context.Context, w *bucket.Window, from, to int64) ([]int64, error) {
 	lo, hi := bucket.BucketIndex(max(from, 1)), bucket.BucketIndex(min(to, bucket.MaxSeq))
-	s.trip()
 	ids, err := s.backend.BucketIDs(ctx, w.Cid)
 	if err != nil {
 		return nil, err

@@ -89,7 +89,6 @@ func (s *Store) storedSlots(ctx context.Context, cid string, seqs []int64, over 
 	}
 	for idx, group := range groups {
 		lo, hi := slotSpan(group)
-		s.trip()
 		raw, sliced, err := s.backend.FindSlots(ctx, bucket.DocID(cid, idx), lo, hi-lo+1)
 		if err != nil {
 			return nil, err

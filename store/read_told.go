@@ -117,7 +117,6 @@ func (s *Store) Told(ctx context.Context, viewer, cid string, st bucket.StoredSl
 	if len(wants) == 0 {
 		return nil, nil
 	}
-	s.trip()
 	convs, err := s.backend.Conversations(ctx, viewer)
 	if err != nil {
 		return nil, err

@@ -40,20 +40,17 @@ func (s *Store) windows(ctx context.Context, uid string, cids []string, convs ma
 	if read == nil {
 		read = &readSeqUsers{}
 	}
-	s.trip()
 	seqs, err := s.backend.SeqRecords(ctx, cids)
 	if err != nil {
 		return nil, err
 	}
 	if pre == nil {
-		s.trip()
 		if read.docs, err = s.backend.SeqUsers(ctx, uid, cids); err != nil {
 			return nil, err
 		}
 	}
 	if convs == nil {
 		convs = map[string]bucket.Conversation{}
-		s.trip()
 		list, err := s.backend.Conversations(ctx, uid)
 		if err != nil {
 			return nil, err
@@ -184,7 +181,6 @@ func (s *Store) WindowAt(ctx context.Context, uid string, base bucket.Window) (*
 	if err != nil {
 		return nil, err
 	}
-	s.trip()
 	convs, err := s.backend.Conversations(ctx, uid)
 	if err != nil {
 		return nil, err
@@ -229,7 +225,6 @@ func (s *Store) bucketsAt(ctx context.Context, ends map[string]int64) (map[strin
 		ids = append(ids, id)
 	}
 	sort.Strings(ids) // the same query for the same conversations
-	s.trip()
 	raws, err := s.backend.FindBuckets(ctx, ids)
 	if err != nil {
 		return nil, err
@@ -392,7 +387,6 @@ func (s *Store) newestStored(ctx context.Context, ends map[string]int64, cut boo
 // lastBucketIndex is the highest bucket index of cid below before (any
 // index when before < 0), from the doc_id index alone; -1 when none.
 func (s *Store) lastBucketIndex(ctx context.Context, cid string, before int64) (int64, error) {
-	s.trip()
 	ids, err := s.backend.BucketIDs(ctx, cid)
 	if err != nil {
 		return -1, err

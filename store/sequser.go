@@ -30,7 +30,6 @@ type readSeqUsers struct {
 // one round trip, and one to the cache when configured.
 func (s *Store) seqUsersOf(ctx context.Context, uid string, cids []string) (*readSeqUsers, error) {
 	r := &readSeqUsers{cached: s.cachedUserSeqs(ctx, uid, cids)}
-	s.trip()
 	var err error
 	r.docs, err = s.backend.SeqUsers(ctx, uid, cids)
 	return r, err

@@ -11,9 +11,10 @@ import (
 // Store composes a Backend with an optional Cache, the way OpenIM's
 // controller composes MongoDB and Redis: reads try the cache first, writes go
 // through the bucket state machine on the backend, then invalidate the cache.
-// It counts round trips so the UI and `dump --stats` can show them.
+// Its backend is wrapped in a Counter, which counts round trips so the UI
+// and `dump --stats` can show them.
 type Store struct {
-	backend   Backend
+	backend   *Counter
 	cache     Cache
 	readOnly  bool
 	audit     *AuditLog
@@ -25,7 +26,6 @@ type Store struct {
 	// FindBatch is the most buckets read in one find.
 	FindBatch int
 
-	roundTrips      atomic.Int64
 	cacheRoundTrips atomic.Int64
 	cacheHits       atomic.Int64
 	cacheMisses     atomic.Int64
@@ -56,13 +56,13 @@ type Options struct {
 	Context string
 }
 
-// New wraps backend.
+// New wraps backend, counting its round trips.
 func New(backend Backend, opts Options) *Store {
 	settle := opts.APISettle
 	if settle == 0 {
 		settle = DefaultAPISettle
 	}
-	return &Store{backend: backend, cache: opts.Cache, readOnly: opts.ReadOnly,
+	return &Store{backend: NewCounter(backend, Watch{}), cache: opts.Cache, readOnly: opts.ReadOnly,
 		audit: opts.Audit, operator: opts.Operator, api: opts.API, apiSettle: settle, FindBatch: 16, context: opts.Context,
 		imAdmins: slices.DeleteFunc(slices.Clone(opts.IMAdmins), func(id string) bool { return id == "" })}
 }
@@ -71,8 +71,9 @@ func New(backend Backend, opts Options) *Store {
 // (Options.IMAdmins): OpenIM skips every permission check of their writes.
 func (s *Store) IsIMAdmin(uid string) bool { return slices.Contains(s.imAdmins, uid) }
 
-// Backend is the underlying backend (for import, export and check).
-func (s *Store) Backend() Backend { return s.backend }
+// Backend is the underlying backend, its calls not counted (for import,
+// export and check).
+func (s *Store) Backend() Backend { return s.backend.Inner() }
 
 // SlotReads says how a read of a few slots reads on this backend: cut to
 // them, or as whole buckets (a server without the $slice projection).
@@ -117,11 +118,9 @@ type Stats struct {
 func (s *Store) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return Stats{RoundTrips: s.roundTrips.Load(), CacheRoundTrips: s.cacheRoundTrips.Load(),
+	return Stats{RoundTrips: s.backend.RoundTrips(), CacheRoundTrips: s.cacheRoundTrips.Load(),
 		CacheHits: s.cacheHits.Load(), CacheMisses: s.cacheMisses.Load(), CacheError: s.cacheErr}
 }
-
-func (s *Store) trip() { s.roundTrips.Add(1) }
 
 // cacheResult records a cache round trip and whether it failed.
 func (s *Store) cacheResult(err error) {

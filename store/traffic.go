@@ -20,10 +20,4 @@ type Metered interface {
 
 // Traffic is the backend's traffic so far; ok false when the backend does
 // not count it.
-func (s *Store) Traffic() (t Traffic, ok bool) {
-	m, ok := s.backend.(Metered)
-	if !ok {
-		return Traffic{}, false
-	}
-	return m.Traffic(), true
-}
+func (s *Store) Traffic() (t Traffic, ok bool) { return s.backend.Traffic() }

@@ -133,7 +133,6 @@ func (pl planner) planRevoke(ctx context.Context, req WriteRequest, user *bucket
 	if group == "" || req.Admin {
 		return p, nil
 	}
-	s.trip()
 	gms, err := s.backend.GroupMembers(ctx, group)
 	if err != nil {
 		return nil, err

@@ -84,7 +84,6 @@ func (s *Store) writeBucket(ctx context.Context, p *progress, cid string, seqs [
 			if unlessSet {
 				set = s.backend.SetSlotsFieldIfUnset
 			}
-			s.trip()
 			matched, err := set(ctx, docID, field, sets)
 			if err != nil && retryAfter(ctx, p, err, retries) {
 				retries++
@@ -106,7 +105,6 @@ func (s *Store) writeBucket(ctx context.Context, p *progress, cid string, seqs [
 		for i, seq := range seqs {
 			setSlotField(doc.Msgs[bucket.SlotIndex(seq)], field, values[i])
 		}
-		s.trip()
 		err := s.backend.InsertBucket(ctx, doc)
 		switch {
 		case errors.Is(err, ErrDuplicateKey):
@@ -138,7 +136,6 @@ func (s *Store) unlessSetEach(ctx context.Context, p *progress, docID string, se
 		}
 		var matched bool
 		err := retrying(ctx, p, func() (err error) {
-			s.trip()
 			matched, err = s.backend.SetSlotFieldIfUnset(ctx, docID, bucket.SlotIndex(seq), field, values[i])
 			return err
 		})
@@ -199,7 +196,6 @@ func (s *Store) InsertMessages(ctx context.Context, cid string, firstSeq int64, 
 			return nil
 		}
 		return retrying(ctx, p, func() error {
-			s.trip()
 			return s.backend.RaiseMaxSeq(ctx, cid, firstSeq+int64(len(msgs))-1)
 		})
 	})
@@ -255,7 +251,6 @@ func (s *Store) DeleteForMe(ctx context.Context, cid string, seqs []int64, uid s
 				if len(run) == 0 {
 					return nil // the failed request had run every update
 				}
-				s.trip()
 				ran, err := s.backend.AddToDelLists(ctx, bucket.DocIDForSeq(cid, run[0]), slotsOf(run), []string{uid})
 				ran = min(max(ran, 0), len(run))
 				p.done(run[:ran]...)
@@ -294,7 +289,6 @@ func (s *Store) MarkRead(ctx context.Context, cid string, seqs []int64, reader s
 				if len(req) == 0 {
 					return nil // the failed request had run every update
 				}
-				s.trip()
 				ran, err := s.backend.MarkSlotsRead(ctx, bucketSlots(cid, req), reader)
 				ran = min(max(ran, 0), len(req))
 				p.done(req[:ran]...)
@@ -346,7 +340,6 @@ func readSeqNote(before int64, berr error, top int64) string {
 // OpenIM's transfer to copy it from one to the other).
 func (s *Store) raiseReadSeq(ctx context.Context, p *progress, cid, reader string, seq int64) error {
 	err := retrying(ctx, p, func() error {
-		s.trip()
 		return s.backend.RaiseReadSeq(ctx, reader, cid, seq)
 	})
 	if err != nil {
