@@ -11,11 +11,13 @@ import (
 // handled as its own key, in order, so the first can open an input that the
 // rest are typed into. A bracketed paste into an input stays whole.
 func (m *Model) handleKeys(k tea.KeyMsg) tea.Cmd {
-	if m.conn.waiting && !m.keyWhileConnecting(k) {
+	if m.conn.waiting && !keyWhileConnecting(k, m.e.Keys, m.overlay != ovNone) {
 		return nil // nothing to act on before the store answers
 	}
 	if k.Type != tea.KeyRunes || len(k.Runes) < 2 || (k.Paste && m.input.Open()) {
-		return m.handleKey(k)
+		cmd := m.routeKey(k)
+		m.takeNotes() // what the part the key reached has to say
+		return cmd
 	}
 	// The timeline reads ahead once the burst is handled, when it knows how
 	// far the keys go past what is held: the buckets between in one find.
@@ -26,7 +28,8 @@ func (m *Model) handleKeys(k tea.KeyMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, r := range k.Runes {
 		one := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt, Paste: k.Paste}
-		cmds = append(cmds, m.handleKey(one))
+		cmds = append(cmds, m.routeKey(one))
+		m.takeNotes()
 	}
 	if tl != nil {
 		if read := tl.EndBurst(); m.tl == tl {

@@ -7,8 +7,10 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/chatlens/chatlens/keymap"
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/ui/common"
 )
 
 // Connect opens the store while the UI is already on screen; warning is a
@@ -36,42 +38,36 @@ func connectCmd(ctx context.Context, connect Connect) tea.Cmd {
 	}
 }
 
-// connected swaps the store in and starts the first load, or ends the
-// program with the failure (main prints it and exits as it always did).
-func (m *Model) connected(msg connectedMsg) tea.Cmd {
-	m.conn.waiting = false
-	if msg.err != nil {
-		m.conn.err = msg.err
-		return tea.Quit
-	}
-	m.e.UseStore(msg.st)
-	if msg.warning != "" {
-		m.setStatus(msg.warning, true)
-	}
-	return m.Init()
+// landed takes the connection's answer: false when it failed, and the
+// program ends with the failure (main prints it and exits as it always did).
+func (c *connection) landed(msg connectedMsg) bool {
+	c.waiting = false
+	c.err = msg.err
+	return msg.err == nil
 }
 
-// connectingLine says what the UI waits for.
-func (m *Model) connectingLine() string {
-	return "connecting to " + projection.SingleLine(m.conn.to) + "…"
+// line says what the UI waits for.
+func (c *connection) line() string {
+	return "connecting to " + projection.SingleLine(c.to) + "…"
 }
 
 // keyWhileConnecting: only quitting, help and the message log work before
-// the store answers; every other key needs it.
-func (m *Model) keyWhileConnecting(k tea.KeyMsg) bool {
-	keys := m.e.Keys
-	return k.Type == tea.KeyCtrlC || m.overlay != ovNone || key.Matches(k, keys.Quit, keys.Help, keys.MessageLog)
+// the store answers (and the keys of a box over the panes); every other
+// key needs it.
+func keyWhileConnecting(k tea.KeyMsg, keys keymap.KeyMap, overlaid bool) bool {
+	return k.Type == tea.KeyCtrlC || overlaid || key.Matches(k, keys.Quit, keys.Help, keys.MessageLog)
 }
 
-func (m *Model) connectingPane(width int) string {
-	th := m.e.Theme
+// pane is drawn in place of the list until the store answers.
+func (c *connection) pane(e *common.Common, owner string, width int) string {
+	th := e.Theme
 	title := "Conversations"
-	if owner := m.list.Owner(); owner != "" {
+	if owner != "" {
 		title += " of " + owner
 	}
 	return strings.Join([]string{
 		th.Title.Render(projection.Truncate(projection.SingleLine(title), width)),
-		th.Warn.Render(projection.Truncate(m.connectingLine(), width)),
-		th.Muted.Render(projection.Truncate("the server has not answered yet; "+m.e.Keys.Quit.Help().Key+" to give up", width)),
+		th.Warn.Render(projection.Truncate(c.line(), width)),
+		th.Muted.Render(projection.Truncate("the server has not answered yet; "+e.Keys.Quit.Help().Key+" to give up", width)),
 	}, "\n")
 }

@@ -66,86 +66,73 @@ func contextCommand(input string) (name string, ok bool) {
 	return strings.Join(f[1:], " "), true
 }
 
-// contextSuggestions complete a context's name at the : prompt (tab),
-// after either word contextCommand takes.
-func (m *Model) contextSuggestions() []string {
+// contextSwitcher is the part that switches deployment: the contexts of
+// the config file, how to open one and how to let one go.
+type contextSwitcher struct {
+	choices    []picker.Context
+	configPath string
+	open       Switch
+	free       func(*store.Store) // nil: Store.Close
+}
+
+// suggestions complete a context's name at the : prompt (tab), after
+// either word contextCommand takes.
+func (c *contextSwitcher) suggestions() []string {
 	var out []string
 	for _, word := range []string{"context ", "ctx "} {
-		for _, c := range m.contexts {
-			out = append(out, word+c.Name)
+		for _, ch := range c.choices {
+			out = append(out, word+ch.Name)
 		}
 	}
 	return out
 }
 
-// otherContexts tells whether there is any context to switch to; else it
-// says there is none, and where they would be named.
-func (m *Model) otherContexts() bool {
-	for _, c := range m.contexts {
-		if c.Name != m.e.Store.Context() {
-			return true
+// noOther says there is no context to switch to from current, and where
+// they would be named; ok false when there is one.
+func (c *contextSwitcher) noOther(current string) (why string, none bool) {
+	for _, ch := range c.choices {
+		if ch.Name != current {
+			return "", false
 		}
 	}
-	m.setStatus(fmt.Sprintf("no other context (config: %s)", m.configPath), true)
-	return false
+	return fmt.Sprintf("no other context (config: %s)", c.configPath), true
 }
 
-// openContexts is X: the picker of the contexts, the one in use marked.
-func (m *Model) openContexts() {
-	if !m.otherContexts() {
-		return
-	}
-	m.picker = picker.NewContexts(m.e, "Switch context (* in use)", m.contexts, m.e.Store.Context())
-	m.picker.SetSize(m.width, m.bodyHeight())
-	m.overlay = ovPicker
+// picker is X: the picker of the contexts, the one in use marked.
+func (c *contextSwitcher) picker(e *common.Common) picker.Model {
+	return picker.NewContexts(e, "Switch context (* in use)", c.choices, e.Store.Context())
 }
 
-// listColon is : in the list: the prompt with "context " typed, the names
-// completed by tab (a seq or a date needs a conversation open).
-func (m *Model) listColon() {
-	if !m.otherContexts() {
-		m.status += "; : jumps to a seq or date in an open conversation"
-		return
-	}
-	m.startInput(inJump, ":", "context ")
-	m.input.Suggest(m.contextSuggestions())
-}
-
-// askContext starts the switch to the context named, or says why not.
-func (m *Model) askContext(name string) tea.Cmd {
-	name = strings.TrimSpace(name)
+// refusal says why the switch to name is not started, if it is not: an
+// unknown name (with the nearest), the context in use, a write under way.
+func (c *contextSwitcher) refusal(name, current string, writing bool) (common.Note, bool) {
 	var names []string
-	for _, c := range m.contexts {
-		names = append(names, c.Name)
+	for _, ch := range c.choices {
+		names = append(names, ch.Name)
 	}
 	switch {
-	case name == "":
-		m.openContexts()
-		return nil
-	case !m.otherContexts():
-		return nil
 	case !slices.Contains(names, name):
 		msg := "no context " + name
 		if near := keymap.Nearest(name, names); near != "" {
 			msg += " (did you mean " + near + "?)"
 		} else {
-			msg += " (" + m.configPath + " has " + strings.Join(names, ", ") + ")"
+			msg += " (" + c.configPath + " has " + strings.Join(names, ", ") + ")"
 		}
-		m.setStatus(msg, true)
-		return nil
-	case name == m.e.Store.Context():
-		m.setStatus("already on context "+name, false)
-		return nil
-	case len(m.writes) > 0:
-		m.setStatus("a write is under way: switch when it is done", true)
-		return nil
-	case m.switcher == nil:
-		m.setStatus("this UI cannot switch context", true)
-		return nil
+		return common.Note{Text: msg, IsErr: true}, true
+	case name == current:
+		return common.Note{Text: "already on context " + name}, true
+	case writing:
+		return common.Note{Text: "a write is under way: switch when it is done", IsErr: true}, true
+	case c.open == nil:
+		return common.Note{Text: "this UI cannot switch context", IsErr: true}, true
 	}
-	m.switching = &switching{req: m.e.NewReq(), name: name}
-	m.setStatus("switching to context "+name+"…", false)
-	return switchCmd(m.e.Ctx, m.switcher, m.switching.req, name, m.viewer())
+	return common.Note{}, false
+}
+
+// start opens the context's store in the background.
+func (c *contextSwitcher) start(e *common.Common, name, viewer string) (*switching, tea.Cmd) {
+	sw := &switching{req: e.NewReq(), name: name}
+	return sw, switchCmd(e.Ctx, c.open, sw.req, name, viewer)
 }
 
 // switchCmd opens the context's store and asks it whether the viewer is a
@@ -173,11 +160,11 @@ func switchCmd(ctx context.Context, sw Switch, req common.ReqID, name, viewer st
 
 // release lets a store go in the background (closing one may wait on the
 // server).
-func (m *Model) release(st *store.Store) tea.Cmd {
+func (c *contextSwitcher) release(st *store.Store) tea.Cmd {
 	if st == nil {
 		return nil
 	}
-	free := m.releaser
+	free := c.free
 	return func() tea.Msg {
 		if free != nil {
 			free(st)
@@ -188,19 +175,54 @@ func (m *Model) release(st *store.Store) tea.Cmd {
 	}
 }
 
-// switched puts the new store in, or says why the old one stays.
+// askContext starts the switch to the context named (the picker of them
+// when none is), or says why not.
+func (m *Model) askContext(name string) tea.Cmd {
+	name = strings.TrimSpace(name)
+	current := m.e.Store.Context()
+	if why, none := m.contexts.noOther(current); none {
+		m.setStatus(why, true)
+		return nil
+	}
+	if name == "" {
+		m.showPicker(m.contexts.picker(m.e))
+		return nil
+	}
+	if n, refused := m.contexts.refusal(name, current, len(m.writes) > 0); refused {
+		m.setStatus(n.Text, n.IsErr)
+		return nil
+	}
+	var cmd tea.Cmd
+	m.switching, cmd = m.contexts.start(m.e, name, m.viewer())
+	m.setStatus("switching to context "+name+"…", false)
+	return cmd
+}
+
+// switched puts the new store in, or says why the old one stays. The
+// screen is put on the new store with a new environment for every part, so
+// the reads still running on the old store (which read their own
+// environment's store) neither race with the switch nor land (their
+// request numbers are no one's now). What was open on the old deployment
+// (a conversation, a dialog, a prompt, a find) is closed; the message log
+// is kept.
 func (m *Model) switched(msg switchedMsg) tea.Cmd {
 	if m.switching == nil || msg.req != m.switching.req {
-		return m.release(msg.to.Store) // a switch asked for again meanwhile
+		return m.contexts.release(msg.to.Store) // a switch asked for again meanwhile
 	}
 	m.switching = nil
 	if msg.err != nil {
-		m.setStatus("context "+msg.name+": "+msg.err.Error()+" (still on "+m.contextLabel()+")", true)
-		return m.release(msg.to.Store)
+		m.setStatus("context "+msg.name+": "+msg.err.Error()+" (still on "+contextLabel(m.e.Store)+")", true)
+		return m.contexts.release(msg.to.Store)
 	}
 	old := m.e.Store
 	viewer := m.viewer()
-	m.useStore(msg.to)
+	m.find.cancel()
+	m.e = switchedCommon(m.e, msg.to, m.writeKeys)
+	m.tl, m.focus, m.overlay = nil, paneList, ovNone
+	m.revokeWaits, m.viewers = nil, viewerSwitch{}
+	m.input = lineinput.New(m.e)
+	m.helpBox = keyhelp.New(m.e, &m.bar.help)
+	m.logBox = msglog.New(m.e, &m.log)
 	status := "switched to context " + msg.name
 	var load tea.Cmd
 	if msg.viewerKnown || viewer == "" {
@@ -218,39 +240,30 @@ func (m *Model) switched(msg switchedMsg) tea.Cmd {
 	} else {
 		m.setStatus(status, false)
 	}
-	return tea.Batch(load, m.release(old))
+	return tea.Batch(load, m.contexts.release(old))
 }
 
-// contextLabel names the deployment on screen now.
-func (m *Model) contextLabel() string {
-	if c := m.e.Store.Context(); c != "" {
+// contextLabel names the deployment of st.
+func contextLabel(st *store.Store) string {
+	if c := st.Context(); c != "" {
 		return "context " + c
 	}
-	return m.e.Store.Describe()
+	return st.Describe()
 }
 
-// useStore puts the screen on st: a new environment for every part, so
-// the reads still running on the old store (which read their own
-// environment's store) neither race with the switch nor land (their
-// request numbers are no one's now). What was open on the old deployment
-// (a conversation, a dialog, a prompt, a find) is closed; the message log
-// is kept.
-func (m *Model) useStore(to Switched) {
-	m.cancelFind()
-	e := *m.e // the request numbers go on from where they were
+// switchedCommon is the environment on the store a switch opened: the
+// request numbers go on from where they were; the keys are the write keys
+// unless the context (or the run's --read-only, main) is read-only.
+func switchedCommon(old *common.Common, to Switched, writeKeys keymap.KeyMap) *common.Common {
+	e := *old
 	e.Store, e.Deployment = to.Store, to.Deployment
 	if to.TimeZone != nil {
 		e.Loc = to.TimeZone
 	}
-	e.ReadOnly = to.Store.ReadOnly() // the context's, or the run's --read-only (main)
-	e.Keys = m.writeKeys
+	e.ReadOnly = to.Store.ReadOnly()
+	e.Keys = writeKeys
 	if e.ReadOnly {
 		e.Keys = e.Keys.WithoutWrites()
 	}
-	m.e = &e
-	m.tl, m.focus, m.overlay = nil, paneList, ovNone
-	m.revokeWaits, m.viewAsReq = nil, 0
-	m.input = lineinput.New(m.e)
-	m.helpBox = keyhelp.New(m.e, &m.help)
-	m.logBox = msglog.New(m.e, &m.log)
+	return &e
 }

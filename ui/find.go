@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/chatlens/chatlens/keymap"
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 
@@ -33,15 +35,29 @@ type finding struct {
 	events <-chan findEvent
 }
 
-// findScopes are where I looks, in turn: the open conversation, the
-// viewer's conversations; every conversation when there is no viewer.
-func (m *Model) findScopes() []store.FindScope {
+// finder is the part that finds a message by ID: the find in flight, and
+// what I and FindAll offer next.
+type finder struct {
+	cur *finding
+	// wider is the ID a find missed in the viewer's conversations, until
+	// the next key: FindAll looks in every conversation.
+	wider string
+	// last is the ID the last find looked for: I offers it again
+	// (selected), so a find outside the viewer's conversations is one key
+	// away after u.
+	last string
+}
+
+// findScopes are where I looks, in turn: the open conversation (open, ""
+// for none), the viewer's conversations; every conversation when there is
+// no viewer.
+func findScopes(open, viewer string) []store.FindScope {
 	var out []store.FindScope
-	if m.tl != nil {
-		out = append(out, store.FindScope{Conversation: m.tl.ID()})
+	if open != "" {
+		out = append(out, store.FindScope{Conversation: open})
 	}
-	if v := m.viewer(); v != "" {
-		out = append(out, store.FindScope{As: v})
+	if viewer != "" {
+		out = append(out, store.FindScope{As: viewer})
 	}
 	if len(out) == 0 {
 		out = append(out, store.FindScope{})
@@ -49,18 +65,25 @@ func (m *Model) findScopes() []store.FindScope {
 	return out
 }
 
-// findPrompt says where I looks first, and what a miss offers.
-func (m *Model) findPrompt() string {
-	v := m.viewer()
-	if v == "" {
+// prompt says where I looks first, and what a miss offers.
+func (f *finder) prompt(viewer, open string, keys keymap.KeyMap) string {
+	if viewer == "" {
 		return "find message by client or server msg ID: "
 	}
 	first := ""
-	if m.tl != nil {
-		first = " (" + projection.SingleLine(m.tl.ID()) + " first)"
+	if open != "" {
+		first = " (" + projection.SingleLine(open) + " first)"
 	}
-	return fmt.Sprintf("find msg ID in %s's conversations%s — %s: all: ", projection.SingleLine(v), first,
-		m.e.Keys.FindAll.Help().Key)
+	return fmt.Sprintf("find msg ID in %s's conversations%s — %s: all: ", projection.SingleLine(viewer), first,
+		keys.FindAll.Help().Key)
+}
+
+// widerAsked takes the ID a find missed, offered until the next key k:
+// ok when k is FindAll.
+func (f *finder) widerAsked(k tea.KeyMsg, keys keymap.KeyMap) (string, bool) {
+	wider := f.wider
+	f.wider = ""
+	return wider, wider != "" && key.Matches(k, keys.FindAll)
 }
 
 // findEvent is one report of a running find: a plan, progress, or the end.
@@ -75,24 +98,24 @@ type findEvent struct {
 	final       bool
 }
 
-// startFind looks for value in scopes, in turn.
-func (m *Model) startFind(value string, scopes []store.FindScope) tea.Cmd {
+// start looks for value in scopes, in turn; status is what the status
+// line says meanwhile ("" when there is nothing to find).
+func (f *finder) start(e *common.Common, value string, scopes []store.FindScope) (cmd tea.Cmd, status string) {
 	value = strings.TrimSpace(value)
 	if value == "" {
-		return nil
+		return nil, ""
 	}
-	m.cancelFind()
-	m.lastFind = value
-	req := m.e.NewReq()
-	ctx, cancel := context.WithCancel(m.e.Ctx)
+	f.cancel()
+	f.last = value
+	req := e.NewReq()
+	ctx, cancel := context.WithCancel(e.Ctx)
 	events := make(chan findEvent, 8)
 	scoped := false
 	for _, sc := range scopes {
 		scoped = scoped || sc != store.FindScope{}
 	}
-	m.find = &finding{req: req, value: value, scoped: scoped, cancel: cancel, events: events}
-	m.setStatus(fmt.Sprintf("finding %s…", projection.SingleLine(value)), false)
-	st := m.e.Store
+	f.cur = &finding{req: req, value: value, scoped: scoped, cancel: cancel, events: events}
+	st := e.Store
 	go func() {
 		defer close(events)
 		send := func(ev findEvent) {
@@ -121,7 +144,7 @@ func (m *Model) startFind(value string, scopes []store.FindScope) tea.Cmd {
 		}
 		send(findEvent{final: true})
 	}()
-	return waitFind(events)
+	return waitFind(events), fmt.Sprintf("finding %s…", projection.SingleLine(value))
 }
 
 func waitFind(events <-chan findEvent) tea.Cmd {
@@ -134,54 +157,55 @@ func waitFind(events <-chan findEvent) tea.Cmd {
 	}
 }
 
-// cancelFind stops a running find; true if there was one.
-func (m *Model) cancelFind() bool {
-	if m.find == nil {
+// cancel stops a running find; true if there was one.
+func (f *finder) cancel() bool {
+	if f.cur == nil {
 		return false
 	}
-	m.find.cancel()
-	m.find = nil
+	f.cur.cancel()
+	f.cur = nil
 	return true
 }
 
-func (m *Model) findEvent(ev findEvent) tea.Cmd {
-	f := m.find
-	if f == nil || ev.req != f.req {
-		return nil // cancelled or replaced: its reports are dropped
+// findHit is where a find ended: the first slot found and how.
+type findHit struct {
+	store.Found
+	field   string
+	where   string         // the slot, and how many more were found
+	members []store.Member // of its conversation, when every conversation was searched
+}
+
+// event takes a report of the find in flight: what the status line says,
+// the next report to wait for, and at the end, the hit (nil for none).
+func (f *finder) event(ev findEvent, keys keymap.KeyMap, viewer string) (tea.Cmd, common.Note, *findHit) {
+	cur := f.cur
+	if cur == nil || ev.req != cur.req {
+		return nil, common.Note{}, nil // cancelled or replaced: its reports are dropped
 	}
 	switch {
 	case ev.plan != nil && ev.plan.Index == "":
-		m.setStatus(fmt.Sprintf("no index on msgs.msg.%s: scanning %d buckets in %d conversations · %s cancels",
-			ev.field, ev.plan.Buckets, ev.plan.Conversations, m.e.Keys.Back.Help().Key), false)
+		return waitFind(cur.events), common.Note{Text: fmt.Sprintf("no index on msgs.msg.%s: scanning %d buckets in %d conversations · %s cancels",
+			ev.field, ev.plan.Buckets, ev.plan.Conversations, keys.Back.Help().Key)}, nil
 	case !ev.final && ev.total > 0:
-		m.setStatus(fmt.Sprintf("finding %s by %s: %d/%d buckets scanned · %s cancels",
-			projection.SingleLine(f.value), ev.field, ev.done, ev.total, m.e.Keys.Back.Help().Key), false)
-	case ev.final:
-		m.find = nil
-		return m.found(f, ev)
+		return waitFind(cur.events), common.Note{Text: fmt.Sprintf("finding %s by %s: %d/%d buckets scanned · %s cancels",
+			projection.SingleLine(cur.value), ev.field, ev.done, ev.total, keys.Back.Help().Key)}, nil
+	case !ev.final:
+		return waitFind(cur.events), common.Note{}, nil
 	}
-	return waitFind(f.events)
-}
-
-// found opens the conversation of the first hit at its seq.
-func (m *Model) found(f *finding, ev findEvent) tea.Cmd {
-	value := f.value
+	f.cur = nil
+	value := cur.value
 	switch {
 	case errors.Is(ev.err, context.Canceled):
-		m.setStatus("find cancelled", false)
-		return nil
+		return nil, common.Note{Text: "find cancelled"}, nil
 	case ev.err != nil:
-		m.setStatus("find failed: "+ev.err.Error(), true)
-		return nil
-	case len(ev.found) == 0 && f.scoped:
-		m.findWider = value
+		return nil, common.Note{Text: "find failed: " + ev.err.Error(), IsErr: true}, nil
+	case len(ev.found) == 0 && cur.scoped:
+		f.wider = value
 		// What to do first: a narrow status line cuts the end (L has it whole).
-		m.setStatus(fmt.Sprintf("not in %s's conversations (%s: search all): no message has client or server msg ID %s",
-			projection.SingleLine(m.viewer()), m.e.Keys.FindAll.Help().Key, projection.SingleLine(value)), true)
-		return nil
+		return nil, common.Note{Text: fmt.Sprintf("not in %s's conversations (%s: search all): no message has client or server msg ID %s",
+			projection.SingleLine(viewer), keys.FindAll.Help().Key, projection.SingleLine(value)), IsErr: true}, nil
 	case len(ev.found) == 0:
-		m.setStatus(fmt.Sprintf("no stored message has client or server msg ID %s", projection.SingleLine(value)), true)
-		return nil
+		return nil, common.Note{Text: fmt.Sprintf("no stored message has client or server msg ID %s", projection.SingleLine(value)), IsErr: true}, nil
 	}
 	hit := ev.found[0]
 	where := fmt.Sprintf("%s seq %d (bucket %s slot %d)", projection.SingleLine(hit.ConversationID), hit.Seq,
@@ -189,13 +213,35 @@ func (m *Model) found(f *finding, ev findEvent) tea.Cmd {
 	if n := len(ev.found) - 1; n > 0 {
 		where += fmt.Sprintf(", and %d more slots", n)
 	}
+	return nil, common.Note{}, &findHit{Found: hit, field: ev.field, where: where, members: ev.members}
+}
+
+// elsewhere says that the hit is in none of owner's conversations, and how
+// to view it as one of its members.
+func (h *findHit) elsewhere(owner string, keys keymap.KeyMap) string {
+	// What to do first: a narrow status line cuts the end (L has it whole).
+	return fmt.Sprintf("in %s seq %d, not a conversation of %s: %s %s, then %s again (it offers the ID)%s; found by %s in %s",
+		projection.SingleLine(h.ConversationID), h.Seq, projection.SingleLine(owner), keys.ViewAsAny.Help().Key,
+		memberHint(h.members), keys.FindByID.Help().Key, memberList(h.members), h.field, h.where)
+}
+
+// findEvent shows a find's progress and opens the conversation of its hit
+// at the message, when the viewer has that conversation.
+func (m *Model) findEvent(ev findEvent) tea.Cmd {
+	cmd, note, hit := m.find.event(ev, m.e.Keys, m.viewer())
+	if note.Text != "" {
+		m.setStatus(note.Text, note.IsErr)
+	}
+	if hit == nil {
+		return cmd
+	}
 	items := m.list.Items()
 	for i := range items {
 		it := &items[i]
 		if it.Sum.ConversationID != hit.ConversationID {
 			continue
 		}
-		m.setStatus("found by "+ev.field+" in "+where, false)
+		m.setStatus("found by "+hit.field+" in "+hit.where, false)
 		m.list.Select(hit.ConversationID) // the list shows what is open
 		if m.tl == nil || m.tl.ID() != hit.ConversationID {
 			m.tl = timeline.New(m.e, conversation(it), m.list.Owner(), m.list.Names())
@@ -203,10 +249,7 @@ func (m *Model) found(f *finding, ev findEvent) tea.Cmd {
 		m.focus = paneTimeline
 		return m.tl.JumpTo(hit.Seq)
 	}
-	// What to do first: a narrow status line cuts the end (L has it whole).
-	m.setStatus(fmt.Sprintf("in %s seq %d, not a conversation of %s: %s %s, then %s again (it offers the ID)%s; found by %s in %s",
-		projection.SingleLine(hit.ConversationID), hit.Seq, projection.SingleLine(m.list.Owner()), m.e.Keys.ViewAsAny.Help().Key,
-		memberHint(ev.members), m.e.Keys.FindByID.Help().Key, memberList(ev.members), ev.field, where), false)
+	m.setStatus(hit.elsewhere(m.list.Owner(), m.e.Keys), false)
 	return nil
 }
 

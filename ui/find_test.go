@@ -52,7 +52,7 @@ func TestFindCanBeCancelled(t *testing.T) {
 	d.keys("I")
 	d.typeText("c110")
 	pending := d.sendOnly(keyMsg("enter"))
-	if d.m.find == nil {
+	if d.m.find.cur == nil {
 		t.Fatal("no find running after enter")
 	}
 	d.keys("esc")

@@ -1,15 +1,18 @@
 package ui
 
-import "github.com/chatlens/chatlens/store/bucket"
+import (
+	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/ui/pages/list"
+	"github.com/chatlens/chatlens/ui/pages/timeline"
+)
 
 // followList keeps the list's row of the open conversation as live as the
 // timeline, from what the timeline holds (no round trip).
-func (m *Model) followList() {
-	t := m.tl
+func followList(l *list.Model, t *timeline.Model) {
 	if on, _ := t.Following(); !on {
 		return
 	}
-	m.list.Follow(t.ID(), t.End(), func(seq int64) (bucket.StoredSlot, string, bool) {
+	l.Follow(t.ID(), t.End(), func(seq int64) (bucket.StoredSlot, string, bool) {
 		s, b, ok := t.Slot(seq)
 		if !ok {
 			return bucket.StoredSlot{}, "", false

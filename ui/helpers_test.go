@@ -37,6 +37,8 @@ var (
 	seedSmall             = uitest.SeedSmall
 	seedFar               = uitest.SeedFar
 	seedFarQuotes         = uitest.SeedFarQuotes
+	seedNotices           = uitest.SeedNotices
+	seedMany              = uitest.SeedMany
 	writeLongConversation = uitest.WriteLongConversation
 	textMsg               = uitest.TextMsg
 	insertRaw             = uitest.Insert

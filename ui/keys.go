@@ -11,19 +11,12 @@ import (
 	"github.com/chatlens/chatlens/ui/pages/timeline"
 )
 
-// handleKey routes a key and shows what the part it reached has to say.
-func (m *Model) handleKey(k tea.KeyMsg) tea.Cmd {
-	cmd := m.routeKey(k)
-	m.takeNotes()
-	return cmd
-}
-
-// routeKey routes a key: an open input takes every key first (so typing
-// never fires an action), then an overlay, then the global keys, then the
-// focused pane.
+// routeKey gives a key to whom it is for: an open input takes every key
+// first (so typing never fires an action), then an overlay, then the
+// global keys, then the focused pane.
 func (m *Model) routeKey(k tea.KeyMsg) tea.Cmd {
-	if m.find != nil && !m.input.Open() && (key.Matches(k, m.e.Keys.Back) || k.Type == tea.KeyCtrlC) {
-		m.cancelFind() // a running find is what esc and ctrl+c stop first
+	if m.find.cur != nil && !m.input.Open() && (key.Matches(k, m.e.Keys.Back) || k.Type == tea.KeyCtrlC) {
+		m.find.cancel() // a running find is what esc and ctrl+c stop first
 		m.setStatus("find cancelled", false)
 		return nil
 	}
@@ -31,7 +24,8 @@ func (m *Model) routeKey(k tea.KeyMsg) tea.Cmd {
 		return m.quit()
 	}
 	if m.input.Open() {
-		return m.inputKey(k)
+		// Its command (a paste) goes back to the program.
+		return tea.Batch(m.input.Update(k), m.inputChanged())
 	}
 	keys := m.e.Keys
 	switch m.overlay {
@@ -51,11 +45,10 @@ func (m *Model) routeKey(k tea.KeyMsg) tea.Cmd {
 		return cmd
 	}
 	m.status = ""
-	if wider := m.findWider; wider != "" {
-		m.findWider = "" // offered until the next key
-		if key.Matches(k, keys.FindAll) {
-			return m.startFind(wider, []store.FindScope{{}})
-		}
+	if wider, ok := m.find.widerAsked(k, keys); ok {
+		cmd, status := m.find.start(m.e, wider, []store.FindScope{{}})
+		m.setStatus(status, false)
+		return cmd
 	}
 	switch {
 	case key.Matches(k, keys.Quit):
@@ -65,7 +58,8 @@ func (m *Model) routeKey(k tea.KeyMsg) tea.Cmd {
 		m.overlay = ovHelp
 		return nil
 	case key.Matches(k, keys.MessageLog):
-		return m.openLog()
+		m.overlay = ovMsgLog
+		return m.logBox.Open() // and reads the operator's audit lines
 	case key.Matches(k, keys.SwitchPane):
 		if m.tl != nil && m.focus == paneList {
 			m.focus = paneTimeline
@@ -76,16 +70,22 @@ func (m *Model) routeKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.Retry):
 		return m.retry()
 	case key.Matches(k, keys.ViewAsAny):
-		m.startInput(inViewAs, "view as user ID: ", "")
+		m.input.Start(inViewAs, "view as user ID: ", "", false)
 		return nil
 	case key.Matches(k, keys.FindByID):
-		m.input.Start(inFindID, m.findPrompt(), m.lastFind, m.lastFind != "")
+		m.input.Start(inFindID, m.find.prompt(m.viewer(), openID(m.tl), keys), m.find.last, m.find.last != "")
 		return nil
 	case key.Matches(k, keys.Context):
-		m.openContexts()
-		return nil
+		return m.askContext("")
 	case key.Matches(k, keys.Jump) && (m.focus == paneList || m.tl == nil):
-		m.listColon()
+		// : in the list is the prompt with "context " typed, the names
+		// completed by tab (a seq or a date needs a conversation open).
+		if why, none := m.contexts.noOther(m.e.Store.Context()); none {
+			m.setStatus(why+"; : jumps to a seq or date in an open conversation", true)
+			return nil
+		}
+		m.input.Start(inJump, ":", "context ", false)
+		m.input.Suggest(m.contexts.suggestions())
 		return nil
 	}
 	if m.focus == paneTimeline && m.tl != nil {
@@ -158,14 +158,14 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		}
 		m.toList()
 	case key.Matches(k, keys.ViewAs):
-		m.openPicker(false)
+		m.showPicker(viewerPicker(m.e, t, false))
 		return t.NeedMembers()
 	case key.Matches(k, keys.CycleViewer):
 		return t.CycleViewer() // in the picker's order, once the members are read
 	case key.Matches(k, keys.Compare):
 		cmd, pick := t.ToggleCompare()
 		if pick {
-			m.openPicker(true)
+			m.showPicker(viewerPicker(m.e, t, true))
 		}
 		return cmd
 	case rowKey && t.NothingUnderCursor(): // said why
@@ -198,8 +198,8 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 	case key.Matches(k, keys.PrevHit):
 		return t.StepHit(false)
 	case key.Matches(k, keys.Jump):
-		m.startInput(inJump, "jump to seq or date ("+timeline.JumpForms+"): ", "")
-		m.input.Suggest(m.contextSuggestions()) // :context NAME switches deployment
+		m.input.Start(inJump, "jump to seq or date ("+timeline.JumpForms+"): ", "", false)
+		m.input.Suggest(m.contexts.suggestions()) // :context NAME switches deployment
 	case key.Matches(k, keys.Copy):
 		m.askCopy()
 	case key.Matches(k, keys.Follow):
@@ -222,18 +222,6 @@ const (
 	inTranscript
 )
 
-// startInput opens the bottom line input for a purpose.
-func (m *Model) startInput(purpose lineinput.Purpose, prompt, value string) {
-	m.input.Start(purpose, prompt, value, false)
-}
-
-// inputKey gives the key to the input, whose command (a paste) goes back
-// to the program, and acts on the input's value as it changes and ends.
-func (m *Model) inputKey(k tea.KeyMsg) tea.Cmd {
-	cmd := m.input.Update(k)
-	return tea.Batch(cmd, m.inputChanged())
-}
-
 // inputChanged follows the input: the list filter as it is typed, the
 // purpose's action when it is submitted.
 func (m *Model) inputChanged() tea.Cmd {
@@ -254,7 +242,7 @@ func (m *Model) submitInput(purpose lineinput.Purpose, value string) tea.Cmd {
 	case inFilter:
 		m.list.SetFilter(value)
 	case inViewAs:
-		return m.viewAsAnyone(value)
+		return m.viewers.check(m.e, value)
 	case inJump:
 		if name, ok := contextCommand(value); ok {
 			return m.askContext(name)
@@ -268,7 +256,11 @@ func (m *Model) submitInput(purpose lineinput.Purpose, value string) tea.Cmd {
 	case inSearch:
 		return m.tl.Search(value)
 	case inFindID:
-		return m.startFind(value, m.findScopes())
+		cmd, status := m.find.start(m.e, value, findScopes(openID(m.tl), m.viewer()))
+		if status != "" {
+			m.setStatus(status, false)
+		}
+		return cmd
 	case inTranscript:
 		return m.tl.Transcript(value)
 	}

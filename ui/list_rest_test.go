@@ -131,32 +131,6 @@ func TestListFirstScreenReadsOnlyItsRows(t *testing.T) {
 	}
 }
 
-// TestListFilterMatchesANameThatLandsLate: / matches a row below the
-// first screen by its ID at once, and by its name once the name lands,
-// without being typed again.
-func TestListFilterMatchesANameThatLandsLate(t *testing.T) {
-	d, _, _, rest := firstListFrame(t)
-	d.keys("/")
-	d.typeText("sg_g77")
-	if v := d.m.View(); !strings.Contains(v, "sg_g77") || strings.Contains(v, "no match") {
-		t.Errorf("the filter sg_g77 does not show the row by its ID at once:\n%s", v)
-	}
-	d.keys("esc", "esc", "/")
-	d.typeText("Group g77")
-	if v := d.m.View(); !strings.Contains(v, "no match for Group g77") {
-		t.Errorf("the filter matched a name not read yet:\n%s", v)
-	}
-	d.runAll(rest)
-	v := d.m.View()
-	if !strings.Contains(v, "# Group g77") || strings.Contains(v, "no match") {
-		t.Errorf("the filter Group g77 does not show the row once its name landed:\n%s", v)
-	}
-	d.keys("enter", "enter")
-	if d.m.tl == nil || d.m.tl.ID() != "sg_g77" {
-		t.Errorf("enter on the filtered row did not open sg_g77")
-	}
-}
-
 // TestViewerSwitchDropsTheOldListsLateNames: alice's rows below the first
 // screen are still being named when the view switches to bob; her late
 // reply is dropped, so bob's rows below his first screen are named from

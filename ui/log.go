@@ -1,48 +1,52 @@
 package ui
 
 import (
-	tea "github.com/charmbracelet/bubbletea"
+	"time"
 
 	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/ui/components/msglog"
+	"github.com/chatlens/chatlens/ui/pages/timeline"
 )
 
 // The message log (L): what the screen shows as a problem is logged in
 // full, and the log opens over the panes.
 
-// openLog shows the message log and reads the operator's audit lines.
-func (m *Model) openLog() tea.Cmd {
-	m.overlay = ovMsgLog
-	return m.logBox.Open()
+// problems are what the screen shows as a problem after an update: the
+// status bar's error (or a notice it cuts), a failed list or timeline
+// load, a failing cache, a failed connection.
+type problems struct {
+	status    string
+	statusErr bool
+	width     int
+	listErr   error
+	tl        *timeline.Model // nil: none open
+	cacheErr  error
+	conn      *connection
 }
 
-// noteProblems logs the problems the screen shows now: the status bar's
-// error (or a notice it cuts), a failed list or timeline load, a failing
-// cache.
-func (m *Model) noteProblems() {
+// log adds each problem to the message log (which keeps each once).
+func (p problems) log(l *msglog.Log, now time.Time) {
 	errText := func(err error) string {
 		if err == nil {
 			return ""
 		}
 		return err.Error()
 	}
-	now := m.e.Now()
 	status, notice := "", ""
 	switch {
-	case m.statusErr:
-		status = m.status
-	case m.width > 0 && projection.Width(projection.SingleLine(m.status)) > m.width:
-		notice = m.status // cut on the status line: whole in the log
+	case p.statusErr:
+		status = p.status
+	case p.width > 0 && projection.Width(projection.SingleLine(p.status)) > p.width:
+		notice = p.status // cut on the status line: whole in the log
 	}
-	m.log.Add("status", status, now, false)
-	m.log.Add("notice", notice, now, true)
-	m.log.Add("list", prefixed("conversation list: ", errText(m.list.Err())), now, false)
-	if m.tl != nil {
-		m.log.Add("timeline", prefixed(m.tl.ID()+": ", errText(m.tl.Err())), now, false)
+	l.Add("status", status, now, false)
+	l.Add("notice", notice, now, true)
+	l.Add("list", prefixed("conversation list: ", errText(p.listErr)), now, false)
+	if p.tl != nil {
+		l.Add("timeline", prefixed(p.tl.ID()+": ", errText(p.tl.Err())), now, false)
 	}
-	if m.e.Store != nil {
-		m.log.Add("cache", prefixed("cache failing, reading the store: ", errText(m.e.Store.Stats().CacheError)), now, false)
-	}
-	m.log.Add("connect", prefixed("could not connect to "+m.conn.to+": ", errText(m.conn.err)), now, false)
+	l.Add("cache", prefixed("cache failing, reading the store: ", errText(p.cacheErr)), now, false)
+	l.Add("connect", prefixed("could not connect to "+p.conn.to+": ", errText(p.conn.err)), now, false)
 }
 
 func prefixed(p, s string) string {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/keymap"
@@ -55,14 +54,7 @@ type Model struct {
 
 	list list.Model
 	tl   *timeline.Model
-	find *finding // a find by message ID in flight (find.go)
-	// findWider is the ID a find missed in the viewer's conversations,
-	// until the next key: FindAll looks in every conversation.
-	findWider string
-	// lastFind is the ID the last find looked for: I offers it again
-	// (selected), so a find outside the viewer's conversations is one key
-	// away after u.
-	lastFind string
+	find finder // a find by message ID (find.go)
 
 	overlay    overlay
 	confirm    confirm.Model
@@ -76,6 +68,7 @@ type Model struct {
 
 	status    string
 	statusErr bool
+	bar       bars       // the status bar and the footer below the panes (statusbar.go)
 	log       msglog.Log // every warning and error in full
 	conn      connection
 	connect   Connect
@@ -90,38 +83,24 @@ type Model struct {
 	quitting bool
 	refusals []tea.Cmd // audits of refused writes, not yet run
 	asWhy    string    // why the starting viewer was picked (Options.AsWhy)
-	// viewAsReq is the check of the ID typed at the view-as prompt.
-	viewAsReq common.ReqID
-	help      help.Model
+	viewers  viewerSwitch
 
 	// The contexts of the config file and how to switch (contexts.go).
-	contexts   []picker.Context
-	configPath string
-	switcher   Switch
-	releaser   func(*store.Store)
-	switching  *switching // a switch whose store has not answered yet
+	contexts  contextSwitcher
+	switching *switching // a switch whose store has not answered yet
 }
 
 func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *Model {
 	e := newCommon(ctx, st, opts, theme, keys)
-	m := &Model{e: e, writeKeys: keys, help: help.New(), writes: map[common.ReqID]bool{}, asWhy: opts.AsWhy,
-		contexts: opts.Contexts, configPath: opts.ConfigPath, switcher: opts.Switch, releaser: opts.Release}
-	m.help.Styles.ShortKey = theme.Accent
-	m.help.Styles.ShortDesc = theme.Muted
-	m.help.Styles.FullKey = theme.Accent
-	m.help.Styles.FullDesc = theme.Text
-	// help's own defaults are colours: the theme's muted style replaces
-	// them, so --theme none and NO_COLOR emit none.
-	m.help.Styles.ShortSeparator = theme.Muted
-	m.help.Styles.FullSeparator = theme.Muted
-	m.help.Styles.Ellipsis = theme.Muted
+	m := &Model{e: e, writeKeys: keys, bar: newBars(theme), writes: map[common.ReqID]bool{}, asWhy: opts.AsWhy,
+		contexts: contextSwitcher{choices: opts.Contexts, configPath: opts.ConfigPath, open: opts.Switch, free: opts.Release}}
 	m.list = list.New(e, opts.As)
 	if st == nil && opts.Connect != nil {
 		m.conn = connection{waiting: true, to: opts.ConnectingTo}
 		m.connect = opts.Connect
 	}
 	m.input = lineinput.New(e)
-	m.helpBox = keyhelp.New(e, &m.help)
+	m.helpBox = keyhelp.New(e, &m.bar.help)
 	m.logBox = msglog.New(e, &m.log)
 	return m
 }
@@ -172,10 +151,20 @@ func (m *Model) viewer() string {
 // logs any problem they leave on the screen.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	_, cmd := m.update(msg)
-	cmd = tea.Batch(cmd, m.followViewer())
+	// What the timeline asks of the root after any update: a viewer to
+	// switch to, a transcript's path to show, a line to say.
+	switched, said := m.viewers.follow(m.tl, &m.list)
+	if said != "" {
+		m.setStatus(said, false)
+	}
+	cmd = tea.Batch(cmd, switched)
 	m.followTranscript()
 	m.takeNotes()
-	m.noteProblems()
+	p := problems{status: m.status, statusErr: m.statusErr, width: m.width, listErr: m.list.Err(), tl: m.tl, conn: &m.conn}
+	if m.e.Store != nil {
+		p.cacheErr = m.e.Store.Stats().CacheError
+	}
+	p.log(&m.log, m.e.Now())
 	m.layout()
 	return m, cmd
 }
@@ -206,12 +195,19 @@ func (m *Model) layout() {
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case connectedMsg:
-		return m, m.connected(msg)
+		if !m.conn.landed(msg) {
+			return m, tea.Quit
+		}
+		m.e.UseStore(msg.st)
+		if msg.warning != "" {
+			m.setStatus(msg.warning, true)
+		}
+		return m, m.Init()
 	case switchedMsg:
 		return m, m.switched(msg)
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.help.Width = msg.Width
+		m.bar.help.Width = msg.Width
 	case tea.KeyMsg:
 		return m, m.withRefusals(m.handleKeys(msg))
 	case tea.MouseMsg:
@@ -219,7 +215,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case timeline.MembersLoadedMsg:
 		return m, m.withRefusals(m.membersLoaded(msg))
 	case viewAsCheckedMsg:
-		return m, m.viewAsChecked(msg)
+		cmd, note := m.viewers.checked(msg, m.tl, &m.list)
+		if note.Text != "" {
+			m.setStatus(note.Text, note.IsErr)
+		}
+		return m, cmd
 	case actionDoneMsg:
 		return m, m.actionDone(msg)
 	case readSeqLoadedMsg:
@@ -231,47 +231,43 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case msglog.AuditLoadedMsg:
 		return m, m.logBox.Update(msg)
 	default:
-		if cmd, ok := m.timelineReply(msg); ok {
-			return m, cmd
+		// A reply to the timeline's reads keeps the list's row of a
+		// followed conversation live.
+		if m.tl != nil {
+			if cmd, ok := m.tl.Reply(msg); ok {
+				followList(&m.list, m.tl)
+				return m, cmd
+			}
 		}
-		if cmd, ok := m.listReply(msg); ok {
-			return m, cmd
+		if res, ok := m.list.Reply(msg, openID(m.tl)); ok {
+			m.takeNotes()
+			return m, listLanded(m.tl, res)
 		}
 		// Replies to a child's own commands (a paste from the clipboard)
 		// go back to the child that is open.
-		return m, m.childMsg(msg)
+		switch {
+		case m.input.Open():
+			return m, tea.Batch(m.input.Update(msg), m.inputChanged())
+		case m.overlay == ovPicker:
+			return m, m.picker.Update(msg)
+		}
 	}
 	return m, nil
 }
 
-// timelineReply gives the timeline a reply to its reads (ok false: not
-// one), and keeps the list's row of a followed conversation live.
-func (m *Model) timelineReply(msg tea.Msg) (tea.Cmd, bool) {
-	if m.tl == nil {
-		return nil, false
+// openID is the conversation t shows, "" when none is open.
+func openID(t *timeline.Model) string {
+	if t == nil {
+		return ""
 	}
-	cmd, ok := m.tl.Reply(msg)
-	if ok {
-		m.followList()
-	}
-	return cmd, ok
+	return t.ID()
 }
 
-// listReply gives the list a reply to its reads (ok false: not one), and
-// the timeline what the reply brought for it: the names read, the window
-// it waits for.
-func (m *Model) listReply(msg tea.Msg) (tea.Cmd, bool) {
-	open := ""
-	if m.tl != nil {
-		open = m.tl.ID()
-	}
-	res, ok := m.list.Reply(msg, open)
-	if !ok {
-		return nil, false
-	}
-	m.takeNotes()
+// listLanded gives the timeline (nil: none open) what a reply of the
+// list brought for it: the names read, the window it waits for.
+func listLanded(t *timeline.Model, res list.Landed) tea.Cmd {
 	var win tea.Cmd
-	if t := m.tl; t != nil {
+	if t != nil {
 		if res.Names != nil {
 			t.AddNames(res.Names)
 		}
@@ -279,18 +275,7 @@ func (m *Model) listReply(msg tea.Msg) (tea.Cmd, bool) {
 			win = t.TakeWindow(w.Req, w.Viewer, w.Win, w.Err)
 		}
 	}
-	return tea.Batch(win, res.Cmd), true
-}
-
-// childMsg routes a message no one above knows to the open input.
-func (m *Model) childMsg(msg tea.Msg) tea.Cmd {
-	switch {
-	case m.input.Open():
-		return tea.Batch(m.input.Update(msg), m.inputChanged())
-	case m.overlay == ovPicker:
-		return m.picker.Update(msg)
-	}
-	return nil
+	return tea.Batch(win, res.Cmd)
 }
 
 // openSelected opens the conversation under the list cursor as the list owner.

@@ -21,7 +21,23 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 	case tea.MouseButtonWheelDown:
 		delta = 3
 	case tea.MouseButtonLeft:
-		return m.click(msg.X, msg.Y)
+		onList, line, ok := m.paneSizes().at(msg.X, msg.Y, m.tl == nil || m.focus == paneList)
+		switch {
+		case !ok:
+			return nil
+		case onList:
+			if !m.list.RowAt(line) {
+				return nil
+			}
+			m.focus = paneList
+			return m.openSelected()
+		}
+		seq, ok := seqOnLine(m.tl.View(), line)
+		if !ok {
+			return nil
+		}
+		m.focus = paneTimeline
+		return m.tl.JumpTo(seq) // a seq, not a row count: a gap is one row for many seqs
 	default:
 		return nil
 	}
@@ -32,46 +48,33 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 	return nil
 }
 
-// click finds the pane and the line under (x, y) by the layout panes()
-// draws: a border around each pane, the list left of the timeline when
-// both fit.
-func (m *Model) click(x, y int) tea.Cmd {
-	ps := m.paneSizes()
-	line := y - 1 // the top border
+// at finds the pane and the line inside it under (x, y) by the layout the
+// panes are drawn in: a border around each pane, the list left of the
+// timeline when both fit; onlyList: the one pane drawn is the list.
+func (ps paneSizes) at(x, y int, onlyList bool) (onList bool, line int, ok bool) {
+	line = y - 1 // the top border
 	if line < 0 || line >= ps.inner {
-		return nil
+		return false, 0, false
 	}
-	onList := m.tl == nil || m.focus == paneList
+	onList = onlyList
 	if !ps.single {
 		onList = x < ps.listW+2
 	}
-	if onList {
-		return m.clickList(line)
-	}
-	return m.clickTimeline(line)
+	return onList, line, true
 }
 
-func (m *Model) clickList(line int) tea.Cmd {
-	if !m.list.RowAt(line) {
-		return nil
-	}
-	m.focus = paneList
-	return m.openSelected()
-}
-
-// clickTimeline reads the seq of the clicked row from the drawn line, so a
-// line that is not a message (a read line, a bucket line, a collapsed run)
-// does nothing.
-func (m *Model) clickTimeline(line int) tea.Cmd {
-	lines := strings.Split(m.tl.View(), "\n")
+// seqOnLine reads the seq of a timeline row from its drawn line, so a line
+// that is not a message (a read line, a bucket line, a collapsed run) has
+// none.
+func seqOnLine(view string, line int) (int64, bool) {
+	lines := strings.Split(view, "\n")
 	if line >= len(lines) {
-		return nil
+		return 0, false
 	}
 	text := strings.TrimPrefix(ansi.Strip(lines[line]), "▸")
 	seq, err := strconv.ParseInt(strings.Fields(text + " x")[0], 10, 64)
 	if err != nil || len(text) < 2 {
-		return nil
+		return 0, false
 	}
-	m.focus = paneTimeline
-	return m.tl.JumpTo(seq) // a seq, not a row count: a gap is one row for many seqs
+	return seq, true
 }

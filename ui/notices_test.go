@@ -3,40 +3,11 @@ package ui
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/chatlens/chatlens/store"
-	"github.com/chatlens/chatlens/store/bucket"
 )
-
-// seedNotices adds to the small seed what the server tells devices of:
-// alice (the owner) revoked carol's team note 5 and the server told the
-// group in n_team seq 1; bob's read receipt of the single chat is in
-// n_alice_bob seq 1. Bob's revoke of seq 7 (the seed's) was a
-// storage-level write: nothing tells of it.
-func seedNotices(t *testing.T, st *store.Store) {
-	t.Helper()
-	ctx := t.Context()
-	notice := func(from, to, group string, session int32, i int, ct int32, detail string) *bucket.MsgData {
-		m := textMsg(from, to, group, session, i, "")
-		m.ContentType, m.MsgFrom = ct, bucket.MsgFromSystem
-		m.Content = `{"detail":` + strings.ReplaceAll(`"`+strings.ReplaceAll(detail, `"`, `\"`)+`"`, "\n", "") + `}`
-		return m
-	}
-	for _, err := range []error{
-		second(st.Revoke(ctx, chatT, []int64{5}, bucket.Revoke{UserID: "alice", Nickname: "Alice", Role: bucket.RoleOwner, Time: base.Add(31 * time.Minute).UnixMilli()})),
-		second(st.InsertMessages(ctx, "n_team", 1, []*bucket.MsgData{notice("alice", "", "team", bucket.SessionGroup, 31, bucket.ContentRevoked,
-			`{"revokerUserID":"alice","seq":5,"conversationID":"sg_team","isAdminRevoke":false}`)})),
-		second(st.InsertMessages(ctx, "n_alice_bob", 1, []*bucket.MsgData{notice("bob", "alice", "", bucket.SessionSingle, 121, bucket.ContentReadReceipt,
-			`{"markAsReadUserID":"bob","conversationID":"si_alice_bob","seqs":[117,118],"hasReadSeq":118}`)})),
-	} {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // startNoticeScreen is startScreen on the small seed and seedNotices,
 // once the list and its notification section are drawn.

@@ -46,39 +46,6 @@ func (c maxSeqCache) RaiseReadSeq(context.Context, string, string, int64) error 
 func (c maxSeqCache) Describe() string                                          { return "redis test" }
 func (c maxSeqCache) Close() error                                              { return nil }
 
-// seedMany writes n conversations of alice, alternately single chats and
-// groups, each with 150 messages over two buckets, and names for all.
-func seedMany(t *testing.T, st *store.Store, n int) map[string]int64 {
-	t.Helper()
-	ctx := context.Background()
-	maxSeqs := map[string]int64{}
-	for i := range n {
-		peer, group := fmt.Sprintf("u%02d", i), fmt.Sprintf("g%02d", i)
-		cid, conv, session := store.SingleChatID("alice", peer), bucket.Conversation{OwnerUserID: "alice", ConversationType: 1, UserID: peer}, bucket.SessionSingle
-		if i%2 == 1 {
-			cid, conv, session = store.GroupChatID(group), bucket.Conversation{OwnerUserID: "alice", ConversationType: 3, GroupID: group}, bucket.SessionGroup
-		}
-		conv.ConversationID = cid
-		var msgs []*bucket.MsgData
-		for s := 1; s <= 150; s++ {
-			g := ""
-			if session == bucket.SessionGroup {
-				g = group
-			}
-			msgs = append(msgs, textMsg("alice", peer, g, session, s, fmt.Sprintf("last of %s", cid)))
-		}
-		if _, err := st.InsertMessages(ctx, cid, 1, msgs); err != nil {
-			t.Fatal(err)
-		}
-		insertRaw(t, st, bucket.CollConversation, conv)
-		insertRaw(t, st, bucket.CollUser, bucket.User{UserID: peer, Nickname: "Peer " + peer})
-		insertRaw(t, st, bucket.CollGroup, bucket.Group{GroupID: group, GroupName: "Group " + group})
-		maxSeqs[cid] = 150
-	}
-	insertRaw(t, st, bucket.CollUser, bucket.User{UserID: "alice", Nickname: "Alice"})
-	return maxSeqs
-}
-
 func TestListLoadCostsConstantRoundTrips(t *testing.T) {
 	// conversation, seq, seq_user, one find of every newest bucket (for max
 	// seq, or for the previews when a cache knew max seq), user, group; past

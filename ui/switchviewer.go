@@ -1,29 +1,40 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/chatlens/chatlens/ui/components/picker"
-
-	"github.com/chatlens/chatlens/ui/common"
-
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/ui/common"
+	"github.com/chatlens/chatlens/ui/components/picker"
+	"github.com/chatlens/chatlens/ui/pages/list"
+	"github.com/chatlens/chatlens/ui/pages/timeline"
 )
 
 // Changing the viewer: the picker (v, and c for the compare view's second
 // viewer), the next member (V), any user ID (u); one switch for all.
 
-// openPicker offers the timeline's viewer choices.
-func (m *Model) openPicker(forCompare bool) {
-	t := m.tl
+// viewerSwitch is the part that changes whose eyes the screen uses, in
+// the list and the timeline at once; it holds the check of the ID typed at
+// the view-as prompt.
+type viewerSwitch struct {
+	checking common.ReqID
+}
+
+// viewerPicker offers the timeline's viewer choices (forCompare: the
+// compare view's second viewer).
+func viewerPicker(e *common.Common, t *timeline.Model, forCompare bool) picker.Model {
 	title := "View as"
 	if forCompare {
 		title = "Compare " + t.Viewer() + " with"
 	}
-	m.picker = picker.New(m.e, forCompare, title, t.PickerChoices(forCompare), t.PickerDefault(forCompare))
+	return picker.New(e, forCompare, title, t.PickerChoices(forCompare), t.PickerDefault(forCompare))
+}
+
+// showPicker opens p over the panes.
+func (m *Model) showPicker(p picker.Model) {
+	m.picker = p
 	m.picker.SetSize(m.width, m.bodyHeight())
 	m.overlay = ovPicker
 }
@@ -43,19 +54,23 @@ func (m *Model) pickerKey(k tea.KeyMsg) tea.Cmd {
 	case m.picker.ForCompare():
 		return tea.Batch(cmd, m.tl.SetCompare(id))
 	default:
-		return tea.Batch(cmd, m.switchViewer(id))
+		switched, said := m.viewers.to(m.tl, &m.list, id)
+		if said != "" {
+			m.setStatus(said, false)
+		}
+		return tea.Batch(cmd, switched)
 	}
 }
 
-// viewAsAnyone switches to any user ID typed at the prompt that a stored
-// document names; a typo is said, with the nearest names (viewAsChecked).
-func (m *Model) viewAsAnyone(id string) tea.Cmd {
+// check asks the store whether any stored document names the ID typed at
+// the view-as prompt (u); a typo is said, with the nearest names (checked).
+func (v *viewerSwitch) check(e *common.Common, id string) tea.Cmd {
 	id = strings.TrimSpace(id)
 	if id == "" {
 		return nil
 	}
-	m.viewAsReq = m.e.NewReq()
-	return checkViewAs(m.e, m.viewAsReq, id)
+	v.checking = e.NewReq()
+	return checkViewAs(e, v.checking, id)
 }
 
 // viewAsCheckedMsg is the store's answer on an ID typed at the view-as
@@ -70,74 +85,75 @@ func checkViewAs(e *common.Common, req common.ReqID, id string) tea.Cmd {
 	return func() tea.Msg { return viewAsCheckedMsg{req: req, id: id, err: e.Store.CheckIDs(e.Ctx, "", id)} }
 }
 
-// viewAsChecked switches to the ID typed, or says why not: "no such user",
-// with the nearest names.
-func (m *Model) viewAsChecked(msg viewAsCheckedMsg) tea.Cmd {
-	if msg.req != m.viewAsReq {
-		return nil // another ID was typed meanwhile
+// checked switches to the ID typed, or says why not: "no such user", with
+// the nearest names; nothing when another ID was typed meanwhile.
+func (v *viewerSwitch) checked(msg viewAsCheckedMsg, t *timeline.Model, l *list.Model) (tea.Cmd, common.Note) {
+	switch {
+	case msg.req != v.checking:
+		return nil, common.Note{}
+	case msg.err != nil:
+		return nil, common.Note{Text: msg.err.Error(), IsErr: true}
 	}
-	if msg.err != nil {
-		m.setStatus(msg.err.Error(), true)
-		return nil
-	}
-	return m.switchViewer(msg.id)
+	cmd, said := v.to(t, l, msg.id)
+	return cmd, common.Note{Text: said}
 }
 
-// switchViewer is a switch the user asked for (the picker, u): with a
-// conversation open, the timeline's model makes it once the keys pressed
-// before are applied and the viewer's window is read, and followViewer
-// follows it; else at once.
-func (m *Model) switchViewer(id string) tea.Cmd {
-	if m.tl != nil {
-		if cmd, later := m.tl.SwitchTo(id); later {
-			return cmd
+// to is a switch the user asked for (the picker, u): with a conversation
+// open (t not nil), the timeline's model makes it once the keys pressed
+// before are applied and the viewer's window is read, and follow follows
+// it; else at once. said is what the status line says ("" for nothing).
+func (v *viewerSwitch) to(t *timeline.Model, l *list.Model, id string) (cmd tea.Cmd, said string) {
+	if t != nil {
+		if cmd, later := t.SwitchTo(id); later {
+			return cmd, ""
 		}
 	}
-	return m.followSwitch(id)
+	return v.apply(t, l, id), "viewing as " + id
 }
 
-// followViewer does at the root what the timeline's model asked for in the
-// update: to start the switch that reads the window it waits for, or to
-// follow a switch it made (V).
-func (m *Model) followViewer() tea.Cmd {
-	if m.tl == nil {
-		return nil
+// follow does what the timeline's model asked for in the update: to start
+// the switch that reads the window it waits for, or to follow a switch it
+// made (V). said is what the status line says ("" for nothing).
+func (v *viewerSwitch) follow(t *timeline.Model, l *list.Model) (cmd tea.Cmd, said string) {
+	if t == nil {
+		return nil, ""
 	}
 	var cmds []tea.Cmd
-	window, moved := m.tl.ViewerAsks()
+	window, moved := t.ViewerAsks()
 	if window != "" {
-		cmds = append(cmds, m.followSwitch(window))
+		cmds = append(cmds, v.apply(t, l, window))
+		said = "viewing as " + window
 	}
-	if moved != "" && (moved != m.tl.Viewer() || moved != m.list.Owner()) {
-		cmds = append(cmds, m.followSwitch(moved))
+	if moved != "" && (moved != t.Viewer() || moved != l.Owner()) {
+		cmds = append(cmds, v.apply(t, l, moved))
+		said = "viewing as " + moved
 	}
-	return tea.Batch(cmds...)
+	return tea.Batch(cmds...), said
 }
 
-// followSwitch is the one way the viewer changes (v, V, u): in the same
-// update the list's owner and title, the timeline's projection and header
-// change, and what belongs to the old viewer (the list's unread counts, the
-// read line, a search's hits) is hidden until the new viewer's arrives, so
-// no frame shows one viewer's title over another's counts.
-func (m *Model) followSwitch(id string) tea.Cmd {
-	m.setStatus(fmt.Sprintf("viewing as %s", id), false)
-	if m.tl != nil && m.tl.Viewer() != id {
-		m.tl.DropSearch() // its hits are what the last viewer sees
+// apply is the one way the viewer changes (v, V, u): in the same update
+// the list's owner and title, the timeline's projection and header change,
+// and what belongs to the old viewer (the list's unread counts, the read
+// line, a search's hits) is hidden until the new viewer's arrives, so no
+// frame shows one viewer's title over another's counts.
+func (v *viewerSwitch) apply(t *timeline.Model, l *list.Model, id string) tea.Cmd {
+	if t != nil && t.Viewer() != id {
+		t.DropSearch() // its hits are what the last viewer sees
 	}
 	var cmds []tea.Cmd
 	var names map[string]string
 	var winReq common.ReqID // the timeline's window of id, when the list's read brings it
 	var at *bucket.Window   // where that window is read
-	if t := m.tl; t != nil {
+	if t != nil {
 		var cmd tea.Cmd
-		cmd, winReq, at = t.ViewAs(id, id != m.list.Owner())
+		cmd, winReq, at = t.ViewAs(id, id != l.Owner())
 		cmds = append(cmds, cmd)
 		names = t.Names()
 	}
-	if id != m.list.Owner() {
+	if id != l.Owner() {
 		// The new owner's conversation and seq_user documents give both
 		// their list and their window of the open conversation.
-		cmds = append(cmds, m.list.SwitchOwner(id, names, at, winReq))
+		cmds = append(cmds, l.SwitchOwner(id, names, at, winReq))
 	}
 	return tea.Batch(cmds...)
 }

@@ -1,18 +1,13 @@
 package ui
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 
-	"github.com/chatlens/chatlens/projection"
-	"github.com/chatlens/chatlens/store"
-	"github.com/chatlens/chatlens/store/bucket"
-
+	"github.com/chatlens/chatlens/themes"
 	"github.com/chatlens/chatlens/ui/common"
+	"github.com/chatlens/chatlens/ui/pages/list"
+	"github.com/chatlens/chatlens/ui/pages/timeline"
 )
 
 // Below the panes: the status bar and a footer (input, message or hints).
@@ -30,17 +25,27 @@ func (m *Model) View() string {
 	}
 	h := m.bodyHeight()
 	var body string
+	if m.conn.waiting {
+		body = m.e.Theme.FocusedPane.Render(common.FitBlock(m.conn.pane(m.e, m.list.Owner(), m.width-2), m.width-2, h-2))
+	} else {
+		body = m.paneSizes().draw(m.e.Theme, m.focus, &m.list, m.tl)
+	}
 	// Dialogs float over the panes: the message being revoked, or the
 	// timeline a viewer is picked for, stays in sight.
 	switch c := m.overlayComponent(); {
 	case c == nil:
-		body = m.panes(h)
 	case m.overlay == ovInspector: // covers the panes whole
 		body = c.View()
 	default:
-		body = floatOver(m.panes(h), c.View(), m.width, h)
+		body = floatOver(body, c.View(), m.width, h)
 	}
-	return lipgloss.JoinVertical(lipgloss.Left, body, m.statusBar(), m.footer())
+	var tl *timeline.Model // the timeline the bars speak of, when it has the keys
+	if m.focus == paneTimeline {
+		tl = m.tl
+	}
+	foot := m.bar.footer(m.e, m.width, footerState{input: &m.input, status: m.status, statusErr: m.statusErr,
+		tl: tl, overlaid: m.overlay != ovNone, hints: m.hints()})
+	return lipgloss.JoinVertical(lipgloss.Left, body, m.bar.status(m.e, m.width, m.viewer(), &m.conn, m.switching, m.tl), foot)
 }
 
 // paneSizes is where panes draws: the cells inside each pane's border.
@@ -62,133 +67,24 @@ func (m *Model) paneSizes() paneSizes {
 	return paneSizes{listW: listW, tlW: m.width - listW - 4, inner: inner}
 }
 
-func (m *Model) panes(h int) string {
-	th := m.e.Theme
+// draw frames the list and the timeline (nil: none open) as laid out,
+// the pane with the keys (focus) framed as such.
+func (ps paneSizes) draw(th themes.Theme, focus pane, l *list.Model, tl *timeline.Model) string {
 	frame := func(focused bool) lipgloss.Style {
 		if focused {
 			return th.FocusedPane
 		}
 		return th.Pane
 	}
-	inner := h - 2
-	if m.conn.waiting {
-		return frame(true).Render(common.FitBlock(m.connectingPane(m.width-2), m.width-2, inner))
-	}
-	ps := m.paneSizes()
 	if ps.single {
-		if m.tl != nil && m.focus == paneTimeline {
-			return frame(true).Render(common.FitBlock(m.tl.View(), ps.tlW, inner))
+		if tl != nil && focus == paneTimeline {
+			return frame(true).Render(common.FitBlock(tl.View(), ps.tlW, ps.inner))
 		}
-		return frame(true).Render(common.FitBlock(m.list.View(), ps.listW, inner))
+		return frame(true).Render(common.FitBlock(l.View(), ps.listW, ps.inner))
 	}
-	left := frame(m.focus == paneList).Render(common.FitBlock(m.list.View(), ps.listW, inner))
-	right := frame(m.focus == paneTimeline).Render(common.FitBlock(m.tl.View(), ps.tlW, inner))
+	left := frame(focus == paneList).Render(common.FitBlock(l.View(), ps.listW, ps.inner))
+	right := frame(focus == paneTimeline).Render(common.FitBlock(tl.View(), ps.tlW, ps.inner))
 	return lipgloss.JoinHorizontal(lipgloss.Top, left, right)
-}
-
-// statusBar: backend, viewer, conversation, position, round trips, warnings.
-func (m *Model) statusBar() string {
-	th := m.e.Theme
-	if m.e.Store == nil { // not connected yet
-		line := projection.SingleLine("as " + m.viewer() + " │ " + m.connectingLine())
-		return th.StatusBar.Width(m.width).MaxWidth(m.width).Render(projection.Truncate(line, m.width))
-	}
-	stats := m.e.Store.Stats()
-	// Most telling first: a narrow terminal cuts from the right.
-	parts := []string{"as " + m.viewer()}
-	if c := m.e.Store.Context(); c != "" {
-		parts = []string{"context " + c, parts[0]} // which deployment, before all
-	}
-	if sw := m.switching; sw != nil {
-		parts = append([]string{"switching to " + sw.name + "…"}, parts...) // until it answers
-	}
-	if m.e.ReadOnly {
-		parts = append(parts, "read-only") // before anything a narrow bar may cut
-	}
-	if t := m.tl; t != nil {
-		parts = append(parts, t.ID())
-		if !t.Empty() {
-			parts = append(parts, fmt.Sprintf("seq %d/%d · bucket %d", t.Cursor(), t.MaxSeq(), bucket.BucketIndex(t.Cursor())))
-		}
-		parts = append(parts, "times "+common.ZoneLabel(m.e.Loc, m.e.Now())) // the one place the zone is said
-		if on, from := t.Following(); on {
-			f := "following"
-			if from != "" {
-				f += " (" + from + ")" // where the new max seq is read
-			}
-			parts = append(parts, f)
-		}
-	}
-	parts = append(parts, fmt.Sprintf("%d round trips", stats.RoundTrips))
-	if stats.CacheRoundTrips > 0 {
-		parts = append(parts, fmt.Sprintf("cache %d hits %d misses in %d trips",
-			stats.CacheHits, stats.CacheMisses, stats.CacheRoundTrips))
-	}
-	parts = append(parts, m.e.Store.Describe())
-	if m.e.Store.SlotReads() == store.SlotsWholeBucket {
-		parts = append(parts, "single messages read as whole buckets (no $slice)")
-	}
-	line := projection.SingleLine(strings.Join(parts, " │ "))
-	if stats.CacheError != nil {
-		// The warning gets at most half the bar: who is viewing what must
-		// stay readable while Redis is down (reads go to the store).
-		warn := projection.SingleLine(" │ ⚠ cache failing, reading the store: " + stats.CacheError.Error())
-		warn = projection.Truncate(warn, m.width/2)
-		line = projection.Truncate(line, max(0, m.width-projection.Width(warn))) + warn
-	}
-	return th.StatusBar.Width(m.width).MaxWidth(m.width).Render(projection.Truncate(line, m.width))
-}
-
-// footer is the input being typed, else the last status message, else the
-// search progress, else the key hints.
-func (m *Model) footer() string {
-	th := m.e.Theme
-	switch {
-	case m.input.Open():
-		return m.input.View()
-	case m.status != "":
-		style := th.Accent
-		if m.statusErr {
-			style = th.Error
-		}
-		line := projection.SingleLine(m.status)
-		if m.statusErr && projection.Width(line) > m.width {
-			// Cut: say where the whole text is.
-			more := " · " + m.e.Keys.MessageLog.Help().Key + ": full text"
-			line = projection.Truncate(line, max(0, m.width-projection.Width(more))) + more
-		}
-		return style.Render(projection.Truncate(line, m.width))
-	case m.tl != nil && m.tl.SearchQuery() != "" && m.focus == paneTimeline:
-		return th.Accent.Render(projection.Truncate(m.tl.SearchProgress(), m.width))
-	case m.tl != nil && m.tl.Comparing() != "" && m.focus == paneTimeline && m.overlay == ovNone:
-		return th.Accent.Render(projection.Truncate(m.tl.DiffProgress(), m.width))
-	}
-	if m.overlay != ovNone {
-		return m.keyHints(m.hints(), m.width)
-	}
-	// The keys of the moment, cut to fit, and always how to get the rest.
-	sep := m.help.Styles.ShortSeparator.Render(m.help.ShortSeparator)
-	tail := m.help.ShortHelpView([]key.Binding{m.e.Keys.Help, m.e.Keys.Quit})
-	room := m.width - ansi.StringWidth(sep) - ansi.StringWidth(tail)
-	if room < 10 {
-		return ansi.Truncate(tail, m.width, "…")
-	}
-	return m.keyHints(m.hints(), room) + sep + tail
-}
-
-// keyHints is the short help of bs cut at a whole key to fit width, ending
-// in "…" when cut. (help.ShortHelpView overflows when even "…" does not fit.)
-func (m *Model) keyHints(bs []key.Binding, width int) string {
-	for n := len(bs); n > 0; n-- {
-		s := m.help.ShortHelpView(bs[:n])
-		if n < len(bs) {
-			s += " …"
-		}
-		if ansi.StringWidth(s) <= width {
-			return s
-		}
-	}
-	return ansi.Truncate(m.help.ShortHelpView(bs), width, "…")
 }
 
 // hints are the keys that do something where the user is now.

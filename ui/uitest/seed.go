@@ -191,3 +191,63 @@ func SeedFar(t testing.TB, st *store.Store) {
 	Insert(t, st, bucket.CollConversation,
 		bucket.Conversation{OwnerUserID: "alice", ConversationID: ChatFar, ConversationType: 3, GroupID: "far"})
 }
+
+// SeedNotices adds to the small seed what the server tells devices of:
+// alice (the owner) revoked carol's team note 5 and the server told the
+// group in n_team seq 1; bob's read receipt of the single chat is in
+// n_alice_bob seq 1. Bob's revoke of seq 7 (the seed's) was a
+// storage-level write: nothing tells of it.
+func SeedNotices(t testing.TB, st *store.Store) {
+	t.Helper()
+	ctx := t.Context()
+	notice := func(from, to, group string, session int32, i int, ct int32, detail string) *bucket.MsgData {
+		m := TextMsg(from, to, group, session, i, "")
+		m.ContentType, m.MsgFrom = ct, bucket.MsgFromSystem
+		m.Content = `{"detail":` + strings.ReplaceAll(`"`+strings.ReplaceAll(detail, `"`, `\"`)+`"`, "\n", "") + `}`
+		return m
+	}
+	for _, err := range []error{
+		second(st.Revoke(ctx, ChatT, []int64{5}, bucket.Revoke{UserID: "alice", Nickname: "Alice", Role: bucket.RoleOwner, Time: Base.Add(31 * time.Minute).UnixMilli()})),
+		second(st.InsertMessages(ctx, "n_team", 1, []*bucket.MsgData{notice("alice", "", "team", bucket.SessionGroup, 31, bucket.ContentRevoked,
+			`{"revokerUserID":"alice","seq":5,"conversationID":"sg_team","isAdminRevoke":false}`)})),
+		second(st.InsertMessages(ctx, "n_alice_bob", 1, []*bucket.MsgData{notice("bob", "alice", "", bucket.SessionSingle, 121, bucket.ContentReadReceipt,
+			`{"markAsReadUserID":"bob","conversationID":"si_alice_bob","seqs":[117,118],"hasReadSeq":118}`)})),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// SeedMany writes n conversations of alice, alternately single chats and
+// groups, each with 150 messages over two buckets, and names for all.
+func SeedMany(t testing.TB, st *store.Store, n int) map[string]int64 {
+	t.Helper()
+	ctx := context.Background()
+	maxSeqs := map[string]int64{}
+	for i := range n {
+		peer, group := fmt.Sprintf("u%02d", i), fmt.Sprintf("g%02d", i)
+		cid, conv, session := store.SingleChatID("alice", peer), bucket.Conversation{OwnerUserID: "alice", ConversationType: 1, UserID: peer}, bucket.SessionSingle
+		if i%2 == 1 {
+			cid, conv, session = store.GroupChatID(group), bucket.Conversation{OwnerUserID: "alice", ConversationType: 3, GroupID: group}, bucket.SessionGroup
+		}
+		conv.ConversationID = cid
+		var msgs []*bucket.MsgData
+		for s := 1; s <= 150; s++ {
+			g := ""
+			if session == bucket.SessionGroup {
+				g = group
+			}
+			msgs = append(msgs, TextMsg("alice", peer, g, session, s, fmt.Sprintf("last of %s", cid)))
+		}
+		if _, err := st.InsertMessages(ctx, cid, 1, msgs); err != nil {
+			t.Fatal(err)
+		}
+		Insert(t, st, bucket.CollConversation, conv)
+		Insert(t, st, bucket.CollUser, bucket.User{UserID: peer, Nickname: "Peer " + peer})
+		Insert(t, st, bucket.CollGroup, bucket.Group{GroupID: group, GroupName: "Group " + group})
+		maxSeqs[cid] = 150
+	}
+	Insert(t, st, bucket.CollUser, bucket.User{UserID: "alice", Nickname: "Alice"})
+	return maxSeqs
+}

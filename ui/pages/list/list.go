@@ -157,14 +157,15 @@ func (l *Model) Ask() Ask {
 func (l *Model) SetSize(width, height int) {
 	l.width, l.height = width, height
 	rows := max(1, (height-len(l.header()))/2) // two lines per conversation
-	at := l.slotOf(l.cursor)
-	if l.cursor == l.firstNotice() && at > 0 {
+	places := l.places()
+	at := places.of(l.cursor)
+	if l.cursor == places.first && at > 0 {
 		at-- // the first notice shows its section's header
 	}
 	if at < l.offset {
 		l.offset = at
 	}
-	if at = l.slotOf(l.cursor); at >= l.offset+rows {
+	if at = places.of(l.cursor); at >= l.offset+rows {
 		l.offset = at - rows + 1
 	}
 }
@@ -212,7 +213,7 @@ func (l *Model) applyFilter() {
 	l.shown = common.FuzzyFilter(l.filter, len(l.items), func(i int) []string {
 		return []string{l.items[i].Name, l.items[i].Sum.ConversationID}
 	})
-	l.shown = append(l.shown, l.noticeRows()...)
+	l.shown = append(l.shown, l.notes.rows(l.owner, l.filter, len(l.items))...)
 	l.cursor = min(l.cursor, max(0, len(l.shown)-1))
 }
 
@@ -236,27 +237,12 @@ func (l *Model) RowAt(line int) bool {
 	if line < first {
 		return false
 	}
-	i, ok := l.rowIn(l.offset + (line-first)/2) // two lines per conversation
+	i, ok := l.places().row(l.offset + (line-first)/2) // two lines per conversation
 	if !ok || i >= len(l.shown) {
 		return false
 	}
 	l.cursor = i
 	return true
-}
-
-// typeMarker tells the kind of a conversation at a glance, one cell: `!`
-// is the timeline's mark of a slot that breaks the contract, so a
-// notification conversation has `~`.
-func typeMarker(cid string) string {
-	switch store.ConversationTypeOf(cid) {
-	case bucket.SessionSingle:
-		return "@"
-	case bucket.SessionGroup, bucket.SessionWriteGroup:
-		return "#"
-	case bucket.SessionNotification:
-		return "~"
-	}
-	return "?"
 }
 
 // header is the lines above the rows: the title, what the list is waiting
@@ -291,56 +277,17 @@ func (l *Model) header() []string {
 func (l *Model) View() string {
 	lines := l.header()
 	rows := max(1, (l.height-len(lines))/2) // two lines per conversation
-	for slot := l.offset; slot < l.slots() && slot < l.offset+rows; slot++ {
-		if i, ok := l.rowIn(slot); ok {
-			lines = append(lines, l.row(l.at(l.shown[i]), i == l.cursor)...)
+	look := rowLook{e: l.e, width: l.width, owner: l.owner, counted: l.itemsFor == l.owner, focused: l.focused}
+	places := l.places()
+	for slot := l.offset; slot < places.count() && slot < l.offset+rows; slot++ {
+		if i, ok := places.row(slot); ok {
+			lines = append(lines, look.draw(l.at(l.shown[i]), i == l.cursor)...)
 		} else {
-			lines = append(lines, l.noticeHeader()...)
+			lines = append(lines, noticeHeader(l.e.Theme, l.width)...)
 		}
 	}
 	for len(lines) < l.height {
 		lines = append(lines, "")
 	}
 	return lipgloss.JoinVertical(lipgloss.Left, lines[:l.height]...)
-}
-
-func (l *Model) row(it *Item, selected bool) []string {
-	t, width := l.e.Theme, l.width
-	unread := ""
-	// (A notification conversation has none: store's UnreadCounted.)
-	if n := it.Sum.Unread(); n > 0 && l.itemsFor == l.owner {
-		unread = fmt.Sprintf(" (%d)", n)
-	}
-	marker := "  "
-	switch {
-	case selected && l.focused:
-		marker = "▸ "
-	case selected:
-		marker = "▹ " // the keys go to the other pane
-	}
-	head := marker + typeMarker(it.Sum.ConversationID) + " " + projection.SingleLine(it.Name)
-	head = projection.Truncate(head, width-projection.Width(unread)) + unread
-	preview := "    "
-	if it.pending && it.Preview == nil {
-		preview += "…"
-	}
-	if it.Preview != nil {
-		// A quote of anything but PreviewQuoted stays unresolved: the
-		// preview shows it by seq, never its stored text (see projection.View).
-		quoted := func(seq int64) (bucket.StoredSlot, bool) {
-			if it.PreviewQuoted != nil && it.PreviewQuoted.Seq == seq {
-				return *it.PreviewQuoted, true
-			}
-			return bucket.StoredSlot{}, false
-		}
-		m := projection.View(*it.Preview, it.PreviewDoc, l.owner,
-			projection.Conv{ID: it.Sum.ConversationID, SessionType: store.ConversationTypeOf(it.Sum.ConversationID)}, quoted)
-		preview += projection.Summary(m)
-	}
-	preview = projection.Truncate(preview, width)
-	style := t.Text
-	if selected && l.focused {
-		style = t.Selected
-	}
-	return []string{style.Render(common.PadRight(head, width)), t.Muted.Render(preview)}
 }

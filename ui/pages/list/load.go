@@ -226,10 +226,17 @@ func (l *Model) Reply(msg tea.Msg, open string) (res Landed, ok bool) {
 			l.fromMessages = msg.fromMessages
 			res.Names = msg.names
 			l.warnUnknownOwner(msg)
-			res.Cmd = tea.Batch(readRest(l.e, msg.req, l.items, l.owner, l.names, l.groups), l.loadNotices())
+			res.Cmd = tea.Batch(readRest(l.e, msg.req, l.items, l.owner, l.names, l.groups), l.notes.load(l.e, l.owner, l.items))
 		}
 	case noticesLoadedMsg:
-		l.noticesLoaded(msg)
+		keep := ""
+		if it := l.Selected(); it != nil {
+			keep = it.Sum.ConversationID
+		}
+		if l.notes.landed(msg) {
+			l.applyFilter()
+			l.Select(keep) // the cursor stays on its row as the section lands
+		}
 	case RestMsg:
 		res.Names = l.restLanded(msg)
 	default:

@@ -6,6 +6,7 @@ import (
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/themes"
 	"github.com/chatlens/chatlens/ui/common"
 )
 
@@ -30,21 +31,21 @@ type noticesLoadedMsg struct {
 	err   error
 }
 
-// loadNotices reads the owner's notification conversations, named by the
-// chat each goes with (chats: the list's rows, by conversation ID).
-func (l *Model) loadNotices() tea.Cmd {
-	l.notes.req = l.e.NewReq()
-	e, req, owner := l.e, l.notes.req, l.owner
+// load reads owner's notification conversations, named by the chat each
+// goes with (chats: the list's rows).
+func (n *notices) load(e *common.Common, owner string, chats []Item) tea.Cmd {
+	n.req = e.NewReq()
+	req := n.req
 	names := map[string]string{}
-	chats := make([]store.ConversationSummary, len(l.items))
-	for i, it := range l.items {
+	sums := make([]store.ConversationSummary, len(chats))
+	for i, it := range chats {
 		names[store.NotificationConversationID(it.Sum.ConversationID)] = it.Name
-		chats[i] = it.Sum
+		sums[i] = it.Sum
 	}
 	return func() tea.Msg {
-		sums, err := e.Store.NotificationsBeside(e.Ctx, owner, chats)
-		items := make([]Item, len(sums))
-		for i, s := range sums {
+		found, err := e.Store.NotificationsBeside(e.Ctx, owner, sums)
+		items := make([]Item, len(found))
+		for i, s := range found {
 			items[i] = Item{Sum: s, Name: s.ConversationID}
 			switch chat, ok := names[s.ConversationID]; {
 			case s.ConversationID == store.SelfNotificationID(owner):
@@ -60,18 +61,14 @@ func (l *Model) loadNotices() tea.Cmd {
 	}
 }
 
-// noticesLoaded takes the section read for the owner shown.
-func (l *Model) noticesLoaded(msg noticesLoadedMsg) {
-	if msg.req != l.notes.req {
-		return // a read for a viewer already left, or asked again since
+// landed takes the section read, when it is the read asked for last (not
+// one for a viewer already left).
+func (n *notices) landed(msg noticesLoadedMsg) bool {
+	if msg.req != n.req {
+		return false
 	}
-	keep := ""
-	if it := l.Selected(); it != nil {
-		keep = it.Sum.ConversationID
-	}
-	l.notes.items, l.notes.owner, l.notes.err = msg.items, msg.owner, msg.err
-	l.applyFilter()
-	l.Select(keep)
+	n.items, n.owner, n.err = msg.items, msg.owner, msg.err
+	return true
 }
 
 // Notices are the rows of the notification section, unfiltered.
@@ -85,61 +82,69 @@ func (l *Model) at(i int) *Item {
 	return &l.notes.items[i-len(l.items)]
 }
 
-// noticeRows are the notices the filter passes, as indexes after the chats.
-func (l *Model) noticeRows() []int {
-	if l.notes.owner != l.owner {
+// rows are owner's notices filter passes, as indexes after the chats
+// (none when the section read is another owner's).
+func (n *notices) rows(owner, filter string, chats int) []int {
+	if n.owner != owner {
 		return nil
 	}
-	rows := common.FuzzyFilter(l.filter, len(l.notes.items), func(i int) []string {
-		return []string{l.notes.items[i].Name, l.notes.items[i].Sum.ConversationID}
+	rows := common.FuzzyFilter(filter, len(n.items), func(i int) []string {
+		return []string{n.items[i].Name, n.items[i].Sum.ConversationID}
 	})
 	for i := range rows {
-		rows[i] += len(l.items)
+		rows[i] += chats
 	}
 	return rows
 }
 
-// firstNotice is the index into shown of the first notice row, len(shown)
-// when none is shown (and no header is drawn).
-func (l *Model) firstNotice() int {
+// places are the two-line places the rows shown are drawn in: the chats,
+// then the section's header, then the notices.
+type places struct {
+	shown int // rows shown
+	first int // the index into shown of the first notice row, shown when none (and no header is drawn)
+}
+
+// places lays out the rows shown.
+func (l *Model) places() places {
+	p := places{shown: len(l.shown), first: len(l.shown)}
 	for i, idx := range l.shown {
 		if idx >= len(l.items) {
-			return i
+			p.first = i
+			break
 		}
 	}
-	return len(l.shown)
+	return p
 }
 
-// slots are the two-line places drawn: the shown rows and the header.
-func (l *Model) slots() int {
-	if l.firstNotice() < len(l.shown) {
-		return len(l.shown) + 1
+// count is how many places are drawn: the shown rows and the header.
+func (p places) count() int {
+	if p.first < p.shown {
+		return p.shown + 1
 	}
-	return len(l.shown)
+	return p.shown
 }
 
-// slotOf is the place row i of shown is drawn in.
-func (l *Model) slotOf(i int) int {
-	if i >= l.firstNotice() {
+// of is the place row i of shown is drawn in.
+func (p places) of(i int) int {
+	if i >= p.first {
 		return i + 1
 	}
 	return i
 }
 
-// rowIn is the row of shown drawn in place slot; false for the header.
-func (l *Model) rowIn(slot int) (int, bool) {
-	switch first := l.firstNotice(); {
-	case slot < first:
+// row is the row of shown drawn in place slot; false for the header.
+func (p places) row(slot int) (int, bool) {
+	switch {
+	case slot < p.first:
 		return slot, true
-	case slot == first:
+	case slot == p.first:
 		return 0, false
 	}
 	return slot - 1, true
 }
 
 // noticeHeader is the section's header row.
-func (l *Model) noticeHeader() []string {
-	t, width := l.e.Theme, l.width
+func noticeHeader(t themes.Theme, width int) []string {
 	return []string{t.Title.Render(projection.Truncate("── Notifications "+repeatRule(width), width)),
 		t.Muted.Render(projection.Truncate("  pulled beside the chats; the app applies them, never lists them", width))}
 }
