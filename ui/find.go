@@ -201,7 +201,7 @@ func (m *Model) found(f *finding, ev findEvent) tea.Cmd {
 			m.tl = timeline.New(m.e, conversation(it), m.list.Owner(), m.list.Names())
 		}
 		m.focus = paneTimeline
-		return m.tl.JumpTo(hit.Seq)
+		return m.tl.Moves().To(hit.Seq)
 	}
 	// What to do first: a narrow status line cuts the end (L has it whole).
 	m.setStatus(fmt.Sprintf("in %s seq %d, not a conversation of %s: %s %s, then %s again (it offers the ID)%s; found by %s in %s",

@@ -6,10 +6,10 @@ import "github.com/chatlens/chatlens/store/bucket"
 // timeline, from what the timeline holds (no round trip).
 func (m *Model) followList() {
 	t := m.tl
-	if on, _ := t.Following(); !on {
+	if on, _ := t.Follow().On(); !on {
 		return
 	}
-	m.list.Follow(t.ID(), t.End(), func(seq int64) (bucket.StoredSlot, string, bool) {
+	m.list.Follow(t.ID(), t.Follow().End(), func(seq int64) (bucket.StoredSlot, string, bool) {
 		s, b, ok := t.Slot(seq)
 		if !ok {
 			return bucket.StoredSlot{}, "", false

@@ -199,7 +199,7 @@ func (m *Model) layout() {
 	m.copyChoice.SetSize(m.width, h)
 	if m.overlay == ovInspector && m.tl != nil {
 		m.inspector.SetSize(m.width, h)
-		m.inspector.SetContent(m.tl.Cursor(), m.tl.InspectorLines(m.width))
+		m.inspector.SetContent(m.tl.Cursor(), m.tl.Inspector().Lines(m.width))
 	}
 }
 
@@ -273,10 +273,10 @@ func (m *Model) listReply(msg tea.Msg) (tea.Cmd, bool) {
 	var win tea.Cmd
 	if t := m.tl; t != nil {
 		if res.Names != nil {
-			t.AddNames(res.Names)
+			t.Viewers().AddNames(res.Names)
 		}
 		if w := res.Window; w != nil {
-			win = t.TakeWindow(w.Req, w.Viewer, w.Win, w.Err)
+			win = t.Viewers().TakeWindow(w.Req, w.Viewer, w.Win, w.Err)
 		}
 	}
 	return tea.Batch(win, res.Cmd), true

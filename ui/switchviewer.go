@@ -23,7 +23,7 @@ func (m *Model) openPicker(forCompare bool) {
 	if forCompare {
 		title = "Compare " + t.Viewer() + " with"
 	}
-	m.picker = picker.New(m.e, forCompare, title, t.PickerChoices(forCompare), t.PickerDefault(forCompare))
+	m.picker = picker.New(m.e, forCompare, title, t.PickerChoices(forCompare), t.Viewers().PickerDefault(forCompare))
 	m.picker.SetSize(m.width, m.bodyHeight())
 	m.overlay = ovPicker
 }
@@ -41,7 +41,7 @@ func (m *Model) pickerKey(k tea.KeyMsg) tea.Cmd {
 	case m.picker.ForContext():
 		return tea.Batch(cmd, m.askContext(id))
 	case m.picker.ForCompare():
-		return tea.Batch(cmd, m.tl.SetCompare(id))
+		return tea.Batch(cmd, m.tl.Compare().Set(id))
 	default:
 		return tea.Batch(cmd, m.switchViewer(id))
 	}
@@ -89,7 +89,7 @@ func (m *Model) viewAsChecked(msg viewAsCheckedMsg) tea.Cmd {
 // follows it; else at once.
 func (m *Model) switchViewer(id string) tea.Cmd {
 	if m.tl != nil {
-		if cmd, later := m.tl.SwitchTo(id); later {
+		if cmd, later := m.tl.Viewers().SwitchTo(id); later {
 			return cmd
 		}
 	}
@@ -104,7 +104,7 @@ func (m *Model) followViewer() tea.Cmd {
 		return nil
 	}
 	var cmds []tea.Cmd
-	window, moved := m.tl.ViewerAsks()
+	window, moved := m.tl.Viewers().Asks()
 	if window != "" {
 		cmds = append(cmds, m.followSwitch(window))
 	}
@@ -122,7 +122,7 @@ func (m *Model) followViewer() tea.Cmd {
 func (m *Model) followSwitch(id string) tea.Cmd {
 	m.setStatus(fmt.Sprintf("viewing as %s", id), false)
 	if m.tl != nil && m.tl.Viewer() != id {
-		m.tl.DropSearch() // its hits are what the last viewer sees
+		m.tl.Search().Drop() // its hits are what the last viewer sees
 	}
 	var cmds []tea.Cmd
 	var names map[string]string
@@ -130,9 +130,9 @@ func (m *Model) followSwitch(id string) tea.Cmd {
 	var at *bucket.Window   // where that window is read
 	if t := m.tl; t != nil {
 		var cmd tea.Cmd
-		cmd, winReq, at = t.ViewAs(id, id != m.list.Owner())
+		cmd, winReq, at = t.Viewers().ViewAs(id, id != m.list.Owner())
 		cmds = append(cmds, cmd)
-		names = t.Names()
+		names = t.Viewers().Names()
 	}
 	if id != m.list.Owner() {
 		// The new owner's conversation and seq_user documents give both

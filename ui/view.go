@@ -54,7 +54,7 @@ type paneSizes struct {
 
 func (m *Model) paneSizes() paneSizes {
 	inner := m.bodyHeight() - 2
-	comparing := m.tl != nil && m.tl.Comparing() != "" && m.focus == paneTimeline
+	comparing := m.tl != nil && m.tl.Compare().With() != "" && m.focus == paneTimeline
 	if m.width < narrow || m.tl == nil || comparing {
 		return paneSizes{single: true, listW: m.width - 2, tlW: m.width - 2, inner: inner}
 	}
@@ -107,11 +107,11 @@ func (m *Model) statusBar() string {
 	}
 	if t := m.tl; t != nil {
 		parts = append(parts, t.ID())
-		if !t.Empty() {
+		if !t.Viewers().Empty() {
 			parts = append(parts, fmt.Sprintf("seq %d/%d · bucket %d", t.Cursor(), t.MaxSeq(), bucket.BucketIndex(t.Cursor())))
 		}
 		parts = append(parts, "times "+common.ZoneLabel(m.e.Loc, m.e.Now())) // the one place the zone is said
-		if on, from := t.Following(); on {
+		if on, from := t.Follow().On(); on {
 			f := "following"
 			if from != "" {
 				f += " (" + from + ")" // where the new max seq is read
@@ -158,10 +158,10 @@ func (m *Model) footer() string {
 			line = projection.Truncate(line, max(0, m.width-projection.Width(more))) + more
 		}
 		return style.Render(projection.Truncate(line, m.width))
-	case m.tl != nil && m.tl.SearchQuery() != "" && m.focus == paneTimeline:
-		return th.Accent.Render(projection.Truncate(m.tl.SearchProgress(), m.width))
-	case m.tl != nil && m.tl.Comparing() != "" && m.focus == paneTimeline && m.overlay == ovNone:
-		return th.Accent.Render(projection.Truncate(m.tl.DiffProgress(), m.width))
+	case m.tl != nil && m.tl.Search().Query() != "" && m.focus == paneTimeline:
+		return th.Accent.Render(projection.Truncate(m.tl.Search().Progress(), m.width))
+	case m.tl != nil && m.tl.Compare().With() != "" && m.focus == paneTimeline && m.overlay == ovNone:
+		return th.Accent.Render(projection.Truncate(m.tl.Compare().Progress(), m.width))
 	}
 	if m.overlay != ovNone {
 		return m.keyHints(m.hints(), m.width)

@@ -49,22 +49,26 @@ type searchStepMsg struct {
 }
 
 // Search starts a search for q from the cursor.
-func (t *Model) Search(q string) tea.Cmd {
+func (sv Search) Start(q string) tea.Cmd {
+	t := sv.t
 	q = strings.TrimSpace(q)
 	if q == "" {
 		return nil
 	}
-	if t.empty() {
+	if t.Viewers().empty() {
 		t.search = search{query: q}
-		t.say(noMatch(q), true)
+		t.status.say(noMatch(q), true)
 		return nil
 	}
-	t.search = search{req: t.e.NewReq(), query: q, scanning: true, origin: t.cursor, lo: 1, hi: 0}
-	return t.searchStep()
+	t.search = search{req: t.e.NewReq(), query: q, scanning: true, origin: t.tl.Cursor(), lo: 1, hi: 0}
+	return t.Search().searchStep()
 }
 
-// SearchQuery is the last query searched ("": none).
-func (t *Model) SearchQuery() string { return t.search.query }
+// Query is the last query searched ("": none).
+func (sv Search) Query() string {
+	t := sv.t
+	return t.search.query
+}
 
 // noMatch is the one way a search with no hit says so, whatever the size.
 func noMatch(q string) string { return fmt.Sprintf("no match for %q", projection.SingleLine(q)) }
@@ -101,13 +105,14 @@ func (s *search) nextPositions(n int) []int {
 
 // searchStep reads the next batch of buckets and matches the query against
 // what the viewer sees. The first step lists the stored buckets first.
-func (t *Model) searchStep() tea.Cmd {
+func (sv Search) searchStep() tea.Cmd {
+	t := sv.t
 	s := t.search
 	e, cid, conv, viewer := t.e, t.cid, t.conv, t.viewer
 	win := t.win
-	minSeq, maxSeq := t.minSeq(), t.maxSeq()
+	minSeq, maxSeq := t.Viewers().minSeq(), t.Viewers().maxSeq()
 	q := searchable(s.query)
-	th, name := t.e.Theme, t.nameSnapshot()
+	th, name := t.e.Theme, t.Viewers().nameSnapshot()
 	return func() tea.Msg {
 		var listed []int64
 		if s.stored == nil {
@@ -167,14 +172,15 @@ func searchable(s string) string { return strings.ToLower(projection.SingleLine(
 
 // searchStepped takes a step's hits, jumps to the first hit as soon as it
 // is known, and reads on.
-func (t *Model) searchStepped(msg searchStepMsg) tea.Cmd {
+func (sv Search) searchStepped(msg searchStepMsg) tea.Cmd {
+	t := sv.t
 	if msg.req != t.search.req {
 		return nil // a search already replaced or left
 	}
 	s := &t.search
 	if msg.err != nil {
 		s.scanning, s.err = false, msg.err
-		t.say("search failed: "+msg.err.Error(), true)
+		t.status.say("search failed: "+msg.err.Error(), true)
 		return nil
 	}
 	if msg.stored != nil {
@@ -198,12 +204,12 @@ func (t *Model) searchStepped(msg searchStepMsg) tea.Cmd {
 	}
 	var cmds []tea.Cmd
 	if !s.shown {
-		if cmd := t.showFirstHit(done); cmd != nil {
+		if cmd := t.Search().showFirstHit(done); cmd != nil {
 			cmds = append(cmds, cmd)
 		}
 	}
 	if !done {
-		cmds = append(cmds, t.searchStep())
+		cmds = append(cmds, t.Search().searchStep())
 	}
 	return tea.Batch(cmds...)
 }
@@ -211,11 +217,12 @@ func (t *Model) searchStepped(msg searchStepMsg) tea.Cmd {
 // hitsSoFar is the search's hits and the seqs its scan has covered: from
 // the stored bucket below the lowest one scanned (or the window's start)
 // to the one above the highest (or its end), nothing stored between.
-func (t *Model) hitsSoFar() model.Hits {
+func (sv Search) hitsSoFar() model.Hits {
+	t := sv.t
 	s := t.search
-	h := model.Hits{Seqs: s.hits, From: s.origin, To: s.origin - 1, First: t.minSeq(), Last: t.maxSeq(), Done: !s.scanning && s.err == nil}
+	h := model.Hits{Seqs: s.hits, From: s.origin, To: s.origin - 1, First: t.Viewers().minSeq(), Last: t.Viewers().maxSeq(), Done: !s.scanning && s.err == nil}
 	if s.lo <= s.hi && len(s.stored) > 0 {
-		h.From, h.To = t.minSeq(), t.maxSeq()
+		h.From, h.To = t.Viewers().minSeq(), t.Viewers().maxSeq()
 		if s.lo > 0 {
 			h.From = bucket.LastSeq(s.stored[s.lo-1]) + 1
 		}
@@ -229,58 +236,64 @@ func (t *Model) hitsSoFar() model.Hits {
 // showFirstHit jumps to the hit nearest where the search started, before or
 // after it (a tie to the older), as soon as the scanned run proves it the
 // nearest.
-func (t *Model) showFirstHit(done bool) tea.Cmd {
+func (sv Search) showFirstHit(done bool) tea.Cmd {
+	t := sv.t
 	s := &t.search
-	hit, decided, found := t.hitsSoFar().Nearest(s.origin)
+	hit, decided, found := t.Search().hitsSoFar().Nearest(s.origin)
 	if !decided {
 		return nil
 	}
 	s.shown = true
 	if !found {
-		t.say(noMatch(s.query), true)
+		t.status.say(noMatch(s.query), true)
 		return nil
 	}
-	return t.landOn(hit)
+	return t.Search().landOn(hit)
 }
 
-// StepHit moves to the next hit older (n) or newer (N) than the cursor,
+// Step moves to the next hit older (n) or newer (N) than the cursor,
 // wrapping at the ends with a note.
-func (t *Model) StepHit(older bool) tea.Cmd {
+func (sv Search) Step(older bool) tea.Cmd {
+	t := sv.t
 	if len(t.search.hits) == 0 {
 		if t.search.query != "" && !t.search.scanning {
-			t.say(noMatch(t.search.query), true)
+			t.status.say(noMatch(t.search.query), true)
 		} else {
-			t.say("no search hits ("+t.e.Keys.Search.Help().Key+" to search)", true)
+			t.status.say("no search hits ("+t.e.Keys.Search.Help().Key+" to search)", true)
 		}
 		return nil
 	}
-	h := t.hitsSoFar()
+	h := t.Search().hitsSoFar()
 	step, end := h.Newer, "oldest"
 	if older {
 		step, end = h.Older, "newest"
 	}
-	hit, wrapped, decided := step(t.cursor)
+	hit, wrapped, decided := step(t.tl.Cursor())
 	if !decided {
-		t.say("still scanning that way: "+common.KeyName(t.e.Keys.NextHit)+" again once it has", false)
+		t.status.say("still scanning that way: "+common.KeyName(t.e.Keys.NextHit)+" again once it has", false)
 		return nil
 	}
 	if wrapped {
-		t.say("search wrapped to the "+end+" hit", false)
+		t.status.say("search wrapped to the "+end+" hit", false)
 	}
-	return t.jumpTo(hit)
+	return t.Moves().jumpTo(hit)
 }
 
-// DropSearch forgets the search: its hits are what another viewer sees.
-func (t *Model) DropSearch() { t.search = search{} }
+// Drop forgets the search: its hits are what another viewer sees.
+func (sv Search) Drop() {
+	t := sv.t
+	t.search = search{}
+}
 
-// SearchProgress is the footer line while a search runs or has hits.
-func (t *Model) SearchProgress() string {
+// Progress is the footer line while a search runs or has hits.
+func (sv Search) Progress() string {
+	t := sv.t
 	s := t.search
 	if s.query == "" || s.err != nil || !s.scanning && len(s.hits) == 0 {
 		return "" // a search with no hit said so once: nothing to step through
 	}
 	pos := ""
-	if n, ok := t.hitsSoFar().Number(t.cursor); ok {
+	if n, ok := t.Search().hitsSoFar().Number(t.tl.Cursor()); ok {
 		// Counted from the newest, so n (older) counts up.
 		pos = fmt.Sprintf("hit %d of ", n)
 	}
@@ -294,7 +307,8 @@ func (t *Model) SearchProgress() string {
 // highlight renders a timeline row in style with every match of the search
 // query after its first skip bytes (the seq and time) marked, so the eye
 // finds why the row is a hit.
-func (t *Model) highlight(line string, skip int, style lipgloss.Style) string {
+func (sv Search) highlight(line string, skip int, style lipgloss.Style) string {
+	t := sv.t
 	q := strings.ToLower(t.search.query)
 	lower := strings.ToLower(line)
 	if q == "" || len(lower) != len(line) || skip > len(line) {
@@ -316,3 +330,10 @@ func (t *Model) highlight(line string, skip int, style lipgloss.Style) string {
 	b.WriteString(style.Render(line[from:]))
 	return b.String()
 }
+
+// Search is the search feature of the page: its keys and footer, drawn
+// from the search state the page keeps.
+type Search struct{ t *Model }
+
+// Search is the page's search.
+func (t *Model) Search() Search { return Search{t} }

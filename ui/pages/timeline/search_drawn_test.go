@@ -47,7 +47,7 @@ func TestSearchHitsWhatRowsDraw(t *testing.T) {
 		{"👍🏽", []int64{3, 4}},
 		{"HANA", []int64{2, 5}},
 	} {
-		d.do(d.tl.Search(c.query))
+		d.do(d.tl.Search().Start(c.query))
 		if got := d.tl.search.hits; !slices.Equal(got, c.want) {
 			t.Errorf("search %q hits %v, want %v", c.query, got, c.want)
 		}

@@ -61,13 +61,14 @@ func landingFor(bs []*bucket.Bucket, hits []int64, lookup bucket.Lookup, minSeq,
 
 // landOn jumps to a search hit, with the buckets the search read around
 // it when it has them; the rest as any jump reads them.
-func (t *Model) landOn(seq int64) tea.Cmd {
+func (sv Search) landOn(seq int64) tea.Cmd {
+	t := sv.t
 	l := t.search.landing
 	t.search.landing = nil
-	if _, _, held := t.Slot(seq); held || l == nil || l.maxSeq != t.maxSeq() || !inBatch(l.buckets)(bucket.BucketIndex(seq)) {
-		return t.jumpTo(seq)
+	if _, _, held := t.Slot(seq); held || l == nil || l.maxSeq != t.Viewers().maxSeq() || !inBatch(l.buckets)(bucket.BucketIndex(seq)) {
+		return t.Moves().jumpTo(seq)
 	}
 	maps.Copy(t.quoted, l.quoted)
 	t.tl.Give(l.buckets...)
-	return t.jumpTo(seq)
+	return t.Moves().jumpTo(seq)
 }
