@@ -117,13 +117,11 @@ func (m *Model) followViewer() tea.Cmd {
 // followSwitch is the one way the viewer changes (v, V, u): in the same
 // update the list's owner and title, the timeline's projection and header
 // change, and what belongs to the old viewer (the list's unread counts, the
-// read line, a search's hits) is hidden until the new viewer's arrives, so
+// read line; a search's hits, which the timeline's model drops as it
+// switches) is hidden until the new viewer's arrives, so
 // no frame shows one viewer's title over another's counts.
 func (m *Model) followSwitch(id string) tea.Cmd {
 	m.setStatus(fmt.Sprintf("viewing as %s", id), false)
-	if m.tl != nil && m.tl.Viewer() != id {
-		m.tl.Search().Drop() // its hits are what the last viewer sees
-	}
 	var cmds []tea.Cmd
 	var names map[string]string
 	var winReq common.ReqID // the timeline's window of id, when the list's read brings it

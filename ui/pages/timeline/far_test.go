@@ -19,8 +19,8 @@ func TestSearchScansOnlyStoredBuckets(t *testing.T) {
 	d.open(uitest.ChatFar)
 	before := st.Stats().RoundTrips
 	d.do(d.tl.Search().Start("needle"))
-	if hits := d.tl.search.hits; len(hits) != 1 || hits[0] != 5 {
-		t.Errorf("search hits %v, want [5]", hits)
+	if h, _ := d.tl.tl.Search().Hits(); len(h.Seqs) != 1 || h.Seqs[0] != 5 {
+		t.Errorf("search hits %v, want [5]", h.Seqs)
 	}
 	if trips := st.Stats().RoundTrips - before; trips > 10 {
 		t.Errorf("the search took %d round trips", trips)

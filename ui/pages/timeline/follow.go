@@ -110,9 +110,9 @@ func (fv Follow) grow(seq int64) tea.Cmd {
 	for v, w := range t.wins {
 		t.wins[v] = raise(w)
 	}
-	t.tl.KnowWindow(t.viewer, t.win)
+	t.tl.Know().Window(t.viewer, t.win)
 	for v, w := range t.wins {
-		t.tl.KnowWindow(v, w)
+		t.tl.Know().Window(v, w)
 	}
 	if t.Viewers().empty() {
 		return nil

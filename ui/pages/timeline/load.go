@@ -27,7 +27,7 @@ func (l loader) after(reads []model.Read) tea.Cmd {
 			cmds = append(cmds, loadBuckets(t.e, t.load.readOf(rd)))
 		case model.ReadMembers:
 			if t.membersAt == membersRead {
-				cmds = append(cmds, t.load.after(t.tl.KnowMembers(t.Viewers().choiceIDs())))
+				cmds = append(cmds, t.load.after(t.tl.Know().Members(t.Viewers().choiceIDs())))
 				continue
 			}
 			cmds = append(cmds, t.NeedMembers())
@@ -42,6 +42,8 @@ func (l loader) after(reads []model.Read) tea.Cmd {
 				continue
 			}
 			t.wantWindow = rd.Viewer // the root switches to them, which reads it
+		case model.ReadSearch:
+			cmds = append(cmds, t.Search().read(rd))
 		case model.ReadScan:
 			cmds = append(cmds, scanStep(t.e, t.cid, t.req, t.tl.Window(), rd))
 		}
@@ -67,6 +69,10 @@ func (l loader) takeModelNote() {
 	case ok && n.Kind == model.NoteOnlyBeyond:
 		// They have no row to move to: the note above the rows is theirs.
 		t.status.say("the only differences: "+strings.Join(t.Compare().beyondNotes(), "; "), false)
+	case ok && n.Kind == model.NoteNoMatch:
+		t.status.say(noMatch(n.Text), true)
+	case ok && n.Kind == model.NoteNoSearch:
+		t.status.say("no search hits ("+t.e.Keys.Search.Help().Key+" to search)", true)
 	case ok && n.Kind == model.NoteScanFailed:
 		t.status.say("looking for differences failed: "+n.Err.Error(), true)
 	case ok:
@@ -102,7 +108,7 @@ func (t *Model) Open() tea.Cmd {
 	if newest != nil && newest.Index != bucket.BucketIndex(t.tl.Cursor()) {
 		newest = nil // the window ends before it (a cap, an empty bucket)
 	}
-	t.tl.Give(newest)
+	t.tl.Know().Buckets(newest)
 	return t.load.after(t.tl.Settle())
 }
 
@@ -190,7 +196,7 @@ type loader struct{ t *Model }
 // press gives tl a key and runs the reads it asks for.
 func (l loader) press(k model.Key) tea.Cmd {
 	t := l.t
-	if k.Kind == model.Top || k.Kind == model.Bottom || k.Kind == model.Jump {
+	if k.Kind == model.Top || k.Kind == model.Bottom || k.Kind == model.Jump || k.Kind == model.SearchFor {
 		t.jumpReq = 0 // a date still being resolved is older than this jump
 	}
 	return t.load.after(t.tl.Press(k))

@@ -48,7 +48,8 @@ func TestSearchHitsWhatRowsDraw(t *testing.T) {
 		{"HANA", []int64{2, 5}},
 	} {
 		d.do(d.tl.Search().Start(c.query))
-		if got := d.tl.search.hits; !slices.Equal(got, c.want) {
+		if h, _ := d.tl.tl.Search().Hits(); !slices.Equal(h.Seqs, c.want) {
+			got := h.Seqs
 			t.Errorf("search %q hits %v, want %v", c.query, got, c.want)
 		}
 	}

@@ -124,7 +124,7 @@ func (t *Model) SetReadSeq(viewer string, readSeq int64) tea.Cmd {
 	}
 	w.ReadSeq = readSeq
 	t.wins[viewer] = w
-	t.tl.KnowWindow(viewer, w)
+	t.tl.Know().Window(viewer, w)
 	if viewer == t.viewer {
 		t.win.ReadSeq = readSeq
 		return t.load.after(t.tl.SetWindow(t.win)) // the read line moved: the model looks for differences again
