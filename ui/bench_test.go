@@ -76,14 +76,14 @@ func BenchmarkViewerSwitch(b *testing.B) {
 	// TestViewerSwitchReadsNoBucket), but the timeline of a viewer whose
 	// window is known starts no read.
 	for _, v := range []string{"bob", "alice"} {
-		if cmd, winReq, _ := d.m.tl.ViewAs(v, true); cmd != nil || winReq != 0 {
+		if cmd, winReq, _ := d.m.tl.Viewers().ViewAs(v, true); cmd != nil || winReq != 0 {
 			b.Fatalf("the timeline's switch to %s started a read", v)
 		}
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		_ = d.m.tl.CycleViewer()
+		_ = d.m.tl.Viewers().Cycle()
 		_, _ = d.m.viewers.follow(d.m.tl, &d.m.list) // the list reload is I/O, not measured here
 		_ = d.m.View()
 	}

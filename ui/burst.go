@@ -23,7 +23,7 @@ func (m *Model) handleKeys(k tea.KeyMsg) tea.Cmd {
 	// far the keys go past what is held: the buckets between in one find.
 	tl := m.tl
 	if tl != nil {
-		tl.BeginBurst()
+		tl.Moves().BeginBurst()
 	}
 	var cmds []tea.Cmd
 	for _, r := range k.Runes {
@@ -32,7 +32,7 @@ func (m *Model) handleKeys(k tea.KeyMsg) tea.Cmd {
 		m.takeNotes()
 	}
 	if tl != nil {
-		if read := tl.EndBurst(); m.tl == tl {
+		if read := tl.Moves().EndBurst(); m.tl == tl {
 			cmds = append(cmds, read)
 		}
 	}

@@ -44,11 +44,11 @@ func TestCompareBurstFromThePicker(t *testing.T) {
 			if strings.Contains(all.m.status, "alike") || strings.Contains(all.m.status, "looking") {
 				t.Errorf("c carol enter %s in one burst says %q", last, all.m.status)
 			}
-			if all.m.tl.Comparing() != "carol" || all.m.tl.Cursor() != one.m.tl.Cursor() || all.m.status != one.m.status {
+			if all.m.tl.Compare().With() != "carol" || all.m.tl.Cursor() != one.m.tl.Cursor() || all.m.status != one.m.status {
 				t.Errorf("c carol enter %s in one burst: comparing %q, cursor %d, status %q; one by one: comparing %q, cursor %d, status %q",
-					last, all.m.tl.Comparing(), all.m.tl.Cursor(), all.m.status, one.m.tl.Comparing(), one.m.tl.Cursor(), one.m.status)
+					last, all.m.tl.Compare().With(), all.m.tl.Cursor(), all.m.status, one.m.tl.Compare().With(), one.m.tl.Cursor(), one.m.status)
 			}
-			if a, o := all.m.tl.DiffProgress(), one.m.tl.DiffProgress(); a != o {
+			if a, o := all.m.tl.Compare().Progress(), one.m.tl.Compare().Progress(); a != o {
 				t.Errorf("the footer after the burst says %q, one by one %q", a, o)
 			}
 		})
@@ -88,7 +88,7 @@ func TestNextDifferenceBurstsCountEveryKey(t *testing.T) {
 	for _, d := range []*driver{one, all} {
 		d.open(chatAB)
 		d.keys("c", "g")
-		if strings.Contains(d.m.tl.DiffProgress(), "scanning") {
+		if strings.Contains(d.m.tl.Compare().Progress(), "scanning") {
 			t.Fatal("the scan for differences did not finish")
 		}
 	}
@@ -101,7 +101,7 @@ func TestNextDifferenceBurstsCountEveryKey(t *testing.T) {
 		}
 		if round < 4 {
 			want := fmt.Sprintf("difference %d of 20 ", 5*(round+1))
-			if got := all.m.tl.DiffProgress(); !strings.HasPrefix(got, want) {
+			if got := all.m.tl.Compare().Progress(); !strings.HasPrefix(got, want) {
 				t.Errorf("after burst %d the footer says %q, want %q", round+1, got, want)
 			}
 		}

@@ -48,8 +48,8 @@ func TestCompareSingleChatAtOnce(t *testing.T) {
 	d := compareDriver(t, 120, 40)
 	d.open(chatAB)
 	d.keys("c")
-	if d.m.overlay != ovNone || d.m.tl.Comparing() != "bob" {
-		t.Fatalf("c in a single chat: overlay %v, comparing with %q; want no dialog, bob", d.m.overlay, d.m.tl.Comparing())
+	if d.m.overlay != ovNone || d.m.tl.Compare().With() != "bob" {
+		t.Fatalf("c in a single chat: overlay %v, comparing with %q; want no dialog, bob", d.m.overlay, d.m.tl.Compare().With())
 	}
 	view := d.m.View()
 	if !strings.Contains(view, "A as Alice") || !strings.Contains(view, "│ B as Bob") {
@@ -250,7 +250,7 @@ func TestCompareFarQuotes(t *testing.T) {
 	d := newDriver(t, st, opts, 120, 40)
 	d.open(chatQ)
 	d.keys("c")
-	if strings.Contains(d.m.tl.DiffProgress(), "scanning") {
+	if strings.Contains(d.m.tl.Compare().Progress(), "scanning") {
 		t.Fatal("the scan for differences did not finish")
 	}
 	d.keys("D") // a row a difference, a run of them one row
@@ -271,10 +271,10 @@ func TestSeqsOnlyBSeesAreDifferences(t *testing.T) {
 	d := compareDriver(t, 120, 40, clearedBefore41(t)) // seq 5, deleted for alice, is before 41
 	d.open(chatAB)
 	d.keys("c")
-	if strings.Contains(d.m.tl.DiffProgress(), "scanning") {
+	if strings.Contains(d.m.tl.Compare().Progress(), "scanning") {
 		t.Fatal("the scan for differences did not finish")
 	}
-	if got := d.m.tl.DiffProgress(); !strings.HasPrefix(got, "40 seqs differ") {
+	if got := d.m.tl.Compare().Progress(); !strings.HasPrefix(got, "40 seqs differ") {
 		t.Errorf("the footer says %q, want the 40 seqs only bob sees counted", got)
 	}
 	d.keys("]")

@@ -247,7 +247,7 @@ func (m *Model) findEvent(ev findEvent) tea.Cmd {
 			m.tl = timeline.New(m.e, conversation(it), m.list.Owner(), m.list.Names())
 		}
 		m.focus = paneTimeline
-		return m.tl.JumpTo(hit.Seq)
+		return m.tl.Moves().To(hit.Seq)
 	}
 	m.setStatus(hit.elsewhere(m.list.Owner(), m.e.Keys), false)
 	return nil

@@ -56,8 +56,8 @@ func TestComparePickerOffersTheOthers(t *testing.T) {
 	d.keys("k")   // seq 29, from carol
 	sender, _ := d.m.tl.Message(d.m.tl.Cursor(), "alice")
 	d.keys("c", "enter")
-	if d.m.tl.Comparing() != sender.SendID || sender.SendID == "alice" {
-		t.Errorf("group compare started on %q, the selected message is from %q", d.m.tl.Comparing(), sender.SendID)
+	if d.m.tl.Compare().With() != sender.SendID || sender.SendID == "alice" {
+		t.Errorf("group compare started on %q, the selected message is from %q", d.m.tl.Compare().With(), sender.SendID)
 	}
 }
 
@@ -68,8 +68,8 @@ func TestSwitchingToTheComparedViewerSwapsSides(t *testing.T) {
 	d := newDriver(t, st, opts, 120, 40)
 	d.open(chatAB)
 	d.keys("c", "V") // compare with bob, then view as the next member: bob
-	if d.m.tl.Viewer() != "bob" || d.m.tl.Comparing() != "alice" {
-		t.Errorf("viewer %q compared with %q, want bob with alice", d.m.tl.Viewer(), d.m.tl.Comparing())
+	if d.m.tl.Viewer() != "bob" || d.m.tl.Compare().With() != "alice" {
+		t.Errorf("viewer %q compared with %q, want bob with alice", d.m.tl.Viewer(), d.m.tl.Compare().With())
 	}
 }
 

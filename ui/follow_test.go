@@ -32,7 +32,7 @@ func manualTicks(d *driver) (tick func()) {
 }
 
 func following(d *driver) bool {
-	on, _ := d.m.tl.Following()
+	on, _ := d.m.tl.Follow().On()
 	return on
 }
 

@@ -9,10 +9,10 @@ import (
 // followList keeps the list's row of the open conversation as live as the
 // timeline, from what the timeline holds (no round trip).
 func followList(l *list.Model, t *timeline.Model) {
-	if on, _ := t.Following(); !on {
+	if on, _ := t.Follow().On(); !on {
 		return
 	}
-	l.Follow(t.ID(), t.End(), func(seq int64) (bucket.StoredSlot, string, bool) {
+	l.Follow(t.ID(), t.Follow().End(), func(seq int64) (bucket.StoredSlot, string, bool) {
 		s, b, ok := t.Slot(seq)
 		if !ok {
 			return bucket.StoredSlot{}, "", false

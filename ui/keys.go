@@ -153,17 +153,17 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		m.writeKeys.Revoke, m.writeKeys.Delete, m.writeKeys.MarkRead, keys.Inspect, keys.Copy, keys.Transcript)
 	switch {
 	case key.Matches(k, keys.Back):
-		if t.Comparing() != "" {
-			return t.StopCompare()
+		if t.Compare().With() != "" {
+			return t.Compare().Stop()
 		}
 		m.toList()
 	case key.Matches(k, keys.ViewAs):
 		m.showPicker(viewerPicker(m.e, t, false))
 		return t.NeedMembers()
 	case key.Matches(k, keys.CycleViewer):
-		return t.CycleViewer() // in the picker's order, once the members are read
+		return t.Viewers().Cycle() // in the picker's order, once the members are read
 	case key.Matches(k, keys.Compare):
-		cmd, pick := t.ToggleCompare()
+		cmd, pick := t.Compare().Toggle()
 		if pick {
 			m.showPicker(viewerPicker(m.e, t, true))
 		}
@@ -185,25 +185,25 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		}
 		m.refuse(act, []int64{t.Cursor()}, "read-only: revoke, delete and mark read are disabled")
 	case key.Matches(k, keys.Inspect):
-		open, cmd := t.Inspect()
+		open, cmd := t.Inspector().Open()
 		if open {
 			m.openInspector()
 		}
 		return cmd
 	case key.Matches(k, keys.Search):
-		q := t.SearchQuery()
+		q := t.Search().Query()
 		m.input.Start(inSearch, "search: ", q, q != "") // typing replaces the last query
 	case key.Matches(k, keys.NextHit):
-		return t.StepHit(true)
+		return t.Search().Step(true)
 	case key.Matches(k, keys.PrevHit):
-		return t.StepHit(false)
+		return t.Search().Step(false)
 	case key.Matches(k, keys.Jump):
 		m.input.Start(inJump, "jump to seq or date ("+timeline.JumpForms+"): ", "", false)
 		m.input.Suggest(m.contexts.suggestions()) // :context NAME switches deployment
 	case key.Matches(k, keys.Copy):
 		m.askCopy()
 	case key.Matches(k, keys.Follow):
-		return t.ToggleFollow()
+		return t.Follow().Toggle()
 	case key.Matches(k, keys.Transcript):
 		m.askTranscript()
 	default:
@@ -252,9 +252,9 @@ func (m *Model) submitInput(purpose lineinput.Purpose, value string) tea.Cmd {
 			return nil
 		}
 		m.focus = paneTimeline
-		return m.tl.Jump(value)
+		return m.tl.Moves().Jump(value)
 	case inSearch:
-		return m.tl.Search(value)
+		return m.tl.Search().Start(value)
 	case inFindID:
 		cmd, status := m.find.start(m.e, value, findScopes(openID(m.tl), m.viewer()))
 		if status != "" {
@@ -262,7 +262,7 @@ func (m *Model) submitInput(purpose lineinput.Purpose, value string) tea.Cmd {
 		}
 		return cmd
 	case inTranscript:
-		return m.tl.Transcript(value)
+		return m.tl.Transcript().Write(value)
 	}
 	return nil
 }

@@ -188,7 +188,7 @@ func (m *Model) layout() {
 	m.copyChoice.SetSize(m.width, h)
 	if m.overlay == ovInspector && m.tl != nil {
 		m.inspector.SetSize(m.width, h)
-		m.inspector.SetContent(m.tl.Cursor(), m.tl.InspectorLines(m.width))
+		m.inspector.SetContent(m.tl.Cursor(), m.tl.Inspector().Lines(m.width))
 	}
 }
 
@@ -269,10 +269,10 @@ func listLanded(t *timeline.Model, res list.Landed) tea.Cmd {
 	var win tea.Cmd
 	if t != nil {
 		if res.Names != nil {
-			t.AddNames(res.Names)
+			t.Viewers().AddNames(res.Names)
 		}
 		if w := res.Window; w != nil {
-			win = t.TakeWindow(w.Req, w.Viewer, w.Win, w.Err)
+			win = t.Viewers().TakeWindow(w.Req, w.Viewer, w.Win, w.Err)
 		}
 	}
 	return tea.Batch(win, res.Cmd)

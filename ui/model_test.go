@@ -290,8 +290,8 @@ func TestSearchStepsBetweenHits(t *testing.T) {
 	d.keys("/")
 	d.typeText("hello 5 from") // over the last query, offered selected
 	d.keys("enter")
-	if d.m.tl.SearchProgress() != "" || !strings.Contains(d.m.View(), "no match") {
-		t.Errorf("search found what alice cannot see: %s", d.m.tl.SearchProgress())
+	if d.m.tl.Search().Progress() != "" || !strings.Contains(d.m.View(), "no match") {
+		t.Errorf("search found what alice cannot see: %s", d.m.tl.Search().Progress())
 	}
 }
 

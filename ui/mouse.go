@@ -37,12 +37,12 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 			return nil
 		}
 		m.focus = paneTimeline
-		return m.tl.JumpTo(seq) // a seq, not a row count: a gap is one row for many seqs
+		return m.tl.Moves().To(seq) // a seq, not a row count: a gap is one row for many seqs
 	default:
 		return nil
 	}
 	if m.focus == paneTimeline && m.tl != nil {
-		return m.tl.Scroll(delta)
+		return m.tl.Moves().Scroll(delta)
 	}
 	m.list.Move(delta)
 	return nil

@@ -37,7 +37,7 @@ func TestSearchStartsAtTheCursor(t *testing.T) {
 	if d.m.tl.Cursor() != 11 {
 		t.Fatalf("first hit from seq 60 at %d, want 11 (the nearest older)", d.m.tl.Cursor())
 	}
-	if got := d.m.tl.SearchProgress(); !strings.Contains(got, "of 10 hits") { // 115 is malformed, no text
+	if got := d.m.tl.Search().Progress(); !strings.Contains(got, "of 10 hits") { // 115 is malformed, no text
 		t.Errorf("the search says %q, want 10 hits", got)
 	}
 }
@@ -76,8 +76,8 @@ func TestSearchOffersTheLastQuerySelected(t *testing.T) {
 		t.Errorf("typing over the offered query gave %q, want %q", v, "hello 2")
 	}
 	d.keys("esc", "/", "enter")
-	if d.m.tl.SearchQuery() != "hello 11" {
-		t.Errorf("enter on the offered query searched %q", d.m.tl.SearchQuery())
+	if d.m.tl.Search().Query() != "hello 11" {
+		t.Errorf("enter on the offered query searched %q", d.m.tl.Search().Query())
 	}
 }
 
@@ -120,7 +120,7 @@ func TestSearchMatchesFarQuotesAsShown(t *testing.T) {
 	d := newDriver(t, st, opts, 120, 40)
 	d.open(chatQ)
 	d.search("carol revoked")
-	if p := d.m.tl.SearchProgress(); strings.Contains(p, "scanning") || !strings.Contains(p, " 3 hits") {
+	if p := d.m.tl.Search().Progress(); strings.Contains(p, "scanning") || !strings.Contains(p, " 3 hits") {
 		t.Errorf("the search says %q, want 3 hits, the scan done", p)
 	}
 	// From the newest message, n steps to the older hits.
@@ -143,12 +143,12 @@ func TestSearchCountsHitsFromTheNewest(t *testing.T) {
 	d := newDriver(t, st, opts, 120, 40)
 	d.open(chatAB)
 	d.search("hello 11")
-	if d.m.tl.Cursor() != 119 || !strings.Contains(d.m.tl.SearchProgress(), "hit 1 of 10") {
-		t.Fatalf("at seq %d: %q, want the newest hit, 1 of 10", d.m.tl.Cursor(), d.m.tl.SearchProgress())
+	if d.m.tl.Cursor() != 119 || !strings.Contains(d.m.tl.Search().Progress(), "hit 1 of 10") {
+		t.Fatalf("at seq %d: %q, want the newest hit, 1 of 10", d.m.tl.Cursor(), d.m.tl.Search().Progress())
 	}
 	d.keys("n")
-	if d.m.tl.Cursor() != 118 || !strings.Contains(d.m.tl.SearchProgress(), "hit 2 of 10") {
-		t.Errorf("n: at seq %d, %q; want 118, hit 2 of 10", d.m.tl.Cursor(), d.m.tl.SearchProgress())
+	if d.m.tl.Cursor() != 118 || !strings.Contains(d.m.tl.Search().Progress(), "hit 2 of 10") {
+		t.Errorf("n: at seq %d, %q; want 118, hit 2 of 10", d.m.tl.Cursor(), d.m.tl.Search().Progress())
 	}
 }
 
@@ -159,12 +159,12 @@ func TestSearchCountsHitsFromTheNewest(t *testing.T) {
 func TestSearchLandsOnTheNearestHitEitherWay(t *testing.T) {
 	d := searchDriver(t, 100)
 	d.search("hello 11")
-	if d.m.tl.Cursor() != 110 || !strings.Contains(d.m.tl.SearchProgress(), "hit 9 of 10") {
-		t.Fatalf("from seq 100: at %d, %q; want 110, hit 9 of 10", d.m.tl.Cursor(), d.m.tl.SearchProgress())
+	if d.m.tl.Cursor() != 110 || !strings.Contains(d.m.tl.Search().Progress(), "hit 9 of 10") {
+		t.Fatalf("from seq 100: at %d, %q; want 110, hit 9 of 10", d.m.tl.Cursor(), d.m.tl.Search().Progress())
 	}
 	d.keys("n")
-	if d.m.tl.Cursor() != 11 || !strings.Contains(d.m.tl.SearchProgress(), "hit 10 of 10") {
-		t.Errorf("n from 110: at %d, %q; want 11, hit 10 of 10", d.m.tl.Cursor(), d.m.tl.SearchProgress())
+	if d.m.tl.Cursor() != 11 || !strings.Contains(d.m.tl.Search().Progress(), "hit 10 of 10") {
+		t.Errorf("n from 110: at %d, %q; want 11, hit 10 of 10", d.m.tl.Cursor(), d.m.tl.Search().Progress())
 	}
 	d.keys("N")
 	if d.m.tl.Cursor() != 110 {
@@ -189,7 +189,7 @@ func TestSearchFooterGoesWithTheSearch(t *testing.T) {
 	d.keys("u")
 	d.typeText("bob")
 	d.keys("enter")
-	if strings.Contains(d.m.View(), "hits ·") || d.m.tl.SearchProgress() != "" {
+	if strings.Contains(d.m.View(), "hits ·") || d.m.tl.Search().Progress() != "" {
 		t.Errorf("the footer keeps alice's search as bob:\n%s", d.m.View())
 	}
 }

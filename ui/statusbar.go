@@ -60,11 +60,11 @@ func (b *bars) status(e *common.Common, width int, viewer string, conn *connecti
 	}
 	if t := tl; t != nil {
 		parts = append(parts, t.ID())
-		if !t.Empty() {
+		if !t.Viewers().Empty() {
 			parts = append(parts, fmt.Sprintf("seq %d/%d · bucket %d", t.Cursor(), t.MaxSeq(), bucket.BucketIndex(t.Cursor())))
 		}
 		parts = append(parts, "times "+common.ZoneLabel(e.Loc, e.Now())) // the one place the zone is said
-		if on, from := t.Following(); on {
+		if on, from := t.Follow().On(); on {
 			f := "following"
 			if from != "" {
 				f += " (" + from + ")" // where the new max seq is read
@@ -121,10 +121,10 @@ func (b *bars) footer(e *common.Common, width int, f footerState) string {
 			line = projection.Truncate(line, max(0, width-projection.Width(more))) + more
 		}
 		return style.Render(projection.Truncate(line, width))
-	case f.tl != nil && f.tl.SearchQuery() != "":
-		return th.Accent.Render(projection.Truncate(f.tl.SearchProgress(), width))
-	case f.tl != nil && f.tl.Comparing() != "" && !f.overlaid:
-		return th.Accent.Render(projection.Truncate(f.tl.DiffProgress(), width))
+	case f.tl != nil && f.tl.Search().Query() != "":
+		return th.Accent.Render(projection.Truncate(f.tl.Search().Progress(), width))
+	case f.tl != nil && f.tl.Compare().With() != "" && !f.overlaid:
+		return th.Accent.Render(projection.Truncate(f.tl.Compare().Progress(), width))
 	}
 	if f.overlaid {
 		return b.keyHints(f.hints, width)

@@ -29,7 +29,7 @@ func viewerPicker(e *common.Common, t *timeline.Model, forCompare bool) picker.M
 	if forCompare {
 		title = "Compare " + t.Viewer() + " with"
 	}
-	return picker.New(e, forCompare, title, t.PickerChoices(forCompare), t.PickerDefault(forCompare))
+	return picker.New(e, forCompare, title, t.PickerChoices(forCompare), t.Viewers().PickerDefault(forCompare))
 }
 
 // showPicker opens p over the panes.
@@ -52,7 +52,7 @@ func (m *Model) pickerKey(k tea.KeyMsg) tea.Cmd {
 	case m.picker.ForContext():
 		return tea.Batch(cmd, m.askContext(id))
 	case m.picker.ForCompare():
-		return tea.Batch(cmd, m.tl.SetCompare(id))
+		return tea.Batch(cmd, m.tl.Compare().Set(id))
 	default:
 		switched, said := m.viewers.to(m.tl, &m.list, id)
 		if said != "" {
@@ -104,7 +104,7 @@ func (v *viewerSwitch) checked(msg viewAsCheckedMsg, t *timeline.Model, l *list.
 // it; else at once. said is what the status line says ("" for nothing).
 func (v *viewerSwitch) to(t *timeline.Model, l *list.Model, id string) (cmd tea.Cmd, said string) {
 	if t != nil {
-		if cmd, later := t.SwitchTo(id); later {
+		if cmd, later := t.Viewers().SwitchTo(id); later {
 			return cmd, ""
 		}
 	}
@@ -119,7 +119,7 @@ func (v *viewerSwitch) follow(t *timeline.Model, l *list.Model) (cmd tea.Cmd, sa
 		return nil, ""
 	}
 	var cmds []tea.Cmd
-	window, moved := t.ViewerAsks()
+	window, moved := t.Viewers().Asks()
 	if window != "" {
 		cmds = append(cmds, v.apply(t, l, window))
 		said = "viewing as " + window
@@ -134,21 +134,19 @@ func (v *viewerSwitch) follow(t *timeline.Model, l *list.Model) (cmd tea.Cmd, sa
 // apply is the one way the viewer changes (v, V, u): in the same update
 // the list's owner and title, the timeline's projection and header change,
 // and what belongs to the old viewer (the list's unread counts, the read
-// line, a search's hits) is hidden until the new viewer's arrives, so no
-// frame shows one viewer's title over another's counts.
+// line; a search's hits, which the timeline's model drops as it switches) is
+// hidden until the new viewer's arrives, so no frame shows one viewer's
+// title over another's counts.
 func (v *viewerSwitch) apply(t *timeline.Model, l *list.Model, id string) tea.Cmd {
-	if t != nil && t.Viewer() != id {
-		t.DropSearch() // its hits are what the last viewer sees
-	}
 	var cmds []tea.Cmd
 	var names map[string]string
 	var winReq common.ReqID // the timeline's window of id, when the list's read brings it
 	var at *bucket.Window   // where that window is read
 	if t != nil {
 		var cmd tea.Cmd
-		cmd, winReq, at = t.ViewAs(id, id != l.Owner())
+		cmd, winReq, at = t.Viewers().ViewAs(id, id != l.Owner())
 		cmds = append(cmds, cmd)
-		names = t.Names()
+		names = t.Viewers().Names()
 	}
 	if id != l.Owner() {
 		// The new owner's conversation and seq_user documents give both

@@ -285,7 +285,7 @@ func TestCompareTranscriptOpensWithTheViewsCount(t *testing.T) {
 	d := newDriver(t, st, opts, 120, 40)
 	d.open(chatAB)
 	d.keys("c")
-	footer := d.m.tl.DiffProgress()
+	footer := d.m.tl.Compare().Progress()
 	if !strings.HasPrefix(footer, "107 seqs differ") {
 		t.Fatalf("the compare view says %q, want 107 seqs differ (the scan over)", footer)
 	}

@@ -59,7 +59,7 @@ type paneSizes struct {
 
 func (m *Model) paneSizes() paneSizes {
 	inner := m.bodyHeight() - 2
-	comparing := m.tl != nil && m.tl.Comparing() != "" && m.focus == paneTimeline
+	comparing := m.tl != nil && m.tl.Compare().With() != "" && m.focus == paneTimeline
 	if m.width < narrow || m.tl == nil || comparing {
 		return paneSizes{single: true, listW: m.width - 2, tlW: m.width - 2, inner: inner}
 	}

@@ -53,8 +53,8 @@ func TestViewerWithNoConversationIsPulledNothing(t *testing.T) {
 	d.typeText("zed")
 	d.keys("enter")
 	view = d.m.View()
-	if !strings.Contains(view, "B: zed is pulled nothing of sg_team") || !strings.Contains(d.m.tl.DiffProgress(), " 30 seqs differ") {
-		t.Errorf("compare with zed does not say B is pulled nothing, every seq a difference (%q):\n%s", d.m.tl.DiffProgress(), view)
+	if !strings.Contains(view, "B: zed is pulled nothing of sg_team") || !strings.Contains(d.m.tl.Compare().Progress(), " 30 seqs differ") {
+		t.Errorf("compare with zed does not say B is pulled nothing, every seq a difference (%q):\n%s", d.m.tl.Compare().Progress(), view)
 	}
 }
 
@@ -125,7 +125,7 @@ func TestCompareTakesAnyUserID(t *testing.T) {
 		t.Errorf("the picker does not say enter takes dave as a user ID:\n%s", view)
 	}
 	d.keys("enter")
-	if d.m.tl.Comparing() != "dave" {
-		t.Errorf("comparing with %q after typing dave, want dave", d.m.tl.Comparing())
+	if d.m.tl.Compare().With() != "dave" {
+		t.Errorf("comparing with %q after typing dave, want dave", d.m.tl.Compare().With())
 	}
 }

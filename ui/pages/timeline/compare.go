@@ -45,18 +45,20 @@ func scanStep(e *common.Common, cid string, req common.ReqID, w bucket.Window, r
 }
 
 // Comparing is the compare view's second viewer, "" when it is off.
-func (t *Model) Comparing() string {
+func (c Compare) With() string {
+	t := c.t
 	if c := t.tl.Compare(); c.On() {
 		return c.View().Viewer
 	}
 	return ""
 }
 
-// DiffProgress is the footer line of the compare view.
-func (t *Model) DiffProgress() string {
+// Progress is the footer line of the compare view.
+func (c Compare) Progress() string {
+	t := c.t
 	k := t.e.Keys
 	d := t.tl.Compare()
-	n, beyond := 0, t.compare().beyondCount()
+	n, beyond := 0, t.Compare().beyondCount()
 	for _, r := range d.Runs() {
 		n += int(r.To - r.From + 1)
 	}
@@ -68,7 +70,7 @@ func (t *Model) DiffProgress() string {
 	if beyond > 0 {
 		line += fmt.Sprintf(" (%d outside A's window, above)", beyond)
 	}
-	if i := d.RunAt(t.cursor); i >= 0 {
+	if i := d.RunAt(t.tl.Cursor()); i >= 0 {
 		line = fmt.Sprintf("difference %d of %d · %s", i+1, len(d.Runs()), line)
 	}
 	if d.Scanning() {
@@ -92,7 +94,7 @@ func compareCols(width, prefix int) (half int) {
 // compareRow draws one row of the compare view. The marker and the reason
 // carry the diff style even on the selected row, so the difference under
 // the cursor still shows.
-func (c compareView) compareRow(prefix, a, b, reason string, width int, selected bool) string {
+func (c Compare) compareRow(prefix, a, b, reason string, width int, selected bool) string {
 	t := c.t
 	th := t.e.Theme
 	half := compareCols(width, projection.Width(prefix))
@@ -114,38 +116,38 @@ func (c compareView) compareRow(prefix, a, b, reason string, width int, selected
 }
 
 // compareLine is the compare row of seq in the full timeline.
-func (c compareView) compareLine(seq int64, prefix string, width int) string {
+func (c Compare) compareLine(seq int64, prefix string, width int) string {
 	t := c.t
-	with := t.Comparing()
+	with := t.Compare().With()
 	m, _ := t.Message(seq, t.viewer)
 	other, _ := t.Message(seq, with)
-	a, _ := t.describe(m)
-	b, _ := t.describe(other)
-	if t.outsideWindow(with, seq) {
-		b = "⊘ not in " + projection.SingleLine(t.memberName(with)) + "'s window"
+	a, _ := t.draw.describe(m)
+	b, _ := t.draw.describe(other)
+	if t.Viewers().outsideWindow(with, seq) {
+		b = "⊘ not in " + projection.SingleLine(t.Viewers().memberName(with)) + "'s window"
 	}
 	wb, known := t.wins[with]
-	return c.compareRow(prefix, a, b, model.Verdict(m, other, wb, known), width, seq == t.cursor)
+	return c.compareRow(prefix, a, b, model.Verdict(m, other, wb, known), width, seq == t.tl.Cursor())
 }
 
 // compareHeader names the two columns of the compare view above its rows.
-func (c compareView) compareHeader(width int) string {
+func (c Compare) compareHeader(width int) string {
 	t := c.t
-	seqWidth := len(strconv.FormatInt(t.maxSeq(), 10))
+	seqWidth := len(strconv.FormatInt(t.Viewers().maxSeq(), 10))
 	prefix := 2 + seqWidth + 1 + len(t.clockFmt) + 1 // marker, seq, clock, as messageLine draws them
 	half := compareCols(width, prefix)
 	name := func(side, id string) string {
-		return projection.Truncate(side+" as "+projection.SingleLine(t.memberName(id)), half)
+		return projection.Truncate(side+" as "+projection.SingleLine(t.Viewers().memberName(id)), half)
 	}
-	line := strings.Repeat(" ", prefix) + common.PadRight(name("A", t.viewer), half) + " │ " + common.PadRight(name("B", t.Comparing()), half) + " why"
+	line := strings.Repeat(" ", prefix) + common.PadRight(name("A", t.viewer), half) + " │ " + common.PadRight(name("B", t.Compare().With()), half) + " why"
 	return t.e.Theme.Title.Render(common.PadRight(projection.Truncate(line, width), width))
 }
 
 // beyondCount is how many seqs B sees outside A's window: differences with
 // no row (the timeline is A's window), said in beyondNotes.
-func (c compareView) beyondCount() int64 {
+func (c Compare) beyondCount() int64 {
 	t := c.t
-	wb, ok := t.wins[t.Comparing()]
+	wb, ok := t.wins[t.Compare().With()]
 	if !ok || !t.winOK {
 		return 0
 	}
@@ -155,9 +157,9 @@ func (c compareView) beyondCount() int64 {
 
 // beyondNotes say what B sees outside A's window: those seqs have no row
 // (the timeline is A's window), but they are what B sees and A does not.
-func (c compareView) beyondNotes() []string {
+func (c Compare) beyondNotes() []string {
 	t := c.t
-	with := t.Comparing()
+	with := t.Compare().With()
 	wb, ok := t.wins[with]
 	if !ok || !t.winOK {
 		return nil
@@ -180,27 +182,27 @@ func (c compareView) beyondNotes() []string {
 
 // settleDiffRows keeps the cursor's difference among the height rows of
 // "differences only".
-func (c compareView) settleDiffRows(height int) {
+func (c Compare) settleDiffRows(height int) {
 	t := c.t
 	d := t.tl.Compare()
 	runs := d.Runs()
 	if len(runs) == 0 {
 		return
 	}
-	cur := d.RunAt(t.cursor)
+	cur := d.RunAt(t.tl.Cursor())
 	if cur < 0 {
-		cur = max(0, min(len(runs)-1, firstRunAfter(runs, t.cursor)))
+		cur = max(0, min(len(runs)-1, firstRunAfter(runs, t.tl.Cursor())))
 	}
 	t.diffTop = max(0, min(t.diffTop, cur), cur-height+1)
 }
 
 // diffRows draws "differences only": one row per difference (a collapsed
 // run as one), the cursor's kept on screen.
-func (c compareView) diffRows(width, height int) []string {
+func (c Compare) diffRows(width, height int) []string {
 	t := c.t
 	th := t.e.Theme
 	d := t.tl.Compare()
-	runs, with := d.Runs(), t.Comparing()
+	runs, with := d.Runs(), t.Compare().With()
 	var out []string
 	if len(runs) == 0 {
 		msg := "no differences"
@@ -212,18 +214,18 @@ func (c compareView) diffRows(width, height int) []string {
 		}
 		return []string{th.Muted.Render(msg)}
 	}
-	seqWidth := len(strconv.FormatInt(t.maxSeq(), 10))
+	seqWidth := len(strconv.FormatInt(t.Viewers().maxSeq(), 10))
 	for i := t.diffTop; i < len(runs) && len(out) < height; i++ {
 		r := runs[i]
-		marker, here := "  ", r.From <= t.cursor && t.cursor <= r.To
+		marker, here := "  ", r.From <= t.tl.Cursor() && t.tl.Cursor() <= r.To
 		if here {
-			marker = t.marker(t.cursor)
+			marker = t.draw.marker(t.tl.Cursor())
 		}
 		prefix := fmt.Sprintf("%s%*d %s ", marker, seqWidth, r.From, common.Clock(r.A, t.clockFmt, t.e.Loc))
-		a, _ := t.describe(r.A)
-		b, _ := t.describe(r.B)
+		a, _ := t.draw.describe(r.A)
+		b, _ := t.draw.describe(r.B)
 		if r.Reason == projection.ReasonOutsideB {
-			b = "⊘ not in " + projection.SingleLine(t.memberName(with)) + "'s window"
+			b = "⊘ not in " + projection.SingleLine(t.Viewers().memberName(with)) + "'s window"
 		}
 		if r.To > r.From {
 			a = fmt.Sprintf("· seqs %d–%d (%d)", r.From, r.To, r.To-r.From+1)

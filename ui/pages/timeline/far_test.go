@@ -18,9 +18,9 @@ func TestSearchScansOnlyStoredBuckets(t *testing.T) {
 	d := newPage(t, st, "alice", 120, 40)
 	d.open(uitest.ChatFar)
 	before := st.Stats().RoundTrips
-	d.do(d.tl.Search("needle"))
-	if hits := d.tl.search.hits; len(hits) != 1 || hits[0] != 5 {
-		t.Errorf("search hits %v, want [5]", hits)
+	d.do(d.tl.Search().Start("needle"))
+	if h, _ := d.tl.tl.Search().Hits(); len(h.Seqs) != 1 || h.Seqs[0] != 5 {
+		t.Errorf("search hits %v, want [5]", h.Seqs)
 	}
 	if trips := st.Stats().RoundTrips - before; trips > 10 {
 		t.Errorf("the search took %d round trips", trips)
@@ -91,7 +91,7 @@ func TestTimelineFindsAGapAboveToo(t *testing.T) {
 	}
 	d := newPage(t, st, "alice", 120, 40)
 	d.open(uitest.ChatFar)
-	d.do(d.tl.Jump("99"))
+	d.do(d.tl.Moves().Jump("99"))
 	if d.tl.Cursor() != 11 {
 		t.Fatalf("a jump to 99 rests at %d, want 11: the run of holes 11-100 is one row", d.tl.Cursor())
 	}

@@ -1,16 +1,13 @@
 package timeline
 
 import (
-	"github.com/chatlens/chatlens/ui/pages/timeline/model"
-
 	"fmt"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/chatlens/chatlens/store/bucket"
-
 	"github.com/chatlens/chatlens/ui/common"
+	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 )
 
 // followEvery is how often a followed conversation asks where its
@@ -44,25 +41,30 @@ func pollLatest(e *common.Common, cid string, req common.ReqID) tea.Cmd {
 	}
 }
 
-// ToggleFollow turns follow mode on or off.
-func (t *Model) ToggleFollow() tea.Cmd {
+// Toggle turns follow mode on or off.
+func (fv Follow) Toggle() tea.Cmd {
+	t := fv.t
 	t.follow.on = !t.follow.on
 	t.follow.req = t.e.NewReq()
 	if !t.follow.on {
-		t.say("stopped following "+t.cid, false)
+		t.status.say("stopped following "+t.cid, false)
 		return nil
 	}
-	t.say(fmt.Sprintf("following %s: new messages appear as they arrive (%s to stop)",
+	t.status.say(fmt.Sprintf("following %s: new messages appear as they arrive (%s to stop)",
 		t.cid, t.e.Keys.Follow.Help().Key), false)
 	return pollLatest(t.e, t.cid, t.follow.req)
 }
 
-// Following reports follow mode on, and where the max seq is read (""
+// On reports follow mode on, and where the max seq is read (""
 // until the first poll).
-func (t *Model) Following() (on bool, from string) { return t.follow.on, t.follow.from }
+func (fv Follow) On() (on bool, from string) {
+	t := fv.t
+	return t.follow.on, t.follow.from
+}
 
 // followTicked polls, if the tick is of the follow still on.
-func (t *Model) followTicked(msg followTickMsg) tea.Cmd {
+func (fv Follow) followTicked(msg followTickMsg) tea.Cmd {
+	t := fv.t
 	if !t.follow.on || t.follow.req != msg.req {
 		return nil
 	}
@@ -71,29 +73,31 @@ func (t *Model) followTicked(msg followTickMsg) tea.Cmd {
 
 // followPolled takes a poll's answer: nothing more is read unless the max
 // seq moved; the next tick is set only now, so slow polls never pile up.
-func (t *Model) followPolled(msg followPolledMsg) tea.Cmd {
+func (fv Follow) followPolled(msg followPolledMsg) tea.Cmd {
+	t := fv.t
 	if !t.follow.on || t.follow.req != msg.req {
 		return nil
 	}
 	req := t.follow.req
 	next := t.e.Tick(followEvery, func(time.Time) tea.Msg { return followTickMsg{req: req} })
 	if msg.err != nil {
-		t.say("follow: "+msg.err.Error(), true)
+		t.status.say("follow: "+msg.err.Error(), true)
 		return next
 	}
 	t.follow.from = msg.from
-	return tea.Batch(t.grow(msg.seq), next)
+	return tea.Batch(t.Follow().grow(msg.seq), next)
 }
 
 // grow moves where the conversation ends to seq for every window known,
 // and reads the bucket(s) that gained messages: the held newest one again
 // and the next one, never the rest of the run.
-func (t *Model) grow(seq int64) tea.Cmd {
+func (fv Follow) grow(seq int64) tea.Cmd {
+	t := fv.t
 	old := t.base.EndSeq
 	if seq <= old {
 		return nil
 	}
-	tailing := t.cursor == t.maxSeq()
+	tailing := t.tl.Cursor() == t.Viewers().maxSeq()
 	raise := func(w bucket.Window) bucket.Window {
 		w.EndSeq = seq
 		if w.CapSeq == 0 {
@@ -106,19 +110,31 @@ func (t *Model) grow(seq int64) tea.Cmd {
 	for v, w := range t.wins {
 		t.wins[v] = raise(w)
 	}
-	t.tl.KnowWindow(t.viewer, t.win)
+	t.tl.Know().Window(t.viewer, t.win)
 	for v, w := range t.wins {
-		t.tl.KnowWindow(v, w)
+		t.tl.Know().Window(v, w)
 	}
-	if t.empty() {
+	if t.Viewers().empty() {
 		return nil
 	}
 	// The buckets that gained messages are read again as the rows need
 	// them; following, the cursor goes on to the newest.
 	t.tl.Hold()
-	t.tl.Forget(bucket.BucketIndex(old+1), bucket.BucketIndex(t.maxSeq()))
+	t.tl.Forget(bucket.BucketIndex(old+1), bucket.BucketIndex(t.Viewers().maxSeq()))
 	if tailing {
 		t.tl.Press(model.Key{Kind: model.Bottom})
 	}
-	return t.after(t.tl.Release())
+	return t.load.after(t.tl.Release())
+}
+
+// Follow is follow mode's feature of the page.
+type Follow struct{ t *Model }
+
+// Follow is the page's follow mode.
+func (t *Model) Follow() Follow { return Follow{t} }
+
+// End is where the conversation ends for everyone (the seq document).
+func (fv Follow) End() int64 {
+	t := fv.t
+	return t.base.EndSeq
 }

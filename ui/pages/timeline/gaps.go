@@ -40,8 +40,9 @@ func findGap(e *common.Common, r bucketRequest, idx int64) (gap, int64, error) {
 }
 
 // gapAtCursor is the gap the cursor is on, as buckets.
-func (t *Model) gapAtCursor() (gap, bool) {
-	r, ok := t.tl.Rows().At(t.cursor)
+func (d drawing) gapAtCursor() (gap, bool) {
+	t := d.t
+	r, ok := t.tl.Rows().At(t.tl.Cursor())
 	if !ok || r.Kind != model.RowGap {
 		return gap{}, false
 	}

@@ -126,9 +126,9 @@ func (p *page) keys(ks ...string) {
 // jump moves the cursor to seq, as : does.
 func (p *page) jump(seq int64) {
 	p.t.Helper()
-	p.do(p.tl.Jump(strconv.FormatInt(seq, 10)))
-	if p.tl.cursor != seq {
-		p.t.Fatalf("cursor at %d after jumping to %d", p.tl.cursor, seq)
+	p.do(p.tl.Moves().Jump(strconv.FormatInt(seq, 10)))
+	if p.tl.Cursor() != seq {
+		p.t.Fatalf("cursor at %d after jumping to %d", p.tl.Cursor(), seq)
 	}
 }
 

@@ -17,11 +17,12 @@ import (
 func isRun(r model.Row) bool { return r.Kind == model.RowHoles && (r.Last > r.First || r.Open) }
 
 // holeRunLine is the row of run r.
-func (t *Model) holeRunLine(r model.Row, width, seqWidth int) string {
+func (d drawing) holeRunLine(r model.Row, width, seqWidth int) string {
+	t := d.t
 	th := t.e.Theme
 	marker, style := "  ", th.Hole
-	if t.cursor == r.First {
-		marker, style = t.marker(t.cursor), th.Selected
+	if t.tl.Cursor() == r.First {
+		marker, style = t.draw.marker(t.tl.Cursor()), th.Selected
 	}
 	text := projection.HoleRun(r.First, r.Last)
 	if r.Open {

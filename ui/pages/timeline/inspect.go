@@ -17,31 +17,33 @@ import (
 	"github.com/chatlens/chatlens/ui/common"
 )
 
-// Inspect is i on the row under the cursor: open reports something to
+// Open is i on the row under the cursor: open reports something to
 // inspect (a held slot, a gap); cmd reads who has read it and which
 // notifications told of it, for both viewers in the compare view. Else it
 // says why not.
-func (t *Model) Inspect() (open bool, cmd tea.Cmd) {
-	s, _, held := t.Slot(t.cursor)
-	_, inGap := t.gapAtCursor()
+func (in Inspector) Open() (open bool, cmd tea.Cmd) {
+	t := in.t
+	s, _, held := t.Slot(t.tl.Cursor())
+	_, inGap := t.draw.gapAtCursor()
 	switch {
-	case held && t.Comparing() != "":
-		return true, tea.Batch(t.loadReaders(), t.loadTold(s, t.viewer, t.Comparing()))
+	case held && t.Compare().With() != "":
+		return true, tea.Batch(t.Inspector().loadReaders(), t.Inspector().loadTold(s, t.viewer, t.Compare().With()))
 	case held:
-		return true, tea.Batch(t.loadReaders(), t.loadTold(s, t.viewer))
+		return true, tea.Batch(t.Inspector().loadReaders(), t.Inspector().loadTold(s, t.viewer))
 	case inGap:
 		return true, nil
 	}
-	t.say(fmt.Sprintf("seq %d is not read yet: %s once it is on screen", t.cursor, common.KeyName(t.e.Keys.Inspect)), false)
+	t.status.say(fmt.Sprintf("seq %d is not read yet: %s once it is on screen", t.tl.Cursor(), common.KeyName(t.e.Keys.Inspect)), false)
 	return false, nil
 }
 
-// InspectorLines are the inspector's lines for the cursor, width cells
+// Lines are the inspector's lines for the cursor, width cells
 // wide: in the compare view, beside both viewers' projections.
-func (t *Model) InspectorLines(width int) []string {
-	lines := t.inspectLines()
-	if _, inGap := t.gapAtCursor(); t.Comparing() != "" && !inGap {
-		lines = besides(lines, t.compareLines(), (width-4-3)/2)
+func (in Inspector) Lines(width int) []string {
+	t := in.t
+	lines := t.Inspector().inspectLines()
+	if _, inGap := t.draw.gapAtCursor(); t.Compare().With() != "" && !inGap {
+		lines = besides(lines, t.Inspector().compareLines(), (width-4-3)/2)
 	}
 	return lines
 }
@@ -50,11 +52,12 @@ func (t *Model) InspectorLines(width int) []string {
 // lives, its del_list, revoke and is_read, and the stored message with its
 // content JSON pretty-printed, then what the viewer sees. Every line is
 // sanitised: stored text is untrusted.
-func (t *Model) inspectLines() []string {
-	if g, ok := t.gapAtCursor(); ok {
-		return t.gapLines(g)
+func (in Inspector) inspectLines() []string {
+	t := in.t
+	if g, ok := t.draw.gapAtCursor(); ok {
+		return t.Inspector().gapLines(g)
 	}
-	s, b, ok := t.Slot(t.cursor)
+	s, b, ok := t.Slot(t.tl.Cursor())
 	if !ok {
 		return []string{"not loaded"}
 	}
@@ -69,22 +72,22 @@ func (t *Model) inspectLines() []string {
 	if t.win.PulledNothing() {
 		add("window      %s sees nothing: %s", t.viewer, t.win.UnpulledReason(t.viewer))
 	} else {
-		add("window      %s sees seq %d-%d", t.viewer, t.minSeq(), t.maxSeq())
+		add("window      %s sees seq %d-%d", t.viewer, t.Viewers().minSeq(), t.Viewers().maxSeq())
 	}
 	for _, why := range []string{projection.StartWords(t.win), projection.EndWords(t.win), t.win.SeqUserNote} {
 		if why != "" {
 			add("  %s", why)
 		}
 	}
-	if t.Comparing() == "" { // (the compare view says it beside, for both)
-		m, _ := t.Message(t.cursor, t.viewer)
+	if t.Compare().With() == "" { // (the compare view says it beside, for both)
+		m, _ := t.Message(t.tl.Cursor(), t.viewer)
 		for i, why := range projection.Explain(m, t.win, t.e.Loc) {
 			add("%s%s", map[bool]string{true: "why         ", false: "            "}[i == 0], why)
 		}
-		for _, l := range t.readByLines(m) {
+		for _, l := range t.Inspector().readByLines(m) {
 			add("%s", l)
 		}
-		for _, l := range t.toldLines(t.viewer) {
+		for _, l := range t.Inspector().toldLines(t.viewer) {
 			add("%s", l)
 		}
 	}
@@ -110,17 +113,18 @@ func (t *Model) inspectLines() []string {
 			add("%s", indentJSON(s.Slot.Msg.Content))
 		}
 	}
-	if t.Comparing() != "" {
+	if t.Compare().With() != "" {
 		return out
 	}
 	add("")
-	return append(out, t.seenBy(t.viewer, "", false)...)
+	return append(out, t.Inspector().seenBy(t.viewer, "", false)...)
 }
 
 // gapLines is the inspector of a run of buckets with nothing stored: no
 // slot to show, so what is missing and what a pull of those seqs returns.
-func (t *Model) gapLines(g gap) []string {
-	from, to := max(bucket.FirstSeq(g.lo), t.minSeq()), min(bucket.LastSeq(g.hi), t.maxSeq())
+func (in Inspector) gapLines(g gap) []string {
+	t := in.t
+	from, to := max(bucket.FirstSeq(g.lo), t.Viewers().minSeq()), min(bucket.LastSeq(g.hi), t.Viewers().maxSeq())
 	first, last := bucket.DocIDForSeq(t.cid, bucket.FirstSeq(g.lo)), bucket.DocIDForSeq(t.cid, bucket.FirstSeq(g.hi))
 	docs := first
 	if g.hi > g.lo {
@@ -129,7 +133,7 @@ func (t *Model) gapLines(g gap) []string {
 	out := []string{
 		fmt.Sprintf("seqs        %d-%d (%d), no bucket stored", from, to, to-from+1),
 		"doc_id      " + docs + ": no such document in msg",
-		fmt.Sprintf("window      %s sees seq %d-%d", t.viewer, t.minSeq(), t.maxSeq()),
+		fmt.Sprintf("window      %s sees seq %d-%d", t.viewer, t.Viewers().minSeq(), t.Viewers().maxSeq()),
 		"why         each seq is a hole: OpenIM's pull returns a stand-in {seq, status 4,",
 		"            sendTime of the newest message before it} (rule 4), and chatlens draws",
 		"            the run as one row",
@@ -142,16 +146,17 @@ func (t *Model) gapLines(g gap) []string {
 
 // seenBy is what viewer sees at the cursor and, with why, which rules made
 // it so (side names the compare view's column, "" outside it).
-func (t *Model) seenBy(viewer, side string, why bool) []string {
+func (in Inspector) seenBy(viewer, side string, why bool) []string {
+	t := in.t
 	var out []string
 	add := func(format string, args ...any) {
 		out = append(out, projection.Sanitize(fmt.Sprintf(format, args...)))
 	}
 	add("%sas %s sees it:", side, viewer)
-	m, _ := t.Message(t.cursor, viewer)
+	m, _ := t.Message(t.tl.Cursor(), viewer)
 	if w, ok := t.wins[viewer]; ok && viewer != t.viewer && w.PulledNothing() {
 		add("  nothing: %s", w.UnpulledReason(viewer))
-	} else if viewer != t.viewer && t.outsideWindow(viewer, t.cursor) {
+	} else if viewer != t.viewer && t.Viewers().outsideWindow(viewer, t.tl.Cursor()) {
 		add("  nothing: the seq is outside their window")
 	} else {
 		for _, l := range projection.Detail(m, t.e.Loc) {
@@ -173,14 +178,15 @@ func (t *Model) seenBy(viewer, side string, why bool) []string {
 // compareLines is the compare view's right column of the inspector: both
 // viewers' projections, their reasons, who has read the message and which
 // notifications told each one of it, and what sets them apart.
-func (t *Model) compareLines() []string {
-	a, _ := t.Message(t.cursor, t.viewer)
-	b, _ := t.Message(t.cursor, t.Comparing())
-	wb, known := t.wins[t.Comparing()]
+func (in Inspector) compareLines() []string {
+	t := in.t
+	a, _ := t.Message(t.tl.Cursor(), t.viewer)
+	b, _ := t.Message(t.tl.Cursor(), t.Compare().With())
+	wb, known := t.wins[t.Compare().With()]
 	reason := model.Verdict(a, b, wb, known)
-	out := []string{projection.Sanitize("A and B: " + projection.ReasonText(reason, t.viewer, t.Comparing())), ""}
-	for _, l := range slices.Concat(t.seenBy(t.viewer, "A ", true), t.readByLines(a), t.toldLines(t.viewer), []string{""},
-		t.seenBy(t.Comparing(), "B ", true), t.readByLines(b), t.toldLines(t.Comparing())) {
+	out := []string{projection.Sanitize("A and B: " + projection.ReasonText(reason, t.viewer, t.Compare().With())), ""}
+	for _, l := range slices.Concat(t.Inspector().seenBy(t.viewer, "A ", true), t.Inspector().readByLines(a), t.Inspector().toldLines(t.viewer), []string{""},
+		t.Inspector().seenBy(t.Compare().With(), "B ", true), t.Inspector().readByLines(b), t.Inspector().toldLines(t.Compare().With())) {
 		out = append(out, projection.Sanitize(l))
 	}
 	return out
@@ -240,3 +246,10 @@ func indentJSON(s string) string {
 	}
 	return buf.String()
 }
+
+// Inspector is the inspector's feature of the page: the row under the
+// cursor laid bare, who has read it and which notifications told of it.
+type Inspector struct{ t *Model }
+
+// Inspector is the page's inspector.
+func (t *Model) Inspector() Inspector { return Inspector{t} }

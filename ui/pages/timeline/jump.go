@@ -7,11 +7,11 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/ui/common"
+	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 )
 
 // Jumps: to a seq or a date typed at :, and those resolved in the
@@ -29,59 +29,46 @@ const JumpForms = "12345, 2024-06-15 or 2024-06-15 14:30"
 
 // Jump goes to a seq ("123") or to the first message sent at or after a
 // date ("2024-05-01", "2024-05-01 14:30", in the display time zone).
-func (t *Model) Jump(input string) tea.Cmd {
+func (mv Moves) Jump(input string) tea.Cmd {
+	t := mv.t
 	input = strings.TrimSpace(input)
 	if input == "" {
 		return nil
 	}
-	if t.empty() {
-		t.say("nothing to jump to", true)
+	if t.Viewers().empty() {
+		t.status.say("nothing to jump to", true)
 		return nil
 	}
 	if seq, err := strconv.ParseInt(input, 10, 64); err == nil {
-		if seq < t.minSeq() || seq > t.maxSeq() {
-			t.say(t.outside(seq), true)
+		if seq < t.Viewers().minSeq() || seq > t.Viewers().maxSeq() {
+			t.status.say(t.Viewers().outside(seq), true)
 			return nil
 		}
-		return t.jumpTo(seq)
+		return t.Moves().jumpTo(seq)
 	}
 	if when, _, ok := store.ParseTypedTime(input, t.e.Loc); ok {
-		t.say("looking for "+input+"…", false)
+		t.status.say("looking for "+input+"…", false)
 		t.jumpReq = t.e.NewReq()
-		return resolveDate(t.e, t.jumpReq, t.cid, t.minSeq(), t.maxSeq(), when.UnixMilli())
+		return resolveDate(t.e, t.jumpReq, t.cid, t.Viewers().minSeq(), t.Viewers().maxSeq(), when.UnixMilli())
 	}
-	t.say(fmt.Sprintf("%q is neither a seq nor a date (%s)", projection.SingleLine(input), JumpForms), true)
+	t.status.say(fmt.Sprintf("%q is neither a seq nor a date (%s)", projection.SingleLine(input), JumpForms), true)
 	return nil
-}
-
-// outside says seq is not in the viewer's window, and why the window ends
-// there in the inspector's words (projection.StartWords, EndWords), so the
-// reason comes with the refusal.
-func (t *Model) outside(seq int64) string {
-	say := fmt.Sprintf("seq %d is outside %d..%d", seq, t.minSeq(), t.maxSeq())
-	why := projection.EndWords(t.win)
-	if seq < t.minSeq() {
-		why = projection.StartWords(t.win)
-	}
-	if why == "" {
-		return say
-	}
-	return say + ": " + why
 }
 
 // jumpResolved moves the cursor where a background jump found, unless a
 // newer jump (G, g, another seq or date) came first.
-func (t *Model) jumpResolved(msg jumpResolvedMsg) tea.Cmd {
+func (mv Moves) jumpResolved(msg jumpResolvedMsg) tea.Cmd {
+	t := mv.t
 	if msg.req != t.jumpReq {
 		return nil
 	}
 	t.jumpReq = 0
 	if msg.err != nil {
-		t.say("jump: "+msg.err.Error(), true)
+		t.status.say("jump: "+msg.err.Error(), true)
 		return nil
 	}
-	t.say(fmt.Sprintf("jumped to seq %d", msg.seq), false)
-	return t.jumpTo(msg.seq)
+	t.status.say(fmt.Sprintf("jumped to seq %d", msg.seq), false)
+	return t.Moves().jumpTo(msg.seq)
 }
 
 // resolveDate finds the first seq sent at or after target (seqAtOrAfter).
@@ -130,4 +117,52 @@ func seqAtOrAfter(e *common.Common, cid string, minSeq, maxSeq, target int64) (i
 		}
 	}
 	return found, nil
+}
+
+// Moves are the page's cursor moves that come from outside its keys: a
+// seq or date typed, a click, the wheel, a burst of keys.
+type Moves struct{ t *Model }
+
+// Moves are the page's moves asked by the root.
+func (t *Model) Moves() Moves { return Moves{t} }
+
+// To moves the cursor to seq (a click, a message found by ID).
+func (mv Moves) To(seq int64) tea.Cmd {
+	t := mv.t
+	t.newest = nil // not opened: what the list read is not needed
+	return t.Moves().jumpTo(seq)
+}
+
+// Scroll moves the cursor by delta rows (the mouse wheel), each a key.
+func (mv Moves) Scroll(delta int) tea.Cmd {
+	t := mv.t
+	kind, n := model.Down, delta
+	if delta < 0 {
+		kind, n = model.Up, -delta
+	}
+	t.tl.Hold()
+	for range n {
+		t.tl.Press(model.Key{Kind: kind})
+	}
+	return t.load.after(t.tl.Release())
+}
+
+// BeginBurst and EndBurst bracket the keys of one burst: the model takes
+// them all, then asks once for what they need (EndBurst's command).
+func (mv Moves) BeginBurst() {
+	t := mv.t
+	t.tl.Hold()
+}
+
+func (mv Moves) EndBurst() tea.Cmd {
+	t := mv.t
+	return t.load.after(t.tl.Release())
+}
+
+// jumpTo moves the cursor to the row holding seq, reading around it when
+// it is not held.
+func (mv Moves) jumpTo(seq int64) tea.Cmd {
+	t := mv.t
+	t.jumpReq = 0
+	return t.load.press(model.Key{Kind: model.Jump, Seq: seq})
 }

@@ -13,17 +13,24 @@ import (
 	"github.com/chatlens/chatlens/projection"
 )
 
-func (t *Model) say(text string, isErr bool) { t.note = &common.Note{Text: text, IsErr: isErr} }
+// status is what the last key or reply has to say, until the root takes it.
+type status struct{ note *common.Note }
 
-// TakeNote is what the timeline has to say after a key or a reply, once:
-// the root shows it on the status bar.
-func (t *Model) TakeNote() (common.Note, bool) {
-	n := t.note
-	t.note = nil
+func (s *status) say(text string, isErr bool) { s.note = &common.Note{Text: text, IsErr: isErr} }
+
+func (s *status) take() (common.Note, bool) {
+	n := s.note
+	s.note = nil
 	if n == nil {
 		return common.Note{}, false
 	}
 	return *n, true
+}
+
+// TakeNote is what the timeline has to say after a key or a reply, once:
+// the root shows it on the status bar.
+func (t *Model) TakeNote() (common.Note, bool) {
+	return t.status.take()
 }
 
 // Update takes the timeline's own keys: moving the cursor (over runs of
@@ -31,7 +38,7 @@ func (t *Model) TakeNote() (common.Note, bool) {
 // keys, bucket boundaries. What opens a dialog or an input, writes, or
 // changes the viewer is the root's (timelineKey).
 func (t *Model) Update(msg tea.Msg) tea.Cmd {
-	if cmd, ok := t.compare().handle(msg); ok {
+	if cmd, ok := t.Compare().handle(msg); ok {
 		return cmd
 	}
 	k, ok := msg.(tea.KeyMsg)
@@ -50,7 +57,7 @@ func (t *Model) Update(msg tea.Msg) tea.Cmd {
 		{keys.Boundaries, model.Boundaries},
 	} {
 		if key.Matches(k, b.binding) {
-			return t.press(model.Key{Kind: b.kind})
+			return t.load.press(model.Key{Kind: b.kind})
 		}
 	}
 	return nil
@@ -68,14 +75,14 @@ func (t *Model) FullHelp() [][]key.Binding { return [][]key.Binding{t.ShortHelp(
 func (t *Model) NothingUnderCursor() bool {
 	keys := t.e.Keys
 	switch {
-	case t.win.PulledNothing() && t.Comparing() == "":
-		t.say(fmt.Sprintf("%s is shown nothing of %s (%s); %s to view as someone else",
+	case t.win.PulledNothing() && t.Compare().With() == "":
+		t.status.say(fmt.Sprintf("%s is shown nothing of %s (%s); %s to view as someone else",
 			projection.SingleLine(t.viewer), projection.SingleLine(t.cid), projection.SingleLine(t.win.UnpulledReason(t.viewer)), common.KeyName(keys.ViewAsAny)), false)
 		return true
-	case t.tl.Compare().Only() && t.tl.Compare().RunAt(t.cursor) < 0:
+	case t.tl.Compare().Only() && t.tl.Compare().RunAt(t.tl.Cursor()) < 0:
 		// "Differences only" draws no row under the cursor (none found, or
 		// none yet): a row key would act on a seq the screen does not show.
-		t.say(fmt.Sprintf("no difference under the cursor (seq %d is not shown); %s for all rows", t.cursor, common.KeyName(keys.DiffOnly)), false)
+		t.status.say(fmt.Sprintf("no difference under the cursor (seq %d is not shown); %s for all rows", t.tl.Cursor(), common.KeyName(keys.DiffOnly)), false)
 		return true
 	}
 	return false

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/ui/pages/timeline/model"
@@ -16,23 +15,25 @@ import (
 // store and land the replies back in it.
 
 // after runs the reads tl asks for and settles what is drawn from it.
-func (t *Model) after(reads []model.Read) tea.Cmd {
-	t.sync()
+func (l loader) after(reads []model.Read) tea.Cmd {
+	t := l.t
+	t.quoteErr = nil // a read round after it: the model says what fails now
+	t.load.movedViewer()
 	var cmds []tea.Cmd
 	for _, rd := range reads {
 		switch rd.Kind {
 		case model.ReadBuckets:
 			t.fetched += len(rd.Indexes)
-			cmds = append(cmds, loadBuckets(t.e, t.readOf(rd)))
+			cmds = append(cmds, loadBuckets(t.e, t.load.readOf(rd)))
 		case model.ReadMembers:
 			if t.membersAt == membersRead {
-				cmds = append(cmds, t.after(t.tl.KnowMembers(t.choiceIDs())))
+				cmds = append(cmds, t.load.after(t.tl.Know().Members(t.Viewers().choiceIDs())))
 				continue
 			}
 			cmds = append(cmds, t.NeedMembers())
 		case model.ReadWindow:
 			if w, ok := t.wins[rd.Viewer]; ok { // known from an earlier switch or the list
-				cmds = append(cmds, t.after(t.tl.Land(model.Landed{Read: rd, Window: w})))
+				cmds = append(cmds, t.load.after(t.tl.Land(model.Landed{Read: rd, Window: w})))
 				continue
 			}
 			if rd.Second { // the compare view's second side: read, no switch
@@ -41,47 +42,53 @@ func (t *Model) after(reads []model.Read) tea.Cmd {
 				continue
 			}
 			t.wantWindow = rd.Viewer // the root switches to them, which reads it
+		case model.ReadSearch:
+			cmds = append(cmds, t.Search().read(rd))
 		case model.ReadScan:
 			cmds = append(cmds, scanStep(t.e, t.cid, t.req, t.tl.Window(), rd))
 		}
 	}
-	t.takeModelNote()
-	t.keepQuoted()
-	return tea.Batch(append(cmds, t.readQuoted())...)
+	t.load.takeModelNote()
+	t.quote.keepQuoted()
+	return tea.Batch(append(cmds, t.quote.readQuoted())...)
 }
 
 // takeModelNote says what the model's last keys had to say, in words
 // with the names known; while a key
 // waits for the scan to find its difference, "looking for differences…",
 // which goes once it is found.
-func (t *Model) takeModelNote() {
+func (l loader) takeModelNote() {
+	t := l.t
 	looking := t.tl.Compare().Looking()
 	n, ok := t.tl.TakeNote()
 	switch {
 	case ok && n.Kind == model.NoteNotComparing:
-		t.say("not comparing: "+t.e.Keys.Compare.Help().Key+" to compare with another viewer", true)
+		t.status.say("not comparing: "+t.e.Keys.Compare.Help().Key+" to compare with another viewer", true)
 	case ok && n.Kind == model.NoteAlike:
-		t.say(fmt.Sprintf("%s and %s see every seq alike", t.memberName(n.A), t.memberName(n.B)), false)
+		t.status.say(fmt.Sprintf("%s and %s see every seq alike", t.Viewers().memberName(n.A), t.Viewers().memberName(n.B)), false)
 	case ok && n.Kind == model.NoteOnlyBeyond:
 		// They have no row to move to: the note above the rows is theirs.
-		t.say("the only differences: "+strings.Join(t.compare().beyondNotes(), "; "), false)
+		t.status.say("the only differences: "+strings.Join(t.Compare().beyondNotes(), "; "), false)
+	case ok && n.Kind == model.NoteNoMatch:
+		t.status.say(noMatch(n.Text), true)
+	case ok && n.Kind == model.NoteNoSearch:
+		t.status.say("no search hits ("+t.e.Keys.Search.Help().Key+" to search)", true)
 	case ok && n.Kind == model.NoteScanFailed:
-		t.say("looking for differences failed: "+n.Err.Error(), true)
+		t.status.say("looking for differences failed: "+n.Err.Error(), true)
 	case ok:
-		t.say(n.Text, false)
+		t.status.say(n.Text, false)
 	case looking && !t.looking:
-		t.say("looking for differences…", false)
-	case !looking && t.looking && t.note == nil:
-		t.say("", false)
+		t.status.say("looking for differences…", false)
+	case !looking && t.looking && t.status.note == nil:
+		t.status.say("", false)
 	}
 	t.looking = looking
 }
 
-// sync copies what the drawing reads of tl, and notes a viewer tl
-// switched to, for the root to follow (switchViewer).
-func (t *Model) sync() {
-	t.cursor, t.top, t.boundaries = t.tl.Cursor(), t.tl.Top(), t.tl.Boundaries()
-	t.err = t.tl.Err()
+// movedViewer notes a viewer the model switched to (V, or a switch whose
+// window came), for the root to follow (Viewers.Asks).
+func (l loader) movedViewer() {
+	t := l.t
 	if v := t.tl.Viewer(); v != t.tlViewer {
 		t.tlViewer = v
 		if v != t.viewer {
@@ -95,19 +102,20 @@ func (t *Model) sync() {
 func (t *Model) Open() tea.Cmd {
 	newest := t.newest
 	t.newest = nil // held from now on, or not needed
-	if t.empty() {
+	if t.Viewers().empty() {
 		return nil
 	}
-	if newest != nil && newest.Index != bucket.BucketIndex(t.cursor) {
+	if newest != nil && newest.Index != bucket.BucketIndex(t.tl.Cursor()) {
 		newest = nil // the window ends before it (a cap, an empty bucket)
 	}
-	t.tl.Give(newest)
-	return t.after(t.tl.Settle())
+	t.tl.Know().Buckets(newest)
+	return t.load.after(t.tl.Settle())
 }
 
 // readOf is the store read of rd, telling the command what is held so
 // quotes into it are not read again.
-func (t *Model) readOf(rd model.Read) bucketRequest {
+func (l loader) readOf(rd model.Read) bucketRequest {
+	t := l.t
 	held := t.tl.HeldIndexes()
 	have := make(map[int64]bool, len(held))
 	for _, i := range held {
@@ -123,7 +131,8 @@ func (t *Model) readOf(rd model.Read) bucketRequest {
 }
 
 // loaded takes a bucket reply into tl, and the quoted slots beside it.
-func (t *Model) loaded(msg bucketsLoadedMsg) tea.Cmd {
+func (l loader) loaded(msg bucketsLoadedMsg) tea.Cmd {
+	t := l.t
 	if msg.req != t.req {
 		return nil // a late reply for a view already left
 	}
@@ -133,10 +142,10 @@ func (t *Model) loaded(msg bucketsLoadedMsg) tea.Cmd {
 	maps.Copy(t.quoted, msg.quoted)
 	if msg.quotedSeqs != nil { // a quotes-only read
 		if msg.err != nil {
-			t.err = msg.err
+			t.quoteErr = msg.err
 			return nil
 		}
-		t.keepQuoted()
+		t.quote.keepQuoted()
 		return nil
 	}
 	landed := model.Landed{Read: msg.read, Err: msg.err}
@@ -150,14 +159,14 @@ func (t *Model) loaded(msg bucketsLoadedMsg) tea.Cmd {
 	if msg.gap != nil {
 		landed.Absent = append(landed.Absent, [2]int64{msg.gap.lo, msg.gap.hi})
 	}
-	return t.after(t.tl.Land(landed))
+	return t.load.after(t.tl.Land(landed))
 }
 
 // Reload forgets what is read and reads the screen again: what another
 // process wrote meanwhile, a bucket stored into a gap included.
 func (t *Model) Reload() tea.Cmd {
 	t.req = t.e.NewReq() // replies to reads asked before are dropped
-	return t.after(t.tl.Reload())
+	return t.load.after(t.tl.Reload())
 }
 
 // RefreshAfterWrite re-reads the held buckets among seqs.
@@ -171,12 +180,24 @@ func (t *Model) RefreshAfterWrite(seqs []int64) tea.Cmd {
 		return nil
 	}
 	t.fetched += len(rd.Indexes)
-	return tea.Batch(loadBuckets(t.e, t.readOf(rd)), t.after(t.tl.Rescan()))
+	return tea.Batch(loadBuckets(t.e, t.load.readOf(rd)), t.load.after(t.tl.Rescan()))
 }
 
 // Retry repeats what failed: the first screen, the next bucket or a read
 // for quotes.
 func (t *Model) Retry() tea.Cmd {
-	t.err = nil
-	return t.after(t.tl.Retry())
+	t.quoteErr = nil
+	return t.load.after(t.tl.Retry())
+}
+
+// loader runs the reads the model asks for and lands their replies.
+type loader struct{ t *Model }
+
+// press gives tl a key and runs the reads it asks for.
+func (l loader) press(k model.Key) tea.Cmd {
+	t := l.t
+	if k.Kind == model.Top || k.Kind == model.Bottom || k.Kind == model.Jump || k.Kind == model.SearchFor {
+		t.jumpReq = 0 // a date still being resolved is older than this jump
+	}
+	return t.load.after(t.tl.Press(k))
 }

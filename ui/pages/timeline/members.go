@@ -41,7 +41,7 @@ func (t *Model) TakeMembers(msg MembersLoadedMsg) (landed bool, cmd tea.Cmd, err
 		return true, nil, msg.err
 	}
 	t.members, t.membersAt = msg.members, membersRead
-	return true, t.after(t.tl.KnowMembers(t.choiceIDs())), nil
+	return true, t.load.after(t.tl.Know().Members(t.Viewers().choiceIDs())), nil
 }
 
 // MembersKnown reports the members read, so the revoker's role is known.

@@ -115,14 +115,14 @@ func TestLostQuotedBucketIsReadAgain(t *testing.T) {
 	}
 	tb.ResetReads()
 	tb.SetFail(uitest.ErrBoom)
-	d.do(tl.readQuoted())
-	if tl.err == nil || !strings.Contains(d.view(), "connection refused") {
+	d.do(tl.quote.readQuoted())
+	if tl.Err() == nil || !strings.Contains(d.view(), "connection refused") {
 		t.Errorf("a failed read for quotes is not reported:\n%s", d.view())
 	}
 	if strings.Contains(d.view(), "hello 3\"") {
 		t.Errorf("the quoted original shows after a failed read:\n%s", d.view())
 	}
-	if tl.readQuoted() != nil {
+	if tl.quote.readQuoted() != nil {
 		t.Error("a read for quotes was issued again before any retry")
 	}
 	tb.SetFail(nil)
@@ -132,7 +132,7 @@ func TestLostQuotedBucketIsReadAgain(t *testing.T) {
 	if reads[bucket.DocID(uitest.ChatQ, 0)] != 2 || len(reads) != 1 {
 		t.Errorf("reads %v, want bucket 0 twice (the failure, the retry) and nothing else", reads)
 	}
-	if tl.fetched != 1 || tl.readQuoted() != nil {
+	if tl.fetched != 1 || tl.quote.readQuoted() != nil {
 		t.Errorf("timeline reads %d (want 1), or quotes still missing after the retry", tl.fetched)
 	}
 }

@@ -39,7 +39,8 @@ type readersLoadedMsg struct {
 
 // loadReaders starts reading the members' read seqs, with the members
 // already read when there are; else it reads them, and they are kept.
-func (t *Model) loadReaders() tea.Cmd {
+func (in Inspector) loadReaders() tea.Cmd {
+	t := in.t
 	t.receipts = receipts{req: t.e.NewReq(), cid: t.cid, loading: true}
 	e, req, cid, viewer, win := t.e, t.receipts.req, t.cid, t.viewer, t.win
 	members := t.members
@@ -72,7 +73,8 @@ func toReaders(rs []store.Reader) projection.ReadReceipts {
 	return projection.NewReadReceipts(out)
 }
 
-func (t *Model) readersLoaded(msg readersLoadedMsg) {
+func (in Inspector) readersLoaded(msg readersLoadedMsg) {
+	t := in.t
 	if msg.req != t.receipts.req {
 		return // an older opening's
 	}
@@ -84,7 +86,8 @@ func (t *Model) readersLoaded(msg readersLoadedMsg) {
 
 // readByLines are the inspector's lines on who has read m; in a
 // notification conversation, whose pulls hold it.
-func (t *Model) readByLines(m projection.Message) []string {
+func (in Inspector) readByLines(m projection.Message) []string {
+	t := in.t
 	r := t.receipts
 	switch {
 	case m.Hole || r.cid != t.cid:

@@ -11,30 +11,30 @@ import tea "github.com/charmbracelet/bubbletea"
 func (t *Model) Reply(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	switch msg := msg.(type) {
 	case bucketsLoadedMsg:
-		return t.loaded(msg), true
+		return t.load.loaded(msg), true
 	case windowLoadedMsg:
-		return t.TakeWindow(msg.req, msg.viewer, msg.win, msg.err), true
+		return t.Viewers().TakeWindow(msg.req, msg.viewer, msg.win, msg.err), true
 	case searchStepMsg:
-		return t.searchStepped(msg), true
+		return t.Search().searchStepped(msg), true
 	case scanLandedMsg:
 		if msg.req != t.req {
 			return nil, true // read before a reload
 		}
-		return t.after(t.tl.Land(msg.landed)), true
+		return t.load.after(t.tl.Land(msg.landed)), true
 	case jumpResolvedMsg:
-		return t.jumpResolved(msg), true
+		return t.Moves().jumpResolved(msg), true
 	case readersLoadedMsg:
-		t.readersLoaded(msg)
+		t.Inspector().readersLoaded(msg)
 		return nil, true
 	case toldLoadedMsg:
-		t.toldLoaded(msg)
+		t.Inspector().toldLoaded(msg)
 		return nil, true
 	case followTickMsg:
-		return t.followTicked(msg), true
+		return t.Follow().followTicked(msg), true
 	case followPolledMsg:
-		return t.followPolled(msg), true
+		return t.Follow().followPolled(msg), true
 	case transcriptWrittenMsg:
-		t.transcriptWritten(msg)
+		t.Transcript().transcriptWritten(msg)
 		return nil, true
 	}
 	return nil, false

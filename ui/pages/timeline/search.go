@@ -1,42 +1,35 @@
 package timeline
 
 import (
-	"github.com/chatlens/chatlens/ui/pages/timeline/model"
-
 	"fmt"
 	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/themes"
-
 	"github.com/chatlens/chatlens/ui/common"
+	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 )
 
-// search scans the open conversation outwards from the cursor's bucket, one
-// find of a batch of buckets per step, keeping only the seqs that match, so
-// a search holds no more memory than its hits. It scans the buckets that
-// are stored (listed by its first step), not every index up to max seq: a
-// bucket stored at index 10,000,000 is one bucket to scan. The first hit
-// shown is the nearest at or before the cursor; past the oldest it wraps to
-// the newest.
+// search is the page's half of a search: the reads of the step the model
+// asked for last. The model keeps the query and the hits, and decides
+// where the keys go (the landing of /, n, N); the page reads. A search
+// scans the open conversation outwards from where it started, one find of
+// a batch of buckets per step, keeping only the seqs that match, so it
+// holds no more memory than its hits. It scans the buckets that are stored
+// (listed by its first step), not every index up to max seq: a bucket
+// stored at index 10,000,000 is one bucket to scan.
 type search struct {
-	req      common.ReqID
-	query    string
-	hits     []int64 // ascending
-	scanning bool
-	origin   int64   // the cursor when the search started
-	stored   []int64 // the window's stored buckets, ascending; nil until listed
-	lo, hi   int     // the positions in stored scanned so far, contiguous; lo > hi: none yet
-	shown    bool    // the first hit was jumped to
-	scanned  int
-	total    int
-	err      error
-	landing  *landing // the buckets around the hits of the last step, for the jump to the first
+	read    model.Read // the step the model asked for last (Read.Search: which search)
+	req     common.ReqID
+	stored  []int64 // the window's stored buckets, ascending; nil until listed
+	lo, hi  int     // the positions in stored scanned so far, contiguous; lo > hi: none yet
+	scanned int
+	total   int
+	landing *landing // the buckets around the hits of the last step with hits, for the jump to one
 }
 
 type searchStepMsg struct {
@@ -48,23 +41,29 @@ type searchStepMsg struct {
 	err       error
 }
 
-// Search starts a search for q from the cursor.
-func (t *Model) Search(q string) tea.Cmd {
+// Start searches for q from the cursor, once the keys before it are
+// applied, as the viewer of that moment sees the rows; the cursor goes to
+// the hit nearest where it started.
+func (sv Search) Start(q string) tea.Cmd {
 	q = strings.TrimSpace(q)
 	if q == "" {
 		return nil
 	}
-	if t.empty() {
-		t.search = search{query: q}
-		t.say(noMatch(q), true)
-		return nil
-	}
-	t.search = search{req: t.e.NewReq(), query: q, scanning: true, origin: t.cursor, lo: 1, hi: 0}
-	return t.searchStep()
+	return sv.t.load.press(model.Key{Kind: model.SearchFor, Query: q})
 }
 
-// SearchQuery is the last query searched ("": none).
-func (t *Model) SearchQuery() string { return t.search.query }
+// Query is the last query searched ("": none).
+func (sv Search) Query() string { return sv.t.tl.Search().Query() }
+
+// read starts reading the step rd of a search the model asks for.
+func (sv Search) read(rd model.Read) tea.Cmd {
+	t := sv.t
+	if rd.Search != t.search.read.Search {
+		t.search = search{req: t.e.NewReq(), lo: 1, hi: 0}
+	}
+	t.search.read = rd
+	return sv.searchStep()
+}
 
 // noMatch is the one way a search with no hit says so, whatever the size.
 func noMatch(q string) string { return fmt.Sprintf("no match for %q", projection.SingleLine(q)) }
@@ -79,7 +78,7 @@ func (s *search) nextPositions(n int) []int {
 		if len(s.stored) == 0 {
 			return nil
 		}
-		p, found := slices.BinarySearch(s.stored, bucket.BucketIndex(s.origin))
+		p, found := slices.BinarySearch(s.stored, bucket.BucketIndex(s.read.Seq))
 		if !found && p > 0 {
 			p--
 		}
@@ -101,13 +100,14 @@ func (s *search) nextPositions(n int) []int {
 
 // searchStep reads the next batch of buckets and matches the query against
 // what the viewer sees. The first step lists the stored buckets first.
-func (t *Model) searchStep() tea.Cmd {
+func (sv Search) searchStep() tea.Cmd {
+	t := sv.t
 	s := t.search
-	e, cid, conv, viewer := t.e, t.cid, t.conv, t.viewer
-	win := t.win
-	minSeq, maxSeq := t.minSeq(), t.maxSeq()
-	q := searchable(s.query)
-	th, name := t.e.Theme, t.nameSnapshot()
+	e, cid, conv, viewer := t.e, t.cid, t.conv, s.read.Viewer
+	win := t.tl.Window() // the window of the viewer the search is for: the model's
+	minSeq, maxSeq := max(1, win.MinSeq), win.MaxSeq
+	q := searchable(s.read.Query)
+	th, name := t.e.Theme, t.Viewers().nameSnapshot()
 	return func() tea.Msg {
 		var listed []int64
 		if s.stored == nil {
@@ -165,23 +165,22 @@ func matches(th themes.Theme, m projection.Message, name func(id string) string,
 // are made alike by it, so a hit is a row whose drawn text holds the query.
 func searchable(s string) string { return strings.ToLower(projection.SingleLine(s)) }
 
-// searchStepped takes a step's hits, jumps to the first hit as soon as it
-// is known, and reads on.
-func (t *Model) searchStepped(msg searchStepMsg) tea.Cmd {
-	if msg.req != t.search.req {
+// searchStepped lands a step's hits in the model, with how far the scan
+// has gone: it decides where the keys waiting on them go, and asks for
+// the next step.
+func (sv Search) searchStepped(msg searchStepMsg) tea.Cmd {
+	t := sv.t
+	s := &t.search
+	if msg.req != s.req {
 		return nil // a search already replaced or left
 	}
-	s := &t.search
 	if msg.err != nil {
-		s.scanning, s.err = false, msg.err
-		t.say("search failed: "+msg.err.Error(), true)
-		return nil
+		t.status.say("search failed: "+msg.err.Error(), true)
+		return t.load.after(t.tl.Land(model.Landed{Read: s.read, Err: msg.err}))
 	}
 	if msg.stored != nil {
 		s.stored, s.total = msg.stored, len(msg.stored)
 	}
-	s.hits = append(s.hits, msg.hits...)
-	slices.Sort(s.hits)
 	if msg.landing != nil {
 		s.landing = msg.landing
 	}
@@ -193,29 +192,22 @@ func (t *Model) searchStepped(msg searchStepMsg) tea.Cmd {
 	}
 	s.scanned += len(msg.positions)
 	done := len(msg.positions) == 0 || s.lo <= 0 && s.hi >= len(s.stored)-1
-	if done {
-		s.scanning = false
-	}
-	var cmds []tea.Cmd
-	if !s.shown {
-		if cmd := t.showFirstHit(done); cmd != nil {
-			cmds = append(cmds, cmd)
-		}
-	}
-	if !done {
-		cmds = append(cmds, t.searchStep())
-	}
-	return tea.Batch(cmds...)
+	sv.giveLanding()
+	h := sv.scannedSpan()
+	h.Seqs, h.Done = msg.hits, done
+	return t.load.after(t.tl.Land(model.Landed{Read: s.read, Hits: h}))
 }
 
-// hitsSoFar is the search's hits and the seqs its scan has covered: from
-// the stored bucket below the lowest one scanned (or the window's start)
-// to the one above the highest (or its end), nothing stored between.
-func (t *Model) hitsSoFar() model.Hits {
+// scannedSpan is the seqs the scan has covered: from the stored bucket
+// below the lowest one scanned (or the window's start) to the one above
+// the highest (or its end), nothing stored between.
+func (sv Search) scannedSpan() model.Hits {
+	t := sv.t
 	s := t.search
-	h := model.Hits{Seqs: s.hits, From: s.origin, To: s.origin - 1, First: t.minSeq(), Last: t.maxSeq(), Done: !s.scanning && s.err == nil}
+	w := t.tl.Window()
+	h := model.Hits{From: s.read.Seq, To: s.read.Seq - 1}
 	if s.lo <= s.hi && len(s.stored) > 0 {
-		h.From, h.To = t.minSeq(), t.maxSeq()
+		h.From, h.To = max(1, w.MinSeq), w.MaxSeq
 		if s.lo > 0 {
 			h.From = bucket.LastSeq(s.stored[s.lo-1]) + 1
 		}
@@ -226,67 +218,33 @@ func (t *Model) hitsSoFar() model.Hits {
 	return h
 }
 
-// showFirstHit jumps to the hit nearest where the search started, before or
-// after it (a tie to the older), as soon as the scanned run proves it the
-// nearest.
-func (t *Model) showFirstHit(done bool) tea.Cmd {
-	s := &t.search
-	hit, decided, found := t.hitsSoFar().Nearest(s.origin)
-	if !decided {
-		return nil
-	}
-	s.shown = true
-	if !found {
-		t.say(noMatch(s.query), true)
-		return nil
-	}
-	return t.landOn(hit)
-}
-
-// StepHit moves to the next hit older (n) or newer (N) than the cursor,
-// wrapping at the ends with a note.
-func (t *Model) StepHit(older bool) tea.Cmd {
-	if len(t.search.hits) == 0 {
-		if t.search.query != "" && !t.search.scanning {
-			t.say(noMatch(t.search.query), true)
-		} else {
-			t.say("no search hits ("+t.e.Keys.Search.Help().Key+" to search)", true)
-		}
-		return nil
-	}
-	h := t.hitsSoFar()
-	step, end := h.Newer, "oldest"
+// Step moves to the next hit older (n) or newer (N) than the cursor,
+// wrapping at the ends with a note, once the keys before it are applied
+// and the scan has gone far enough to say which hit that is.
+func (sv Search) Step(older bool) tea.Cmd {
+	k := model.NewerHit
 	if older {
-		step, end = h.Older, "newest"
+		k = model.OlderHit
 	}
-	hit, wrapped, decided := step(t.cursor)
-	if !decided {
-		t.say("still scanning that way: "+common.KeyName(t.e.Keys.NextHit)+" again once it has", false)
-		return nil
-	}
-	if wrapped {
-		t.say("search wrapped to the "+end+" hit", false)
-	}
-	return t.jumpTo(hit)
+	return sv.t.load.press(model.Key{Kind: k})
 }
 
-// DropSearch forgets the search: its hits are what another viewer sees.
-func (t *Model) DropSearch() { t.search = search{} }
-
-// SearchProgress is the footer line while a search runs or has hits.
-func (t *Model) SearchProgress() string {
-	s := t.search
-	if s.query == "" || s.err != nil || !s.scanning && len(s.hits) == 0 {
+// Progress is the footer line while a search runs or has hits.
+func (sv Search) Progress() string {
+	t := sv.t
+	h, ok := t.tl.Search().Hits()
+	q := sv.Query()
+	if !ok || q == "" || h.Done && len(h.Seqs) == 0 {
 		return "" // a search with no hit said so once: nothing to step through
 	}
 	pos := ""
-	if n, ok := t.hitsSoFar().Number(t.cursor); ok {
+	if n, ok := h.Number(t.tl.Cursor()); ok {
 		// Counted from the newest, so n (older) counts up.
 		pos = fmt.Sprintf("hit %d of ", n)
 	}
-	line := fmt.Sprintf("search %q: %s%d hits", projection.SingleLine(s.query), pos, len(s.hits))
-	if s.scanning {
-		line += fmt.Sprintf(" · scanning %d/%d buckets", s.scanned, s.total)
+	line := fmt.Sprintf("search %q: %s%d hits", projection.SingleLine(q), pos, len(h.Seqs))
+	if !h.Done {
+		line += fmt.Sprintf(" · scanning %d/%d buckets", t.search.scanned, t.search.total)
 	}
 	return line + " · " + t.e.Keys.NextHit.Help().Key + "/" + t.e.Keys.PrevHit.Help().Key + " step"
 }
@@ -294,8 +252,9 @@ func (t *Model) SearchProgress() string {
 // highlight renders a timeline row in style with every match of the search
 // query after its first skip bytes (the seq and time) marked, so the eye
 // finds why the row is a hit.
-func (t *Model) highlight(line string, skip int, style lipgloss.Style) string {
-	q := strings.ToLower(t.search.query)
+func (sv Search) highlight(line string, skip int, style lipgloss.Style) string {
+	t := sv.t
+	q := strings.ToLower(sv.Query())
 	lower := strings.ToLower(line)
 	if q == "" || len(lower) != len(line) || skip > len(line) {
 		return style.Render(line) // a case change that moves bytes: no mark rather than a wrong one
@@ -316,3 +275,10 @@ func (t *Model) highlight(line string, skip int, style lipgloss.Style) string {
 	b.WriteString(style.Render(line[from:]))
 	return b.String()
 }
+
+// Search is the search feature of the page: its keys and footer, drawn
+// from the search state the page keeps.
+type Search struct{ t *Model }
+
+// Search is the page's search.
+func (t *Model) Search() Search { return Search{t} }

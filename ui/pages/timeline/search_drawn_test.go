@@ -47,8 +47,9 @@ func TestSearchHitsWhatRowsDraw(t *testing.T) {
 		{"👍🏽", []int64{3, 4}},
 		{"HANA", []int64{2, 5}},
 	} {
-		d.do(d.tl.Search(c.query))
-		if got := d.tl.search.hits; !slices.Equal(got, c.want) {
+		d.do(d.tl.Search().Start(c.query))
+		if h, _ := d.tl.tl.Search().Hits(); !slices.Equal(h.Seqs, c.want) {
+			got := h.Seqs
 			t.Errorf("search %q hits %v, want %v", c.query, got, c.want)
 		}
 	}

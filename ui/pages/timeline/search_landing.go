@@ -3,8 +3,6 @@ package timeline
 import (
 	"maps"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
 )
@@ -59,15 +57,21 @@ func landingFor(bs []*bucket.Bucket, hits []int64, lookup bucket.Lookup, minSeq,
 	return l
 }
 
-// landOn jumps to a search hit, with the buckets the search read around
-// it when it has them; the rest as any jump reads them.
-func (t *Model) landOn(seq int64) tea.Cmd {
+// giveLanding gives the model the buckets the last step with hits read
+// around them, those it does not hold, so the jump to a hit reads them
+// not again; the model lets them go when the cursor does not come.
+func (sv Search) giveLanding() {
+	t := sv.t
 	l := t.search.landing
-	t.search.landing = nil
-	if _, _, held := t.Slot(seq); held || l == nil || l.maxSeq != t.maxSeq() || !inBatch(l.buckets)(bucket.BucketIndex(seq)) {
-		return t.jumpTo(seq)
+	if l == nil || l.maxSeq != t.tl.Window().MaxSeq {
+		return
+	}
+	var give []*bucket.Bucket
+	for _, b := range l.buckets {
+		if t.tl.Held(b.Index) == nil {
+			give = append(give, b)
+		}
 	}
 	maps.Copy(t.quoted, l.quoted)
-	t.tl.Give(l.buckets...)
-	return t.jumpTo(seq)
+	t.tl.Know().Buckets(give...)
 }

@@ -8,9 +8,6 @@ package timeline
 
 import (
 	"maps"
-	"slices"
-
-	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
@@ -33,6 +30,11 @@ type Model struct {
 
 	tl *model.Model // the data half
 
+	// The page's own parts, each to its job.
+	load  loader
+	quote quoter
+	draw  drawing
+
 	// The other replies the timeline waits for, by request number (0: none).
 	winReq     common.ReqID // the viewer's window, after a switch
 	compareReq common.ReqID // the compare viewer's window
@@ -42,14 +44,16 @@ type Model struct {
 	focused bool // the keys come here (the cursor is ▸, else ▹)
 
 	viewer string
-	win    bucket.Window            // the viewer's window (tl's, after every call: sync)
+	win    bucket.Window            // the viewer's window, as the root shows it
 	wins   map[string]bucket.Window // windows known per viewer
 	winOK  bool                     // win belongs to viewer (false while it loads)
 	base   bucket.Window            // the opening window: where messages start and end for everyone
 	newest *bucket.Bucket           // the list's read of the newest bucket, until open uses it
 
-	fetched int   // timeline bucket reads issued (quote reads apart): tests check paging with it
-	err     error // why the last read failed
+	fetched int // timeline bucket reads issued (quote reads apart): tests check paging with it
+	// quoteErr is why the last read of quoted slots alone failed (the
+	// model's Err says why its own reads did), until the next read round.
+	quoteErr error
 
 	// quoted holds, beside the held buckets and by seq, the slots that
 	// quotes in them quote (rule 5: a quote shows its quoted seq as the
@@ -59,8 +63,6 @@ type Model struct {
 	quotePending map[int64]bool                // seqs of quotes-only reads in flight
 	quoteRefs    map[*bucket.Bucket][]quoteRef // the quotes of each held bucket (quotesOf)
 
-	cursor, top int64 // tl's cursor and screen top, after every call (sync)
-	boundaries  bool  // tl's, after every call
 	// tlViewer is the viewer tl last had; switchTo and wantWindow are what
 	// the root does next: switch to a viewer tl moved to (V), or to one tl
 	// waits for the window of.
@@ -71,7 +73,7 @@ type Model struct {
 	width, height          int
 	olderNote, clearedNote bool
 
-	note *common.Note // what the last key or reply has to say (say, TakeNote)
+	status status // what the last key or reply has to say (say, TakeNote)
 
 	// members are read on first need (the viewer picker, cycling, the role
 	// of a revoke), not on open: opening a conversation reads only buckets.
@@ -130,6 +132,7 @@ func New(e *common.Common, c Conversation, viewer string, names map[string]strin
 		peer:   c.Peer,
 		names:  maps.Clone(names),
 		quoted: map[int64]bucket.StoredSlot{}, quotePending: map[int64]bool{}}
+	t.load, t.quote, t.draw = loader{t}, quoter{t}, drawing{t}
 	if t.names == nil {
 		t.names = map[string]string{}
 	}
@@ -137,7 +140,6 @@ func New(e *common.Common, c Conversation, viewer string, names map[string]strin
 	t.wins[viewer] = t.win
 	t.tl = model.New(model.Config{Keep: keepBuckets, Batch: e.Store.FindBatch, Conv: t.conv}, viewer, t.win, t.win.MaxSeq)
 	t.tlViewer = viewer
-	t.sync()
 	return t
 }
 
@@ -148,16 +150,10 @@ func (t *Model) ID() string { return t.cid }
 func (t *Model) Viewer() string { return t.viewer }
 
 // Cursor is the seq under the cursor.
-func (t *Model) Cursor() int64 { return t.cursor }
+func (t *Model) Cursor() int64 { return t.tl.Cursor() }
 
 // MaxSeq is the last seq of the viewer's window.
-func (t *Model) MaxSeq() int64 { return t.maxSeq() }
-
-// End is where the conversation ends for everyone (the seq document).
-func (t *Model) End() int64 { return t.base.EndSeq }
-
-// Empty reports the viewer shown nothing.
-func (t *Model) Empty() bool { return t.empty() }
+func (t *Model) MaxSeq() int64 { return t.Viewers().maxSeq() }
 
 // Window is the viewer's window; WindowKnown reports it is theirs (false
 // while it is read after a switch), WindowPending that a read of it is
@@ -169,61 +165,15 @@ func (t *Model) WindowKnown() bool { return t.winOK }
 func (t *Model) WindowPending() bool { return t.winReq != 0 }
 
 // Err is why the last read failed, nil when none did.
-func (t *Model) Err() error { return t.err }
-
-// Names are the nicknames known, by user ID; AddNames adds more.
-func (t *Model) Names() map[string]string { return t.names }
-
-func (t *Model) AddNames(names map[string]string) { maps.Copy(t.names, names) }
+func (t *Model) Err() error {
+	if err := t.tl.Err(); err != nil {
+		return err
+	}
+	return t.quoteErr
+}
 
 // SetFocused tells the timeline the keys come to it (its cursor is ▸).
 func (t *Model) SetFocused(focused bool) { t.focused = focused }
-
-// JumpTo moves the cursor to seq (a click, a message found by ID).
-func (t *Model) JumpTo(seq int64) tea.Cmd {
-	t.newest = nil // not opened: what the list read is not needed
-	return t.jumpTo(seq)
-}
-
-// Scroll moves the cursor by delta rows (the mouse wheel), each a key.
-func (t *Model) Scroll(delta int) tea.Cmd {
-	kind, n := model.Down, delta
-	if delta < 0 {
-		kind, n = model.Up, -delta
-	}
-	t.tl.Hold()
-	for range n {
-		t.tl.Press(model.Key{Kind: kind})
-	}
-	return t.after(t.tl.Release())
-}
-
-// BeginBurst and EndBurst bracket the keys of one burst: the model takes
-// them all, then asks once for what they need (EndBurst's command).
-func (t *Model) BeginBurst() { t.tl.Hold() }
-
-func (t *Model) EndBurst() tea.Cmd { return t.after(t.tl.Release()) }
-
-func (t *Model) minSeq() int64 { return max(1, t.win.MinSeq) }
-func (t *Model) maxSeq() int64 { return t.win.MaxSeq }
-
-// empty: the viewer sees nothing, as OpenIM's pull gives them nothing when
-// they own no conversation document for it (as dump shows them).
-func (t *Model) empty() bool { return t.win.PulledNothing() || t.win.MaxSeq < t.minSeq() }
-
-// rowAt reports the row at seq drawable.
-func (t *Model) rowAt(seq int64) bool {
-	_, ok := t.tl.Rows().At(seq)
-	return ok
-}
-
-// press gives tl a key and runs the reads it asks for.
-func (t *Model) press(k model.Key) tea.Cmd {
-	if k.Kind == model.Top || k.Kind == model.Bottom || k.Kind == model.Jump {
-		t.jumpReq = 0 // a date still being resolved is older than this jump
-	}
-	return t.after(t.tl.Press(k))
-}
 
 // slot returns the stored slot at seq if its bucket is held.
 func (t *Model) Slot(seq int64) (bucket.StoredSlot, *bucket.Bucket, bool) {
@@ -240,24 +190,7 @@ func (t *Model) Message(seq int64, viewer string) (projection.Message, bool) {
 	if !ok {
 		return projection.Message{}, false
 	}
-	return projection.View(s, b.DocID, viewer, t.conv, t.quotedSlot), true
-}
-
-// jumpTo moves the cursor to the row holding seq, reading around it when
-// it is not held.
-func (t *Model) jumpTo(seq int64) tea.Cmd {
-	t.jumpReq = 0
-	return t.press(model.Key{Kind: model.Jump, Seq: seq})
-}
-
-// memberName is the nickname of a member when known, else the ID.
-func (t *Model) memberName(id string) string { return memberName(t.members, t.names, id) }
-
-// nameSnapshot is memberName over copies of what it reads, for a command
-// that runs while the update loop adds names.
-func (t *Model) nameSnapshot() func(id string) string {
-	members, names := slices.Clone(t.members), maps.Clone(t.names)
-	return func(id string) string { return memberName(members, names, id) }
+	return projection.View(s, b.DocID, viewer, t.conv, t.quote.quotedSlot), true
 }
 
 func memberName(members []store.Member, names map[string]string, id string) string {

@@ -36,7 +36,8 @@ type toldLoadedMsg struct {
 // loadTold starts looking for the notifications of slot s as each of
 // viewers pulls them (in the compare view, both); nil when it shows no
 // revoke, delete or read mark.
-func (t *Model) loadTold(s bucket.StoredSlot, viewers ...string) tea.Cmd {
+func (in Inspector) loadTold(s bucket.StoredSlot, viewers ...string) tea.Cmd {
+	t := in.t
 	if s.Slot == nil || s.Slot.Revoke == nil && len(s.Slot.DelList) == 0 && !s.Slot.IsRead {
 		t.told = told{}
 		return nil
@@ -56,7 +57,8 @@ func (t *Model) loadTold(s bucket.StoredSlot, viewers ...string) tea.Cmd {
 	}
 }
 
-func (t *Model) toldLoaded(msg toldLoadedMsg) {
+func (in Inspector) toldLoaded(msg toldLoadedMsg) {
+	t := in.t
 	if msg.req != t.told.req {
 		return // an older opening's
 	}
@@ -66,9 +68,10 @@ func (t *Model) toldLoaded(msg toldLoadedMsg) {
 // toldLines are the inspector's lines on the notifications of the slot at
 // the cursor as viewer pulls them: "revoke: told by n_g1 seq 28, pulled by
 // u3: yes".
-func (t *Model) toldLines(viewer string) []string {
+func (in Inspector) toldLines(viewer string) []string {
+	t := in.t
 	r := t.told
-	if r.req == 0 || r.cid != t.cid || r.seq != t.cursor || !slices.Contains(r.viewers, viewer) {
+	if r.req == 0 || r.cid != t.cid || r.seq != t.tl.Cursor() || !slices.Contains(r.viewers, viewer) {
 		return nil
 	}
 	switch {

@@ -63,23 +63,24 @@ func (t *Model) TranscriptWritten() (Written, bool) {
 // ScreenRange is the first and last seq of the rows on screen: what T
 // offers to transcribe.
 func (t *Model) ScreenRange() (from, to int64) {
-	from, to = t.top, t.top
-	left := t.rowsHeight()
-	for s, more := t.top, true; more && left > 0; s, more = t.tl.Rows().Next(s) {
+	from, to = t.tl.Top(), t.tl.Top()
+	left := t.draw.rowsHeight()
+	for s, more := t.tl.Top(), true; more && left > 0; s, more = t.tl.Rows().Next(s) {
 		r, ok := t.tl.Rows().At(s)
 		if !ok {
 			break
 		}
-		left -= max(1, t.groupHeight(s))
+		left -= max(1, t.draw.groupHeight(s))
 		to = r.Last
 	}
-	return from, min(to, t.maxSeq())
+	return from, min(to, t.Viewers().maxSeq())
 }
 
-// Transcript parses the range typed and starts writing the file.
-func (t *Model) Transcript(value string) tea.Cmd {
-	if t.empty() {
-		t.say("no messages to transcribe", true)
+// Write parses the range typed and starts writing the file.
+func (tr Transcript) Write(value string) tea.Cmd {
+	t := tr.t
+	if t.Viewers().empty() {
+		t.status.say("no messages to transcribe", true)
 		return nil
 	}
 	value = strings.TrimSpace(value)
@@ -97,13 +98,13 @@ func (t *Model) Transcript(value string) tea.Cmd {
 	}
 	asked, err := store.ParseTypedRange(value, t.e.Loc)
 	if err != nil {
-		t.say(err.Error(), true)
+		t.status.say(err.Error(), true)
 		return nil
 	}
 	from, to := asked.From, asked.To
-	job := t.transcriptJob()
+	job := t.Transcript().transcriptJob()
 	job.format, job.ext, job.asked = format.name, format.ext, asked.String()
-	t.say("writing the transcript of "+value+"…", false)
+	t.status.say("writing the transcript of "+value+"…", false)
 	return func() tea.Msg {
 		if asked.Dates {
 			var err error
@@ -134,11 +135,12 @@ type transcriptJob struct {
 	asked                 string // the range asked, in words (store.TypedRange)
 }
 
-func (t *Model) transcriptJob() transcriptJob {
-	j := transcriptJob{e: t.e, cid: t.cid, conv: t.conv, viewer: t.viewer, viewerName: t.memberName(t.viewer), win: t.win}
-	if t.Comparing() != "" {
-		j.compareAs, j.otherName = t.Comparing(), t.memberName(t.Comparing())
-		j.otherWin, j.compareWindowReadable = t.wins[t.Comparing()]
+func (tr Transcript) transcriptJob() transcriptJob {
+	t := tr.t
+	j := transcriptJob{e: t.e, cid: t.cid, conv: t.conv, viewer: t.viewer, viewerName: t.Viewers().memberName(t.viewer), win: t.win}
+	if t.Compare().With() != "" {
+		j.compareAs, j.otherName = t.Compare().With(), t.Viewers().memberName(t.Compare().With())
+		j.otherWin, j.compareWindowReadable = t.wins[t.Compare().With()]
 	}
 	return j
 }
@@ -356,9 +358,10 @@ func fileSafe(s string) string {
 }
 
 // transcriptWritten says where the transcript went, or why it did not.
-func (t *Model) transcriptWritten(msg transcriptWrittenMsg) {
+func (tr Transcript) transcriptWritten(msg transcriptWrittenMsg) {
+	t := tr.t
 	if msg.err != nil {
-		t.say("transcript not written: "+msg.err.Error(), true)
+		t.status.say("transcript not written: "+msg.err.Error(), true)
 		return
 	}
 	what := "transcript"
@@ -366,6 +369,12 @@ func (t *Model) transcriptWritten(msg transcriptWrittenMsg) {
 		what = "compare transcript"
 	}
 	what = fmt.Sprintf("%s of seqs %d-%d (%d rows)", what, msg.from, msg.to, msg.rows)
-	t.say(what+" written to "+msg.path, false)
+	t.status.say(what+" written to "+msg.path, false)
 	t.written = &Written{Path: msg.path, What: what}
 }
+
+// Transcript is the transcript feature of the page (T).
+type Transcript struct{ t *Model }
+
+// Transcript is the page's transcript writer.
+func (t *Model) Transcript() Transcript { return Transcript{t} }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
-
 	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/themes"
@@ -15,23 +14,26 @@ import (
 	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 )
 
-// The timeline is drawn from the seq at t.top downward, newest at the
+// The timeline is drawn from the seq at t.tl.Top() downward, newest at the
 // bottom. Each seq is a group of lines: an optional bucket boundary, the
 // message, and the read line after the viewer's read seq.
 
-func (t *Model) showReadLine(seq int64) bool {
-	return t.winOK && seq == t.win.ReadSeq && t.win.ReadSeq < t.maxSeq()
+func (d drawing) showReadLine(seq int64) bool {
+	t := d.t
+	return t.winOK && seq == t.win.ReadSeq && t.win.ReadSeq < t.Viewers().maxSeq()
 }
 
-func (t *Model) showBoundary(seq int64) bool {
-	return t.boundaries && seq == bucket.FirstSeq(bucket.BucketIndex(seq))
+func (d drawing) showBoundary(seq int64) bool {
+	t := d.t
+	return t.tl.Boundaries() && seq == bucket.FirstSeq(bucket.BucketIndex(seq))
 }
 
 // bucketProblem is why the bucket of seq breaks the contract as a whole
 // (array length, msgs missing), when seq is the first of it shown; "" else.
 // Slot problems are marked on their own row.
-func (t *Model) bucketProblem(seq int64) string {
-	if seq != max(bucket.FirstSeq(bucket.BucketIndex(seq)), t.minSeq()) {
+func (d drawing) bucketProblem(seq int64) string {
+	t := d.t
+	if seq != max(bucket.FirstSeq(bucket.BucketIndex(seq)), t.Viewers().minSeq()) {
 		return ""
 	}
 	return projection.BucketProblem(t.tl.Held(bucket.BucketIndex(seq)))
@@ -40,22 +42,23 @@ func (t *Model) bucketProblem(seq int64) string {
 // groupHeight is the lines of the row at seq: the row, and the lines drawn
 // with it (a bucket boundary or a malformed bucket's note above, the read
 // line or the end of a capped window below its last seq).
-func (t *Model) groupHeight(seq int64) int {
+func (d drawing) groupHeight(seq int64) int {
+	t := d.t
 	r, ok := t.tl.Rows().At(seq)
 	if !ok || r.Kind == model.RowGap {
 		return 1
 	}
 	n := 1
-	if t.showBoundary(seq) {
+	if t.draw.showBoundary(seq) {
 		n++
 	}
-	if t.bucketProblem(seq) != "" {
+	if t.draw.bucketProblem(seq) != "" {
 		n++
 	}
-	if t.showReadLine(r.Last) {
+	if t.draw.showReadLine(r.Last) {
 		n++
 	}
-	if t.showEndLine(r.Last) {
+	if t.draw.showEndLine(r.Last) {
 		n++
 	}
 	return n
@@ -64,13 +67,15 @@ func (t *Model) groupHeight(seq int64) int {
 // showEndLine: seq is the last of a window the viewer's own cap ends before
 // the conversation does (a member who left: OpenIM caps their pull at
 // conversation.max_seq), so the screen says why nothing follows.
-func (t *Model) showEndLine(seq int64) bool {
-	return t.winOK && t.win.CapSeq > 0 && seq == t.maxSeq() && t.win.CapSeq < t.win.EndSeq
+func (d drawing) showEndLine(seq int64) bool {
+	t := d.t
+	return t.winOK && t.win.CapSeq > 0 && seq == t.Viewers().maxSeq() && t.win.CapSeq < t.win.EndSeq
 }
 
 // endLine is the marker under the last seq of a capped window (whose
 // window it is, the header says; the inspector says the rest).
-func (t *Model) endLine() string {
+func (d drawing) endLine() string {
+	t := d.t
 	why := "their pull stops there"
 	if t.win.CapField == "conversation.max_seq" {
 		why = "left or removed"
@@ -87,13 +92,14 @@ func unpulledBanner(viewer string, w bucket.Window) string {
 
 // scrollTo moves the top so that the cursor's group is on screen,
 // walking the rows read (a gap of a billion seqs is one step).
-func (t *Model) scrollTo(height int) {
-	top := t.top
-	if top > t.cursor || !t.rowAt(top) {
-		top = t.cursor
+func (d drawing) scrollTo(height int) {
+	t := d.t
+	top := t.tl.Top()
+	if top > t.tl.Cursor() || !t.draw.rowAt(top) {
+		top = t.tl.Cursor()
 	}
 	// The cursor's group ends within height lines of the top.
-	for top < t.cursor && t.linesBetween(top, t.cursor, height+1) > height {
+	for top < t.tl.Cursor() && t.draw.linesBetween(top, t.tl.Cursor(), height+1) > height {
 		next, ok := t.tl.Rows().Next(top)
 		if !ok {
 			break
@@ -103,20 +109,20 @@ func (t *Model) scrollTo(height int) {
 	// Fill the screen when the newest messages end it early.
 	for {
 		prev, ok := t.tl.Rows().Prev(top)
-		if !ok || t.linesFrom(prev, height+1) > height {
+		if !ok || t.draw.linesFrom(prev, height+1) > height {
 			break
 		}
 		top = prev
 	}
-	t.top = top
 	t.tl.SetTop(top)
 }
 
 // linesBetween counts the lines of the rows from..to, stopping past limit.
-func (t *Model) linesBetween(from, to int64, limit int) int {
+func (d drawing) linesBetween(from, to int64, limit int) int {
+	t := d.t
 	lines := 0
 	for s := from; lines <= limit; {
-		lines += t.groupHeight(s)
+		lines += t.draw.groupHeight(s)
 		next, ok := t.tl.Rows().Next(s)
 		if s >= to || !ok {
 			break
@@ -128,13 +134,15 @@ func (t *Model) linesBetween(from, to int64, limit int) int {
 
 // linesFrom counts the lines of the rows from seq to the end of what is
 // read, stopping past limit.
-func (t *Model) linesFrom(seq int64, limit int) int {
-	return t.linesBetween(seq, t.maxSeq(), limit)
+func (d drawing) linesFrom(seq int64, limit int) int {
+	t := d.t
+	return t.draw.linesBetween(seq, t.Viewers().maxSeq(), limit)
 }
 
 // clockLayout is the layout of every row on screen: the long one as soon as
 // one held message is not of the current year, so the columns stay aligned.
-func (t *Model) clockLayout() string {
+func (d drawing) clockLayout() string {
+	t := d.t
 	year := t.e.Now().In(t.e.Loc).Year()
 	for _, i := range t.tl.HeldIndexes() {
 		for _, s := range t.tl.Held(i).Slots {
@@ -153,44 +161,46 @@ func (t *Model) clockLayout() string {
 // draws what is settled and changes nothing.
 func (t *Model) SetSize(width, height int) {
 	t.width, t.height = width, height
-	if t.empty() || !t.rowAt(t.cursor) {
+	if t.Viewers().empty() || !t.draw.rowAt(t.tl.Cursor()) {
 		return // nothing but a note is drawn
 	}
-	t.clockFmt = t.clockLayout()
-	body := t.rowsHeight()
+	t.clockFmt = t.draw.clockLayout()
+	body := t.draw.rowsHeight()
 	if t.tl.Compare().Only() {
-		t.compare().SetSize(width, body)
+		t.Compare().SetSize(width, body)
 		return
 	}
-	t.settleRows(body)
+	t.draw.settleRows(body)
 }
 
 // rowsHeight is the lines under the header and, comparing, the compare
 // header and its notes.
-func (t *Model) rowsHeight() int {
+func (d drawing) rowsHeight() int {
+	t := d.t
 	body := t.height - 1
-	if t.Comparing() != "" {
-		body -= 1 + len(t.compare().beyondNotes())
+	if t.Compare().With() != "" {
+		body -= 1 + len(t.Compare().beyondNotes())
 	}
 	return body
 }
 
 // settleRows scrolls so the cursor's row is among height lines, less the
 // error and the notes above the rows (each note's need depends on the top).
-func (t *Model) settleRows(height int) {
-	if t.err != nil {
-		height -= len(t.errorLines(t.width))
+func (d drawing) settleRows(height int) {
+	t := d.t
+	if t.Err() != nil {
+		height -= len(t.draw.errorLines(t.width))
 	}
-	t.scrollTo(height)
-	t.olderNote = t.tl.Rows().MoreAbove(t.top) && t.err == nil
+	t.draw.scrollTo(height)
+	t.olderNote = t.tl.Rows().MoreAbove(t.tl.Top()) && t.Err() == nil
 	if t.olderNote {
 		height--
-		t.scrollTo(height)
+		t.draw.scrollTo(height)
 	}
-	t.clearedNote = t.top == t.minSeq() && t.win.Cleared() && t.err == nil
+	t.clearedNote = t.tl.Top() == t.Viewers().minSeq() && t.win.Cleared() && t.Err() == nil
 	if t.clearedNote {
 		height--
-		t.scrollTo(height)
+		t.draw.scrollTo(height)
 	}
 }
 
@@ -198,37 +208,37 @@ func (t *Model) settleRows(height int) {
 func (t *Model) View() string {
 	th := t.e.Theme
 	width, height := t.width, t.height
-	header := projection.SingleLine(t.title()) + "  " + projection.SingleLine(t.cid) + "  as " + projection.SingleLine(t.memberName(t.viewer))
-	if t.Comparing() != "" {
-		header += "  vs " + projection.SingleLine(t.memberName(t.Comparing()))
+	header := projection.SingleLine(t.Viewers().title()) + "  " + projection.SingleLine(t.cid) + "  as " + projection.SingleLine(t.Viewers().memberName(t.viewer))
+	if t.Compare().With() != "" {
+		header += "  vs " + projection.SingleLine(t.Viewers().memberName(t.Compare().With()))
 	}
 	lines := []string{th.Title.Render(projection.Truncate(header, width))}
 	switch {
-	case t.err != nil && !t.rowAt(t.cursor):
-		lines = append(lines, t.errorLines(width)...)
+	case t.Err() != nil && !t.draw.rowAt(t.tl.Cursor()):
+		lines = append(lines, t.draw.errorLines(width)...)
 	case t.winOK && t.win.PulledNothing():
 		for _, l := range common.WrapWords(unpulledBanner(t.viewer, t.win), width) {
 			lines = append(lines, th.Warn.Render(l))
 		}
-	case t.empty():
+	case t.Viewers().empty():
 		lines = append(lines, th.Muted.Render("no messages visible to "+projection.SingleLine(t.viewer)))
 		if t.win.Cleared() {
-			lines = append(lines, th.Muted.Render(projection.Truncate(t.clearedLine(), width)))
+			lines = append(lines, th.Muted.Render(projection.Truncate(t.draw.clearedLine(), width)))
 		}
-	case !t.rowAt(t.cursor):
+	case !t.draw.rowAt(t.tl.Cursor()):
 		lines = append(lines, th.Muted.Render("loading…"))
 	default:
-		if t.Comparing() != "" {
-			lines = append(lines, t.compare().compareHeader(width))
-			for _, note := range t.compare().beyondNotes() {
+		if t.Compare().With() != "" {
+			lines = append(lines, t.Compare().compareHeader(width))
+			for _, note := range t.Compare().beyondNotes() {
 				lines = append(lines, t.e.Theme.Diff.Render(common.PadRight(projection.Truncate(projection.SingleLine(note), width), width)))
 			}
 		}
 		if t.tl.Compare().Only() {
-			lines = append(lines, t.compare().diffRows(width, t.rowsHeight())...)
+			lines = append(lines, t.Compare().diffRows(width, t.draw.rowsHeight())...)
 			break
 		}
-		lines = append(lines, t.rows(width, t.rowsHeight())...)
+		lines = append(lines, t.draw.rows(width, t.draw.rowsHeight())...)
 	}
 	for len(lines) < height {
 		lines = append(lines, "")
@@ -236,51 +246,53 @@ func (t *Model) View() string {
 	return strings.Join(lines[:height], "\n")
 }
 
-func (t *Model) errorLines(width int) []string {
+func (d drawing) errorLines(width int) []string {
+	t := d.t
 	th := t.e.Theme
 	return []string{
-		th.Error.Render(projection.Truncate("could not load: "+projection.SingleLine(t.err.Error()), width)),
+		th.Error.Render(projection.Truncate("could not load: "+projection.SingleLine(t.Err().Error()), width)),
 		th.Muted.Render("press " + t.e.Keys.Retry.Help().Key + " to retry"),
 	}
 }
 
-func (t *Model) rows(width, height int) []string {
+func (d drawing) rows(width, height int) []string {
+	t := d.t
 	th := t.e.Theme
 	var out []string
-	if t.err != nil {
-		out = append(out, t.errorLines(width)...)
+	if t.Err() != nil {
+		out = append(out, t.draw.errorLines(width)...)
 		height -= len(out)
 	}
 	if t.olderNote {
-		out = append(out, th.Muted.Render(projection.Truncate(t.olderLine(), width)))
+		out = append(out, th.Muted.Render(projection.Truncate(t.draw.olderLine(), width)))
 		height--
 	}
 	if t.clearedNote {
-		out = append(out, th.Muted.Render(projection.Truncate(t.clearedLine(), width)))
+		out = append(out, th.Muted.Render(projection.Truncate(t.draw.clearedLine(), width)))
 		height--
 	}
-	seqWidth := len(strconv.FormatInt(t.maxSeq(), 10))
-	for s, more := t.top, true; more && height > 0; s, more = t.tl.Rows().Next(s) {
+	seqWidth := len(strconv.FormatInt(t.Viewers().maxSeq(), 10))
+	for s, more := t.tl.Top(), true; more && height > 0; s, more = t.tl.Rows().Next(s) {
 		r, ok := t.tl.Rows().At(s)
 		if !ok {
 			break
 		}
 		if r.Kind == model.RowGap {
-			line := common.PadRight(projection.Truncate(fmt.Sprintf("%s%*d %*s ", t.marker(s), seqWidth, s, len(t.clockFmt), "")+gapLine(r.First, r.Last), width), width)
+			line := common.PadRight(projection.Truncate(fmt.Sprintf("%s%*d %*s ", t.draw.marker(s), seqWidth, s, len(t.clockFmt), "")+gapLine(r.First, r.Last), width), width)
 			style := th.Hole
-			if s == t.cursor {
+			if s == t.tl.Cursor() {
 				style = th.Selected
 			}
 			out = append(out, style.Render(line))
 			height--
 			continue
 		}
-		if t.showBoundary(s) {
+		if t.draw.showBoundary(s) {
 			out = append(out, th.BucketLine.Render(projection.Truncate(
 				fmt.Sprintf("── bucket %s ──", projection.SingleLine(bucket.DocIDForSeq(t.cid, s))), width)))
 			height--
 		}
-		if p := t.bucketProblem(s); p != "" && height > 0 {
+		if p := t.draw.bucketProblem(s); p != "" && height > 0 {
 			out = append(out, th.Problem.Render(projection.Truncate(projection.MalformedBucketLine(bucket.DocIDForSeq(t.cid, s), p), width)))
 			height--
 		}
@@ -288,18 +300,18 @@ func (t *Model) rows(width, height int) []string {
 			break
 		}
 		if isRun(r) {
-			out = append(out, t.holeRunLine(r, width, seqWidth))
+			out = append(out, t.draw.holeRunLine(r, width, seqWidth))
 		} else {
-			out = append(out, t.messageLine(s, width, seqWidth))
+			out = append(out, t.draw.messageLine(s, width, seqWidth))
 		}
 		height--
-		if t.showReadLine(r.Last) && height > 0 {
+		if t.draw.showReadLine(r.Last) && height > 0 {
 			out = append(out, th.ReadLine.Render(projection.Truncate(
-				fmt.Sprintf("── %s read up to here (seq %d) ──", projection.SingleLine(t.memberName(t.viewer)), r.Last), width)))
+				fmt.Sprintf("── %s read up to here (seq %d) ──", projection.SingleLine(t.Viewers().memberName(t.viewer)), r.Last), width)))
 			height--
 		}
-		if t.showEndLine(r.Last) && height > 0 {
-			out = append(out, th.Muted.Render(projection.Truncate(t.endLine(), width)))
+		if t.draw.showEndLine(r.Last) && height > 0 {
+			out = append(out, th.Muted.Render(projection.Truncate(t.draw.endLine(), width)))
 			height--
 		}
 	}
@@ -309,40 +321,44 @@ func (t *Model) rows(width, height int) []string {
 // olderLine is the note above the oldest row held while the window goes
 // on above it: "loading" only while a read of older buckets is under way
 // (it stayed up with nothing loading), else where the older seqs are.
-func (t *Model) olderLine() string {
+func (d drawing) olderLine() string {
+	t := d.t
 	if t.tl.Pending() {
 		return "  … loading older messages"
 	}
-	return fmt.Sprintf("  ↑ seqs %d–%d are read when you scroll up", t.minSeq(), t.top-1)
+	return fmt.Sprintf("  ↑ seqs %d–%d are read when you scroll up", t.Viewers().minSeq(), t.tl.Top()-1)
 }
 
 // clearedLine marks where the viewer's history starts when it does not
 // start at seq 1 (the inspector says why).
-func (t *Model) clearedLine() string {
-	return fmt.Sprintf("── history cleared before seq %d (%s: why) ──", t.minSeq(), common.KeyName(t.e.Keys.Inspect))
+func (d drawing) clearedLine() string {
+	t := d.t
+	return fmt.Sprintf("── history cleared before seq %d (%s: why) ──", t.Viewers().minSeq(), common.KeyName(t.e.Keys.Inspect))
 }
 
-func (t *Model) messageLine(seq int64, width, seqWidth int) string {
+func (d drawing) messageLine(seq int64, width, seqWidth int) string {
+	t := d.t
 	th := t.e.Theme
 	m, _ := t.Message(seq, t.viewer)
-	prefix := fmt.Sprintf("%s%*d %s ", t.marker(seq), seqWidth, seq, common.Clock(m, t.clockFmt, t.e.Loc))
-	if t.Comparing() == "" {
-		text, style := t.describe(m)
+	prefix := fmt.Sprintf("%s%*d %s ", t.draw.marker(seq), seqWidth, seq, common.Clock(m, t.clockFmt, t.e.Loc))
+	if t.Compare().With() == "" {
+		text, style := t.draw.describe(m)
 		line := projection.Truncate(prefix+text, width)
-		if seq == t.cursor {
+		if seq == t.tl.Cursor() {
 			style = th.Selected
 		}
-		return t.highlight(common.PadRight(line, width), len(prefix), style)
+		return t.Search().highlight(common.PadRight(line, width), len(prefix), style)
 	}
-	return t.compare().compareLine(seq, prefix, width)
+	return t.Compare().compareLine(seq, prefix, width)
 }
 
 // marker points at the cursor's row.
-func (t *Model) marker(seq int64) string {
+func (d drawing) marker(seq int64) string {
+	t := d.t
 	switch {
-	case seq == t.cursor && t.focused:
+	case seq == t.tl.Cursor() && t.focused:
 		return "▸ "
-	case seq == t.cursor:
+	case seq == t.tl.Cursor():
 		return "▹ " // the keys go to the list
 	}
 	return "  "
@@ -350,8 +366,9 @@ func (t *Model) marker(seq int64) string {
 
 // describe is the one-line text of a message as its viewer sees it, and the
 // style that tells the cases apart even without colour (each has a marker).
-func (t *Model) describe(m projection.Message) (string, lipgloss.Style) {
-	return describe(t.e.Theme, m, t.memberName)
+func (d drawing) describe(m projection.Message) (string, lipgloss.Style) {
+	t := d.t
+	return describe(t.e.Theme, m, t.Viewers().memberName)
 }
 
 // describe is Model.describe with the member names given (name), so that a
@@ -407,11 +424,21 @@ func describe(th themes.Theme, m projection.Message, name func(id string) string
 // SenderName is who sent m as its row names them: the message's own
 // sender_nickname, the member's name when it has none. The copied row and
 // the timeline say it alike.
-func (t *Model) SenderName(m projection.Message) string { return senderName(m, t.memberName) }
+func (t *Model) SenderName(m projection.Message) string { return senderName(m, t.Viewers().memberName) }
 
 func senderName(m projection.Message, name func(id string) string) string {
 	if m.SenderNickname != "" {
 		return m.SenderNickname
 	}
 	return name(m.SendID)
+}
+
+// drawing lays the model's rows out on screen.
+type drawing struct{ t *Model }
+
+// rowAt reports the row at seq drawable.
+func (d drawing) rowAt(seq int64) bool {
+	t := d.t
+	_, ok := t.tl.Rows().At(seq)
+	return ok
 }

@@ -14,7 +14,8 @@ import (
 // viewerChoices are the conversation's members once read; until then (or
 // without member records) the people already known: the viewer, the list's
 // owner and peer, and the senders of the held messages.
-func (t *Model) viewerChoices() []store.Member {
+func (vs Viewers) viewerChoices() []store.Member {
+	t := vs.t
 	if len(t.members) > 0 {
 		return t.members
 	}
@@ -48,7 +49,7 @@ func (t *Model) viewerChoices() []store.Member {
 // PickerChoices are the viewer choices; comparing the viewer with
 // themselves shows nothing, so the compare picker leaves them out.
 func (t *Model) PickerChoices(forCompare bool) []store.Member {
-	ms := t.viewerChoices()
+	ms := t.Viewers().viewerChoices()
 	if !forCompare {
 		return ms
 	}
@@ -59,12 +60,13 @@ func (t *Model) PickerChoices(forCompare bool) []store.Member {
 // when comparing, whoever is most likely to see it differently: the last
 // one compared with, the other user of a single chat, the sender of the
 // selected message.
-func (t *Model) PickerDefault(forCompare bool) string {
+func (vs Viewers) PickerDefault(forCompare bool) string {
+	t := vs.t
 	if !forCompare {
 		return t.viewer
 	}
-	candidates := []string{t.lastCompared, t.peerOf(t.viewer)}
-	if msg, ok := t.Message(t.cursor, t.viewer); ok && !msg.Hole {
+	candidates := []string{t.lastCompared, t.Viewers().peerOf(t.viewer)}
+	if msg, ok := t.Message(t.tl.Cursor(), t.viewer); ok && !msg.Hole {
 		candidates = append(candidates, msg.SendID)
 	}
 	for _, c := range candidates {
@@ -76,7 +78,8 @@ func (t *Model) PickerDefault(forCompare bool) string {
 }
 
 // peerOf is the other user of a single chat, "" for a group.
-func (t *Model) peerOf(viewer string) string {
+func (vs Viewers) peerOf(viewer string) string {
+	t := vs.t
 	if t.conv.SessionType != bucket.SessionSingle {
 		return ""
 	}
@@ -90,43 +93,50 @@ func (t *Model) peerOf(viewer string) string {
 
 // title is the conversation's name as the viewer's list names it: a
 // single chat is named after its other user, so it changes with the viewer.
-func (t *Model) title() string {
-	if peer := t.peerOf(t.viewer); peer != "" && t.viewer != t.owner {
-		return t.memberName(peer)
+func (vs Viewers) title() string {
+	t := vs.t
+	if peer := t.Viewers().peerOf(t.viewer); peer != "" && t.viewer != t.owner {
+		return t.Viewers().memberName(peer)
 	}
 	return t.name
 }
 
 // choiceIDs are the viewer choices' IDs, in the picker's order: what V
 // cycles through, once the members are read.
-func (t *Model) choiceIDs() []string {
+func (vs Viewers) choiceIDs() []string {
+	t := vs.t
 	var ids []string
-	for _, mb := range t.viewerChoices() {
+	for _, mb := range t.Viewers().viewerChoices() {
 		ids = append(ids, mb.UserID)
 	}
 	return ids
 }
 
-// CycleViewer is V: the next member in the picker's order, once the
+// Cycle is V: the next member in the picker's order, once the
 // members are read; presses before that wait in the model with the keys
-// after them (ViewerAsks says whom to switch to).
-func (t *Model) CycleViewer() tea.Cmd { return t.press(model.Key{Kind: model.CycleViewer}) }
+// after them (Viewers.Asks says whom to switch to).
+func (vs Viewers) Cycle() tea.Cmd {
+	t := vs.t
+	return t.load.press(model.Key{Kind: model.CycleViewer})
+}
 
 // SwitchTo is a switch to id asked by the user (the picker, u): the model
 // makes it once the keys before it are applied and id's window is read.
 // False when the model views as id already (the root switches at once).
-func (t *Model) SwitchTo(id string) (tea.Cmd, bool) {
+func (vs Viewers) SwitchTo(id string) (tea.Cmd, bool) {
+	t := vs.t
 	if t.tl.Viewer() == id {
 		return nil, false
 	}
-	return t.press(model.Key{Kind: model.ViewAs, Viewer: id}), true
+	return t.load.press(model.Key{Kind: model.ViewAs, Viewer: id}), true
 }
 
-// ViewerAsks is what the model asked of the root in the last update, once
+// Asks is what the model asked of the root in the last update, once
 // each: the viewer whose window it waits for (the root's switch reads it;
 // "" when none, or a read of it is on its way), and the viewer it moved to
 // (V, or a switch whose window came), for the root to follow.
-func (t *Model) ViewerAsks() (window, moved string) {
+func (vs Viewers) Asks() (window, moved string) {
+	t := vs.t
 	window, moved = t.wantWindow, t.switchTo
 	t.wantWindow, t.switchTo = "", ""
 	if window == t.viewer && t.winReq != 0 {

@@ -1,13 +1,15 @@
 package timeline
 
 import (
-	"github.com/chatlens/chatlens/ui/pages/timeline/model"
+	"fmt"
+	"maps"
+	"slices"
 
 	tea "github.com/charmbracelet/bubbletea"
-
+	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
-
 	"github.com/chatlens/chatlens/ui/common"
+	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 )
 
 // Whose eyes the timeline uses: the viewer, the compare view's second
@@ -18,14 +20,15 @@ import (
 // seq) may need a read, made in the background: when listReads, the list's
 // read of the new owner brings it (replying under winReq, read at at);
 // else cmd reads it.
-func (t *Model) ViewAs(v string, listReads bool) (cmd tea.Cmd, winReq common.ReqID, at *bucket.Window) {
+func (vs Viewers) ViewAs(v string, listReads bool) (cmd tea.Cmd, winReq common.ReqID, at *bucket.Window) {
+	t := vs.t
 	if v == t.viewer {
 		return nil, 0, nil
 	}
 	t.viewer = v
 	t.winReq = 0
 	if w, ok := t.wins[v]; ok {
-		return t.applyWindow(w), 0, nil
+		return t.Viewers().applyWindow(w), 0, nil
 	}
 	t.winOK = false
 	t.winReq = t.e.NewReq()
@@ -36,36 +39,10 @@ func (t *Model) ViewAs(v string, listReads bool) (cmd tea.Cmd, winReq common.Req
 	return loadWindow(t.e, t.winReq, v, t.base), 0, nil
 }
 
-// ToggleCompare turns the compare view off, or on: in a single chat
-// against its other user; else pick says the root is to ask whom (the
-// picker, SetCompare), cmd reading the members meanwhile.
-func (t *Model) ToggleCompare() (cmd tea.Cmd, pick bool) {
-	if peer := t.peerOf(t.viewer); peer != "" {
-		// A single chat has one other member: no choice to make; the
-		// model turns it on or off once the keys before it are applied.
-		t.lastCompared = peer
-		return t.press(model.Key{Kind: model.ToggleCompare, View: model.View{Viewer: peer}}), false
-	}
-	if t.Comparing() != "" {
-		return t.StopCompare(), false
-	}
-	return t.NeedMembers(), true
-}
-
-// SetCompare turns the compare view on against id, once the keys before
-// are applied and their window is read: seqs outside it are what they
-// cannot see at all.
-func (t *Model) SetCompare(id string) tea.Cmd {
-	t.lastCompared = id
-	return t.press(model.Key{Kind: model.CompareOn, View: model.View{Viewer: id}})
-}
-
-// StopCompare leaves the compare view, once the keys before are applied.
-func (t *Model) StopCompare() tea.Cmd { return t.press(model.Key{Kind: model.CompareOff}) }
-
 // outsideWindow reports seq beyond the window known for viewer (false
 // while it is not known).
-func (t *Model) outsideWindow(viewer string, seq int64) bool {
+func (vs Viewers) outsideWindow(viewer string, seq int64) bool {
+	t := vs.t
 	w, ok := t.wins[viewer]
 	return model.Outside(w, ok, seq)
 }
@@ -73,7 +50,8 @@ func (t *Model) outsideWindow(viewer string, seq int64) bool {
 // TakeWindow applies a viewer's window the timeline waits for: its
 // viewer's after a switch, or the compare view's; any other is of a viewer
 // left. A list read after a switch brings the viewer's (list.Landed).
-func (t *Model) TakeWindow(req common.ReqID, viewer string, win bucket.Window, err error) tea.Cmd {
+func (vs Viewers) TakeWindow(req common.ReqID, viewer string, win bucket.Window, err error) tea.Cmd {
+	t := vs.t
 	switch req {
 	case t.winReq:
 		t.winReq = 0
@@ -84,30 +62,31 @@ func (t *Model) TakeWindow(req common.ReqID, viewer string, win bucket.Window, e
 		}
 		// The model waits for it (the compare view's second side), or
 		// looks for the differences again (after a mark read).
-		return t.after(t.tl.Land(model.Landed{Read: model.Read{Kind: model.ReadWindow, Viewer: viewer, Second: true}, Window: win, Err: err}))
+		return t.load.after(t.tl.Land(model.Landed{Read: model.Read{Kind: model.ReadWindow, Viewer: viewer, Second: true}, Window: win, Err: err}))
 	default:
 		return nil
 	}
 	if err != nil {
-		t.say("window of "+viewer+": "+err.Error(), true)
+		t.status.say("window of "+viewer+": "+err.Error(), true)
 		return nil
 	}
 	t.wins[viewer] = win
 	if viewer != t.viewer {
 		return nil
 	}
-	return t.applyWindow(win)
+	return t.Viewers().applyWindow(win)
 }
 
-func (t *Model) applyWindow(w bucket.Window) tea.Cmd {
+func (vs Viewers) applyWindow(w bucket.Window) tea.Cmd {
+	t := vs.t
 	// The held buckets stay; only the bounds and the read line change, in
 	// the model too: it reads what the new window needs.
 	w.Last = nil
 	t.win, t.winOK = w, true
 	if t.tl.Viewer() == t.viewer {
-		return t.after(t.tl.SetWindow(w)) // the bounds or the read line moved
+		return t.load.after(t.tl.SetWindow(w)) // the bounds or the read line moved
 	}
-	return t.after(t.tl.Land(model.Landed{Read: model.Read{Kind: model.ReadWindow, Viewer: t.viewer}, Window: w}))
+	return t.load.after(t.tl.Land(model.Landed{Read: model.Read{Kind: model.ReadWindow, Viewer: t.viewer}, Window: w}))
 }
 
 // AfterMarkRead reads viewer's window again whole after a mark read when a
@@ -115,19 +94,20 @@ func (t *Model) applyWindow(w bucket.Window) tea.Cmd {
 // not shown is dropped); else patch says only the read seq is to be read
 // back (SetReadSeq).
 func (t *Model) AfterMarkRead(viewer string) (patch bool, cmd tea.Cmd) {
-	if viewer == t.viewer && t.winReq == 0 || viewer == t.Comparing() && t.compareReq == 0 {
+	if viewer == t.viewer && t.winReq == 0 || viewer == t.Compare().With() && t.compareReq == 0 {
 		return true, nil
 	}
-	return false, t.rereadWindow(viewer)
+	return false, t.Viewers().rereadWindow(viewer)
 }
 
 // rereadWindow reads viewer's window again whole (AfterMarkRead).
-func (t *Model) rereadWindow(viewer string) tea.Cmd {
+func (vs Viewers) rereadWindow(viewer string) tea.Cmd {
+	t := vs.t
 	switch viewer {
 	case t.viewer:
 		t.winReq = t.e.NewReq()
 		return loadWindow(t.e, t.winReq, viewer, t.base)
-	case t.Comparing():
+	case t.Compare().With():
 		t.compareReq = t.e.NewReq()
 		return loadWindow(t.e, t.compareReq, viewer, t.base)
 	}
@@ -144,10 +124,81 @@ func (t *Model) SetReadSeq(viewer string, readSeq int64) tea.Cmd {
 	}
 	w.ReadSeq = readSeq
 	t.wins[viewer] = w
-	t.tl.KnowWindow(viewer, w)
+	t.tl.Know().Window(viewer, w)
 	if viewer == t.viewer {
 		t.win.ReadSeq = readSeq
-		return t.after(t.tl.SetWindow(t.win)) // the read line moved: the model looks for differences again
+		return t.load.after(t.tl.SetWindow(t.win)) // the read line moved: the model looks for differences again
 	}
-	return t.after(t.tl.Rescan())
+	return t.load.after(t.tl.Rescan())
+}
+
+// Viewers is whose eyes the page uses: the viewer, their window, the
+// names known, and the switches the model makes.
+type Viewers struct{ t *Model }
+
+// Viewers is the page's viewers.
+func (t *Model) Viewers() Viewers { return Viewers{t} }
+
+// Names are the nicknames known, by user ID; AddNames adds more.
+func (vs Viewers) Names() map[string]string {
+	t := vs.t
+	return t.names
+}
+
+func (vs Viewers) AddNames(names map[string]string) {
+	t := vs.t
+	maps.Copy(t.names, names)
+}
+
+// Empty reports the viewer shown nothing.
+func (vs Viewers) Empty() bool {
+	t := vs.t
+	return t.Viewers().empty()
+}
+
+func (vs Viewers) minSeq() int64 {
+	t := vs.t
+	return max(1, t.win.MinSeq)
+}
+
+func (vs Viewers) maxSeq() int64 {
+	t := vs.t
+	return t.win.MaxSeq
+}
+
+// empty: the viewer sees nothing, as OpenIM's pull gives them nothing when
+// they own no conversation document for it (as dump shows them).
+func (vs Viewers) empty() bool {
+	t := vs.t
+	return t.win.PulledNothing() || t.win.MaxSeq < t.Viewers().minSeq()
+}
+
+// memberName is the nickname of a member when known, else the ID.
+func (vs Viewers) memberName(id string) string {
+	t := vs.t
+	return memberName(t.members, t.names, id)
+}
+
+// nameSnapshot is memberName over copies of what it reads, for a command
+// that runs while the update loop adds names.
+func (vs Viewers) nameSnapshot() func(id string) string {
+	t := vs.t
+	members, names := slices.Clone(t.members), maps.Clone(t.names)
+	return func(id string) string { return memberName(members, names, id) }
+}
+
+// outside says seq is not in the viewer's window, and why the window ends
+// there in the inspector's words (projection.StartWords, EndWords), so the
+// reason comes with the refusal.
+func (vs Viewers) outside(seq int64) string {
+	t := vs.t
+	say := fmt.Sprintf("seq %d is outside %d..%d", seq, t.Viewers().minSeq(), t.Viewers().maxSeq())
+	why := projection.EndWords(t.win)
+	if seq < t.Viewers().minSeq() {
+		why = projection.StartWords(t.win)
+	}
+	if why == "" {
+		return say
+	}
+	return say + ": " + why
 }

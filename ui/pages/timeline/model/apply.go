@@ -13,11 +13,15 @@ type wait struct {
 	window  string
 	second  bool // window: of the compare view's second side
 	scan    bool // the compare view's scan must go on
+	search  bool // the search must go on
 }
 
 // apply does what is left of s; done is false when it must wait, with what
 // it waits on.
 func (m *Model) apply(s *step) (wait, bool) {
+	if s.Kind >= SearchFor {
+		return m.srch.apply(m, s)
+	}
 	if s.Kind >= CompareOn || m.cmp.Only() && rowKey(s.Kind) {
 		return m.applyCompare(s)
 	}
@@ -169,6 +173,7 @@ func (m *Model) applyViewer(s *step) (wait, bool) {
 			}
 			m.viewer = s.Viewer
 			m.cmp.restart(m.Window())
+			m.srch.drop() // its hits are what the last viewer sees
 		}
 		s.viewer = true
 	}

@@ -24,6 +24,9 @@ const (
 	NextDiff                  // the next difference newer, wrapping to the oldest
 	PrevDiff                  // the next difference older, wrapping to the newest
 	DiffOnly                  // "differences only", or every row again: the cursor on a difference
+	SearchFor                 // search for Query from the cursor, as the viewer sees the rows; the cursor to the nearest hit
+	OlderHit                  // the next hit older (n), wrapping to the newest
+	NewerHit                  // the next hit newer (N), wrapping to the oldest
 )
 
 // Key is one press.
@@ -32,6 +35,7 @@ type Key struct {
 	Seq    int64  // Jump
 	Viewer string // ViewAs
 	View   View   // CompareOn, ToggleCompare
+	Query  string // SearchFor
 }
 
 // step is a key in the queue, with what is left of it: a page key moves
@@ -45,4 +49,5 @@ type step struct {
 	viewer  bool // the viewer is being settled (CycleViewer, ViewAs): the cursor's row in their window next
 	noWrap  bool // NextDiff, PrevDiff: at the end, stay (D, and moves in "differences only")
 	toggled bool // DiffOnly: switched already, the cursor's difference next
+	search  int  // SearchFor: the search it started (0: not yet)
 }

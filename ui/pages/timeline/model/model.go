@@ -31,6 +31,7 @@ type Model struct {
 	err         error
 	note        *Note
 	cmp         Compare // the compare view
+	srch        searching
 
 	pending        map[int64]bool
 	held           bool // Hold: keys are taken, reads asked for at Release
@@ -126,7 +127,7 @@ func (m *Model) Release() []Read {
 	return m.run()
 }
 
-// Settle applies what can be applied and says what to read, after Give.
+// Settle applies what can be applied and says what to read, after Know().Buckets.
 func (m *Model) Settle() []Read { return m.run() }
 
 // stepOf is k as it waits in the queue, page rows to a page key.
@@ -153,6 +154,8 @@ func (m *Model) Land(l Landed) []Read {
 		return nil // buckets read before a reload
 	}
 	switch l.Read.Kind {
+	case ReadSearch:
+		m.srch.took(l)
 	case ReadScan:
 		if l.Read.Scan != m.cmp.scan {
 			return nil // a scan already replaced or left
@@ -278,7 +281,7 @@ func (m *Model) run() []Read {
 			if want.bucket != nil && want.rows {
 				want.ahead = aheadFor(m.plan().rowsQueued(want.bucket.dir))
 			}
-			return append(m.plan().ask(want), m.cmp.step(m.cfg.Batch, m.gen)...)
+			return slices.Concat(m.plan().ask(want), m.cmp.step(m.cfg.Batch, m.gen), m.srch.step())
 		}
 		m.queue = m.queue[1:]
 	}
@@ -286,7 +289,7 @@ func (m *Model) run() []Read {
 	if m.held {
 		return nil
 	}
-	return append(m.plan().ask(m.plan().aroundCursor()...), m.cmp.step(m.cfg.Batch, m.gen)...)
+	return slices.Concat(m.plan().ask(m.plan().aroundCursor()...), m.cmp.step(m.cfg.Batch, m.gen), m.srch.step())
 }
 
 // rowsQueued is how many rows the keys at the head of the queue still move

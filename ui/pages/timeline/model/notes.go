@@ -10,6 +10,8 @@ const (
 	NoteAlike                        // A and B see every seq alike
 	NoteOnlyBeyond                   // the only differences are seqs B sees outside A's window
 	NoteScanFailed                   // looking for differences failed: Err
+	NoteNoMatch                      // a search found nothing: Text is the query
+	NoteNoSearch                     // a hit key with no search
 )
 
 // Note is what a key had to say: "no message after this one", "no newer

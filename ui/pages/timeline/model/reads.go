@@ -21,6 +21,11 @@ const (
 	// buckets and a lookup of the slots their quotes quote (Landed.Lookup).
 	// Scan is the scan's number.
 	ReadScan
+	// ReadSearch reads the next step of search Search: Query matched
+	// against what Viewer sees, outwards from Seq (where it started), as
+	// far as one step goes (Landed.Hits). The model asks for the next step
+	// when one lands, until the hits cover the window.
+	ReadSearch
 )
 
 // Read is a read the model wants. Gen is the model's generation when it
@@ -33,6 +38,9 @@ type Read struct {
 	Second  bool
 	Scan    int
 	Gen     int
+	Query   string // ReadSearch
+	Seq     int64  // ReadSearch: where the search started
+	Search  int    // ReadSearch: the search's number
 }
 
 // Landed is a read's answer.
@@ -43,5 +51,6 @@ type Landed struct {
 	Members []string         // ReadMembers: the user IDs, in the picker's order
 	Window  bucket.Window    // ReadWindow
 	Lookup  bucket.Lookup    // ReadScan: the slots quoted, for the rows of "differences only"
+	Hits    Hits             // ReadSearch: the hits of this step (Seqs), the seqs scanned so far (From..To), Done
 	Err     error
 }

@@ -109,10 +109,18 @@ func (rs Rows) MoreAbove(row int64) bool {
 	return n != nil
 }
 
-// Give takes buckets read elsewhere (the list's newest, the buckets a
-// search landed with) as if a read of them had landed; the key or Settle
-// that follows uses them.
-func (m *Model) Give(bs ...*bucket.Bucket) {
+// Know takes what the page read elsewhere: buckets, a viewer's window,
+// the members.
+type Know struct{ m *Model }
+
+// Know is what the page read elsewhere, given to the model.
+func (m *Model) Know() Know { return Know{m} }
+
+// Buckets takes buckets read elsewhere (the list's newest, the buckets a
+// search step read around its hits) as if a read of them had landed; the
+// key or Settle that follows uses them.
+func (k Know) Buckets(bs ...*bucket.Bucket) {
+	m := k.m
 	for _, b := range bs {
 		if b != nil {
 			m.k.take(b)
@@ -135,13 +143,14 @@ func (m *Model) Refresh(indexes []int64) (Read, bool) {
 	return Read{Kind: ReadBuckets, Indexes: idx, Gen: m.gen}, true
 }
 
-// KnowWindow takes a viewer's window read elsewhere (their list brought
+// Window takes a viewer's window read elsewhere (their list brought
 // it), so switching to them reads nothing.
-func (m *Model) KnowWindow(viewer string, w bucket.Window) { m.windows[viewer] = w }
+func (k Know) Window(viewer string, w bucket.Window) { k.m.windows[viewer] = w }
 
-// KnowMembers takes the members, in the picker's order, once the page has
+// Members takes the members, in the picker's order, once the page has
 // read them (for V, or for the picker or the inspector before it).
-func (m *Model) KnowMembers(ids []string) []Read {
+func (k Know) Members(ids []string) []Read {
+	m := k.m
 	m.members = append([]string{}, ids...)
 	return m.run()
 }
