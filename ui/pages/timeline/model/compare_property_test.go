@@ -129,6 +129,7 @@ func runIndex(runs []Run, seq int64) int {
 }
 
 func (r *compareRef) press(k Key) {
+	r.note = nil // what the status line says is the last key's
 	switch k.Kind {
 	case ToggleCompare:
 		k.Kind = CompareOn
@@ -312,6 +313,7 @@ func TestCompareKeysLandWhereSinglePressesLand(t *testing.T) {
 			m.Hold()
 			for range n {
 				k := genCompareKey(t, c, i)
+				note = nil // a key clears the status line (the root's keys.go)
 				ref.press(k)
 				if reads := m.Press(k); len(reads) > 0 {
 					t.Fatalf("a held burst asked for reads before its end: %+v", reads)

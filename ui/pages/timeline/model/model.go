@@ -73,13 +73,15 @@ func (m *Model) Waiting() int { return len(m.queue) }
 // (the rows beyond cannot be reached, and the error says why) until Retry.
 func (m *Model) Err() error { return m.err }
 
-// TakeNote is what the last key had to say ("no message after this one"), once.
+// TakeNote is what the last key had to say ("no message after this one"),
+// once, when every key pressed is applied: while keys wait, a later one may
+// still have its say (pressed one by one, it would clear the status line).
 func (m *Model) TakeNote() (Note, bool) {
 	n := m.note
-	m.note = nil
-	if n == nil {
+	if n == nil || len(m.queue) > 0 && m.err == nil {
 		return Note{}, false
 	}
+	m.note = nil
 	return *n, true
 }
 
@@ -284,6 +286,9 @@ func (m *Model) run() []Read {
 			return slices.Concat(m.plan().ask(want), m.cmp.step(m.cfg.Batch, m.gen), m.srch.step())
 		}
 		m.queue = m.queue[1:]
+		if len(m.queue) > 0 {
+			m.note = nil // what a key says is the last key's: a later one speaks for the burst
+		}
 	}
 	m.plan().trim()
 	if m.held {
