@@ -55,6 +55,8 @@ func TestBenchHeavyList(t *testing.T) {
 // slowEngine stands in for an engine that gives no answer within the
 // request timeout to a request of more than most documents (FerretDB v2 +
 // DocumentDB to an upsert of 1,000 buckets).
+// It serves store.RawDocs's InsertRaw; every other call goes to the
+// Backend it wraps.
 type slowEngine struct {
 	store.Backend
 	most int

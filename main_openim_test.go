@@ -50,6 +50,8 @@ func openIMStandIn(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // withoutMember hides one user from every group's members.
+// It serves store.Directory's GroupMembers; every other call goes to
+// the Backend it wraps.
 type withoutMember struct {
 	store.Backend
 	user string

@@ -17,6 +17,8 @@ import (
 
 // noWrites fails the test the moment any write method of the backend is
 // called: a read-only store must refuse before it reaches the server.
+// It serves the writes of store.BucketWriter, store.SeqRecorder and
+// store.RawDocs; every other call goes to the Backend it wraps.
 type noWrites struct {
 	store.Backend
 	t *testing.T

@@ -16,11 +16,23 @@ var ErrDuplicateKey = errors.New("duplicate key")
 // ErrReadOnly is returned for any write attempted on a read-only store.
 var ErrReadOnly = errors.New("read-only: writes are disabled")
 
-// Backend is the storage contract every backend implements. Each method is
-// one round trip to the server (one query or one command) so that Store can
-// count round trips honestly, and each mirrors one MongoDB query shape of
-// OPENIM.md: find by doc_id / $in, $set, $addToSet, filtered update, insert.
+// Backend is the storage contract every backend implements, the
+// composition of its roles. Each method that asks the server is one round
+// trip (one query or one command) so that Counter can count round trips
+// honestly, and each mirrors one MongoDB query shape of OPENIM.md: find by
+// doc_id / $in, $set, $addToSet, filtered update, insert.
 type Backend interface {
+	BucketReader
+	BucketWriter
+	SeqRecorder
+	Directory
+	RawDocs
+	Lifecycle
+}
+
+// BucketReader reads the msg collection: buckets whole or cut to slots,
+// and doc_ids.
+type BucketReader interface {
 	// FindBuckets returns the msg documents with the given doc_ids, in any
 	// order, missing ones left out: find({doc_id: {$in: ids}}).
 	FindBuckets(ctx context.Context, docIDs []string) ([]bson.Raw, error)
@@ -65,7 +77,11 @@ type Backend interface {
 	// which the doc_id index narrows (and routes, on a cluster sharded by
 	// doc_id) before any bucket is looked into.
 	FindMsgDocIDsIn(ctx context.Context, docIDs []string, field, value string) ([]string, error)
+}
 
+// BucketWriter writes the msg collection: the bucket state machine's
+// updates and inserts.
+type BucketWriter interface {
 	// SetSlotField runs updateOne({doc_id}, {$set: {"msgs.<slot>.<field>": value}}).
 	// matched is false when no document has that doc_id.
 	SetSlotField(ctx context.Context, docID string, slot int, field string, value any) (matched bool, err error)
@@ -117,7 +133,11 @@ type Backend interface {
 	// leading slot updates, in order across the runs, that ran before err
 	// stopped it.
 	MarkSlotsRead(ctx context.Context, runs []BucketSlots, reader string) (ran int, err error)
+}
 
+// SeqRecorder reads and raises the seq and seq_user records: a
+// conversation's max seq, each user's read seq.
+type SeqRecorder interface {
 	// SeqRecords reads the seq documents of the given conversations.
 	SeqRecords(ctx context.Context, cids []string) ([]bucket.SeqRecord, error)
 	// RaiseMaxSeq sets seq.max_seq of cid to at least maxSeq (upsert, $max).
@@ -132,6 +152,11 @@ type Backend interface {
 	SeqUsersOf(ctx context.Context, cid string, uids []string) ([]bucket.SeqUser, error)
 	// RaiseReadSeq sets seq_user.read_seq to at least seq (upsert, $max).
 	RaiseReadSeq(ctx context.Context, uid, cid string, seq int64) error
+}
+
+// Directory reads the conversation documents and the naming collections:
+// who is in a conversation or group, and what they are called.
+type Directory interface {
 	// Conversations lists the conversation documents owned by owner.
 	Conversations(ctx context.Context, owner string) ([]bucket.Conversation, error)
 	// ConversationsByID reads the conversation documents of cid, one per owner.
@@ -142,7 +167,11 @@ type Backend interface {
 	Users(ctx context.Context, ids []string) ([]bucket.User, error)
 	Groups(ctx context.Context, ids []string) ([]bucket.Group, error)
 	GroupMembers(ctx context.Context, groupID string) ([]bucket.GroupMember, error)
+}
 
+// RawDocs stores and scans documents of any collection as they are, and
+// keeps the indexes: import, export and check.
+type RawDocs interface {
 	// InsertRaw stores documents of any collection exactly as given (import).
 	// A document whose UniqueKey(coll) is stored already (or comes earlier in
 	// docs) is refused under RawInsert and replaces the stored one under
@@ -158,7 +187,11 @@ type Backend interface {
 	EnsureIndexes(ctx context.Context) error
 	// Indexes describes the indexes present, per collection (for check).
 	Indexes(ctx context.Context) (map[string][]IndexInfo, error)
+}
 
+// Lifecycle ends, makes durable, describes and closes a backend; none of
+// its methods is a round trip of its own.
+type Lifecycle interface {
 	// Flush ends one write operation. A backend that groups a write's calls
 	// into one commit (the embedded store on an exclusive handle) commits
 	// them here, and the write is done only once it returns; others have

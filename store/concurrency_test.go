@@ -289,6 +289,8 @@ func withActor(ctx context.Context, phase string, rank int) context.Context {
 // through one at a time, highest rank first: the writer whose range starts
 // last creates the bucket, so every other racer's messages depend on it
 // stepping back after the duplicate key. It counts duplicate keys.
+// It serves store.BucketWriter's bucket writes; every other call goes
+// to the Backend it wraps.
 type gateBackend struct {
 	store.Backend
 	gate *gate

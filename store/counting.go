@@ -21,6 +21,7 @@ type Counter struct {
 	countedNames
 	countedRaw
 	countedLife
+	inner Backend
 	tally *tally
 }
 
@@ -34,21 +35,21 @@ type Watch struct {
 // NewCounter wraps inner, telling w (its nil fields: nothing) as it goes.
 func NewCounter(inner Backend, w Watch) *Counter {
 	t := &tally{watch: w}
-	p := counted{inner: inner, tally: t}
-	return &Counter{countedReads: countedReads{p}, countedWrites: countedWrites{p}, countedSeqs: countedSeqs{p},
-		countedNames: countedNames{p}, countedRaw: countedRaw{p}, countedLife: countedLife{p}, tally: t}
+	return &Counter{countedReads: countedReads{inner, t}, countedWrites: countedWrites{inner, t},
+		countedSeqs: countedSeqs{inner, t}, countedNames: countedNames{inner, t}, countedRaw: countedRaw{inner, t},
+		countedLife: countedLife{inner}, inner: inner, tally: t}
 }
 
 // RoundTrips is how many round trips went through the counter so far.
 func (c *Counter) RoundTrips() int64 { return c.tally.trips.Load() }
 
 // Inner is the wrapped backend, whose calls are not counted.
-func (c *Counter) Inner() Backend { return c.countedLife.inner }
+func (c *Counter) Inner() Backend { return c.inner }
 
 // Traffic is the inner backend's own count of its traffic (Metered); ok
 // false when it keeps none.
 func (c *Counter) Traffic() (t Traffic, ok bool) {
-	m, ok := c.countedLife.inner.(Metered)
+	m, ok := c.inner.(Metered)
 	if !ok {
 		return Traffic{}, false
 	}
@@ -58,7 +59,7 @@ func (c *Counter) Traffic() (t Traffic, ok bool) {
 // MsgShardKey asks the inner backend msg's shard key (ShardKeyed), one
 // round trip; ok false, and no round trip, when it cannot tell.
 func (c *Counter) MsgShardKey(ctx context.Context) (key string, ok bool, err error) {
-	sk, ok := c.countedLife.inner.(ShardKeyed)
+	sk, ok := c.inner.(ShardKeyed)
 	if !ok {
 		return "", false, nil
 	}
@@ -88,14 +89,11 @@ func (t *tally) read(raw bson.Raw) {
 	}
 }
 
-// counted is what each part of a Counter holds: the backend and the tally.
-type counted struct {
-	inner Backend
+// countedReads counts the reads of buckets.
+type countedReads struct {
+	inner BucketReader
 	tally *tally
 }
-
-// countedReads counts the reads of buckets.
-type countedReads struct{ counted }
 
 func (c countedReads) FindBuckets(ctx context.Context, docIDs []string) ([]bson.Raw, error) {
 	c.tally.count()
@@ -161,7 +159,10 @@ func (c countedReads) FindMsgDocIDsIn(ctx context.Context, docIDs []string, fiel
 }
 
 // countedWrites counts the writes of buckets.
-type countedWrites struct{ counted }
+type countedWrites struct {
+	inner BucketWriter
+	tally *tally
+}
 
 func (c countedWrites) SetSlotField(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
 	c.tally.count()
@@ -214,7 +215,10 @@ func (c countedWrites) MarkSlotsRead(ctx context.Context, runs []BucketSlots, re
 }
 
 // countedSeqs counts the reads and writes of seq records.
-type countedSeqs struct{ counted }
+type countedSeqs struct {
+	inner SeqRecorder
+	tally *tally
+}
 
 func (c countedSeqs) SeqRecords(ctx context.Context, cids []string) ([]bucket.SeqRecord, error) {
 	c.tally.count()
@@ -247,7 +251,10 @@ func (c countedSeqs) RaiseReadSeq(ctx context.Context, uid, cid string, seq int6
 }
 
 // countedNames counts the reads of conversations, members and names.
-type countedNames struct{ counted }
+type countedNames struct {
+	inner Directory
+	tally *tally
+}
 
 func (c countedNames) Conversations(ctx context.Context, owner string) ([]bucket.Conversation, error) {
 	c.tally.count()
@@ -276,7 +283,10 @@ func (c countedNames) GroupMembers(ctx context.Context, groupID string) ([]bucke
 
 // countedRaw counts the raw documents and indexes of import, export and
 // check.
-type countedRaw struct{ counted }
+type countedRaw struct {
+	inner RawDocs
+	tally *tally
+}
 
 func (c countedRaw) InsertRaw(ctx context.Context, coll string, docs []bson.Raw, mode RawMode) (RawResult, error) {
 	c.tally.count()
@@ -304,7 +314,7 @@ func (c countedRaw) Indexes(ctx context.Context) (map[string][]IndexInfo, error)
 
 // countedLife passes on the backend's lifecycle and description, none of
 // them a round trip.
-type countedLife struct{ counted }
+type countedLife struct{ inner Lifecycle }
 
 // Flush ends a write operation on a backend that groups its writes (the
 // embedded store commits them here). Not a round trip: no request crosses
@@ -319,4 +329,13 @@ func (c countedLife) Describe() string { return c.inner.Describe() }
 
 func (c countedLife) Close(ctx context.Context) error { return c.inner.Close(ctx) }
 
-var _ Backend = (*Counter)(nil)
+// Each part serves its role, and the Counter all of them.
+var (
+	_ BucketReader = countedReads{}
+	_ BucketWriter = countedWrites{}
+	_ SeqRecorder  = countedSeqs{}
+	_ Directory    = countedNames{}
+	_ RawDocs      = countedRaw{}
+	_ Lifecycle    = countedLife{}
+	_ Backend      = (*Counter)(nil)
+)

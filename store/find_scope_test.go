@@ -15,6 +15,8 @@ import (
 
 // scopeRecorder records the buckets each scoped query names, and plays a
 // server whose msg collection is sharded on shardKey.
+// It serves store.BucketReader's FindMsgDocIDsIn and store.ShardKeyed;
+// every other call goes to the Backend it wraps.
 type scopeRecorder struct {
 	store.Backend
 	shardKey string

@@ -16,6 +16,8 @@ import (
 // markRequests records the buckets of each mark read request that reaches
 // the backend, and loses the reply of request loseReplyOf (1-based; 0:
 // none) after the request ran, as a connection dropped before the answer.
+// It serves store.BucketWriter's MarkSlotsRead; every other call goes
+// to the Backend it wraps.
 type markRequests struct {
 	store.Backend
 	buckets     []int
@@ -124,6 +126,8 @@ func TestMarkReadWhoseReplyIsLostIsUnknownForItsRequest(t *testing.T) {
 // read request and answers "nothing written" for the rest, as an ordered
 // BulkWrite stopped by a primary stepping down there does; later requests
 // run whole. It records the doc_ids and slot counts of each request.
+// It serves store.BucketWriter's MarkSlotsRead; every other call goes
+// to the Backend it wraps.
 type firstBucketThenStepDown struct {
 	store.Backend
 	requests []string

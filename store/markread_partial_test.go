@@ -15,6 +15,8 @@ import (
 // as Ctrl-C does: between requests when the nth bucket ends one, else
 // inside the request, which then stops after its nth bucket and says the
 // write was cancelled.
+// It serves store.BucketWriter's MarkSlotsRead; every other call goes
+// to the Backend it wraps.
 type cancelAfter struct {
 	store.Backend
 	n      int

@@ -17,6 +17,8 @@ import (
 // noConversationScan fails the test when the conversation collection is
 // read by conversation_id: OpenIM indexes it by (owner_user_id,
 // conversation_id) only, so that find scans the whole collection.
+// It serves store.Directory's ConversationsByID; every other call goes
+// to the Backend it wraps.
 type noConversationScan struct {
 	store.Backend
 	t *testing.T

@@ -17,6 +17,8 @@ import (
 
 // msgWatch records what is read of the msg collection beyond the doc_id
 // index: a scan, or the walk over every conversation's buckets.
+// It serves store.RawDocs's ScanRaw and store.BucketReader's
+// NextConversationID; every other call goes to the Backend it wraps.
 type msgWatch struct {
 	store.Backend
 	scans []string

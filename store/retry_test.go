@@ -18,6 +18,8 @@ import (
 // deadlocked answers the first failures inserts of a bucket with what
 // FerretDB on PostgreSQL answered some of 8 racing inserts: a deadlock,
 // which wrote nothing.
+// It serves store.BucketWriter's InsertBucket; every other call goes
+// to the Backend it wraps.
 type deadlocked struct {
 	store.Backend
 	failures int64
@@ -76,6 +78,8 @@ func TestWriteThatWroteNothingIsRetried(t *testing.T) {
 }
 
 // slotDeadlocked fails the first one-slot conditional update as deadlocked.
+// It serves store.BucketWriter's SetSlotFieldIfUnset; every other call
+// goes to the Backend it wraps.
 type slotDeadlocked struct {
 	store.Backend
 	calls atomic.Int64
@@ -113,6 +117,8 @@ func TestSlotBySlotWriteIsRetried(t *testing.T) {
 // does (code 189, PrimarySteppedDown; mongostore/msg.go notWrittenCodes).
 // The first mark read request marks its first slot before it fails, as an
 // ordered BulkWrite stopped at its second update does; later ones none.
+// It serves store.BucketWriter's AddToDelLists and MarkSlotsRead and
+// store.SeqRecorder's raises; every other call goes to the Backend it wraps.
 type notWrittenFirst struct {
 	store.Backend
 	fails               int

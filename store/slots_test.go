@@ -15,6 +15,8 @@ import (
 
 // readRecorder records which buckets are read whole and which slots are
 // read alone.
+// It serves store.BucketReader's bucket reads; every other call goes
+// to the Backend it wraps.
 type readRecorder struct {
 	store.Backend
 	mu    sync.Mutex

@@ -16,6 +16,8 @@ import (
 
 // countingBackend counts the calls that reach the backend and can fail
 // every write.
+// It serves the writes of store.BucketWriter and store.SeqRecorder;
+// every other call goes to the Backend it wraps.
 type countingBackend struct {
 	store.Backend
 	writes   atomic.Int64

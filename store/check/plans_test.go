@@ -11,6 +11,8 @@ import (
 )
 
 // explaining gives a backend canned query plans.
+// It serves store.Explainer; every other call goes to the Backend it
+// wraps.
 type explaining struct {
 	store.Backend
 	plans *store.QueryPlans

@@ -122,6 +122,8 @@ func TestRunSeqRecordBelowMessages(t *testing.T) {
 }
 
 // noIndexes is a backend that reports the indexes it is given.
+// It serves store.RawDocs's Indexes; every other call goes to the
+// Backend it wraps.
 type noIndexes struct {
 	store.Backend
 	idx map[string][]store.IndexInfo

@@ -16,6 +16,8 @@ import (
 )
 
 // bucketWrites counts, per msg document, the backend calls that write it.
+// It serves store.BucketWriter's bucket writes; every other call goes
+// to the Backend it wraps.
 type bucketWrites struct {
 	store.Backend
 	writes map[string]int

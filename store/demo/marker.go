@@ -37,16 +37,16 @@ type marker struct {
 }
 
 // MarkStarted records, before any data, that a demo seed begins.
-func MarkStarted(ctx context.Context, b store.Backend, seed int64) error {
+func MarkStarted(ctx context.Context, b store.RawDocs, seed int64) error {
 	return putMarker(ctx, b, marker{ID: markerID, Seed: seed})
 }
 
 // MarkComplete records that the demo seed finished; write it last.
-func MarkComplete(ctx context.Context, b store.Backend, seed int64) error {
+func MarkComplete(ctx context.Context, b store.RawDocs, seed int64) error {
 	return putMarker(ctx, b, marker{ID: markerID, Complete: true, Seed: seed})
 }
 
-func putMarker(ctx context.Context, b store.Backend, m marker) error {
+func putMarker(ctx context.Context, b store.RawDocs, m marker) error {
 	doc, err := bson.Marshal(m)
 	if err != nil {
 		return err
@@ -61,7 +61,7 @@ func putMarker(ctx context.Context, b store.Backend, m marker) error {
 // run ever empties it: every command that may write into an embedded store
 // calls it before writing (an import into an interrupted first run's file
 // must survive the next run). Other stores are left as they are.
-func Adopt(ctx context.Context, b store.Backend) error {
+func Adopt(ctx context.Context, b store.RawDocs) error {
 	var found []bson.Raw
 	err := b.ScanRaw(ctx, MetaCollection, "", func(doc bson.Raw) error {
 		found = append(found, doc)
@@ -82,7 +82,7 @@ func Adopt(ctx context.Context, b store.Backend) error {
 }
 
 // SeedProgress reads the demo marker of b.
-func SeedProgress(ctx context.Context, b store.Backend) (Progress, error) {
+func SeedProgress(ctx context.Context, b store.RawDocs) (Progress, error) {
 	var found []bson.Raw
 	err := b.ScanRaw(ctx, MetaCollection, "", func(doc bson.Raw) error {
 		found = append(found, doc)

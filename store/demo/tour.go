@@ -13,7 +13,7 @@ const TourViewer = "alice"
 // TourViewerOf returns TourViewer when b holds the demo's showcase chat
 // among her conversations (one round trip), so a UI started with no --as
 // on a demo store opens as the README says; "" on any other store.
-func TourViewerOf(ctx context.Context, b store.Backend) (string, error) {
+func TourViewerOf(ctx context.Context, b store.Directory) (string, error) {
 	convs, err := b.Conversations(ctx, TourViewer)
 	if err != nil {
 		return "", err

@@ -9,7 +9,7 @@ import (
 
 // InsertBuckets inserts docs one after another, stopping at the first
 // that fails: on a grouped handle they share a commit anyway.
-func (b *Backend) InsertBuckets(ctx context.Context, docs []*bucket.Doc) (int, error) {
+func (b *msgWrites) InsertBuckets(ctx context.Context, docs []*bucket.Doc) (int, error) {
 	for i, d := range docs {
 		if err := b.InsertBucket(ctx, d); err != nil {
 			return i, err
@@ -19,7 +19,7 @@ func (b *Backend) InsertBuckets(ctx context.Context, docs []*bucket.Doc) (int, e
 }
 
 // RaiseMaxSeqs raises each conversation's max_seq in turn.
-func (b *Backend) RaiseMaxSeqs(ctx context.Context, raises []store.SeqRaise) error {
+func (b *seqs) RaiseMaxSeqs(ctx context.Context, raises []store.SeqRaise) error {
 	for _, r := range raises {
 		if err := b.RaiseMaxSeq(ctx, r.Cid, r.MaxSeq); err != nil {
 			return err

@@ -16,7 +16,7 @@ import (
 // clear saw and the clearing. clear is given the number of documents of
 // each collection and a reader of one collection's documents (copies).
 // It reports whether the store was cleared.
-func (b *Backend) ClearIf(_ context.Context, clear func(counts map[string]int, read func(coll string) []bson.Raw) bool) (bool, error) {
+func (b *rawDocs) ClearIf(_ context.Context, clear func(counts map[string]int, read func(coll string) []bson.Raw) bool) (bool, error) {
 	cleared := false
 	err := b.db.Update(func(tx *bolt.Tx) error {
 		counts := map[string]int{}

@@ -46,16 +46,48 @@ const DefaultTimeout = time.Second
 
 // Backend is a store.Backend on one bbolt file. Each method is one bbolt
 // transaction; bbolt runs one writer at a time, so concurrent updates to one
-// document never lose each other.
+// document never lose each other. It is a facade over one type per role of
+// store.Backend, all on one handle, and keeps the lifecycle itself.
 type Backend struct {
+	*handle
+	msgReads
+	msgWrites
+	seqs
+	directory
+	rawDocs
+}
+
+// handle is the file every role of a Backend works on.
+type handle struct {
 	db   *file
 	path string
 }
 
-var (
-	_ store.Backend = (*Backend)(nil)
-	_ store.Metered = (*Backend)(nil)
+// The roles of a Backend, each one type.
+type (
+	msgReads  struct{ *handle } // msg.go, slots.go, newest.go, find.go
+	msgWrites struct{ *handle } // msg.go, update.go, bulk.go
+	seqs      struct{ *handle } // records.go, sequser.go, bulk.go
+	directory struct{ *handle } // records.go
+	rawDocs   struct{ *handle } // raw.go, clear.go, the indexes
 )
+
+var (
+	_ store.BucketReader = (*msgReads)(nil)
+	_ store.BucketWriter = (*msgWrites)(nil)
+	_ store.SeqRecorder  = (*seqs)(nil)
+	_ store.Directory    = (*directory)(nil)
+	_ store.RawDocs      = (*rawDocs)(nil)
+	_ store.Lifecycle    = (*Backend)(nil)
+	_ store.Backend      = (*Backend)(nil)
+	_ store.Metered      = (*Backend)(nil)
+)
+
+func newBackend(db *file, path string) *Backend {
+	h := &handle{db: db, path: path}
+	return &Backend{handle: h, msgReads: msgReads{h}, msgWrites: msgWrites{h}, seqs: seqs{h},
+		directory: directory{h}, rawDocs: rawDocs{h}}
+}
 
 // bbolt bucket names: one per collection ("c." + name) and the auxiliary key
 // spaces ("x." + purpose), so no collection name can collide with them.
@@ -85,7 +117,7 @@ func Open(path string, opts Options) (*Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Backend{db: db, path: path}
+	b := newBackend(db, path)
 	if err := b.checkFormat(!opts.ReadOnly); err != nil {
 		_ = db.Close()
 		return nil, err
@@ -172,14 +204,14 @@ func (b *Backend) Sync(context.Context) error { return b.db.Sync() }
 func (b *Backend) Committed() (written, committed uint64) { return b.db.Committed() }
 
 // EnsureIndexes lays out the key spaces; the key layouts are the indexes.
-func (b *Backend) EnsureIndexes(context.Context) error {
+func (b *rawDocs) EnsureIndexes(context.Context) error {
 	return b.db.Update(createBuckets)
 }
 
 // Indexes reports the key layouts as the indexes they stand for: every known
 // collection's unique key (seq_user's pair, not unique), the secondary
 // conversation_id key, and _id for collections chatlens does not know.
-func (b *Backend) Indexes(context.Context) (map[string][]store.IndexInfo, error) {
+func (b *rawDocs) Indexes(context.Context) (map[string][]store.IndexInfo, error) {
 	out := map[string][]store.IndexInfo{}
 	for _, c := range bucket.Collections {
 		out[c] = []store.IndexInfo{uniqueIndex(bucket.UniqueKey(c)...)}

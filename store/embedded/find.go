@@ -10,7 +10,7 @@ import (
 // FindMsgDocIDs scans the raw BSON of every msg document (of cid, when
 // given) for a slot whose msg.<field> equals value, without decoding the
 // buckets: what MongoDB's find on "msgs.msg.<field>" matches.
-func (b *Backend) FindMsgDocIDs(ctx context.Context, cid, field, value string) ([]string, error) {
+func (b *msgReads) FindMsgDocIDs(ctx context.Context, cid, field, value string) ([]string, error) {
 	prefix := ""
 	if cid != "" {
 		prefix = cid + ":"
@@ -33,7 +33,7 @@ func (b *Backend) FindMsgDocIDs(ctx context.Context, cid, field, value string) (
 }
 
 // FindMsgDocIDsIn looks into the buckets docIDs only: a point read each.
-func (b *Backend) FindMsgDocIDsIn(ctx context.Context, docIDs []string, field, value string) ([]string, error) {
+func (b *msgReads) FindMsgDocIDsIn(ctx context.Context, docIDs []string, field, value string) ([]string, error) {
 	var ids []string
 	err := b.db.View(func(tx *bolt.Tx) error {
 		for _, id := range docIDs {

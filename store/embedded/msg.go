@@ -63,7 +63,7 @@ func getIn(tx *bolt.Tx, bucket, key []byte) []byte {
 }
 
 // FindBuckets reads the documents of docIDs: one point read each.
-func (b *Backend) FindBuckets(_ context.Context, docIDs []string) ([]bson.Raw, error) {
+func (b *msgReads) FindBuckets(_ context.Context, docIDs []string) ([]bson.Raw, error) {
 	out := make([]bson.Raw, 0, len(docIDs))
 	err := b.db.View(func(tx *bolt.Tx) error {
 		seen := make(map[string]bool, len(docIDs))
@@ -84,7 +84,7 @@ func (b *Backend) FindBuckets(_ context.Context, docIDs []string) ([]bson.Raw, e
 }
 
 // BucketIDs lists the doc_ids starting with "<cid>:", from keys alone.
-func (b *Backend) BucketIDs(_ context.Context, cid string) ([]string, error) {
+func (b *msgReads) BucketIDs(_ context.Context, cid string) ([]string, error) {
 	var out []string
 	err := b.db.View(func(tx *bolt.Tx) error {
 		return eachMsgKey(tx, cid+":", msgPos{}, func(_ msgPos, docID string, v []byte) (bool, error) {
@@ -152,7 +152,7 @@ func eachMsgKey(tx *bolt.Tx, prefix string, from msgPos, fn func(at msgPos, docI
 
 // NextConversationID is a loose index scan: one seek past every key of
 // after in each msg key space, the smaller conversation wins.
-func (b *Backend) NextConversationID(_ context.Context, after string) (string, bool, error) {
+func (b *msgReads) NextConversationID(_ context.Context, after string) (string, bool, error) {
 	var next string
 	var found bool
 	err := b.db.View(func(tx *bolt.Tx) error {
@@ -179,7 +179,7 @@ func (b *Backend) NextConversationID(_ context.Context, after string) (string, b
 }
 
 // InsertBucket inserts a new bucket with a fresh _id.
-func (b *Backend) InsertBucket(ctx context.Context, doc *bucket.Doc) error {
+func (b *msgWrites) InsertBucket(ctx context.Context, doc *bucket.Doc) error {
 	if err := ctx.Err(); err != nil {
 		return err // an interrupted batch stops between buckets
 	}
@@ -200,26 +200,26 @@ func (b *Backend) InsertBucket(ctx context.Context, doc *bucket.Doc) error {
 }
 
 // SetSlotField is updateOne({doc_id}, {$set: {"msgs.<slot>.<field>": value}}).
-func (b *Backend) SetSlotField(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
+func (b *msgWrites) SetSlotField(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
 	return b.SetSlotsField(ctx, docID, field, []store.SlotValue{{Slot: slot, Value: value}})
 }
 
 // SetSlotFieldIfUnset is updateOne({doc_id, "msgs.<slot>.<field>":
 // {$not: {$type: "object"}}}, {$set: ...}): the field must not hold a
 // document yet. The check and the write share one transaction.
-func (b *Backend) SetSlotFieldIfUnset(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
+func (b *msgWrites) SetSlotFieldIfUnset(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
 	return b.SetSlotsFieldIfUnset(ctx, docID, field, []store.SlotValue{{Slot: slot, Value: value}})
 }
 
 // AddToDelList is updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}}}).
-func (b *Backend) AddToDelList(ctx context.Context, docID string, slot int, users []string) (bool, error) {
+func (b *msgWrites) AddToDelList(ctx context.Context, docID string, slot int, users []string) (bool, error) {
 	return b.updateMsg(ctx, docID, true, []slotEdit{{slot: slot, field: []string{"del_list"}, op: addToSet(users)}})
 }
 
 // MarkSlotRead is updateOne({doc_id, "msgs.<slot>.msg.send_id": {$ne: reader}},
 // {$set: {"msgs.<slot>.is_read": true}}): a null msg or a missing send_id
 // matches, as $ne does in MongoDB.
-func (b *Backend) MarkSlotRead(ctx context.Context, docID string, slot int, reader string) (bool, error) {
+func (b *msgWrites) MarkSlotRead(ctx context.Context, docID string, slot int, reader string) (bool, error) {
 	matched := false
 	edit := markRead(slot, reader)
 	edit.matched = &matched
@@ -228,14 +228,14 @@ func (b *Backend) MarkSlotRead(ctx context.Context, docID string, slot int, read
 }
 
 // SetSlotsField is updateOne({doc_id}, {$set: {"msgs.<slot>.<field>": value, ...}}).
-func (b *Backend) SetSlotsField(ctx context.Context, docID, field string, sets []store.SlotValue) (bool, error) {
+func (b *msgWrites) SetSlotsField(ctx context.Context, docID, field string, sets []store.SlotValue) (bool, error) {
 	return b.updateMsg(ctx, docID, true, setEdits(field, sets, nil))
 }
 
 // SetSlotsFieldIfUnset is SetSlotsField whose filter requires every slot's
 // field to hold no document yet: one slot set makes the whole update match
 // nothing. The checks and the write share one transaction.
-func (b *Backend) SetSlotsFieldIfUnset(ctx context.Context, docID, field string, sets []store.SlotValue) (bool, error) {
+func (b *msgWrites) SetSlotsFieldIfUnset(ctx context.Context, docID, field string, sets []store.SlotValue) (bool, error) {
 	unset := func(doc bson.Raw, slotPath string) bool {
 		for _, v := range pathValues(docValue(doc), []string{"msgs", slotPath, field}, nil) {
 			if v.Type == bson.TypeEmbeddedDocument {
@@ -261,7 +261,7 @@ func setEdits(field string, sets []store.SlotValue, filter func(bson.Raw, string
 // AddToDelLists is AddToDelList of each slot in one transaction, each
 // slot's edit on its own, as the MongoDB backend's one update per slot.
 // An error writes nothing: ran is 0.
-func (b *Backend) AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (int, error) {
+func (b *msgWrites) AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (int, error) {
 	edits := make([]slotEdit, len(slots))
 	for i, slot := range slots {
 		edits[i] = slotEdit{slot: slot, field: []string{"del_list"}, op: addToSet(users)}
@@ -277,7 +277,7 @@ func (b *Backend) AddToDelLists(ctx context.Context, docID string, slots []int, 
 // the earlier run left it. Every edit is made before any bucket is put, so
 // an error up to then writes nothing; a put that fails (bbolt refusing it)
 // leaves the buckets put before it stored, and ran counts their slots.
-func (b *Backend) MarkSlotsRead(ctx context.Context, runs []store.BucketSlots, reader string) (int, error) {
+func (b *msgWrites) MarkSlotsRead(ctx context.Context, runs []store.BucketSlots, reader string) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -387,7 +387,7 @@ var errNoChange = errors.New("nothing to change")
 // document exists. Filters see the document as stored before the edits. A
 // cancelled ctx stops it before the transaction: bbolt itself never looks
 // at a context, so this is where Ctrl-C reaches a long batch.
-func (b *Backend) updateMsg(ctx context.Context, docID string, together bool, edits []slotEdit) (bool, error) {
+func (b *msgWrites) updateMsg(ctx context.Context, docID string, together bool, edits []slotEdit) (bool, error) {
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}

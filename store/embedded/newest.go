@@ -14,7 +14,7 @@ import (
 // FindNewestSlots finds each bucket's last slot that is not untouched from
 // its end, through the slot index where it vouches for the slots (a
 // comparison of a few dozen bytes each), and copies out that slot alone.
-func (b *Backend) FindNewestSlots(_ context.Context, docIDs []string) ([]store.NewestRead, error) {
+func (b *msgReads) FindNewestSlots(_ context.Context, docIDs []string) ([]store.NewestRead, error) {
 	out := make([]store.NewestRead, len(docIDs))
 	err := b.db.View(func(tx *bolt.Tx) error {
 		for i, id := range docIDs {

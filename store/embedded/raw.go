@@ -16,7 +16,7 @@ import (
 // absent). A document whose unique key is stored is refused (RawInsert) or
 // replaces the stored one (RawUpsert). The whole batch is one transaction:
 // it lands entirely or not at all.
-func (b *Backend) InsertRaw(_ context.Context, coll string, docs []bson.Raw, mode store.RawMode) (store.RawResult, error) {
+func (b *rawDocs) InsertRaw(_ context.Context, coll string, docs []bson.Raw, mode store.RawMode) (store.RawResult, error) {
 	var res store.RawResult
 	prepared := make([]bson.Raw, len(docs))
 	byID := make([]bool, len(docs))
@@ -105,7 +105,7 @@ const scanChunk = 256
 // msg documents whose doc_id starts with prefix, well-formed ones in
 // conversation and bucket order, then odd ones; other collections in key
 // order, prefix ignored.
-func (b *Backend) ScanRaw(_ context.Context, coll, prefix string, fn func(bson.Raw) error) error {
+func (b *rawDocs) ScanRaw(_ context.Context, coll, prefix string, fn func(bson.Raw) error) error {
 	var chunk []bson.Raw
 	keep := func(v []byte) bool {
 		b.db.countRead(v)

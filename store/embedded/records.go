@@ -17,45 +17,45 @@ import (
 // into the store's records the way the MongoDB driver would decode them.
 
 // SeqRecords reads the seq documents of cids.
-func (b *Backend) SeqRecords(_ context.Context, cids []string) ([]bucket.SeqRecord, error) {
-	return getRecords(b, bucket.CollSeq, len(cids), func(i int) []byte { return stringKey(cids[i]) }, bucket.DecodeSeqRecord)
+func (b *seqs) SeqRecords(_ context.Context, cids []string) ([]bucket.SeqRecord, error) {
+	return getRecords(b.handle, bucket.CollSeq, len(cids), func(i int) []byte { return stringKey(cids[i]) }, bucket.DecodeSeqRecord)
 }
 
 // SeqUsers reads uid's seq_user documents of cids, a pair's several ones
 // in the order they were stored (sequser.go).
-func (b *Backend) SeqUsers(_ context.Context, uid string, cids []string) ([]bucket.SeqUser, error) {
+func (b *seqs) SeqUsers(_ context.Context, uid string, cids []string) ([]bucket.SeqUser, error) {
 	return b.seqUsersOfPairs(len(cids), func(i int) []byte { return seqUserPairKey(uid, cids[i]) })
 }
 
 // SeqUsersOf reads the seq_user documents of cid for each of uids, a
 // pair's several ones in the order they were stored.
-func (b *Backend) SeqUsersOf(_ context.Context, cid string, uids []string) ([]bucket.SeqUser, error) {
+func (b *seqs) SeqUsersOf(_ context.Context, cid string, uids []string) ([]bucket.SeqUser, error) {
 	return b.seqUsersOfPairs(len(uids), func(i int) []byte { return seqUserPairKey(uids[i], cid) })
 }
 
 // Users reads the user documents of ids.
-func (b *Backend) Users(_ context.Context, ids []string) ([]bucket.User, error) {
-	return getRecords(b, bucket.CollUser, len(ids), func(i int) []byte { return stringKey(ids[i]) }, bucket.DecodeUser)
+func (b *directory) Users(_ context.Context, ids []string) ([]bucket.User, error) {
+	return getRecords(b.handle, bucket.CollUser, len(ids), func(i int) []byte { return stringKey(ids[i]) }, bucket.DecodeUser)
 }
 
 // Groups reads the group documents of ids.
-func (b *Backend) Groups(_ context.Context, ids []string) ([]bucket.Group, error) {
-	return getRecords(b, bucket.CollGroup, len(ids), func(i int) []byte { return stringKey(ids[i]) }, bucket.DecodeGroup)
+func (b *directory) Groups(_ context.Context, ids []string) ([]bucket.Group, error) {
+	return getRecords(b.handle, bucket.CollGroup, len(ids), func(i int) []byte { return stringKey(ids[i]) }, bucket.DecodeGroup)
 }
 
 // Conversations lists owner's conversation documents, by conversation ID.
-func (b *Backend) Conversations(_ context.Context, owner string) ([]bucket.Conversation, error) {
-	return scanRecords(b, bucket.CollConversation, stringKey(owner), bucket.DecodeConversation)
+func (b *directory) Conversations(_ context.Context, owner string) ([]bucket.Conversation, error) {
+	return scanRecords(b.handle, bucket.CollConversation, stringKey(owner), bucket.DecodeConversation)
 }
 
 // GroupMembers lists the members of groupID, by user ID.
-func (b *Backend) GroupMembers(_ context.Context, groupID string) ([]bucket.GroupMember, error) {
-	return scanRecords(b, bucket.CollGroupMember, stringKey(groupID), bucket.DecodeGroupMember)
+func (b *directory) GroupMembers(_ context.Context, groupID string) ([]bucket.GroupMember, error) {
+	return scanRecords(b.handle, bucket.CollGroupMember, stringKey(groupID), bucket.DecodeGroupMember)
 }
 
 // ConversationsByID reads the conversation documents of cid, one per owner,
 // through the secondary key space.
-func (b *Backend) ConversationsByID(_ context.Context, cid string) ([]bucket.Conversation, error) {
+func (b *directory) ConversationsByID(_ context.Context, cid string) ([]bucket.Conversation, error) {
 	var out []bucket.Conversation
 	err := b.db.View(func(tx *bolt.Tx) error {
 		byID, primary := tx.Bucket(bucketConvByID), tx.Bucket(collBucket(bucket.CollConversation))
@@ -77,14 +77,14 @@ func (b *Backend) ConversationsByID(_ context.Context, cid string) ([]bucket.Con
 
 // RaiseMaxSeq is updateOne({conversation_id: cid}, {$max: {max_seq: n},
 // $setOnInsert: {min_seq: 0}}, upsert), as the MongoDB backend sends it.
-func (b *Backend) RaiseMaxSeq(_ context.Context, cid string, maxSeq int64) error {
+func (b *seqs) RaiseMaxSeq(_ context.Context, cid string, maxSeq int64) error {
 	return b.upsertMax(bucket.CollSeq, []string{"conversation_id"}, []string{cid}, "max_seq", maxSeq, "min_seq")
 }
 
 // RaiseReadSeq raises read_seq of the pair's first document, or stores
 // one for a pair that has none, as the MongoDB backend's update and insert
 // do (sequser.go).
-func (b *Backend) RaiseReadSeq(_ context.Context, uid, cid string, seq int64) error {
+func (b *seqs) RaiseReadSeq(_ context.Context, uid, cid string, seq int64) error {
 	return b.raiseReadSeq(uid, cid, seq)
 }
 
@@ -92,7 +92,7 @@ func (b *Backend) RaiseReadSeq(_ context.Context, uid, cid string, seq int64) er
 // missing document is created as MongoDB's upsert does: _id, the filter's
 // fields, then the updated field and the zeroed onInsert fields, in the
 // lexicographic order MongoDB (5.0 and later) applies update fields in.
-func (b *Backend) upsertMax(coll string, fields, values []string, field string, n int64, onInsert ...string) error {
+func (b *seqs) upsertMax(coll string, fields, values []string, field string, n int64, onInsert ...string) error {
 	return b.db.UpdateGrouped(func(tx *bolt.Tx) error {
 		bk, err := tx.CreateBucketIfNotExists(collBucket(coll))
 		if err != nil {
@@ -130,7 +130,7 @@ func (b *Backend) upsertMax(coll string, fields, values []string, field string, 
 // make the whole list unreadable.
 
 // getRecords reads up to n documents of coll by key and decodes them.
-func getRecords[T any](b *Backend, coll string, n int, key func(i int) []byte, decode func(bson.Raw) T) ([]T, error) {
+func getRecords[T any](b *handle, coll string, n int, key func(i int) []byte, decode func(bson.Raw) T) ([]T, error) {
 	var out []T
 	err := b.db.View(func(tx *bolt.Tx) error {
 		bk := tx.Bucket(collBucket(coll))
@@ -154,7 +154,7 @@ func getRecords[T any](b *Backend, coll string, n int, key func(i int) []byte, d
 }
 
 // scanRecords decodes the documents of coll whose key starts with prefix.
-func scanRecords[T any](b *Backend, coll string, prefix []byte, decode func(bson.Raw) T) ([]T, error) {
+func scanRecords[T any](b *handle, coll string, prefix []byte, decode func(bson.Raw) T) ([]T, error) {
 	var out []T
 	err := b.db.View(func(tx *bolt.Tx) error {
 		bk := tx.Bucket(collBucket(coll))

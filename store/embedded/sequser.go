@@ -78,7 +78,7 @@ func seqUserKeyOf(bk *bolt.Bucket, doc bson.Raw, byID bool) (key []byte, stored 
 
 // seqUsersOfPairs reads every stored document of each pair, first stored
 // first, pairs in the order given, a pair given twice read once.
-func (b *Backend) seqUsersOfPairs(n int, pair func(i int) []byte) ([]bucket.SeqUser, error) {
+func (b *seqs) seqUsersOfPairs(n int, pair func(i int) []byte) ([]bucket.SeqUser, error) {
 	var out []bucket.SeqUser
 	err := b.db.View(func(tx *bolt.Tx) error {
 		bk := tx.Bucket(collBucket(bucket.CollSeqUser))
@@ -108,7 +108,7 @@ func (b *Backend) seqUsersOfPairs(n int, pair func(i int) []byte) ([]bucket.SeqU
 // backend gives it (bucket.SeqUserID) and the fields in the order MongoDB
 // writes an upsert's (_id, the filter's, then the rest by name). Nothing
 // else is written between the two: one transaction.
-func (b *Backend) raiseReadSeq(uid, cid string, n int64) error {
+func (b *seqs) raiseReadSeq(uid, cid string, n int64) error {
 	return b.db.UpdateGrouped(func(tx *bolt.Tx) error {
 		bk, err := tx.CreateBucketIfNotExists(collBucket(bucket.CollSeqUser))
 		if err != nil {

@@ -18,7 +18,7 @@ import (
 // vouches for them (slotindex.go). A bucket whose msgs is not a readable
 // array comes back whole (sliced false), so the reader sees the same
 // damage a whole-bucket read shows.
-func (b *Backend) FindSlots(_ context.Context, docID string, first, n int) (bson.Raw, bool, error) {
+func (b *msgReads) FindSlots(_ context.Context, docID string, first, n int) (bson.Raw, bool, error) {
 	var out store.SlotRead
 	err := b.db.View(func(tx *bolt.Tx) error {
 		out = b.readSlots(tx, store.SlotRange{DocID: docID, First: first, N: n})
@@ -29,7 +29,7 @@ func (b *Backend) FindSlots(_ context.Context, docID string, first, n int) (bson
 
 // FindSlotRanges is FindSlots of every range in one read transaction; a
 // range of the whole bucket is the stored bytes, not cut.
-func (b *Backend) FindSlotRanges(_ context.Context, ranges []store.SlotRange) ([]store.SlotRead, error) {
+func (b *msgReads) FindSlotRanges(_ context.Context, ranges []store.SlotRange) ([]store.SlotRead, error) {
 	out := make([]store.SlotRead, len(ranges))
 	err := b.db.View(func(tx *bolt.Tx) error {
 		for i, r := range ranges {
@@ -43,7 +43,7 @@ func (b *Backend) FindSlotRanges(_ context.Context, ranges []store.SlotRange) ([
 // readSlots is r's slots of its stored bucket, as FindSlots answers; the
 // document and its index entry count towards the page shedder (the whole
 // document: its head, the slots and its tail are read).
-func (b *Backend) readSlots(tx *bolt.Tx, r store.SlotRange) store.SlotRead {
+func (b *msgReads) readSlots(tx *bolt.Tx, r store.SlotRange) store.SlotRead {
 	doc, entry := storedMsg(tx, r.DocID)
 	b.db.countRead(doc, entry)
 	out := cutSlots(doc, entry, r)
@@ -75,7 +75,7 @@ func cutSlots(doc, entry []byte, r store.SlotRange) store.SlotRead {
 }
 
 // SlotReads: the embedded store always cuts the array itself.
-func (b *Backend) SlotReads() store.SlotReadMode { return store.SlotsProjected }
+func (b *msgReads) SlotReads() store.SlotReadMode { return store.SlotsProjected }
 
 // msgsLocation is where a document's first msgs array lies: msgs nil when
 // it has none; before and after are the elements around it, arrStart and

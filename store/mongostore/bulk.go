@@ -14,7 +14,7 @@ import (
 // InsertBuckets: ordered insertMany(docs), RawBatch documents a request.
 // Ordered, the server stops at the first document it refuses, so the
 // index of that write error is how many went before it.
-func (b *Backend) InsertBuckets(ctx context.Context, docs []*bucket.Doc) (int, error) {
+func (b *msgWrites) InsertBuckets(ctx context.Context, docs []*bucket.Doc) (int, error) {
 	for start := 0; start < len(docs); start += RawBatch {
 		batch := make([]any, 0, min(RawBatch, len(docs)-start))
 		for _, d := range docs[start:min(start+RawBatch, len(docs))] {
@@ -46,7 +46,7 @@ func (b *Backend) InsertBuckets(ctx context.Context, docs []*bucket.Doc) (int, e
 }
 
 // RaiseMaxSeqs: one unordered bulk write of RaiseMaxSeq's $max upserts.
-func (b *Backend) RaiseMaxSeqs(ctx context.Context, raises []store.SeqRaise) error {
+func (b *seqs) RaiseMaxSeqs(ctx context.Context, raises []store.SeqRaise) error {
 	if len(raises) == 0 {
 		return nil
 	}

@@ -14,8 +14,8 @@ import (
 )
 
 var (
-	_ store.Explainer  = (*Backend)(nil)
-	_ store.ShardKeyed = (*Backend)(nil)
+	_ store.Explainer  = (*queryPlans)(nil)
+	_ store.ShardKeyed = (*queryPlans)(nil)
 )
 
 // shape is one query chatlens sends, as the command explain wraps.
@@ -55,7 +55,7 @@ func shapes() []shape {
 // Explain asks the server how it would run each query shape (explain,
 // queryPlanner verbosity: nothing is executed) and reads msg's shard key.
 // A shape whose explain fails is reported with its error.
-func (b *Backend) Explain(ctx context.Context) (*store.QueryPlans, error) {
+func (b *queryPlans) Explain(ctx context.Context) (*store.QueryPlans, error) {
 	out := explainShapes(shapes(), func(s shape) (bson.Raw, error) {
 		var raw bson.Raw
 		err := b.run(ctx, func(ctx context.Context) error {
@@ -111,11 +111,11 @@ func refusesUpdateExplain(s shape, err error) bool {
 }
 
 // MsgShardKey is msg's shard key, "" when msg is not sharded: one find.
-func (b *Backend) MsgShardKey(ctx context.Context) (string, error) { return b.shardKey(ctx) }
+func (b *queryPlans) MsgShardKey(ctx context.Context) (string, error) { return b.shardKey(ctx) }
 
 // shardKey is msg's shard key from config.collections, "" when msg is not
 // sharded (or the server has no config database, as on FerretDB).
-func (b *Backend) shardKey(ctx context.Context) (string, error) {
+func (b *queryPlans) shardKey(ctx context.Context) (string, error) {
 	var raw bson.Raw
 	err := b.run(ctx, func(ctx context.Context) error {
 		return b.client.Database("config").Collection("collections").

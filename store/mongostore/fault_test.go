@@ -55,6 +55,9 @@ func faultMsgs(first, last int64) []*bucket.MsgData {
 
 // trippingBackend runs hook before the n-th call that reaches the server
 // (counting from 1), to take the server away at a chosen point.
+// It serves the calls of store.BucketReader, store.BucketWriter,
+// store.SeqRecorder and store.Directory that the tests make; every other call
+// goes to the Backend it wraps.
 type trippingBackend struct {
 	store.Backend
 	calls atomic.Int64

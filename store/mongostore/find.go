@@ -10,7 +10,7 @@ import (
 // A plain dotted-path equality matches any element of msgs, and it is the
 // shape an index on msgs.msg.<field> answers (no $elemMatch: FerretDB gets
 // those wrong on sub-documents).
-func (b *Backend) FindMsgDocIDs(ctx context.Context, cid, field, value string) ([]string, error) {
+func (b *msgReads) FindMsgDocIDs(ctx context.Context, cid, field, value string) ([]string, error) {
 	var ids []string
 	err := b.scan(ctx, msgDocIDs(cid, field, value), func(raw bson.Raw) error {
 		if id, ok := raw.Lookup("doc_id").StringValueOK(); ok {
@@ -22,7 +22,7 @@ func (b *Backend) FindMsgDocIDs(ctx context.Context, cid, field, value string) (
 }
 
 // FindMsgDocIDsIn: msgDocIDsIn, the matching doc_ids only.
-func (b *Backend) FindMsgDocIDsIn(ctx context.Context, docIDs []string, field, value string) ([]string, error) {
+func (b *msgReads) FindMsgDocIDsIn(ctx context.Context, docIDs []string, field, value string) ([]string, error) {
 	var ids []string
 	err := b.scan(ctx, msgDocIDsIn(docIDs, field, value), func(raw bson.Raw) error {
 		if id, ok := raw.Lookup("doc_id").StringValueOK(); ok {

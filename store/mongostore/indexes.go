@@ -19,7 +19,7 @@ import (
 // An index with the same keys (under any name, with any options) or with
 // the same name is left alone: nothing present is ever changed, and check
 // reports where it differs from OpenIM's.
-func (b *Backend) EnsureIndexes(ctx context.Context) error {
+func (b *rawDocs) EnsureIndexes(ctx context.Context) error {
 	have, err := b.Indexes(ctx)
 	if err != nil {
 		return err
@@ -48,14 +48,14 @@ func (b *Backend) EnsureIndexes(ctx context.Context) error {
 	return nil
 }
 
-var _ store.OpenIMIndexed = (*Backend)(nil)
+var _ store.OpenIMIndexed = (*rawDocs)(nil)
 
 // SharesIndexesWithOpenIM: OpenIM Server creates indexes on this database too.
-func (b *Backend) SharesIndexesWithOpenIM() bool { return true }
+func (b *rawDocs) SharesIndexesWithOpenIM() bool { return true }
 
 // Indexes lists the indexes of each collection chatlens reads; a missing
 // collection has none.
-func (b *Backend) Indexes(ctx context.Context) (map[string][]store.IndexInfo, error) {
+func (b *rawDocs) Indexes(ctx context.Context) (map[string][]store.IndexInfo, error) {
 	out := map[string][]store.IndexInfo{}
 	for _, coll := range bucket.Collections {
 		var list []store.IndexInfo

@@ -49,8 +49,32 @@ type Options struct {
 	Monitor *event.CommandMonitor
 }
 
-// Backend is a store.Backend on one MongoDB database.
+// Backend is a store.Backend on one MongoDB database: a facade over one
+// type per role of store.Backend, all on one connection, that keeps the
+// lifecycle itself.
 type Backend struct {
+	*conn
+	msgReads
+	msgWrites
+	seqs
+	directory
+	rawDocs
+	queryPlans
+}
+
+// The roles of a Backend, each one type.
+type (
+	msgReads   struct{ *conn } // msg.go, slots.go, ranges.go, newest.go, find.go
+	msgWrites  struct{ *conn } // msg.go, bulk.go
+	seqs       struct{ *conn } // records.go, bulk.go
+	directory  struct{ *conn } // records.go
+	rawDocs    struct{ *conn } // raw.go, indexes.go
+	queryPlans struct{ *conn } // explain.go
+)
+
+// conn is the connection every role of a Backend works on, and the
+// helpers they share to send a request and make its error safe to show.
+type conn struct {
 	client  *mongo.Client
 	db      *mongo.Database
 	uri     string
@@ -71,9 +95,20 @@ type Backend struct {
 }
 
 var (
-	_ store.Backend = (*Backend)(nil)
-	_ store.Metered = (*Backend)(nil)
+	_ store.BucketReader = (*msgReads)(nil)
+	_ store.BucketWriter = (*msgWrites)(nil)
+	_ store.SeqRecorder  = (*seqs)(nil)
+	_ store.Directory    = (*directory)(nil)
+	_ store.RawDocs      = (*rawDocs)(nil)
+	_ store.Lifecycle    = (*Backend)(nil)
+	_ store.Backend      = (*Backend)(nil)
+	_ store.Metered      = (*Backend)(nil)
 )
+
+func newBackend(c *conn) *Backend {
+	return &Backend{conn: c, msgReads: msgReads{c}, msgWrites: msgWrites{c}, seqs: seqs{c},
+		directory: directory{c}, rawDocs: rawDocs{c}, queryPlans: queryPlans{c}}
+}
 
 // Open connects to uri, checks that the server answers, and uses database
 // db. Errors are one line and never contain the password.
@@ -128,8 +163,8 @@ func Open(ctx context.Context, uri, db string, opts Options) (*Backend, error) {
 	if opTime <= 0 {
 		opTime = DefaultOpTimeout
 	}
-	b := &Backend{client: client, db: client.Database(db), uri: uri, name: describe(uri, db),
-		timeout: timeout, opTime: opTime, traffic: counted}
+	b := newBackend(&conn{client: client, db: client.Database(db), uri: uri, name: describe(uri, db),
+		timeout: timeout, opTime: opTime, traffic: counted})
 	b.clock = probeSessions(pingCtx, client, rp)
 	return b, nil
 }
@@ -202,7 +237,7 @@ func (b *Backend) Close(ctx context.Context) error {
 
 // wrap makes a driver error safe to show: one line, no secret of the URI.
 // The original stays reachable through errors.Is/As (timeouts, network).
-func (b *Backend) wrap(err error) error {
+func (b *conn) wrap(err error) error {
 	if err == nil {
 		return nil
 	}
@@ -212,7 +247,7 @@ func (b *Backend) wrap(err error) error {
 // wrapOp is wrap with the operation named first ("find msg: ..."). A
 // server that could not be selected or did not answer in time is said so,
 // without the driver's dump of the topology.
-func (b *Backend) wrapOp(op, coll string, err error) error {
+func (b *conn) wrapOp(op, coll string, err error) error {
 	if err == nil {
 		return nil
 	}
@@ -229,7 +264,7 @@ func (b *Backend) wrapOp(op, coll string, err error) error {
 
 // run runs one round trip in a causally consistent session, bounded by the
 // operation timeout.
-func (b *Backend) run(ctx context.Context, fn func(context.Context) error) error {
+func (b *conn) run(ctx context.Context, fn func(context.Context) error) error {
 	ctx, cancel := context.WithTimeout(ctx, b.opTime)
 	defer cancel()
 	return b.clock.run(ctx, fn)

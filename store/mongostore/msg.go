@@ -13,10 +13,10 @@ import (
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
-func (b *Backend) coll(name string) *mongo.Collection { return b.db.Collection(name) }
+func (b *conn) coll(name string) *mongo.Collection { return b.db.Collection(name) }
 
 // FindBuckets: find({doc_id: {$in: ids}}).
-func (b *Backend) FindBuckets(ctx context.Context, docIDs []string) ([]bson.Raw, error) {
+func (b *msgReads) FindBuckets(ctx context.Context, docIDs []string) ([]bson.Raw, error) {
 	if len(docIDs) == 0 {
 		return nil, nil
 	}
@@ -31,7 +31,7 @@ func (b *Backend) FindBuckets(ctx context.Context, docIDs []string) ([]bson.Raw,
 
 // BucketIDs: find({doc_id: {$gte: "<cid>:", $lt: "<cid>;"}}, {doc_id: 1, _id: 0}),
 // covered by the doc_id index (';' is the byte after ':').
-func (b *Backend) BucketIDs(ctx context.Context, cid string) ([]string, error) {
+func (b *msgReads) BucketIDs(ctx context.Context, cid string) ([]string, error) {
 	var ids []string
 	err := b.find(ctx, bucketIDs(cid), func(raw bson.Raw) error {
 		if id, ok := raw.Lookup("doc_id").StringValueOK(); ok {
@@ -44,7 +44,7 @@ func (b *Backend) BucketIDs(ctx context.Context, cid string) ([]string, error) {
 
 // NextConversationID is one step of a loose index scan over doc_id:
 // the first doc_id past every bucket of after, projected to doc_id.
-func (b *Backend) NextConversationID(ctx context.Context, after string) (string, bool, error) {
+func (b *msgReads) NextConversationID(ctx context.Context, after string) (string, bool, error) {
 	q := nextConversationID(after)
 	var raw bson.Raw
 	err := b.run(ctx, func(ctx context.Context) error {
@@ -71,7 +71,7 @@ func (b *Backend) NextConversationID(ctx context.Context, after string) (string,
 }
 
 // SetSlotField: updateOne({doc_id}, {$set: {"msgs.<slot>.<field>": value}}).
-func (b *Backend) SetSlotField(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
+func (b *msgWrites) SetSlotField(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
 	return b.updateOne(ctx, setSlots(docID, field, []store.SlotValue{{Slot: slot, Value: value}}))
 }
 
@@ -79,12 +79,12 @@ func (b *Backend) SetSlotField(ctx context.Context, docID string, slot int, fiel
 // {$type: "object"}}}, {$set: ...}). Not {field: null}: on an array path a
 // null test also matches slot documents that merely lack a field named
 // "<slot>", which every slot does; a type test sees only the slot's value.
-func (b *Backend) SetSlotFieldIfUnset(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
+func (b *msgWrites) SetSlotFieldIfUnset(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
 	return b.updateOne(ctx, setSlotsIfUnset(docID, field, []store.SlotValue{{Slot: slot, Value: value}}))
 }
 
 // InsertBucket: insertOne(doc); a duplicate doc_id is store.ErrDuplicateKey.
-func (b *Backend) InsertBucket(ctx context.Context, doc *bucket.Doc) error {
+func (b *msgWrites) InsertBucket(ctx context.Context, doc *bucket.Doc) error {
 	err := b.run(ctx, func(ctx context.Context) error {
 		_, err := b.coll(bucket.CollMsg).InsertOne(ctx, doc)
 		return err
@@ -96,13 +96,13 @@ func (b *Backend) InsertBucket(ctx context.Context, doc *bucket.Doc) error {
 }
 
 // AddToDelList: updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}}}).
-func (b *Backend) AddToDelList(ctx context.Context, docID string, slot int, users []string) (bool, error) {
+func (b *msgWrites) AddToDelList(ctx context.Context, docID string, slot int, users []string) (bool, error) {
 	return b.updateOne(ctx, addToDelList(docID, slot, users))
 }
 
 // MarkSlotRead: updateOne({doc_id, "msgs.<slot>.msg.send_id": {$ne: reader}},
 // {$set: {"msgs.<slot>.is_read": true}}); the reader's own messages stay unread.
-func (b *Backend) MarkSlotRead(ctx context.Context, docID string, slot int, reader string) (bool, error) {
+func (b *msgWrites) MarkSlotRead(ctx context.Context, docID string, slot int, reader string) (bool, error) {
 	return b.updateOne(ctx, markRead(docID, slot, reader))
 }
 
@@ -111,13 +111,13 @@ func (b *Backend) MarkSlotRead(ctx context.Context, docID string, slot int, read
 // UpdateMsg per seq): no engine has been seen to break on a $set of
 // several paths, and one statement per slot costs the in-process
 // FerretDB v1 a second or more per bucket.
-func (b *Backend) SetSlotsField(ctx context.Context, docID, field string, sets []store.SlotValue) (bool, error) {
+func (b *msgWrites) SetSlotsField(ctx context.Context, docID, field string, sets []store.SlotValue) (bool, error) {
 	return b.updateOne(ctx, setSlots(docID, field, sets))
 }
 
 // SetSlotsFieldIfUnset: SetSlotsField with SetSlotFieldIfUnset's condition
 // for every slot in the filter, so one slot set makes nothing match.
-func (b *Backend) SetSlotsFieldIfUnset(ctx context.Context, docID, field string, sets []store.SlotValue) (bool, error) {
+func (b *msgWrites) SetSlotsFieldIfUnset(ctx context.Context, docID, field string, sets []store.SlotValue) (bool, error) {
 	return b.updateOne(ctx, setSlotsIfUnset(docID, field, sets))
 }
 
@@ -132,7 +132,7 @@ func (b *Backend) SetSlotsFieldIfUnset(ctx context.Context, docID, field string,
 // fields (shared/engine-recorded/README.md). Ordered: a write error (a
 // del_list that is not an array) stops it there, and ran counts the
 // updates before it.
-func (b *Backend) AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (int, error) {
+func (b *msgWrites) AddToDelLists(ctx context.Context, docID string, slots []int, users []string) (int, error) {
 	qs := make([]updateQuery, len(slots))
 	for i, slot := range slots {
 		qs[i] = addToDelList(docID, slot, users)
@@ -146,7 +146,7 @@ func (b *Backend) AddToDelLists(ctx context.Context, docID string, slots []int, 
 // here for every bucket of runs at once (plain updateOne statements, each
 // with its doc_id in the filter). Ordered, so a write error stops it there
 // and the updates before it are the ones that ran.
-func (b *Backend) MarkSlotsRead(ctx context.Context, runs []store.BucketSlots, reader string) (int, error) {
+func (b *msgWrites) MarkSlotsRead(ctx context.Context, runs []store.BucketSlots, reader string) (int, error) {
 	var qs []updateQuery
 	for _, r := range runs {
 		for _, slot := range r.Slots {
@@ -162,7 +162,7 @@ func (b *Backend) MarkSlotsRead(ctx context.Context, runs []store.BucketSlots, r
 // matched is the server's count of statements that matched a document;
 // ran counts the leading statements that ran before a write error stopped
 // the rest (all of them without one).
-func (b *Backend) bulkUpdate(ctx context.Context, qs []updateQuery) (matched int64, ran int, err error) {
+func (b *msgWrites) bulkUpdate(ctx context.Context, qs []updateQuery) (matched int64, ran int, err error) {
 	if len(qs) == 0 {
 		return 0, 0, nil
 	}
@@ -191,7 +191,7 @@ func (b *Backend) bulkUpdate(ctx context.Context, qs []updateQuery) (matched int
 }
 
 // updateOne runs one update and reports whether a document matched.
-func (b *Backend) updateOne(ctx context.Context, q updateQuery) (bool, error) {
+func (b *conn) updateOne(ctx context.Context, q updateQuery) (bool, error) {
 	var matched bool
 	err := b.run(ctx, func(ctx context.Context) error {
 		res, err := b.coll(q.coll).UpdateOne(ctx, q.filter, q.update)
@@ -208,7 +208,7 @@ func (b *Backend) updateOne(ctx context.Context, q updateQuery) (bool, error) {
 // the caller gave up), the error also says store.ErrOutcomeUnknown, so
 // the seqs are reported as maybe written, never as not done. A server
 // that could not be selected was sent nothing.
-func (b *Backend) wrapWrite(op, coll string, err error) error {
+func (b *conn) wrapWrite(op, coll string, err error) error {
 	werr := b.wrapOp(op, coll, err)
 	var sse topology.ServerSelectionError
 	if err == nil || errors.As(err, &sse) {
@@ -265,7 +265,7 @@ func (e *lostReplyError) Unwrap() []error { return []error{e.err, store.ErrOutco
 
 // find runs one find, bounded by the operation timeout, and hands each
 // document (a copy) to fn.
-func (b *Backend) find(ctx context.Context, q findQuery, fn func(bson.Raw) error) error {
+func (b *conn) find(ctx context.Context, q findQuery, fn func(bson.Raw) error) error {
 	ctx, cancel := context.WithTimeout(ctx, b.opTime)
 	defer cancel()
 	return b.scan(ctx, q, fn)
@@ -273,7 +273,7 @@ func (b *Backend) find(ctx context.Context, q findQuery, fn func(bson.Raw) error
 
 // scan is find bounded by the caller's context only: a whole collection
 // may take longer than one round trip.
-func (b *Backend) scan(ctx context.Context, q findQuery, fn func(bson.Raw) error) error {
+func (b *conn) scan(ctx context.Context, q findQuery, fn func(bson.Raw) error) error {
 	return b.wrapOp("find", q.coll, b.clock.run(ctx, func(ctx context.Context) error {
 		var lo []options.Lister[options.FindOptions]
 		if opts := q.options(); opts != nil {

@@ -15,7 +15,7 @@ import (
 // last touched slot and its position, where the server has the operators;
 // else, as on FerretDB v1 (no $slice), find({doc_id: {$in}}) and whole
 // buckets. The first call finds out which, as FindSlotRanges does.
-func (b *Backend) FindNewestSlots(ctx context.Context, docIDs []string) ([]store.NewestRead, error) {
+func (b *msgReads) FindNewestSlots(ctx context.Context, docIDs []string) ([]store.NewestRead, error) {
 	mode := store.SlotReadMode(b.newestReads.Load())
 	if mode == store.SlotsWholeBucket || b.SlotReads() == store.SlotsWholeBucket {
 		return b.wholeNewest(ctx, docIDs)
@@ -83,7 +83,7 @@ func cutAt(raw bson.Raw) (int, bool) {
 }
 
 // wholeNewest reads the buckets of docIDs whole, in one find.
-func (b *Backend) wholeNewest(ctx context.Context, docIDs []string) ([]store.NewestRead, error) {
+func (b *msgReads) wholeNewest(ctx context.Context, docIDs []string) ([]store.NewestRead, error) {
 	all := make([]int, len(docIDs))
 	for i := range all {
 		all[i] = i
@@ -93,7 +93,7 @@ func (b *Backend) wholeNewest(ctx context.Context, docIDs []string) ([]store.New
 
 // fillWhole reads the buckets of docIDs at positions which whole, in one
 // find, into out.
-func (b *Backend) fillWhole(ctx context.Context, out []store.NewestRead, docIDs []string, which []int) ([]store.NewestRead, error) {
+func (b *msgReads) fillWhole(ctx context.Context, out []store.NewestRead, docIDs []string, which []int) ([]store.NewestRead, error) {
 	if len(which) == 0 {
 		return out, nil
 	}

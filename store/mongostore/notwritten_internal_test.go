@@ -13,7 +13,7 @@ import (
 // so the state machine tries the bucket again; others are not, and a lost
 // reply stays unknown (it may have been written), never retried.
 func TestWriteErrorsThatSayNothingWasWritten(t *testing.T) {
-	b := &Backend{}
+	b := &conn{}
 	for _, c := range []struct {
 		name              string
 		err               error

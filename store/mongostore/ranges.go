@@ -15,7 +15,7 @@ import (
 // and whole buckets. The first call finds out which: a server that refuses
 // the pipeline (FerretDB v1 has no $slice) reads whole buckets from then
 // on, and so does one whose FindSlots found no $slice projection.
-func (b *Backend) FindSlotRanges(ctx context.Context, ranges []store.SlotRange) ([]store.SlotRead, error) {
+func (b *msgReads) FindSlotRanges(ctx context.Context, ranges []store.SlotRange) ([]store.SlotRead, error) {
 	mode := store.SlotReadMode(b.rangeReads.Load())
 	partly := false
 	for _, r := range ranges {
@@ -44,7 +44,7 @@ func (b *Backend) FindSlotRanges(ctx context.Context, ranges []store.SlotRange) 
 }
 
 // wholeRanges reads the buckets of ranges whole, in one find.
-func (b *Backend) wholeRanges(ctx context.Context, ranges []store.SlotRange) ([]store.SlotRead, error) {
+func (b *msgReads) wholeRanges(ctx context.Context, ranges []store.SlotRange) ([]store.SlotRead, error) {
 	ids := make([]string, len(ranges))
 	for i, r := range ranges {
 		ids[i] = r.DocID
@@ -84,7 +84,7 @@ func docsByID(raws []bson.Raw) map[string]bson.Raw {
 }
 
 // aggregate runs q within one round trip's time.
-func (b *Backend) aggregate(ctx context.Context, q aggregateQuery) ([]bson.Raw, error) {
+func (b *msgReads) aggregate(ctx context.Context, q aggregateQuery) ([]bson.Raw, error) {
 	ctx, cancel := context.WithTimeout(ctx, b.opTime)
 	defer cancel()
 	var out []bson.Raw

@@ -32,7 +32,7 @@ const (
 // are read first and those documents refused; the unique indexes refuse the
 // ones another writer stored in between. On an error the counts say what
 // was stored before it.
-func (b *Backend) InsertRaw(ctx context.Context, coll string, docs []bson.Raw, mode store.RawMode) (store.RawResult, error) {
+func (b *rawDocs) InsertRaw(ctx context.Context, coll string, docs []bson.Raw, mode store.RawMode) (store.RawResult, error) {
 	var res store.RawResult
 	key := bucket.UniqueKey(coll)
 	for start := 0; start < len(docs); start += RawBatch {
@@ -50,7 +50,7 @@ func (b *Backend) InsertRaw(ctx context.Context, coll string, docs []bson.Raw, m
 	return res, nil
 }
 
-func (b *Backend) upsertRaw(ctx context.Context, coll string, batch []bson.Raw, key []string, res *store.RawResult) error {
+func (b *rawDocs) upsertRaw(ctx context.Context, coll string, batch []bson.Raw, key []string, res *store.RawResult) error {
 	models := make([]mongo.WriteModel, len(batch))
 	for i, doc := range batch {
 		models[i] = replaceModel(doc, keyOf(coll, doc, key))
@@ -80,7 +80,7 @@ func (b *Backend) upsertRaw(ctx context.Context, coll string, batch []bson.Raw, 
 
 // insertNewRaw inserts the documents of batch whose key is neither stored
 // nor taken by an earlier document; offset is batch's position in the call.
-func (b *Backend) insertNewRaw(ctx context.Context, coll string, batch []bson.Raw, key []string, offset int, res *store.RawResult) error {
+func (b *rawDocs) insertNewRaw(ctx context.Context, coll string, batch []bson.Raw, key []string, offset int, res *store.RawResult) error {
 	var or bson.A
 	for _, doc := range batch {
 		if f := keyFilter(doc, keyOf(coll, doc, key)); f != nil {
@@ -194,7 +194,7 @@ func keyFilter(doc bson.Raw, key []string) bson.D {
 // indexes of the models that failed only with one of the given codes (a
 // replacement that would change _id or, on FerretDB, collided with the
 // document it was meant to replace; an insert of a stored key).
-func (b *Backend) bulk(ctx context.Context, coll string, models []mongo.WriteModel, codes ...int) (mongo.BulkWriteResult, []int, error) {
+func (b *rawDocs) bulk(ctx context.Context, coll string, models []mongo.WriteModel, codes ...int) (mongo.BulkWriteResult, []int, error) {
 	var done mongo.BulkWriteResult
 	err := b.run(ctx, func(ctx context.Context) error {
 		r, err := b.coll(coll).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
@@ -222,7 +222,7 @@ func (b *Backend) bulk(ctx context.Context, coll string, models []mongo.WriteMod
 
 // ScanRaw calls fn for each document of coll in unique-key order; for msg a
 // non-empty prefix limits it to the doc_ids starting with prefix.
-func (b *Backend) ScanRaw(ctx context.Context, coll, prefix string, fn func(bson.Raw) error) error {
+func (b *rawDocs) ScanRaw(ctx context.Context, coll, prefix string, fn func(bson.Raw) error) error {
 	filter := bson.D{}
 	if coll == bucket.CollMsg && prefix != "" {
 		rng := bson.D{{Key: "$gte", Value: prefix}}

@@ -12,32 +12,32 @@ import (
 )
 
 // SeqRecords: find seq {conversation_id: {$in: cids}}.
-func (b *Backend) SeqRecords(ctx context.Context, cids []string) ([]bucket.SeqRecord, error) {
+func (b *seqs) SeqRecords(ctx context.Context, cids []string) ([]bucket.SeqRecord, error) {
 	if len(cids) == 0 {
 		return nil, nil
 	}
-	return findAll(ctx, b, seqRecords(cids), bucket.DecodeSeqRecord)
+	return findAll(ctx, b.conn, seqRecords(cids), bucket.DecodeSeqRecord)
 }
 
 // RaiseMaxSeq: updateOne seq {conversation_id}, {$max: {max_seq}}, upsert.
-func (b *Backend) RaiseMaxSeq(ctx context.Context, cid string, maxSeq int64) error {
+func (b *seqs) RaiseMaxSeq(ctx context.Context, cid string, maxSeq int64) error {
 	return b.raise(ctx, raiseMaxSeq(cid, maxSeq))
 }
 
 // SeqUsers: find seq_user {user_id: uid, conversation_id: {$in: cids}}.
-func (b *Backend) SeqUsers(ctx context.Context, uid string, cids []string) ([]bucket.SeqUser, error) {
+func (b *seqs) SeqUsers(ctx context.Context, uid string, cids []string) ([]bucket.SeqUser, error) {
 	if len(cids) == 0 {
 		return nil, nil
 	}
-	return findAll(ctx, b, seqUsers(uid, cids), bucket.DecodeSeqUser)
+	return findAll(ctx, b.conn, seqUsers(uid, cids), bucket.DecodeSeqUser)
 }
 
 // SeqUsersOf: find seq_user {conversation_id: cid, user_id: {$in: uids}}.
-func (b *Backend) SeqUsersOf(ctx context.Context, cid string, uids []string) ([]bucket.SeqUser, error) {
+func (b *seqs) SeqUsersOf(ctx context.Context, cid string, uids []string) ([]bucket.SeqUser, error) {
 	if len(uids) == 0 {
 		return nil, nil
 	}
-	return findAll(ctx, b, seqUsersOf(cid, uids), bucket.DecodeSeqUser)
+	return findAll(ctx, b.conn, seqUsersOf(cid, uids), bucket.DecodeSeqUser)
 }
 
 // RaiseReadSeq raises read_seq of uid's seq_user document of cid and
@@ -49,7 +49,7 @@ func (b *Backend) SeqUsersOf(ctx context.Context, cid string, uids []string) ([]
 // insert, whose update then runs again and matches. An upsert on the pair
 // would let both inserts in: OpenIM's index on the pair is not unique
 // (pkg/common/storage/database/mgo/seq_user.go NewSeqUserMongo).
-func (b *Backend) RaiseReadSeq(ctx context.Context, uid, cid string, seq int64) error {
+func (b *seqs) RaiseReadSeq(ctx context.Context, uid, cid string, seq int64) error {
 	q := raiseReadSeq(uid, cid, seq)
 	for range 2 {
 		matched, err := b.updateOne(ctx, q)
@@ -72,7 +72,7 @@ func (b *Backend) RaiseReadSeq(ctx context.Context, uid, cid string, seq int64) 
 
 // raise runs a $max upsert. Two first upserts racing on a unique index can
 // both try to insert; the loser retries once and then updates.
-func (b *Backend) raise(ctx context.Context, q updateQuery) error {
+func (b *seqs) raise(ctx context.Context, q updateQuery) error {
 	opts := options.UpdateOne().SetUpsert(q.upsert)
 	var err error
 	for range 2 {
@@ -88,38 +88,38 @@ func (b *Backend) raise(ctx context.Context, q updateQuery) error {
 }
 
 // Conversations: find conversation {owner_user_id: owner}.
-func (b *Backend) Conversations(ctx context.Context, owner string) ([]bucket.Conversation, error) {
-	return findAll(ctx, b, conversationsOf(owner), bucket.DecodeConversation)
+func (b *directory) Conversations(ctx context.Context, owner string) ([]bucket.Conversation, error) {
+	return findAll(ctx, b.conn, conversationsOf(owner), bucket.DecodeConversation)
 }
 
 // ConversationsByID: find conversation {conversation_id: cid}.
-func (b *Backend) ConversationsByID(ctx context.Context, cid string) ([]bucket.Conversation, error) {
-	return findAll(ctx, b, conversationsWithID(cid), bucket.DecodeConversation)
+func (b *directory) ConversationsByID(ctx context.Context, cid string) ([]bucket.Conversation, error) {
+	return findAll(ctx, b.conn, conversationsWithID(cid), bucket.DecodeConversation)
 }
 
 // Users: find user {user_id: {$in: ids}}.
-func (b *Backend) Users(ctx context.Context, ids []string) ([]bucket.User, error) {
+func (b *directory) Users(ctx context.Context, ids []string) ([]bucket.User, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	return findAll(ctx, b, users(ids), bucket.DecodeUser)
+	return findAll(ctx, b.conn, users(ids), bucket.DecodeUser)
 }
 
 // Groups: find group {group_id: {$in: ids}}.
-func (b *Backend) Groups(ctx context.Context, ids []string) ([]bucket.Group, error) {
+func (b *directory) Groups(ctx context.Context, ids []string) ([]bucket.Group, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	return findAll(ctx, b, groups(ids), bucket.DecodeGroup)
+	return findAll(ctx, b.conn, groups(ids), bucket.DecodeGroup)
 }
 
 // GroupMembers: find group_member {group_id}.
-func (b *Backend) GroupMembers(ctx context.Context, groupID string) ([]bucket.GroupMember, error) {
-	return findAll(ctx, b, groupMembers(groupID), bucket.DecodeGroupMember)
+func (b *directory) GroupMembers(ctx context.Context, groupID string) ([]bucket.GroupMember, error) {
+	return findAll(ctx, b.conn, groupMembers(groupID), bucket.DecodeGroupMember)
 }
 
 // findAll runs one find and decodes every document leniently.
-func findAll[T any](ctx context.Context, b *Backend, q findQuery, decode func(bson.Raw) T) ([]T, error) {
+func findAll[T any](ctx context.Context, b *conn, q findQuery, decode func(bson.Raw) T) ([]T, error) {
 	var out []T
 	err := b.find(ctx, q, func(raw bson.Raw) error {
 		out = append(out, decode(raw))

@@ -15,7 +15,7 @@ import (
 // honours the projection, else find({doc_id}) and the whole bucket. The
 // first call finds out which: a server that refuses the projection, or
 // answers with more than n slots, reads whole buckets from then on.
-func (b *Backend) FindSlots(ctx context.Context, docID string, first, n int) (bson.Raw, bool, error) {
+func (b *msgReads) FindSlots(ctx context.Context, docID string, first, n int) (bson.Raw, bool, error) {
 	mode := store.SlotReadMode(b.slotReads.Load())
 	if mode == store.SlotsWholeBucket {
 		raw, err := b.findBucket(ctx, findBucket(docID))
@@ -55,10 +55,10 @@ func (b *Backend) FindSlots(ctx context.Context, docID string, first, n int) (bs
 }
 
 // SlotReads says whether FindSlots has found the $slice projection honoured.
-func (b *Backend) SlotReads() store.SlotReadMode { return store.SlotReadMode(b.slotReads.Load()) }
+func (b *msgReads) SlotReads() store.SlotReadMode { return store.SlotReadMode(b.slotReads.Load()) }
 
 // findBucket runs q, a find of one bucket; nil when there is none.
-func (b *Backend) findBucket(ctx context.Context, q findQuery) (bson.Raw, error) {
+func (b *msgReads) findBucket(ctx context.Context, q findQuery) (bson.Raw, error) {
 	var out bson.Raw
 	err := b.find(ctx, q, func(raw bson.Raw) error {
 		if out == nil {

@@ -333,6 +333,8 @@ func sameJSON(got json.RawMessage, want string) bool {
 
 // unregistered is a backend whose user collection lacks some users: the
 // server knows nobody by those IDs, chatlens still knows them as members.
+// It serves store.Directory's Users; every other call goes to the
+// Backend it wraps.
 type unregistered struct {
 	store.Backend
 	gone map[string]bool

@@ -87,6 +87,8 @@ func renamedBackend(t *testing.T, s state, names *strings.Replacer) store.Backen
 
 // leaving is a backend on which members of a group can leave as a test
 // goes on (the backend contract has no delete).
+// It serves store.Directory's GroupMembers; every other call goes to
+// the Backend it wraps.
 type leaving struct {
 	store.Backend
 	left map[string]bool

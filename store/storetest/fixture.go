@@ -187,6 +187,8 @@ func wantEmptySlot(v bson.RawValue) error {
 
 // racingBackend creates a competing bucket the moment the state machine
 // finds a bucket missing, so that its insert meets a duplicate key.
+// It serves store.BucketWriter's SetSlotsField and InsertBucket; every
+// other call goes to the Backend it wraps.
 type racingBackend struct {
 	store.Backend
 	race   func(docID string) error

@@ -57,7 +57,7 @@ func Raw(t testing.TB, doc any) bson.Raw {
 // Insert stores docs into coll of b in upsert mode, as `import` does, each
 // marshalled with Raw; a document already there under the same key is
 // replaced.
-func Insert(t testing.TB, b store.Backend, coll string, docs ...any) {
+func Insert(t testing.TB, b store.RawDocs, coll string, docs ...any) {
 	t.Helper()
 	if len(docs) == 0 {
 		return

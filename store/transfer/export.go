@@ -27,7 +27,7 @@ var conversationKeyed = []string{bucket.CollSeq, bucket.CollSeqUser, bucket.Coll
 // Each msg document written that breaks the bucket contract is named to
 // broken, when not nil, as import names it (Where is its line of the
 // output): what check reports of it.
-func Export(ctx context.Context, b store.Backend, coll, cid string, w io.Writer, broken func(Broken)) (int, error) {
+func Export(ctx context.Context, b store.RawDocs, coll, cid string, w io.Writer, broken func(Broken)) (int, error) {
 	prefix := ""
 	keep := func(bson.Raw) bool { return true }
 	switch {

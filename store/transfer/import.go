@@ -80,7 +80,7 @@ func (r Result) Stored() int { return r.Inserted + r.Replaced }
 // store.RawUpsert. A msg document that breaks the bucket contract is stored
 // too, and named to hooks.Broken. Blank lines are skipped. On a bad line
 // the documents before it stay stored and the error names the line.
-func Import(ctx context.Context, b store.Backend, coll string, r io.Reader, mode store.RawMode, hooks Hooks) (Result, error) {
+func Import(ctx context.Context, b store.RawDocs, coll string, r io.Reader, mode store.RawMode, hooks Hooks) (Result, error) {
 	im := &importer{ctx: ctx, b: b, coll: coll, mode: mode, hooks: hooks, unit: "line"}
 	br := bufio.NewReaderSize(r, 64<<10)
 	first, skipped, err := firstByte(br)
@@ -102,7 +102,7 @@ func Import(ctx context.Context, b store.Backend, coll string, r io.Reader, mode
 
 type importer struct {
 	ctx    context.Context
-	b      store.Backend
+	b      store.RawDocs
 	coll   string
 	mode   store.RawMode
 	hooks  Hooks

@@ -326,6 +326,8 @@ func TestImportArray(t *testing.T) {
 }
 
 // counting records the InsertRaw batches and can fail one.
+// It serves store.RawDocs's InsertRaw; every other call goes to the
+// Backend it wraps.
 type counting struct {
 	store.Backend
 	batches []int
