@@ -81,13 +81,13 @@ type Model struct {
 	// so no write is cut off half way and each reaches the audit log.
 	writes   map[common.ReqID]bool
 	quitting bool
-	refusals []tea.Cmd // audits of refused writes, not yet run
-	asWhy    string    // why the starting viewer was picked (Options.AsWhy)
-	viewers  viewerSwitch
+	refusals []tea.Cmd    // audits of refused writes, not yet run
+	asWhy    string       // why the starting viewer was picked (Options.AsWhy)
+	viewers  viewerSwitch // changes whose eyes the list and the timeline use (switchviewer.go)
 
 	// The contexts of the config file and how to switch (contexts.go).
 	contexts  contextSwitcher
-	switching *switching // a switch whose store has not answered yet
+	switching *switching // a switch whose store has not answered yet (a confirmed write waits for it)
 }
 
 func newModel(ctx context.Context, st *store.Store, opts Options, theme themes.Theme, keys keymap.KeyMap) *Model {

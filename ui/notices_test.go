@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/exp/teatest"
-
-	"github.com/chatlens/chatlens/store"
 )
 
 // startNoticeScreen is startScreen on the small seed and seedNotices,
@@ -22,8 +20,6 @@ func startNoticeScreen(t *testing.T) *screen {
 	s.waitFor("hello 120 from bob", "Notifications", "bob read up to seq 118")
 	return s
 }
-
-func second(_ store.WriteResult, err error) error { return err }
 
 // TestGoldenListNotifications: alice's notification conversations are a
 // section of their own below her chats, under a header row.

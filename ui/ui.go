@@ -12,9 +12,12 @@
 // inspector, the help and the message log (both scroll boxes), the copy
 // choice and the bottom input. This root model (model.go, keys.go,
 // view.go) routes keys and replies to them, lays them out, and does what
-// reaches beyond one: opening a conversation or a dialog, writing,
-// switching the viewer. Every key they answer to is a binding of
-// keymap.KeyMap, so keys.json reaches all of them.
+// reaches beyond one: opening a conversation or a dialog, writing. The
+// jobs that span both pages hold their own state in parts of the root:
+// finding a message by ID (finder), switching the viewer (viewerSwitch)
+// or the deployment (contextSwitcher), the bars below the panes (bars),
+// the connection before the store answers. Every key they answer to is a
+// binding of keymap.KeyMap, so keys.json reaches all of them.
 package ui
 
 import (
