@@ -39,7 +39,6 @@ type Model struct {
 	winReq     common.ReqID // the viewer's window, after a switch
 	compareReq common.ReqID // the compare viewer's window
 	membersReq common.ReqID
-	jumpReq    common.ReqID // a date jump resolved in the background
 
 	focused bool // the keys come here (the cursor is ▸, else ▹)
 

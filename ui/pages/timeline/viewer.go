@@ -191,11 +191,12 @@ func (vs Viewers) nameSnapshot() func(id string) string {
 // there in the inspector's words (projection.StartWords, EndWords), so the
 // reason comes with the refusal.
 func (vs Viewers) outside(seq int64) string {
-	t := vs.t
-	say := fmt.Sprintf("seq %d is outside %d..%d", seq, t.Viewers().minSeq(), t.Viewers().maxSeq())
-	why := projection.EndWords(t.win)
-	if seq < t.Viewers().minSeq() {
-		why = projection.StartWords(t.win)
+	w := vs.t.tl.Window() // the model's viewer's: the keys before the jump left it
+	lo := max(1, w.MinSeq)
+	say := fmt.Sprintf("seq %d is outside %d..%d", seq, lo, w.MaxSeq)
+	why := projection.EndWords(w)
+	if seq < lo {
+		why = projection.StartWords(w)
 	}
 	if why == "" {
 		return say

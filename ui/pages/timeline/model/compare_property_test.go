@@ -20,7 +20,9 @@ import (
 // difference the footer names ("difference k of N"). Searches (/q, n, N)
 // go among them: their hits are read from the whole conversation as the
 // viewer sees it, their steps served at random moments, and the hit the
-// footer names ("hit k of N") is held to the reference's too.
+// footer names ("hit k of N") is held to the reference's too; and jumps
+// typed at ':', by seq (refused outside the window) or by date (a read
+// finds its seq).
 
 var testConv = projection.Conv{ID: "sg_x", SessionType: bucket.SessionGroup}
 
@@ -133,7 +135,7 @@ func runIndex(runs []Run, seq int64) int {
 }
 
 func (r *compareRef) press(k Key) {
-	if r.pressSearch(k) {
+	if r.pressSearch(k) || r.pressJump(k) {
 		return
 	}
 	switch k.Kind {
@@ -262,7 +264,9 @@ func (r *compareRef) press(k Key) {
 
 func genCompareKey(t *rapid.T, c conv, i int) Key {
 	label := func(s string) string { return fmt.Sprintf("%s%d", s, i) }
-	switch rapid.IntRange(0, 13).Draw(t, label("ckey")) {
+	switch rapid.IntRange(0, 15).Draw(t, label("ckey")) {
+	case 13, 14:
+		return genJumpKey(t, c, i)
 	case 10, 11, 12:
 		return genSearchKey(t, i)
 	case 0:
@@ -304,6 +308,9 @@ func TestCompareKeysLandWhereSinglePressesLand(t *testing.T) {
 			}
 			if rd.Kind == ReadSearch {
 				return steps.serve(t, rd)
+			}
+			if rd.Kind == ReadDate {
+				return Landed{Read: rd, Seq: c.firstSentAt(rd.At, rd.From, rd.To)}
 			}
 			return c.serve(rd)
 		}
@@ -361,7 +368,7 @@ func TestCompareKeysLandWhereSinglePressesLand(t *testing.T) {
 		if got, want := cmp.RunAt(m.Cursor()), runIndex(runs, ref.cursor); len(ref.rows()) > 0 && got != want {
 			t.Fatalf("the footer names difference %d of %d, want %d", got+1, len(cmp.Runs()), want+1)
 		}
-		if (note == nil) != (ref.note == nil) || note != nil && (note.Kind != ref.note.Kind || note.Text != ref.note.Text || note.A != ref.note.A || note.B != ref.note.B) {
+		if (note == nil) != (ref.note == nil) || note != nil && (note.Kind != ref.note.Kind || note.Text != ref.note.Text || note.A != ref.note.A || note.B != ref.note.B || note.Seq != ref.note.Seq) {
 			t.Fatalf("the status says %+v, want %+v", note, ref.note)
 		}
 		checkSearch(t, m, ref)

@@ -27,6 +27,8 @@ const (
 	SearchFor                 // search for Query from the cursor, as the viewer sees the rows; the cursor to the nearest hit
 	OlderHit                  // the next hit older (n), wrapping to the newest
 	NewerHit                  // the next hit newer (N), wrapping to the oldest
+	SeqJump                   // the row holding Seq, typed: a seq outside the window is refused, with why
+	DateJump                  // the row of the first message sent at or after At (ms), in the window
 )
 
 // Key is one press.
@@ -36,6 +38,7 @@ type Key struct {
 	Viewer string // ViewAs
 	View   View   // CompareOn, ToggleCompare
 	Query  string // SearchFor
+	At     int64  // DateJump: a send time, in ms
 }
 
 // step is a key in the queue, with what is left of it: a page key moves

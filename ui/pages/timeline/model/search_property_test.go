@@ -158,3 +158,56 @@ func genSearchKey(t *rapid.T, i int) Key {
 	}
 	return Key{Kind: NewerHit}
 }
+
+// firstSentAt is the first seq from..to holding a message sent at or after
+// at, 0 when none: a date jump's read, from the whole conversation.
+func (c conv) firstSentAt(at, from, to int64) int64 {
+	for seq := from; seq <= to; seq++ {
+		b := c.buckets[bucket.BucketIndex(seq)]
+		if b == nil {
+			continue
+		}
+		if s := b.Slots[bucket.SlotIndex(seq)]; !s.IsHole() && s.Slot.Msg.SendTime >= at {
+			return seq
+		}
+	}
+	return 0
+}
+
+// pressJump applies a typed jump to the reference; false when k is none.
+func (r *compareRef) pressJump(k Key) bool {
+	if k.Kind != SeqJump && k.Kind != DateJump {
+		return false
+	}
+	w := r.c.windows[r.viewer]
+	lo, hi := max(1, w.MinSeq), w.MaxSeq
+	switch {
+	case len(r.rows()) == 0:
+		r.note = &Note{Kind: NoteNothing}
+	case k.Kind == SeqJump && (k.Seq < lo || k.Seq > hi):
+		r.note = &Note{Kind: NoteOutside, Seq: k.Seq}
+	case k.Kind == SeqJump:
+		r.reference.press(Key{Kind: Jump, Seq: k.Seq})
+	default:
+		seq := r.c.firstSentAt(k.At, lo, hi)
+		if seq == 0 {
+			r.note = &Note{Kind: NoteJumpFailed, Err: errNoDate}
+			return true
+		}
+		r.note = textNote(fmt.Sprintf("jumped to seq %d", seq))
+		r.reference.press(Key{Kind: Jump, Seq: seq})
+	}
+	return true
+}
+
+// genJumpKey is a seq or a date typed at ':'.
+func genJumpKey(t *rapid.T, c conv, i int) Key {
+	if rapid.Bool().Draw(t, fmt.Sprintf("bySeq%d", i)) {
+		var top int64
+		for idx := range c.buckets {
+			top = max(top, bucket.LastSeq(idx))
+		}
+		return Key{Kind: SeqJump, Seq: rapid.Int64Range(-5, top+5).Draw(t, fmt.Sprintf("typedSeq%d", i))}
+	}
+	return Key{Kind: DateJump, At: rapid.Int64Range(0, 2).Draw(t, fmt.Sprintf("at%d", i))}
+}
