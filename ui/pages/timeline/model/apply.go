@@ -20,7 +20,10 @@ type wait struct {
 // apply does what is left of s; done is false when it must wait, with what
 // it waits on.
 func (m *Model) apply(s *step) (wait, bool) {
-	if s.Kind >= SeqJump {
+	if s.Kind == Grow && !s.grown {
+		return applyGrow(m, s)
+	}
+	if s.Kind >= SeqJump && s.Kind != Grow {
 		return applyJump(m, s)
 	}
 	if s.Kind >= SearchFor {

@@ -250,17 +250,6 @@ func (m *Model) Rescan() []Read {
 	return m.run()
 }
 
-// Forget drops what is known of buckets lo..hi (written to, or grown),
-// so the next need reads them again.
-func (m *Model) Forget(lo, hi int64) []Read {
-	for i := lo; i <= hi; i++ {
-		m.k.forget(i)
-	}
-	m.k.empty = m.k.empty.remove(lo, hi)
-	m.k.absent = m.k.absent.remove(lo, hi)
-	return m.run()
-}
-
 // SetWindow replaces the viewer's window (a follow saw new messages, a
 // write moved the read seq).
 func (m *Model) SetWindow(w bucket.Window) []Read {
