@@ -98,9 +98,6 @@ func (fv Follow) grow(seq int64) tea.Cmd {
 	}
 	t.base = model.Grown(t.base, seq)
 	t.win = model.Grown(t.win, seq)
-	for v, w := range t.wins {
-		t.wins[v] = model.Grown(w, seq)
-	}
 	// The model grows its windows once the keys before are applied.
 	return t.load.press(model.Key{Kind: model.Grow, Seq: seq})
 }

@@ -32,10 +32,6 @@ func (l loader) after(reads []model.Read) tea.Cmd {
 			}
 			cmds = append(cmds, t.NeedMembers())
 		case model.ReadWindow:
-			if w, ok := t.wins[rd.Viewer]; ok { // known from an earlier switch or the list
-				cmds = append(cmds, t.load.after(t.tl.Land(model.Landed{Read: rd, Window: w})))
-				continue
-			}
 			if rd.Second { // the compare view's second side: read, no switch
 				t.compareReq = t.e.NewReq()
 				cmds = append(cmds, loadWindow(t.e, t.compareReq, rd.Viewer, t.base))

@@ -43,11 +43,10 @@ type Model struct {
 	focused bool // the keys come here (the cursor is ▸, else ▹)
 
 	viewer string
-	win    bucket.Window            // the viewer's window, as the root shows it
-	wins   map[string]bucket.Window // windows known per viewer
-	winOK  bool                     // win belongs to viewer (false while it loads)
-	base   bucket.Window            // the opening window: where messages start and end for everyone
-	newest *bucket.Bucket           // the list's read of the newest bucket, until open uses it
+	win    bucket.Window  // the viewer's window, as the root shows it
+	winOK  bool           // win belongs to viewer (false while it loads)
+	base   bucket.Window  // the opening window: where messages start and end for everyone
+	newest *bucket.Bucket // the list's read of the newest bucket, until open uses it
 
 	fetched int // timeline bucket reads issued (quote reads apart): tests check paging with it
 	// quoteErr is why the last read of quoted slots alone failed (the
@@ -125,7 +124,6 @@ func New(e *common.Common, c Conversation, viewer string, names map[string]strin
 		win:    c.Sum.Window,
 		base:   c.Sum.Window,
 		newest: c.Sum.Window.Last,
-		wins:   map[string]bucket.Window{},
 		winOK:  true,
 		owner:  viewer,
 		peer:   c.Peer,
@@ -136,7 +134,6 @@ func New(e *common.Common, c Conversation, viewer string, names map[string]strin
 		t.names = map[string]string{}
 	}
 	t.win.Last, t.base.Last = nil, nil
-	t.wins[viewer] = t.win
 	t.tl = model.New(model.Config{Keep: keepBuckets, Batch: e.Store.FindBatch, Conv: t.conv}, viewer, t.win, t.win.MaxSeq)
 	t.tlViewer = viewer
 	return t
