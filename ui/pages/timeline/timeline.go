@@ -3,7 +3,12 @@
 // reads and what they bring, and its drawing. The root reaches it through
 // its methods: the keys it does not route elsewhere (Update), the replies
 // to its reads (Reply), what it shows (Cursor, Viewer, ...) and what the
-// root's dialogs need of the row under the cursor.
+// root's dialogs need of the row under the cursor; and through its
+// features, one type and file each, as a repository page has one per tab:
+// Compare, Search, Follow, Inspector, Transcript, Moves (jumps, the wheel,
+// bursts) and Viewers. They hold nothing of their own: the keys that move
+// the cursor or change who is seen go to the model's one queue
+// (timeline/model), and they draw what it holds.
 package timeline
 
 import (
