@@ -66,11 +66,12 @@ func TestBurstsEndWhereSinglePressesEnd(t *testing.T) {
 	}
 }
 
-// openFirst waits for the conversation list, then types keys (with \r for
+// openFirst waits for the whole conversation list, then types keys (with \r for
 // enter) that open a conversation, and waits for its rows.
 func (tm *tmuxShell) openFirst(t *testing.T, keys string) {
 	t.Helper()
-	tm.waitFor(t, "Conversations of")
+	tm.waitFor(t, "Town Square") // the list's last row: every row is in
+	tm.settle(t)
 	tm.send(t, keys)
 	tm.waitFor(t, " · bucket ")
 	tm.settle(t)

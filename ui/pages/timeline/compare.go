@@ -126,7 +126,7 @@ func (c Compare) compareLine(seq int64, prefix string, width int) string {
 	if t.Viewers().outsideWindow(with, seq) {
 		b = "⊘ not in " + projection.SingleLine(t.Viewers().memberName(with)) + "'s window"
 	}
-	wb, known := t.wins[with]
+	wb, known := t.tl.WindowOf(with)
 	return c.compareRow(prefix, a, b, model.Verdict(m, other, wb, known), width, seq == t.tl.Cursor())
 }
 
@@ -147,7 +147,7 @@ func (c Compare) compareHeader(width int) string {
 // no row (the timeline is A's window), said in beyondNotes.
 func (c Compare) beyondCount() int64 {
 	t := c.t
-	wb, ok := t.wins[t.Compare().With()]
+	wb, ok := t.tl.WindowOf(t.Compare().With())
 	if !ok || !t.winOK {
 		return 0
 	}
@@ -160,7 +160,7 @@ func (c Compare) beyondCount() int64 {
 func (c Compare) beyondNotes() []string {
 	t := c.t
 	with := t.Compare().With()
-	wb, ok := t.wins[with]
+	wb, ok := t.tl.WindowOf(with)
 	if !ok || !t.winOK {
 		return nil
 	}

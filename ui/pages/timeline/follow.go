@@ -5,7 +5,6 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/ui/common"
 	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 )
@@ -97,34 +96,10 @@ func (fv Follow) grow(seq int64) tea.Cmd {
 	if seq <= old {
 		return nil
 	}
-	tailing := t.tl.Cursor() == t.Viewers().maxSeq()
-	raise := func(w bucket.Window) bucket.Window {
-		w.EndSeq = seq
-		if w.CapSeq == 0 {
-			w.MaxSeq = seq
-		}
-		return w
-	}
-	t.base = raise(t.base)
-	t.win = raise(t.win)
-	for v, w := range t.wins {
-		t.wins[v] = raise(w)
-	}
-	t.tl.Know().Window(t.viewer, t.win)
-	for v, w := range t.wins {
-		t.tl.Know().Window(v, w)
-	}
-	if t.Viewers().empty() {
-		return nil
-	}
-	// The buckets that gained messages are read again as the rows need
-	// them; following, the cursor goes on to the newest.
-	t.tl.Hold()
-	t.tl.Forget(bucket.BucketIndex(old+1), bucket.BucketIndex(t.Viewers().maxSeq()))
-	if tailing {
-		t.tl.Press(model.Key{Kind: model.Bottom})
-	}
-	return t.load.after(t.tl.Release())
+	t.base = model.Grown(t.base, seq)
+	t.win = model.Grown(t.win, seq)
+	// The model grows its windows once the keys before are applied.
+	return t.load.press(model.Key{Kind: model.Grow, Seq: seq})
 }
 
 // Follow is follow mode's feature of the page.

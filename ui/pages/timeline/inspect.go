@@ -154,7 +154,7 @@ func (in Inspector) seenBy(viewer, side string, why bool) []string {
 	}
 	add("%sas %s sees it:", side, viewer)
 	m, _ := t.Message(t.tl.Cursor(), viewer)
-	if w, ok := t.wins[viewer]; ok && viewer != t.viewer && w.PulledNothing() {
+	if w, ok := t.tl.WindowOf(viewer); ok && viewer != t.viewer && w.PulledNothing() {
 		add("  nothing: %s", w.UnpulledReason(viewer))
 	} else if viewer != t.viewer && t.Viewers().outsideWindow(viewer, t.tl.Cursor()) {
 		add("  nothing: the seq is outside their window")
@@ -163,7 +163,7 @@ func (in Inspector) seenBy(viewer, side string, why bool) []string {
 			add("  %s", l)
 		}
 	}
-	if w, ok := t.wins[viewer]; why && (ok || viewer == t.viewer) {
+	if w, ok := t.tl.WindowOf(viewer); why && (ok || viewer == t.viewer) {
 		if viewer == t.viewer {
 			w = t.win
 		}
@@ -182,7 +182,7 @@ func (in Inspector) compareLines() []string {
 	t := in.t
 	a, _ := t.Message(t.tl.Cursor(), t.viewer)
 	b, _ := t.Message(t.tl.Cursor(), t.Compare().With())
-	wb, known := t.wins[t.Compare().With()]
+	wb, known := t.tl.WindowOf(t.Compare().With())
 	reason := model.Verdict(a, b, wb, known)
 	out := []string{projection.Sanitize("A and B: " + projection.ReasonText(reason, t.viewer, t.Compare().With())), ""}
 	for _, l := range slices.Concat(t.Inspector().seenBy(t.viewer, "A ", true), t.Inspector().readByLines(a), t.Inspector().toldLines(t.viewer), []string{""},

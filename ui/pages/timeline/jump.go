@@ -1,7 +1,6 @@
 package timeline
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -14,14 +13,14 @@ import (
 	"github.com/chatlens/chatlens/ui/pages/timeline/model"
 )
 
-// Jumps: to a seq or a date typed at :, and those resolved in the
-// background (a date, the next message past holes), of which only the
-// newest lands.
+// Jumps: to a seq or a date typed at :. Both are keys of the model's
+// queue: they jump in the window the keys before them left, a date once
+// the read that finds its seq lands (dateFound).
 
-type jumpResolvedMsg struct {
-	req common.ReqID
-	seq int64
-	err error
+// dateFoundMsg is the answer of a date jump's read.
+type dateFoundMsg struct {
+	req    common.ReqID
+	landed model.Landed
 }
 
 // JumpForms are the forms : takes, as a person types them.
@@ -35,50 +34,23 @@ func (mv Moves) Jump(input string) tea.Cmd {
 	if input == "" {
 		return nil
 	}
-	if t.Viewers().empty() {
-		t.status.say("nothing to jump to", true)
-		return nil
-	}
 	if seq, err := strconv.ParseInt(input, 10, 64); err == nil {
-		if seq < t.Viewers().minSeq() || seq > t.Viewers().maxSeq() {
-			t.status.say(t.Viewers().outside(seq), true)
-			return nil
-		}
-		return t.Moves().jumpTo(seq)
+		return t.load.press(model.Key{Kind: model.SeqJump, Seq: seq})
 	}
 	if when, _, ok := store.ParseTypedTime(input, t.e.Loc); ok {
 		t.status.say("looking for "+input+"…", false)
-		t.jumpReq = t.e.NewReq()
-		return resolveDate(t.e, t.jumpReq, t.cid, t.Viewers().minSeq(), t.Viewers().maxSeq(), when.UnixMilli())
+		return t.load.press(model.Key{Kind: model.DateJump, At: when.UnixMilli()})
 	}
 	t.status.say(fmt.Sprintf("%q is neither a seq nor a date (%s)", projection.SingleLine(input), JumpForms), true)
 	return nil
 }
 
-// jumpResolved moves the cursor where a background jump found, unless a
-// newer jump (G, g, another seq or date) came first.
-func (mv Moves) jumpResolved(msg jumpResolvedMsg) tea.Cmd {
-	t := mv.t
-	if msg.req != t.jumpReq {
-		return nil
-	}
-	t.jumpReq = 0
-	if msg.err != nil {
-		t.status.say("jump: "+msg.err.Error(), true)
-		return nil
-	}
-	t.status.say(fmt.Sprintf("jumped to seq %d", msg.seq), false)
-	return t.Moves().jumpTo(msg.seq)
-}
-
-// resolveDate finds the first seq sent at or after target (seqAtOrAfter).
-func resolveDate(e *common.Common, req common.ReqID, cid string, minSeq, maxSeq, target int64) tea.Cmd {
+// findDate reads the first seq rd.From..rd.To sent at or after rd.At
+// (seqAtOrAfter).
+func findDate(e *common.Common, req common.ReqID, cid string, rd model.Read) tea.Cmd {
 	return func() tea.Msg {
-		found, err := seqAtOrAfter(e, cid, minSeq, maxSeq, target)
-		if err == nil && found == 0 {
-			err = errors.New("no message sent at or after that time")
-		}
-		return jumpResolvedMsg{req: req, seq: found, err: err}
+		found, err := seqAtOrAfter(e, cid, rd.From, rd.To, rd.At)
+		return dateFoundMsg{req: req, landed: model.Landed{Read: rd, Seq: found, Err: err}}
 	}
 }
 
@@ -163,6 +135,5 @@ func (mv Moves) EndBurst() tea.Cmd {
 // it is not held.
 func (mv Moves) jumpTo(seq int64) tea.Cmd {
 	t := mv.t
-	t.jumpReq = 0
 	return t.load.press(model.Key{Kind: model.Jump, Seq: seq})
 }

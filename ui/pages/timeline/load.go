@@ -32,16 +32,14 @@ func (l loader) after(reads []model.Read) tea.Cmd {
 			}
 			cmds = append(cmds, t.NeedMembers())
 		case model.ReadWindow:
-			if w, ok := t.wins[rd.Viewer]; ok { // known from an earlier switch or the list
-				cmds = append(cmds, t.load.after(t.tl.Land(model.Landed{Read: rd, Window: w})))
-				continue
-			}
 			if rd.Second { // the compare view's second side: read, no switch
 				t.compareReq = t.e.NewReq()
 				cmds = append(cmds, loadWindow(t.e, t.compareReq, rd.Viewer, t.base))
 				continue
 			}
 			t.wantWindow = rd.Viewer // the root switches to them, which reads it
+		case model.ReadDate:
+			cmds = append(cmds, findDate(t.e, t.req, t.cid, rd))
 		case model.ReadSearch:
 			cmds = append(cmds, t.Search().read(rd))
 		case model.ReadScan:
@@ -69,6 +67,12 @@ func (l loader) takeModelNote() {
 	case ok && n.Kind == model.NoteOnlyBeyond:
 		// They have no row to move to: the note above the rows is theirs.
 		t.status.say("the only differences: "+strings.Join(t.Compare().beyondNotes(), "; "), false)
+	case ok && n.Kind == model.NoteOutside:
+		t.status.say(t.Viewers().outside(n.Seq), true)
+	case ok && n.Kind == model.NoteNothing:
+		t.status.say("nothing to jump to", true)
+	case ok && n.Kind == model.NoteJumpFailed:
+		t.status.say("jump: "+n.Err.Error(), true)
 	case ok && n.Kind == model.NoteNoMatch:
 		t.status.say(noMatch(n.Text), true)
 	case ok && n.Kind == model.NoteNoSearch:
@@ -196,8 +200,5 @@ type loader struct{ t *Model }
 // press gives tl a key and runs the reads it asks for.
 func (l loader) press(k model.Key) tea.Cmd {
 	t := l.t
-	if k.Kind == model.Top || k.Kind == model.Bottom || k.Kind == model.Jump || k.Kind == model.SearchFor {
-		t.jumpReq = 0 // a date still being resolved is older than this jump
-	}
 	return t.load.after(t.tl.Press(k))
 }

@@ -1,6 +1,8 @@
 package timeline
 
-import tea "github.com/charmbracelet/bubbletea"
+import (
+	tea "github.com/charmbracelet/bubbletea"
+)
 
 // Reply takes a reply to one of the timeline's commands (ok false: not
 // one): buckets read, a window, a search or diff step, a jump resolved in
@@ -21,8 +23,11 @@ func (t *Model) Reply(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 			return nil, true // read before a reload
 		}
 		return t.load.after(t.tl.Land(msg.landed)), true
-	case jumpResolvedMsg:
-		return t.Moves().jumpResolved(msg), true
+	case dateFoundMsg:
+		if msg.req != t.req {
+			return nil, true // read before a reload
+		}
+		return t.load.after(t.tl.Land(msg.landed)), true
 	case readersLoadedMsg:
 		t.Inspector().readersLoaded(msg)
 		return nil, true

@@ -3,7 +3,12 @@
 // reads and what they bring, and its drawing. The root reaches it through
 // its methods: the keys it does not route elsewhere (Update), the replies
 // to its reads (Reply), what it shows (Cursor, Viewer, ...) and what the
-// root's dialogs need of the row under the cursor.
+// root's dialogs need of the row under the cursor; and through its
+// features, one type and file each, as a repository page has one per tab:
+// Compare, Search, Follow, Inspector, Transcript, Moves (jumps, the wheel,
+// bursts) and Viewers. They hold nothing of their own: the keys that move
+// the cursor or change who is seen go to the model's one queue
+// (timeline/model), and they draw what it holds.
 package timeline
 
 import (
@@ -39,16 +44,14 @@ type Model struct {
 	winReq     common.ReqID // the viewer's window, after a switch
 	compareReq common.ReqID // the compare viewer's window
 	membersReq common.ReqID
-	jumpReq    common.ReqID // a date jump resolved in the background
 
 	focused bool // the keys come here (the cursor is ▸, else ▹)
 
 	viewer string
-	win    bucket.Window            // the viewer's window, as the root shows it
-	wins   map[string]bucket.Window // windows known per viewer
-	winOK  bool                     // win belongs to viewer (false while it loads)
-	base   bucket.Window            // the opening window: where messages start and end for everyone
-	newest *bucket.Bucket           // the list's read of the newest bucket, until open uses it
+	win    bucket.Window  // the viewer's window, as the root shows it
+	winOK  bool           // win belongs to viewer (false while it loads)
+	base   bucket.Window  // the opening window: where messages start and end for everyone
+	newest *bucket.Bucket // the list's read of the newest bucket, until open uses it
 
 	fetched int // timeline bucket reads issued (quote reads apart): tests check paging with it
 	// quoteErr is why the last read of quoted slots alone failed (the
@@ -126,7 +129,6 @@ func New(e *common.Common, c Conversation, viewer string, names map[string]strin
 		win:    c.Sum.Window,
 		base:   c.Sum.Window,
 		newest: c.Sum.Window.Last,
-		wins:   map[string]bucket.Window{},
 		winOK:  true,
 		owner:  viewer,
 		peer:   c.Peer,
@@ -137,7 +139,6 @@ func New(e *common.Common, c Conversation, viewer string, names map[string]strin
 		t.names = map[string]string{}
 	}
 	t.win.Last, t.base.Last = nil, nil
-	t.wins[viewer] = t.win
 	t.tl = model.New(model.Config{Keep: keepBuckets, Batch: e.Store.FindBatch, Conv: t.conv}, viewer, t.win, t.win.MaxSeq)
 	t.tlViewer = viewer
 	return t

@@ -140,7 +140,7 @@ func (tr Transcript) transcriptJob() transcriptJob {
 	j := transcriptJob{e: t.e, cid: t.cid, conv: t.conv, viewer: t.viewer, viewerName: t.Viewers().memberName(t.viewer), win: t.win}
 	if t.Compare().With() != "" {
 		j.compareAs, j.otherName = t.Compare().With(), t.Viewers().memberName(t.Compare().With())
-		j.otherWin, j.compareWindowReadable = t.wins[t.Compare().With()]
+		j.otherWin, j.compareWindowReadable = t.tl.WindowOf(t.Compare().With())
 	}
 	return j
 }

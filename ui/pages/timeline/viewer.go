@@ -27,7 +27,7 @@ func (vs Viewers) ViewAs(v string, listReads bool) (cmd tea.Cmd, winReq common.R
 	}
 	t.viewer = v
 	t.winReq = 0
-	if w, ok := t.wins[v]; ok {
+	if w, ok := t.tl.WindowOf(v); ok {
 		return t.Viewers().applyWindow(w), 0, nil
 	}
 	t.winOK = false
@@ -43,7 +43,7 @@ func (vs Viewers) ViewAs(v string, listReads bool) (cmd tea.Cmd, winReq common.R
 // while it is not known).
 func (vs Viewers) outsideWindow(viewer string, seq int64) bool {
 	t := vs.t
-	w, ok := t.wins[viewer]
+	w, ok := t.tl.WindowOf(viewer)
 	return model.Outside(w, ok, seq)
 }
 
@@ -57,9 +57,6 @@ func (vs Viewers) TakeWindow(req common.ReqID, viewer string, win bucket.Window,
 		t.winReq = 0
 	case t.compareReq:
 		t.compareReq = 0
-		if err == nil {
-			t.wins[viewer] = win
-		}
 		// The model waits for it (the compare view's second side), or
 		// looks for the differences again (after a mark read).
 		return t.load.after(t.tl.Land(model.Landed{Read: model.Read{Kind: model.ReadWindow, Viewer: viewer, Second: true}, Window: win, Err: err}))
@@ -70,7 +67,7 @@ func (vs Viewers) TakeWindow(req common.ReqID, viewer string, win bucket.Window,
 		t.status.say("window of "+viewer+": "+err.Error(), true)
 		return nil
 	}
-	t.wins[viewer] = win
+	t.tl.Know().Window(viewer, win)
 	if viewer != t.viewer {
 		return nil
 	}
@@ -111,19 +108,18 @@ func (vs Viewers) rereadWindow(viewer string) tea.Cmd {
 		t.compareReq = t.e.NewReq()
 		return loadWindow(t.e, t.compareReq, viewer, t.base)
 	}
-	delete(t.wins, viewer) // read again when next shown
+	t.tl.Know().Forget(viewer) // read again when next shown
 	return nil
 }
 
 // SetReadSeq puts viewer's read seq where the timeline shows it (the read
 // line) and in the windows compared.
 func (t *Model) SetReadSeq(viewer string, readSeq int64) tea.Cmd {
-	w, known := t.wins[viewer]
+	w, known := t.tl.WindowOf(viewer)
 	if !known {
 		return nil
 	}
 	w.ReadSeq = readSeq
-	t.wins[viewer] = w
 	t.tl.Know().Window(viewer, w)
 	if viewer == t.viewer {
 		t.win.ReadSeq = readSeq
@@ -191,11 +187,12 @@ func (vs Viewers) nameSnapshot() func(id string) string {
 // there in the inspector's words (projection.StartWords, EndWords), so the
 // reason comes with the refusal.
 func (vs Viewers) outside(seq int64) string {
-	t := vs.t
-	say := fmt.Sprintf("seq %d is outside %d..%d", seq, t.Viewers().minSeq(), t.Viewers().maxSeq())
-	why := projection.EndWords(t.win)
-	if seq < t.Viewers().minSeq() {
-		why = projection.StartWords(t.win)
+	w := vs.t.tl.Window() // the model's viewer's: the keys before the jump left it
+	lo := max(1, w.MinSeq)
+	say := fmt.Sprintf("seq %d is outside %d..%d", seq, lo, w.MaxSeq)
+	why := projection.EndWords(w)
+	if seq < lo {
+		why = projection.StartWords(w)
 	}
 	if why == "" {
 		return say

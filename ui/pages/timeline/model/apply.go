@@ -14,11 +14,18 @@ type wait struct {
 	second  bool // window: of the compare view's second side
 	scan    bool // the compare view's scan must go on
 	search  bool // the search must go on
+	date    *dateQuestion
 }
 
 // apply does what is left of s; done is false when it must wait, with what
 // it waits on.
 func (m *Model) apply(s *step) (wait, bool) {
+	if s.Kind == Grow && !s.grown {
+		return applyGrow(m, s)
+	}
+	if s.Kind >= SeqJump && s.Kind != Grow {
+		return applyJump(m, s)
+	}
 	if s.Kind >= SearchFor {
 		return m.srch.apply(m, s)
 	}

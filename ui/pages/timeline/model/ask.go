@@ -23,6 +23,10 @@ func (p planner) askOne(w wait) []Read {
 		m.membersPending = true
 		out = append(out, Read{Kind: ReadMembers, Gen: m.gen})
 	}
+	if w.date != nil && !m.datePending[*w.date] {
+		m.datePending[*w.date] = true
+		out = append(out, Read{Kind: ReadDate, At: w.date.at, From: w.date.from, To: w.date.to, Gen: m.gen})
+	}
 	if w.window != "" && !m.windowPending[w.window] {
 		m.windowPending[w.window] = true
 		out = append(out, Read{Kind: ReadWindow, Viewer: w.window, Second: w.second, Gen: m.gen})

@@ -17,7 +17,12 @@ import (
 // that, and as bursts to the model, whose window and scan reads land in
 // random order at random moments. Equal at the end: the row, the viewer,
 // the second side, "differences only", what the status line says and the
-// difference the footer names ("difference k of N").
+// difference the footer names ("difference k of N"). Searches (/q, n, N)
+// go among them: their hits are read from the whole conversation as the
+// viewer sees it, their steps served at random moments, and the hit the
+// footer names ("hit k of N") is held to the reference's too; and jumps
+// typed at ':', by seq (refused outside the window) or by date (a read
+// finds its seq).
 
 var testConv = projection.Conv{ID: "sg_x", SessionType: bucket.SessionGroup}
 
@@ -104,11 +109,12 @@ func (c conv) diffs(a, b string) []Run {
 // compareRef is the reference with the compare view.
 type compareRef struct {
 	*reference
-	on    bool
-	with  string
-	only  bool
-	note  *Note
-	cache map[[2]string][]Run
+	on     bool
+	with   string
+	only   bool
+	note   *Note
+	cache  map[[2]string][]Run
+	search searchRef
 }
 
 func (r *compareRef) runs() []Run {
@@ -130,6 +136,9 @@ func runIndex(runs []Run, seq int64) int {
 
 func (r *compareRef) press(k Key) {
 	r.note = nil // what the status line says is the last key's
+	if r.pressSearch(k) || r.pressJump(k) {
+		return
+	}
 	switch k.Kind {
 	case ToggleCompare:
 		k.Kind = CompareOn
@@ -148,6 +157,9 @@ func (r *compareRef) press(k Key) {
 		}
 		if r.on && next == r.with && next != r.viewer {
 			r.with = r.viewer
+		}
+		if next != r.viewer {
+			r.search = searchRef{} // its hits are what the last viewer sees
 		}
 		r.reference.press(k)
 		return
@@ -253,7 +265,11 @@ func (r *compareRef) press(k Key) {
 
 func genCompareKey(t *rapid.T, c conv, i int) Key {
 	label := func(s string) string { return fmt.Sprintf("%s%d", s, i) }
-	switch rapid.IntRange(0, 9).Draw(t, label("ckey")) {
+	switch rapid.IntRange(0, 15).Draw(t, label("ckey")) {
+	case 13, 14:
+		return genJumpKey(t, c, i)
+	case 10, 11, 12:
+		return genSearchKey(t, i)
 	case 0:
 		return Key{Kind: CompareOn, View: View{Viewer: rapid.SampledFrom(c.members).Draw(t, label("with"))}}
 	case 1:
@@ -286,9 +302,16 @@ func TestCompareKeysLandWhereSinglePressesLand(t *testing.T) {
 				note = &n
 			}
 		}
+		steps := &searchSteps{c: c, scanned: map[int][2]int64{}}
 		serve := func(rd Read) Landed {
 			if rd.Kind == ReadScan {
 				return c.serveScan(rd)
+			}
+			if rd.Kind == ReadSearch {
+				return steps.serve(t, rd)
+			}
+			if rd.Kind == ReadDate {
+				return Landed{Read: rd, Seq: c.firstSentAt(rd.At, rd.From, rd.To)}
 			}
 			return c.serve(rd)
 		}
@@ -347,9 +370,10 @@ func TestCompareKeysLandWhereSinglePressesLand(t *testing.T) {
 		if got, want := cmp.RunAt(m.Cursor()), runIndex(runs, ref.cursor); len(ref.rows()) > 0 && got != want {
 			t.Fatalf("the footer names difference %d of %d, want %d", got+1, len(cmp.Runs()), want+1)
 		}
-		if (note == nil) != (ref.note == nil) || note != nil && (note.Kind != ref.note.Kind || note.Text != ref.note.Text || note.A != ref.note.A || note.B != ref.note.B) {
+		if (note == nil) != (ref.note == nil) || note != nil && (note.Kind != ref.note.Kind || note.Text != ref.note.Text || note.A != ref.note.A || note.B != ref.note.B || note.Seq != ref.note.Seq) {
 			t.Fatalf("the status says %+v, want %+v", note, ref.note)
 		}
+		checkSearch(t, m, ref)
 		checkScreen(t, m, ref.reference)
 	})
 }
@@ -360,4 +384,25 @@ func spansOf(runs []Run) [][3]any {
 		out = append(out, [3]any{r.From, r.To, r.Reason})
 	}
 	return out
+}
+
+// checkSearch holds the model's search to the reference's: on or off, the
+// query, every hit found, and the hit the footer names ("hit k of N").
+func checkSearch(t *rapid.T, m *Model, ref *compareRef) {
+	h, on := m.Search().Hits()
+	if on != ref.search.on || on && m.Search().Query() != ref.search.query {
+		t.Fatalf("searching %v for %q, want %v for %q", on, m.Search().Query(), ref.search.on, ref.search.query)
+	}
+	if !on {
+		return
+	}
+	if !h.Done || !slices.Equal(h.Seqs, ref.search.hits) {
+		t.Fatalf("the search found %v (done %v), want %v", h.Seqs, h.Done, ref.search.hits)
+	}
+	want := ref.search.all(ref.c.windows[ref.viewer])
+	gotN, gotOK := h.Number(m.Cursor())
+	wantN, wantOK := want.Number(ref.cursor)
+	if gotN != wantN || gotOK != wantOK {
+		t.Fatalf("the footer says hit %d (%v) of %d, want hit %d (%v) of %d", gotN, gotOK, len(h.Seqs), wantN, wantOK, len(want.Seqs))
+	}
 }

@@ -13,5 +13,8 @@ package model
 // The types behind the one queue, each to its job: Model takes the keys
 // and the replies; planner (ask.go, trim.go) decides what to read next and
 // what to let go of; Rows (view.go) answers what the rows read are, for
-// drawing; Compare (compare.go) is the compare view's second side and the
-// differences scanned.
+// drawing; Know takes what the page read elsewhere; Compare (compare.go)
+// is the compare view's second side and the differences scanned;
+// searching (search.go) the search's hits, read a step at a time, which
+// n, N and the landing of / wait on; jumps.go and grow.go the keys typed
+// at ':' and follow's new messages.

@@ -39,10 +39,11 @@ func dist(a, b int64) int64 {
 
 // Older is the nearest hit before seq; wrapped when there is none and it
 // is the newest instead. decided is false while the scan may still find a
-// nearer one (it has not reached the window's start below seq).
+// nearer one: it has not covered every seq from that hit up to seq (the
+// cursor may be outside what is scanned: keys moved it after the search).
 func (h Hits) Older(seq int64) (hit int64, wrapped, decided bool) {
 	i, _ := slices.BinarySearch(h.Seqs, seq)
-	if i > 0 && h.Seqs[i-1] >= max(h.From, h.First) {
+	if i > 0 && (h.Done || h.Seqs[i-1] >= h.From && min(seq-1, h.Last) <= h.To) {
 		return h.Seqs[i-1], false, true
 	}
 	if !h.Done {
@@ -60,7 +61,7 @@ func (h Hits) Newer(seq int64) (hit int64, wrapped, decided bool) {
 	if found {
 		i++
 	}
-	if i < len(h.Seqs) && h.Seqs[i] <= h.To {
+	if i < len(h.Seqs) && (h.Done || h.Seqs[i] <= h.To && max(seq+1, h.First) >= h.From) {
 		return h.Seqs[i], false, true
 	}
 	if !h.Done {

@@ -27,6 +27,9 @@ const (
 	SearchFor                 // search for Query from the cursor, as the viewer sees the rows; the cursor to the nearest hit
 	OlderHit                  // the next hit older (n), wrapping to the newest
 	NewerHit                  // the next hit newer (N), wrapping to the oldest
+	SeqJump                   // the row holding Seq, typed: a seq outside the window is refused, with why
+	DateJump                  // the row of the first message sent at or after At (ms), in the window
+	Grow                      // the conversation now ends at Seq (follow): the windows grow, the cursor on the newest row goes on to the newest
 )
 
 // Key is one press.
@@ -36,6 +39,7 @@ type Key struct {
 	Viewer string // ViewAs
 	View   View   // CompareOn, ToggleCompare
 	Query  string // SearchFor
+	At     int64  // DateJump: a send time, in ms
 }
 
 // step is a key in the queue, with what is left of it: a page key moves
@@ -50,4 +54,5 @@ type step struct {
 	noWrap  bool // NextDiff, PrevDiff: at the end, stay (D, and moves in "differences only")
 	toggled bool // DiffOnly: switched already, the cursor's difference next
 	search  int  // SearchFor: the search it started (0: not yet)
+	grown   bool // Grow: the windows grew, the cursor's move next
 }

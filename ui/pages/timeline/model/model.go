@@ -38,13 +38,16 @@ type Model struct {
 	dropped        []*bucket.Bucket
 	membersPending bool
 	windowPending  map[string]bool
+	dates          map[dateQuestion]dateAnswer // the date jumps answered
+	datePending    map[dateQuestion]bool
 }
 
 // New opens the conversation as viewer with their window, the cursor on
 // the row holding at (the newest message: win.MaxSeq).
 func New(cfg Config, viewer string, win bucket.Window, at int64) *Model {
 	m := &Model{cfg: cfg, k: newKnown(), viewer: viewer, windows: map[string]bucket.Window{viewer: win},
-		page: 1, pending: map[int64]bool{}, windowPending: map[string]bool{}}
+		page: 1, pending: map[int64]bool{}, windowPending: map[string]bool{},
+		dates: map[dateQuestion]dateAnswer{}, datePending: map[dateQuestion]bool{}}
 	m.cfg.Keep, m.cfg.Batch = max(1, m.cfg.Keep), max(1, m.cfg.Batch)
 	m.cursor, m.top = at, at
 	m.queue = []step{{Key: Key{Kind: Jump, Seq: at}}}
@@ -158,6 +161,10 @@ func (m *Model) Land(l Landed) []Read {
 	switch l.Read.Kind {
 	case ReadSearch:
 		m.srch.took(l)
+	case ReadDate:
+		q := dateQuestion{l.Read.At, l.Read.From, l.Read.To}
+		delete(m.datePending, q)
+		m.dates[q] = dateAnswer{l.Seq, l.Err}
 	case ReadScan:
 		if l.Read.Scan != m.cmp.scan {
 			return nil // a scan already replaced or left
@@ -226,6 +233,7 @@ func (m *Model) Reload() []Read {
 	m.gen++
 	m.k = newKnown()
 	m.pending, m.windowPending, m.membersPending = map[int64]bool{}, map[string]bool{}, false
+	m.datePending = map[dateQuestion]bool{}
 	m.err = nil
 	m.cmp.restart(m.Window())
 	if len(m.queue) == 0 {
@@ -241,17 +249,6 @@ func (m *Model) Compare() *Compare { return &m.cmp }
 // what one of the two sees).
 func (m *Model) Rescan() []Read {
 	m.cmp.restart(m.Window())
-	return m.run()
-}
-
-// Forget drops what is known of buckets lo..hi (written to, or grown),
-// so the next need reads them again.
-func (m *Model) Forget(lo, hi int64) []Read {
-	for i := lo; i <= hi; i++ {
-		m.k.forget(i)
-	}
-	m.k.empty = m.k.empty.remove(lo, hi)
-	m.k.absent = m.k.absent.remove(lo, hi)
 	return m.run()
 }
 

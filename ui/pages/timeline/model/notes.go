@@ -12,6 +12,9 @@ const (
 	NoteScanFailed                   // looking for differences failed: Err
 	NoteNoMatch                      // a search found nothing: Text is the query
 	NoteNoSearch                     // a hit key with no search
+	NoteOutside                      // a seq typed outside the viewer's window: Seq
+	NoteNothing                      // a jump with no row to jump to
+	NoteJumpFailed                   // a date jump failed: Err
 )
 
 // Note is what a key had to say: "no message after this one", "no newer
@@ -20,7 +23,8 @@ type Note struct {
 	Kind NoteKind
 	Text string
 	A, B string // NoteAlike: the two viewers
-	Err  error  // NoteScanFailed
+	Err  error  // NoteScanFailed, NoteJumpFailed
+	Seq  int64  // NoteOutside
 }
 
 // textNote is a note of words.

@@ -25,6 +25,7 @@ type conv struct {
 	buckets map[int64]*bucket.Bucket // stored ones only
 	windows map[string]bucket.Window
 	members []string
+	found   map[[2]string][]int64 // hits by viewer and query, read once (search_property_test.go)
 }
 
 func genConv(t *rapid.T) conv { return genConvFar(t, []int64{0, 0, 30, 1_000_000}) }
@@ -32,7 +33,7 @@ func genConv(t *rapid.T) conv { return genConvFar(t, []int64{0, 0, 30, 1_000_000
 // genConvFar is genConv with the bucket stored far past the rest drawn
 // from fars (0: none).
 func genConvFar(t *rapid.T, fars []int64) conv {
-	c := conv{buckets: map[int64]*bucket.Bucket{}, windows: map[string]bucket.Window{}}
+	c := conv{buckets: map[int64]*bucket.Bucket{}, windows: map[string]bucket.Window{}, found: map[[2]string][]int64{}}
 	n := rapid.IntRange(1, 7).Draw(t, "buckets")
 	far := rapid.SampledFrom(fars).Draw(t, "far") // a bucket stored far past the rest
 	var indexes []int64

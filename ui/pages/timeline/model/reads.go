@@ -26,6 +26,9 @@ const (
 	// far as one step goes (Landed.Hits). The model asks for the next step
 	// when one lands, until the hits cover the window.
 	ReadSearch
+	// ReadDate finds the first seq From..To sent at or after At (ms):
+	// Landed.Seq, 0 when none.
+	ReadDate
 )
 
 // Read is a read the model wants. Gen is the model's generation when it
@@ -41,6 +44,9 @@ type Read struct {
 	Query   string // ReadSearch
 	Seq     int64  // ReadSearch: where the search started
 	Search  int    // ReadSearch: the search's number
+	At      int64  // ReadDate
+	From    int64  // ReadDate
+	To      int64  // ReadDate
 }
 
 // Landed is a read's answer.
@@ -51,6 +57,7 @@ type Landed struct {
 	Members []string         // ReadMembers: the user IDs, in the picker's order
 	Window  bucket.Window    // ReadWindow
 	Lookup  bucket.Lookup    // ReadScan: the slots quoted, for the rows of "differences only"
+	Seq     int64            // ReadDate: the seq found, 0 when none
 	Hits    Hits             // ReadSearch: the hits of this step (Seqs), the seqs scanned so far (From..To), Done
 	Err     error
 }

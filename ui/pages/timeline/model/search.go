@@ -84,6 +84,7 @@ func (sr *searching) apply(m *Model, s *step) (wait, bool) {
 	}
 	if s.Kind == SearchFor && s.search == 0 {
 		if m.rules().none() {
+			sr.drop() // a new search replaces the last, even one with nothing to search
 			m.note = &Note{Kind: NoteNoMatch, Text: s.Query}
 			return wait{}, true
 		}

@@ -143,6 +143,21 @@ func (m *Model) Refresh(indexes []int64) (Read, bool) {
 	return Read{Kind: ReadBuckets, Indexes: idx, Gen: m.gen}, true
 }
 
+// WindowOf is viewer's window, when the model knows it (read, or given).
+func (m *Model) WindowOf(viewer string) (bucket.Window, bool) {
+	w, ok := m.windows[viewer]
+	return w, ok
+}
+
+// Forget lets viewer's window go, to be read again when next needed; the
+// windows of the viewer and of the compare view's second side stay.
+func (k Know) Forget(viewer string) {
+	m := k.m
+	if viewer != m.viewer && (!m.cmp.on || m.cmp.view.Viewer != viewer) {
+		delete(m.windows, viewer)
+	}
+}
+
 // Window takes a viewer's window read elsewhere (their list brought
 // it), so switching to them reads nothing.
 func (k Know) Window(viewer string, w bucket.Window) { k.m.windows[viewer] = w }
