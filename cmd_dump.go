@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/alecthomas/kong"
 
@@ -18,6 +19,7 @@ type dumpCmd struct {
 	To           int64  `name:"to" placeholder:"SEQ" help:"Last seq (default: the newest message)."`
 	Format       string `name:"format" enum:"text,json,markdown,html" default:"text" help:"Output format: text, json (one object per seq, as OpenIM's pull returns it), or a transcript for a ticket: markdown or html (one file, nothing external)."`
 	Explain      bool   `name:"explain" help:"Say which rule made each row what the user sees, and who has read it."`
+	At           string `name:"at" placeholder:"TIME" help:"Show what the user's pull gave at that moment, from the evidence the store keeps; rows it cannot date are marked unknown. ${at_forms}."`
 	readStats
 }
 
@@ -40,6 +42,10 @@ func (c *dumpCmd) Validate(kctx *kong.Context) error {
 		flagSet(kctx, "from") && c.From == 0 || flagSet(kctx, "to") && c.To == 0 {
 		return fmt.Errorf("want 1 <= --from <= --to")
 	}
+	if c.At != "" {
+		_, err := parseAt(c.At, time.UTC) // the form only: the zone is the session's
+		return err
+	}
 	return nil
 }
 
@@ -58,6 +64,9 @@ func (c *dumpCmd) dump(ctx context.Context, s *session, st *store.Store) error {
 		return err
 	}
 	w := ws[c.Conversation]
+	if c.At != "" {
+		return c.dumpAt(ctx, s, st, w)
+	}
 	if w.PulledNothing() {
 		fmt.Fprintln(s.stderr, "chatlens: "+oneLine(store.UnpulledNote(c.As, *w)))
 		// A transcript still says so for the ticket: its header, no row.

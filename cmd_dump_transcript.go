@@ -71,7 +71,7 @@ func (p *dumpPrinter) row(r projection.TranscriptRow) error {
 
 func (p *dumpPrinter) foot() error {
 	if p.transcript == nil {
-		return nil
+		return p.unknownLine()
 	}
 	_, err := fmt.Fprint(p.s.stdout, p.transcript.End())
 	return err

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"encoding/base64"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"testing"
+
+	"github.com/chatlens/chatlens/store/recordingtest"
+)
+
+// The timed recording of the real OpenIM Server (store/recordingtest
+// OpenIMTimed): every user's pull and has-read taken between the phases of a
+// scenario. Reading only the final store, `dump --at` must give what each
+// pull gave at its moment, and `conversations --at` what each has-read
+// said, for every user, conversation and moment. The scenario's changes
+// all left evidence (the revokes' records, 2102s sent with IsSyncSelf,
+// 2200s of mark_msgs_as_read, conversation.create_time), so no row may be
+// marked unknown.
+
+// timedRecording is snapshots.json.
+type timedRecording struct {
+	Users     []string `json:"users"`
+	Snapshots []struct {
+		Label string `json:"label"`
+		AtMs  int64  `json:"at_ms"`
+		// user -> conversation -> the objects pull_msg_by_seq gave.
+		Pulls map[string]map[string][]map[string]any `json:"pulls"`
+		// user -> conversation -> get_conversations_has_read_and_max_seq's.
+		HasRead map[string]map[string]struct {
+			MaxSeq     int64 `json:"maxSeq"`
+			HasReadSeq int64 `json:"hasReadSeq"`
+		} `json:"has_read"`
+	} `json:"snapshots"`
+}
+
+func loadTimed(t *testing.T) (timedRecording, recordedStore) {
+	t.Helper()
+	dir := recordingtest.Dir(t, recordingtest.OpenIMTimed)
+	var rec timedRecording
+	readJSONFile(t, filepath.Join(dir, "snapshots.json"), &rec)
+	if len(rec.Snapshots) == 0 || len(rec.Users) == 0 {
+		t.Fatal("snapshots.json holds no snapshot")
+	}
+	data := filepath.Join(t.TempDir(), "timed.db")
+	return rec, importRecording(t, dir, []string{"--data", data})
+}
+
+func TestDumpAtEqualsEachRecordedPull(t *testing.T) {
+	t.Parallel()
+	rec, r := loadTimed(t)
+	// Every conversation anyone was pulled at any moment: a user not
+	// pulled one at a moment must get no row of it then.
+	var cids []string
+	for _, snap := range rec.Snapshots {
+		for _, convs := range snap.Pulls {
+			for cid := range convs {
+				if !slices.Contains(cids, cid) {
+					cids = append(cids, cid)
+				}
+			}
+		}
+	}
+	sort.Strings(cids)
+	checked, rows := 0, 0
+	for _, snap := range rec.Snapshots {
+		at := fmt.Sprint(snap.AtMs)
+		for _, user := range rec.Users {
+			for _, cid := range cids {
+				want := snap.Pulls[user][cid]
+				for _, m := range want {
+					if c, ok := m["content"].(string); ok {
+						raw, err := base64.StdEncoding.DecodeString(c)
+						if err != nil {
+							t.Fatalf("%s %s seq %v: content is not base64: %v", user, cid, m["seq"], err)
+						}
+						m["content"] = string(raw)
+					}
+				}
+				where := fmt.Sprintf("%s %s at %q (%s)", user, cid, snap.Label, at)
+				res := r.chatlens(t, "dump", "--conversation", cid, "--as", user, "--at", at, "--format", "json")
+				if res.code != 0 {
+					t.Errorf("%s: dump --at exit %d: %s", where, res.code, res.stderr)
+					continue
+				}
+				got := jsonLines(t, where, res.stdout)
+				for _, o := range got {
+					if u, ok := o["unknown"].([]any); !ok || len(u) > 0 {
+						t.Errorf("%s seq %v: unknown %v; every change of this run left its evidence", where, o["seq"], o["unknown"])
+					}
+					delete(o, "unknown")
+				}
+				samePull(t, where, got, want)
+				checked++
+				rows += len(want)
+			}
+		}
+	}
+	t.Logf("dump --at: %d users × %d conversations × %d moments = %d pulls, %d rows, held to the recording",
+		len(rec.Users), len(cids), len(rec.Snapshots), checked, rows)
+}

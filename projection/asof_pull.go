@@ -1,0 +1,93 @@
+package projection
+
+import (
+	"encoding/json"
+
+	"github.com/chatlens/chatlens/store/bucket"
+)
+
+// AsOfRow is one row of a pull at a moment: the message as pulled then,
+// and what of it no evidence dates (its state now is shown there).
+type AsOfRow struct {
+	Message
+	Unknown []string
+}
+
+// MarshalJSON is the message's own JSON with one more field, "unknown",
+// always a list (empty when every part of the row is dated).
+func (r AsOfRow) MarshalJSON() ([]byte, error) {
+	b, err := r.Message.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	list := r.Unknown
+	if list == nil {
+		list = []string{}
+	}
+	u, err := json.Marshal(list)
+	if err != nil {
+		return nil, err
+	}
+	out := append(b[:len(b)-1:len(b)-1], `,"unknown":`...)
+	return append(append(out, u...), '}'), nil
+}
+
+// PullAt turns the slots of the viewer's window now, handed in seq order
+// from the seq before the window's start, into the rows the pull at At
+// gave: the pull then ended at the last message sent by At, so a hole is
+// held back until a later message shows it was inside. The window as it
+// was then: Had says whether there was one, Start where it began.
+type PullAt struct {
+	AsOf
+	Window bucket.Window // the window now
+
+	before   int64    // send time of the seq before the window's start
+	started  bool     // the start's unknowns are worked out
+	startWhy []string // what of the window no evidence dates, for its first row
+	pending  []AsOfRow
+	late     int // messages sent after At since the last row
+}
+
+// Add takes the next slot, projected by view, and returns the rows now
+// known to be pulled, in seq order; done: no later slot can be (a whole
+// bucket of messages sent after At, seqs being given in send order).
+func (p *PullAt) Add(st bucket.StoredSlot, view func(bucket.StoredSlot) Message) (rows []AsOfRow, done bool) {
+	if st.Seq < p.Window.MinSeq {
+		if !st.IsHole() {
+			p.before = st.Slot.Msg.SendTime
+		}
+		return nil, false
+	}
+	if !p.started {
+		p.started = true
+		_, p.startWhy = p.Start(p.Window, p.before)
+		if _, why := p.Had(); why != nil {
+			p.startWhy = append(p.startWhy, why...)
+		}
+	}
+	then, sent, unknown := p.Slot(st)
+	p.pending = append(p.pending, AsOfRow{Message: view(then), Unknown: unknown})
+	if !sent {
+		if !st.IsHole() {
+			p.late++
+		}
+		return nil, p.late >= bucket.BucketSize
+	}
+	rows, p.pending, p.late = p.pending, nil, 0
+	if p.startWhy != nil {
+		rows[0].Unknown = append(p.startWhy, rows[0].Unknown...)
+		p.startWhy = nil
+	}
+	return rows, false
+}
+
+// Unknowns counts the rows marked unknown.
+func Unknowns(rows []AsOfRow) int {
+	n := 0
+	for _, r := range rows {
+		if len(r.Unknown) > 0 {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,141 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/chatlens/chatlens/store/bucket"
+)
+
+// What the store keeps of when a viewer's view of a conversation changed,
+// for `--at` (projection.AsOf reads it back to a moment). A slot holds its
+// state now; the times are elsewhere: the conversation document's
+// create_time, the notifications the server sent for a delete (2102, only
+// with IsSyncSelf: delete.go) and a read mark (2200: as_read.go
+// sendMarkAsReadNotification), and this operator's audit log. A revoke's
+// time is in its slot's record, a message's in its send_time.
+
+// History gathers viewer's dated evidence of cid. Cost: the viewer's
+// conversation documents, the windows of the notification conversations
+// the evidence is told in, and those conversations read whole (every
+// notification there may be about cid); for an n_* conversation itself,
+// only the conversation documents.
+func (s *Store) History(ctx context.Context, viewer, cid string) (bucket.History, error) {
+	h := bucket.History{Viewer: viewer, Cid: cid, Created: -1}
+	s.trip()
+	convs, err := s.backend.Conversations(ctx, viewer)
+	if err != nil {
+		return h, err
+	}
+	owned := map[string]bucket.Conversation{}
+	for _, c := range convs {
+		owned[c.ConversationID] = c
+		mine := c.ConversationID == cid || bucket.IsNotificationConversation(cid) && NotificationConversationID(c.ConversationID) == cid
+		if !mine {
+			continue
+		}
+		// Of several chats told in one n_* conversation, the first got.
+		if !h.Owned || c.CreateTime < h.Created {
+			h.Created = c.CreateTime
+		}
+		h.Owned = true
+	}
+	if h.Owned && h.Created == 0 {
+		h.Created = -1 // a document without create_time: when is not stored
+	}
+	if cid == SelfNotificationID(viewer) {
+		h.Owned, h.Created = true, 0
+	}
+	if bucket.IsNotificationConversation(cid) {
+		return h, nil
+	}
+	// A read mark of cid is told in its notification conversation, or in
+	// the reader's own for a group's mark_conversation_as_read (as_read.go:
+	// SingleChatType, from the user to themselves); a delete for me in the
+	// deleter's own.
+	ncids := []string{SelfNotificationID(viewer)}
+	if n := NotificationConversationID(cid); n != "" && n != ncids[0] {
+		ncids = append(ncids, n)
+	}
+	ws, err := s.windows(ctx, viewer, ncids, owned, nil, true)
+	if err != nil {
+		return h, err
+	}
+	for _, ncid := range ncids {
+		end := ws[ncid].EndSeq
+		if end == 0 {
+			continue
+		}
+		slots, err := s.Range(ctx, ncid, 1, end, end)
+		if err != nil {
+			return h, err
+		}
+		for seq := int64(1); seq <= end; seq++ {
+			if e, ok := noticeEvidence(ncid, cid, slots[seq]); ok {
+				h.Evidence = append(h.Evidence, e)
+			}
+		}
+	}
+	trail, err := s.AuditTrail()
+	if err != nil {
+		return h, err
+	}
+	for _, e := range trail {
+		if ev, ok := auditEvidence(cid, e); ok {
+			h.Evidence = append(h.Evidence, ev)
+		}
+	}
+	return h, nil
+}
+
+// noticeEvidence reads the slot of ncid as a delete or read notification
+// about cid.
+func noticeEvidence(ncid, cid string, st bucket.StoredSlot) (bucket.Evidence, bool) {
+	n, ok := parseNotice(st)
+	if !ok || n.tips.ConversationID != cid {
+		return bucket.Evidence{}, false
+	}
+	e := bucket.Evidence{At: n.sendTime, Seqs: n.tips.Seqs, Source: fmt.Sprintf("%d in %s seq %d", n.typ, ncid, n.seq)}
+	switch n.typ {
+	case bucket.ContentDeleteNotice:
+		e.Kind, e.User = bucket.EvidenceDelete, n.tips.UserID
+	case bucket.ContentReadReceipt:
+		e.Kind, e.User, e.ReadSeq = bucket.EvidenceRead, n.tips.MarkAsReadUserID, n.tips.HasReadSeq
+		for _, seq := range n.tips.Seqs {
+			e.ReadSeq = max(e.ReadSeq, seq)
+		}
+	default:
+		return bucket.Evidence{}, false
+	}
+	return e, true
+}
+
+// auditEvidence reads an outcome line of this operator's audit log as a
+// delete or read mark of cid, with the seqs it surely changed.
+func auditEvidence(cid string, a AuditEntry) (bucket.Evidence, bool) {
+	if a.Conversation != cid || a.As == "" {
+		return bucket.Evidence{}, false
+	}
+	seqs := []int64(a.Seqs)
+	switch a.Result {
+	case ResultOK, ResultOKCacheStale:
+	case ResultPartial:
+		seqs = a.Applied
+	default:
+		return bucket.Evidence{}, false
+	}
+	e := bucket.Evidence{At: a.Time.UnixMilli(), Source: "audit log", User: a.As, Seqs: seqs}
+	switch a.Action {
+	case ActionDelete:
+		e.Kind = bucket.EvidenceDelete
+	case ActionRead:
+		e.Kind = bucket.EvidenceRead
+		if len(seqs) > 0 {
+			e.ReadSeq = slices.Max(seqs)
+		}
+	default:
+		return bucket.Evidence{}, false
+	}
+	return e, true
+}
