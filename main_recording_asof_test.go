@@ -101,3 +101,45 @@ func TestDumpAtEqualsEachRecordedPull(t *testing.T) {
 	t.Logf("dump --at: %d users × %d conversations × %d moments = %d pulls, %d rows, held to the recording",
 		len(rec.Users), len(cids), len(rec.Snapshots), checked, rows)
 }
+
+func TestConversationsAtEqualsEachRecordedHasRead(t *testing.T) {
+	t.Parallel()
+	rec, r := loadTimed(t)
+	checked := 0
+	for _, snap := range rec.Snapshots {
+		at := fmt.Sprint(snap.AtMs)
+		for _, user := range rec.Users {
+			where := fmt.Sprintf("%s at %q (%s)", user, snap.Label, at)
+			res := r.chatlens(t, "conversations", "--as", user, "--at", at, "--format", "json")
+			if res.code != 0 {
+				t.Errorf("%s: conversations --at exit %d: %s", where, res.code, res.stderr)
+				continue
+			}
+			got := map[string]map[string]any{}
+			for _, o := range jsonLines(t, where, res.stdout) {
+				got[o["conversationID"].(string)] = o
+			}
+			// The server's answer lists the user's conversation documents;
+			// the chats of them are what the list shows.
+			want := 0
+			for cid, hr := range snap.HasRead[user] {
+				if cid[:2] == "n_" {
+					continue
+				}
+				want++
+				checked++
+				o, ok := got[cid]
+				unread := max(0, hr.MaxSeq-hr.HasReadSeq)
+				if !ok || num(o["maxSeq"]) != hr.MaxSeq || num(o["hasReadSeq"]) != hr.HasReadSeq || num(o["unread"]) != unread {
+					t.Errorf("%s %s: conversations --at gives %v; the server: maxSeq %d, hasReadSeq %d, so unread %d", where, cid, o, hr.MaxSeq, hr.HasReadSeq, unread)
+				} else if u, _ := o["unknown"].([]any); u == nil || len(u) > 0 {
+					t.Errorf("%s %s: unknown %v; every read of this run left its evidence", where, cid, o["unknown"])
+				}
+			}
+			if len(got) != want {
+				t.Errorf("%s: conversations --at lists %d (%v), the server %d", where, len(got), got, want)
+			}
+		}
+	}
+	t.Logf("conversations --at: %d users × %d moments, %d conversations held to the recording", len(rec.Users), len(rec.Snapshots), checked)
+}
