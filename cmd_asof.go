@@ -31,3 +31,11 @@ func parseAt(s string, loc *time.Location) (time.Time, error) {
 	}
 	return time.Time{}, fmt.Errorf("--at %q is not a moment: want %s", s, atForms)
 }
+
+// auditPath is the audit log's file: --audit-log, else the default.
+func (s *session) auditPath() string {
+	if s.conn.AuditLog != "" {
+		return s.conn.AuditLog
+	}
+	return defaultAuditPath()
+}

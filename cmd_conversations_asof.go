@@ -47,7 +47,7 @@ func (c *conversationsCmd) listAt(ctx context.Context, s *session, st *store.Sto
 	var rows []listedAt
 	for _, conv := range list {
 		s.warnSeqUsers(&conv.Window)
-		h, err := st.History(ctx, c.As, conv.ConversationID)
+		h, err := st.History(ctx, c.As, conv.ConversationID, s.auditPath())
 		if err != nil {
 			return err
 		}

@@ -34,7 +34,7 @@ func (c *dumpCmd) dumpAt(ctx context.Context, s *session, st *store.Store, w *bu
 		return err
 	}
 	s.warnSeqUsers(w)
-	h, err := st.History(ctx, c.As, c.Conversation)
+	h, err := st.History(ctx, c.As, c.Conversation, s.auditPath())
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/chatlens/chatlens/store/recordingtest"
 )
@@ -142,4 +144,45 @@ func TestConversationsAtEqualsEachRecordedHasRead(t *testing.T) {
 		}
 	}
 	t.Logf("conversations --at: %d users × %d moments, %d conversations held to the recording", len(rec.Users), len(rec.Snapshots), checked)
+}
+
+// A delete for me chatlens made is dated by its audit line: before it the
+// row is as sent, and known so. Read with another audit log (as another
+// operator's tool would leave it: a storage-level write sends no 2102),
+// the same row keeps its state now and is marked unknown, in json and in
+// text, whose last line counts it.
+func TestDumpAtDatesAWriteByTheAuditLogAndOnlyByIt(t *testing.T) {
+	t.Parallel()
+	rec, r := loadTimed(t)
+	last := fmt.Sprint(rec.Snapshots[len(rec.Snapshots)-1].AtMs)
+	if res := r.chatlens(t, "delete", "--conversation", "sg_tg37595", "--seq", "5", "--by", "t37595a2"); res.code != 0 {
+		t.Fatalf("delete: exit %d: %s", res.code, res.stderr)
+	}
+	seq5 := func(r recordedStore, at string) map[string]any {
+		t.Helper()
+		res := r.chatlens(t, "dump", "--conversation", "sg_tg37595", "--as", "t37595a2", "--at", at, "--from", "5", "--to", "5", "--format", "json")
+		objs := jsonLines(t, "dump --at", res.stdout)
+		if res.code != 0 || len(objs) != 1 {
+			t.Fatalf("dump --at %s: exit %d, %d rows: %s", at, res.code, len(objs), res.stderr)
+		}
+		return objs[0]
+	}
+	if o := seq5(r, last); num(o["status"]) != 0 || o["content"] == nil || len(o["unknown"].([]any)) != 0 {
+		t.Errorf("before the delete its audit line dates: %v; want seq 5 as sent, nothing unknown", o)
+	}
+	if o := seq5(r, fmt.Sprint(time.Now().Add(time.Minute).UnixMilli())); num(o["status"]) != 4 || len(o["unknown"].([]any)) != 0 {
+		t.Errorf("after it: %v; want seq 5 deleted for t37595a2, nothing unknown", o)
+	}
+	other := r
+	other.audit = filepath.Join(t.TempDir(), "other.log")
+	o := seq5(other, last)
+	if u, _ := o["unknown"].([]any); num(o["status"]) != 4 || len(u) != 1 || !strings.Contains(fmt.Sprint(u[0]), "deleted for t37595a2, time unknown: no 2102") {
+		t.Errorf("with no evidence of the delete: %v; want seq 5 as stored now (deleted) and why its time is unknown", o)
+	}
+	res := other.chatlens(t, "dump", "--conversation", "sg_tg37595", "--as", "t37595a2", "--at", last, "--to", "10")
+	lines := strings.Split(strings.TrimSpace(res.stdout), "\n")
+	if res.code != 0 || len(lines) != 11 || !strings.Contains(lines[4], "unknown: deleted for t37595a2") ||
+		!strings.Contains(lines[10], ": 1 row marked unknown") {
+		t.Errorf("text dump --at: exit %d\n%s\nwant seqs 1-10, seq 5 marked, then a line counting 1 row marked unknown", res.code, res.stdout)
+	}
 }

@@ -2,7 +2,10 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"slices"
 
 	"github.com/chatlens/chatlens/store/bucket"
@@ -16,12 +19,13 @@ import (
 // sendMarkAsReadNotification), and this operator's audit log. A revoke's
 // time is in its slot's record, a message's in its send_time.
 
-// History gathers viewer's dated evidence of cid. Cost: the viewer's
-// conversation documents, the windows of the notification conversations
-// the evidence is told in, and those conversations read whole (every
-// notification there may be about cid); for an n_* conversation itself,
-// only the conversation documents.
-func (s *Store) History(ctx context.Context, viewer, cid string) (bucket.History, error) {
+// History gathers viewer's dated evidence of cid, the audit log's from the
+// file at auditPath (read only: a reader creates no log; none there, no
+// lines). Cost: the viewer's conversation documents, the windows of the
+// notification conversations the evidence is told in, and those
+// conversations read whole (every notification there may be about cid);
+// for an n_* conversation itself, only the conversation documents.
+func (s *Store) History(ctx context.Context, viewer, cid, auditPath string) (bucket.History, error) {
 	h := bucket.History{Viewer: viewer, Cid: cid, Created: -1}
 	s.trip()
 	convs, err := s.backend.Conversations(ctx, viewer)
@@ -77,7 +81,7 @@ func (s *Store) History(ctx context.Context, viewer, cid string) (bucket.History
 			}
 		}
 	}
-	trail, err := s.AuditTrail()
+	trail, err := s.auditTrailIn(auditPath)
 	if err != nil {
 		return h, err
 	}
@@ -87,6 +91,23 @@ func (s *Store) History(ctx context.Context, viewer, cid string) (bucket.History
 		}
 	}
 	return h, nil
+}
+
+// auditTrailIn is AuditTrail of the log at path, which this store may
+// not write to.
+func (s *Store) auditTrailIn(path string) ([]AuditEntry, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readAuditTrail(f, s.operator)
 }
 
 // noticeEvidence reads the slot of ncid as a delete or read notification
