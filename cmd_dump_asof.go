@@ -55,11 +55,8 @@ func (c *dumpCmd) dumpAt(ctx context.Context, s *session, st *store.Store, w *bu
 			return err
 		}
 	}
-	if c.explains() {
-		if out.readers, err = c.readers(ctx, s, st); err != nil {
-			return err
-		}
-	}
+	// No "read by": who had read a row then needs every member's read
+	// seq then, which this reads back for the viewer only.
 	if err := out.head(ctx, st, lo, hi); err != nil {
 		return err
 	}
@@ -170,6 +167,9 @@ func (p *dumpPrinter) printAsOf(m projection.Message, why []string) error {
 		return printJSON(p.s.stdout, projection.AsOfRow{Message: m, Unknown: unknown})
 	case len(unknown) > 0:
 		why = append(why, unknownWords(unknown))
+	}
+	if p.transcript != nil {
+		return p.row(projection.TranscriptRow{Message: m, Why: why, Unknown: len(unknown) > 0})
 	}
 	return p.printMessage(m, why)
 }

@@ -186,3 +186,23 @@ func TestDumpAtDatesAWriteByTheAuditLogAndOnlyByIt(t *testing.T) {
 		t.Errorf("text dump --at: exit %d\n%s\nwant seqs 1-10, seq 5 marked, then a line counting 1 row marked unknown", res.code, res.stdout)
 	}
 }
+
+// A transcript of a pull then says so in its header, with the count of
+// rows marked unknown, and each such row says why in its rule.
+func TestDumpAtTranscriptsSayTheMomentAndTheUnknownRows(t *testing.T) {
+	t.Parallel()
+	rec, r := loadTimed(t)
+	if res := r.chatlens(t, "delete", "--conversation", "sg_tg37595", "--seq", "5,7", "--by", "t37595a2"); res.code != 0 {
+		t.Fatalf("delete: exit %d: %s", res.code, res.stderr)
+	}
+	r.audit = filepath.Join(t.TempDir(), "other.log") // no evidence of that delete
+	at := rec.Snapshots[1].AtMs
+	for _, format := range []string{"markdown", "html"} {
+		res := r.chatlens(t, "dump", "--conversation", "sg_tg37595", "--as", "t37595a2", "--at", fmt.Sprint(at), "--to", "8", "--format", format)
+		head, _, _ := strings.Cut(res.stdout, "Seqs")
+		if res.code != 0 || !strings.Contains(head, "As of "+time.UnixMilli(at).UTC().Format(time.RFC3339Nano)) ||
+			!strings.Contains(head, "2 rows are marked unknown") || strings.Count(res.stdout, "time unknown: no 2102") != 2 {
+			t.Errorf("%s: exit %d\n%s\nwant a header naming the moment and 2 rows marked unknown, each saying why", format, res.code, res.stdout)
+		}
+	}
+}

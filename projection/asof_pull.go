@@ -2,6 +2,8 @@ package projection
 
 import (
 	"encoding/json"
+	"fmt"
+	"time"
 
 	"github.com/chatlens/chatlens/store/bucket"
 )
@@ -90,4 +92,19 @@ func Unknowns(rows []AsOfRow) int {
 		}
 	}
 	return n
+}
+
+// asOfLines open a transcript of a pull at a moment: which moment, and
+// how many rows show a state no evidence dates.
+func (h TranscriptHead) asOfLines(unknown int) []string {
+	rows := "rows are"
+	if unknown == 1 {
+		rows = "row is"
+	}
+	return []string{
+		SingleLine(fmt.Sprintf("As of %s: what %s's pull gave then, read back from the evidence the store keeps",
+			h.AsOf.In(h.zone()).Format(time.RFC3339Nano), h.Viewer)),
+		fmt.Sprintf("%s %s marked unknown: shown as stored now, no evidence dates a change to them (each row's rule says why)",
+			thousands(int64(unknown)), rows),
+	}
 }
