@@ -36,7 +36,11 @@ Examples:
 
     chatlens conversations --as alice
     chatlens conversations --as alice --format json
-    chatlens conversations --as u3 --notifications`
+    chatlens conversations --as u3 --notifications
+    chatlens conversations --as alice --at 2024-06-15T14:30:00.000+02:00
+
+--at lists the chats the user had at that moment, with max seq, read seq and unread then; a read
+seq known only as a bound says so (read ≥ 40) and the row is marked unknown.`
 }
 
 func (c *conversationsCmd) Run(ctx context.Context, s *session) error {

@@ -32,7 +32,12 @@ Examples:
     chatlens dump --conversation si_alice_bob --as alice
     chatlens dump --conversation sg_phoenix --as wangfang --from 100 --to 200 --format json
     chatlens dump --conversation si_alice_bob --as bob --to 30 --explain
-    chatlens dump --conversation si_alice_bob --as alice --from 10 --to 40 --format markdown > ticket.md`
+    chatlens dump --conversation si_alice_bob --as alice --from 10 --to 40 --format markdown > ticket.md
+    chatlens dump --conversation si_alice_bob --as bob --at '2024-06-15 14:30'
+
+--at shows the rows as the user's pull gave them at that moment: each message as it was then
+(revoked, deleted for them, read only if the store keeps evidence it was by then). A row whose
+state then no evidence dates is shown as stored now and marked unknown, saying why.`
 }
 
 // Validate refuses a --from or --to below 1 whether given as 0 or -5
