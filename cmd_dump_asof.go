@@ -123,7 +123,7 @@ func notHeldWhy(h bucket.History, w *bucket.Window) string {
 		return "it holds no message"
 	}
 	if h.Created > 0 {
-		return "they got it at " + time.UnixMilli(h.Created).UTC().Format(time.RFC3339Nano) + " (conversation.create_time)"
+		return "they got it at " + time.UnixMilli(h.Created).UTC().Format(time.RFC3339Nano) + " (" + h.CreatedFrom + ")"
 	}
 	return "they own no conversation document of it"
 }

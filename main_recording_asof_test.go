@@ -3,7 +3,9 @@ package main
 import (
 	"encoding/base64"
 	"fmt"
+	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -204,5 +206,55 @@ func TestDumpAtTranscriptsSayTheMomentAndTheUnknownRows(t *testing.T) {
 			!strings.Contains(head, "2 rows are marked unknown") || strings.Count(res.stdout, "time unknown: no 2102") != 2 {
 			t.Errorf("%s: exit %d\n%s\nwant a header naming the moment and 2 rows marked unknown, each saying why", format, res.code, res.stdout)
 		}
+	}
+}
+
+// A conversation document without create_time (a synthetic store, the
+// demo's) is dated by the member's group_member.join_time; with neither,
+// the rows say when the viewer got it is unknown.
+func TestDumpAtDatesAJoinByJoinTimeWhenCreateTimeIsMissing(t *testing.T) {
+	t.Parallel()
+	dir := recordingtest.Dir(t, recordingtest.OpenIMTimed)
+	var rec timedRecording
+	readJSONFile(t, filepath.Join(dir, "snapshots.json"), &rec)
+	strip := func(file string, match string, field *regexp.Regexp) {
+		t.Helper()
+		path := filepath.Join(dir, file)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(b), "\n")
+		n := 0
+		for i, l := range lines {
+			if strings.Contains(l, match) {
+				lines[i], n = field.ReplaceAllString(l, ""), n+1
+			}
+		}
+		if n == 0 {
+			t.Fatalf("%s: no line holds %s", file, match)
+		}
+		if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	strip("conversation.json", `"owner_user_id":"t37595a5"`, regexp.MustCompile(`,"create_time":\{"\$date":\{"\$numberLong":"\d+"\}\}`))
+	r := importRecording(t, dir, []string{"--data", filepath.Join(t.TempDir(), "timed.db")})
+	dump := func(r recordedStore, snap int) result {
+		return r.chatlens(t, "dump", "--conversation", "sg_tg37595", "--as", "t37595a5", "--at", fmt.Sprint(rec.Snapshots[snap].AtMs), "--format", "json")
+	}
+	if res := dump(r, 1); res.code != 0 || res.stdout != "" || !strings.Contains(res.stderr, "(group_member.join_time)") {
+		t.Errorf("before the invite: exit %d, stdout %q, stderr %q; want nothing pulled, dated by join_time", res.code, res.stdout, res.stderr)
+	}
+	res := dump(r, 2)
+	rows := jsonLines(t, "after the invite", res.stdout)
+	if len(rows) != 35 || len(rows[0]["unknown"].([]any)) != 0 {
+		t.Errorf("after the invite: %d rows, the first unknown %v; want seqs 1-35 as pulled, dated", len(rows), rows[0]["unknown"])
+	}
+	strip("group_member.json", `"user_id":"t37595a5"`, regexp.MustCompile(`,"join_time":\{"\$date":\{"\$numberLong":"\d+"\}\}`))
+	r = importRecording(t, dir, []string{"--data", filepath.Join(t.TempDir(), "timed2.db")})
+	rows = jsonLines(t, "with neither", dump(r, 1).stdout)
+	if u, _ := rows[0]["unknown"].([]any); len(rows) != 25 || len(u) != 1 || !strings.Contains(fmt.Sprint(u[0]), "not stored (no create_time)") {
+		t.Errorf("with neither time: %d rows, the first unknown %v; want seqs 1-25 as stored, the first saying when a5 got it is not stored", len(rows), rows[0]["unknown"])
 	}
 }

@@ -37,6 +37,8 @@ type History struct {
 	// conversation.create_time; for an n_* conversation, its chat's; 0 for
 	// their own n_<user>_<user>, theirs always). -1: not stored.
 	Created int64
+	// CreatedFrom names the field Created comes from.
+	CreatedFrom string
 	// Evidence is every dated delete and read mark of Cid found, in no
 	// particular order.
 	Evidence []Evidence
