@@ -83,17 +83,6 @@ func (p *PullAt) Add(st bucket.StoredSlot, view func(bucket.StoredSlot) Message)
 	return rows, false
 }
 
-// Unknowns counts the rows marked unknown.
-func Unknowns(rows []AsOfRow) int {
-	n := 0
-	for _, r := range rows {
-		if len(r.Unknown) > 0 {
-			n++
-		}
-	}
-	return n
-}
-
 // asOfLines open a transcript of a pull at a moment: which moment, and
 // how many rows show a state no evidence dates.
 func (h TranscriptHead) asOfLines(unknown int) []string {
