@@ -160,11 +160,7 @@ func (p *dumpPrinter) printAsOf(m projection.Message, why []string) error {
 	}
 	switch {
 	case p.c.Format == "json":
-		if why != nil {
-			// --explain's rules, then the unknowns: one object either way.
-			return printJSON(p.s.stdout, projection.Explained{Message: m, Why: append(why, unknownWords(unknown))})
-		}
-		return printJSON(p.s.stdout, projection.AsOfRow{Message: m, Unknown: unknown})
+		return printJSON(p.s.stdout, projection.AsOfRow{Message: m, Unknown: unknown, Why: why})
 	case len(unknown) > 0:
 		why = append(why, unknownWords(unknown))
 	}

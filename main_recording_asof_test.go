@@ -181,7 +181,11 @@ func TestDumpAtDatesAWriteByTheAuditLogAndOnlyByIt(t *testing.T) {
 	if u, _ := o["unknown"].([]any); num(o["status"]) != 4 || len(u) != 1 || !strings.Contains(fmt.Sprint(u[0]), "deleted for t37595a2, time unknown: no 2102") {
 		t.Errorf("with no evidence of the delete: %v; want seq 5 as stored now (deleted) and why its time is unknown", o)
 	}
-	res := other.chatlens(t, "dump", "--conversation", "sg_tg37595", "--as", "t37595a2", "--at", last, "--to", "10")
+	res := other.chatlens(t, "dump", "--conversation", "sg_tg37595", "--as", "t37595a2", "--at", last, "--from", "5", "--to", "5", "--format", "json", "--explain")
+	if objs := jsonLines(t, "--explain", res.stdout); len(objs) != 1 || objs[0]["explain"] == nil || len(objs[0]["unknown"].([]any)) != 1 {
+		t.Errorf("json --explain --at: %s; want one object with both its explain and its unknown list", res.stdout)
+	}
+	res = other.chatlens(t, "dump", "--conversation", "sg_tg37595", "--as", "t37595a2", "--at", last, "--to", "10")
 	lines := strings.Split(strings.TrimSpace(res.stdout), "\n")
 	if res.code != 0 || len(lines) != 11 || !strings.Contains(lines[4], "unknown: deleted for t37595a2") ||
 		!strings.Contains(lines[10], ": 1 row marked unknown") {

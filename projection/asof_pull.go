@@ -13,12 +13,17 @@ import (
 type AsOfRow struct {
 	Message
 	Unknown []string
+	Why     []string // --explain's rules; nil without
 }
 
-// MarshalJSON is the message's own JSON with one more field, "unknown",
-// always a list (empty when every part of the row is dated).
+// MarshalJSON is the message's own JSON (with "explain" when Why is set)
+// and one more field, "unknown", always a list (empty when every part of
+// the row is dated).
 func (r AsOfRow) MarshalJSON() ([]byte, error) {
 	b, err := r.Message.MarshalJSON()
+	if r.Why != nil {
+		b, err = Explained{Message: r.Message, Why: r.Why}.MarshalJSON()
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -84,7 +84,7 @@ func (s *Store) History(ctx context.Context, viewer, cid, auditPath string) (buc
 			}
 		}
 	}
-	trail, err := s.auditTrailIn(auditPath)
+	trail, err := auditTrailIn(auditPath, s.operator)
 	if err != nil {
 		return h, err
 	}
@@ -118,9 +118,9 @@ func (s *Store) joinedAt(ctx context.Context, h *bucket.History) error {
 	return nil
 }
 
-// auditTrailIn is AuditTrail of the log at path, which this store may
-// not write to.
-func (s *Store) auditTrailIn(path string) ([]AuditEntry, error) {
+// auditTrailIn is AuditTrail of the log at path, which the store may not
+// write to: operator's lines.
+func auditTrailIn(path, operator string) ([]AuditEntry, error) {
 	if path == "" {
 		return nil, nil
 	}
@@ -132,7 +132,7 @@ func (s *Store) auditTrailIn(path string) ([]AuditEntry, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readAuditTrail(f, s.operator)
+	return readAuditTrail(f, operator)
 }
 
 // noticeEvidence reads the slot of ncid as a delete or read notification
