@@ -45,13 +45,17 @@ func (c *dumpCmd) dumpAt(ctx context.Context, s *session, st *store.Store, w *bu
 			projection.SingleLine(c.Conversation), at.In(s.zone()).Format(time.RFC3339Nano), notHeldWhy(h, w))
 		return out.headAndFoot(ctx, st)
 	}
+	from := pull.ScanFrom()
 	lo, hi := max(w.MinSeq, c.From), w.MaxSeq
+	if _, lower := pull.LowerThen(*w); lower {
+		lo = max(1, c.From) // a history cleared after the moment: pulled from lower then
+	}
 	if c.To > 0 {
 		hi = min(hi, c.To)
 	}
-	out.conv, out.next = conv, lo
+	out.conv = conv
 	if c.Format == "json" {
-		if out.holeTimes, err = st.HoleSendTimes(ctx, w, w.MinSeq, w.MaxSeq); err != nil {
+		if out.holeTimes, err = st.HoleSendTimes(ctx, w, max(from, lo), w.MaxSeq); err != nil {
 			return err
 		}
 	}
@@ -60,11 +64,14 @@ func (c *dumpCmd) dumpAt(ctx context.Context, s *session, st *store.Store, w *bu
 	if err := out.head(ctx, st, lo, hi); err != nil {
 		return err
 	}
-	last := lo - 1 // the last seq printed
+	last := int64(0) // the last seq printed
 	emit := func(rows []projection.AsOfRow, done bool) error {
 		for _, r := range rows {
 			if r.Seq < lo || r.Seq > hi {
 				continue
+			}
+			if last == 0 {
+				out.next = r.Seq // the rows start where the pull then did
 			}
 			if len(r.Unknown) > 0 {
 				out.unknown[r.Seq] = r.Unknown
@@ -79,11 +86,11 @@ func (c *dumpCmd) dumpAt(ctx context.Context, s *session, st *store.Store, w *bu
 		}
 		return nil
 	}
-	err = st.ScanQuoted(ctx, w, max(1, w.MinSeq-1), w.MaxSeq, projection.QuotedSeqs, func(batch []*bucket.Bucket, lookup bucket.Lookup) error {
+	err = st.ScanQuoted(ctx, w, from, w.MaxSeq, projection.QuotedSeqs, func(batch []*bucket.Bucket, lookup bucket.Lookup) error {
 		look := pull.Lookup(lookup)
 		for _, b := range batch {
 			for _, slot := range b.Slots {
-				if slot.Seq < w.MinSeq-1 || slot.Seq > w.MaxSeq {
+				if slot.Seq < from || slot.Seq > w.MaxSeq {
 					continue
 				}
 				if err := emit(pull.Add(slot, func(then bucket.StoredSlot) projection.Message {
@@ -107,7 +114,7 @@ func (c *dumpCmd) dumpAt(ctx context.Context, s *session, st *store.Store, w *bu
 	if errors.Is(err, errPulledAll) {
 		err = nil
 	}
-	if err == nil {
+	if err == nil && last > 0 {
 		err = out.end(last)
 	}
 	if err == nil {

@@ -3,6 +3,7 @@ package projection
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/chatlens/chatlens/store/bucket"
 )
@@ -123,20 +124,55 @@ func (a AsOf) Lookup(l bucket.Lookup) bucket.Lookup {
 	}
 }
 
-// Start is where the viewer's window began at At, given the window now,
-// with what of it no evidence dates. A start past seq 1 set when the
-// viewer got the conversation (an invitee's: groupSeqs' setting, not
-// stored) held from then on: known when the seq before it was sent
-// before they got it (before: that seq's send time, 0 unknown). Any other
-// (a cleared history: a later min_seq overwrites the earlier one, and no
-// notification is sent) has no date.
-func (a AsOf) Start(w bucket.Window, before int64) (int64, []string) {
+// Start says what of the viewer's window start at At no evidence dates,
+// given the window now and before, the send time of the seq before its
+// start (0 unknown), when it did not start lower then (LowerThen). A
+// start past seq 1 set when the viewer got the conversation (an
+// invitee's: groupSeqs' setting, not stored) held from then on: known when
+// the seq before it was sent before they got it. One raised by a cleared
+// history is known from its 1703 on (a clear with IsSyncSelf: delete.go
+// clearConversation); without one (no IsSyncSelf, or another tool: a later
+// min_seq overwrites the earlier one) it has no date.
+func (a AsOf) Start(w bucket.Window, before int64) []string {
 	if !w.Cleared() {
-		return w.MinSeq, nil
+		return nil
 	}
-	if w.UserMinSeq >= w.SeqMinSeq && before > 0 && a.H.Created >= before {
-		return w.MinSeq, nil
+	last, _, any := a.clears()
+	switch {
+	case any && last <= a.At:
+		return nil
+	case any:
+		return []string{fmt.Sprintf("the window was raised to seq %d by a cleared history at %s; where it started before then is not stored "+
+			"(a late joiner's start is a server setting): shown as it starts now", w.MinSeq, millis(last))}
+	case w.UserMinSeq >= w.SeqMinSeq && before > 0 && a.H.Created >= before:
+		return nil
 	}
-	return w.MinSeq, []string{fmt.Sprintf("the window starts at seq %d now (%s), time unknown: seqs before it may have been pulled then",
+	return []string{fmt.Sprintf("the window starts at seq %d now (%s), time unknown: no 1703 (cleared without IsSyncSelf, or by another tool); seqs before it may have been pulled then",
 		w.MinSeq, w.StartReason())}
 }
+
+// LowerThen reports a window that started lower at At than it does now:
+// a dated clear after At raised it, and where it started before is known,
+// after the last seq sent by the clear before At (prev), or seq 1 of a
+// single chat never cleared before (a single chat has no late joiner).
+func (a AsOf) LowerThen(w bucket.Window) (prev int64, lower bool) {
+	last, prev, any := a.clears()
+	return prev, w.Cleared() && any && last > a.At && (prev > 0 || a.Conv.SessionType == bucket.SessionSingle)
+}
+
+// clears are the times of the dated clears of the viewer's window: the
+// latest, the latest by At (0 none), and whether there is any.
+func (a AsOf) clears() (last, prev int64, any bool) {
+	for _, e := range a.H.Evidence {
+		if e.Kind != bucket.EvidenceClear || !e.All && e.User != a.Viewer {
+			continue
+		}
+		any, last = true, max(last, e.At)
+		if e.At <= a.At {
+			prev = max(prev, e.At)
+		}
+	}
+	return last, prev, any
+}
+
+func millis(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }

@@ -38,6 +38,10 @@ type ListTally struct {
 	AsOf
 	last, latest  int64 // the last message sent by At, its send time
 	ownAt, ownAll int64 // the viewer's last own send by At, and ever
+	// cleared is, by the index of each clear of the viewer's in
+	// H.Evidence, the last seq sent by its time: their read seq after it
+	// (delete.go clearConversation: UserSetHasReadSeqs to the max seqs).
+	cleared map[int]int64
 }
 
 // Add takes the next slot.
@@ -48,6 +52,14 @@ func (l *ListTally) Add(st bucket.StoredSlot) {
 	m := st.Slot.Msg
 	if m.SendID == l.Viewer {
 		l.ownAll = st.Seq
+	}
+	for i, e := range l.H.Evidence {
+		if e.Kind == bucket.EvidenceClear && e.User == l.Viewer && m.SendTime <= e.At {
+			if l.cleared == nil {
+				l.cleared = map[int]int64{}
+			}
+			l.cleared[i] = st.Seq
+		}
 	}
 	if m.SendTime > l.At {
 		return
@@ -64,13 +76,19 @@ func (l *ListTally) Add(st bucket.StoredSlot) {
 func (l *ListTally) Listed(w bucket.Window) ListedAt {
 	out := ListedAt{MaxSeq: min(l.last, w.MaxSeq), ReadSeq: l.ownAt, Latest: l.latest}
 	explained := l.ownAll
-	for _, e := range l.H.Evidence {
-		if e.Kind != bucket.EvidenceRead || e.User != l.Viewer {
+	for i, e := range l.H.Evidence {
+		read := e.ReadSeq
+		switch {
+		case e.User != l.Viewer:
+			continue
+		case e.Kind == bucket.EvidenceClear:
+			read = l.cleared[i]
+		case e.Kind != bucket.EvidenceRead:
 			continue
 		}
-		explained = max(explained, e.ReadSeq)
+		explained = max(explained, read)
 		if e.At <= l.At {
-			out.ReadSeq = max(out.ReadSeq, e.ReadSeq)
+			out.ReadSeq = max(out.ReadSeq, read)
 		}
 	}
 	if w.ReadSeq > explained && w.ReadSeq > out.ReadSeq {

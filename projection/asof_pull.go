@@ -55,19 +55,35 @@ type PullAt struct {
 	late     int // messages sent after At since the last row
 }
 
+// ScanFrom is the seq the slots are to be handed from: 1 when the window
+// started lower at At (AsOf.LowerThen), else the seq before its start now.
+func (p *PullAt) ScanFrom() int64 {
+	if _, lower := p.LowerThen(p.Window); lower {
+		return 1
+	}
+	return max(1, p.Window.MinSeq-1)
+}
+
 // Add takes the next slot, projected by view, and returns the rows now
 // known to be pulled, in seq order; done: no later slot can be (a whole
 // bucket of messages sent after At, seqs being given in send order).
 func (p *PullAt) Add(st bucket.StoredSlot, view func(bucket.StoredSlot) Message) (rows []AsOfRow, done bool) {
-	if st.Seq < p.Window.MinSeq {
+	prev, lower := p.LowerThen(p.Window)
+	if st.Seq < p.Window.MinSeq && !lower {
 		if !st.IsHole() {
 			p.before = st.Slot.Msg.SendTime
 		}
 		return nil, false
 	}
+	if st.Seq < p.Window.MinSeq && !st.IsHole() && st.Slot.Msg.SendTime <= prev {
+		p.pending, p.late = nil, 0 // cleared by then: before the window's start then
+		return nil, false
+	}
 	if !p.started {
 		p.started = true
-		_, p.startWhy = p.Start(p.Window, p.before)
+		if !lower {
+			p.startWhy = p.Start(p.Window, p.before)
+		}
 		if _, why := p.Had(); why != nil {
 			p.startWhy = append(p.startWhy, why...)
 		}

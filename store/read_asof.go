@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -82,6 +83,10 @@ func (s *Store) History(ctx context.Context, viewer, cid, auditPath string) (buc
 			if e, ok := noticeEvidence(ncid, cid, slots[seq]); ok {
 				h.Evidence = append(h.Evidence, e)
 			}
+			if e, ok := clearEvidence(ncid, cid, slots[seq]); ok {
+				e.All = ncid != SelfNotificationID(viewer) // told to the conversation: cleared for everyone
+				h.Evidence = append(h.Evidence, e)
+			}
 		}
 	}
 	trail, err := auditTrailIn(auditPath, s.operator)
@@ -155,6 +160,28 @@ func noticeEvidence(ncid, cid string, st bucket.StoredSlot) (bucket.Evidence, bo
 		return bucket.Evidence{}, false
 	}
 	return e, true
+}
+
+// clearEvidence reads the slot of ncid as the notification of a cleared
+// history of cid (sdkws.ClearConversationTips).
+func clearEvidence(ncid, cid string, st bucket.StoredSlot) (bucket.Evidence, bool) {
+	if st.IsHole() || st.Slot.Msg.ContentType != bucket.ContentClearNotice {
+		return bucket.Evidence{}, false
+	}
+	var elem struct {
+		Detail string `json:"detail"`
+	}
+	var tips struct {
+		UserID          string   `json:"userID"`
+		ConversationIDs []string `json:"conversationIDs"`
+	}
+	m := st.Slot.Msg
+	if json.Unmarshal([]byte(m.Content), &elem) != nil || json.Unmarshal([]byte(elem.Detail), &tips) != nil ||
+		!slices.Contains(tips.ConversationIDs, cid) {
+		return bucket.Evidence{}, false
+	}
+	return bucket.Evidence{Kind: bucket.EvidenceClear, At: m.SendTime, User: tips.UserID,
+		Source: fmt.Sprintf("%d in %s seq %d", m.ContentType, ncid, st.Seq)}, true
 }
 
 // auditEvidence reads an outcome line of this operator's audit log as a
