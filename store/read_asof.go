@@ -16,7 +16,8 @@ import (
 // for `--at` (projection.AsOf reads it back to a moment). A slot holds its
 // state now; the times are elsewhere: the conversation document's
 // create_time, the notifications the server sent for a delete (2102, only
-// with IsSyncSelf: delete.go) and a read mark (2200: as_read.go
+// with IsSyncSelf: delete.go), a cleared history (1703, with IsSyncSelf:
+// delete.go clearConversation) and a read mark (2200: as_read.go
 // sendMarkAsReadNotification), and this operator's audit log. A revoke's
 // time is in its slot's record, a message's in its send_time.
 
