@@ -195,3 +195,14 @@ func TestAsOfAClearToldBy1703IsDated(t *testing.T) {
 		t.Errorf("read seq after the clear: %+v; want 2 (the last seq sent by the clear), known", l)
 	}
 }
+
+// A physically deleted slot's content is gone for good: at any moment it
+// is a hole, marked so.
+func TestAsOfPhysicallyDeletedSaysItsContentIsGone(t *testing.T) {
+	erased := bucket.StoredSlot{Seq: 2, Slot: &bucket.Slot{}, Erased: true}
+	rows := pullOf(asOfBob(later), bucket.Window{Cid: single, MinSeq: 1, MaxSeq: 3},
+		stored(1, message(1, Text, `{"content":"a"}`)), erased, stored(3, message(3, Text, `{"content":"c"}`)))
+	if len(rows) != 3 || !rows[1].Hole || len(rows[1].Unknown) != 1 || !strings.Contains(rows[1].Unknown[0], "cannot be recovered") {
+		t.Errorf("an erased slot: %+v; want a hole marked: its content cannot be recovered", rows)
+	}
+}
