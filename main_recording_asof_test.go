@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chatlens/chatlens/store/mongotest"
 	"github.com/chatlens/chatlens/store/recordingtest"
 )
 
@@ -55,6 +56,21 @@ func loadTimed(t *testing.T) (timedRecording, recordedStore) {
 func TestDumpAtEqualsEachRecordedPull(t *testing.T) {
 	t.Parallel()
 	rec, r := loadTimed(t)
+	dumpAtHoldsToRecording(t, rec, r)
+}
+
+// With the recorded Redis keys as the first read layer (read seqs and max
+// seqs from the cache, as the server reads them), the same.
+func TestAtEqualsEachRecordedMomentWithRedis(t *testing.T) {
+	t.Parallel()
+	rec, r := loadTimed(t)
+	r.conn = append(r.conn, "--redis", recordedRedis(t, recordingtest.Dir(t, recordingtest.OpenIMTimed)))
+	dumpAtHoldsToRecording(t, rec, r)
+	conversationsAtHoldToRecording(t, rec, r)
+}
+
+func dumpAtHoldsToRecording(t *testing.T, rec timedRecording, r recordedStore) {
+	t.Helper()
 	// Every conversation anyone was pulled at any moment: a user not
 	// pulled one at a moment must get no row of it then.
 	var cids []string
@@ -109,6 +125,11 @@ func TestDumpAtEqualsEachRecordedPull(t *testing.T) {
 func TestConversationsAtEqualsEachRecordedHasRead(t *testing.T) {
 	t.Parallel()
 	rec, r := loadTimed(t)
+	conversationsAtHoldToRecording(t, rec, r)
+}
+
+func conversationsAtHoldToRecording(t *testing.T, rec timedRecording, r recordedStore) {
+	t.Helper()
 	checked := 0
 	for _, snap := range rec.Snapshots {
 		at := fmt.Sprint(snap.AtMs)
@@ -261,4 +282,17 @@ func TestDumpAtDatesAJoinByJoinTimeWhenCreateTimeIsMissing(t *testing.T) {
 	if u, _ := rows[0]["unknown"].([]any); len(rows) != 25 || len(u) != 1 || !strings.Contains(fmt.Sprint(u[0]), "not stored (no create_time)") {
 		t.Errorf("with neither time: %d rows, the first unknown %v; want seqs 1-25 as stored, the first saying when a5 got it is not stored", len(rows), rows[0]["unknown"])
 	}
+}
+
+// On the MongoDB backend (the in-process MongoDB-wire server, or the real
+// MongoDB of CHATLENS_TEST_MONGO_URI): the same, from plain finds.
+func TestAtEqualsEachRecordedMomentOnMongoDB(t *testing.T) {
+	t.Parallel()
+	dir := recordingtest.Dir(t, recordingtest.OpenIMTimed)
+	var rec timedRecording
+	readJSONFile(t, filepath.Join(dir, "snapshots.json"), &rec)
+	uri, _ := mongotest.URI(t)
+	r := importRecording(t, dir, []string{"--mongo-uri", uri, "--db", mongotest.Database(t, uri)})
+	dumpAtHoldsToRecording(t, rec, r)
+	conversationsAtHoldToRecording(t, rec, r)
 }
