@@ -53,12 +53,24 @@ type PullAt struct {
 	startWhy []string // what of the window no evidence dates, for its first row
 	pending  []AsOfRow
 	late     int // messages sent after At since the last row
+
+	planned     bool  // lower and prev are worked out (AsOf.LowerThen)
+	lower       bool  // the window started lower then
+	clearedThen int64 // the time of the last clear by then, 0 none
+}
+
+// plan works out once whether the window started lower then.
+func (p *PullAt) plan() {
+	if !p.planned {
+		p.planned = true
+		p.clearedThen, p.lower = p.LowerThen(p.Window)
+	}
 }
 
 // ScanFrom is the seq the slots are to be handed from: 1 when the window
 // started lower at At (AsOf.LowerThen), else the seq before its start now.
 func (p *PullAt) ScanFrom() int64 {
-	if _, lower := p.LowerThen(p.Window); lower {
+	if p.plan(); p.lower {
 		return 1
 	}
 	return max(1, p.Window.MinSeq-1)
@@ -68,7 +80,8 @@ func (p *PullAt) ScanFrom() int64 {
 // known to be pulled, in seq order; done: no later slot can be (a whole
 // bucket of messages sent after At, seqs being given in send order).
 func (p *PullAt) Add(st bucket.StoredSlot, view func(bucket.StoredSlot) Message) (rows []AsOfRow, done bool) {
-	prev, lower := p.LowerThen(p.Window)
+	p.plan()
+	prev, lower := p.clearedThen, p.lower
 	if st.Seq < p.Window.MinSeq && !lower {
 		if !st.IsHole() {
 			p.before = st.Slot.Msg.SendTime
