@@ -14,7 +14,8 @@ type conversationsCmd struct {
 	As     string `name:"as" required:"" placeholder:"USER" complete:"users" help:"The user whose view is shown."`
 	Format string `name:"format" enum:"text,json" default:"text" help:"Output format: text or json."`
 	// Notifications lists the n_* conversations instead of the chats.
-	Notifications bool `name:"notifications" help:"List the user's notification conversations (n_*) instead of the chats."`
+	Notifications bool   `name:"notifications" help:"List the user's notification conversations (n_*) instead of the chats."`
+	At            string `name:"at" placeholder:"TIME" help:"List the conversations the user had at that moment, with max seq, read seq and unread then; what no evidence dates is marked unknown. ${at_forms}."`
 	readStats
 }
 
@@ -35,7 +36,11 @@ Examples:
 
     chatlens conversations --as alice
     chatlens conversations --as alice --format json
-    chatlens conversations --as u3 --notifications`
+    chatlens conversations --as u3 --notifications
+    chatlens conversations --as alice --at 2024-06-15T14:30:00.000+02:00
+
+--at lists the chats the user had at that moment, with max seq, read seq and unread then; a read
+seq known only as a bound says so (read ≥ 40) and the row is marked unknown.`
 }
 
 func (c *conversationsCmd) Run(ctx context.Context, s *session) error {
@@ -51,6 +56,9 @@ func (c *conversationsCmd) Run(ctx context.Context, s *session) error {
 func (c *conversationsCmd) list(ctx context.Context, s *session, st *store.Store) error {
 	if err := s.warnViewer(ctx, c.As, ""); err != nil {
 		return err
+	}
+	if c.At != "" {
+		return c.listAt(ctx, s, st)
 	}
 	read := st.ConversationsOf
 	if c.Notifications {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/alecthomas/kong"
 
@@ -18,6 +19,7 @@ type dumpCmd struct {
 	To           int64  `name:"to" placeholder:"SEQ" help:"Last seq (default: the newest message)."`
 	Format       string `name:"format" enum:"text,json,markdown,html" default:"text" help:"Output format: text, json (one object per seq, as OpenIM's pull returns it), or a transcript for a ticket: markdown or html (one file, nothing external)."`
 	Explain      bool   `name:"explain" help:"Say which rule made each row what the user sees, and who has read it."`
+	At           string `name:"at" placeholder:"TIME" help:"Show what the user's pull gave at that moment, from the evidence the store keeps; rows it cannot date are marked unknown. ${at_forms}."`
 	readStats
 }
 
@@ -30,7 +32,12 @@ Examples:
     chatlens dump --conversation si_alice_bob --as alice
     chatlens dump --conversation sg_phoenix --as wangfang --from 100 --to 200 --format json
     chatlens dump --conversation si_alice_bob --as bob --to 30 --explain
-    chatlens dump --conversation si_alice_bob --as alice --from 10 --to 40 --format markdown > ticket.md`
+    chatlens dump --conversation si_alice_bob --as alice --from 10 --to 40 --format markdown > ticket.md
+    chatlens dump --conversation si_alice_bob --as bob --at '2024-06-15 14:30'
+
+--at shows the rows as the user's pull gave them at that moment: each message as it was then
+(revoked, deleted for them, read only if the store keeps evidence it was by then). A row whose
+state then no evidence dates is shown as stored now and marked unknown, saying why.`
 }
 
 // Validate refuses a --from or --to below 1 whether given as 0 or -5
@@ -39,6 +46,10 @@ func (c *dumpCmd) Validate(kctx *kong.Context) error {
 	if c.From < 0 || c.To < 0 || (c.To > 0 && c.To < c.From) ||
 		flagSet(kctx, "from") && c.From == 0 || flagSet(kctx, "to") && c.To == 0 {
 		return fmt.Errorf("want 1 <= --from <= --to")
+	}
+	if c.At != "" {
+		_, err := parseAt(c.At, time.UTC) // the form only: the zone is the session's
+		return err
 	}
 	return nil
 }
@@ -58,6 +69,9 @@ func (c *dumpCmd) dump(ctx context.Context, s *session, st *store.Store) error {
 		return err
 	}
 	w := ws[c.Conversation]
+	if c.At != "" {
+		return c.dumpAt(ctx, s, st, w)
+	}
 	if w.PulledNothing() {
 		fmt.Fprintln(s.stderr, "chatlens: "+oneLine(store.UnpulledNote(c.As, *w)))
 		// A transcript still says so for the ticket: its header, no row.

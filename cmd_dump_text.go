@@ -29,6 +29,8 @@ type dumpPrinter struct {
 
 	readers    projection.ReadReceipts      // every member's read seq, under --explain and in transcripts
 	transcript *projection.TranscriptWriter // markdown and html; nil otherwise
+
+	asOf // --at only
 }
 
 // brokenBucket is a bucket that breaks the contract as a whole, a run of
@@ -55,7 +57,7 @@ func (p *dumpPrinter) add(m projection.Message) error {
 		}
 	}
 	p.next = m.Seq + 1
-	if m.Hole && m.Problem == "" {
+	if m.Hole && m.Problem == "" && p.unknown[m.Seq] == nil {
 		return p.extend(m.Seq, m.Seq, &m)
 	}
 	if err := p.flush(); err != nil {
@@ -90,6 +92,9 @@ func (p *dumpPrinter) print(m projection.Message) error {
 	var why []string
 	if p.c.explains() {
 		why = append(projection.Explain(m, *p.w, p.s.zone()), p.readers.Words(m)...)
+	}
+	if p.unknown != nil {
+		return p.printAsOf(m, why)
 	}
 	return p.printMessage(m, why)
 }

@@ -60,7 +60,7 @@ func (p *dumpPrinter) head(ctx context.Context, st *store.Store, from, to int64)
 	}
 	p.transcript = t.Writer(projection.TranscriptHead{Context: st.Context(), Store: st.Describe(), Conversation: p.c.Conversation,
 		Viewer: p.c.As, ViewerName: name, Window: *p.w, From: from, To: to,
-		Captured: time.Now(), Version: versionLine(), Zone: p.s.zone()})
+		Captured: time.Now(), Version: versionLine(), Zone: p.s.zone(), AsOf: p.at})
 	return nil
 }
 
@@ -71,7 +71,7 @@ func (p *dumpPrinter) row(r projection.TranscriptRow) error {
 
 func (p *dumpPrinter) foot() error {
 	if p.transcript == nil {
-		return nil
+		return p.unknownLine()
 	}
 	_, err := fmt.Fprint(p.s.stdout, p.transcript.End())
 	return err

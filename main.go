@@ -242,6 +242,7 @@ func newParser(p process) (*kong.Kong, *contextChoice, error) {
 			"bench_batch":        fmt.Sprint(bench.DefaultBatchSize),
 			"bucket_size":        fmt.Sprint(bucket.BucketSize),
 			"config_path":        configPath(),
+			"at_forms":           atForms,
 		},
 	)
 	return parser, choice, err

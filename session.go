@@ -296,10 +296,7 @@ func (s *session) close() {
 // openAuditLog opens the audit log for appending. Only commands that write
 // open it, so reading never creates files; a write without it is refused.
 func (s *session) openAuditLog() error {
-	path := s.conn.AuditLog
-	if path == "" {
-		path = defaultAuditPath()
-	}
+	path := s.auditPath()
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("audit log: %w", err)
 	}

@@ -27,6 +27,9 @@ type TranscriptHead struct {
 	Captured     time.Time
 	Version      string
 	Zone         *time.Location
+	// AsOf is the moment of a transcript of a pull then (dump --at), zero
+	// otherwise: its rows are held whole, to count the unknown ones first.
+	AsOf time.Time
 	// Compare is the second viewer of a compare transcript, "" otherwise.
 	Compare       string
 	CompareName   string
@@ -44,6 +47,9 @@ type TranscriptRow struct {
 	Other    Message
 	OtherWhy []string
 	Reason   string
+	// Unknown: the row shows a state no evidence dates (dump --at); its
+	// Why says why.
+	Unknown bool
 }
 
 // WindowReasons says which seqs viewer sees of a conversation and why it
@@ -108,8 +114,12 @@ func (h TranscriptHead) headFields(n headNotes) [][2]string {
 		[2]string{"Store", h.Store},
 		[2]string{"Conversation", h.Conversation},
 		[2]string{"Viewer", who(h.Viewer, h.ViewerName)})
+	window := "Window"
+	if !h.AsOf.IsZero() {
+		window = "Window now" // the rows are of the pull then; the window's end then is their last
+	}
 	for i, l := range WindowReasons(h.Viewer, h.Window) {
-		fields = append(fields, [2]string{map[bool]string{true: "Window", false: ""}[i == 0], l})
+		fields = append(fields, [2]string{map[bool]string{true: window, false: ""}[i == 0], l})
 	}
 	if h.Compare != "" {
 		fields = append(fields, [2]string{"Compared with", who(h.Compare, h.CompareName)})

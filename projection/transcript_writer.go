@@ -23,6 +23,7 @@ type TranscriptWriter struct {
 	mixed      bool   // a row's rule differs from the first's
 	with, bare strings.Builder
 	differ     int64 // seqs the two viewers see differently
+	unknown    int   // rows marked unknown (TranscriptHead.AsOf)
 }
 
 // Writer starts a transcript of h in format f.
@@ -34,6 +35,9 @@ func (f Transcript) Writer(h TranscriptHead) *TranscriptWriter {
 func (w *TranscriptWriter) Row(r TranscriptRow) string {
 	if r.Reason != "" {
 		w.differ += max(r.RunTo, r.Message.Seq) - r.Message.Seq + 1
+	}
+	if r.Unknown {
+		w.unknown++
 	}
 	rule := w.head.ruleOf(r)
 	if w.rows == 0 {
@@ -50,7 +54,7 @@ func (w *TranscriptWriter) Row(r TranscriptRow) string {
 	} else {
 		w.bare.WriteString(w.format.row(w.head, r, false))
 	}
-	if w.mixed && w.head.Compare == "" {
+	if w.mixed && w.head.Compare == "" && w.head.AsOf.IsZero() {
 		w.out = true
 		s := w.format.head(w.head, headNotes{}) + w.with.String()
 		w.with.Reset()
@@ -67,6 +71,9 @@ func (w *TranscriptWriter) End() string {
 	var n headNotes
 	if w.head.Compare != "" {
 		n.counts = w.head.differences(w.differ)
+	}
+	if !w.head.AsOf.IsZero() {
+		n.counts = append(n.counts, w.head.asOfLines(w.unknown)...)
 	}
 	rows := w.with.String()
 	if every := w.head.ruleWords(w.rule); w.rows > 0 && !w.mixed && every != "" {

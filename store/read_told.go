@@ -69,6 +69,7 @@ type noticeTips struct {
 	Seqs             []int64 `json:"seqs"`
 	UserID           string  `json:"userID"`
 	MarkAsReadUserID string  `json:"markAsReadUserID"`
+	HasReadSeq       int64   `json:"hasReadSeq"`
 }
 
 // noticeLog is what was read of one notification conversation: seqs

@@ -102,7 +102,7 @@ func DecodeConversation(raw bson.Raw) Conversation {
 	return Conversation{OwnerUserID: LenientString(raw, "owner_user_id"), ConversationID: LenientString(raw, "conversation_id"),
 		ConversationType: LenientInt32(raw, "conversation_type"), UserID: LenientString(raw, "user_id"),
 		GroupID: LenientString(raw, "group_id"), MinSeq: LenientInt64(raw, "min_seq"), MaxSeq: LenientInt64(raw, "max_seq"),
-		IsPinned: LenientBool(raw, "is_pinned")}
+		IsPinned: LenientBool(raw, "is_pinned"), CreateTime: lenientMillis(raw, "create_time")}
 }
 
 // DecodeUser reads a user document leniently.

@@ -145,6 +145,7 @@ type Conversation struct {
 	MinSeq           int64  `bson:"min_seq"`
 	MaxSeq           int64  `bson:"max_seq"`
 	IsPinned         bool   `bson:"is_pinned"`
+	CreateTime       int64  `bson:"create_time"` // unix ms: when the owner got the conversation; 0 unknown
 }
 
 // User names a user.

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
+)
+
+// `dump --at`: the rows the viewer's pull gave at a moment, read back from
+// the store now and the evidence it keeps (store.History, projection.PullAt);
+// the same rows and fields as without --at, each marked with what of it no
+// evidence dates.
+
+// errPulledAll stops a scan past the last seq the pull at the moment held.
+var errPulledAll = errors.New("past the moment")
+
+func (c *dumpCmd) dumpAt(ctx context.Context, s *session, st *store.Store, w *bucket.Window) error {
+	at, err := parseAt(c.At, s.zone())
+	if err != nil {
+		return err
+	}
+	out := &dumpPrinter{s: s, c: c, w: w, asOf: asOf{at: at, unknown: map[int64][]string{}}}
+	if w.PulledNothing() {
+		fmt.Fprintln(s.stderr, "chatlens: "+oneLine(store.UnpulledNote(c.As, *w)))
+		return out.headAndFoot(ctx, st)
+	}
+	if err := s.warnViewer(ctx, c.As, c.Conversation); err != nil {
+		return err
+	}
+	s.warnSeqUsers(w)
+	h, err := st.History(ctx, c.As, c.Conversation, s.auditPath())
+	if err != nil {
+		return err
+	}
+	conv := projection.Conv{ID: c.Conversation, SessionType: store.ConversationTypeOf(c.Conversation)}
+	pull := &projection.PullAt{AsOf: projection.AsOf{At: at.UnixMilli(), Viewer: c.As, Conv: conv, H: h}, Window: *w}
+	if had, _ := pull.Had(); !had || w.MaxSeq == 0 {
+		fmt.Fprintf(s.stderr, "chatlens: OpenIM's pull gave %s nothing of %s at %s: %s\n", projection.SingleLine(c.As),
+			projection.SingleLine(c.Conversation), at.In(s.zone()).Format(time.RFC3339Nano), notHeldWhy(h, w))
+		return out.headAndFoot(ctx, st)
+	}
+	from := pull.ScanFrom()
+	lo, hi := max(w.MinSeq, c.From), w.MaxSeq
+	if _, lower := pull.LowerThen(*w); lower {
+		lo = max(1, c.From) // a history cleared after the moment: pulled from lower then
+	}
+	if c.To > 0 {
+		hi = min(hi, c.To)
+	}
+	out.conv = conv
+	if c.Format == "json" {
+		if out.holeTimes, err = st.HoleSendTimes(ctx, w, max(from, lo), w.MaxSeq); err != nil {
+			return err
+		}
+	}
+	// No "read by": who had read a row then needs every member's read
+	// seq then, which this reads back for the viewer only.
+	if err := out.head(ctx, st, lo, hi); err != nil {
+		return err
+	}
+	last := int64(0) // the last seq printed
+	emit := func(rows []projection.AsOfRow, done bool) error {
+		for _, r := range rows {
+			if r.Seq < lo || r.Seq > hi {
+				continue
+			}
+			if last == 0 {
+				out.next = r.Seq // the rows start where the pull then did
+			}
+			if len(r.Unknown) > 0 {
+				out.unknown[r.Seq] = r.Unknown
+			}
+			if err := out.add(r.Message); err != nil {
+				return err
+			}
+			last = r.Seq
+		}
+		if done {
+			return errPulledAll
+		}
+		return nil
+	}
+	err = st.ScanQuoted(ctx, w, from, w.MaxSeq, projection.QuotedSeqs, func(batch []*bucket.Bucket, lookup bucket.Lookup) error {
+		look := pull.Lookup(lookup)
+		for _, b := range batch {
+			for _, slot := range b.Slots {
+				if slot.Seq < from || slot.Seq > w.MaxSeq {
+					continue
+				}
+				if err := emit(pull.Add(slot, func(then bucket.StoredSlot) projection.Message {
+					return projection.ViewIn(b, then, c.As, conv, look)
+				})); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}, func(from, to int64) error {
+		for seq := from; seq <= to; seq++ {
+			if err := emit(pull.Add(bucket.StoredSlot{Seq: seq}, func(then bucket.StoredSlot) projection.Message {
+				return projection.View(then, "", c.As, conv, nil)
+			})); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, errPulledAll) {
+		err = nil
+	}
+	if err == nil && last > 0 {
+		err = out.end(last)
+	}
+	if err == nil {
+		err = out.foot()
+	}
+	return err
+}
+
+// notHeldWhy says why the viewer's pull held nothing of the conversation
+// at the moment.
+func notHeldWhy(h bucket.History, w *bucket.Window) string {
+	if w.MaxSeq == 0 {
+		return "it holds no message"
+	}
+	if h.Created > 0 {
+		return "they got it at " + time.UnixMilli(h.Created).UTC().Format(time.RFC3339Nano) + " (" + h.CreatedFrom + ")"
+	}
+	return "they own no conversation document of it"
+}
+
+// headAndFoot writes a transcript's header and end with no row: the
+// ticket still says what was asked and that nothing was pulled.
+func (p *dumpPrinter) headAndFoot(ctx context.Context, st *store.Store) error {
+	if err := p.head(ctx, st, 0, 0); err != nil {
+		return err
+	}
+	return p.foot()
+}
+
+// unknownWords is the note a row marked unknown carries in text and in a
+// transcript's rules.
+func unknownWords(why []string) string {
+	return "unknown: " + strings.Join(why, "; ")
+}
+
+// asOf is what a dump --at adds to its printer: the moment, and the
+// reasons of each row marked unknown, by seq.
+type asOf struct {
+	at          time.Time
+	unknown     map[int64][]string // nil without --at
+	unknownRows int
+}
+
+// printAsOf writes one row of a dump --at: json with its "unknown" list,
+// text and transcripts with the reasons as a trailing note or rule.
+func (p *dumpPrinter) printAsOf(m projection.Message, why []string) error {
+	unknown := p.unknown[m.Seq]
+	if len(unknown) > 0 {
+		p.unknownRows++
+	}
+	switch {
+	case p.c.Format == "json":
+		return printJSON(p.s.stdout, projection.AsOfRow{Message: m, Unknown: unknown, Why: why})
+	case len(unknown) > 0:
+		why = append(why, unknownWords(unknown))
+	}
+	if p.transcript != nil {
+		return p.row(projection.TranscriptRow{Message: m, Why: why, Unknown: len(unknown) > 0})
+	}
+	return p.printMessage(m, why)
+}
+
+// unknownLine ends a text dump --at: how many rows show a state no
+// evidence dates.
+func (p *dumpPrinter) unknownLine() error {
+	if p.unknown == nil || p.transcript != nil || p.c.Format == "json" {
+		return nil
+	}
+	_, err := fmt.Fprintf(p.s.stdout, "as of %s: %d %s marked unknown (shown as stored now: no evidence dates a change to %s)\n",
+		p.at.In(p.s.zone()).Format(time.RFC3339Nano), p.unknownRows, map[bool]string{true: "row", false: "rows"}[p.unknownRows == 1],
+		map[bool]string{true: "it", false: "them"}[p.unknownRows == 1])
+	return err
+}

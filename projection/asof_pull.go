@@ -1,0 +1,133 @@
+package projection
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/chatlens/chatlens/store/bucket"
+)
+
+// AsOfRow is one row of a pull at a moment: the message as pulled then,
+// and what of it no evidence dates (its state now is shown there).
+type AsOfRow struct {
+	Message
+	Unknown []string
+	Why     []string // --explain's rules; nil without
+}
+
+// MarshalJSON is the message's own JSON (with "explain" when Why is set)
+// and one more field, "unknown", always a list (empty when every part of
+// the row is dated).
+func (r AsOfRow) MarshalJSON() ([]byte, error) {
+	b, err := r.Message.MarshalJSON()
+	if r.Why != nil {
+		b, err = Explained{Message: r.Message, Why: r.Why}.MarshalJSON()
+	}
+	if err != nil {
+		return nil, err
+	}
+	list := r.Unknown
+	if list == nil {
+		list = []string{}
+	}
+	u, err := json.Marshal(list)
+	if err != nil {
+		return nil, err
+	}
+	out := append(b[:len(b)-1:len(b)-1], `,"unknown":`...)
+	return append(append(out, u...), '}'), nil
+}
+
+// PullAt turns the slots of the viewer's window now, handed in seq order
+// from the seq before the window's start, into the rows the pull at At
+// gave: the pull then ended at the last message sent by At, so a hole is
+// held back until a later message shows it was inside. The window as it
+// was then: Had says whether there was one, Start where it began.
+type PullAt struct {
+	AsOf
+	Window bucket.Window // the window now
+
+	before   int64    // send time of the seq before the window's start
+	started  bool     // the start's unknowns are worked out
+	startWhy []string // what of the window no evidence dates, for its first row
+	pending  []AsOfRow
+	late     int // messages sent after At since the last row
+
+	planned     bool  // lower and prev are worked out (AsOf.LowerThen)
+	lower       bool  // the window started lower then
+	clearedThen int64 // the time of the last clear by then, 0 none
+}
+
+// plan works out once whether the window started lower then.
+func (p *PullAt) plan() {
+	if !p.planned {
+		p.planned = true
+		p.clearedThen, p.lower = p.LowerThen(p.Window)
+	}
+}
+
+// ScanFrom is the seq the slots are to be handed from: 1 when the window
+// started lower at At (AsOf.LowerThen), else the seq before its start now.
+func (p *PullAt) ScanFrom() int64 {
+	if p.plan(); p.lower {
+		return 1
+	}
+	return max(1, p.Window.MinSeq-1)
+}
+
+// Add takes the next slot, projected by view, and returns the rows now
+// known to be pulled, in seq order; done: no later slot can be (a whole
+// bucket of messages sent after At, seqs being given in send order).
+func (p *PullAt) Add(st bucket.StoredSlot, view func(bucket.StoredSlot) Message) (rows []AsOfRow, done bool) {
+	p.plan()
+	prev, lower := p.clearedThen, p.lower
+	if st.Seq < p.Window.MinSeq && !lower {
+		if !st.IsHole() {
+			p.before = st.Slot.Msg.SendTime
+		}
+		return nil, false
+	}
+	if st.Seq < p.Window.MinSeq && !st.IsHole() && st.Slot.Msg.SendTime <= prev {
+		p.pending, p.late = nil, 0 // cleared by then: before the window's start then
+		return nil, false
+	}
+	if !p.started {
+		p.started = true
+		if !lower {
+			p.startWhy = p.Start(p.Window, p.before)
+		}
+		if _, why := p.Had(); why != nil {
+			p.startWhy = append(p.startWhy, why...)
+		}
+	}
+	then, sent, unknown := p.Slot(st)
+	p.pending = append(p.pending, AsOfRow{Message: view(then), Unknown: unknown})
+	if !sent {
+		if !st.IsHole() {
+			p.late++
+		}
+		return nil, p.late >= bucket.BucketSize
+	}
+	rows, p.pending, p.late = p.pending, nil, 0
+	if p.startWhy != nil {
+		rows[0].Unknown = append(p.startWhy, rows[0].Unknown...)
+		p.startWhy = nil
+	}
+	return rows, false
+}
+
+// asOfLines open a transcript of a pull at a moment: which moment, and
+// how many rows show a state no evidence dates.
+func (h TranscriptHead) asOfLines(unknown int) []string {
+	rows := "rows are"
+	if unknown == 1 {
+		rows = "row is"
+	}
+	return []string{
+		SingleLine(fmt.Sprintf("As of %s: what %s's pull gave then, read back from the evidence the store keeps",
+			h.AsOf.In(h.zone()).Format(time.RFC3339Nano), h.Viewer)),
+		fmt.Sprintf("%s %s marked unknown: shown as stored now, no evidence dates a change to them (each row's rule says why)",
+			thousands(int64(unknown)), rows),
+	}
+}

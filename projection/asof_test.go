@@ -1,0 +1,208 @@
+package projection
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chatlens/chatlens/store/bucket"
+)
+
+// The moments of these tests: messages are sent at 1700000000000+seq.
+const (
+	sentAt    = 1700000000000
+	beforeAll = sentAt - 1
+	later     = sentAt + 1000
+	evenLater = sentAt + 2000
+)
+
+func asOfBob(at int64, ev ...bucket.Evidence) AsOf {
+	return AsOf{At: at, Viewer: "bob", Conv: Conv{ID: single, SessionType: bucket.SessionSingle},
+		H: bucket.History{Viewer: "bob", Cid: single, Owned: true, Created: sentAt, Evidence: ev}}
+}
+
+// pullOf is the rows PullAt gives of slots, handed in order.
+func pullOf(a AsOf, w bucket.Window, slots ...bucket.StoredSlot) []AsOfRow {
+	p := &PullAt{AsOf: a, Window: w}
+	var out []AsOfRow
+	for _, st := range slots {
+		rows, done := p.Add(st, func(then bucket.StoredSlot) Message { return View(then, "", a.Viewer, a.Conv, nil) })
+		out = append(out, rows...)
+		if done {
+			break
+		}
+	}
+	return out
+}
+
+// A delete for me told by its 2102 (sent with IsSyncSelf: delete.go
+// DeleteMsgs sends MsgDeleteNotification to the user's own n_<u>_<u>) is
+// undone before the 2102's time; one with no 2102 (IsSyncSelf false, or a
+// storage-level write) keeps its state now and says its time is unknown.
+func TestAsOfDeleteForMeIsDatedOnlyByIts2102(t *testing.T) {
+	st := stored(3, message(3, Text, `{"content":"hi"}`), deletedBy("bob"))
+	told := bucket.Evidence{Kind: bucket.EvidenceDelete, At: later, User: "bob", Seqs: []int64{3}, Source: "2102 in n_bob_bob seq 1"}
+
+	then, sent, unknown := asOfBob(later-1, told).Slot(st)
+	if m := View(then, "", "bob", Conv{ID: single}, nil); !sent || m.DeletedForViewer || unknown != nil {
+		t.Errorf("before its 2102: deleted %v, unknown %v; want shown as sent, known", m.DeletedForViewer, unknown)
+	}
+	then, _, unknown = asOfBob(later, told).Slot(st)
+	if m := View(then, "", "bob", Conv{ID: single}, nil); !m.DeletedForViewer || unknown != nil {
+		t.Errorf("at its 2102: deleted %v, unknown %v; want deleted, known", m.DeletedForViewer, unknown)
+	}
+	// Another user's 2102 of the same seq dates nothing of bob's.
+	alices := told
+	alices.User = "alice"
+	rows := pullOf(asOfBob(later-1, alices), bucket.Window{Cid: single, MinSeq: 1, MaxSeq: 3},
+		stored(1, message(1, Text, `{"content":"a"}`)), stored(2, message(2, Text, `{"content":"b"}`)), st)
+	if len(rows) != 3 || !rows[2].DeletedForViewer || len(rows[2].Unknown) != 1 || !strings.Contains(rows[2].Unknown[0], "no 2102") {
+		t.Fatalf("a delete without IsSyncSelf: %+v; want seq 3 deleted as stored now, marked unknown for want of a 2102", rows)
+	}
+	if unknownRows(rows) != 1 {
+		t.Errorf("%d rows marked unknown, want 1", unknownRows(rows))
+	}
+}
+
+// A history cleared later (seq_user.min_seq raised: a later value
+// overwrites the earlier one and no notification is sent) has no date:
+// the window starts where it does now and its first row says seqs before
+// it may have been pulled then. An invitee's later start, set when they
+// got the conversation (after the seq before it was sent), is known.
+func TestAsOfClearedHistoryIsUnknownAnInviteesStartIsNot(t *testing.T) {
+	w := bucket.Window{Cid: group, MinSeq: 3, MaxSeq: 4, UserMinSeq: 3}
+	slots := []bucket.StoredSlot{
+		stored(2, groupMessage(2, Text, `{"content":"before"}`)),
+		stored(3, groupMessage(3, Text, `{"content":"c"}`)),
+		stored(4, groupMessage(4, Text, `{"content":"d"}`)),
+	}
+	cleared := AsOf{At: later, Viewer: "bob", Conv: Conv{ID: group, SessionType: bucket.SessionGroup},
+		H: bucket.History{Owned: true, Created: beforeAll}}
+	rows := pullOf(cleared, w, slots...)
+	if len(rows) != 2 || rows[0].Seq != 3 || len(rows[0].Unknown) != 1 || !strings.Contains(rows[0].Unknown[0], "starts at seq 3 now") || rows[1].Unknown != nil {
+		t.Fatalf("cleared history: %+v; want seqs 3-4, the first marked: its start is not dated", rows)
+	}
+	invited := cleared
+	invited.H.Created = sentAt + 2 // got it after seq 2 was sent
+	if rows := pullOf(invited, w, slots...); len(rows) != 2 || unknownRows(rows) != 0 {
+		t.Errorf("an invitee's start: %+v; want seqs 3-4, none unknown", rows)
+	}
+}
+
+// A group's read state is its read seq (a pull carries no flag there).
+// mark_conversation_as_read and set_conversation_has_read_seq in a group
+// left no notification on the recorded server, so a read seq above every
+// own send and dated read mark is known then only as a bound.
+func TestAsOfGroupMarkedReadIsABound(t *testing.T) {
+	bobs := groupMessage(2, Text, `{"content":"mine"}`)
+	bobs.SendID = "bob"
+	tally := &ListTally{AsOf: AsOf{At: later, Viewer: "bob",
+		H: bucket.History{Owned: true, Created: beforeAll, Evidence: []bucket.Evidence{
+			{Kind: bucket.EvidenceRead, At: sentAt + 4, User: "bob", Seqs: []int64{3}, ReadSeq: 3},
+			{Kind: bucket.EvidenceRead, At: evenLater, User: "bob", Seqs: []int64{4}, ReadSeq: 4},
+		}}}}
+	for seq := int64(1); seq <= 5; seq++ {
+		m := groupMessage(seq, Text, `{"content":"x"}`)
+		if seq == 2 {
+			m = bobs
+		}
+		tally.Add(stored(seq, m))
+	}
+	dated := tally.Listed(bucket.Window{Cid: group, MinSeq: 1, MaxSeq: 5, ReadSeq: 4})
+	if dated.MaxSeq != 5 || dated.ReadSeq != 3 || dated.ReadAtLeast || dated.Unread() != 2 || dated.Unknown != nil {
+		t.Errorf("read marks dated by their 2200s: %+v; want max 5, read 3 (the mark after the moment undone), unread 2", dated)
+	}
+	marked := tally.Listed(bucket.Window{Cid: group, MinSeq: 1, MaxSeq: 5, ReadSeq: 5})
+	if !marked.ReadAtLeast || marked.ReadSeq != 3 || marked.ReadWords() != "≥ 3" || len(marked.Unknown) != 1 ||
+		!strings.Contains(marked.Unknown[0], "read seq ≥ 3 then") {
+		t.Errorf("a group marked read with no notification: %+v; want read seq ≥ 3, marked unknown", marked)
+	}
+	before := &ListTally{AsOf: AsOf{At: beforeAll, Viewer: "bob", H: bucket.History{Owned: true, Created: beforeAll}}}
+	before.Add(stored(1, groupMessage(1, Text, `{"content":"x"}`)))
+	if l := before.Listed(bucket.Window{MaxSeq: 1}); l.MaxSeq != 0 || l.Latest != 0 {
+		t.Errorf("before any message: %+v; want max seq 0", l)
+	}
+}
+
+// A revoke is undone before its record's time; a single chat's read flag
+// before its 2200, and kept (marked unknown) with none; a message sent
+// after the moment, and a hole after the last one sent by then, are not
+// in the pull.
+func TestAsOfRevokeReadAndTheEndOfThePull(t *testing.T) {
+	bobs := message(1, Text, `{"content":"to alice"}`)
+	bobs.SendID, bobs.RecvID = "bob", "alice"
+	slots := []bucket.StoredSlot{
+		stored(1, bobs, read),
+		stored(2, message(2, Text, `{"content":"revoked later"}`), revokedBy("alice", "Alice", 0, later)),
+		stored(3, message(3, Text, `{"content":"read"}`), read),
+		{Seq: 4},
+		stored(5, message(5, Text, `{"content":"sent later"}`)),
+	}
+	slots[4].Slot.Msg.SendTime = evenLater
+	readMark := bucket.Evidence{Kind: bucket.EvidenceRead, At: later, User: "bob", Seqs: []int64{1, 3}, ReadSeq: 3}
+	w := bucket.Window{Cid: single, MinSeq: 1, MaxSeq: 5}
+	rows := pullOf(asOfBob(later-1, readMark), w, slots...)
+	if len(rows) != 3 {
+		t.Fatalf("pull before the revoke: %d rows (%+v); want seqs 1-3: the hole at 4 is past the last message sent then", len(rows), rows)
+	}
+	if rows[1].Revoked || rows[1].ContentType != Text || rows[2].IsRead || unknownRows(rows) != 1 || !strings.Contains(rows[0].Unknown[0], "no 2200") {
+		t.Errorf("before the revoke and the 2200: %+v; want seq 2 as sent, seq 3 unread, seq 1 (bob's own, read by no dated mark of alice's) unknown", rows)
+	}
+	rows = pullOf(asOfBob(evenLater, readMark), w, slots...)
+	if len(rows) != 5 || !rows[1].Revoked || !rows[2].IsRead || !rows[3].Hole {
+		t.Errorf("after all: %+v; want every seq, seq 2 revoked, seq 3 read", rows)
+	}
+}
+
+// unknownRows counts the rows marked unknown.
+func unknownRows(rows []AsOfRow) int {
+	n := 0
+	for _, r := range rows {
+		if len(r.Unknown) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// A history cleared with IsSyncSelf is dated by its 1703 (delete.go
+// clearConversation sends ClearConversationTips to the user's own
+// n_<u>_<u>): before it the pull started lower, after it where it starts
+// now; the clear also raised the read seq to the last seq then.
+func TestAsOfAClearToldBy1703IsDated(t *testing.T) {
+	w := bucket.Window{Cid: single, MinSeq: 3, MaxSeq: 4, UserMinSeq: 3, ReadSeq: 2}
+	var slots []bucket.StoredSlot
+	for seq := int64(1); seq <= 4; seq++ {
+		slots = append(slots, stored(seq, message(seq, Text, `{"content":"x"}`)))
+	}
+	clear := bucket.Evidence{Kind: bucket.EvidenceClear, At: sentAt + 2, User: "bob", Source: "1703 in n_bob_bob seq 1"}
+	before := asOfBob(sentAt+1, clear)
+	p := &PullAt{AsOf: before, Window: w}
+	if p.ScanFrom() != 1 {
+		t.Fatalf("ScanFrom = %d before a dated clear; want 1: the pull then started lower", p.ScanFrom())
+	}
+	if rows := pullOf(before, w, slots...); len(rows) != 1 || rows[0].Seq != 1 || unknownRows(rows) != 0 {
+		t.Errorf("before the clear: %+v; want seq 1 (seq 2 not sent yet), known", rows)
+	}
+	after := asOfBob(evenLater, clear)
+	if rows := pullOf(after, w, slots[1:]...); len(rows) != 2 || rows[0].Seq != 3 || unknownRows(rows) != 0 {
+		t.Errorf("after the clear: %+v; want seqs 3-4, known", rows)
+	}
+	tally := &ListTally{AsOf: after}
+	for _, st := range slots {
+		tally.Add(st)
+	}
+	if l := tally.Listed(w); l.ReadSeq != 2 || l.ReadAtLeast || l.Unknown != nil {
+		t.Errorf("read seq after the clear: %+v; want 2 (the last seq sent by the clear), known", l)
+	}
+}
+
+// A physically deleted slot's content is gone for good: at any moment it
+// is a hole, marked so.
+func TestAsOfPhysicallyDeletedSaysItsContentIsGone(t *testing.T) {
+	erased := bucket.StoredSlot{Seq: 2, Slot: &bucket.Slot{}, Erased: true}
+	rows := pullOf(asOfBob(later), bucket.Window{Cid: single, MinSeq: 1, MaxSeq: 3},
+		stored(1, message(1, Text, `{"content":"a"}`)), erased, stored(3, message(3, Text, `{"content":"c"}`)))
+	if len(rows) != 3 || !rows[1].Hole || len(rows[1].Unknown) != 1 || !strings.Contains(rows[1].Unknown[0], "cannot be recovered") {
+		t.Errorf("an erased slot: %+v; want a hole marked: its content cannot be recovered", rows)
+	}
+}

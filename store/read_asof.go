@@ -1,0 +1,215 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+
+	"github.com/chatlens/chatlens/store/bucket"
+)
+
+// What the store keeps of when a viewer's view of a conversation changed,
+// for `--at` (projection.AsOf reads it back to a moment). A slot holds its
+// state now; the times are elsewhere: the conversation document's
+// create_time, the notifications the server sent for a delete (2102, only
+// with IsSyncSelf: delete.go), a cleared history (1703, with IsSyncSelf:
+// delete.go clearConversation) and a read mark (2200: as_read.go
+// sendMarkAsReadNotification), and this operator's audit log. A revoke's
+// time is in its slot's record, a message's in its send_time.
+
+// History gathers viewer's dated evidence of cid, the audit log's from the
+// file at auditPath (read only: a reader creates no log; none there, no
+// lines). Cost: the viewer's conversation documents, the windows of the
+// notification conversations the evidence is told in, and those
+// conversations read whole (every notification there may be about cid);
+// for an n_* conversation itself, only the conversation documents.
+func (s *Store) History(ctx context.Context, viewer, cid, auditPath string) (bucket.History, error) {
+	h := bucket.History{Viewer: viewer, Cid: cid, Created: -1, CreatedFrom: "conversation.create_time"}
+	s.trip()
+	convs, err := s.backend.Conversations(ctx, viewer)
+	if err != nil {
+		return h, err
+	}
+	owned := map[string]bucket.Conversation{}
+	for _, c := range convs {
+		owned[c.ConversationID] = c
+		mine := c.ConversationID == cid || bucket.IsNotificationConversation(cid) && NotificationConversationID(c.ConversationID) == cid
+		if !mine {
+			continue
+		}
+		// Of several chats told in one n_* conversation, the first got.
+		if !h.Owned || c.CreateTime < h.Created {
+			h.Created = c.CreateTime
+		}
+		h.Owned = true
+	}
+	if h.Owned && h.Created == 0 {
+		h.Created = -1 // a document without create_time: when is not stored
+		if err := s.joinedAt(ctx, &h); err != nil {
+			return h, err
+		}
+	}
+	if cid == SelfNotificationID(viewer) {
+		h.Owned, h.Created = true, 0
+	}
+	if bucket.IsNotificationConversation(cid) {
+		return h, nil
+	}
+	// A read mark of cid is told in its notification conversation, or in
+	// the reader's own for a group's mark_conversation_as_read (as_read.go:
+	// SingleChatType, from the user to themselves); a delete for me in the
+	// deleter's own.
+	ncids := []string{SelfNotificationID(viewer)}
+	if n := NotificationConversationID(cid); n != "" && n != ncids[0] {
+		ncids = append(ncids, n)
+	}
+	ws, err := s.windows(ctx, viewer, ncids, owned, nil, true)
+	if err != nil {
+		return h, err
+	}
+	for _, ncid := range ncids {
+		end := ws[ncid].EndSeq
+		if end == 0 {
+			continue
+		}
+		slots, err := s.Range(ctx, ncid, 1, end, end)
+		if err != nil {
+			return h, err
+		}
+		for seq := int64(1); seq <= end; seq++ {
+			if e, ok := noticeEvidence(ncid, cid, slots[seq]); ok {
+				h.Evidence = append(h.Evidence, e)
+			}
+			if e, ok := clearEvidence(ncid, cid, slots[seq]); ok {
+				e.All = ncid != SelfNotificationID(viewer) // told to the conversation: cleared for everyone
+				h.Evidence = append(h.Evidence, e)
+			}
+		}
+	}
+	trail, err := auditTrailIn(auditPath, s.operator)
+	if err != nil {
+		return h, err
+	}
+	for _, e := range trail {
+		if ev, ok := auditEvidence(cid, e); ok {
+			h.Evidence = append(h.Evidence, ev)
+		}
+	}
+	return h, nil
+}
+
+// joinedAt dates a group conversation whose document has no create_time
+// by the viewer's group_member.join_time (OpenIM creates a joiner's
+// conversation as they join: the recorded run's invitee got it 20 ms
+// after). Cost: one round trip.
+func (s *Store) joinedAt(ctx context.Context, h *bucket.History) error {
+	group := GroupOf(h.Cid)
+	if group == "" || bucket.IsNotificationConversation(h.Cid) {
+		return nil
+	}
+	s.trip()
+	members, err := s.backend.GroupMembers(ctx, group)
+	if err != nil {
+		return err
+	}
+	for _, m := range members {
+		if m.UserID == h.Viewer && !m.JoinTime.IsZero() {
+			h.Created, h.CreatedFrom = m.JoinTime.UnixMilli(), "group_member.join_time"
+		}
+	}
+	return nil
+}
+
+// auditTrailIn is AuditTrail of the log at path, which the store may not
+// write to: operator's lines.
+func auditTrailIn(path, operator string) ([]AuditEntry, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readAuditTrail(f, operator)
+}
+
+// noticeEvidence reads the slot of ncid as a delete or read notification
+// about cid.
+func noticeEvidence(ncid, cid string, st bucket.StoredSlot) (bucket.Evidence, bool) {
+	n, ok := parseNotice(st)
+	if !ok || n.tips.ConversationID != cid {
+		return bucket.Evidence{}, false
+	}
+	e := bucket.Evidence{At: n.sendTime, Seqs: n.tips.Seqs, Source: fmt.Sprintf("%d in %s seq %d", n.typ, ncid, n.seq)}
+	switch n.typ {
+	case bucket.ContentDeleteNotice:
+		e.Kind, e.User = bucket.EvidenceDelete, n.tips.UserID
+	case bucket.ContentReadReceipt:
+		e.Kind, e.User, e.ReadSeq = bucket.EvidenceRead, n.tips.MarkAsReadUserID, n.tips.HasReadSeq
+		for _, seq := range n.tips.Seqs {
+			e.ReadSeq = max(e.ReadSeq, seq)
+		}
+	default:
+		return bucket.Evidence{}, false
+	}
+	return e, true
+}
+
+// clearEvidence reads the slot of ncid as the notification of a cleared
+// history of cid (sdkws.ClearConversationTips).
+func clearEvidence(ncid, cid string, st bucket.StoredSlot) (bucket.Evidence, bool) {
+	if st.IsHole() || st.Slot.Msg.ContentType != bucket.ContentClearNotice {
+		return bucket.Evidence{}, false
+	}
+	var elem struct {
+		Detail string `json:"detail"`
+	}
+	var tips struct {
+		UserID          string   `json:"userID"`
+		ConversationIDs []string `json:"conversationIDs"`
+	}
+	m := st.Slot.Msg
+	if json.Unmarshal([]byte(m.Content), &elem) != nil || json.Unmarshal([]byte(elem.Detail), &tips) != nil ||
+		!slices.Contains(tips.ConversationIDs, cid) {
+		return bucket.Evidence{}, false
+	}
+	return bucket.Evidence{Kind: bucket.EvidenceClear, At: m.SendTime, User: tips.UserID,
+		Source: fmt.Sprintf("%d in %s seq %d", m.ContentType, ncid, st.Seq)}, true
+}
+
+// auditEvidence reads an outcome line of this operator's audit log as a
+// delete or read mark of cid, with the seqs it surely changed.
+func auditEvidence(cid string, a AuditEntry) (bucket.Evidence, bool) {
+	if a.Conversation != cid || a.As == "" {
+		return bucket.Evidence{}, false
+	}
+	seqs := []int64(a.Seqs)
+	switch a.Result {
+	case ResultOK, ResultOKCacheStale:
+	case ResultPartial:
+		seqs = a.Applied
+	default:
+		return bucket.Evidence{}, false
+	}
+	e := bucket.Evidence{At: a.Time.UnixMilli(), Source: "audit log", User: a.As, Seqs: seqs}
+	switch a.Action {
+	case ActionDelete:
+		e.Kind = bucket.EvidenceDelete
+	case ActionRead:
+		e.Kind = bucket.EvidenceRead
+		if len(seqs) > 0 {
+			e.ReadSeq = slices.Max(seqs)
+		}
+	default:
+		return bucket.Evidence{}, false
+	}
+	return e, true
+}
