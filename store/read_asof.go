@@ -29,7 +29,6 @@ import (
 // for an n_* conversation itself, only the conversation documents.
 func (s *Store) History(ctx context.Context, viewer, cid, auditPath string) (bucket.History, error) {
 	h := bucket.History{Viewer: viewer, Cid: cid, Created: -1, CreatedFrom: "conversation.create_time"}
-	s.trip()
 	convs, err := s.backend.Conversations(ctx, viewer)
 	if err != nil {
 		return h, err
@@ -111,7 +110,6 @@ func (s *Store) joinedAt(ctx context.Context, h *bucket.History) error {
 	if group == "" || bucket.IsNotificationConversation(h.Cid) {
 		return nil
 	}
-	s.trip()
 	members, err := s.backend.GroupMembers(ctx, group)
 	if err != nil {
 		return err
