@@ -85,18 +85,9 @@ func (s *Store) APIWaiting() string {
 	return ""
 }
 
-// APISessionNote is the API's SessionNote for a write by user; "" without
-// an API.
-func (s *Store) APISessionNote(user string, admin bool) string {
-	if s.api == nil {
-		return ""
-	}
-	return s.api.SessionNote(user, admin || s.IsIMAdmin(user))
-}
-
-// APINote says, for a confirm dialog, what a write through the API does
-// that a storage-level one does not.
-const APINote = "through the OpenIM API: the server applies its own permission rules and notifies devices; its answer decides"
+// apiNote says, in a plan's lines, what a write through the API does that
+// a storage-level one does not.
+const apiNote = "through the OpenIM API: the server applies its own permission rules and notifies devices; its answer decides"
 
 // Prediction is what chatlens expects the server to answer a write through
 // its API, from its own checks (OpenIM's rules as chatlens reads them).

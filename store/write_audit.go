@@ -140,17 +140,12 @@ func (a *AuditLog) Append(e AuditEntry) error {
 	return err
 }
 
-// AuditRefusal logs a write that was refused, or whose check failed, before
-// anything was written: action by as on seqs of cid, and why. It returns
-// reason, so a caller can `return st.AuditRefusal(...)`; if the log itself
-// fails, the error says so too. A refusal (a *TargetError, an
-// *UnknownUserError, a NoSuchError, ErrReadOnly) is
-// logged "refused", any other failure of the check "failed".
-func (s *Store) AuditRefusal(action, cid, as string, seqs []int64, reason error) error {
-	return s.auditRefusal(action, cid, as, seqs, false, reason)
-}
-
-// auditRefusal is AuditRefusal for an operator who may act as an app admin.
+// auditRefusal logs a write that was refused, or whose check failed,
+// before anything was written: action by as on seqs of cid, and why. It
+// returns reason; if the log itself fails, the error says so too. A
+// refusal (a *TargetError, an *UnknownUserError, a NoSuchError,
+// ErrReadOnly) is logged "refused", any other failure of the check
+// "failed".
 func (s *Store) auditRefusal(action, cid, as string, seqs []int64, admin bool, reason error) error {
 	if reason == nil {
 		return nil

@@ -66,7 +66,7 @@ func (e *TargetError) reasons() string {
 // first (Do). Cost: the window (as Windows) and one find per FindBatch
 // target buckets; a read reads no bucket unless a cache is configured.
 func (s *Store) CheckTargets(ctx context.Context, cid, uid string, seqs []int64, action string) error {
-	_, err := planner{s}.checkTargets(ctx, cid, uid, seqs, action, nil)
+	_, err := (&planner{s: s}).checkTargets(ctx, cid, uid, seqs, action, nil)
 	return err
 }
 
@@ -101,7 +101,7 @@ func addNote(notes []SeqNote, note string, seq int64) []SeqNote {
 
 // checkTargets is CheckTargets; also, for each target holding a message,
 // judge may add a refusal ("" for none).
-func (pl planner) checkTargets(ctx context.Context, cid, uid string, seqs []int64, action string,
+func (pl *planner) checkTargets(ctx context.Context, cid, uid string, seqs []int64, action string,
 	judge func(bucket.StoredSlot) string) (checked, error) {
 	s := pl.s
 	switch action {
@@ -109,12 +109,16 @@ func (pl planner) checkTargets(ctx context.Context, cid, uid string, seqs []int6
 	default:
 		return checked{}, fmt.Errorf("check targets: unknown action %q", action)
 	}
-	ws, err := s.Windows(ctx, uid, []string{cid}, nil)
-	if err != nil {
-		return checked{}, err
+	w := pl.w
+	if w == nil {
+		ws, err := s.Windows(ctx, uid, []string{cid}, nil)
+		if err != nil {
+			return checked{}, err
+		}
+		w = ws[cid]
 	}
-	w := ws[cid]
 	c := checked{w: w}
+	var err error
 	refused := &TargetError{Action: action, Cid: cid, UserID: uid}
 	var visible []int64
 	for _, seq := range seqs {

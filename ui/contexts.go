@@ -249,7 +249,8 @@ func (m *Model) useStore(to Switched) {
 	}
 	m.e = &e
 	m.tl, m.focus, m.overlay = nil, paneList, ovNone
-	m.revokeWaits, m.viewAsReq = nil, 0
+	m.viewAsReq = 0
+	m.wf.close()
 	m.input = lineinput.New(m.e)
 	m.helpBox = keyhelp.New(m.e, &m.help)
 	m.logBox = msglog.New(m.e, &m.log)

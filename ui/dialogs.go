@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/ui/components/confirm"
@@ -24,10 +25,24 @@ func (m *Model) showConfirm(d confirm.Dialog) {
 }
 
 // confirmKey gives the key to the dialog and starts the write it confirms.
+// Until its plan is drawn the dialog only closes: no key confirms a write
+// not yet shown.
 func (m *Model) confirmKey(k tea.KeyMsg) tea.Cmd {
 	d := &m.confirm
+	if m.wf.planning() {
+		if key.Matches(k, m.e.Keys.Cancel) {
+			m.wf.close()
+			m.overlay = ovNone
+			m.setStatus("cancelled", false)
+		}
+		return nil
+	}
 	d.Update(k)
 	answered, confirmed := d.Answer()
+	refusal := m.wf.refusal()
+	if answered {
+		m.wf.close()
+	}
 	switch {
 	case !answered:
 		return nil
@@ -35,8 +50,11 @@ func (m *Model) confirmKey(k tea.KeyMsg) tea.Cmd {
 		m.overlay = ovNone
 		m.setStatus("cancelled", false)
 		return nil
-	case d.Run == nil: // a refusal: nothing to do
+	case d.Run == nil: // a refusal: nothing to do; the status keeps why
 		m.overlay = ovNone
+		if refusal != nil {
+			m.setStatus(refusal.Error(), true)
+		}
 		return nil
 	case m.switching != nil:
 		// The store it would go to is about to be left.

@@ -170,11 +170,11 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		return cmd
 	case rowKey && t.NothingUnderCursor(): // said why
 	case key.Matches(k, keys.Revoke):
-		return m.askRevoke()
+		return m.askWrite(actRevoke)
 	case key.Matches(k, keys.Delete):
-		m.askAction(actDelete)
+		return m.askWrite(actDelete)
 	case key.Matches(k, keys.MarkRead):
-		m.askAction(actRead)
+		return m.askWrite(actRead)
 	case m.e.ReadOnly && key.Matches(k, m.writeKeys.Revoke, m.writeKeys.Delete, m.writeKeys.MarkRead):
 		act := actRevoke
 		switch {
@@ -183,7 +183,7 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		case key.Matches(k, m.writeKeys.MarkRead):
 			act = actRead
 		}
-		m.refuse(act, []int64{t.Cursor()}, "read-only: revoke, delete and mark read are disabled")
+		return m.askWrite(act) // the store refuses it, and audits that
 	case key.Matches(k, keys.Inspect):
 		open, cmd := t.Inspect()
 		if open {

@@ -79,17 +79,13 @@ type Model struct {
 	log       msglog.Log // every warning and error in full
 	conn      connection
 	connect   Connect
-	// revokeWaits is a revoke asked for before the members (and so the
-	// revoker's role) were known: it is offered when they arrive, only if
-	// the same message is still selected by the same viewer.
-	revokeWaits *pendingRevoke
+	wf        writeFlow // the write whose dialog is open (writeflow.go)
 	// writes are the writes under way, by request number; quitting is set when the user
 	// asked to quit meanwhile: the program ends when the last one is done,
 	// so no write is cut off half way and each reaches the audit log.
 	writes   map[common.ReqID]bool
 	quitting bool
-	refusals []tea.Cmd // audits of refused writes, not yet run
-	asWhy    string    // why the starting viewer was picked (Options.AsWhy)
+	asWhy    string // why the starting viewer was picked (Options.AsWhy)
 	// viewAsReq is the check of the ID typed at the view-as prompt.
 	viewAsReq common.ReqID
 	help      help.Model
@@ -213,13 +209,15 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.help.Width = msg.Width
 	case tea.KeyMsg:
-		return m, m.withRefusals(m.handleKeys(msg))
+		return m, m.handleKeys(msg)
 	case tea.MouseMsg:
 		return m, m.handleMouse(msg)
 	case timeline.MembersLoadedMsg:
-		return m, m.withRefusals(m.membersLoaded(msg))
+		return m, m.membersLoaded(msg)
 	case viewAsCheckedMsg:
 		return m, m.viewAsChecked(msg)
+	case planReadMsg:
+		return m, m.planRead(msg)
 	case actionDoneMsg:
 		return m, m.actionDone(msg)
 	case readSeqLoadedMsg:
