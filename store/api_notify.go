@@ -106,7 +106,7 @@ func noticeType(action string) int32 {
 
 // noticeEnd is where ncid's messages end now, before the write is sent:
 // its notifications come after it.
-func (s *Store) noticeEnd(ctx context.Context, by, ncid string) (int64, error) {
+func (s *lookupReads) noticeEnd(ctx context.Context, by, ncid string) (int64, error) {
 	ws, err := s.Windows(ctx, by, []string{ncid}, nil)
 	if err != nil {
 		return 0, err
@@ -117,7 +117,7 @@ func (s *Store) noticeEnd(ctx context.Context, by, ncid string) (int64, error) {
 // findNotices looks in ncid after seq from for the notifications of req's
 // seqs, re-reading until each has one or the settle time is up; it returns
 // those found and the seqs none was found for.
-func (s *Store) findNotices(ctx context.Context, req WriteRequest, ncid string, from int64, seqs []int64) ([]Notice, []int64, error) {
+func (s *lookupReads) findNotices(ctx context.Context, req WriteRequest, ncid string, from int64, seqs []int64) ([]Notice, []int64, error) {
 	ctx = context.WithoutCancel(ctx) // what the server did stands: say what it sent
 	deadline := time.Now().Add(s.apiSettle)
 	for {
@@ -130,7 +130,7 @@ func (s *Store) findNotices(ctx context.Context, req WriteRequest, ncid string, 
 }
 
 // notices reads ncid's messages after from once and matches them to seqs.
-func (s *Store) notices(ctx context.Context, req WriteRequest, ncid string, from int64, seqs []int64) ([]Notice, []int64, error) {
+func (s *lookupReads) notices(ctx context.Context, req WriteRequest, ncid string, from int64, seqs []int64) ([]Notice, []int64, error) {
 	ws, err := s.Windows(ctx, req.By, []string{ncid}, nil)
 	if err != nil {
 		return nil, nil, err

@@ -43,7 +43,7 @@ type Done struct {
 // prediction of its answer (see applyAPI), and the write is sent whatever
 // it says. A read-only store refuses in the write itself, reading nothing
 // first.
-func (s *Store) Do(ctx context.Context, req WriteRequest) (Done, error) {
+func (s *writePath) Do(ctx context.Context, req WriteRequest) (Done, error) {
 	if s.readOnly {
 		// An app admin acting as themselves needs no --admin: the server
 		// passes their own token as it passes the admin token.
@@ -61,7 +61,7 @@ func (s *Store) Do(ctx context.Context, req WriteRequest) (Done, error) {
 // (the UI's dialog, Do): the plan's refusal in storage, or a plan that
 // could not be read, is audited here, so every refused write is in the
 // audit log whoever asked. A dry run plans with Plan and audits nothing.
-func (s *Store) Ask(ctx context.Context, req WriteRequest) (Plan, error) {
+func (s *writePath) Ask(ctx context.Context, req WriteRequest) (Plan, error) {
 	p, err := s.Plan(ctx, req)
 	switch {
 	case err != nil: // the check could not read (a lock timeout, a server gone): audited as failed
@@ -80,7 +80,7 @@ func (s *Store) Ask(ctx context.Context, req WriteRequest) (Plan, error) {
 // (which audited its refusal), and a plan refused in storage writes
 // nothing and returns its refusal. The state machine still refuses a slot
 // that changed since in a way it cannot write.
-func (s *Store) Apply(ctx context.Context, p Plan) (Done, error) {
+func (s *writePath) Apply(ctx context.Context, p Plan) (Done, error) {
 	req := p.Request
 	ctx = adminContext(ctx, req)
 	var done Done
@@ -122,7 +122,7 @@ func (c checked) doneNotes(req WriteRequest) []SeqNote {
 	return notes
 }
 
-func (s *Store) apply(ctx context.Context, req WriteRequest, rev bucket.Revoke) (Done, error) {
+func (s *writePath) apply(ctx context.Context, req WriteRequest, rev bucket.Revoke) (Done, error) {
 	var res WriteResult
 	var err error
 	switch req.Action {

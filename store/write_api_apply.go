@@ -29,7 +29,7 @@ const settlePoll = 100 * time.Millisecond
 // after, both "via": "api" with the write's operationID, the outcome with
 // both verdicts; a call the server accepted where chatlens expected a
 // refusal is named in APIDone.Unexpected.
-func (s *Store) applyAPI(ctx context.Context, req WriteRequest, pred Prediction, ncid string) (Done, error) {
+func (s *writePath) applyAPI(ctx context.Context, req WriteRequest, pred Prediction, ncid string) (Done, error) {
 	seqs := slices.Sorted(slices.Values(req.Seqs))
 	op := newOperationID()
 	done := Done{WriteResult: WriteResult{Seqs: req.Seqs}, API: &APIDone{OperationID: op, Prediction: pred}}
@@ -227,7 +227,7 @@ func without(seqs, drop []int64) []int64 {
 // settle re-reads the slots of seqs until the store shows the write on all
 // of them or DefaultAPISettle (Options.APISettle) is up; it returns those
 // it does not show and, for a revoke, the record the server wrote.
-func (s *Store) settle(ctx context.Context, req WriteRequest, seqs []int64) ([]int64, *bucket.Revoke, error) {
+func (s *writePath) settle(ctx context.Context, req WriteRequest, seqs []int64) ([]int64, *bucket.Revoke, error) {
 	if len(seqs) == 0 {
 		return nil, nil, nil
 	}
@@ -244,7 +244,7 @@ func (s *Store) settle(ctx context.Context, req WriteRequest, seqs []int64) ([]i
 
 // unshown reads the stored slots of seqs (not the cache: the server
 // invalidates it itself) and returns those that do not show req yet.
-func (s *Store) unshown(ctx context.Context, req WriteRequest, seqs []int64) ([]int64, *bucket.Revoke, error) {
+func (s *writePath) unshown(ctx context.Context, req WriteRequest, seqs []int64) ([]int64, *bucket.Revoke, error) {
 	slots, err := s.storedSlots(ctx, req.Cid, seqs, nil)
 	if err != nil {
 		return nil, nil, err

@@ -146,7 +146,7 @@ func (a *AuditLog) Append(e AuditEntry) error {
 // refusal (a *TargetError, an *UnknownUserError, a NoSuchError,
 // ErrReadOnly) is logged "refused", any other failure of the check
 // "failed".
-func (s *Store) auditRefusal(action, cid, as string, seqs []int64, admin bool, reason error) error {
+func (s *writePath) auditRefusal(action, cid, as string, seqs []int64, admin bool, reason error) error {
 	if reason == nil {
 		return nil
 	}
