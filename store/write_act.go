@@ -9,22 +9,6 @@ import (
 	"github.com/chatlens/chatlens/store/openimrules"
 )
 
-// WriteRequest is a write as an operator asks for it, from the scripted
-// commands or the UI: one path, so both refuse and record the same way.
-type WriteRequest struct {
-	Action string // ActionRevoke, ActionDelete or ActionRead
-	Cid    string
-	By     string // the user acting
-	Seqs   []int64
-	// Admin: the operator acts as an app admin, as OpenIM lets its IM
-	// admins do; audited as such, and a revoke records role 0.
-	Admin bool
-	// UpTo, for a mark read with no Seqs: every seq after the user's read
-	// seq up to this one, read from the store as the plan is made (the
-	// UI's "mark read up to here").
-	UpTo int64
-}
-
 // Done is what Do did: the write's result and, for a revoke, the record
 // written; Notes say what was done to the seqs that were not plain
 // messages in the user's window (before it, a physically deleted one), and

@@ -213,17 +213,6 @@ func apiOutcome(action string, s apiSeqs, stop error) error {
 	return err
 }
 
-// without is seqs less those in drop.
-func without(seqs, drop []int64) []int64 {
-	var out []int64
-	for _, s := range seqs {
-		if !slices.Contains(drop, s) {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // settle re-reads the slots of seqs until the store shows the write on all
 // of them or DefaultAPISettle (Options.APISettle) is up; it returns those
 // it does not show and, for a revoke, the record the server wrote.

@@ -606,11 +606,3 @@ func (s *writePath) invalidate(ctx context.Context, cid string, seqs []int64, re
 			fmt.Errorf("MSG_CACHE keys of %s seqs %s not invalidated: %w", cid, FormatSeqs(seqs), err))
 	}
 }
-
-func seqRange(first int64, n int) []int64 {
-	out := make([]int64, n)
-	for i := range out {
-		out[i] = first + int64(i)
-	}
-	return out
-}

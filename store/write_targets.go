@@ -11,13 +11,6 @@ import (
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
-// Write actions CheckTargets knows, named as in the audit log.
-const (
-	ActionRevoke = "revoke"
-	ActionDelete = "delete"
-	ActionRead   = "read"
-)
-
 // RefusedSeqs are the seqs a write may not touch for one reason.
 // StorageOnly: chatlens's own refusal of a write in storage; the server
 // accepts those seqs.
