@@ -76,6 +76,7 @@ func (f *writeFlow) planned(e *common.Common, msg planReadMsg) (d confirm.Dialog
 	d = confirm.Dialog{Title: f.title(p), Lines: append([]string{a.summary}, p.Lines()...), Req: a.req}
 	switch {
 	case p.Refusal != nil && !p.ViaAPI:
+	case e.ReadOnly: // the write keys are off, whatever the store would take
 	default:
 		d.Run = apply(e, a.req, a.act, p)
 		if !p.ViaAPI && e.Deployment {
