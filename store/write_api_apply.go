@@ -275,3 +275,28 @@ func (s *writePath) unshown(ctx context.Context, req WriteRequest, seqs []int64)
 func newOperationID() string {
 	return fmt.Sprintf("chatlens-%d-%04x", time.Now().UnixMilli(), rand.IntN(1<<16))
 }
+
+// noticeEnd is where ncid's messages end now, before the write is sent:
+// its notifications come after it.
+func (s *writePath) noticeEnd(ctx context.Context, by, ncid string) (int64, error) {
+	ws, err := s.Windows(ctx, by, []string{ncid}, nil)
+	if err != nil {
+		return 0, err
+	}
+	return ws[ncid].EndSeq, nil
+}
+
+// findNotices looks in ncid after seq from for the notifications of req's
+// seqs, re-reading until each has one or the settle time is up; it returns
+// those found and the seqs none was found for.
+func (s *writePath) findNotices(ctx context.Context, req WriteRequest, ncid string, from int64, seqs []int64) ([]Notice, []int64, error) {
+	ctx = context.WithoutCancel(ctx) // what the server did stands: say what it sent
+	deadline := time.Now().Add(s.apiSettle)
+	for {
+		found, missing, err := s.notices(ctx, req, ncid, from, seqs)
+		if err != nil || len(missing) == 0 || !time.Now().Before(deadline) {
+			return found, missing, err
+		}
+		time.Sleep(settlePoll)
+	}
+}
