@@ -27,8 +27,11 @@ type Store struct{ *writePath }
 type (
 	messageReads struct{ *base }
 	userReads    struct{ *messageReads }
-	lookupReads  struct{ *userReads }
-	writePath    struct{ *lookupReads }
+	lookupReads  struct {
+		*userReads
+		told toldCache // the notification conversations read for Told
+	}
+	writePath struct{ *lookupReads }
 )
 
 // base is what every part reads: the counted backend, the cache, the
@@ -51,7 +54,6 @@ type base struct {
 	cacheMisses     atomic.Int64
 	mu              sync.Mutex
 	cacheErr        error
-	told            toldCache // the notification conversations read for Told
 }
 
 // Options configure a Store.
@@ -85,7 +87,7 @@ func New(backend Backend, opts Options) *Store {
 	b := &base{backend: NewCounter(backend, Watch{}), cache: opts.Cache, readOnly: opts.ReadOnly,
 		audit: opts.Audit, operator: opts.Operator, api: opts.API, apiSettle: settle, FindBatch: 16, context: opts.Context,
 		imAdmins: slices.DeleteFunc(slices.Clone(opts.IMAdmins), func(id string) bool { return id == "" })}
-	return &Store{&writePath{&lookupReads{&userReads{&messageReads{b}}}}}
+	return &Store{&writePath{&lookupReads{userReads: &userReads{&messageReads{b}}}}}
 }
 
 // IsIMAdmin reports whether uid is one of the deployment's app admins
