@@ -18,9 +18,10 @@ import (
 // those below it, so a step calls only downward: base (the backend, the
 // cache, the options and counters), messageReads (buckets, slots, ranges,
 // scans), userReads (windows, seq records, members, names, conversations),
-// lookupReads (finds across conversations, notifications, the audit trail)
-// and writePath (plan, apply, audit). Their methods are Store's by
-// promotion.
+// lookupReads (finds across conversations, notifications, the audit
+// trail); then a write's steps: planning (what it would do, from reads),
+// applying (the state machine, the API's sends) and writePath (Ask, Apply
+// and Do, which audit a refusal). Their methods are Store's by promotion.
 type Store struct{ *writePath }
 
 // The parts, bottom up.
@@ -31,7 +32,9 @@ type (
 		*userReads
 		told toldCache // the notification conversations read for Told
 	}
-	writePath struct{ *lookupReads }
+	planning  struct{ *lookupReads } // what a write would do: reads only
+	applying  struct{ *planning }    // the state machine, the API's sends
+	writePath struct{ *applying }    // Ask (plan, audit a refusal), Apply, Do
 )
 
 // base is what every part reads: the counted backend, the cache, the
@@ -87,7 +90,7 @@ func New(backend Backend, opts Options) *Store {
 	b := &base{backend: NewCounter(backend, Watch{}), cache: opts.Cache, readOnly: opts.ReadOnly,
 		audit: opts.Audit, operator: opts.Operator, api: opts.API, apiSettle: settle, FindBatch: 16, context: opts.Context,
 		imAdmins: slices.DeleteFunc(slices.Clone(opts.IMAdmins), func(id string) bool { return id == "" })}
-	return &Store{&writePath{&lookupReads{userReads: &userReads{&messageReads{b}}}}}
+	return &Store{&writePath{&applying{&planning{&lookupReads{userReads: &userReads{&messageReads{b}}}}}}}
 }
 
 // IsIMAdmin reports whether uid is one of the deployment's app admins

@@ -106,7 +106,7 @@ func (c checked) doneNotes(req WriteRequest) []SeqNote {
 	return notes
 }
 
-func (s *writePath) apply(ctx context.Context, req WriteRequest, rev bucket.Revoke) (Done, error) {
+func (s *applying) apply(ctx context.Context, req WriteRequest, rev bucket.Revoke) (Done, error) {
 	var res WriteResult
 	var err error
 	switch req.Action {

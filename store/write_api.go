@@ -74,12 +74,12 @@ type APIDone struct {
 const ViaAPI = "api"
 
 // WritesViaAPI reports whether Do's writes go through the server's API.
-func (s *writePath) WritesViaAPI() bool { return s.api != nil }
+func (s *applying) WritesViaAPI() bool { return s.api != nil }
 
 // APIWaiting says what the next write through the API waits on before its
 // first request (a command that prints the server's secret, the first
 // time), for a note while it does; "" when nothing.
-func (s *writePath) APIWaiting() string {
+func (s *applying) APIWaiting() string {
 	if w, ok := s.api.(interface{ Waiting() string }); ok {
 		return w.Waiting()
 	}

@@ -29,7 +29,7 @@ const settlePoll = 100 * time.Millisecond
 // after, both "via": "api" with the write's operationID, the outcome with
 // both verdicts; a call the server accepted where chatlens expected a
 // refusal is named in APIDone.Unexpected.
-func (s *writePath) applyAPI(ctx context.Context, req WriteRequest, pred Prediction, ncid string) (Done, error) {
+func (s *applying) applyAPI(ctx context.Context, req WriteRequest, pred Prediction, ncid string) (Done, error) {
 	seqs := slices.Sorted(slices.Values(req.Seqs))
 	op := newOperationID()
 	done := Done{WriteResult: WriteResult{Seqs: req.Seqs}, API: &APIDone{OperationID: op, Prediction: pred}}
@@ -216,7 +216,7 @@ func apiOutcome(action string, s apiSeqs, stop error) error {
 // settle re-reads the slots of seqs until the store shows the write on all
 // of them or DefaultAPISettle (Options.APISettle) is up; it returns those
 // it does not show and, for a revoke, the record the server wrote.
-func (s *writePath) settle(ctx context.Context, req WriteRequest, seqs []int64) ([]int64, *bucket.Revoke, error) {
+func (s *applying) settle(ctx context.Context, req WriteRequest, seqs []int64) ([]int64, *bucket.Revoke, error) {
 	if len(seqs) == 0 {
 		return nil, nil, nil
 	}
@@ -233,7 +233,7 @@ func (s *writePath) settle(ctx context.Context, req WriteRequest, seqs []int64) 
 
 // unshown reads the stored slots of seqs (not the cache: the server
 // invalidates it itself) and returns those that do not show req yet.
-func (s *writePath) unshown(ctx context.Context, req WriteRequest, seqs []int64) ([]int64, *bucket.Revoke, error) {
+func (s *applying) unshown(ctx context.Context, req WriteRequest, seqs []int64) ([]int64, *bucket.Revoke, error) {
 	slots, err := s.storedSlots(ctx, req.Cid, seqs, nil)
 	if err != nil {
 		return nil, nil, err
@@ -278,7 +278,7 @@ func newOperationID() string {
 
 // noticeEnd is where ncid's messages end now, before the write is sent:
 // its notifications come after it.
-func (s *writePath) noticeEnd(ctx context.Context, by, ncid string) (int64, error) {
+func (s *applying) noticeEnd(ctx context.Context, by, ncid string) (int64, error) {
 	ws, err := s.Windows(ctx, by, []string{ncid}, nil)
 	if err != nil {
 		return 0, err
@@ -289,7 +289,7 @@ func (s *writePath) noticeEnd(ctx context.Context, by, ncid string) (int64, erro
 // findNotices looks in ncid after seq from for the notifications of req's
 // seqs, re-reading until each has one or the settle time is up; it returns
 // those found and the seqs none was found for.
-func (s *writePath) findNotices(ctx context.Context, req WriteRequest, ncid string, from int64, seqs []int64) ([]Notice, []int64, error) {
+func (s *applying) findNotices(ctx context.Context, req WriteRequest, ncid string, from int64, seqs []int64) ([]Notice, []int64, error) {
 	ctx = context.WithoutCancel(ctx) // what the server did stands: say what it sent
 	deadline := time.Now().Add(s.apiSettle)
 	for {

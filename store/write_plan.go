@@ -68,7 +68,7 @@ type ExpectedNotice struct {
 // and says what Do would do, reading what Do reads before it writes: the
 // user, the revoker's group, the user's window and the target slots. An
 // error is a read that failed; a refusal is in the plan.
-func (s *writePath) Plan(ctx context.Context, req WriteRequest) (Plan, error) {
+func (s *planning) Plan(ctx context.Context, req WriteRequest) (Plan, error) {
 	req.Admin = req.Admin || s.IsIMAdmin(req.By)
 	p := Plan{Request: req, ViaAPI: s.api != nil}
 	if s.readOnly {
@@ -204,7 +204,7 @@ func isRefusal(err error) bool {
 
 // planner reads what a write's checks need; it writes nothing.
 type planner struct {
-	s *writePath
+	s *planning
 	w *bucket.Window // the user's window, once read
 }
 

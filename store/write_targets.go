@@ -58,7 +58,7 @@ func (e *TargetError) reasons() string {
 // MarkRead stay the raw state machine; a caller acting for a person checks
 // first (Do). Cost: the window (as Windows) and one find per FindBatch
 // target buckets; a read reads no bucket unless a cache is configured.
-func (s *writePath) CheckTargets(ctx context.Context, cid, uid string, seqs []int64, action string) error {
+func (s *planning) CheckTargets(ctx context.Context, cid, uid string, seqs []int64, action string) error {
 	_, err := (&planner{s: s}).checkTargets(ctx, cid, uid, seqs, action, nil)
 	return err
 }
@@ -257,7 +257,7 @@ func (e *TargetError) addRefusal(reason string, seq int64, storageOnly bool) {
 
 // slotsOf reads the slots of seqs and no others, reusing the newest
 // bucket the window read already.
-func (s *writePath) slotsOf(ctx context.Context, cid string, seqs []int64, w *bucket.Window) (map[int64]bucket.StoredSlot, error) {
+func (s *planning) slotsOf(ctx context.Context, cid string, seqs []int64, w *bucket.Window) (map[int64]bucket.StoredSlot, error) {
 	out := make(map[int64]bucket.StoredSlot, len(seqs))
 	var rest []int64
 	for _, seq := range seqs {
