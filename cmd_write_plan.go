@@ -46,58 +46,12 @@ func (w *writeFlags) dryRun(ctx context.Context, s *session, action string) erro
 	})
 }
 
-// planLines are a plan in words, the last one saying nothing was done.
+// planLines are a plan's lines, the last one saying nothing was done.
 func planLines(p store.Plan) []string {
-	r := p.Request
-	as := r.By
-	if r.Admin {
-		as += " as an app admin"
-	}
-	var lines []string
-	seqs := store.FormatSeqs(p.Write)
-	switch {
-	case len(p.Write) == 0:
-	case p.ViaAPI:
-		lines = append(lines, fmt.Sprintf("would send %s of seq %s of %s by %s to the OpenIM API", r.Action, seqs, r.Cid, as))
-	case r.Action == store.ActionRevoke:
-		lines = append(lines, fmt.Sprintf("would revoke seq %s of %s by %s (role %d)", seqs, r.Cid, as, p.Revoke.Role))
-	case r.Action == store.ActionDelete:
-		lines = append(lines, fmt.Sprintf("would delete seq %s of %s for %s", seqs, r.Cid, as))
-	case r.Action == store.ActionRead:
-		lines = append(lines, fmt.Sprintf("would mark seq %s of %s read by %s", seqs, r.Cid, as))
-	}
-	if p.Prediction != nil {
-		lines = append(lines, "expected: "+p.Prediction.String())
-	} else {
-		for _, rs := range p.Refused {
-			lines = append(lines, "refused: seq "+store.FormatSeqs(rs.Seqs)+": "+rs.Reason)
-		}
-	}
-	if p.ReadSeq != nil {
-		lines = append(lines, fmt.Sprintf("%s's read seq: %d -> %d", r.By, p.ReadSeq.Before, p.ReadSeq.After))
-	}
-	for _, n := range p.Notes {
-		lines = append(lines, "note: "+n.String())
-	}
-	switch {
-	case !p.ViaAPI && len(p.Write) > 0:
-		lines = append(lines, "notifications: none: a write in storage reaches no device")
-	case p.ViaAPI && len(p.Notices) == 0 && p.NoticeCid == "":
-		lines = append(lines, "notifications: none expected (no notification conversation)")
-	case p.ViaAPI && len(p.Notices) == 0:
-		lines = append(lines, "notifications: none expected")
-	}
-	for _, n := range p.Notices {
-		lines = append(lines, fmt.Sprintf("expected notification: %d in %s for seq %s (the server sends it, chatlens predicts)",
-			n.Type, p.NoticeCid, store.FormatSeqs(n.About)))
-	}
-	if p.SessionNote != "" {
-		lines = append(lines, "note: "+p.SessionNote)
-	}
 	if p.ViaAPI {
-		return append(lines, "dry run: nothing sent, nothing written")
+		return append(p.Lines(), "dry run: nothing sent, nothing written")
 	}
-	return append(lines, "dry run: nothing written")
+	return append(p.Lines(), "dry run: nothing written")
 }
 
 // seqsJSON is a run of seqs and what is said of them.

@@ -27,7 +27,7 @@ import (
 // notification conversations the evidence is told in, and those
 // conversations read whole (every notification there may be about cid);
 // for an n_* conversation itself, only the conversation documents.
-func (s *Store) History(ctx context.Context, viewer, cid, auditPath string) (bucket.History, error) {
+func (s *lookupReads) History(ctx context.Context, viewer, cid, auditPath string) (bucket.History, error) {
 	h := bucket.History{Viewer: viewer, Cid: cid, Created: -1, CreatedFrom: "conversation.create_time"}
 	convs, err := s.backend.Conversations(ctx, viewer)
 	if err != nil {
@@ -105,7 +105,7 @@ func (s *Store) History(ctx context.Context, viewer, cid, auditPath string) (buc
 // by the viewer's group_member.join_time (OpenIM creates a joiner's
 // conversation as they join: the recorded run's invitee got it 20 ms
 // after). Cost: one round trip.
-func (s *Store) joinedAt(ctx context.Context, h *bucket.History) error {
+func (s *lookupReads) joinedAt(ctx context.Context, h *bucket.History) error {
 	group := GroupOf(h.Cid)
 	if group == "" || bucket.IsNotificationConversation(h.Cid) {
 		return nil

@@ -29,7 +29,7 @@ func OpenAuditLog(path string) (*AuditLog, *os.File, error) {
 // was refused, this run and before. A log with no file to read (none
 // configured, or a writer only) has nothing to show: no entries, no error.
 // A line that is not an entry (a torn last line) is skipped.
-func (s *Store) AuditTrail() ([]AuditEntry, error) {
+func (s *lookupReads) AuditTrail() ([]AuditEntry, error) {
 	if s.audit == nil || s.audit.path == "" {
 		return nil, nil
 	}

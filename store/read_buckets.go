@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"sort"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -17,7 +18,7 @@ import (
 // stored ones, and a bucket it holds entirely is not read from the backend.
 // Empty windows are skipped; a bucket neither stored nor cached is left out.
 // A bucket Windows already read (to check a cached max seq) is not read again.
-func (s *Store) NewestBuckets(ctx context.Context, windows []bucket.Window) (map[string]*bucket.Bucket, error) {
+func (s *messageReads) NewestBuckets(ctx context.Context, windows []bucket.Window) (map[string]*bucket.Bucket, error) {
 	ends := map[string]int64{} // cid -> max seq
 	need := map[string]int64{} // the ones the cache did not hold entirely
 	cached := map[string]map[int64]*bucket.Slot{}
@@ -58,7 +59,7 @@ func (s *Store) NewestBuckets(ctx context.Context, windows []bucket.Window) (map
 
 // cachedUpTo asks the cache for the seqs of the bucket holding maxSeq, up to
 // maxSeq; complete is true when it had them all.
-func (s *Store) cachedUpTo(ctx context.Context, cid string, maxSeq int64) (map[int64]*bucket.Slot, bool) {
+func (s *messageReads) cachedUpTo(ctx context.Context, cid string, maxSeq int64) (map[int64]*bucket.Slot, bool) {
 	if s.cache == nil {
 		return nil, false
 	}
@@ -69,7 +70,7 @@ func (s *Store) cachedUpTo(ctx context.Context, cid string, maxSeq int64) (map[i
 
 // cachedSlots is one cache round trip for seqs, counted as hits and misses;
 // a failing cache reads as all misses (Stats keeps the error).
-func (s *Store) cachedSlots(ctx context.Context, cid string, seqs []int64) map[int64]*bucket.Slot {
+func (s *messageReads) cachedSlots(ctx context.Context, cid string, seqs []int64) map[int64]*bucket.Slot {
 	if s.cache == nil || len(seqs) == 0 {
 		return nil
 	}
@@ -99,7 +100,7 @@ func overlay(b *bucket.Bucket, hits map[int64]*bucket.Slot, read bool) {
 // Buckets reads the given buckets of cid, newest state first from the cache
 // (seqs up to maxSeq), the rest from the backend in one find per FindBatch
 // buckets. Buckets not stored come back as all holes. Order follows indexes.
-func (s *Store) Buckets(ctx context.Context, cid string, indexes []int64, maxSeq int64) ([]*bucket.Bucket, error) {
+func (s *messageReads) Buckets(ctx context.Context, cid string, indexes []int64, maxSeq int64) ([]*bucket.Bucket, error) {
 	return s.bucketsIn(ctx, cid, indexes, maxSeq, 1, bucket.MaxSeq)
 }
 
@@ -108,7 +109,7 @@ func (s *Store) Buckets(ctx context.Context, cid string, indexes []int64, maxSeq
 // can cut them (FindSlotRanges, the same one round trip per FindBatch
 // buckets); the cache is asked as Buckets asks it, so what it holds and
 // which buckets it spares a read are the same.
-func (s *Store) bucketsIn(ctx context.Context, cid string, indexes []int64, maxSeq, from, to int64) ([]*bucket.Bucket, error) {
+func (s *messageReads) bucketsIn(ctx context.Context, cid string, indexes []int64, maxSeq, from, to int64) ([]*bucket.Bucket, error) {
 	var cached map[int64]*bucket.Slot
 	if s.cache != nil && maxSeq > 0 {
 		var seqs []int64
@@ -153,7 +154,7 @@ func (s *Store) bucketsIn(ctx context.Context, cid string, indexes []int64, maxS
 // readBuckets reads the buckets indexes of cid from the backend in one
 // round trip into byIndex (nil: not stored), each cut to seqs from..to
 // where the backend can: one find of whole buckets when none needs a cut.
-func (s *Store) readBuckets(ctx context.Context, cid string, indexes []int64, from, to int64, byIndex map[int64]*bucket.Bucket) error {
+func (s *messageReads) readBuckets(ctx context.Context, cid string, indexes []int64, from, to int64, byIndex map[int64]*bucket.Bucket) error {
 	ranges := make([]SlotRange, len(indexes))
 	partly := false
 	for i, idx := range indexes {
@@ -210,4 +211,32 @@ func HoldsAny(ctx context.Context, b Backend, coll string) (bool, error) {
 		return true, nil
 	}
 	return false, err
+}
+
+// bucketsAt reads, in one find, the bucket of cid holding seq for each
+// cid -> seq of ends, keyed by cid.
+func (s *messageReads) bucketsAt(ctx context.Context, ends map[string]int64) (map[string]*bucket.Bucket, error) {
+	found := map[string]*bucket.Bucket{}
+	if len(ends) == 0 {
+		return found, nil
+	}
+	want := make(map[string]string, len(ends)) // doc_id -> cid
+	ids := make([]string, 0, len(ends))
+	for cid, seq := range ends {
+		id := bucket.DocIDForSeq(cid, seq)
+		want[id] = cid
+		ids = append(ids, id)
+	}
+	sort.Strings(ids) // the same query for the same conversations
+	raws, err := s.backend.FindBuckets(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, raw := range raws {
+		b := bucket.DecodeBucket(raw)
+		if cid, ok := want[b.DocID]; ok {
+			found[cid] = b
+		}
+	}
+	return found, nil
 }

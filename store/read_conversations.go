@@ -56,12 +56,12 @@ const ListLimit = 10000
 // holds others' lists but not uid's. Without a conversation collection it
 // lists every conversation found in msg (a bare export), single chats
 // filtered to those naming uid.
-func (s *Store) ConversationsOf(ctx context.Context, uid string) ([]ConversationSummary, error) {
+func (s *userReads) ConversationsOf(ctx context.Context, uid string) ([]ConversationSummary, error) {
 	return s.ConversationList(ctx, uid, ListOptions{})
 }
 
 // ConversationList is ConversationsOf read as o says.
-func (s *Store) ConversationList(ctx context.Context, uid string, o ListOptions) ([]ConversationSummary, error) {
+func (s *userReads) ConversationList(ctx context.Context, uid string, o ListOptions) ([]ConversationSummary, error) {
 	convs, err := s.backend.Conversations(ctx, uid)
 	if err != nil {
 		return nil, err
@@ -71,7 +71,7 @@ func (s *Store) ConversationList(ctx context.Context, uid string, o ListOptions)
 
 // conversationsFrom is ConversationList from uid's conversation documents
 // already read.
-func (s *Store) conversationsFrom(ctx context.Context, uid string, convs []bucket.Conversation, o ListOptions) ([]ConversationSummary, error) {
+func (s *userReads) conversationsFrom(ctx context.Context, uid string, convs []bucket.Conversation, o ListOptions) ([]ConversationSummary, error) {
 	fromMsgs := false
 	if len(convs) == 0 {
 		// A conversation collection that holds anyone's list is the truth:
@@ -138,7 +138,7 @@ func listsBefore(a, b ConversationSummary) bool {
 
 // AllConversationIDs walks the doc_id index one conversation at a time
 // (one round trip each, at most ListLimit).
-func (s *Store) AllConversationIDs(ctx context.Context) ([]string, error) {
+func (s *userReads) AllConversationIDs(ctx context.Context) ([]string, error) {
 	var out []string
 	after := ""
 	for len(out) < ListLimit {
@@ -157,7 +157,7 @@ func (s *Store) AllConversationIDs(ctx context.Context) ([]string, error) {
 
 // NextConversationID is the first conversation of the msg collection after
 // the one named (after "" the very first), from the doc_id index alone.
-func (s *Store) NextConversationID(ctx context.Context, after string) (cid string, ok bool, err error) {
+func (s *userReads) NextConversationID(ctx context.Context, after string) (cid string, ok bool, err error) {
 	return s.backend.NextConversationID(ctx, after)
 }
 

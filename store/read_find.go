@@ -78,7 +78,7 @@ func IndexFor(indexes map[string][]IndexInfo, field string) string {
 // FieldServerMsgID) equal to value, across every conversation. The scan
 // stops between conversations when ctx ends. Messages only in the Redis
 // layer are not found: the search is of the msg collection.
-func (s *Store) FindMessage(ctx context.Context, field, value string, o FindOptions) ([]Found, FindPlan, error) {
+func (s *lookupReads) FindMessage(ctx context.Context, field, value string, o FindOptions) ([]Found, FindPlan, error) {
 	if field != FieldClientMsgID && field != FieldServerMsgID {
 		return nil, FindPlan{}, fmt.Errorf("find: unknown field %q", field)
 	}
@@ -115,7 +115,7 @@ func (s *Store) FindMessage(ctx context.Context, field, value string, o FindOpti
 // msgShardKey is msg's shard key where the backend can tell ("" when it
 // cannot, or msg is not sharded): one round trip. Not knowing it stops no
 // find.
-func (s *Store) msgShardKey(ctx context.Context) string {
+func (s *lookupReads) msgShardKey(ctx context.Context) string {
 	key, ok, err := s.backend.MsgShardKey(ctx)
 	if !ok || err != nil {
 		return ""
@@ -135,7 +135,7 @@ func routedByDocID(key string, prefixRanges bool) bool {
 
 // scanFor counts the buckets first (the doc_id index alone), so the plan
 // can say how long the scan will take, then asks each conversation in turn.
-func (s *Store) scanFor(ctx context.Context, field, value string, plan *FindPlan, o FindOptions) ([]string, error) {
+func (s *lookupReads) scanFor(ctx context.Context, field, value string, plan *FindPlan, o FindOptions) ([]string, error) {
 	type conv struct {
 		id      string
 		buckets int
@@ -185,7 +185,7 @@ func (s *Store) scanFor(ctx context.Context, field, value string, plan *FindPlan
 }
 
 // locate reads the matching buckets and names each slot that holds value.
-func (s *Store) locate(ctx context.Context, ids []string, field, value string) ([]Found, error) {
+func (s *lookupReads) locate(ctx context.Context, ids []string, field, value string) ([]Found, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}

@@ -57,7 +57,7 @@ type bucketEnd struct {
 // conversation in from..to, as one OpenIM pull of that range gives them.
 // It reads the range once (Scan) and, only when a hole has no message
 // before it in the range, the stored buckets below, newest first.
-func (s *Store) HoleSendTimes(ctx context.Context, w *bucket.Window, from, to int64) (*HoleSendTimes, error) {
+func (s *messageReads) HoleSendTimes(ctx context.Context, w *bucket.Window, from, to int64) (*HoleSendTimes, error) {
 	var runs []holeRun
 	var ends []bucketEnd
 	last := found{below: true}
@@ -154,7 +154,7 @@ func (s *Store) HoleSendTimes(ctx context.Context, w *bucket.Window, from, to in
 // newestBefore is the newest message (msg.seq and send time) stored in a
 // bucket of cid below index, reading the stored buckets newest first,
 // FindBatch at a time, until one holds a message; zeros when none does.
-func (s *Store) newestBefore(ctx context.Context, cid string, index int64) (seq, sendTime int64, err error) {
+func (s *messageReads) newestBefore(ctx context.Context, cid string, index int64) (seq, sendTime int64, err error) {
 	ids, err := s.backend.BucketIDs(ctx, cid)
 	if err != nil {
 		return 0, 0, err

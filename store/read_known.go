@@ -28,7 +28,7 @@ type UserCheck struct {
 // user collection when it holds anyone (one round trip when uid is in it),
 // else from membership of cid (group_member, the IDs in a single chat's
 // conversation ID, uid's conversation documents).
-func (s *Store) CheckUser(ctx context.Context, uid, cid string) (UserCheck, error) {
+func (s *userReads) CheckUser(ctx context.Context, uid, cid string) (UserCheck, error) {
 	users, err := s.backend.Users(ctx, []string{uid})
 	if err != nil {
 		return UserCheck{}, err
@@ -71,7 +71,7 @@ func (s *Store) CheckUser(ctx context.Context, uid, cid string) (UserCheck, erro
 // single or notification chat (no read), or in group_member for a group
 // (one read). decided is false when the store cannot tell (a group with no
 // group_member records, an ID that names no users).
-func (s *Store) isMember(ctx context.Context, uid, cid string) (member, decided bool, err error) {
+func (s *userReads) isMember(ctx context.Context, uid, cid string) (member, decided bool, err error) {
 	group := GroupOf(cid)
 	if bucket.IsNotificationConversation(cid) {
 		_, group, _ = SplitConversationID(cid) // "n_<group>" when group_member knows it
@@ -92,7 +92,7 @@ func (s *Store) isMember(ctx context.Context, uid, cid string) (member, decided 
 }
 
 // holdsAny reports whether coll holds at least one document (one round trip).
-func (s *Store) holdsAny(ctx context.Context, coll string) (bool, error) {
+func (s *userReads) holdsAny(ctx context.Context, coll string) (bool, error) {
 	return HoldsAny(ctx, s.backend, coll)
 }
 
@@ -108,7 +108,7 @@ func (e *UnknownUserError) Error() string {
 // ViewerWarnings are the warnings a read as uid of cid ("" for a list of
 // all uid's conversations) deserves: a user the store does not know, or
 // not a member of the conversation. Nothing when all is well.
-func (s *Store) ViewerWarnings(ctx context.Context, uid, cid string) ([]string, error) {
+func (s *userReads) ViewerWarnings(ctx context.Context, uid, cid string) ([]string, error) {
 	uc, err := s.CheckUser(ctx, uid, cid)
 	if err != nil {
 		return nil, err

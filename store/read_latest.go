@@ -7,7 +7,7 @@ import "context"
 // else the seq document's max_seq (a reserved upper bound: it may run
 // ahead of the last written message, and moves in steps where seqs are
 // reserved in blocks). One round trip, never a bucket read.
-func (s *Store) LatestSeq(ctx context.Context, cid string) (seq int64, from string, err error) {
+func (s *messageReads) LatestSeq(ctx context.Context, cid string) (seq int64, from string, err error) {
 	if s.cache != nil {
 		m, err := s.cache.MaxSeqs(ctx, []string{cid})
 		s.cacheResult(err)

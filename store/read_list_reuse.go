@@ -23,7 +23,7 @@ type ViewerRecords struct {
 // (two round trips, and the cache's read seqs), and with at (a window of
 // the open conversation read for someone else) uid's window of it, as
 // WindowAt gives it, from the same reads.
-func (s *Store) ReadViewer(ctx context.Context, uid string, at *bucket.Window) (*ViewerRecords, error) {
+func (s *userReads) ReadViewer(ctx context.Context, uid string, at *bucket.Window) (*ViewerRecords, error) {
 	convs, err := s.backend.Conversations(ctx, uid)
 	if err != nil {
 		return nil, err
@@ -60,7 +60,7 @@ func (s *Store) ReadViewer(ctx context.Context, uid string, at *bucket.Window) (
 // v's user's window ends elsewhere (a cap), where it is read. Cost: Windows' reads for the
 // conversations known does not hold; ConversationsOf's after the
 // conversation documents when the user owns none.
-func (s *Store) ConversationsReusing(ctx context.Context, v *ViewerRecords, known map[string]bucket.Window, o ListOptions) ([]ConversationSummary, error) {
+func (s *userReads) ConversationsReusing(ctx context.Context, v *ViewerRecords, known map[string]bucket.Window, o ListOptions) ([]ConversationSummary, error) {
 	if len(v.convs) == 0 { // a bare msg export, or nobody's list: the whole path
 		return s.conversationsFrom(ctx, v.UID, v.convs, o)
 	}

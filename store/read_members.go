@@ -18,7 +18,7 @@ type Member struct {
 }
 
 // Members lists the participants of cid; MembersFor with no viewer.
-func (s *Store) Members(ctx context.Context, cid string) ([]Member, error) {
+func (s *userReads) Members(ctx context.Context, cid string) ([]Member, error) {
 	return s.MembersFor(ctx, cid, "")
 }
 
@@ -31,7 +31,7 @@ func (s *Store) Members(ctx context.Context, cid string) ([]Member, error) {
 // when the viewer does not: the one split whose two users it holds. No
 // split is guessed: an ID nothing settles is an AmbiguousIDError. An "n_"
 // ID names a group or two users: group_member is asked first.
-func (s *Store) MembersFor(ctx context.Context, cid, viewer string) ([]Member, error) {
+func (s *userReads) MembersFor(ctx context.Context, cid, viewer string) ([]Member, error) {
 	var members []Member
 	var names map[string]string
 	_, a, _ := SplitConversationID(cid)
@@ -134,7 +134,7 @@ func onlySplit(splits [][2]string, match func([2]string) bool) (p [2]string, ok 
 	return p, n == 1
 }
 
-func (s *Store) nameMembers(ctx context.Context, members []Member) error {
+func (s *userReads) nameMembers(ctx context.Context, members []Member) error {
 	if len(members) == 0 {
 		return nil
 	}
@@ -155,7 +155,7 @@ func (s *Store) nameMembers(ctx context.Context, members []Member) error {
 }
 
 // UserNames maps user IDs to nicknames from the user collection.
-func (s *Store) UserNames(ctx context.Context, ids []string) (map[string]string, error) {
+func (s *userReads) UserNames(ctx context.Context, ids []string) (map[string]string, error) {
 	users, err := s.backend.Users(ctx, ids)
 	if err != nil {
 		return nil, err
@@ -168,7 +168,7 @@ func (s *Store) UserNames(ctx context.Context, ids []string) (map[string]string,
 }
 
 // GroupNames maps group IDs to names from the group collection.
-func (s *Store) GroupNames(ctx context.Context, ids []string) (map[string]string, error) {
+func (s *userReads) GroupNames(ctx context.Context, ids []string) (map[string]string, error) {
 	groups, err := s.backend.Groups(ctx, ids)
 	if err != nil {
 		return nil, err

@@ -34,7 +34,7 @@ func PeerOf(c bucket.Conversation, owner string) string {
 // ConversationNames names each of owner's conversations as a user would:
 // the other user's nickname in a single chat, the group's name in a group,
 // the IDs where no name is stored. Two round trips however long the list.
-func (s *Store) ConversationNames(ctx context.Context, owner string, list []bucket.Conversation) (map[string]string, error) {
+func (s *userReads) ConversationNames(ctx context.Context, owner string, list []bucket.Conversation) (map[string]string, error) {
 	var users, groups []string
 	for _, c := range list {
 		if p := PeerOf(c, owner); p != "" {

@@ -59,7 +59,7 @@ func notificationIDs(uid string, chats []string) []string {
 // Windows' round trips for those left. A store without conversation
 // documents (a bare msg export) derives them from the conversations the
 // list shows uid.
-func (s *Store) NotificationsOf(ctx context.Context, uid string) ([]ConversationSummary, error) {
+func (s *lookupReads) NotificationsOf(ctx context.Context, uid string) ([]ConversationSummary, error) {
 	convs, err := s.backend.Conversations(ctx, uid)
 	if err != nil {
 		return nil, err
@@ -88,7 +88,7 @@ func (s *Store) NotificationsOf(ctx context.Context, uid string) ([]Conversation
 // NotificationsBeside is NotificationsOf for uid's list already read
 // (ConversationList's rows): no conversation document is read again, so
 // it costs the max seqs' round trip alone when none holds a message.
-func (s *Store) NotificationsBeside(ctx context.Context, uid string, list []ConversationSummary) ([]ConversationSummary, error) {
+func (s *lookupReads) NotificationsBeside(ctx context.Context, uid string, list []ConversationSummary) ([]ConversationSummary, error) {
 	chats := make([]string, 0, len(list))
 	var convs []bucket.Conversation
 	fromMsgs := false
@@ -103,7 +103,7 @@ func (s *Store) NotificationsBeside(ctx context.Context, uid string, list []Conv
 
 // notificationsOf lists those of chats' notification conversations and
 // uid's own that hold a message; convs are uid's conversation documents.
-func (s *Store) notificationsOf(ctx context.Context, uid string, chats []string, convs []bucket.Conversation, fromMsgs bool) ([]ConversationSummary, error) {
+func (s *lookupReads) notificationsOf(ctx context.Context, uid string, chats []string, convs []bucket.Conversation, fromMsgs bool) ([]ConversationSummary, error) {
 	owned := map[string]bucket.Conversation{}
 	for _, c := range convs {
 		owned[c.ConversationID] = c
@@ -128,7 +128,7 @@ func (s *Store) notificationsOf(ctx context.Context, uid string, chats []string,
 // withMaxSeq keeps the cids whose max seq is not 0, as GetMaxSeq keeps
 // them: the cache's MALLOC_SEQ when it has the key, else seq.max_seq (a
 // conversation without a seq document has none). One round trip each.
-func (s *Store) withMaxSeq(ctx context.Context, cids []string) ([]string, error) {
+func (s *lookupReads) withMaxSeq(ctx context.Context, cids []string) ([]string, error) {
 	maxes := map[string]int64{}
 	if s.cache != nil {
 		cached, err := s.cache.MaxSeqs(ctx, cids)

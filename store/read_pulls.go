@@ -37,7 +37,7 @@ func (p NoticePull) Pulled(seq int64) bool {
 // notification conversation of base (a window of it, whose end holds for
 // everyone): two round trips a member (their conversation documents and
 // seq_user).
-func (s *Store) NoticePulls(ctx context.Context, base bucket.Window, members []Member) ([]NoticePull, error) {
+func (s *lookupReads) NoticePulls(ctx context.Context, base bucket.Window, members []Member) ([]NoticePull, error) {
 	out := make([]NoticePull, 0, len(members))
 	for _, m := range members {
 		su, err := s.seqUsersOf(ctx, m.UserID, []string{base.Cid})

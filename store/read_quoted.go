@@ -19,7 +19,7 @@ type QuotesIn func(buckets []*bucket.Bucket, from, to int64, held func(index int
 // that no bucket held reports at hand, in one Slots call (the quoted slots,
 // not their buckets), none when nothing is missing. The result holds only
 // the slots read; Lookup joins them to the buckets at hand.
-func (s *Store) QuotedSlots(ctx context.Context, cid string, buckets []*bucket.Bucket, from, to, maxSeq int64,
+func (s *messageReads) QuotedSlots(ctx context.Context, cid string, buckets []*bucket.Bucket, from, to, maxSeq int64,
 	held func(index int64) bool, quotesIn QuotesIn) (map[int64]bucket.StoredSlot, error) {
 	far := quotesIn(buckets, from, to, held)
 	if len(far) == 0 {
@@ -32,7 +32,7 @@ func (s *Store) QuotedSlots(ctx context.Context, cid string, buckets []*bucket.B
 // lookup holding the batch, the batch before it (a quote mostly reaches back
 // a little) and whatever else the quotes in from..to of the batch need, read
 // by QuotedSlots. It is how a range is read with its quotes resolved.
-func (s *Store) ScanQuoted(ctx context.Context, w *bucket.Window, from, to int64, quotesIn QuotesIn,
+func (s *messageReads) ScanQuoted(ctx context.Context, w *bucket.Window, from, to int64, quotesIn QuotesIn,
 	fn func(batch []*bucket.Bucket, lookup bucket.Lookup) error, gap func(from, to int64) error) error {
 	var prev []*bucket.Bucket
 	return s.Scan(ctx, w, from, to, func(batch []*bucket.Bucket) error {

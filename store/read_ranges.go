@@ -15,7 +15,7 @@ import (
 // backend can (FindSlotRanges), the ones inside whole. For reads of a
 // bounded range (a page, a jump's surroundings); a long walk goes through
 // Scan. A seq in no stored bucket is a hole.
-func (s *Store) Range(ctx context.Context, cid string, from, to, maxSeq int64) (map[int64]bucket.StoredSlot, error) {
+func (s *messageReads) Range(ctx context.Context, cid string, from, to, maxSeq int64) (map[int64]bucket.StoredSlot, error) {
 	from, to = max(from, 1), min(to, bucket.MaxSeq)
 	seqs := make([]int64, 0, max(to-from+1, 0))
 	for seq := from; seq <= to; seq++ {
@@ -26,7 +26,7 @@ func (s *Store) Range(ctx context.Context, cid string, from, to, maxSeq int64) (
 
 // rangedSlots reads seqs, FindBatch buckets a FindSlotRanges, each bucket
 // cut to the span of the seqs asked of it.
-func (s *Store) rangedSlots(ctx context.Context, cid string, seqs []int64, over map[int64]*bucket.Slot) (map[int64]bucket.StoredSlot, error) {
+func (s *messageReads) rangedSlots(ctx context.Context, cid string, seqs []int64, over map[int64]*bucket.Slot) (map[int64]bucket.StoredSlot, error) {
 	out := make(map[int64]bucket.StoredSlot, len(seqs))
 	for _, seq := range seqs {
 		out[seq] = bucket.StoredSlot{Seq: seq}

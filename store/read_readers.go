@@ -18,7 +18,7 @@ type Reader struct {
 // member's several seq_user documents the last stored stands, as in the
 // server's GetUserReadSeqs). A cache that fails is passed over, as
 // everywhere: seq_user answers.
-func (s *Store) Readers(ctx context.Context, cid string, members []Member) ([]Reader, error) {
+func (s *userReads) Readers(ctx context.Context, cid string, members []Member) ([]Reader, error) {
 	if len(members) == 0 {
 		return nil, nil
 	}
@@ -57,7 +57,7 @@ func (s *Store) Readers(ctx context.Context, cid string, members []Member) ([]Re
 // ReadSeqOf is uid's read seq of cid as a window of theirs would have it
 // (readSeq): one round trip to the cache when configured and one to
 // seq_user, nothing else. What a mark read changes, read back alone.
-func (s *Store) ReadSeqOf(ctx context.Context, uid, cid string) (int64, error) {
+func (s *userReads) ReadSeqOf(ctx context.Context, uid, cid string) (int64, error) {
 	read, err := s.seqUsersOf(ctx, uid, []string{cid})
 	if err != nil {
 		return 0, err

@@ -18,14 +18,14 @@ import (
 // buckets than one find reads asks the doc_id index which buckets exist and
 // walks only those, so a bucket stored at index 10,000,000 costs one gap,
 // not ten million reads.
-func (s *Store) Scan(ctx context.Context, w *bucket.Window, from, to int64, fn func(batch []*bucket.Bucket) error, gap func(from, to int64) error) error {
+func (s *messageReads) Scan(ctx context.Context, w *bucket.Window, from, to int64, fn func(batch []*bucket.Bucket) error, gap func(from, to int64) error) error {
 	return s.scanReading(ctx, w, from, to, from, fn, gap)
 }
 
 // scanReading is Scan reading the first bucket from seq readFrom (at most
 // from, in from's bucket) on: for a reader that needs the slots before
 // from in it.
-func (s *Store) scanReading(ctx context.Context, w *bucket.Window, from, to, readFrom int64, fn func(batch []*bucket.Bucket) error, gap func(from, to int64) error) error {
+func (s *messageReads) scanReading(ctx context.Context, w *bucket.Window, from, to, readFrom int64, fn func(batch []*bucket.Bucket) error, gap func(from, to int64) error) error {
 	from, to = max(from, 1), min(to, bucket.MaxSeq)
 	readFrom = max(min(readFrom, from), bucket.FirstSeq(bucket.BucketIndex(from)))
 	if to < from {
@@ -112,7 +112,7 @@ func NotStored(b *bucket.Bucket) bool {
 
 // walkIndexes lists the buckets Scan reads for from..to: all of them when
 // one find covers the range, else the ones StoredIndexes lists.
-func (s *Store) walkIndexes(ctx context.Context, w *bucket.Window, from, to int64) ([]int64, error) {
+func (s *messageReads) walkIndexes(ctx context.Context, w *bucket.Window, from, to int64) ([]int64, error) {
 	if bucket.BucketIndex(to)-bucket.BucketIndex(from) < int64(s.FindBatch) {
 		return bucket.BucketsCovering(from, to), nil
 	}
@@ -134,7 +134,7 @@ func (s *Store) walkIndexes(ctx context.Context, w *bucket.Window, from, to int6
 // Redis may hold its slots before the backend does. A reader walking a
 // long range walks these, so its cost follows the buckets stored, never
 // the seq count.
-func (s *Store) StoredIndexes(ctx context.Context, w *bucket.Window, from, to int64) ([]int64, error) {
+func (s *messageReads) StoredIndexes(ctx context.Context, w *bucket.Window, from, to int64) ([]int64, error) {
 	lo, hi := bucket.BucketIndex(max(from, 1)), bucket.BucketIndex(min(to, bucket.MaxSeq))
 	ids, err := s.backend.BucketIDs(ctx, w.Cid)
 	if err != nil {

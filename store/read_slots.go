@@ -18,12 +18,12 @@ import (
 // malformed slots, cached slots over stored ones); a seq below 1 or in a
 // bucket not stored is a hole. For the inspector, jump-to-seq, quotes and
 // the checks before a write: a few slots, never a screen.
-func (s *Store) Slots(ctx context.Context, cid string, seqs []int64, maxSeq int64) (map[int64]bucket.StoredSlot, error) {
+func (s *messageReads) Slots(ctx context.Context, cid string, seqs []int64, maxSeq int64) (map[int64]bucket.StoredSlot, error) {
 	return s.slotsThrough(ctx, cid, seqs, maxSeq, s.storedSlots)
 }
 
 // slotsThrough is Slots with the seqs not cached read by stored.
-func (s *Store) slotsThrough(ctx context.Context, cid string, seqs []int64, maxSeq int64, stored slotReader) (map[int64]bucket.StoredSlot, error) {
+func (s *messageReads) slotsThrough(ctx context.Context, cid string, seqs []int64, maxSeq int64, stored slotReader) (map[int64]bucket.StoredSlot, error) {
 	var cached map[int64]*bucket.Slot
 	if s.cache != nil && maxSeq > 0 {
 		var ask []int64
@@ -78,7 +78,7 @@ type slotReader func(ctx context.Context, cid string, seqs []int64, over map[int
 // of one bucket, else rangedSlots (FindBatch buckets a round trip, each cut
 // to the span asked of it); a slot of over replaces the stored one (marked
 // Unstored over a hole).
-func (s *Store) storedSlots(ctx context.Context, cid string, seqs []int64, over map[int64]*bucket.Slot) (map[int64]bucket.StoredSlot, error) {
+func (s *messageReads) storedSlots(ctx context.Context, cid string, seqs []int64, over map[int64]*bucket.Slot) (map[int64]bucket.StoredSlot, error) {
 	groups := byBucket(seqs)
 	if len(groups) != 1 {
 		return s.rangedSlots(ctx, cid, seqs, over)

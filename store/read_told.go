@@ -113,7 +113,7 @@ type toldWant struct {
 // Told finds the notifications of the writes slot st of cid shows: a
 // revoke, a delete for each user in its del_list, a read mark; none for a
 // slot with none of them, or in a notification conversation itself.
-func (s *Store) Told(ctx context.Context, viewer, cid string, st bucket.StoredSlot) ([]Told, error) {
+func (s *lookupReads) Told(ctx context.Context, viewer, cid string, st bucket.StoredSlot) ([]Told, error) {
 	wants := toldWants(cid, st)
 	if len(wants) == 0 {
 		return nil, nil
@@ -246,7 +246,7 @@ func (n notice) matches(w toldWant, cid string, seq int64, sender string) bool {
 // noticesIn is ncid's notices from end back, newest first, read from
 // what is kept and the store: what arrived since first, then older
 // buckets until done says enough or ToldScanLimit seqs are read.
-func (s *Store) noticesIn(ctx context.Context, ncid string, end int64, done func(noticeLog) bool) (noticeLog, error) {
+func (s *lookupReads) noticesIn(ctx context.Context, ncid string, end int64, done func(noticeLog) bool) (noticeLog, error) {
 	floor := max(1, end-ToldScanLimit+1)
 	l, ok := s.told.get(ncid)
 	if !ok || l.hi < floor-1 || l.hi > end {

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"maps"
-	"sort"
 
 	"github.com/chatlens/chatlens/store/bucket"
 )
@@ -14,7 +13,7 @@ import (
 // one find for the newest buckets, whether max seqs come from the seq
 // documents (trimmed to the last filled slot) or the cache (believed only
 // up to the stored buckets); more only when those buckets are missing.
-func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs map[string]bucket.Conversation) (map[string]*bucket.Window, error) {
+func (s *userReads) Windows(ctx context.Context, uid string, cids []string, convs map[string]bucket.Conversation) (map[string]*bucket.Window, error) {
 	return s.windows(ctx, uid, cids, convs, nil, false)
 }
 
@@ -22,7 +21,7 @@ func (s *Store) Windows(ctx context.Context, uid string, cids []string, convs ma
 // already read when pre is not nil. cut: the newest buckets are read only
 // as far as their last touched slot (a list of thousands of
 // conversations), not whole for a timeline to reuse (Window.Last).
-func (s *Store) windows(ctx context.Context, uid string, cids []string, convs map[string]bucket.Conversation, pre *readSeqUsers, cut bool) (map[string]*bucket.Window, error) {
+func (s *userReads) windows(ctx context.Context, uid string, cids []string, convs map[string]bucket.Conversation, pre *readSeqUsers, cut bool) (map[string]*bucket.Window, error) {
 	out := make(map[string]*bucket.Window, len(cids))
 	if len(cids) == 0 {
 		return out, nil
@@ -108,7 +107,7 @@ func (s *Store) windows(ctx context.Context, uid string, cids []string, convs ma
 // msg collection) cannot say, and flags nothing. ownsAny: uid owns some
 // conversation document (so the store keeps them). Cost: one round trip,
 // only when uid owns none.
-func (s *Store) markUnpulled(ctx context.Context, ws map[string]*bucket.Window, owned map[string]bucket.Conversation, ownsAny bool) error {
+func (s *userReads) markUnpulled(ctx context.Context, ws map[string]*bucket.Window, owned map[string]bucket.Conversation, ownsAny bool) error {
 	var missing []*bucket.Window
 	for cid, w := range ws {
 		if _, ok := owned[cid]; !ok {
@@ -176,7 +175,7 @@ func readSeq(stored int64, cached map[string]int64, key string) int64 {
 // window of it, whose EndSeq and SeqMinSeq hold for everyone: two round
 // trips (seq_user, conversation) and no bucket read, so switching viewer
 // re-reads nothing.
-func (s *Store) WindowAt(ctx context.Context, uid string, base bucket.Window) (*bucket.Window, error) {
+func (s *userReads) WindowAt(ctx context.Context, uid string, base bucket.Window) (*bucket.Window, error) {
 	su, err := s.seqUsersOf(ctx, uid, []string{base.Cid})
 	if err != nil {
 		return nil, err
@@ -191,7 +190,7 @@ func (s *Store) WindowAt(ctx context.Context, uid string, base bucket.Window) (*
 // windowAtFrom is WindowAt from uid's conversation documents and seq_user
 // documents of base.Cid already read; it reads nothing more unless uid owns
 // no conversation document at all (markUnpulled).
-func (s *Store) windowAtFrom(ctx context.Context, uid string, base bucket.Window, convs []bucket.Conversation, read *readSeqUsers) (*bucket.Window, error) {
+func (s *userReads) windowAtFrom(ctx context.Context, uid string, base bucket.Window, convs []bucket.Conversation, read *readSeqUsers) (*bucket.Window, error) {
 	cid := base.Cid
 	var conv bucket.Conversation
 	owned := map[string]bucket.Conversation{}
@@ -210,40 +209,12 @@ func (s *Store) windowAtFrom(ctx context.Context, uid string, base bucket.Window
 	return w, nil
 }
 
-// bucketsAt reads, in one find, the bucket of cid holding seq for each
-// cid -> seq of ends, keyed by cid.
-func (s *Store) bucketsAt(ctx context.Context, ends map[string]int64) (map[string]*bucket.Bucket, error) {
-	found := map[string]*bucket.Bucket{}
-	if len(ends) == 0 {
-		return found, nil
-	}
-	want := make(map[string]string, len(ends)) // doc_id -> cid
-	ids := make([]string, 0, len(ends))
-	for cid, seq := range ends {
-		id := bucket.DocIDForSeq(cid, seq)
-		want[id] = cid
-		ids = append(ids, id)
-	}
-	sort.Strings(ids) // the same query for the same conversations
-	raws, err := s.backend.FindBuckets(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	for _, raw := range raws {
-		b := bucket.DecodeBucket(raw)
-		if cid, ok := want[b.DocID]; ok {
-			found[cid] = b
-		}
-	}
-	return found, nil
-}
-
 // trimToLastFilled lowers MaxSeq of the given windows to the last seq sent
 // (Bucket.LastSentSeq: a message, a malformed slot or a physically deleted
 // one), reading each conversation's newest bucket (cut: its last touched
 // slot) in one find, and returns what it read by cid.
 // A conversation without a seq document gets its newest bucket from BucketIDs.
-func (s *Store) trimToLastFilled(ctx context.Context, ws map[string]*bucket.Window, cids []string, cut bool) (map[string]*newestTail, error) {
+func (s *userReads) trimToLastFilled(ctx context.Context, ws map[string]*bucket.Window, cids []string, cut bool) (map[string]*newestTail, error) {
 	if len(cids) == 0 {
 		return map[string]*newestTail{}, nil
 	}
@@ -310,7 +281,7 @@ const cachedMaxSlack = 1
 // as newestStoredBuckets otherwise. The bucket read is not kept as Last:
 // the cache may hold newer slots of it. cut and the tails returned: as
 // trimToLastFilled's.
-func (s *Store) trustCachedMax(ctx context.Context, ws map[string]*bucket.Window, cids []string, cut bool) (map[string]*newestTail, error) {
+func (s *userReads) trustCachedMax(ctx context.Context, ws map[string]*bucket.Window, cids []string, cut bool) (map[string]*newestTail, error) {
 	ends := map[string]int64{}
 	for _, cid := range cids {
 		ws[cid].MaxSeq = min(ws[cid].MaxSeq, bucket.MaxSeq)
@@ -343,7 +314,7 @@ func (s *Store) trustCachedMax(ctx context.Context, ws map[string]*bucket.Window
 // the bucket holding it is read first, for every conversation in one find;
 // for the ones missing, the bucket just below, again in one find; only a
 // conversation missing both asks the doc_id index for its buckets.
-func (s *Store) newestStored(ctx context.Context, ends map[string]int64, cut bool) (map[string]*newestTail, error) {
+func (s *userReads) newestStored(ctx context.Context, ends map[string]int64, cut bool) (map[string]*newestTail, error) {
 	read := s.wholeTailsAt
 	if cut {
 		read = s.tailsAt
@@ -386,7 +357,7 @@ func (s *Store) newestStored(ctx context.Context, ends map[string]int64, cut boo
 
 // lastBucketIndex is the highest bucket index of cid below before (any
 // index when before < 0), from the doc_id index alone; -1 when none.
-func (s *Store) lastBucketIndex(ctx context.Context, cid string, before int64) (int64, error) {
+func (s *userReads) lastBucketIndex(ctx context.Context, cid string, before int64) (int64, error) {
 	ids, err := s.backend.BucketIDs(ctx, cid)
 	if err != nil {
 		return -1, err

@@ -9,18 +9,6 @@ import (
 	"github.com/chatlens/chatlens/store/openimrules"
 )
 
-// WriteRequest is a write as an operator asks for it, from the scripted
-// commands or the UI: one path, so both refuse and record the same way.
-type WriteRequest struct {
-	Action string // ActionRevoke, ActionDelete or ActionRead
-	Cid    string
-	By     string // the user acting
-	Seqs   []int64
-	// Admin: the operator acts as an app admin, as OpenIM lets its IM
-	// admins do; audited as such, and a revoke records role 0.
-	Admin bool
-}
-
 // Done is what Do did: the write's result and, for a revoke, the record
 // written; Notes say what was done to the seqs that were not plain
 // messages in the user's window (before it, a physically deleted one), and
@@ -39,25 +27,53 @@ type Done struct {
 // prediction of its answer (see applyAPI), and the write is sent whatever
 // it says. A read-only store refuses in the write itself, reading nothing
 // first.
-func (s *Store) Do(ctx context.Context, req WriteRequest) (Done, error) {
-	// An app admin acting as themselves needs no --admin: the server
-	// passes their own token as it passes the admin token.
-	req.Admin = req.Admin || s.IsIMAdmin(req.By)
-	if req.Admin {
-		ctx = context.WithValue(ctx, adminKey{}, true)
-	}
+func (s *writePath) Do(ctx context.Context, req WriteRequest) (Done, error) {
 	if s.readOnly {
-		return s.apply(ctx, req, bucket.Revoke{UserID: req.By})
+		// An app admin acting as themselves needs no --admin: the server
+		// passes their own token as it passes the admin token.
+		req.Admin = req.Admin || s.IsIMAdmin(req.By)
+		return s.apply(adminContext(ctx, req), req, bucket.Revoke{UserID: req.By})
 	}
+	p, err := s.Ask(ctx, req)
+	if err != nil {
+		return Done{WriteResult: WriteResult{Seqs: req.Seqs}}, err
+	}
+	return s.Apply(ctx, p)
+}
+
+// Ask is Plan for a write an operator will be shown before it is made
+// (the UI's dialog, Do): the plan's refusal in storage, or a plan that
+// could not be read, is audited here, so every refused write is in the
+// audit log whoever asked. A dry run plans with Plan and audits nothing.
+func (s *writePath) Ask(ctx context.Context, req WriteRequest) (Plan, error) {
 	p, err := s.Plan(ctx, req)
-	var done Done
 	switch {
 	case err != nil: // the check could not read (a lock timeout, a server gone): audited as failed
-		return s.refuse(ctx, req, err)
+		r := req
+		r.Admin = r.Admin || s.IsIMAdmin(r.By)
+		return p, s.auditRefusal(r.Action, r.Cid, r.By, r.Seqs, r.Admin, err)
+	case p.Refusal != nil && !p.ViaAPI:
+		r := p.Request
+		// The refusal as audited: it says so if the log failed too.
+		p.Refusal = s.auditRefusal(r.Action, r.Cid, r.By, r.Seqs, r.Admin, p.Refusal)
+	}
+	return p, nil
+}
+
+// Apply makes the write p plans, deciding nothing again: p comes from Ask
+// (which audited its refusal), and a plan refused in storage writes
+// nothing and returns its refusal. The state machine still refuses a slot
+// that changed since in a way it cannot write.
+func (s *writePath) Apply(ctx context.Context, p Plan) (Done, error) {
+	req := p.Request
+	ctx = adminContext(ctx, req)
+	var done Done
+	var err error
+	switch {
 	case p.ViaAPI:
 		done, err = s.applyAPI(ctx, req, *p.Prediction, p.NoticeCid)
 	case p.Refusal != nil:
-		return s.refuse(ctx, req, p.Refusal)
+		return Done{WriteResult: WriteResult{Seqs: req.Seqs}}, p.Refusal
 	default:
 		rev := bucket.Revoke{UserID: req.By}
 		if p.Revoke != nil {
@@ -71,6 +87,14 @@ func (s *Store) Do(ctx context.Context, req WriteRequest) (Done, error) {
 	return done, err
 }
 
+// adminContext marks ctx when req's operator acts as an app admin.
+func adminContext(ctx context.Context, req WriteRequest) context.Context {
+	if req.Admin {
+		return context.WithValue(ctx, adminKey{}, true)
+	}
+	return ctx
+}
+
 // doneNotes are the notes of a write done in full: the targets' and, for a
 // mark read that leaves the read seq where it was, that one.
 func (c checked) doneNotes(req WriteRequest) []SeqNote {
@@ -82,7 +106,7 @@ func (c checked) doneNotes(req WriteRequest) []SeqNote {
 	return notes
 }
 
-func (s *Store) apply(ctx context.Context, req WriteRequest, rev bucket.Revoke) (Done, error) {
+func (s *applying) apply(ctx context.Context, req WriteRequest, rev bucket.Revoke) (Done, error) {
 	var res WriteResult
 	var err error
 	switch req.Action {
@@ -97,12 +121,6 @@ func (s *Store) apply(ctx context.Context, req WriteRequest, rev bucket.Revoke) 
 		err = fmt.Errorf("unknown action %q", req.Action)
 	}
 	return Done{WriteResult: res}, err
-}
-
-// refuse audits a refusal (a *TargetError or *UnknownUserError), or a
-// check that failed before anything was written, and returns it.
-func (s *Store) refuse(ctx context.Context, req WriteRequest, err error) (Done, error) {
-	return Done{WriteResult: WriteResult{Seqs: req.Seqs}}, s.auditRefusal(req.Action, req.Cid, req.By, req.Seqs, actingAsAdmin(ctx), err)
 }
 
 // adminKey marks a context whose writes an operator makes as an app admin.
@@ -120,6 +138,8 @@ type revokePlan struct {
 	user    *bucket.User
 	members map[string]bucket.GroupMember // of the conversation's group; nil for other chats
 	role    int32                         // the role of the last decision that allowed
+	who     string                        // who may revoke the last message judged, in words
+	rule    string                        // the rule of the last decision that allowed
 }
 
 // planRevoke reads the group's members once (one round trip, groups only).
@@ -160,36 +180,14 @@ func (p *revokePlan) decide(msg *bucket.MsgData) openimrules.RevokeDecision {
 	return openimrules.RevokeRule(msg, who, sender)
 }
 
-// RevokePreview is the revoke rule's answer before a write is asked for.
-type RevokePreview struct {
-	Allowed bool
-	Rule    string // the rule that decided
-	Role    int32  // the role the revoke record would carry
-	Who     string // who may revoke the message, in words
-}
-
-// PreviewRevoke is the revoke rule's answer for by revoking msg in cid,
-// from the members the caller already holds (the UI's dialog, before it
-// asks): the rule Do applies again as it writes.
-func PreviewRevoke(cid string, msg *bucket.MsgData, by string, admin bool, members []Member) RevokePreview {
-	p := &revokePlan{req: WriteRequest{Cid: cid, By: by, Admin: admin}}
-	if IsGroupConversation(cid) && !admin && len(members) > 0 {
-		p.members = map[string]bucket.GroupMember{}
-		for _, m := range members {
-			p.members[m.UserID] = bucket.GroupMember{UserID: m.UserID, RoleLevel: m.RoleLevel}
-		}
-	}
-	d := p.decide(msg)
-	return RevokePreview{Allowed: d.Allowed, Rule: d.Rule, Role: d.Role, Who: openimrules.RevokeWho(msg)}
-}
-
 // judge applies openimrules.RevokeRule to one stored message; "" when allowed.
 func (p *revokePlan) judge(st bucket.StoredSlot) string {
 	d := p.decide(st.Slot.Msg)
+	p.who = openimrules.RevokeWho(st.Slot.Msg)
 	if !d.Allowed {
 		return p.req.By + " may not revoke: " + d.Rule
 	}
-	p.role = d.Role
+	p.role, p.rule = d.Role, d.Rule
 	return ""
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // API is a server that makes a write itself: OpenIM's REST API
@@ -73,30 +74,21 @@ type APIDone struct {
 const ViaAPI = "api"
 
 // WritesViaAPI reports whether Do's writes go through the server's API.
-func (s *Store) WritesViaAPI() bool { return s.api != nil }
+func (s *applying) WritesViaAPI() bool { return s.api != nil }
 
 // APIWaiting says what the next write through the API waits on before its
 // first request (a command that prints the server's secret, the first
 // time), for a note while it does; "" when nothing.
-func (s *Store) APIWaiting() string {
+func (s *applying) APIWaiting() string {
 	if w, ok := s.api.(interface{ Waiting() string }); ok {
 		return w.Waiting()
 	}
 	return ""
 }
 
-// APISessionNote is the API's SessionNote for a write by user; "" without
-// an API.
-func (s *Store) APISessionNote(user string, admin bool) string {
-	if s.api == nil {
-		return ""
-	}
-	return s.api.SessionNote(user, admin || s.IsIMAdmin(user))
-}
-
-// APINote says, for a confirm dialog, what a write through the API does
-// that a storage-level one does not.
-const APINote = "through the OpenIM API: the server applies its own permission rules and notifies devices; its answer decides"
+// apiNote says, in a plan's lines, what a write through the API does that
+// a storage-level one does not.
+const apiNote = "through the OpenIM API: the server applies its own permission rules and notifies devices; its answer decides"
 
 // Prediction is what chatlens expects the server to answer a write through
 // its API, from its own checks (OpenIM's rules as chatlens reads them).
@@ -202,4 +194,57 @@ type Verdicts struct {
 	Chatlens string `json:"chatlens"`
 	Server   string `json:"server"`
 	Differ   bool   `json:"differ,omitempty"`
+}
+
+// NoticeWords names where the notifications of a write through the API
+// are, runs joined: "seq 6: 2101 in n_g1 seq 45; seq 7-9: 2101 in n_g1 seq
+// 46-48"; "" when none was found.
+func (a *APIDone) NoticeWords() string {
+	var parts []string
+	for i := 0; i < len(a.Notices); {
+		n := a.Notices[i]
+		j := i + 1
+		// One seq per notification, both rising by one: a run.
+		for len(n.About) == 1 && j < len(a.Notices) && len(a.Notices[j].About) == 1 && a.Notices[j].Type == n.Type &&
+			a.Notices[j].Seq == n.Seq+int64(j-i) && a.Notices[j].About[0] == n.About[0]+int64(j-i) {
+			j++
+		}
+		about := n.About
+		if j > i+1 {
+			about = seqRange(n.About[0], j-i)
+		}
+		at := fmt.Sprint(n.Seq)
+		if j > i+1 {
+			at = fmt.Sprintf("%d-%d", n.Seq, a.Notices[j-1].Seq)
+		}
+		parts = append(parts, fmt.Sprintf("seq %s: %d in %s seq %s", FormatSeqs(about), n.Type, a.NoticeCid, at))
+		i = j
+	}
+	return strings.Join(parts, "; ")
+}
+
+// UnnoticedWords says which seqs of a write through the API no
+// notification was found for, and what that means; "" when every one has
+// one.
+func (a *APIDone) UnnoticedWords() string {
+	if len(a.Unnoticed) == 0 {
+		return ""
+	}
+	switch {
+	case a.NoticeErr != nil:
+		return fmt.Sprintf("the notifications of seq %s in %s could not be read: %v", FormatSeqs(a.Unnoticed), a.NoticeCid, a.NoticeErr)
+	case a.NoticeCid == "":
+		return "no notification conversation to look in for seq " + FormatSeqs(a.Unnoticed)
+	}
+	return fmt.Sprintf("no notification in %s for seq %s: devices that already hold those messages will not learn of the change (a device does not pull a seq it holds)",
+		a.NoticeCid, FormatSeqs(a.Unnoticed))
+}
+
+// NoticeSummary is what a write through the API told devices, for a
+// status line: where its notifications are, or which seqs have none.
+func (a *APIDone) NoticeSummary() string {
+	if words := a.UnnoticedWords(); words != "" {
+		return words
+	}
+	return "notified: " + a.NoticeWords()
 }

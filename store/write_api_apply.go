@@ -29,7 +29,7 @@ const settlePoll = 100 * time.Millisecond
 // after, both "via": "api" with the write's operationID, the outcome with
 // both verdicts; a call the server accepted where chatlens expected a
 // refusal is named in APIDone.Unexpected.
-func (s *Store) applyAPI(ctx context.Context, req WriteRequest, pred Prediction, ncid string) (Done, error) {
+func (s *applying) applyAPI(ctx context.Context, req WriteRequest, pred Prediction, ncid string) (Done, error) {
 	seqs := slices.Sorted(slices.Values(req.Seqs))
 	op := newOperationID()
 	done := Done{WriteResult: WriteResult{Seqs: req.Seqs}, API: &APIDone{OperationID: op, Prediction: pred}}
@@ -213,21 +213,10 @@ func apiOutcome(action string, s apiSeqs, stop error) error {
 	return err
 }
 
-// without is seqs less those in drop.
-func without(seqs, drop []int64) []int64 {
-	var out []int64
-	for _, s := range seqs {
-		if !slices.Contains(drop, s) {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // settle re-reads the slots of seqs until the store shows the write on all
 // of them or DefaultAPISettle (Options.APISettle) is up; it returns those
 // it does not show and, for a revoke, the record the server wrote.
-func (s *Store) settle(ctx context.Context, req WriteRequest, seqs []int64) ([]int64, *bucket.Revoke, error) {
+func (s *applying) settle(ctx context.Context, req WriteRequest, seqs []int64) ([]int64, *bucket.Revoke, error) {
 	if len(seqs) == 0 {
 		return nil, nil, nil
 	}
@@ -244,7 +233,7 @@ func (s *Store) settle(ctx context.Context, req WriteRequest, seqs []int64) ([]i
 
 // unshown reads the stored slots of seqs (not the cache: the server
 // invalidates it itself) and returns those that do not show req yet.
-func (s *Store) unshown(ctx context.Context, req WriteRequest, seqs []int64) ([]int64, *bucket.Revoke, error) {
+func (s *applying) unshown(ctx context.Context, req WriteRequest, seqs []int64) ([]int64, *bucket.Revoke, error) {
 	slots, err := s.storedSlots(ctx, req.Cid, seqs, nil)
 	if err != nil {
 		return nil, nil, err
@@ -285,4 +274,29 @@ func (s *Store) unshown(ctx context.Context, req WriteRequest, seqs []int64) ([]
 // newOperationID names one write for the server's logs and the audit log.
 func newOperationID() string {
 	return fmt.Sprintf("chatlens-%d-%04x", time.Now().UnixMilli(), rand.IntN(1<<16))
+}
+
+// noticeEnd is where ncid's messages end now, before the write is sent:
+// its notifications come after it.
+func (s *applying) noticeEnd(ctx context.Context, by, ncid string) (int64, error) {
+	ws, err := s.Windows(ctx, by, []string{ncid}, nil)
+	if err != nil {
+		return 0, err
+	}
+	return ws[ncid].EndSeq, nil
+}
+
+// findNotices looks in ncid after seq from for the notifications of req's
+// seqs, re-reading until each has one or the settle time is up; it returns
+// those found and the seqs none was found for.
+func (s *applying) findNotices(ctx context.Context, req WriteRequest, ncid string, from int64, seqs []int64) ([]Notice, []int64, error) {
+	ctx = context.WithoutCancel(ctx) // what the server did stands: say what it sent
+	deadline := time.Now().Add(s.apiSettle)
+	for {
+		found, missing, err := s.notices(ctx, req, ncid, from, seqs)
+		if err != nil || len(missing) == 0 || !time.Now().Before(deadline) {
+			return found, missing, err
+		}
+		time.Sleep(settlePoll)
+	}
 }

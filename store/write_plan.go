@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/chatlens/chatlens/store/bucket"
@@ -36,6 +37,9 @@ type Plan struct {
 	ReadSeq *ReadSeqMove
 	// Revoke is the record a revoke in storage writes.
 	Revoke *bucket.Revoke
+	// For a revoke of one message: who may revoke it, in words, and the
+	// rule that lets the user ("" when it refuses).
+	RevokeWho, RevokeRule string
 	// Through the API: the server's expected answer; the notification
 	// conversation it tells devices in ("" when none) and the
 	// notifications it is expected to send there for what it accepts; what
@@ -64,7 +68,7 @@ type ExpectedNotice struct {
 // and says what Do would do, reading what Do reads before it writes: the
 // user, the revoker's group, the user's window and the target slots. An
 // error is a read that failed; a refusal is in the plan.
-func (s *Store) Plan(ctx context.Context, req WriteRequest) (Plan, error) {
+func (s *planning) Plan(ctx context.Context, req WriteRequest) (Plan, error) {
 	req.Admin = req.Admin || s.IsIMAdmin(req.By)
 	p := Plan{Request: req, ViaAPI: s.api != nil}
 	if s.readOnly {
@@ -96,6 +100,17 @@ func (s *Store) Plan(ctx context.Context, req WriteRequest) (Plan, error) {
 		}
 	}
 	pl := planner{s: s}
+	if req.Action == ActionRead && len(req.Seqs) == 0 && req.UpTo > 0 {
+		// The seqs are the user's unread ones up to UpTo, as stored now.
+		if p.Request, err = pl.upTo(ctx, req); err != nil {
+			if !isRefusal(err) {
+				return Plan{}, err
+			}
+			p.refuse(err)
+			return p, nil
+		}
+		req = p.Request
+	}
 	var judge func(bucket.StoredSlot) string
 	var rp *revokePlan
 	if req.Action == ActionRevoke {
@@ -120,6 +135,9 @@ func (s *Store) Plan(ctx context.Context, req WriteRequest) (Plan, error) {
 	if rp != nil {
 		rev := rp.record()
 		p.Revoke = &rev
+		if len(req.Seqs) == 1 {
+			p.RevokeWho, p.RevokeRule = rp.who, rp.rule
+		}
 	}
 	if req.Action == ActionRead && c.w != nil {
 		p.ReadSeq = &ReadSeqMove{Before: c.w.ReadSeq, After: c.w.ReadSeq}
@@ -185,4 +203,35 @@ func isRefusal(err error) bool {
 }
 
 // planner reads what a write's checks need; it writes nothing.
-type planner struct{ s *Store }
+type planner struct {
+	s *planning
+	w *bucket.Window // the user's window, once read
+}
+
+// upTo is req with the seqs of a mark read "up to req.UpTo": those after
+// the user's read seq (and in their window), refused when there are none
+// or more than a write names.
+func (pl *planner) upTo(ctx context.Context, req WriteRequest) (WriteRequest, error) {
+	ws, err := pl.s.Windows(ctx, req.By, []string{req.Cid}, nil)
+	if err != nil {
+		return req, err
+	}
+	w := ws[req.Cid]
+	pl.w = w
+	from := max(w.ReadSeq+1, w.MinSeq, 1)
+	refuse := func(why string) error {
+		req.Seqs = []int64{req.UpTo}
+		return &TargetError{Action: req.Action, Cid: req.Cid, UserID: req.By, Refused: []RefusedSeqs{{Reason: why, Seqs: req.Seqs}}}
+	}
+	switch n := req.UpTo - from + 1; {
+	case n <= 0:
+		return req, refuse(fmt.Sprintf("%s has read up to seq %d already", req.By, w.ReadSeq))
+	case n > MaxSeqsPerCommand:
+		return req, refuse(fmt.Sprintf("seqs %d-%d are %d messages: a write names at most %d; mark read in steps", from, req.UpTo, n, MaxSeqsPerCommand))
+	}
+	req.Seqs = make([]int64, 0, req.UpTo-from+1)
+	for s := from; s <= req.UpTo; s++ {
+		req.Seqs = append(req.Seqs, s)
+	}
+	return req, nil
+}

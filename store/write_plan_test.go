@@ -2,9 +2,11 @@ package store_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/chatlens/chatlens/store"
@@ -135,4 +137,57 @@ func refusedSeqs(rs []store.RefusedSeqs) []int64 {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// TestAskPlansUpToAndAuditsItsRefusal: a mark read "up to" a seq (the
+// UI's m) plans the seqs after the user's read seq as stored, in the same
+// round trips as naming them; Ask audits the plan's refusal ("refused",
+// as Do does) where Plan, a dry run's, audits nothing; Apply writes the
+// plan Ask made.
+func TestAskPlansUpToAndAuditsItsRefusal(t *testing.T) {
+	ctx := t.Context()
+	b := testkit.TempBackend(t)
+	var log bytes.Buffer
+	s := store.New(b, store.Options{Audit: store.NewAuditLog(&log), Operator: "ops"})
+	msgs := textMsgs(5)
+	for _, m := range msgs {
+		m.SessionType, m.RecvID = bucket.SessionSingle, "bob"
+	}
+	if _, err := s.InsertMessages(ctx, "si_alice_bob", 1, msgs); err != nil {
+		t.Fatal(err)
+	}
+	named := s.Stats().RoundTrips
+	if _, err := s.Plan(ctx, store.WriteRequest{Action: store.ActionRead, Cid: "si_alice_bob", By: "bob", Seqs: []int64{1, 2, 3, 4}}); err != nil {
+		t.Fatal(err)
+	}
+	named = s.Stats().RoundTrips - named
+	start := s.Stats().RoundTrips
+	upTo := store.WriteRequest{Action: store.ActionRead, Cid: "si_alice_bob", By: "bob", UpTo: 4}
+	p, err := s.Ask(ctx, upTo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if trips := s.Stats().RoundTrips - start; !slices.Equal(p.Request.Seqs, []int64{1, 2, 3, 4}) || p.Refusal != nil || trips != named {
+		t.Fatalf("up to 4 planned %v (refusal %v) in %d round trips; want 1-4 in %d, as when named", p.Request.Seqs, p.Refusal, trips, named)
+	}
+	if _, err := s.Apply(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if p, err = s.Plan(ctx, upTo); err != nil || p.Refusal == nil || !slices.Equal(p.Request.Seqs, []int64{4}) {
+		t.Fatalf("up to 4 again: %v, refusal %v for %v; want seq 4 refused as read", err, p.Refusal, p.Request.Seqs)
+	}
+	logged := log.Len()
+	if _, err := s.Ask(ctx, upTo); err != nil {
+		t.Fatal(err)
+	}
+	var entries []store.AuditEntry
+	for _, line := range strings.Split(strings.TrimSpace(log.String()[logged:]), "\n") {
+		var e store.AuditEntry
+		if err := json.Unmarshal([]byte(line), &e); err == nil {
+			entries = append(entries, e)
+		}
+	}
+	if len(entries) != 1 || entries[0].Result != store.ResultRefused || !slices.Equal(entries[0].Seqs, store.SeqList{4}) {
+		t.Errorf("Ask of a refused plan logged %+v; want one line, refused, seq 4", entries)
+	}
 }

@@ -39,7 +39,7 @@ var ErrOutcomeUnknown = errors.New("outcome unknown")
 // It returns the seqs whose field was set already (unlessSet only). Each seq
 // stored is recorded in p as done, each seq of a round trip whose reply was
 // lost as unknown; ctx is checked before every round trip.
-func (s *Store) writeSlots(ctx context.Context, p *progress, cid string, seqs []int64, field string, values []any, unlessSet bool) (refused []int64, err error) {
+func (s *applying) writeSlots(ctx context.Context, p *progress, cid string, seqs []int64, field string, values []any, unlessSet bool) (refused []int64, err error) {
 	for _, seq := range seqs {
 		if seq < 1 {
 			return nil, fmt.Errorf("seq %d: seqs start at 1", seq)
@@ -68,7 +68,7 @@ func bucketRunEnd(seqs []int64, i int) int {
 }
 
 // writeBucket runs the state machine for seqs, all in one bucket.
-func (s *Store) writeBucket(ctx context.Context, p *progress, cid string, seqs []int64, field string, values []any, unlessSet bool, tryUpdate *bool) ([]int64, error) {
+func (s *applying) writeBucket(ctx context.Context, p *progress, cid string, seqs []int64, field string, values []any, unlessSet bool, tryUpdate *bool) ([]int64, error) {
 	docID := bucket.DocIDForSeq(cid, seqs[0])
 	exists, retries := false, 0 // retries: tries again after ErrNotWritten
 	for {
@@ -128,7 +128,7 @@ func (s *Store) writeBucket(ctx context.Context, p *progress, cid string, seqs [
 // slot's condition, so a miss says only that at least one slot was set
 // meanwhile, not which: slot by slot, those that match are done, those that
 // do not were set by another writer and are returned.
-func (s *Store) unlessSetEach(ctx context.Context, p *progress, docID string, seqs []int64, field string, values []any) ([]int64, error) {
+func (s *applying) unlessSetEach(ctx context.Context, p *progress, docID string, seqs []int64, field string, values []any) ([]int64, error) {
 	var refused []int64
 	for i, seq := range seqs {
 		if err := ctx.Err(); err != nil {
@@ -181,7 +181,7 @@ type WriteResult struct {
 
 // InsertMessages stores msgs at consecutive seqs from firstSeq (each msg's
 // Seq is set to its position) and raises seq.max_seq.
-func (s *Store) InsertMessages(ctx context.Context, cid string, firstSeq int64, msgs []*bucket.MsgData) (WriteResult, error) {
+func (s *applying) InsertMessages(ctx context.Context, cid string, firstSeq int64, msgs []*bucket.MsgData) (WriteResult, error) {
 	seqs := seqRange(firstSeq, len(msgs))
 	return s.write(ctx, "insert", cid, seqs, "", func(p *progress) error {
 		values := make([]any, len(msgs))
@@ -210,7 +210,7 @@ const ReasonRevokedMeanwhile = "already revoked (by another writer meanwhile)"
 // bucket. Each update carries "not revoked yet" in its filter: a seq another
 // writer revoked first is left alone and reported already revoked, the
 // others are still done.
-func (s *Store) Revoke(ctx context.Context, cid string, seqs []int64, rev bucket.Revoke) (WriteResult, error) {
+func (s *applying) Revoke(ctx context.Context, cid string, seqs []int64, rev bucket.Revoke) (WriteResult, error) {
 	if rev.Time == 0 {
 		rev.Time = time.Now().UnixMilli()
 	}
@@ -239,7 +239,7 @@ func (s *Store) Revoke(ctx context.Context, cid string, seqs []int64, rev bucket
 // one request per bucket carrying one update per slot, as OpenIM's
 // DeleteUserMsgsBySeqs (pkg/common/storage/controller/msg.go) sends one
 // PushUnique per seq.
-func (s *Store) DeleteForMe(ctx context.Context, cid string, seqs []int64, uid string) (WriteResult, error) {
+func (s *applying) DeleteForMe(ctx context.Context, cid string, seqs []int64, uid string) (WriteResult, error) {
 	return s.write(ctx, "delete", cid, seqs, uid, func(p *progress) error {
 		return eachBucket(seqs, func(run []int64) error {
 			if err := ctx.Err(); err != nil {
@@ -276,7 +276,7 @@ func (s *Store) DeleteForMe(ctx context.Context, cid string, seqs []int64, uid s
 // highest seq marked, never lowered. A write that stops part way still
 // raises it to the highest seq it marked, so the unread count follows what
 // was done, and says so.
-func (s *Store) MarkRead(ctx context.Context, cid string, seqs []int64, reader string) (WriteResult, error) {
+func (s *applying) MarkRead(ctx context.Context, cid string, seqs []int64, reader string) (WriteResult, error) {
 	return s.write(ctx, "read", cid, seqs, reader, func(p *progress) error {
 		err := eachBuckets(seqs, max(1, s.FindBatch), func(req []int64) error {
 			if err := ctx.Err(); err != nil {
@@ -338,7 +338,7 @@ func readSeqNote(before int64, berr error, top int64) string {
 // raiseReadSeq raises reader's read seq of cid to seq in MongoDB and, when
 // configured, in Redis (a storage-level write sends no 2200 notice for
 // OpenIM's transfer to copy it from one to the other).
-func (s *Store) raiseReadSeq(ctx context.Context, p *progress, cid, reader string, seq int64) error {
+func (s *applying) raiseReadSeq(ctx context.Context, p *progress, cid, reader string, seq int64) error {
 	err := retrying(ctx, p, func() error {
 		return s.backend.RaiseReadSeq(ctx, reader, cid, seq)
 	})
@@ -484,7 +484,7 @@ func WithProgress(ctx context.Context, fn func(done, total int)) context.Context
 // the seqs it may have touched in the log. A write that stops part way has
 // changed some slots: their keys are invalidated all the same, and the error
 // and the outcome line say which seqs were done and which are unknown.
-func (s *Store) write(ctx context.Context, action, cid string, seqs []int64, as string, apply func(*progress) error) (WriteResult, error) {
+func (s *applying) write(ctx context.Context, action, cid string, seqs []int64, as string, apply func(*progress) error) (WriteResult, error) {
 	res := WriteResult{Seqs: seqs}
 	entry := AuditEntry{Time: time.Now().UTC(), Operator: s.operator, Action: action,
 		Conversation: cid, Seqs: seqs, As: as, Admin: actingAsAdmin(ctx), Result: ResultIntent}
@@ -538,7 +538,7 @@ func (s *Store) write(ctx context.Context, action, cid string, seqs []int64, as 
 
 // flush ends a write at the backend (Backend.Flush): the write is done only
 // once its commit is, even if ctx was cancelled meanwhile.
-func (s *Store) flush(ctx context.Context) error {
+func (s *applying) flush(ctx context.Context) error {
 	return s.backend.Flush(context.WithoutCancel(ctx))
 }
 
@@ -595,7 +595,7 @@ func partialErrorOf(action string, p *progress, err error) error {
 }
 
 // invalidate tags the MSG_CACHE keys of seqs, recording keys it could not.
-func (s *Store) invalidate(ctx context.Context, cid string, seqs []int64, res *WriteResult) {
+func (s *applying) invalidate(ctx context.Context, cid string, seqs []int64, res *WriteResult) {
 	if s.cache == nil || len(seqs) == 0 {
 		return
 	}
@@ -605,12 +605,4 @@ func (s *Store) invalidate(ctx context.Context, cid string, seqs []int64, res *W
 		res.StaleCache = errors.Join(res.StaleCache,
 			fmt.Errorf("MSG_CACHE keys of %s seqs %s not invalidated: %w", cid, FormatSeqs(seqs), err))
 	}
-}
-
-func seqRange(first int64, n int) []int64 {
-	out := make([]int64, n)
-	for i := range out {
-		out[i] = first + int64(i)
-	}
-	return out
 }

@@ -11,13 +11,6 @@ import (
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
-// Write actions CheckTargets knows, named as in the audit log.
-const (
-	ActionRevoke = "revoke"
-	ActionDelete = "delete"
-	ActionRead   = "read"
-)
-
 // RefusedSeqs are the seqs a write may not touch for one reason.
 // StorageOnly: chatlens's own refusal of a write in storage; the server
 // accepts those seqs.
@@ -65,8 +58,8 @@ func (e *TargetError) reasons() string {
 // MarkRead stay the raw state machine; a caller acting for a person checks
 // first (Do). Cost: the window (as Windows) and one find per FindBatch
 // target buckets; a read reads no bucket unless a cache is configured.
-func (s *Store) CheckTargets(ctx context.Context, cid, uid string, seqs []int64, action string) error {
-	_, err := planner{s}.checkTargets(ctx, cid, uid, seqs, action, nil)
+func (s *planning) CheckTargets(ctx context.Context, cid, uid string, seqs []int64, action string) error {
+	_, err := (&planner{s: s}).checkTargets(ctx, cid, uid, seqs, action, nil)
 	return err
 }
 
@@ -101,7 +94,7 @@ func addNote(notes []SeqNote, note string, seq int64) []SeqNote {
 
 // checkTargets is CheckTargets; also, for each target holding a message,
 // judge may add a refusal ("" for none).
-func (pl planner) checkTargets(ctx context.Context, cid, uid string, seqs []int64, action string,
+func (pl *planner) checkTargets(ctx context.Context, cid, uid string, seqs []int64, action string,
 	judge func(bucket.StoredSlot) string) (checked, error) {
 	s := pl.s
 	switch action {
@@ -109,12 +102,16 @@ func (pl planner) checkTargets(ctx context.Context, cid, uid string, seqs []int6
 	default:
 		return checked{}, fmt.Errorf("check targets: unknown action %q", action)
 	}
-	ws, err := s.Windows(ctx, uid, []string{cid}, nil)
-	if err != nil {
-		return checked{}, err
+	w := pl.w
+	if w == nil {
+		ws, err := s.Windows(ctx, uid, []string{cid}, nil)
+		if err != nil {
+			return checked{}, err
+		}
+		w = ws[cid]
 	}
-	w := ws[cid]
 	c := checked{w: w}
+	var err error
 	refused := &TargetError{Action: action, Cid: cid, UserID: uid}
 	var visible []int64
 	for _, seq := range seqs {
@@ -260,7 +257,7 @@ func (e *TargetError) addRefusal(reason string, seq int64, storageOnly bool) {
 
 // slotsOf reads the slots of seqs and no others, reusing the newest
 // bucket the window read already.
-func (s *Store) slotsOf(ctx context.Context, cid string, seqs []int64, w *bucket.Window) (map[int64]bucket.StoredSlot, error) {
+func (s *planning) slotsOf(ctx context.Context, cid string, seqs []int64, w *bucket.Window) (map[int64]bucket.StoredSlot, error) {
 	out := make(map[int64]bucket.StoredSlot, len(seqs))
 	var rest []int64
 	for _, seq := range seqs {

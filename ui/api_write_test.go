@@ -82,7 +82,7 @@ func TestUIRevokeTheServerWillRefuse(t *testing.T) {
 	d.jump(12) // bob's
 	d.keys("r")
 	text := strings.Join(d.m.confirm.Lines, " ")
-	if !strings.Contains(text, "OpenIM will refuse this: alice may not revoke it: ") || d.m.confirm.Run == nil {
+	if !strings.Contains(text, "OpenIM will refuse this: seq 12: alice may not revoke: ") || d.m.confirm.Run == nil {
 		t.Fatalf("dialog %q (confirmable %v): want the predicted refusal, and a way to send it", text, d.m.confirm.Run != nil)
 	}
 	d.keys("y")

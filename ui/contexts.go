@@ -219,7 +219,8 @@ func (m *Model) switched(msg switchedMsg) tea.Cmd {
 	m.find.cancel()
 	m.e = switchedCommon(m.e, msg.to, m.writeKeys)
 	m.tl, m.focus, m.overlay = nil, paneList, ovNone
-	m.revokeWaits, m.viewers = nil, viewerSwitch{}
+	m.viewers = viewerSwitch{}
+	m.wf.close()
 	m.input = lineinput.New(m.e)
 	m.helpBox = keyhelp.New(m.e, &m.bar.help)
 	m.logBox = msglog.New(m.e, &m.log)
@@ -227,7 +228,7 @@ func (m *Model) switched(msg switchedMsg) tea.Cmd {
 	var load tea.Cmd
 	if msg.viewerKnown || viewer == "" {
 		m.list = list.New(m.e, viewer)
-		load = m.reloadList()
+		load = m.list.Load()
 		status += ": viewing as " + viewer
 	} else {
 		// As at a start without --as: the list finds whom to view as.

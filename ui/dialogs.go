@@ -1,11 +1,11 @@
 package ui
 
 import (
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/ui/components/confirm"
 	"github.com/chatlens/chatlens/ui/components/copychoice"
-	"github.com/chatlens/chatlens/ui/components/inspector"
 
 	"github.com/chatlens/chatlens/ui/pages/timeline"
 
@@ -24,10 +24,24 @@ func (m *Model) showConfirm(d confirm.Dialog) {
 }
 
 // confirmKey gives the key to the dialog and starts the write it confirms.
+// Until its plan is drawn the dialog only closes: no key confirms a write
+// not yet shown.
 func (m *Model) confirmKey(k tea.KeyMsg) tea.Cmd {
 	d := &m.confirm
+	if m.wf.planning() {
+		if key.Matches(k, m.e.Keys.Cancel) {
+			m.wf.close()
+			m.overlay = ovNone
+			m.setStatus("cancelled", false)
+		}
+		return nil
+	}
 	d.Update(k)
 	answered, confirmed := d.Answer()
+	refusal := m.wf.refusal()
+	if answered {
+		m.wf.close()
+	}
 	switch {
 	case !answered:
 		return nil
@@ -35,8 +49,11 @@ func (m *Model) confirmKey(k tea.KeyMsg) tea.Cmd {
 		m.overlay = ovNone
 		m.setStatus("cancelled", false)
 		return nil
-	case d.Run == nil: // a refusal: nothing to do
+	case d.Run == nil: // a refusal: nothing to do; the status keeps why
 		m.overlay = ovNone
+		if refusal != nil {
+			m.setStatus(refusal.Error(), true)
+		}
 		return nil
 	case m.switching != nil:
 		// The store it would go to is about to be left.
@@ -80,13 +97,6 @@ func (m *Model) copyChoiceKey(k tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	return copychoice.Copy(m.e, text)
-}
-
-// openInspector shows the inspector from its top.
-func (m *Model) openInspector() {
-	m.inspector = inspector.New(m.e)
-	m.overlay = ovInspector
-	m.layout()
 }
 
 // followTranscript shows the path of a transcript the timeline wrote in a

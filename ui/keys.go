@@ -5,6 +5,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/ui/components/inspector"
 	"github.com/chatlens/chatlens/ui/components/lineinput"
 
 	"github.com/chatlens/chatlens/ui/pages/list"
@@ -115,10 +116,10 @@ func (m *Model) retry() tea.Cmd {
 		// Nothing failed: re-read what is held, so what another process
 		// wrote meanwhile (a script's revoke while the UI is open) shows.
 		m.setStatus("re-reading the buckets on screen and the list", false)
-		return tea.Batch(m.tl.Reload(), m.reloadList())
+		return tea.Batch(m.tl.Reload(), m.list.Load())
 	case !m.list.Loading():
 		m.setStatus("re-reading the list", false)
-		return m.reloadList()
+		return m.list.Load()
 	}
 	return nil
 }
@@ -170,11 +171,11 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		return cmd
 	case rowKey && t.NothingUnderCursor(): // said why
 	case key.Matches(k, keys.Revoke):
-		return m.askRevoke()
+		return m.askWrite(actRevoke)
 	case key.Matches(k, keys.Delete):
-		m.askAction(actDelete)
+		return m.askWrite(actDelete)
 	case key.Matches(k, keys.MarkRead):
-		m.askAction(actRead)
+		return m.askWrite(actRead)
 	case m.e.ReadOnly && key.Matches(k, m.writeKeys.Revoke, m.writeKeys.Delete, m.writeKeys.MarkRead):
 		act := actRevoke
 		switch {
@@ -183,11 +184,12 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		case key.Matches(k, m.writeKeys.MarkRead):
 			act = actRead
 		}
-		m.refuse(act, []int64{t.Cursor()}, "read-only: revoke, delete and mark read are disabled")
+		return m.askWrite(act) // the store refuses it, and audits that
 	case key.Matches(k, keys.Inspect):
 		open, cmd := t.Inspector().Open()
-		if open {
-			m.openInspector()
+		if open { // from its top
+			m.inspector, m.overlay = inspector.New(m.e), ovInspector
+			m.layout()
 		}
 		return cmd
 	case key.Matches(k, keys.Search):

@@ -72,16 +72,12 @@ type Model struct {
 	log       msglog.Log // every warning and error in full
 	conn      connection
 	connect   Connect
-	// revokeWaits is a revoke asked for before the members (and so the
-	// revoker's role) were known: it is offered when they arrive, only if
-	// the same message is still selected by the same viewer.
-	revokeWaits *pendingRevoke
+	wf        writeFlow // the write whose dialog is open (writeflow.go)
 	// writes are the writes under way, by request number; quitting is set when the user
 	// asked to quit meanwhile: the program ends when the last one is done,
 	// so no write is cut off half way and each reaches the audit log.
 	writes   map[common.ReqID]bool
 	quitting bool
-	refusals []tea.Cmd    // audits of refused writes, not yet run
 	asWhy    string       // why the starting viewer was picked (Options.AsWhy)
 	viewers  viewerSwitch // changes whose eyes the list and the timeline use (switchviewer.go)
 
@@ -118,10 +114,8 @@ func (m *Model) Init() tea.Cmd {
 		m.list.OwnerChosen(m.asWhy)
 		m.takeNotes()
 	}
-	return m.reloadList()
+	return m.list.Load()
 }
-
-func (m *Model) reloadList() tea.Cmd { return m.list.Load() }
 
 func (m *Model) setStatus(s string, isErr bool) { m.status, m.statusErr = s, isErr }
 
@@ -209,17 +203,19 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.width, m.height = msg.Width, msg.Height
 		m.bar.help.Width = msg.Width
 	case tea.KeyMsg:
-		return m, m.withRefusals(m.handleKeys(msg))
+		return m, m.handleKeys(msg)
 	case tea.MouseMsg:
 		return m, m.handleMouse(msg)
 	case timeline.MembersLoadedMsg:
-		return m, m.withRefusals(m.membersLoaded(msg))
+		return m, m.membersLoaded(msg)
 	case viewAsCheckedMsg:
 		cmd, note := m.viewers.checked(msg, m.tl, &m.list)
 		if note.Text != "" {
 			m.setStatus(note.Text, note.IsErr)
 		}
 		return m, cmd
+	case planReadMsg:
+		return m, m.planRead(msg)
 	case actionDoneMsg:
 		return m, m.actionDone(msg)
 	case readSeqLoadedMsg:
@@ -326,7 +322,7 @@ func (m *Model) actionDone(msg actionDoneMsg) tea.Cmd {
 	if msg.act == actRead {
 		cmds = m.afterMarkRead(msg.viewer, msg.cid)
 	} else {
-		cmds = append(cmds, m.reloadList())
+		cmds = append(cmds, m.list.Load())
 	}
 	if t := m.tl; t != nil && t.ID() == msg.cid {
 		cmds = append(cmds, t.RefreshAfterWrite(msg.seqs))

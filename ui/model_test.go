@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"strings"
 	"testing"
 
@@ -174,8 +175,9 @@ func TestCancelledActionWritesNothing(t *testing.T) {
 }
 
 func TestReadOnlyRefusesWrites(t *testing.T) {
-	st, _ := newTestStore(t, false)
-	seedSmall(t, st)
+	plain, tb := newTestStore(t, false)
+	seedSmall(t, plain)
+	st := store.New(tb, store.Options{ReadOnly: true}) // as --read-only opens it
 	opts, _ := testOptions(t, "alice")
 	opts.ReadOnly = true
 	d := newDriver(t, st, opts, 120, 40)
@@ -198,9 +200,10 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 		!strings.Contains(help, "read-only") {
 		t.Errorf("read-only help still lists the write keys, or does not say they are off:\n%s", help)
 	}
-	// The command refuses even if reached another way.
-	msg := runAction(d.m.e, d.m.e.NewReq(), chatAB, actRevoke, "alice", []int64{1})()
-	if done := msg.(actionDoneMsg); done.err != store.ErrReadOnly {
+	// The store refuses the write even if a plan it never made is applied.
+	p := store.Plan{Request: store.WriteRequest{Action: store.ActionRevoke, Cid: chatAB, By: "alice", Seqs: []int64{1}}, Write: []int64{1}}
+	msg := apply(d.m.e, d.m.e.NewReq(), actRevoke, p)()
+	if done := msg.(actionDoneMsg); !errors.Is(done.err, store.ErrReadOnly) {
 		t.Errorf("write command in read-only mode: %v", done.err)
 	}
 }
@@ -379,16 +382,16 @@ func TestResizeReflows(t *testing.T) {
 	}
 }
 
-// TestRevokeAskedThenLeftIsForgotten: r pressed before the members are known
-// waits for them; if the user leaves for another conversation meanwhile,
-// no revoke dialog may pop up there later, on a message never chosen.
+// TestRevokeAskedThenLeftIsForgotten: r waits for the store's plan; if the
+// user leaves for another conversation meanwhile, no revoke dialog may pop
+// up there later, on a message never chosen.
 func TestRevokeAskedThenLeftIsForgotten(t *testing.T) {
 	st, _ := newTestStore(t, false)
 	seedSmall(t, st)
 	opts, _ := testOptions(t, "alice")
 	d := newDriver(t, st, opts, 120, 30)
 	d.open(chatT)
-	pending := d.sendOnly(keyMsg("r")) // the members read, not yet run
+	pending := d.sendOnly(keyMsg("r")) // the plan read, not yet run
 	d.keys("esc", "esc")
 	d.open(chatAB)
 	d.run(pending) // the late reply for the team chat arrives

@@ -76,11 +76,11 @@ func isQuit(cmd tea.Cmd) bool {
 	return ok
 }
 
-// Every refusal is in the audit log, the UI's too: a revoke of a message
-// already revoked, a delete of a hole, a revoke the rule refuses (alice's
-// of bob's message in their single chat: the dialog says "Revoke refused",
-// and once the store was never asked, so nothing was audited), and any
-// write key in read-only mode.
+// Every refusal is in the audit log, the UI's too, written by the store
+// as it plans: a revoke of a message already revoked, a mark read of seqs
+// already read, a revoke the rule refuses (alice's of bob's message in
+// their single chat: the dialog says "Revoke refused"), and any write key
+// in read-only mode.
 func TestRefusalsInTheUIAreAudited(t *testing.T) {
 	plain, tb := newTestStore(t, false)
 	seedSmall(t, plain)
@@ -90,9 +90,9 @@ func TestRefusalsInTheUIAreAudited(t *testing.T) {
 		key      string
 		want     string
 	}{
-		{false, 7, "r", "revoke refused seq 7"},     // revoked by bob
-		{false, 106, "d", "delete refused seq 106"}, // a hole
-		{false, 8, "r", "revoke refused seq 8"},     // bob's: only the sender may
+		{false, 7, "r", "revoke refused seq 7"}, // revoked by bob
+		{false, 50, "m", "read refused seq 50"}, // alice has read up to 100
+		{false, 8, "r", "revoke refused seq 8"}, // bob's: only the sender may
 		{true, 110, "d", "delete refused seq 110"},
 	} {
 		var log bytes.Buffer

@@ -275,8 +275,12 @@ func TestRevokeWaitsForTheRevokersRole(t *testing.T) {
 	d := newDriver(t, st, opts, 120, 40)
 	d.open(chatT)
 	wait := d.sendOnly(keyMsg("r"))
-	if d.m.overlay == ovConfirm {
-		t.Fatal("the revoke was offered before the revoker's role was known")
+	if d.m.overlay != ovConfirm || d.m.confirm.Run != nil || !strings.Contains(d.m.View(), "planning…") {
+		t.Fatalf("before its plan, the revoke dialog is not a confirmable-nothing \"planning…\":\n%s", d.m.View())
+	}
+	d.keys("y") // no key confirms a plan not drawn
+	if d.m.overlay != ovConfirm || len(d.m.writes) > 0 {
+		t.Fatal("y confirmed a revoke whose plan was not drawn")
 	}
 	d.run(wait)
 	if d.m.overlay != ovConfirm || !strings.Contains(d.m.View(), "role owner") {

@@ -36,7 +36,7 @@ func (m *Model) afterMarkRead(viewer, cid string) []tea.Cmd {
 	patch := false
 	if m.list.Owner() == viewer {
 		if m.list.Loading() {
-			cmds = append(cmds, m.reloadList())
+			cmds = append(cmds, m.list.Load())
 		} else {
 			patch = true
 		}

@@ -7,8 +7,9 @@ import (
 	"github.com/chatlens/chatlens/ui/common"
 )
 
-// Writes run in a command, off the UI goroutine, through store.Do: the
-// path the scripted commands take.
+// Writes run in a command, off the UI goroutine: the store applies the
+// plan the dialog showed (store.Apply), as a scripted command applies
+// its own.
 
 // action names a write the timeline offers.
 type action string
@@ -30,18 +31,14 @@ type actionDoneMsg struct {
 	err    error
 }
 
-// storeAction names each action for store.Do.
+// storeAction names each action for the store.
 var storeAction = map[action]string{actRevoke: store.ActionRevoke, actDelete: store.ActionDelete, actRead: store.ActionRead}
 
-// runAction writes through store.Do, the path the scripted commands take:
-// the held bucket may be stale, so the store checks the targets and the
-// revoke permission as they are now and builds the revoke record itself.
-func runAction(e *common.Common, req common.ReqID, cid string, act action, viewer string, seqs []int64) tea.Cmd {
+// apply has the store make the write p plans.
+func apply(e *common.Common, req common.ReqID, act action, p store.Plan) tea.Cmd {
+	r := p.Request
 	return func() tea.Msg {
-		if e.ReadOnly {
-			return actionDoneMsg{req: req, cid: cid, act: act, viewer: viewer, seqs: seqs, err: store.ErrReadOnly}
-		}
-		done, err := e.Store.Do(e.Ctx, store.WriteRequest{Action: storeAction[act], Cid: cid, By: viewer, Seqs: seqs, Admin: e.Admin})
-		return actionDoneMsg{req: req, cid: cid, act: act, viewer: viewer, seqs: seqs, res: done.WriteResult, api: done.API, err: err}
+		done, err := e.Store.Apply(e.Ctx, p)
+		return actionDoneMsg{req: req, cid: r.Cid, act: act, viewer: r.By, seqs: r.Seqs, res: done.WriteResult, api: done.API, err: err}
 	}
 }

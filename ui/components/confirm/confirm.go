@@ -20,7 +20,6 @@ type Dialog struct {
 	Lines []string
 	Run   tea.Cmd
 	Req   common.ReqID // the request number Run's reply carries
-	Rule  string       // a refusal's rule, for the audit log
 }
 
 // Model is the dialog over the panes. It ends answered, confirmed telling

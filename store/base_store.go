@@ -13,7 +13,33 @@ import (
 // through the bucket state machine on the backend, then invalidate the cache.
 // Its backend is wrapped in a Counter, which counts round trips so the UI
 // and `dump --stats` can show them.
-type Store struct {
+//
+// Store is a facade over parts stacked one on another, each seeing only
+// those below it, so a step calls only downward: base (the backend, the
+// cache, the options and counters), messageReads (buckets, slots, ranges,
+// scans), userReads (windows, seq records, members, names, conversations),
+// lookupReads (finds across conversations, notifications, the audit
+// trail); then a write's steps: planning (what it would do, from reads),
+// applying (the state machine, the API's sends) and writePath (Ask, Apply
+// and Do, which audit a refusal). Their methods are Store's by promotion.
+type Store struct{ *writePath }
+
+// The parts, bottom up.
+type (
+	messageReads struct{ *base }
+	userReads    struct{ *messageReads }
+	lookupReads  struct {
+		*userReads
+		told toldCache // the notification conversations read for Told
+	}
+	planning  struct{ *lookupReads } // what a write would do: reads only
+	applying  struct{ *planning }    // the state machine, the API's sends
+	writePath struct{ *applying }    // Ask (plan, audit a refusal), Apply, Do
+)
+
+// base is what every part reads: the counted backend, the cache, the
+// options and the counters.
+type base struct {
 	backend   *Counter
 	cache     Cache
 	readOnly  bool
@@ -31,7 +57,6 @@ type Store struct {
 	cacheMisses     atomic.Int64
 	mu              sync.Mutex
 	cacheErr        error
-	told            toldCache // the notification conversations read for Told
 }
 
 // Options configure a Store.
@@ -62,31 +87,32 @@ func New(backend Backend, opts Options) *Store {
 	if settle == 0 {
 		settle = DefaultAPISettle
 	}
-	return &Store{backend: NewCounter(backend, Watch{}), cache: opts.Cache, readOnly: opts.ReadOnly,
+	b := &base{backend: NewCounter(backend, Watch{}), cache: opts.Cache, readOnly: opts.ReadOnly,
 		audit: opts.Audit, operator: opts.Operator, api: opts.API, apiSettle: settle, FindBatch: 16, context: opts.Context,
 		imAdmins: slices.DeleteFunc(slices.Clone(opts.IMAdmins), func(id string) bool { return id == "" })}
+	return &Store{&writePath{&applying{&planning{&lookupReads{userReads: &userReads{&messageReads{b}}}}}}}
 }
 
 // IsIMAdmin reports whether uid is one of the deployment's app admins
 // (Options.IMAdmins): OpenIM skips every permission check of their writes.
-func (s *Store) IsIMAdmin(uid string) bool { return slices.Contains(s.imAdmins, uid) }
+func (s *base) IsIMAdmin(uid string) bool { return slices.Contains(s.imAdmins, uid) }
 
 // Backend is the underlying backend, its calls not counted (for import,
 // export and check).
-func (s *Store) Backend() Backend { return s.backend.Inner() }
+func (s *base) Backend() Backend { return s.backend.Inner() }
 
 // SlotReads says how a read of a few slots reads on this backend: cut to
 // them, or as whole buckets (a server without the $slice projection).
-func (s *Store) SlotReads() SlotReadMode { return s.backend.SlotReads() }
+func (s *base) SlotReads() SlotReadMode { return s.backend.SlotReads() }
 
 // Context is the named deployment the store was opened as (Options.Context).
-func (s *Store) Context() string { return s.context }
+func (s *base) Context() string { return s.context }
 
 // ReadOnly reports whether writes are refused.
-func (s *Store) ReadOnly() bool { return s.readOnly }
+func (s *base) ReadOnly() bool { return s.readOnly }
 
 // Describe names the backend and cache, credentials masked.
-func (s *Store) Describe() string {
+func (s *base) Describe() string {
 	d := s.backend.Describe()
 	if s.cache != nil {
 		d += " + " + s.cache.Describe()
@@ -98,7 +124,7 @@ func (s *Store) Describe() string {
 }
 
 // Close closes the backend and cache.
-func (s *Store) Close(ctx context.Context) error {
+func (s *base) Close(ctx context.Context) error {
 	if s.cache != nil {
 		_ = s.cache.Close()
 	}
@@ -115,7 +141,7 @@ type Stats struct {
 }
 
 // Stats returns a snapshot of the counters.
-func (s *Store) Stats() Stats {
+func (s *base) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return Stats{RoundTrips: s.backend.RoundTrips(), CacheRoundTrips: s.cacheRoundTrips.Load(),
@@ -123,7 +149,7 @@ func (s *Store) Stats() Stats {
 }
 
 // cacheResult records a cache round trip and whether it failed.
-func (s *Store) cacheResult(err error) {
+func (s *base) cacheResult(err error) {
 	s.cacheRoundTrips.Add(1)
 	s.mu.Lock()
 	s.cacheErr = err

@@ -71,7 +71,7 @@ func lastFilledUpTo(b *bucket.Bucket, seq int64) *bucket.StoredSlot {
 // tailsAt reads the newest slots of the bucket of cid holding seq, for
 // each cid -> seq of ends, keyed by cid: one FindNewestSlots, and one find
 // of whole buckets for those whose slots cannot say where they end.
-func (s *Store) tailsAt(ctx context.Context, ends map[string]int64) (map[string]*newestTail, error) {
+func (s *messageReads) tailsAt(ctx context.Context, ends map[string]int64) (map[string]*newestTail, error) {
 	found := map[string]*newestTail{}
 	if len(ends) == 0 {
 		return found, nil
@@ -116,7 +116,7 @@ func (s *Store) tailsAt(ctx context.Context, ends map[string]int64) (map[string]
 }
 
 // wholeTailsAt is bucketsAt, each bucket as a tail read whole.
-func (s *Store) wholeTailsAt(ctx context.Context, ends map[string]int64) (map[string]*newestTail, error) {
+func (s *messageReads) wholeTailsAt(ctx context.Context, ends map[string]int64) (map[string]*newestTail, error) {
 	bs, err := s.bucketsAt(ctx, ends)
 	if err != nil {
 		return nil, err
@@ -133,7 +133,7 @@ func (s *Store) wholeTailsAt(ctx context.Context, ends map[string]int64) (map[st
 // read took, and reads the bucket holding MaxSeq whole, in one find for
 // all, where they cannot tell (the user's cap ends the window before the
 // conversation's end): that bucket becomes the window's Last.
-func (s *Store) setNewest(ctx context.Context, ws map[string]*bucket.Window, tails map[string]*newestTail) error {
+func (s *messageReads) setNewest(ctx context.Context, ws map[string]*bucket.Window, tails map[string]*newestTail) error {
 	need := map[string]int64{}
 	for cid, w := range ws {
 		w.Newest = nil

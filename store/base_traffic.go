@@ -20,4 +20,4 @@ type Metered interface {
 
 // Traffic is the backend's traffic so far; ok false when the backend does
 // not count it.
-func (s *Store) Traffic() (t Traffic, ok bool) { return s.backend.Traffic() }
+func (s *base) Traffic() (t Traffic, ok bool) { return s.backend.Traffic() }

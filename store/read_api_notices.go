@@ -3,10 +3,8 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/chatlens/chatlens/store/bucket"
 )
@@ -104,33 +102,8 @@ func noticeType(action string) int32 {
 	return bucket.ContentReadReceipt
 }
 
-// noticeEnd is where ncid's messages end now, before the write is sent:
-// its notifications come after it.
-func (s *Store) noticeEnd(ctx context.Context, by, ncid string) (int64, error) {
-	ws, err := s.Windows(ctx, by, []string{ncid}, nil)
-	if err != nil {
-		return 0, err
-	}
-	return ws[ncid].EndSeq, nil
-}
-
-// findNotices looks in ncid after seq from for the notifications of req's
-// seqs, re-reading until each has one or the settle time is up; it returns
-// those found and the seqs none was found for.
-func (s *Store) findNotices(ctx context.Context, req WriteRequest, ncid string, from int64, seqs []int64) ([]Notice, []int64, error) {
-	ctx = context.WithoutCancel(ctx) // what the server did stands: say what it sent
-	deadline := time.Now().Add(s.apiSettle)
-	for {
-		found, missing, err := s.notices(ctx, req, ncid, from, seqs)
-		if err != nil || len(missing) == 0 || !time.Now().Before(deadline) {
-			return found, missing, err
-		}
-		time.Sleep(settlePoll)
-	}
-}
-
 // notices reads ncid's messages after from once and matches them to seqs.
-func (s *Store) notices(ctx context.Context, req WriteRequest, ncid string, from int64, seqs []int64) ([]Notice, []int64, error) {
+func (s *lookupReads) notices(ctx context.Context, req WriteRequest, ncid string, from int64, seqs []int64) ([]Notice, []int64, error) {
 	ws, err := s.Windows(ctx, req.By, []string{ncid}, nil)
 	if err != nil {
 		return nil, nil, err
@@ -206,57 +179,4 @@ func noticeAbout(req WriteRequest, content string, seqs []int64) []int64 {
 		}
 	}
 	return out
-}
-
-// NoticeWords names where the notifications of a write through the API
-// are, runs joined: "seq 6: 2101 in n_g1 seq 45; seq 7-9: 2101 in n_g1 seq
-// 46-48"; "" when none was found.
-func (a *APIDone) NoticeWords() string {
-	var parts []string
-	for i := 0; i < len(a.Notices); {
-		n := a.Notices[i]
-		j := i + 1
-		// One seq per notification, both rising by one: a run.
-		for len(n.About) == 1 && j < len(a.Notices) && len(a.Notices[j].About) == 1 && a.Notices[j].Type == n.Type &&
-			a.Notices[j].Seq == n.Seq+int64(j-i) && a.Notices[j].About[0] == n.About[0]+int64(j-i) {
-			j++
-		}
-		about := n.About
-		if j > i+1 {
-			about = seqRange(n.About[0], j-i)
-		}
-		at := fmt.Sprint(n.Seq)
-		if j > i+1 {
-			at = fmt.Sprintf("%d-%d", n.Seq, a.Notices[j-1].Seq)
-		}
-		parts = append(parts, fmt.Sprintf("seq %s: %d in %s seq %s", FormatSeqs(about), n.Type, a.NoticeCid, at))
-		i = j
-	}
-	return strings.Join(parts, "; ")
-}
-
-// UnnoticedWords says which seqs of a write through the API no
-// notification was found for, and what that means; "" when every one has
-// one.
-func (a *APIDone) UnnoticedWords() string {
-	if len(a.Unnoticed) == 0 {
-		return ""
-	}
-	switch {
-	case a.NoticeErr != nil:
-		return fmt.Sprintf("the notifications of seq %s in %s could not be read: %v", FormatSeqs(a.Unnoticed), a.NoticeCid, a.NoticeErr)
-	case a.NoticeCid == "":
-		return "no notification conversation to look in for seq " + FormatSeqs(a.Unnoticed)
-	}
-	return fmt.Sprintf("no notification in %s for seq %s: devices that already hold those messages will not learn of the change (a device does not pull a seq it holds)",
-		a.NoticeCid, FormatSeqs(a.Unnoticed))
-}
-
-// NoticeSummary is what a write through the API told devices, for a
-// status line: where its notifications are, or which seqs have none.
-func (a *APIDone) NoticeSummary() string {
-	if words := a.UnnoticedWords(); words != "" {
-		return words
-	}
-	return "notified: " + a.NoticeWords()
 }

@@ -24,7 +24,7 @@ type scopeBuckets struct {
 // date, the first slot of each bucket (where a conversation's buckets get
 // older than the date), and the query by doc_id and field. It stops after
 // the batch of the first hit unless o.Scope.All.
-func (s *Store) scanScope(ctx context.Context, field, value string, plan *FindPlan, o FindOptions) ([]string, error) {
+func (s *lookupReads) scanScope(ctx context.Context, field, value string, plan *FindPlan, o FindOptions) ([]string, error) {
 	convs, err := s.scopeConversations(ctx, o.Scope)
 	if err != nil {
 		return nil, err
@@ -99,7 +99,7 @@ func remaining(queue []scopeBuckets) int {
 // scopeConversations are the conversations a scope names: the one given,
 // else the user's (their conversation documents: one round trip), else
 // every conversation of the msg collection.
-func (s *Store) scopeConversations(ctx context.Context, f FindScope) ([]string, error) {
+func (s *lookupReads) scopeConversations(ctx context.Context, f FindScope) ([]string, error) {
 	switch {
 	case f.Conversation != "":
 		return []string{f.Conversation}, nil
@@ -121,7 +121,7 @@ func (s *Store) scopeConversations(ctx context.Context, f FindScope) ([]string, 
 // ones up to the bucket of its seq.max_seq (a reserved bound: the buckets
 // past the last written are not stored, and a query by doc_id skips them
 // at no cost), or, without a seq document, its stored doc_ids.
-func (s *Store) scopeBucketRanges(ctx context.Context, cids []string) ([]scopeBuckets, error) {
+func (s *lookupReads) scopeBucketRanges(ctx context.Context, cids []string) ([]scopeBuckets, error) {
 	if len(cids) == 0 {
 		return nil, nil
 	}
@@ -152,7 +152,7 @@ func (s *Store) scopeBucketRanges(ctx context.Context, cids []string) ([]scopeBu
 
 // storedBucketIndexes are cid's stored bucket indexes, newest first, from
 // the doc_id index alone.
-func (s *Store) storedBucketIndexes(ctx context.Context, cid string) ([]int64, error) {
+func (s *lookupReads) storedBucketIndexes(ctx context.Context, cid string) ([]int64, error) {
 	ids, err := s.backend.BucketIDs(ctx, cid)
 	if err != nil {
 		return nil, err
@@ -174,7 +174,7 @@ func (s *Store) storedBucketIndexes(ctx context.Context, cid string) ([]int64, e
 // whose first message is older than the date is the last of its
 // conversation searched (the messages it holds may straddle the date; the
 // older buckets cannot).
-func (s *Store) nextScopeBatch(ctx context.Context, queue []scopeBuckets, f FindScope) ([]string, []scopeBuckets, error) {
+func (s *lookupReads) nextScopeBatch(ctx context.Context, queue []scopeBuckets, f FindScope) ([]string, []scopeBuckets, error) {
 	type pick struct {
 		conv int
 		idx  int64
@@ -227,7 +227,7 @@ func (s *Store) nextScopeBatch(ctx context.Context, queue []scopeBuckets, f Find
 // firstSendTimes reads the first slot of each bucket of ids (one round
 // trip) and gives, for each stored one, its message's send time (0: no
 // message there, a hole).
-func (s *Store) firstSendTimes(ctx context.Context, ids []string) (map[string]int64, error) {
+func (s *lookupReads) firstSendTimes(ctx context.Context, ids []string) (map[string]int64, error) {
 	ranges := make([]SlotRange, len(ids))
 	for i, id := range ids {
 		ranges[i] = SlotRange{DocID: id, First: 0, N: 1}
@@ -254,7 +254,7 @@ func (s *Store) firstSendTimes(ctx context.Context, ids []string) (map[string]in
 // inScope keeps the hits an index lookup found that lie in the scope: in
 // its conversations (the user's: one round trip) and sent at or after its
 // date. An index answers every hit at once, so All changes nothing.
-func (s *Store) inScope(ctx context.Context, found []Found, f FindScope) ([]Found, error) {
+func (s *lookupReads) inScope(ctx context.Context, found []Found, f FindScope) ([]Found, error) {
 	if !f.scoped() {
 		return found, nil
 	}

@@ -65,7 +65,7 @@ func (n NoSuch) String() string {
 // up first is read by key (one round trip each, all a known ID costs);
 // only an ID not found so is looked for in whole collections, which give
 // the nearest names too. The msg collection is never scanned.
-func (s *Store) CheckIDs(ctx context.Context, cid, uid string) error {
+func (s *userReads) CheckIDs(ctx context.Context, cid, uid string) error {
 	var missing NoSuchError
 	if cid != "" {
 		near, err := s.conversationNamed(ctx, cid)
@@ -93,7 +93,7 @@ func (s *Store) CheckIDs(ctx context.Context, cid, uid string) error {
 
 // conversationNamed returns nil when a stored document names cid, else
 // the stored conversation IDs nearest to it.
-func (s *Store) conversationNamed(ctx context.Context, cid string) (*nearest, error) {
+func (s *userReads) conversationNamed(ctx context.Context, cid string) (*nearest, error) {
 	if seqs, err := s.backend.SeqRecords(ctx, []string{cid}); err != nil || len(seqs) > 0 {
 		return nil, err
 	}
@@ -122,7 +122,7 @@ func (s *Store) conversationNamed(ctx context.Context, cid string) (*nearest, er
 
 // userNamed returns nil when a stored document names uid, or when nothing
 // stored says who the users are; else the stored user IDs nearest to it.
-func (s *Store) userNamed(ctx context.Context, uid string) (*nearest, error) {
+func (s *userReads) userNamed(ctx context.Context, uid string) (*nearest, error) {
 	if s.IsIMAdmin(uid) {
 		return nil, nil
 	}
@@ -157,7 +157,7 @@ func (s *Store) userNamed(ctx context.Context, uid string) (*nearest, error) {
 // scanNames reads field of every document of coll (one round trip), offers
 // each value to near, and stops at the first that is find ("" finds
 // nothing). holds says coll holds a document.
-func (s *Store) scanNames(ctx context.Context, coll, field, find string, near *nearest) (found, holds bool, err error) {
+func (s *userReads) scanNames(ctx context.Context, coll, field, find string, near *nearest) (found, holds bool, err error) {
 	err = s.backend.ScanRaw(ctx, coll, "", func(raw bson.Raw) error {
 		holds = true
 		name, ok := raw.Lookup(field).StringValueOK()

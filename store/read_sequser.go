@@ -28,7 +28,7 @@ type readSeqUsers struct {
 
 // seqUsersOf reads uid's seq_user documents of cids and the cache's keys:
 // one round trip, and one to the cache when configured.
-func (s *Store) seqUsersOf(ctx context.Context, uid string, cids []string) (*readSeqUsers, error) {
+func (s *messageReads) seqUsersOf(ctx context.Context, uid string, cids []string) (*readSeqUsers, error) {
 	r := &readSeqUsers{cached: s.cachedUserSeqs(ctx, uid, cids)}
 	var err error
 	r.docs, err = s.backend.SeqUsers(ctx, uid, cids)
@@ -38,7 +38,7 @@ func (s *Store) seqUsersOf(ctx context.Context, uid string, cids []string) (*rea
 // cachedUserSeqs reads uid's cached seq_user values of cids: all three keys
 // from a cache that has them (UserSeqsCache), the read seq alone from
 // another; nothing without a cache or when it fails (seq_user answers).
-func (s *Store) cachedUserSeqs(ctx context.Context, uid string, cids []string) CachedUserSeqs {
+func (s *messageReads) cachedUserSeqs(ctx context.Context, uid string, cids []string) CachedUserSeqs {
 	if s.cache == nil {
 		return CachedUserSeqs{}
 	}
