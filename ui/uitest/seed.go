@@ -251,3 +251,17 @@ func SeedMany(t testing.TB, st *store.Store, n int) map[string]int64 {
 	Insert(t, st, bucket.CollUser, bucket.User{UserID: "alice", Nickname: "Alice"})
 	return maxSeqs
 }
+
+// SeedFarApart stores ChatQ, a single chat of alice and carol, with
+// messages at seqs 1 and 1001 only: buckets 1 to 9 were never written.
+func SeedFarApart(t testing.TB, st *store.Store) {
+	t.Helper()
+	for _, seq := range []int{1, 1001} {
+		m := TextMsg("carol", "alice", "", bucket.SessionSingle, seq, "far message")
+		if _, err := st.InsertMessages(context.Background(), ChatQ, int64(seq), []*bucket.MsgData{m}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	Insert(t, st, bucket.CollConversation,
+		bucket.Conversation{OwnerUserID: "alice", ConversationID: ChatQ, ConversationType: 1, UserID: "carol"})
+}

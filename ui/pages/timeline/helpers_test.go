@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,6 +37,10 @@ type page struct {
 	list list.Model
 	tl   *Model
 	w, h int // the cells inside the timeline pane's border
+	sw   int // the screen's width, which the inspector overlay spans
+
+	status    string // the last note the timeline gave, as the status bar shows it
+	statusErr bool
 }
 
 // newPage reads viewer's list on st, on a screen of width x height cells.
@@ -50,6 +55,7 @@ func newPage(t testing.TB, st *store.Store, viewer string, width, height int) *p
 	e.UseStore(st)
 	p := &page{t: t, e: e, list: list.New(e, viewer)}
 	p.w, p.h = paneSize(width, height)
+	p.sw = width
 	for cmd := p.list.Load(); cmd != nil; { // the order, the first screen, the rest
 		res, ok := p.list.Reply(cmd(), "")
 		if !ok || p.list.Err() != nil {
@@ -91,6 +97,7 @@ func (p *page) open(cid string) {
 func (p *page) do(cmd tea.Cmd) {
 	p.t.Helper()
 	p.tl.SetSize(p.w, p.h)
+	p.takeNote()
 	queue := []tea.Cmd{cmd}
 	for steps := 0; len(queue) > 0; steps++ {
 		if steps > 100000 {
@@ -111,6 +118,7 @@ func (p *page) do(cmd tea.Cmd) {
 				p.t.Fatalf("the timeline takes no %T", msg)
 			}
 			p.tl.SetSize(p.w, p.h)
+			p.takeNote()
 			queue = append(queue, next)
 		}
 	}
@@ -133,6 +141,27 @@ func (p *page) jump(seq int64) {
 }
 
 func (p *page) view() string { return p.tl.View() }
+
+// takeNote keeps what the timeline had to say, as the root's status bar
+// does after every key and reply.
+func (p *page) takeNote() {
+	if n, ok := p.tl.TakeNote(); ok {
+		p.status, p.statusErr = n.Text, n.IsErr
+	}
+}
+
+// inspect is i on the cursor's row: the inspector opens (else the test
+// fails with what the timeline said), its reads are settled, and its lines
+// are returned as the overlay draws them, the screen's width wide.
+func (p *page) inspect() string {
+	p.t.Helper()
+	open, cmd := p.tl.Inspector().Open()
+	p.do(cmd)
+	if !open {
+		p.t.Fatalf("i on seq %d opened nothing: %q\n%s", p.tl.Cursor(), p.status, p.view())
+	}
+	return strings.Join(p.tl.Inspector().Lines(p.sw), "\n")
+}
 
 // heldBuckets are the buckets the timeline's model holds, by index.
 func heldBuckets(tl *Model) map[int64]*bucket.Bucket {
