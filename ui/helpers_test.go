@@ -48,6 +48,8 @@ var (
 	base, testNow         = uitest.Base, uitest.Now
 	errBoom               = uitest.ErrBoom
 	raceDetector          = uitest.RaceDetector
+	wantSafeScreen        = uitest.WantSafeScreen
+	readOnlyFile          = uitest.ReadOnlyFile
 )
 
 const (

@@ -23,19 +23,6 @@ func transcriptDriver(t *testing.T) (*driver, string, *strings.Builder) {
 	return newDriver(t, st, opts, 120, 40), opts.TranscriptDir, clip
 }
 
-func readOnlyFile(t *testing.T, dir string) (string, string) {
-	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(dir, "*.md"))
-	if len(files) != 1 {
-		t.Fatalf("transcript files: %v, want one", files)
-	}
-	b, err := os.ReadFile(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files[0], string(b)
-}
-
 // T, a range, enter: a markdown transcript of what alice sees of those
 // seqs, with the header a ticket needs, in a new file the status names.
 func TestTranscriptOfASeqRange(t *testing.T) {
