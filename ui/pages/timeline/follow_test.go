@@ -32,7 +32,7 @@ func (p *page) manualTicks() (tick func()) {
 }
 
 // follow is F, which the root gives to the timeline's follow mode.
-func (p *page) follow() { p.do(p.tl.Follow().Toggle()) }
+func (p *page) follow() { p.press(p.tl.Follow().Toggle) }
 
 func (p *page) following() bool {
 	on, _ := p.tl.Follow().On()

@@ -127,14 +127,22 @@ func (p *page) do(cmd tea.Cmd) {
 // keys presses each key in turn, as the root gives it to the timeline.
 func (p *page) keys(ks ...string) {
 	for _, k := range ks {
-		p.do(p.tl.Update(uitest.KeyMsg(k)))
+		p.press(func() tea.Cmd { return p.tl.Update(uitest.KeyMsg(k)) })
 	}
+}
+
+// press is a key the root gives to the timeline by calling key: the status
+// line is cleared, as the root clears it on every key, then what the key
+// starts is settled.
+func (p *page) press(key func() tea.Cmd) {
+	p.status = ""
+	p.do(key())
 }
 
 // jump moves the cursor to seq, as : does.
 func (p *page) jump(seq int64) {
 	p.t.Helper()
-	p.do(p.tl.Moves().Jump(strconv.FormatInt(seq, 10)))
+	p.press(func() tea.Cmd { return p.tl.Moves().Jump(strconv.FormatInt(seq, 10)) })
 	if p.tl.Cursor() != seq {
 		p.t.Fatalf("cursor at %d after jumping to %d", p.tl.Cursor(), seq)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/ui/uitest"
@@ -30,12 +32,15 @@ func transcriptPageOn(t *testing.T, st *store.Store, viewer, cid string) *page {
 
 // transcript is T, the range typed, enter: the root gives the typed range
 // to the timeline.
-func (p *page) transcript(typed string) { p.do(p.tl.Transcript().Write(typed)) }
+func (p *page) transcript(typed string) {
+	p.press(func() tea.Cmd { return p.tl.Transcript().Write(typed) })
+}
 
 // compare is c in a single chat: the compare view with the one other
 // member, no picker.
 func (p *page) compare() {
 	p.t.Helper()
+	p.status = ""
 	cmd, pick := p.tl.Compare().Toggle()
 	if pick {
 		p.t.Fatal("c in a single chat asks whom to compare with")
