@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/muesli/termenv"
-
 )
 
 // searchDriver opens the single chat with the cursor at seq.
@@ -79,4 +78,3 @@ func TestSearchFooterGoesWithTheSearch(t *testing.T) {
 		t.Errorf("the footer keeps alice's search as bob:\n%s", d.m.View())
 	}
 }
-
