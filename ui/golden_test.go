@@ -232,7 +232,7 @@ func TestGoldenConfirmOwnMessage(t *testing.T) {
 // chat up to seq 40 (seq_user.min_seq 41).
 func clearedBefore41(t *testing.T) func(*store.Store) {
 	return func(st *store.Store) {
-		insertRaw(t, st, bucket.CollSeqUser, bucket.SeqUser{UserID: "alice", ConversationID: chatAB, MinSeq: 41, ReadSeq: 100})
+		uitest.ClearedBefore41(t, st)
 	}
 }
 

@@ -265,3 +265,10 @@ func SeedFarApart(t testing.TB, st *store.Store) {
 	Insert(t, st, bucket.CollConversation,
 		bucket.Conversation{OwnerUserID: "alice", ConversationID: ChatQ, ConversationType: 1, UserID: "carol"})
 }
+
+// ClearedBefore41 stores that alice cleared her history of ChatAB (of
+// SeedSmall) before seq 41: seq_user.min_seq 41.
+func ClearedBefore41(t testing.TB, st *store.Store) {
+	t.Helper()
+	Insert(t, st, bucket.CollSeqUser, bucket.SeqUser{UserID: "alice", ConversationID: ChatAB, MinSeq: 41, ReadSeq: 100})
+}

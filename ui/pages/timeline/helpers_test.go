@@ -32,12 +32,11 @@ func TestMain(m *testing.M) {
 // root gives the timeline and the replies to its reads, its size set after
 // each, every command run until none is left.
 type page struct {
-	t    testing.TB
-	e    *common.Common
-	list list.Model
-	tl   *Model
-	w, h int // the cells inside the timeline pane's border
-	sw   int // the screen's width, which the inspector overlay spans
+	t      testing.TB
+	e      *common.Common
+	list   list.Model
+	tl     *Model
+	sw, sh int // the screen's cells; the inspector overlay spans its width
 
 	status    string // the last note the timeline gave, as the status bar shows it
 	statusErr bool
@@ -54,8 +53,7 @@ func newPage(t testing.TB, st *store.Store, viewer string, width, height int) *p
 		Now: func() time.Time { return uitest.Now }, Tick: tea.Tick}
 	e.UseStore(st)
 	p := &page{t: t, e: e, list: list.New(e, viewer)}
-	p.w, p.h = paneSize(width, height)
-	p.sw = width
+	p.sw, p.sh = width, height
 	for cmd := p.list.Load(); cmd != nil; { // the order, the first screen, the rest
 		res, ok := p.list.Reply(cmd(), "")
 		if !ok || p.list.Err() != nil {
@@ -66,15 +64,17 @@ func newPage(t testing.TB, st *store.Store, viewer string, width, height int) *p
 	return p
 }
 
-// paneSize is the timeline's pane on a screen of width x height, as the
-// root lays it out: under it the status bar and the footer, around it a
-// border, the list beside it when the screen is wide (70 cells or more).
-func paneSize(width, height int) (w, h int) {
-	h = max(3, height-2) - 2
-	if width < 70 {
-		return width - 2, h
+// size gives the timeline its pane on the screen, as the root lays it
+// out: under it the status bar and the footer, around it a border, the
+// list beside it when the screen is wide (70 cells or more) and the
+// compare view is off (it takes the whole width).
+func (p *page) size() {
+	h := max(3, p.sh-2) - 2
+	if p.sw < 70 || p.tl.Compare().With() != "" {
+		p.tl.SetSize(p.sw-2, h)
+		return
 	}
-	return width - (max(24, min(40, width/3)) - 2) - 4, h
+	p.tl.SetSize(p.sw-(max(24, min(40, p.sw/3))-2)-4, h)
 }
 
 // open opens cid, a conversation of the list, as the list's owner.
@@ -96,7 +96,7 @@ func (p *page) open(cid string) {
 // goes to the timeline.
 func (p *page) do(cmd tea.Cmd) {
 	p.t.Helper()
-	p.tl.SetSize(p.w, p.h)
+	p.size()
 	p.takeNote()
 	queue := []tea.Cmd{cmd}
 	for steps := 0; len(queue) > 0; steps++ {
@@ -112,12 +112,19 @@ func (p *page) do(cmd tea.Cmd) {
 		case nil:
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
+		case MembersLoadedMsg: // the root gives them (and refreshes its picker)
+			_, next, err := p.tl.TakeMembers(msg)
+			if err != nil {
+				p.t.Fatalf("the members: %v", err)
+			}
+			p.size()
+			queue = append(queue, next)
 		default:
 			next, ok := p.tl.Reply(msg)
 			if !ok {
 				p.t.Fatalf("the timeline takes no %T", msg)
 			}
-			p.tl.SetSize(p.w, p.h)
+			p.size()
 			p.takeNote()
 			queue = append(queue, next)
 		}
