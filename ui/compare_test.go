@@ -131,4 +131,3 @@ func TestCompareInspectorWrapsLongValues(t *testing.T) {
 		t.Errorf("the inspector's left column does not hold the whole client_msg_id:\n%s", d.m.View())
 	}
 }
-
