@@ -272,3 +272,14 @@ func ClearedBefore41(t testing.TB, st *store.Store) {
 	t.Helper()
 	Insert(t, st, bucket.CollSeqUser, bucket.SeqUser{UserID: "alice", ConversationID: ChatAB, MinSeq: 41, ReadSeq: 100})
 }
+
+// CarolMissesNTeam adds the notices of SeedNotices and starts carol's
+// window of n_team after its seq 1 (the notice of alice's revoke of team
+// note 5), and bob's read seq of the team before it.
+func CarolMissesNTeam(t testing.TB, st *store.Store) {
+	t.Helper()
+	SeedNotices(t, st)
+	Insert(t, st, bucket.CollSeqUser,
+		bucket.SeqUser{UserID: "carol", ConversationID: "n_team", MinSeq: 2},
+		bucket.SeqUser{UserID: "bob", ConversationID: ChatT, ReadSeq: 3})
+}
