@@ -3,6 +3,7 @@ package timeline
 import (
 	"context"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -77,10 +78,11 @@ func (p *page) size() {
 	p.tl.SetSize(p.sw-(max(24, min(40, p.sw/3))-2)-4, h)
 }
 
-// open opens cid, a conversation of the list, as the list's owner.
+// open opens cid, a conversation of the list or of its notification
+// section, as the list's owner.
 func (p *page) open(cid string) {
 	p.t.Helper()
-	items := p.list.Items()
+	items := slices.Concat(p.list.Items(), p.list.Notices()) // the chats, then the notification section
 	for i := range items {
 		if it := items[i]; it.Sum.ConversationID == cid {
 			p.tl = New(p.e, Conversation{Sum: it.Sum, Name: it.Name, Peer: it.Peer}, p.list.Owner(), p.list.Names())
