@@ -252,7 +252,7 @@ func TestGoldenInspectorCleared(t *testing.T) {
 	s.open()
 	s.jump("41")
 	s.keys("i")
-	s.waitFor("Inspector", "seq_user.min_seq = 41")
+	s.waitFor("Inspector", "seq_user.min_seq = 41", "read by Bob (read seq 118)") // the readers read too
 	s.check()
 }
 

@@ -36,7 +36,6 @@ var (
 	newTestBackend        = uitest.NewBackend
 	seedSmall             = uitest.SeedSmall
 	seedFar               = uitest.SeedFar
-	seedFarQuotes         = uitest.SeedFarQuotes
 	seedNotices           = uitest.SeedNotices
 	seedMany              = uitest.SeedMany
 	writeLongConversation = uitest.WriteLongConversation
