@@ -16,6 +16,7 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/ui/uitest"
 )
 
 // Golden screens at 100x30 with no colour (TestMain sets the ASCII
@@ -231,7 +232,7 @@ func TestGoldenConfirmOwnMessage(t *testing.T) {
 // chat up to seq 40 (seq_user.min_seq 41).
 func clearedBefore41(t *testing.T) func(*store.Store) {
 	return func(st *store.Store) {
-		insertRaw(t, st, bucket.CollSeqUser, bucket.SeqUser{UserID: "alice", ConversationID: chatAB, MinSeq: 41, ReadSeq: 100})
+		uitest.ClearedBefore41(t, st)
 	}
 }
 
@@ -251,7 +252,7 @@ func TestGoldenInspectorCleared(t *testing.T) {
 	s.open()
 	s.jump("41")
 	s.keys("i")
-	s.waitFor("Inspector", "seq_user.min_seq = 41")
+	s.waitFor("Inspector", "seq_user.min_seq = 41", "read by Bob (read seq 118)") // the readers read too
 	s.check()
 }
 
@@ -423,4 +424,27 @@ func (s *screen) open41() {
 	s.typeText(chatAB)
 	s.keys("enter", "enter")
 	s.waitFor("as Alice", "Bob: hello 120 from bob")
+}
+
+// TestGoldenHoleRuns: the first screen of a conversation whose only
+// messages are seqs 1 and 1001.
+func TestGoldenHoleRuns(t *testing.T) {
+	s := startScreenWith(t, func(st *store.Store) { uitest.SeedFarApart(t, st) })
+	s.keys("/")
+	s.typeText("si_alice_carol")
+	s.keys("enter", "enter")
+	s.waitFor("far message", "no message (99)", "seqs 101–1000: no message (900)")
+	s.check()
+}
+
+// TestGoldenInspectorGap: the inspector of the row of buckets never written.
+func TestGoldenInspectorGap(t *testing.T) {
+	s := startScreenWith(t, func(st *store.Store) { uitest.SeedFarApart(t, st) })
+	s.keys("/")
+	s.typeText("si_alice_carol")
+	s.keys("enter", "enter")
+	s.waitFor("far message", "seqs 101–1000: no message (900)")
+	s.keys("k", "i")
+	s.waitFor("no such document in msg")
+	s.check()
 }

@@ -36,7 +36,6 @@ var (
 	newTestBackend        = uitest.NewBackend
 	seedSmall             = uitest.SeedSmall
 	seedFar               = uitest.SeedFar
-	seedFarQuotes         = uitest.SeedFarQuotes
 	seedNotices           = uitest.SeedNotices
 	seedMany              = uitest.SeedMany
 	writeLongConversation = uitest.WriteLongConversation
@@ -48,6 +47,8 @@ var (
 	base, testNow         = uitest.Base, uitest.Now
 	errBoom               = uitest.ErrBoom
 	raceDetector          = uitest.RaceDetector
+	wantSafeScreen        = uitest.WantSafeScreen
+	readOnlyFile          = uitest.ReadOnlyFile
 )
 
 const (

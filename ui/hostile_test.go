@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 
@@ -91,31 +90,6 @@ func jsonContent(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
-}
-
-// wantSafeScreen fails on anything in view a terminal would act on: ESC and
-// every other C0 control but newline, C1 controls, bidi embeddings,
-// overrides and isolates, invalid UTF-8; and on a line wider than width.
-func wantSafeScreen(t *testing.T, where, view string, width int) {
-	t.Helper()
-	if !utf8.ValidString(view) {
-		t.Errorf("%s: the screen holds invalid UTF-8", where)
-	}
-	for i, r := range view {
-		bad := r < 0x20 && r != '\n' || r == 0x7f || r >= 0x80 && r <= 0x9f ||
-			r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
-		if bad {
-			from := max(0, i-40)
-			t.Errorf("%s: the screen holds %U at byte %d: …%q…", where, r, i, view[from:min(len(view), i+20)])
-			return
-		}
-	}
-	for n, line := range strings.Split(view, "\n") {
-		if w := lipgloss.Width(line); w > width {
-			t.Errorf("%s: line %d is %d cells wide on a %d-cell screen", where, n+1, w, width)
-			return
-		}
-	}
 }
 
 func TestHostileContentIsDrawnInert(t *testing.T) {

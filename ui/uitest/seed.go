@@ -251,3 +251,35 @@ func SeedMany(t testing.TB, st *store.Store, n int) map[string]int64 {
 	Insert(t, st, bucket.CollUser, bucket.User{UserID: "alice", Nickname: "Alice"})
 	return maxSeqs
 }
+
+// SeedFarApart stores ChatQ, a single chat of alice and carol, with
+// messages at seqs 1 and 1001 only: buckets 1 to 9 were never written.
+func SeedFarApart(t testing.TB, st *store.Store) {
+	t.Helper()
+	for _, seq := range []int{1, 1001} {
+		m := TextMsg("carol", "alice", "", bucket.SessionSingle, seq, "far message")
+		if _, err := st.InsertMessages(context.Background(), ChatQ, int64(seq), []*bucket.MsgData{m}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	Insert(t, st, bucket.CollConversation,
+		bucket.Conversation{OwnerUserID: "alice", ConversationID: ChatQ, ConversationType: 1, UserID: "carol"})
+}
+
+// ClearedBefore41 stores that alice cleared her history of ChatAB (of
+// SeedSmall) before seq 41: seq_user.min_seq 41.
+func ClearedBefore41(t testing.TB, st *store.Store) {
+	t.Helper()
+	Insert(t, st, bucket.CollSeqUser, bucket.SeqUser{UserID: "alice", ConversationID: ChatAB, MinSeq: 41, ReadSeq: 100})
+}
+
+// CarolMissesNTeam adds the notices of SeedNotices and starts carol's
+// window of n_team after its seq 1 (the notice of alice's revoke of team
+// note 5), and bob's read seq of the team before it.
+func CarolMissesNTeam(t testing.TB, st *store.Store) {
+	t.Helper()
+	SeedNotices(t, st)
+	Insert(t, st, bucket.CollSeqUser,
+		bucket.SeqUser{UserID: "carol", ConversationID: "n_team", MinSeq: 2},
+		bucket.SeqUser{UserID: "bob", ConversationID: ChatT, ReadSeq: 3})
+}

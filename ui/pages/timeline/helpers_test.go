@@ -3,7 +3,9 @@ package timeline
 import (
 	"context"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -31,11 +33,14 @@ func TestMain(m *testing.M) {
 // root gives the timeline and the replies to its reads, its size set after
 // each, every command run until none is left.
 type page struct {
-	t    testing.TB
-	e    *common.Common
-	list list.Model
-	tl   *Model
-	w, h int // the cells inside the timeline pane's border
+	t      testing.TB
+	e      *common.Common
+	list   list.Model
+	tl     *Model
+	sw, sh int // the screen's cells; the inspector overlay spans its width
+
+	status    string // the last note the timeline gave, as the status bar shows it
+	statusErr bool
 }
 
 // newPage reads viewer's list on st, on a screen of width x height cells.
@@ -49,7 +54,7 @@ func newPage(t testing.TB, st *store.Store, viewer string, width, height int) *p
 		Now: func() time.Time { return uitest.Now }, Tick: tea.Tick}
 	e.UseStore(st)
 	p := &page{t: t, e: e, list: list.New(e, viewer)}
-	p.w, p.h = paneSize(width, height)
+	p.sw, p.sh = width, height
 	for cmd := p.list.Load(); cmd != nil; { // the order, the first screen, the rest
 		res, ok := p.list.Reply(cmd(), "")
 		if !ok || p.list.Err() != nil {
@@ -60,21 +65,24 @@ func newPage(t testing.TB, st *store.Store, viewer string, width, height int) *p
 	return p
 }
 
-// paneSize is the timeline's pane on a screen of width x height, as the
-// root lays it out: under it the status bar and the footer, around it a
-// border, the list beside it when the screen is wide (70 cells or more).
-func paneSize(width, height int) (w, h int) {
-	h = max(3, height-2) - 2
-	if width < 70 {
-		return width - 2, h
+// size gives the timeline its pane on the screen, as the root lays it
+// out: under it the status bar and the footer, around it a border, the
+// list beside it when the screen is wide (70 cells or more) and the
+// compare view is off (it takes the whole width).
+func (p *page) size() {
+	h := max(3, p.sh-2) - 2
+	if p.sw < 70 || p.tl.Compare().With() != "" {
+		p.tl.SetSize(p.sw-2, h)
+		return
 	}
-	return width - (max(24, min(40, width/3)) - 2) - 4, h
+	p.tl.SetSize(p.sw-(max(24, min(40, p.sw/3))-2)-4, h)
 }
 
-// open opens cid, a conversation of the list, as the list's owner.
+// open opens cid, a conversation of the list or of its notification
+// section, as the list's owner.
 func (p *page) open(cid string) {
 	p.t.Helper()
-	items := p.list.Items()
+	items := slices.Concat(p.list.Items(), p.list.Notices()) // the chats, then the notification section
 	for i := range items {
 		if it := items[i]; it.Sum.ConversationID == cid {
 			p.tl = New(p.e, Conversation{Sum: it.Sum, Name: it.Name, Peer: it.Peer}, p.list.Owner(), p.list.Names())
@@ -90,7 +98,8 @@ func (p *page) open(cid string) {
 // goes to the timeline.
 func (p *page) do(cmd tea.Cmd) {
 	p.t.Helper()
-	p.tl.SetSize(p.w, p.h)
+	p.size()
+	p.takeNote()
 	queue := []tea.Cmd{cmd}
 	for steps := 0; len(queue) > 0; steps++ {
 		if steps > 100000 {
@@ -105,12 +114,20 @@ func (p *page) do(cmd tea.Cmd) {
 		case nil:
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
+		case MembersLoadedMsg: // the root gives them (and refreshes its picker)
+			_, next, err := p.tl.TakeMembers(msg)
+			if err != nil {
+				p.t.Fatalf("the members: %v", err)
+			}
+			p.size()
+			queue = append(queue, next)
 		default:
 			next, ok := p.tl.Reply(msg)
 			if !ok {
 				p.t.Fatalf("the timeline takes no %T", msg)
 			}
-			p.tl.SetSize(p.w, p.h)
+			p.size()
+			p.takeNote()
 			queue = append(queue, next)
 		}
 	}
@@ -119,20 +136,49 @@ func (p *page) do(cmd tea.Cmd) {
 // keys presses each key in turn, as the root gives it to the timeline.
 func (p *page) keys(ks ...string) {
 	for _, k := range ks {
-		p.do(p.tl.Update(uitest.KeyMsg(k)))
+		p.press(func() tea.Cmd { return p.tl.Update(uitest.KeyMsg(k)) })
 	}
+}
+
+// press is a key the root gives to the timeline by calling key: the status
+// line is cleared, as the root clears it on every key, then what the key
+// starts is settled.
+func (p *page) press(key func() tea.Cmd) {
+	p.status = ""
+	p.do(key())
 }
 
 // jump moves the cursor to seq, as : does.
 func (p *page) jump(seq int64) {
 	p.t.Helper()
-	p.do(p.tl.Moves().Jump(strconv.FormatInt(seq, 10)))
+	p.press(func() tea.Cmd { return p.tl.Moves().Jump(strconv.FormatInt(seq, 10)) })
 	if p.tl.Cursor() != seq {
 		p.t.Fatalf("cursor at %d after jumping to %d", p.tl.Cursor(), seq)
 	}
 }
 
 func (p *page) view() string { return p.tl.View() }
+
+// takeNote keeps what the timeline had to say, as the root's status bar
+// does after every key and reply.
+func (p *page) takeNote() {
+	if n, ok := p.tl.TakeNote(); ok {
+		p.status, p.statusErr = n.Text, n.IsErr
+	}
+}
+
+// inspect is i on the cursor's row: the inspector opens (else the test
+// fails with what the timeline said), its reads are settled, and its lines
+// are returned as the overlay draws them, the screen's width wide.
+func (p *page) inspect() string {
+	p.t.Helper()
+	open, cmd := p.tl.Inspector().Open()
+	p.do(cmd)
+	if !open {
+		p.t.Fatalf("i on seq %d opened nothing: %q\n%s", p.tl.Cursor(), p.status, p.view())
+	}
+	return strings.Join(p.tl.Inspector().Lines(p.sw), "\n")
+}
 
 // heldBuckets are the buckets the timeline's model holds, by index.
 func heldBuckets(tl *Model) map[int64]*bucket.Bucket {

@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"strings"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/chatlens/chatlens/store/bucket"
 	"github.com/chatlens/chatlens/store/check/checktest"
+	"github.com/chatlens/chatlens/ui/components/inspector"
+	"github.com/chatlens/chatlens/ui/uitest"
 )
 
 // TestMalformedBucketsAreMarked opens a conversation holding each bucket of
@@ -20,17 +22,17 @@ func TestMalformedBucketsAreMarked(t *testing.T) {
 	const width, height = 120, 40
 	for _, c := range checktest.Catalogue() {
 		t.Run(c.Name, func(t *testing.T) {
-			st, _ := newTestStore(t, false)
-			insertRaw(t, st, bucket.CollMsg, c.Doc)
-			insertRaw(t, st, bucket.CollConversation,
+			st, _ := uitest.NewStore(t, false)
+			uitest.Insert(t, st, bucket.CollMsg, c.Doc)
+			uitest.Insert(t, st, bucket.CollConversation,
 				bucket.Conversation{OwnerUserID: checktest.Alice, ConversationID: checktest.Cid, ConversationType: 1, UserID: checktest.Bob})
-			insertRaw(t, st, bucket.CollSeq, bucket.SeqRecord{ConversationID: checktest.Cid, MaxSeq: 30})
-			opts, _ := testOptions(t, checktest.Alice)
-			d := newDriver(t, st, opts, width, height)
-			wantSafeScreen(t, "list", d.m.View(), width)
-			d.open(checktest.Cid)
-			view := d.m.View()
-			wantSafeScreen(t, "timeline", view, width)
+			uitest.Insert(t, st, bucket.CollSeq, bucket.SeqRecord{ConversationID: checktest.Cid, MaxSeq: 30})
+			p := newPage(t, st, checktest.Alice, width, height)
+			p.list.SetSize(width, height)
+			uitest.WantSafeScreen(t, "list", p.list.View(), width)
+			p.open(checktest.Cid)
+			view := p.view()
+			uitest.WantSafeScreen(t, "timeline", view, width)
 
 			switch {
 			case c.Kind == bucket.KindEmptySlot:
@@ -44,16 +46,20 @@ func TestMalformedBucketsAreMarked(t *testing.T) {
 				// conversation opens without it.
 			case c.Slot >= 0:
 				seq := int64(c.Slot) + 1
-				d.jump(seq)
-				row := rowOf(d.m.View(), seq)
+				p.jump(seq)
+				row := uitest.RowOf(p.view(), seq)
 				if !strings.Contains(row, "! ") || !strings.Contains(row, "malformed") {
 					t.Errorf("seq %d drawn as %q, want a ! malformed marker", seq, row)
 				}
-				d.keys("i")
-				if v := d.m.View(); !strings.Contains(v, "problem:") {
-					t.Errorf("the inspector of seq %d names no problem:\n%s", seq, v)
+				lines := p.inspect()
+				if !strings.Contains(lines, "problem:") {
+					t.Errorf("the inspector of seq %d names no problem:\n%s", seq, lines)
 				}
-				wantSafeScreen(t, "inspector", d.m.View(), width)
+				// Drawn in the root's overlay, which wraps the lines to the screen.
+				box := inspector.New(p.e)
+				box.SetSize(width, height-2)
+				box.SetContent(p.tl.Cursor(), p.tl.Inspector().Lines(width))
+				uitest.WantSafeScreen(t, "inspector", box.View(), width)
 			default:
 				if !strings.Contains(view, "malformed") {
 					t.Errorf("a broken bucket shows no marker:\n%s", view)
@@ -67,22 +73,19 @@ func TestMalformedBucketsAreMarked(t *testing.T) {
 // array writes its seqs as the timeline shows them, under the bucket's
 // name and problem, never as seqs with no message alone.
 func TestTranscriptNamesAMalformedBucket(t *testing.T) {
-	st, _ := newTestStore(t, false)
-	insertRaw(t, st, bucket.CollMsg, bson.D{{Key: "doc_id", Value: checktest.Cid + ":0"}, {Key: "msgs", Value: "junk"}})
-	insertRaw(t, st, bucket.CollConversation,
+	st, _ := uitest.NewStore(t, false)
+	uitest.Insert(t, st, bucket.CollMsg, bson.D{{Key: "doc_id", Value: checktest.Cid + ":0"}, {Key: "msgs", Value: "junk"}})
+	uitest.Insert(t, st, bucket.CollConversation,
 		bucket.Conversation{OwnerUserID: checktest.Alice, ConversationID: checktest.Cid, ConversationType: 1, UserID: checktest.Bob})
-	insertRaw(t, st, bucket.CollSeq, bucket.SeqRecord{ConversationID: checktest.Cid, MaxSeq: 30})
-	opts, _ := testOptions(t, checktest.Alice)
-	opts.TranscriptDir = t.TempDir()
-	d := newDriver(t, st, opts, 120, 40)
-	d.open(checktest.Cid)
-	if v := d.m.View(); !strings.Contains(v, "! malformed bucket "+checktest.Cid+":0: msgs is string, not an array") {
+	uitest.Insert(t, st, bucket.CollSeq, bucket.SeqRecord{ConversationID: checktest.Cid, MaxSeq: 30})
+	p := newPage(t, st, checktest.Alice, 120, 40)
+	p.e.TranscriptDir = t.TempDir()
+	p.open(checktest.Cid)
+	if v := p.view(); !strings.Contains(v, "! malformed bucket "+checktest.Cid+":0: msgs is string, not an array") {
 		t.Fatalf("the timeline does not name the bucket:\n%s", v)
 	}
-	d.keys("T")
-	d.typeText("1-30")
-	d.keys("enter")
-	_, md := readOnlyFile(t, opts.TranscriptDir)
+	p.do(p.tl.Transcript().Write("1-30")) // T, 1-30, enter
+	_, md := uitest.ReadOnlyFile(t, p.e.TranscriptDir)
 	if !strings.Contains(strings.ReplaceAll(md, `\_`, "_"), "| 1-30 |  |  | ! malformed bucket "+checktest.Cid+":0: msgs is string, not an array · no message (30) |") {
 		t.Errorf("the transcript does not name the bucket as the timeline does:\n%s", md)
 	}

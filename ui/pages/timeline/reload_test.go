@@ -1,4 +1,4 @@
-package ui
+package timeline
 
 import (
 	"strings"
@@ -6,19 +6,19 @@ import (
 
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/ui/uitest"
 )
 
 // TestRetryReReadsWhatOthersWrote: another process revokes a message on
 // screen while the UI is open (the embedded store is shared per
 // transaction); R re-reads the held buckets and the row shows the revoke.
 func TestRetryReReadsWhatOthersWrote(t *testing.T) {
-	st, _ := newTestStore(t, false)
-	seedSmall(t, st)
-	opts, _ := testOptions(t, "alice")
-	d := newDriver(t, st, opts, 120, 40)
-	d.open("si_alice_bob")
+	st, _ := uitest.NewStore(t, false)
+	uitest.SeedSmall(t, st)
+	p := newPage(t, st, "alice", 120, 40)
+	p.open("si_alice_bob")
 	row := func() string {
-		for _, l := range strings.Split(d.m.View(), "\n") {
+		for _, l := range strings.Split(p.view(), "\n") {
 			if strings.Contains(l, " 119 ") {
 				return l
 			}
@@ -33,8 +33,8 @@ func TestRetryReReadsWhatOthersWrote(t *testing.T) {
 	if _, err := other.Revoke(t.Context(), "si_alice_bob", []int64{119}, bucket.Revoke{UserID: "alice", Nickname: "Alice"}); err != nil {
 		t.Fatal(err)
 	}
-	d.keys("R")
+	p.do(p.tl.Reload()) // R, with nothing failed
 	if !strings.Contains(row(), "revoked") {
-		t.Errorf("after R, seq 119 still reads as before the revoke: %s\n%s", row(), d.m.View())
+		t.Errorf("after R, seq 119 still reads as before the revoke: %s\n%s", row(), p.view())
 	}
 }
