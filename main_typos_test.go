@@ -16,12 +16,12 @@ func TestTyposInIDsSayNoSuchConversationOrUser(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"dump", "--conversation", "si_alice_bbo", "--as", "bob"}, "no such conversation si_alice_bbo: no seq, conversation, seq_user or msg document names it (did you mean si_alice_bob?)"},
+		{[]string{"dump", "--conversation", "si_alice_bbo", "--as", "bob"}, "no such conversation si_alice_bbo: no seq, conversation, seq_user or msg document names it (did you mean si_alice_bob or n_alice_bob?)"},
 		{[]string{"dump", "--conversation", "si_alice_bob", "--as", "bbo"}, `no such user "bbo": no user, conversation, seq_user or group_member document names them (did you mean "bob"?)`},
 		{[]string{"dump", "--conversation", "si_alice_bob", "--as", "bbo", "--format", "markdown"}, `(did you mean "bob"?)`},
 		{[]string{"conversations", "--as", "alcie"}, `no such user "alcie"`},
-		{[]string{"export", "--conversation", "sg_phoenx"}, "(did you mean sg_phoenix?)"},
-		{[]string{"check", "--conversation", "sg_phoenx"}, "(did you mean sg_phoenix?)"},
+		{[]string{"export", "--conversation", "sg_phoenx"}, "(did you mean sg_phoenix or n_phoenix?)"},
+		{[]string{"check", "--conversation", "sg_phoenx"}, "(did you mean sg_phoenix or n_phoenix?)"},
 		{[]string{"read", "--conversation", "si_alice_bob", "--seq", "1", "--by", "alcie"}, `(did you mean "alice"?)`},
 	} {
 		r := s.chatlens(t, c.args...)

@@ -247,7 +247,7 @@ func TestSeedShowsEveryFeature(t *testing.T) {
 	if c.readInGroup == 0 {
 		t.Error("no group slot carries is_read: the demo's mark reads in groups set none")
 	}
-	if c.messages != sum.Messages || c.deletes != sum.Deleted || c.senderRevokes+c.adminRevokes != sum.Revoked {
+	if c.messages != sum.Messages+sum.Notices || c.deletes != sum.Deleted || c.senderRevokes+c.adminRevokes != sum.Revoked {
 		t.Errorf("summary %+v disagrees with the store: %d messages, %d deletes, %d revokes",
 			sum, c.messages, c.deletes, c.senderRevokes+c.adminRevokes)
 	}

@@ -88,6 +88,7 @@ func (p *planner) group(g *groupPlan, n int, kind groupKind) *conv {
 	if kind == groupShowcase {
 		c.pinned[g.Owner] = true
 	}
+	p.notes.reads(p, c)
 	return c
 }
 
@@ -118,7 +119,7 @@ func (p *planner) groupShowcase(g *groupPlan) int {
 	say("kenji", ctQuote, quoteContent("？？", secret))
 	p.revokeBy(say("hana", ctText, textContent("This is off-topic, sorry")), g.Owner, bucket.RoleOwner, 3600)
 	p.revokeBy(say("bob", ctText, textContent("Wrong file, ignore")), "bob", bucket.RoleMember, 20)
-	p.deleteFor(say("kenji", ctText, textContent("Reminder: retro at 4pm")), "bob")
+	p.deleteFor(say("kenji", ctText, textContent("Reminder: retro at 4pm")), "bob", 900, true)
 	p.advance(60, 600)
 	p.invite(g, g.Admins[0], g.Invited)
 	return int(p.c.top())
@@ -170,14 +171,14 @@ func (p *planner) enter(g *groupPlan, uid string, active []string) []string {
 func (p *planner) quit(g *groupPlan, uid string, active []string) []string {
 	p.notify(uid, ntMemberQuit, memberQuitTips{Group: p.groupInfo(g, len(active)-1),
 		QuitUser: p.member(g, uid), OperationTime: p.clock})
-	p.c.endSeq[uid] = p.c.top()
+	p.c.endSeq[uid], p.c.leftAt[uid] = p.c.top(), p.clock
 	return without(active, uid)
 }
 
 func (p *planner) kick(g *groupPlan, op, uid string, active []string) []string {
 	p.notify(op, ntMemberKicked, memberKickedTips{Group: p.groupInfo(g, len(active)-1),
 		OpUser: p.member(g, op), KickedUserList: []memberInfo{p.member(g, uid)}, OperationTime: p.clock})
-	p.c.endSeq[uid] = p.c.top()
+	p.c.endSeq[uid], p.c.leftAt[uid] = p.c.top(), p.clock
 	return without(active, uid)
 }
 

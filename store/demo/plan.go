@@ -27,6 +27,10 @@ type conv struct {
 
 	revokes []revokePlan
 	deletes []deletePlan
+	// received: in a single chat, the seqs each user received, rising
+	// (what their read mark names: noticeBook.reads)
+	received map[string][]int64
+	leftAt   map[string]int64 // when each who quit or was kicked left, ms
 	// windows per participant (everyone who ever was one, kicked users too)
 	users   []string
 	minSeq  map[string]int64 // seq_user.min_seq (late joiners)
@@ -65,6 +69,7 @@ type planner struct {
 	flush func() error
 	err   error
 	texts map[string]string // see textContent
+	notes *noticeBook       // the notifications of the writes planned
 }
 
 // windowSize is how many planned messages a conversation holds before the
@@ -89,10 +94,12 @@ func (p *planner) pick(xs []string) string { return xs[p.rng.IntN(len(xs))] }
 
 // hexID is a 32-hex-digit ID like OpenIM's client and server message IDs:
 // two draws, each as %016x (written by hand: fmt took a sixth of a seed).
-func (p *planner) hexID() string {
+func (p *planner) hexID() string { return hexFrom(p.rng) }
+
+func hexFrom(r *rand.Rand) string {
 	var b [32]byte
-	putHex16(b[:16], p.rng.Uint64())
-	putHex16(b[16:], p.rng.Uint64())
+	putHex16(b[:16], r.Uint64())
+	putHex16(b[16:], r.Uint64())
 	return string(b[:])
 }
 
@@ -144,6 +151,7 @@ func (p *planner) add(sender string, from, ct int32, content string) *bucket.Msg
 		if sender == c.pair[0] {
 			m.RecvID = c.pair[1]
 		}
+		c.received[m.RecvID] = append(c.received[m.RecvID], m.Seq)
 	} else {
 		m.GroupID = c.group.ID
 	}

@@ -66,11 +66,12 @@ type Summary struct {
 	Messages                     int // stored messages, notifications included
 	Holes                        int // seqs left without a message
 	Revoked, Deleted             int // revokes, and (seq, user) delete-for-me pairs
+	Notices                      int // in the notification conversations (n_*): revokes, deletes with IsSyncSelf, read marks
 }
 
 func (s Summary) String() string {
-	return fmt.Sprintf("%d users, %d groups, %d conversations, %d messages (%d holes, %d revoked, %d deleted for one user)",
-		s.Users, s.Groups, s.Conversations, s.Messages, s.Holes, s.Revoked, s.Deleted)
+	return fmt.Sprintf("%d users, %d groups, %d conversations, %d messages (%d holes, %d revoked, %d deleted for one user), %d notifications of them",
+		s.Users, s.Groups, s.Conversations, s.Messages, s.Holes, s.Revoked, s.Deleted, s.Notices)
 }
 
 // spec is one conversation of the layout: its size and how to plan it.

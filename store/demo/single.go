@@ -9,7 +9,8 @@ import (
 
 func newConv(cid string, kind int32) *conv {
 	return &conv{cid: cid, kind: kind, minSeq: map[string]int64{}, endSeq: map[string]int64{},
-		readSeq: map[string]int64{}, joined: map[string]int64{}, pinned: map[string]bool{}}
+		readSeq: map[string]int64{}, joined: map[string]int64{}, pinned: map[string]bool{},
+		received: map[string][]int64{}, leftAt: map[string]int64{}}
 }
 
 // single lays out a single chat of n messages between a and b. The showcase
@@ -52,6 +53,7 @@ func (p *planner) single(a, b string, n int, showcase bool) *conv {
 	for _, u := range c.users {
 		c.readSeq[u] = c.lastMessageAtOrBefore(max(1, c.readSeq[u]))
 	}
+	p.notes.reads(p, c)
 	return c
 }
 
@@ -80,23 +82,31 @@ func (p *planner) singleShowcase(a, b string) int {
 	oops := say(a, ctText, textContent("Oops, that was meant for another chat"))
 	p.revokeBy(oops, a, 0, 45)
 	say(b, ctText, textContent("没问题 😄 周末愉快！"))
-	p.deleteFor(say(a, ctText, textContent("Note to self: buy milk")), a)
-	p.deleteFor(say(b, ctText, textContent("Sorry, typo in the last one")), b)
+	p.deleteFor(say(a, ctText, textContent("Note to self: buy milk")), a, 120, true)
+	// b deletes two messages for himself: one with IsSyncSelf (a 2102
+	// dates it), one without (its time is unknown), for `dump --at`.
+	p.deleteFor(say(b, ctText, textContent("Sorry, typo in the last one")), b, 60, false)
 	both := say(a, ctText, textContent("Don't forward this please 🙏"))
 	p.revokeBy(both, a, 0, 90)
-	p.deleteFor(both, b)
+	p.deleteFor(both, b, 1800, true)
 	say(b, ctQuote, quoteContent("What did you say here?", oops))
 	return int(c.top())
 }
 
 // revokeBy plans a revoke of m by uid with role, after m by some seconds.
 func (p *planner) revokeBy(m *bucket.MsgData, uid string, role int32, afterSec int64) {
-	p.c.revokes = append(p.c.revokes, revokePlan{seq: m.Seq, rev: bucket.Revoke{Role: role, UserID: uid,
-		Nickname: personByID(uid).Nickname, Time: m.SendTime + afterSec*1000}})
+	rev := bucket.Revoke{Role: role, UserID: uid, Nickname: personByID(uid).Nickname, Time: m.SendTime + afterSec*1000}
+	p.c.revokes = append(p.c.revokes, revokePlan{seq: m.Seq, rev: rev})
+	p.notes.revoked(p.c, m, rev)
 }
 
-func (p *planner) deleteFor(m *bucket.MsgData, uid string) {
+// deleteFor plans a delete of m for uid, after m by some seconds; sync:
+// made with IsSyncSelf, so a 2102 tells of it.
+func (p *planner) deleteFor(m *bucket.MsgData, uid string, afterSec int64, sync bool) {
 	p.c.deletes = append(p.c.deletes, deletePlan{seq: m.Seq, uid: uid})
+	if sync {
+		p.notes.deleted(p.c, uid, m.Seq, m.SendTime+afterSec*1000)
+	}
 }
 
 // maybeRevokeOrDelete sometimes withdraws a user message: by its sender, or
@@ -117,7 +127,9 @@ func (p *planner) maybeRevokeOrDelete(m *bucket.MsgData, audience []string, g *g
 		admin := p.pick(append([]string{g.Owner}, g.Admins...))
 		p.revokeBy(m, admin, g.role(admin), int64(600+p.rng.IntN(86400)))
 	case p.chance(1.5):
-		p.deleteFor(m, p.pick(audience))
+		// half of them with IsSyncSelf, drawn apart: the rest of the plan
+		// is the same either way
+		p.deleteFor(m, p.pick(audience), int64(10+p.notes.rng.IntN(86400)), p.notes.rng.IntN(2) == 0)
 	}
 }
 

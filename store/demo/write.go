@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -50,12 +51,15 @@ func Seed(ctx context.Context, st *store.Store, opts Options, progress func(done
 		return sum, err
 	}
 	sum.Users = len(users)
-	p := &planner{rng: rng}
+	p := &planner{rng: rng, notes: newNoticeBook(opts.Seed)}
 	p.flush = func() error { return w.flush(ctx, p.c, false) }
 	w.start()
 	err := w.plan(ctx, p, specs, &sum)
 	if werr := w.wait(); werr != nil {
 		err = werr
+	}
+	if err == nil {
+		err = w.notifications(ctx, p.notes, &sum)
 	}
 	if err == nil && w.bulk != nil {
 		err = w.bulk.flush(ctx)
@@ -176,6 +180,32 @@ func (w *writer) plan(ctx context.Context, p *planner, specs []spec, sum *Summar
 		}
 	}
 	return nil
+}
+
+// notifications writes the notification conversations of the writes
+// planned, once every conversation they tell of is written: gathered
+// whole (they are a few small conversations, a few hundred KB) and sent
+// in a few requests, not three a conversation.
+func (w *writer) notifications(ctx context.Context, notes *noticeBook, sum *Summary) error {
+	if w.bulk == nil {
+		w.bulk = newBulkWriter(w, math.MaxInt)
+	}
+	w.total += notes.n
+	w.start()
+	var err error
+	for _, c := range notes.conversations() {
+		if err = w.flush(ctx, c, true); err != nil {
+			break
+		}
+		count := c.count
+		if err = w.enqueue(ctx, func() error { sum.Notices += count; return nil }); err != nil {
+			break
+		}
+	}
+	if werr := w.wait(); werr != nil {
+		err = werr
+	}
+	return err
 }
 
 // stopped says how far a seed that did not finish got: the messages
