@@ -24,7 +24,7 @@ func TestLifeIsInTimeOrderTheUndatedLast(t *testing.T) {
 		{Kind: bucket.EvidenceRead, At: 3000, User: "u4", Seqs: []int64{9}, ReadSeq: 9, Source: "audit log"},
 		{Kind: bucket.EvidenceRead, At: 2000, User: "u3", Seqs: []int64{7}, ReadSeq: 7, Source: "2200 in n_sg_g seq 4"},
 		{Kind: bucket.EvidenceRead, At: 2500, User: "u5", Seqs: []int64{6}, ReadSeq: 6, Source: "2200 in n_sg_g seq 5"}, // before seq 7
-		{Kind: bucket.EvidenceDelete, At: 2600, User: "u4", Seqs: []int64{8}, Source: "2102 in n_u4_u4 seq 1"},      // another seq
+		{Kind: bucket.EvidenceDelete, At: 2600, User: "u4", Seqs: []int64{8}, Source: "2102 in n_u4_u4 seq 1"},          // another seq
 	}}
 	var got []string
 	for _, e := range Life(st, h) {
