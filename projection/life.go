@@ -25,11 +25,11 @@ type LifeEvent struct {
 
 // Why none dates a change.
 const (
-	lifeNoDelete = "time unknown: no 2102 (deleted without IsSyncSelf, or by another tool)"
-	lifeNoRevoke = "time unknown: the revoke record has none"
-	lifeErased   = "time unknown: OpenIM's physical delete leaves no time, and the content is gone"
-	lifeNoJoin   = "time unknown: no create_time stored"
-	lifeNoRead   = "time unknown: no 2200 (mark_conversation_as_read, set_conversation_has_read_seq, or another tool)"
+	lifeNoDelete = "no 2102 (deleted without IsSyncSelf, or by another tool)"
+	lifeNoRevoke = "the revoke record has none"
+	lifeErased   = "OpenIM's physical delete leaves no time, and the content is gone"
+	lifeNoJoin   = "no create_time stored"
+	lifeNoRead   = "no 2200 (mark_conversation_as_read, set_conversation_has_read_seq, or another tool)"
 )
 
 // Life is the life of slot st as viewer sees it, given the viewer's
@@ -69,7 +69,7 @@ func Life(st bucket.StoredSlot, h bucket.History) []LifeEvent {
 	}
 	if s := st.Slot; s != nil {
 		if s.IsRead && !slices.ContainsFunc(out, func(e LifeEvent) bool { return e.What == "read" }) {
-			out = append(out, LifeEvent{What: "read", Source: "is_read set, " + lifeNoRead})
+			out = append(out, LifeEvent{What: "read", Source: "is_read set; " + lifeNoRead})
 		}
 		if r := s.Revoke; r != nil {
 			ev := LifeEvent{At: max(0, r.Time), What: "revoked", Who: fmt.Sprintf("%s (%s)", r.UserID, bucket.RoleName(r.Role)), Source: "the slot's revoke record"}
