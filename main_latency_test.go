@@ -21,7 +21,7 @@ var latencyRoundTrips = map[string]int64{
 	"250 k in one burst from 40050":           2,  // limit 2
 	"search back 10,000 seqs, to the hit":     8,  // limit 8
 	"  the rest of that scan, counting hits":  27, // 29 before; limit 25
-	"inspector on a quote three buckets back": 7,  // limit 3; +4 after it shows: which notification told of the slot
+	"inspector on a quote three buckets back": 13, // limit 3; +4 after it shows: which notification told of the slot; +6 its life (the viewer's conversations, windows, notification conversations, members)
 	"mark read of 10,000 seqs":                16, // 110 before; limit 15
 	"switch the viewer":                       7,  // 10 before; limit 6; +1: the new viewer's notification section
 	"jump to a seq far back":                  1,  // limit 1
