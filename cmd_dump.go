@@ -113,6 +113,14 @@ func (c *dumpCmd) dump(ctx context.Context, s *session, st *store.Store) error {
 			return err
 		}
 	}
+	var history *bucket.History // each row's life, under --explain in json
+	if c.Explain && c.Format == "json" {
+		h, err := st.History(ctx, c.As, c.Conversation, s.auditPath())
+		if err != nil {
+			return err
+		}
+		history = &h
+	}
 	if err := out.head(ctx, st, from, to); err != nil {
 		return err
 	}
@@ -123,6 +131,9 @@ func (c *dumpCmd) dump(ctx context.Context, s *session, st *store.Store) error {
 			for _, slot := range b.Slots {
 				if slot.Seq < from || slot.Seq > to {
 					continue
+				}
+				if history != nil {
+					out.life = lifeOf{slot.Seq, projection.Life(slot, *history)}
 				}
 				if err := out.add(projection.ViewIn(b, slot, c.As, conv, lookup)); err != nil {
 					return err

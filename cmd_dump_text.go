@@ -30,7 +30,22 @@ type dumpPrinter struct {
 	readers    projection.ReadReceipts      // every member's read seq, under --explain and in transcripts
 	transcript *projection.TranscriptWriter // markdown and html; nil otherwise
 
-	asOf // --at only
+	asOf        // --at only
+	life lifeOf // the life of the slot being printed, under --explain in json
+}
+
+// lifeOf is one slot's life (projection.Life).
+type lifeOf struct {
+	seq    int64
+	events []projection.LifeEvent
+}
+
+// of is the life of seq: none known, an empty one.
+func (l lifeOf) of(seq int64) []projection.LifeEvent {
+	if l.seq != seq || l.events == nil {
+		return []projection.LifeEvent{}
+	}
+	return l.events
 }
 
 // brokenBucket is a bucket that breaks the contract as a whole, a run of
@@ -167,6 +182,8 @@ func (p *dumpPrinter) printMessage(m projection.Message, why []string) error {
 	switch {
 	case p.transcript != nil:
 		return p.row(projection.TranscriptRow{Message: m, Why: why})
+	case p.c.Format == "json" && why != nil && p.c.Explain:
+		return printJSON(p.s.stdout, projection.Explained{Message: m, Why: why, Life: p.life.of(m.Seq)})
 	case p.c.Format == "json" && why != nil:
 		return printJSON(p.s.stdout, projection.Explained{Message: m, Why: why})
 	case p.c.Format == "json":

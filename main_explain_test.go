@@ -10,9 +10,11 @@ import (
 	"github.com/chatlens/chatlens/store/demo"
 )
 
-// TestDumpExplainSaysWhy: --explain adds one JSON field, "explain", naming
+// TestDumpExplainSaysWhy: --explain adds two JSON fields, "explain", naming
 // the rule behind each row (here the del_list entry a delete-for-me
-// writes), and a trailing note in text; without it the output is as before.
+// writes), and "life", the slot's dated changes (the delete, dated by the
+// audit log), and a trailing note in text; without it the output is as
+// before.
 func TestDumpExplainSaysWhy(t *testing.T) {
 	t.Parallel()
 	s := seeded(t)
@@ -32,7 +34,11 @@ func TestDumpExplainSaysWhy(t *testing.T) {
 	if !ok || len(why) == 0 || why[0] != "in del_list of alice" {
 		t.Errorf("explain field = %v, want it to start with \"in del_list of alice\"", explained[0]["explain"])
 	}
+	if life := fmt.Sprint(explained[0]["life"]); !strings.Contains(life, "source:audit log what:deleted for alice") {
+		t.Errorf("life field = %s, want the delete for alice dated by the audit log", life)
+	}
 	delete(explained[0], "explain")
+	delete(explained[0], "life")
 	if !reflect.DeepEqual(plain[0], explained[0]) {
 		t.Errorf("--explain changed other fields:\n%v\n%v", plain[0], explained[0])
 	}

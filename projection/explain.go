@@ -191,10 +191,12 @@ func ReasonText(reason, a, b string) string {
 // Explained is a message with the rules that made it (`dump --explain`).
 type Explained struct {
 	Message
-	Why []string
+	Why  []string
+	Life []LifeEvent // the slot's life; nil: no "life" field
 }
 
-// MarshalJSON is the message's own JSON with one more field, "explain".
+// MarshalJSON is the message's own JSON with one more field, "explain",
+// and with Life another, "life".
 func (x Explained) MarshalJSON() ([]byte, error) {
 	b, err := x.Message.MarshalJSON()
 	if err != nil {
@@ -204,8 +206,15 @@ func (x Explained) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := append(b[:len(b)-1:len(b)-1], `,"explain":`...)
-	return append(append(out, why...), '}'), nil
+	out := append(append(b[:len(b)-1:len(b)-1], `,"explain":`...), why...)
+	if x.Life != nil {
+		life, err := json.Marshal(x.Life)
+		if err != nil {
+			return nil, err
+		}
+		out = append(append(out, `,"life":`...), life...)
+	}
+	return append(out, '}'), nil
 }
 
 // ExplainedLine is the message's dump line with the rules as a trailing note.

@@ -211,3 +211,13 @@ func auditEvidence(cid string, a AuditEntry) (bucket.Evidence, bool) {
 	}
 	return e, true
 }
+
+// HistoryLogged is History with this store's own audit log, for a caller
+// that does not know its file (the UI).
+func (s *lookupReads) HistoryLogged(ctx context.Context, viewer, cid string) (bucket.History, error) {
+	path := ""
+	if s.audit != nil {
+		path = s.audit.path
+	}
+	return s.History(ctx, viewer, cid, path)
+}

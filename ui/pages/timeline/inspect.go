@@ -29,7 +29,7 @@ func (in Inspector) Open() (open bool, cmd tea.Cmd) {
 	case held && t.Compare().With() != "":
 		return true, tea.Batch(t.Inspector().loadReaders(), t.Inspector().loadTold(s, t.viewer, t.Compare().With()))
 	case held:
-		return true, tea.Batch(t.Inspector().loadReaders(), t.Inspector().loadTold(s, t.viewer))
+		return true, tea.Batch(t.Inspector().loadReaders(), t.Inspector().loadTold(s, t.viewer), t.Inspector().loadLife())
 	case inGap:
 		return true, nil
 	}
@@ -88,6 +88,9 @@ func (in Inspector) inspectLines() []string {
 			add("%s", l)
 		}
 		for _, l := range t.Inspector().toldLines(t.viewer) {
+			add("%s", l)
+		}
+		for _, l := range t.Inspector().lifeLines(s) {
 			add("%s", l)
 		}
 	}

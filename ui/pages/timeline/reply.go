@@ -34,6 +34,9 @@ func (t *Model) Reply(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	case toldLoadedMsg:
 		t.Inspector().toldLoaded(msg)
 		return nil, true
+	case lifeLoadedMsg:
+		t.Inspector().lifeLoaded(msg)
+		return nil, true
 	case followTickMsg:
 		return t.Follow().followTicked(msg), true
 	case followPolledMsg:

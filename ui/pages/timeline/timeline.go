@@ -93,6 +93,7 @@ type Model struct {
 	follow       follow
 	receipts     receipts // who has read the message under the cursor (readers.go)
 	told         told     // the notifications of the slot under the cursor (told.go)
+	life         life     // the viewer's dated evidence of the conversation, for the slot's life (life.go)
 	written      *Written // a transcript written in the last update, for the root (TranscriptWritten)
 }
 
