@@ -19,7 +19,8 @@ func (b *seqs) SeqRecords(ctx context.Context, cids []string) ([]bucket.SeqRecor
 	return findAll(ctx, b.conn, seqRecords(cids), bucket.DecodeSeqRecord)
 }
 
-// RaiseMaxSeq: updateOne seq {conversation_id}, {$max: {max_seq}}, upsert.
+// RaiseMaxSeq: updateOne seq {conversation_id}, {$max: {max_seq},
+// $setOnInsert: {_id: bucket.SeqID, min_seq: 0}}, upsert.
 func (b *seqs) RaiseMaxSeq(ctx context.Context, cid string, maxSeq int64) error {
 	return b.raise(ctx, raiseMaxSeq(cid, maxSeq))
 }
@@ -70,8 +71,11 @@ func (b *seqs) RaiseReadSeq(ctx context.Context, uid, cid string, seq int64) err
 	return fmt.Errorf("seq_user of %s in %s: the update matched nothing and the insert found %s stored", uid, cid, bucket.SeqUserID(uid, cid))
 }
 
-// raise runs a $max upsert. Two first upserts racing on a unique index can
-// both try to insert; the loser retries once and then updates.
+// raise runs a $max upsert (raise). OpenIM's index on its filter is not
+// unique (seq_conversation.go NewSeqConversationMongo), but the _id the
+// upsert inserts under is derived from the filter's key: of two first
+// upserts racing, the unique _id index refuses the second, which retries
+// once and then updates the first's document.
 func (b *seqs) raise(ctx context.Context, q updateQuery) error {
 	opts := options.UpdateOne().SetUpsert(q.upsert)
 	var err error
