@@ -244,11 +244,10 @@ func raiseMaxSeq(cid string, maxSeq int64) updateQuery {
 	return raise(bucket.CollSeq, bson.D{{Key: "conversation_id", Value: cid}}, bucket.SeqID(cid), "max_seq", maxSeq, "min_seq")
 }
 
-// raiseReadSeq raises uid's seq_user.read_seq in cid, without upsert
-// (Backend.RaiseReadSeq inserts when it matches nothing).
+// raiseReadSeq raises uid's seq_user.read_seq in cid.
 func raiseReadSeq(uid, cid string, seq int64) updateQuery {
-	return updateQuery{coll: bucket.CollSeqUser, filter: bson.D{{Key: "user_id", Value: uid}, {Key: "conversation_id", Value: cid}},
-		update: bson.D{{Key: "$max", Value: bson.D{{Key: "read_seq", Value: seq}}}}}
+	return raise(bucket.CollSeqUser, bson.D{{Key: "user_id", Value: uid}, {Key: "conversation_id", Value: cid}},
+		bucket.SeqUserID(uid, cid), "read_seq", seq, "max_seq", "min_seq")
 }
 
 func seqRecords(cids []string) findQuery {

@@ -2,6 +2,7 @@ package mongostore_test
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -18,26 +19,49 @@ import (
 	"github.com/chatlens/chatlens/store/testkit"
 )
 
-// TestMaxSeqRaceLeavesOneSeq: a max seq raise that finds no seq document
-// for its conversation, and meets another writer's first document of it
-// landing before its own insert, leaves one document, raised to the
-// higher of the two. OpenIM's index on seq {conversation_id} is not
-// unique (pkg/common/storage/database/mgo/seq_conversation.go
-// NewSeqConversationMongo), so two first upserts racing both inserted, as
-// a real engine showed; the _id derived from the conversation makes the
-// unique _id index refuse the second. A server runs an upsert's match and
-// insert too fast to land the other writer between them on purpose, so
-// the other writer's document is stored as the raise is sent under a key
-// the filter does not match yet, and takes its conversation once the
-// refused raise has come back; the raise sent again must find it.
-func TestMaxSeqRaceLeavesOneSeq(t *testing.T) {
-	for name, raise := range map[string]func(b *mongostore.Backend, ctx context.Context) error{
-		"RaiseMaxSeq": func(b *mongostore.Backend, ctx context.Context) error { return b.RaiseMaxSeq(ctx, "sg_busy", 7) },
-		"RaiseMaxSeqs": func(b *mongostore.Backend, ctx context.Context) error {
-			return b.RaiseMaxSeqs(ctx, []store.SeqRaise{{Cid: "sg_quiet", MaxSeq: 3}, {Cid: "sg_busy", MaxSeq: 7}})
-		},
+// TestFirstRaiseRaceLeavesOneRecord: a max seq or read seq raise that
+// finds no record for its key, and meets another writer's first record of
+// it landing before its own insert, leaves one record, raised to the
+// higher of the two. OpenIM's indexes on seq {conversation_id} and
+// seq_user {user_id, conversation_id} are not unique
+// (pkg/common/storage/database/mgo seq_conversation.go
+// NewSeqConversationMongo, seq_user.go NewSeqUserMongo), so two first
+// upserts racing both inserted, as a real engine showed; the _id derived
+// from the key makes the unique _id index refuse the second. A server
+// runs an upsert's match and insert too fast to land the other writer
+// between them on purpose, so the other writer's record is stored as the
+// raise is sent under a conversation the filter does not match yet, and
+// takes its conversation once the refused raise has come back; the raise
+// sent again must find it.
+func TestFirstRaiseRaceLeavesOneRecord(t *testing.T) {
+	maxSeq := func(b *mongostore.Backend, ctx context.Context) (any, error) {
+		recs, err := b.SeqRecords(ctx, []string{"si_alice_bob"})
+		return recs, err
+	}
+	for _, c := range []struct {
+		name, coll, id string
+		key            bson.D
+		raise          func(b *mongostore.Backend, ctx context.Context) error
+		read           func(b *mongostore.Backend, ctx context.Context) (any, error)
+		want           string
+	}{
+		{"RaiseMaxSeq", bucket.CollSeq, bucket.SeqID("si_alice_bob"), nil,
+			func(b *mongostore.Backend, ctx context.Context) error { return b.RaiseMaxSeq(ctx, "si_alice_bob", 7) },
+			maxSeq, "[{ConversationID:si_alice_bob MaxSeq:9 MinSeq:0}]"},
+		{"RaiseMaxSeqs", bucket.CollSeq, bucket.SeqID("si_alice_bob"), nil,
+			func(b *mongostore.Backend, ctx context.Context) error {
+				return b.RaiseMaxSeqs(ctx, []store.SeqRaise{{Cid: "sg_quiet", MaxSeq: 3}, {Cid: "si_alice_bob", MaxSeq: 7}})
+			},
+			maxSeq, "[{ConversationID:si_alice_bob MaxSeq:9 MinSeq:0}]"},
+		{"RaiseReadSeq", bucket.CollSeqUser, bucket.SeqUserID("bob", "si_alice_bob"), bson.D{{Key: "user_id", Value: "bob"}},
+			func(b *mongostore.Backend, ctx context.Context) error {
+				return b.RaiseReadSeq(ctx, "bob", "si_alice_bob", 7)
+			},
+			func(b *mongostore.Backend, ctx context.Context) (any, error) {
+				return b.SeqUsers(ctx, "bob", []string{"si_alice_bob"})
+			}, "[{UserID:bob ConversationID:si_alice_bob MinSeq:0 MaxSeq:0 ReadSeq:9}]"},
 	} {
-		t.Run(name, func(t *testing.T) {
+		t.Run(c.name, func(t *testing.T) {
 			uri, _ := mongotest.URI(t)
 			db := mongotest.Database(t, uri)
 			client, err := mongo.Connect(options.Client().ApplyURI(uri))
@@ -45,24 +69,28 @@ func TestMaxSeqRaceLeavesOneSeq(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = client.Disconnect(context.Background()) })
-			seq := client.Database(db).Collection(bucket.CollSeq)
+			coll := client.Database(db).Collection(c.coll)
+			field := "max_seq"
+			if c.coll == bucket.CollSeqUser {
+				field = "read_seq"
+			}
 			var sent atomic.Int32
 			monitor := &event.CommandMonitor{
 				Started: func(_ context.Context, e *event.CommandStartedEvent) {
-					if (e.CommandName == "update" || e.CommandName == "bulkWrite") && sent.Add(1) == 1 {
-						other := bson.D{{Key: "_id", Value: bucket.SeqID("sg_busy")}, {Key: "conversation_id", Value: "not yet"},
-							{Key: "max_seq", Value: int64(9)}, {Key: "min_seq", Value: int64(0)}}
-						if _, err := seq.InsertOne(context.Background(), other); err != nil {
-							t.Errorf("the other writer's document: %v", err)
+					if e.CommandName == "update" && sent.Add(1) == 1 {
+						other := append(bson.D{{Key: "_id", Value: c.id}}, c.key...)
+						other = append(other, bson.E{Key: "conversation_id", Value: "not yet"}, bson.E{Key: field, Value: int64(9)})
+						if _, err := coll.InsertOne(context.Background(), other); err != nil {
+							t.Errorf("the other writer's record: %v", err)
 						}
 					}
 				},
 				Succeeded: func(_ context.Context, e *event.CommandSucceededEvent) {
-					if (e.CommandName == "update" || e.CommandName == "bulkWrite") && sent.Load() == 1 {
-						_, err := seq.UpdateOne(context.Background(), bson.D{{Key: "_id", Value: bucket.SeqID("sg_busy")}},
-							bson.D{{Key: "$set", Value: bson.D{{Key: "conversation_id", Value: "sg_busy"}}}})
+					if e.CommandName == "update" && sent.Load() == 1 {
+						_, err := coll.UpdateOne(context.Background(), bson.D{{Key: "_id", Value: c.id}},
+							bson.D{{Key: "$set", Value: bson.D{{Key: "conversation_id", Value: "si_alice_bob"}}}})
 						if err != nil {
-							t.Errorf("the other writer's document: %v", err)
+							t.Errorf("the other writer's record: %v", err)
 						}
 					}
 				},
@@ -76,15 +104,15 @@ func TestMaxSeqRaceLeavesOneSeq(t *testing.T) {
 				t.Fatal(err)
 			}
 			sent.Store(0)
-			if err := raise(b, t.Context()); err != nil {
-				t.Fatalf("raise meeting the other writer's document: %v", err)
+			if err := c.raise(b, t.Context()); err != nil {
+				t.Fatalf("raise meeting the other writer's record: %v", err)
 			}
-			recs, err := b.SeqRecords(t.Context(), []string{"sg_busy"})
+			got, err := c.read(b, t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(recs) != 1 || recs[0].MaxSeq != 9 {
-				t.Errorf("seq of sg_busy = %+v; want one document, max_seq 9 (the higher of the two raises)", recs)
+			if s := fmt.Sprintf("%+v", got); s != c.want {
+				t.Errorf("%s of si_alice_bob = %s; want %s, one record raised to the higher of the two raises", c.coll, s, c.want)
 			}
 		})
 	}
