@@ -248,6 +248,12 @@ func SeqUserID(uid, cid string) string {
 	return strconv.Itoa(len(uid)) + ":" + uid + ":" + cid
 }
 
+// SeqID is the _id of the seq document chatlens stores for a conversation
+// that has none, for the same reason as SeqUserID: OpenIM's index on
+// seq {conversation_id} is not unique either. OpenIM's own seq documents
+// have ObjectID _ids, which no string equals.
+func SeqID(cid string) string { return cid }
+
 // Collections lists the collections chatlens reads, msg first.
 var Collections = []string{CollMsg, CollSeq, CollSeqUser, CollConversation, CollUser, CollGroup, CollGroupMember}
 

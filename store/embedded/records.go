@@ -78,21 +78,22 @@ func (b *directory) ConversationsByID(_ context.Context, cid string) ([]bucket.C
 // RaiseMaxSeq is updateOne({conversation_id: cid}, {$max: {max_seq: n},
 // $setOnInsert: {min_seq: 0}}, upsert), as the MongoDB backend sends it.
 func (b *seqs) RaiseMaxSeq(_ context.Context, cid string, maxSeq int64) error {
-	return b.upsertMax(bucket.CollSeq, []string{"conversation_id"}, []string{cid}, "max_seq", maxSeq, "min_seq")
+	return b.upsertMax(bucket.CollSeq, bucket.SeqID(cid), []string{"conversation_id"}, []string{cid}, "max_seq", maxSeq, "min_seq")
 }
 
 // RaiseReadSeq raises read_seq of the pair's first document, or stores
-// one for a pair that has none, as the MongoDB backend's update and insert
-// do (sequser.go).
+// one for a pair that has none, as the MongoDB backend's upsert does
+// (sequser.go).
 func (b *seqs) RaiseReadSeq(_ context.Context, uid, cid string, seq int64) error {
 	return b.raiseReadSeq(uid, cid, seq)
 }
 
 // upsertMax raises field of the document whose key fields equal values; a
-// missing document is created as MongoDB's upsert does: _id, the filter's
-// fields, then the updated field and the zeroed onInsert fields, in the
-// lexicographic order MongoDB (5.0 and later) applies update fields in.
-func (b *seqs) upsertMax(coll string, fields, values []string, field string, n int64, onInsert ...string) error {
+// missing document is created as the MongoDB backend's upsert creates it:
+// _id id, the filter's fields, then the updated field and the zeroed
+// onInsert fields, in the lexicographic order MongoDB (5.0 and later)
+// applies update fields in.
+func (b *seqs) upsertMax(coll, id string, fields, values []string, field string, n int64, onInsert ...string) error {
 	return b.db.UpdateGrouped(func(tx *bolt.Tx) error {
 		bk, err := tx.CreateBucketIfNotExists(collBucket(coll))
 		if err != nil {
@@ -101,7 +102,7 @@ func (b *seqs) upsertMax(coll string, fields, values []string, field string, n i
 		key := stringKey(values...)
 		old := bk.Get(key)
 		if old == nil {
-			doc := startDoc(64)
+			doc := appendElem(startDoc(64), "_id", rawString(id))
 			for i, f := range fields {
 				doc = appendElem(doc, f, rawString(values[i]))
 			}
@@ -112,7 +113,7 @@ func (b *seqs) upsertMax(coll string, fields, values []string, field string, n i
 			for _, f := range slices.Sorted(maps.Keys(set)) {
 				doc = appendElem(doc, f, rawInt64(set[f]))
 			}
-			return bk.Put(key, withID(endDoc(doc)))
+			return bk.Put(key, endDoc(doc))
 		}
 		doc, err := update(old, []string{field}, raiseTo(n))
 		if err != nil {

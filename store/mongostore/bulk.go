@@ -46,6 +46,9 @@ func (b *msgWrites) InsertBuckets(ctx context.Context, docs []*bucket.Doc) (int,
 }
 
 // RaiseMaxSeqs: one unordered bulk write of RaiseMaxSeq's $max upserts.
+// Those the unique _id index refused (a writer racing to store the same
+// conversation's first seq document, see raise) are sent again, once:
+// they then update the document stored.
 func (b *seqs) RaiseMaxSeqs(ctx context.Context, raises []store.SeqRaise) error {
 	if len(raises) == 0 {
 		return nil
@@ -55,9 +58,32 @@ func (b *seqs) RaiseMaxSeqs(ctx context.Context, raises []store.SeqRaise) error 
 		q := raiseMaxSeq(r.Cid, r.MaxSeq)
 		models[i] = mongo.NewUpdateOneModel().SetFilter(q.filter).SetUpdate(q.update).SetUpsert(q.upsert)
 	}
-	err := b.run(ctx, func(ctx context.Context) error {
-		_, err := b.coll(bucket.CollSeq).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
-		return err
-	})
+	var err error
+	for range 2 {
+		err = b.run(ctx, func(ctx context.Context) error {
+			_, err := b.coll(bucket.CollSeq).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
+			return err
+		})
+		if models = refusedAsDuplicates(err, models); models == nil {
+			break
+		}
+	}
 	return b.wrapWrite("update", bucket.CollSeq, err)
+}
+
+// refusedAsDuplicates is the models of a bulk write that failed only on
+// duplicate keys; nil when it failed otherwise or not at all.
+func refusedAsDuplicates(err error, models []mongo.WriteModel) []mongo.WriteModel {
+	var bwe mongo.BulkWriteException
+	if !errors.As(err, &bwe) || len(bwe.WriteErrors) == 0 || bwe.WriteConcernError != nil {
+		return nil
+	}
+	var again []mongo.WriteModel
+	for _, we := range bwe.WriteErrors {
+		if we.Code != codeDuplicateKey {
+			return nil
+		}
+		again = append(again, models[we.Index])
+	}
+	return again
 }

@@ -227,9 +227,11 @@ func markRead(docID string, slot int, reader string) updateQuery {
 }
 
 // raise is an upsert that raises field to at least value, creating the
-// record with the onInsert fields at 0.
-func raise(coll string, filter bson.D, field string, value int64, onInsert ...string) updateQuery {
-	zero := bson.D{}
+// record under the _id id with the onInsert fields at 0. The _id derived
+// from the filter's key is what keeps a second record out: of two first
+// upserts racing, the unique _id index refuses the second insert.
+func raise(coll string, filter bson.D, id string, field string, value int64, onInsert ...string) updateQuery {
+	zero := bson.D{{Key: "_id", Value: id}}
 	for _, f := range onInsert {
 		zero = append(zero, bson.E{Key: f, Value: int64(0)})
 	}
@@ -239,14 +241,13 @@ func raise(coll string, filter bson.D, field string, value int64, onInsert ...st
 
 // raiseMaxSeq raises cid's seq.max_seq.
 func raiseMaxSeq(cid string, maxSeq int64) updateQuery {
-	return raise(bucket.CollSeq, bson.D{{Key: "conversation_id", Value: cid}}, "max_seq", maxSeq, "min_seq")
+	return raise(bucket.CollSeq, bson.D{{Key: "conversation_id", Value: cid}}, bucket.SeqID(cid), "max_seq", maxSeq, "min_seq")
 }
 
-// raiseReadSeq raises uid's seq_user.read_seq in cid, without upsert
-// (Backend.RaiseReadSeq inserts when it matches nothing).
+// raiseReadSeq raises uid's seq_user.read_seq in cid.
 func raiseReadSeq(uid, cid string, seq int64) updateQuery {
-	return updateQuery{coll: bucket.CollSeqUser, filter: bson.D{{Key: "user_id", Value: uid}, {Key: "conversation_id", Value: cid}},
-		update: bson.D{{Key: "$max", Value: bson.D{{Key: "read_seq", Value: seq}}}}}
+	return raise(bucket.CollSeqUser, bson.D{{Key: "user_id", Value: uid}, {Key: "conversation_id", Value: cid}},
+		bucket.SeqUserID(uid, cid), "read_seq", seq, "max_seq", "min_seq")
 }
 
 func seqRecords(cids []string) findQuery {

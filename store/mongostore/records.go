@@ -2,7 +2,6 @@ package mongostore
 
 import (
 	"context"
-	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -19,7 +18,8 @@ func (b *seqs) SeqRecords(ctx context.Context, cids []string) ([]bucket.SeqRecor
 	return findAll(ctx, b.conn, seqRecords(cids), bucket.DecodeSeqRecord)
 }
 
-// RaiseMaxSeq: updateOne seq {conversation_id}, {$max: {max_seq}}, upsert.
+// RaiseMaxSeq: updateOne seq {conversation_id}, {$max: {max_seq},
+// $setOnInsert: {_id: bucket.SeqID, min_seq: 0}}, upsert.
 func (b *seqs) RaiseMaxSeq(ctx context.Context, cid string, maxSeq int64) error {
 	return b.raise(ctx, raiseMaxSeq(cid, maxSeq))
 }
@@ -40,38 +40,20 @@ func (b *seqs) SeqUsersOf(ctx context.Context, cid string, uids []string) ([]buc
 	return findAll(ctx, b.conn, seqUsersOf(cid, uids), bucket.DecodeSeqUser)
 }
 
-// RaiseReadSeq raises read_seq of uid's seq_user document of cid and
-// never makes a second one: updateOne seq_user {user_id, conversation_id},
-// {$max: {read_seq}} without upsert (it changes the pair's first document,
-// as OpenIM's own update does); when nothing matched, insertOne of the
-// pair's document under the _id derived from the pair (bucket.SeqUserID).
-// Of two writers racing here the unique _id index refuses the second
-// insert, whose update then runs again and matches. An upsert on the pair
-// would let both inserts in: OpenIM's index on the pair is not unique
-// (pkg/common/storage/database/mgo/seq_user.go NewSeqUserMongo).
+// RaiseReadSeq: updateOne seq_user {user_id, conversation_id}, {$max:
+// {read_seq}, $setOnInsert: {_id: bucket.SeqUserID, max_seq: 0, min_seq:
+// 0}}, upsert. It changes the pair's first document, as OpenIM's own
+// update does.
 func (b *seqs) RaiseReadSeq(ctx context.Context, uid, cid string, seq int64) error {
-	q := raiseReadSeq(uid, cid, seq)
-	for range 2 {
-		matched, err := b.updateOne(ctx, q)
-		if err != nil || matched {
-			return err
-		}
-		doc := bson.D{{Key: "_id", Value: bucket.SeqUserID(uid, cid)}, {Key: "user_id", Value: uid},
-			{Key: "conversation_id", Value: cid}, {Key: "max_seq", Value: int64(0)}, {Key: "min_seq", Value: int64(0)},
-			{Key: "read_seq", Value: seq}}
-		err = b.run(ctx, func(ctx context.Context) error {
-			_, err := b.coll(bucket.CollSeqUser).InsertOne(ctx, doc)
-			return err
-		})
-		if !mongo.IsDuplicateKeyError(err) {
-			return b.wrapWrite("insert", bucket.CollSeqUser, err)
-		}
-	}
-	return fmt.Errorf("seq_user of %s in %s: the update matched nothing and the insert found %s stored", uid, cid, bucket.SeqUserID(uid, cid))
+	return b.raise(ctx, raiseReadSeq(uid, cid, seq))
 }
 
-// raise runs a $max upsert. Two first upserts racing on a unique index can
-// both try to insert; the loser retries once and then updates.
+// raise runs a $max upsert (raise). OpenIM's index on its filter is not
+// unique (pkg/common/storage/database/mgo seq_conversation.go
+// NewSeqConversationMongo, seq_user.go NewSeqUserMongo), but the _id the
+// upsert inserts under is derived from the filter's key: of two first
+// upserts racing, the unique _id index refuses the second, which retries
+// once and then updates the first's document.
 func (b *seqs) raise(ctx context.Context, q updateQuery) error {
 	opts := options.UpdateOne().SetUpsert(q.upsert)
 	var err error
