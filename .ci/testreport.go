@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"sort"
 	"strings"
 )
 
@@ -21,12 +22,22 @@ type event struct {
 	ImportPath string // build-output, build-fail
 	Test       string
 	Output     string
+	Elapsed    float64 // seconds, on pass and fail
 }
+
+// slowest is how many of the slowest top-level tests are listed: where the
+// time of `go test ./...` goes.
+const slowest = 12
 
 func main() {
 	type key struct{ pkg, test string }
 	held := map[key][]string{} // output of each test (and each package, test "") still running
 	var skips []string
+	type timed struct {
+		name    string
+		seconds float64
+	}
+	var times []timed
 	events, failed := 0, false
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 64<<20)
@@ -58,6 +69,9 @@ func main() {
 			printRun(held[k])
 			delete(held, k)
 		case "pass", "skip":
+			if e.Action == "pass" && e.Test != "" && !strings.Contains(e.Test, "/") {
+				times = append(times, timed{e.Package + " " + e.Test, e.Elapsed})
+			}
 			if e.Test == "" { // the package's own summary: ok, "no test files"
 				for _, line := range held[k] {
 					if strings.HasPrefix(line, "ok") || strings.HasPrefix(line, "?") {
@@ -79,6 +93,11 @@ func main() {
 	if err := in.Err(); err != nil {
 		fmt.Fprintln(os.Stderr, "testreport:", err)
 		os.Exit(1)
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i].seconds > times[j].seconds })
+	fmt.Printf("slowest tests (parallel ones overlap):\n")
+	for _, t := range times[:min(slowest, len(times))] {
+		fmt.Printf("  %7.1fs %s\n", t.seconds, t.name)
 	}
 	fmt.Printf("%d skipped:\n", len(skips))
 	for _, s := range skips {
