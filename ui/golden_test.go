@@ -174,7 +174,7 @@ func TestGoldenCompareInspector(t *testing.T) {
 	s.keys("c")
 	s.waitFor("vs Bob", "difference 1 of 1")
 	s.keys("i")
-	s.waitFor("B as bob sees it")
+	s.waitFor("B as bob sees it", "read by Bob (read seq 118)", "found in n_alice_alice") // the readers and told read too
 	s.check()
 }
 
@@ -194,7 +194,8 @@ func TestGoldenInspector(t *testing.T) {
 	s.open()
 	s.jump("7")
 	s.keys("i")
-	s.waitFor("Inspector", "no notification found") // bob's revoke was a storage-level write
+	s.waitFor("Inspector", "no notification found", // bob's revoke was a storage-level write
+		"read by Bob (read seq 118)", "(the slot's revoke record)") // the readers and the life read too
 	s.check()
 }
 
@@ -337,7 +338,7 @@ func TestGoldenInspectorSmall(t *testing.T) {
 	s.keys("enter", "enter")
 	s.waitFor("as Alice")
 	s.keys("i")
-	s.waitFor("Inspector")
+	s.waitFor("Inspector", "52 lines", "not read by Alice") // every line read in: the readers, told, the life
 	s.check()
 }
 
