@@ -85,19 +85,7 @@ func (c *conversationsCmd) list(ctx context.Context, s *session, st *store.Store
 	}
 	if c.Format == "json" {
 		for _, conv := range list {
-			if err := printJSON(s.stdout, struct {
-				ConversationID   string `json:"conversationID"`
-				ConversationType int32  `json:"conversationType"`
-				MaxSeq           int64  `json:"maxSeq"`
-				HasReadSeq       int64  `json:"hasReadSeq"` // the server's name (get_conversations_has_read_and_max_seq)
-				ReadSeq          int64  `json:"readSeq"`    // the same, as chatlens named it first
-				Unread           int64  `json:"unread"`
-				IsPinned         bool   `json:"isPinned"`
-				// The send time (unix ms) of the newest message in the
-				// user's window, 0 for none: what the list is sorted by.
-				LatestMsgSendTime int64 `json:"latestMsgSendTime"`
-			}{conv.ConversationID, conv.ConversationType, conv.Window.MaxSeq, conv.Window.ReadSeq, conv.Window.ReadSeq, conv.Unread(),
-				conv.IsPinned, conv.Window.LatestSendTime()}); err != nil {
+			if err := printJSON(s.stdout, summaryRow(conv)); err != nil {
 				return err
 			}
 		}
@@ -121,6 +109,42 @@ func (c *conversationsCmd) list(ctx context.Context, s *session, st *store.Store
 			pad(names[conv.ConversationID], 24), conv.Window.MaxSeq, conv.Window.ReadSeq)
 	}
 	return nil
+}
+
+// conversationRow is one line of `conversations --format json`: the
+// fields of get_conversations_has_read_and_max_seq, then what a variant
+// adds (nil: not printed), so every variant's line reads the same.
+type conversationRow struct {
+	ConversationID   string `json:"conversationID"`
+	ConversationType int32  `json:"conversationType"`
+	MaxSeq           int64  `json:"maxSeq"`
+	HasReadSeq       int64  `json:"hasReadSeq"` // the server's name (get_conversations_has_read_and_max_seq)
+	ReadSeq          int64  `json:"readSeq"`    // the same, as chatlens named it first
+	// Always 0 for a notification conversation: it has no unread count
+	// (store.ConversationSummary.UnreadCounted).
+	Unread   int64 `json:"unread"`
+	IsPinned bool  `json:"isPinned"`
+	// The send time (unix ms) of the newest message in the user's window,
+	// 0 for none: what the list is sorted by.
+	LatestMsgSendTime int64     `json:"latestMsgSendTime"`
+	*windowRow                  // --notifications
+	Unknown           *[]string `json:"unknown,omitempty"` // --at: a read seq known only as a bound says so here
+}
+
+// windowRow is the window of a notification conversation: the first seq
+// pulled, what caps the last (seq_user.max_seq; "" when nothing does),
+// and the newest message as dump writes it ("" for none).
+type windowRow struct {
+	MinSeq   int64  `json:"minSeq"`
+	CapField string `json:"capField,omitempty"`
+	Newest   string `json:"newest"`
+}
+
+// summaryRow is the json line of a conversation as it is now.
+func summaryRow(conv store.ConversationSummary) conversationRow {
+	return conversationRow{ConversationID: conv.ConversationID, ConversationType: conv.ConversationType,
+		MaxSeq: conv.Window.MaxSeq, HasReadSeq: conv.Window.ReadSeq, ReadSeq: conv.Window.ReadSeq,
+		Unread: conv.Unread(), IsPinned: conv.IsPinned, LatestMsgSendTime: conv.Window.LatestSendTime()}
 }
 
 // pad sanitises s and fits it to width terminal cells (CJK and emoji take two).

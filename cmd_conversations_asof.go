@@ -97,18 +97,10 @@ func (c *conversationsCmd) printAtJSON(s *session, rows []listedAt) error {
 		if unknown == nil {
 			unknown = []string{}
 		}
-		if err := printJSON(s.stdout, struct {
-			ConversationID    string   `json:"conversationID"`
-			ConversationType  int32    `json:"conversationType"`
-			MaxSeq            int64    `json:"maxSeq"`
-			HasReadSeq        int64    `json:"hasReadSeq"`
-			ReadSeq           int64    `json:"readSeq"`
-			Unread            int64    `json:"unread"`
-			IsPinned          bool     `json:"isPinned"`
-			LatestMsgSendTime int64    `json:"latestMsgSendTime"`
-			Unknown           []string `json:"unknown"` // a read seq known only as a bound says so here
-		}{r.ConversationID, r.ConversationType, r.ListedAt.MaxSeq, r.ListedAt.ReadSeq, r.ListedAt.ReadSeq, r.ListedAt.Unread(),
-			r.IsPinned, r.Latest, unknown}); err != nil {
+		row := summaryRow(r.ConversationSummary)
+		row.MaxSeq, row.HasReadSeq, row.ReadSeq, row.Unread = r.ListedAt.MaxSeq, r.ListedAt.ReadSeq, r.ListedAt.ReadSeq, r.ListedAt.Unread()
+		row.LatestMsgSendTime, row.Unknown = r.Latest, &unknown
+		if err := printJSON(s.stdout, row); err != nil {
 			return err
 		}
 	}

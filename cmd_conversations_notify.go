@@ -21,25 +21,9 @@ func (c *conversationsCmd) printNotifications(s *session, list []store.Conversat
 			newest = strings.TrimSpace(projection.Line(m, s.zone()))
 		}
 		if c.Format == "json" {
-			if err := printJSON(s.stdout, struct {
-				ConversationID   string `json:"conversationID"`
-				ConversationType int32  `json:"conversationType"`
-				MaxSeq           int64  `json:"maxSeq"`
-				HasReadSeq       int64  `json:"hasReadSeq"`
-				ReadSeq          int64  `json:"readSeq"`
-				// Always 0: a notification conversation has no unread
-				// count (store.ConversationSummary.UnreadCounted); kept so
-				// every line of conversations has the same fields.
-				Unread            int64 `json:"unread"`
-				IsPinned          bool  `json:"isPinned"`
-				LatestMsgSendTime int64 `json:"latestMsgSendTime"`
-				// The window: the first seq pulled, and what caps the last
-				// (seq_user.max_seq), "" when nothing does.
-				MinSeq   int64  `json:"minSeq"`
-				CapField string `json:"capField,omitempty"`
-				Newest   string `json:"newest"` // the newest message as dump writes it, "" for none
-			}{conv.ConversationID, conv.ConversationType, conv.Window.MaxSeq, conv.Window.ReadSeq, conv.Window.ReadSeq, conv.Unread(),
-				conv.IsPinned, conv.Window.LatestSendTime(), conv.Window.MinSeq, conv.Window.CapField, newest}); err != nil {
+			row := summaryRow(conv)
+			row.windowRow = &windowRow{MinSeq: conv.Window.MinSeq, CapField: conv.Window.CapField, Newest: newest}
+			if err := printJSON(s.stdout, row); err != nil {
 				return err
 			}
 			continue

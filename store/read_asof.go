@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -75,15 +74,15 @@ func (s *lookupReads) History(ctx context.Context, viewer, cid, auditPath string
 		if end == 0 {
 			continue
 		}
-		slots, err := s.Range(ctx, ncid, 1, end, end)
+		log, err := s.noticesIn(ctx, ncid, end, 1, nil)
 		if err != nil {
 			return h, err
 		}
-		for seq := int64(1); seq <= end; seq++ {
-			if e, ok := noticeEvidence(ncid, cid, slots[seq]); ok {
+		for _, n := range slices.Backward(log.notices) { // oldest first
+			if e, ok := noticeEvidence(ncid, cid, n); ok {
 				h.Evidence = append(h.Evidence, e)
 			}
-			if e, ok := clearEvidence(ncid, cid, slots[seq]); ok {
+			if e, ok := clearEvidence(ncid, cid, n); ok {
 				e.All = ncid != SelfNotificationID(viewer) // told to the conversation: cleared for everyone
 				h.Evidence = append(h.Evidence, e)
 			}
@@ -139,11 +138,9 @@ func auditTrailIn(path, operator string) ([]AuditEntry, error) {
 	return readAuditTrail(f, operator)
 }
 
-// noticeEvidence reads the slot of ncid as a delete or read notification
-// about cid.
-func noticeEvidence(ncid, cid string, st bucket.StoredSlot) (bucket.Evidence, bool) {
-	n, ok := parseNotice(st)
-	if !ok || n.tips.ConversationID != cid {
+// noticeEvidence reads notice n of ncid as a delete or read mark of cid.
+func noticeEvidence(ncid, cid string, n notice) (bucket.Evidence, bool) {
+	if n.tips.ConversationID != cid {
 		return bucket.Evidence{}, false
 	}
 	e := bucket.Evidence{At: n.sendTime, Seqs: n.tips.Seqs, Source: fmt.Sprintf("%d in %s seq %d", n.typ, ncid, n.seq)}
@@ -161,26 +158,14 @@ func noticeEvidence(ncid, cid string, st bucket.StoredSlot) (bucket.Evidence, bo
 	return e, true
 }
 
-// clearEvidence reads the slot of ncid as the notification of a cleared
-// history of cid (sdkws.ClearConversationTips).
-func clearEvidence(ncid, cid string, st bucket.StoredSlot) (bucket.Evidence, bool) {
-	if st.IsHole() || st.Slot.Msg.ContentType != bucket.ContentClearNotice {
+// clearEvidence reads notice n of ncid as a cleared history of cid
+// (sdkws.ClearConversationTips).
+func clearEvidence(ncid, cid string, n notice) (bucket.Evidence, bool) {
+	if n.typ != bucket.ContentClearNotice || !slices.Contains(n.tips.ConversationIDs, cid) {
 		return bucket.Evidence{}, false
 	}
-	var elem struct {
-		Detail string `json:"detail"`
-	}
-	var tips struct {
-		UserID          string   `json:"userID"`
-		ConversationIDs []string `json:"conversationIDs"`
-	}
-	m := st.Slot.Msg
-	if json.Unmarshal([]byte(m.Content), &elem) != nil || json.Unmarshal([]byte(elem.Detail), &tips) != nil ||
-		!slices.Contains(tips.ConversationIDs, cid) {
-		return bucket.Evidence{}, false
-	}
-	return bucket.Evidence{Kind: bucket.EvidenceClear, At: m.SendTime, User: tips.UserID,
-		Source: fmt.Sprintf("%d in %s seq %d", m.ContentType, ncid, st.Seq)}, true
+	return bucket.Evidence{Kind: bucket.EvidenceClear, At: n.sendTime, User: n.tips.UserID,
+		Source: fmt.Sprintf("%d in %s seq %d", n.typ, ncid, n.seq)}, true
 }
 
 // auditEvidence reads an outcome line of this operator's audit log as a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"sync"
@@ -16,8 +17,10 @@ import (
 // "told by n_g1 seq 28, pulled by u3: yes". The server sends them from a
 // queue after the write (a storage-level write sends none), into the
 // conversation noticeConversation names. Each notification conversation is
-// read newest first, at most ToldScanLimit seqs back, and what was read is
-// kept: a second look reads only what arrived since.
+// read newest first, at most ToldScanLimit seqs back and no further than
+// the message's own send time (nothing older can be about it), and what
+// was read is kept for Told and History alike: a second look, even one
+// asked at the same moment, reads only what arrived since.
 
 // ToldScanLimit bounds how far back a notification conversation is read.
 const ToldScanLimit = 1000
@@ -51,7 +54,7 @@ func (t Told) Words(viewer string) string {
 // ToldNoneWhy says why a write may have no notification.
 const ToldNoneWhy = "a storage-level write sends none, nor a delete for me without IsSyncSelf (delete.go)"
 
-// notice is one revoke, delete or read notification, its tips parsed.
+// notice is one revoke, delete, read or clear notification, its tips parsed.
 type notice struct {
 	seq      int64
 	typ      int32
@@ -59,30 +62,52 @@ type notice struct {
 	tips     noticeTips
 }
 
-// noticeTips are the fields of sdkws.RevokeMsgTips, DeleteMsgsTips and
-// MarkAsReadTips the match needs.
+// noticeTips are the fields of sdkws.RevokeMsgTips, DeleteMsgsTips,
+// MarkAsReadTips and ClearConversationTips the match needs.
 type noticeTips struct {
-	ConversationID   string  `json:"conversationID"`
-	RevokerUserID    string  `json:"revokerUserID"`
-	IsAdminRevoke    bool    `json:"isAdminRevoke"`
-	Seq              int64   `json:"seq"`
-	Seqs             []int64 `json:"seqs"`
-	UserID           string  `json:"userID"`
-	MarkAsReadUserID string  `json:"markAsReadUserID"`
-	HasReadSeq       int64   `json:"hasReadSeq"`
+	ConversationID   string   `json:"conversationID"`
+	RevokerUserID    string   `json:"revokerUserID"`
+	IsAdminRevoke    bool     `json:"isAdminRevoke"`
+	Seq              int64    `json:"seq"`
+	Seqs             []int64  `json:"seqs"`
+	UserID           string   `json:"userID"`
+	MarkAsReadUserID string   `json:"markAsReadUserID"`
+	HasReadSeq       int64    `json:"hasReadSeq"`
+	ConversationIDs  []string `json:"conversationIDs"`
 }
 
 // noticeLog is what was read of one notification conversation: seqs
-// lo..hi, its notices newest first.
+// lo..hi, its notices newest first, and the send time of the oldest
+// message read (math.MaxInt64 before any).
 type noticeLog struct {
 	lo, hi  int64
+	oldest  int64
 	notices []notice
 }
 
-// toldCache keeps the noticeLog of each notification conversation read.
+// toldCache keeps the noticeLog of each notification conversation read;
+// one reader at a time reads a conversation, so two looks asked at once
+// (the inspector's "told by" and its life) read each bucket once.
 type toldCache struct {
-	mu   sync.Mutex
-	logs map[string]noticeLog
+	mu      sync.Mutex
+	logs    map[string]noticeLog
+	reading map[string]*sync.Mutex
+}
+
+// hold waits until nobody else reads cid and returns its release.
+func (c *toldCache) hold(cid string) func() {
+	c.mu.Lock()
+	if c.reading == nil {
+		c.reading = map[string]*sync.Mutex{}
+	}
+	m := c.reading[cid]
+	if m == nil {
+		m = &sync.Mutex{}
+		c.reading[cid] = m
+	}
+	c.mu.Unlock()
+	m.Lock()
+	return m.Unlock
 }
 
 func (c *toldCache) get(cid string) (noticeLog, bool) {
@@ -139,8 +164,9 @@ func (s *lookupReads) Told(ctx context.Context, viewer, cid string, st bucket.St
 	}
 	mine := notificationIDs(viewer, chats)
 	var sender string
+	var sent int64 // nothing sent before the message is about it
 	if st.Slot.Msg != nil {
-		sender = st.Slot.Msg.SendID
+		sender, sent = st.Slot.Msg.SendID, st.Slot.Msg.SendTime
 	}
 	out := make([]Told, 0, len(wants))
 	for _, ncid := range ncids {
@@ -151,7 +177,11 @@ func (s *lookupReads) Told(ctx context.Context, viewer, cid string, st bucket.St
 			}
 		}
 		match := func(w toldWant, n notice) bool { return n.matches(w, cid, st.Seq, sender) }
-		log, err := s.noticesIn(ctx, ncid, ws[ncid].EndSeq, func(l noticeLog) bool {
+		end := ws[ncid].EndSeq
+		log, err := s.noticesIn(ctx, ncid, end, max(1, end-ToldScanLimit+1), func(l noticeLog) bool {
+			if l.oldest < sent {
+				return true
+			}
 			for _, w := range here {
 				if !slices.ContainsFunc(l.notices, func(n notice) bool { return match(w, n) }) {
 					return false
@@ -243,14 +273,15 @@ func (n notice) matches(w toldWant, cid string, seq int64, sender string) bool {
 	return slices.Contains(n.tips.Seqs, seq) && (reader == w.by || w.by == "" && reader != sender)
 }
 
-// noticesIn is ncid's notices from end back, newest first, read from
-// what is kept and the store: what arrived since first, then older
-// buckets until done says enough or ToldScanLimit seqs are read.
-func (s *lookupReads) noticesIn(ctx context.Context, ncid string, end int64, done func(noticeLog) bool) (noticeLog, error) {
-	floor := max(1, end-ToldScanLimit+1)
+// noticesIn is ncid's notices from end back to floor, newest first, read
+// from what is kept and the store: what arrived since first, then older
+// buckets, a bucket a round trip, until done says enough; with done nil,
+// the rest down to floor in one read.
+func (s *lookupReads) noticesIn(ctx context.Context, ncid string, end, floor int64, done func(noticeLog) bool) (noticeLog, error) {
+	defer s.told.hold(ncid)()
 	l, ok := s.told.get(ncid)
 	if !ok || l.hi < floor-1 || l.hi > end {
-		l = noticeLog{lo: end + 1, hi: end} // nothing kept is within reach
+		l = noticeLog{lo: end + 1, hi: end, oldest: math.MaxInt64} // nothing kept is within reach
 	}
 	read := func(from, to int64) ([]notice, error) {
 		slots, err := s.Range(ctx, ncid, from, to, end)
@@ -259,6 +290,9 @@ func (s *lookupReads) noticesIn(ctx context.Context, ncid string, end int64, don
 		}
 		var out []notice
 		for seq := to; seq >= from; seq-- {
+			if st := slots[seq]; !st.IsHole() && st.Slot.Msg != nil {
+				l.oldest = min(l.oldest, st.Slot.Msg.SendTime)
+			}
 			if n, ok := parseNotice(slots[seq]); ok {
 				out = append(out, n)
 			}
@@ -275,9 +309,12 @@ func (s *lookupReads) noticesIn(ctx context.Context, ncid string, end int64, don
 		top = from - 1
 	}
 	l.hi = end
-	for !done(l) && l.lo > floor {
+	for (done == nil || !done(l)) && l.lo > floor {
 		to := l.lo - 1
 		from := max(floor, bucket.FirstSeq(bucket.BucketIndex(to)))
+		if done == nil {
+			from = floor
+		}
 		ns, err := read(from, to)
 		if err != nil {
 			return l, err
@@ -296,7 +333,7 @@ func parseNotice(st bucket.StoredSlot) (notice, bool) {
 	}
 	m := st.Slot.Msg
 	switch m.ContentType {
-	case bucket.ContentRevoked, bucket.ContentDeleteNotice, bucket.ContentReadReceipt:
+	case bucket.ContentRevoked, bucket.ContentDeleteNotice, bucket.ContentReadReceipt, bucket.ContentClearNotice:
 	default:
 		return notice{}, false
 	}

@@ -123,3 +123,57 @@ func TestToldMatchesTheNotificationsOwnRecord(t *testing.T) {
 		t.Errorf("the revoke's own notification: %q", got)
 	}
 }
+
+// TestToldReadsNoFurtherBackThanTheMessage: no notification sent before
+// a message is about it, so looking for one that is not there (a
+// storage-level revoke) stops at the first bucket of the notification
+// conversation that reaches back past the message's send time.
+func TestToldReadsNoFurtherBackThanTheMessage(t *testing.T) {
+	st := recordingtest.Store(t)
+	slots, err := st.Slots(t.Context(), "sg_g1", []int64{50}, bucket.MaxSeq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := slots[50].Slot.Msg.SendTime
+	var older []*bucket.MsgData // n_g1 seq 17-250: read marks of other messages, sent before seq 50
+	for seq := int64(17); seq <= 250; seq++ {
+		older = append(older, &bucket.MsgData{SendID: "u1", GroupID: "g1", SessionType: bucket.SessionGroup, MsgFrom: 200,
+			ContentType: bucket.ContentReadReceipt, SendTime: sent - 1000*(251-seq),
+			Content: `{"detail":"{\"conversationID\":\"sg_g1\",\"markAsReadUserID\":\"u2\",\"seqs\":[3]}"}`})
+	}
+	if _, err := st.InsertMessages(t.Context(), "n_g1", 17, older); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Revoke(t.Context(), "sg_g1", []int64{50}, bucket.Revoke{UserID: "u1", Role: bucket.RoleOwner, Time: sent + 1000}); err != nil {
+		t.Fatal(err)
+	}
+	if got := toldWords(t, st, "u3", "sg_g1", 50); !slices.Equal(got, []string{"revoke: no notification found in n_g1 (seq 201-250 read)"}) {
+		t.Errorf("a storage-level revoke after 250 older notifications: %q; want only the newest bucket read", got)
+	}
+}
+
+// TestToldAndHistoryReadANotificationConversationOnce: the inspector asks
+// for "told by" and for the life of a message at once; what one read of
+// n_g1 the other takes from what was kept, so the pair costs one round
+// trip less than each alone (n_g1 holds one bucket) whichever lands first.
+func TestToldAndHistoryReadANotificationConversationOnce(t *testing.T) {
+	told := func(st *store.Store) { toldWords(t, st, "u3", "sg_g1", 27) }
+	history := func(st *store.Store) {
+		if _, err := st.History(t.Context(), "u3", "sg_g1", ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cost := func(looks ...func(*store.Store)) int64 {
+		st := recordingtest.Store(t)
+		for _, look := range looks {
+			look(st)
+		}
+		return st.Stats().RoundTrips
+	}
+	alone := cost(told) + cost(history)
+	for name, pair := range map[string][]func(*store.Store){"told first": {told, history}, "history first": {history, told}} {
+		if got := cost(pair...); got != alone-1 {
+			t.Errorf("%s: %d round trips; each alone: %d in all; want one fewer (n_g1's bucket read once)", name, got, alone)
+		}
+	}
+}
