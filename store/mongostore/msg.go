@@ -84,15 +84,48 @@ func (b *msgWrites) SetSlotFieldIfUnset(ctx context.Context, docID string, slot 
 }
 
 // InsertBucket: insertOne(doc); a duplicate doc_id is store.ErrDuplicateKey.
+// So is a lost race (lostRace) once a read finds the bucket stored: the
+// writer that won created it, and the caller updates it as after a
+// duplicate key. Not found yet (the winner has not committed), the answer
+// stays a write that wrote nothing, tried again.
 func (b *msgWrites) InsertBucket(ctx context.Context, doc *bucket.Doc) error {
 	err := b.run(ctx, func(ctx context.Context) error {
 		_, err := b.coll(bucket.CollMsg).InsertOne(ctx, doc)
 		return err
 	})
-	if mongo.IsDuplicateKeyError(err) {
+	if mongo.IsDuplicateKeyError(err) || lostRace(err) && b.bucketStored(ctx, doc.DocID) {
 		return store.ErrDuplicateKey
 	}
 	return b.wrapWrite("insert", bucket.CollMsg, err)
+}
+
+// Codes of a write that lost a race with another: WriteConflict, and
+// PostgreSQL's deadlock_detected (SQLSTATE 40P01, six bits a character),
+// the write error FerretDB v2 with DocumentDB gives some of several racing
+// inserts of one new bucket (and, rarely, an update racing them) instead
+// of a duplicate key.
+const (
+	codeWriteConflict = 112
+	codeDeadlock      = 16908292
+)
+
+// lostRace tells a write error that says another writer's write of the
+// same document got in the way.
+func lostRace(err error) bool {
+	var se mongo.ServerError
+	return errors.As(err, &se) && (se.HasErrorCode(codeWriteConflict) || se.HasErrorCode(codeDeadlock) ||
+		se.HasErrorMessage("deadlock detected"))
+}
+
+// bucketStored reads whether the bucket docID is stored, the shape
+// FindBuckets sends; a failed read says no.
+func (b *msgWrites) bucketStored(ctx context.Context, docID string) bool {
+	found := false
+	err := b.find(ctx, findBuckets([]string{docID}), func(bson.Raw) error {
+		found = true
+		return nil
+	})
+	return err == nil && found
 }
 
 // AddToDelList: updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}}}).
@@ -225,18 +258,16 @@ func (b *conn) wrapWrite(op, coll string, err error) error {
 }
 
 // Server error codes that say the write was not applied and a retry may
-// succeed: WriteConflict, then the not-primary family a failover returns
+// succeed: the not-primary family a failover returns
 // (InterruptedAtShutdown, InterruptedDueToReplStateChange,
 // NotWritablePrimary, NotPrimaryNoSecondaryOk, NotPrimaryOrSecondary,
 // PrimarySteppedDown, ShutdownInProgress), as the driver's own retryable
-// write logic lists them.
-var notWrittenCodes = []int{112, 11600, 11602, 10107, 13435, 13436, 189, 91}
+// write logic lists them beside WriteConflict (lostRace).
+var notWrittenCodes = []int{11600, 11602, 10107, 13435, 13436, 189, 91}
 
 // notWritten reports a server's answer that it wrote nothing and another
 // try may succeed: a code above, a TransientTransactionError or
-// RetryableWriteError label, or PostgreSQL's "deadlock detected", which
-// FerretDB passes on as a command error when several inserts of one new
-// bucket race.
+// RetryableWriteError label, or a lost race.
 func notWritten(err error) bool {
 	var se mongo.ServerError
 	if !errors.As(err, &se) {
@@ -247,8 +278,7 @@ func notWritten(err error) bool {
 			return true
 		}
 	}
-	return se.HasErrorLabel("TransientTransactionError") || se.HasErrorLabel("RetryableWriteError") ||
-		se.HasErrorMessage("deadlock detected")
+	return se.HasErrorLabel("TransientTransactionError") || se.HasErrorLabel("RetryableWriteError") || lostRace(err)
 }
 
 // notWrittenError is a write error that says nothing was written.

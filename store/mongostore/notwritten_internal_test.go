@@ -21,6 +21,7 @@ func TestWriteErrorsThatSayNothingWasWritten(t *testing.T) {
 	}{
 		// FerretDB v2 on PostgreSQL: one of 8 racing inserts of one new bucket.
 		{"deadlock detected", mongo.CommandError{Code: 1, Message: "ERROR: deadlock detected (SQLSTATE 40P01)"}, true, false},
+		{"deadlock as a write error", mongo.WriteException{WriteErrors: []mongo.WriteError{{Code: 16908292, Message: "deadlock detected"}}}, true, false},
 		{"write conflict", mongo.CommandError{Code: 112, Message: "WriteConflict"}, true, false},
 		{"transient label", mongo.CommandError{Code: 251, Labels: []string{"TransientTransactionError"}}, true, false},
 		{"retryable write label", mongo.CommandError{Code: 262, Labels: []string{"RetryableWriteError"}}, true, false},
