@@ -16,6 +16,27 @@ var ErrDuplicateKey = errors.New("duplicate key")
 // ErrReadOnly is returned for any write attempted on a read-only store.
 var ErrReadOnly = errors.New("read-only: writes are disabled")
 
+// Slot fields the state machine writes.
+const (
+	FieldMsg    = "msg"
+	FieldRevoke = "revoke"
+)
+
+// ErrOutcomeUnknown marks a write whose request may have reached the server
+// but whose reply was lost (connection dropped, no answer in time): it may
+// have landed. Backends wrap such errors with it; the state machine then
+// reports those seqs as unknown, never as not done.
+var ErrOutcomeUnknown = errors.New("outcome unknown")
+
+// ErrNotWritten marks a write error that says the server wrote nothing
+// and a second try may succeed: a deadlock (PostgreSQL's "deadlock
+// detected" through FerretDB, for one of several inserts of one new
+// bucket), a write conflict, a transient or retryable error label, a
+// primary stepping down in a failover. Backends wrap such errors with it;
+// the state machine tries the bucket again, MaxWriteRetries times at most,
+// deciding afresh between update and insert.
+var ErrNotWritten = errors.New("nothing written, worth another try")
+
 // Backend is the storage contract every backend implements, the
 // composition of its roles. Each method that asks the server is one round
 // trip (one query or one command) so that Counter can count round trips

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/chatlens/chatlens/projection"
@@ -100,6 +101,13 @@ func (f *writeFlow) refusal() error {
 // close forgets the asked write: a plan still on its way is dropped.
 func (f *writeFlow) close() { f.asked = nil }
 
+// showConfirm opens d over the panes.
+func (m *Model) showConfirm(d confirm.Dialog) {
+	m.confirm = confirm.New(m.e, d)
+	m.confirm.SetSize(m.width, m.bodyHeight())
+	m.overlay = ovConfirm
+}
+
 // planRead draws a plan in its dialog; a plan that could not be read
 // closes the dialog and says why.
 func (m *Model) planRead(msg planReadMsg) tea.Cmd {
@@ -168,6 +176,54 @@ func (f *writeFlow) title(p store.Plan) string {
 		return "Mark read up to here?"
 	}
 	return "Revoke for everyone?"
+}
+
+// confirmKey gives the key to the dialog and starts the write it confirms.
+// Until its plan is drawn the dialog only closes: no key confirms a write
+// not yet shown.
+func (m *Model) confirmKey(k tea.KeyMsg) tea.Cmd {
+	d := &m.confirm
+	if m.wf.planning() {
+		if key.Matches(k, m.e.Keys.Cancel) {
+			m.wf.close()
+			m.overlay = ovNone
+			m.setStatus("cancelled", false)
+		}
+		return nil
+	}
+	d.Update(k)
+	answered, confirmed := d.Answer()
+	refusal := m.wf.refusal()
+	if answered {
+		m.wf.close()
+	}
+	switch {
+	case !answered:
+		return nil
+	case !confirmed:
+		m.overlay = ovNone
+		m.setStatus("cancelled", false)
+		return nil
+	case d.Run == nil: // a refusal: nothing to do; the status keeps why
+		m.overlay = ovNone
+		if refusal != nil {
+			m.setStatus(refusal.Error(), true)
+		}
+		return nil
+	case m.switching != nil:
+		// The store it would go to is about to be left.
+		m.overlay = ovNone
+		m.setStatus("switching to context "+m.switching.name+"…: nothing written; ask again once it is done", true)
+		return nil
+	}
+	m.overlay = ovNone
+	status := d.Title + " working…"
+	if wait := m.e.Store.APIWaiting(); wait != "" {
+		status = d.Title + " " + wait
+	}
+	m.setStatus(status, false)
+	m.writes[d.Req] = true
+	return d.Run
 }
 
 // apply has the store make the write p plans.
