@@ -125,21 +125,28 @@ func (s *applying) apply(ctx context.Context, req WriteRequest, rev bucket.Revok
 // Seq is set to its position) and raises seq.max_seq.
 func (s *applying) InsertMessages(ctx context.Context, cid string, firstSeq int64, msgs []*bucket.MsgData) (WriteResult, error) {
 	seqs := seqRange(firstSeq, len(msgs))
-	return s.write(ctx, "insert", cid, seqs, "", func(p *progress) error {
-		values := make([]any, len(msgs))
-		for i, m := range msgs {
-			m.Seq = firstSeq + int64(i)
-			values[i] = m
-		}
-		if _, err := s.writeSlots(ctx, p, cid, seqs, FieldMsg, values, false); err != nil {
-			return err
-		}
-		if len(msgs) == 0 {
-			return nil
-		}
-		return retrying(ctx, p, func() error {
-			return s.backend.RaiseMaxSeq(ctx, cid, firstSeq+int64(len(msgs))-1)
-		})
+	w, err := s.begin(ctx, "insert", cid, seqs, "")
+	if err != nil {
+		return WriteResult{Seqs: seqs}, err
+	}
+	return s.finish(ctx, w, s.insertSlots(ctx, w.p, cid, seqs, firstSeq, msgs))
+}
+
+// insertSlots writes the slots of InsertMessages and raises seq.max_seq.
+func (s *applying) insertSlots(ctx context.Context, p *progress, cid string, seqs []int64, firstSeq int64, msgs []*bucket.MsgData) error {
+	values := make([]any, len(msgs))
+	for i, m := range msgs {
+		m.Seq = firstSeq + int64(i)
+		values[i] = m
+	}
+	if _, err := s.writeSlots(ctx, p, cid, seqs, FieldMsg, values, false); err != nil {
+		return err
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return retrying(ctx, p, func() error {
+		return s.backend.RaiseMaxSeq(ctx, cid, firstSeq+int64(len(msgs))-1)
 	})
 }
 
@@ -156,25 +163,33 @@ func (s *applying) Revoke(ctx context.Context, cid string, seqs []int64, rev buc
 	if rev.Time == 0 {
 		rev.Time = time.Now().UnixMilli()
 	}
-	return s.write(ctx, "revoke", cid, seqs, rev.UserID, func(p *progress) error {
-		values := make([]any, len(seqs))
-		for i := range seqs {
-			r := rev
-			values[i] = &r
-		}
-		already, err := s.writeSlots(ctx, p, cid, seqs, FieldRevoke, values, true)
-		if err != nil {
-			return err
-		}
-		if len(already) == 0 {
-			return nil
-		}
-		refused := &TargetError{Action: ActionRevoke, Cid: cid, UserID: rev.UserID}
-		for _, seq := range already {
-			refused.add(ReasonRevokedMeanwhile, seq)
-		}
-		return refused
-	})
+	w, err := s.begin(ctx, "revoke", cid, seqs, rev.UserID)
+	if err != nil {
+		return WriteResult{Seqs: seqs}, err
+	}
+	return s.finish(ctx, w, s.revokeSlots(ctx, w.p, cid, seqs, rev))
+}
+
+// revokeSlots writes the revoke records of Revoke; a seq revoked
+// meanwhile is refused.
+func (s *applying) revokeSlots(ctx context.Context, p *progress, cid string, seqs []int64, rev bucket.Revoke) error {
+	values := make([]any, len(seqs))
+	for i := range seqs {
+		r := rev
+		values[i] = &r
+	}
+	already, err := s.writeSlots(ctx, p, cid, seqs, FieldRevoke, values, true)
+	if err != nil {
+		return err
+	}
+	if len(already) == 0 {
+		return nil
+	}
+	refused := &TargetError{Action: ActionRevoke, Cid: cid, UserID: rev.UserID}
+	for _, seq := range already {
+		refused.add(ReasonRevokedMeanwhile, seq)
+	}
+	return refused
 }
 
 // DeleteForMe hides each of seqs from uid only ($addToSet on del_list),
@@ -182,30 +197,37 @@ func (s *applying) Revoke(ctx context.Context, cid string, seqs []int64, rev buc
 // DeleteUserMsgsBySeqs (pkg/common/storage/controller/msg.go) sends one
 // PushUnique per seq.
 func (s *applying) DeleteForMe(ctx context.Context, cid string, seqs []int64, uid string) (WriteResult, error) {
-	return s.write(ctx, "delete", cid, seqs, uid, func(p *progress) error {
-		return eachBucket(seqs, func(run []int64) error {
-			if err := ctx.Err(); err != nil {
-				return err
+	w, err := s.begin(ctx, "delete", cid, seqs, uid)
+	if err != nil {
+		return WriteResult{Seqs: seqs}, err
+	}
+	return s.finish(ctx, w, s.deleteSlots(ctx, w.p, cid, seqs, uid))
+}
+
+// deleteSlots adds uid to the del_lists of DeleteForMe's slots.
+func (s *applying) deleteSlots(ctx context.Context, p *progress, cid string, seqs []int64, uid string) error {
+	return eachBucket(seqs, func(run []int64) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		// A retry adds only the slots the failed request did not
+		// reach, as MarkRead's does.
+		err := retrying(ctx, p, func() error {
+			if len(run) == 0 {
+				return nil // the failed request had run every update
 			}
-			// A retry adds only the slots the failed request did not
-			// reach, as MarkRead's does.
-			err := retrying(ctx, p, func() error {
-				if len(run) == 0 {
-					return nil // the failed request had run every update
-				}
-				ran, err := s.backend.AddToDelLists(ctx, bucket.DocIDForSeq(cid, run[0]), slotsOf(run), []string{uid})
-				ran = min(max(ran, 0), len(run))
-				p.done(run[:ran]...)
-				run = run[ran:]
-				return err
-			})
-			if err != nil {
-				p.failed(err, run...)
-				return fmt.Errorf("seq %s: %w", FormatSeqs(run), err)
-			}
-			p.done(run...)
-			return nil
+			ran, err := s.backend.AddToDelLists(ctx, bucket.DocIDForSeq(cid, run[0]), slotsOf(run), []string{uid})
+			ran = min(max(ran, 0), len(run))
+			p.done(run[:ran]...)
+			run = run[ran:]
+			return err
 		})
+		if err != nil {
+			p.failed(err, run...)
+			return fmt.Errorf("seq %s: %w", FormatSeqs(run), err)
+		}
+		p.done(run...)
+		return nil
 	})
 }
 
@@ -219,50 +241,57 @@ func (s *applying) DeleteForMe(ctx context.Context, cid string, seqs []int64, ui
 // raises it to the highest seq it marked, so the unread count follows what
 // was done, and says so.
 func (s *applying) MarkRead(ctx context.Context, cid string, seqs []int64, reader string) (WriteResult, error) {
-	return s.write(ctx, "read", cid, seqs, reader, func(p *progress) error {
-		err := eachBuckets(seqs, max(1, s.FindBatch), func(req []int64) error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			// A retry marks only the slots the failed request did not
-			// reach; a request whose reply was lost leaves all of its
-			// seqs not counted by ran unknown.
-			err := retrying(ctx, p, func() error {
-				if len(req) == 0 {
-					return nil // the failed request had run every update
-				}
-				ran, err := s.backend.MarkSlotsRead(ctx, bucketSlots(cid, req), reader)
-				ran = min(max(ran, 0), len(req))
-				p.done(req[:ran]...)
-				req = req[ran:]
-				return err
-			})
-			if err != nil {
-				p.failed(err, req...)
-				return fmt.Errorf("seq %s: %w", FormatSeqs(req), err)
-			}
-			p.done(req...)
-			return nil
-		})
-		if len(p.applied) == 0 {
+	w, err := s.begin(ctx, "read", cid, seqs, reader)
+	if err != nil {
+		return WriteResult{Seqs: seqs}, err
+	}
+	return s.finish(ctx, w, s.markSlots(ctx, w.p, cid, seqs, reader))
+}
+
+// markSlots marks the slots of MarkRead and raises the read seq.
+func (s *applying) markSlots(ctx context.Context, p *progress, cid string, seqs []int64, reader string) error {
+	err := eachBuckets(seqs, max(1, s.FindBatch), func(req []int64) error {
+		if err := ctx.Err(); err != nil {
 			return err
 		}
-		top := slices.Max(p.applied)
-		if err == nil {
-			return s.raiseReadSeq(ctx, p, cid, reader, top)
+		// A retry marks only the slots the failed request did not
+		// reach; a request whose reply was lost leaves all of its
+		// seqs not counted by ran unknown.
+		err := retrying(ctx, p, func() error {
+			if len(req) == 0 {
+				return nil // the failed request had run every update
+			}
+			ran, err := s.backend.MarkSlotsRead(ctx, bucketSlots(cid, req), reader)
+			ran = min(max(ran, 0), len(req))
+			p.done(req[:ran]...)
+			req = req[ran:]
+			return err
+		})
+		if err != nil {
+			p.failed(err, req...)
+			return fmt.Errorf("seq %s: %w", FormatSeqs(req), err)
 		}
-		// Stopped part way (Ctrl-C included): one more round trip, past the
-		// cancel, so the read seq covers what was marked. It is never
-		// lowered: one read before says whether it rose.
-		wctx := context.WithoutCancel(ctx)
-		before, berr := s.ReadSeqOf(wctx, reader, cid)
-		if rerr := s.raiseReadSeq(wctx, p, cid, reader, top); rerr != nil {
-			p.note("read seq not raised: " + rerr.Error())
-		} else {
-			p.note(readSeqNote(before, berr, top))
-		}
-		return err
+		p.done(req...)
+		return nil
 	})
+	if len(p.applied) == 0 {
+		return err
+	}
+	top := slices.Max(p.applied)
+	if err == nil {
+		return s.raiseReadSeq(ctx, p, cid, reader, top)
+	}
+	// Stopped part way (Ctrl-C included): one more round trip, past the
+	// cancel, so the read seq covers what was marked. It is never
+	// lowered: one read before says whether it rose.
+	wctx := context.WithoutCancel(ctx)
+	before, berr := s.ReadSeqOf(wctx, reader, cid)
+	if rerr := s.raiseReadSeq(wctx, p, cid, reader, top); rerr != nil {
+		p.note("read seq not raised: " + rerr.Error())
+	} else {
+		p.note(readSeqNote(before, berr, top))
+	}
+	return err
 }
 
 // readSeqNote says what raising a read seq that was before (unknown when

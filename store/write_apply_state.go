@@ -10,32 +10,50 @@ import (
 )
 
 // The frame of every write on the backend and the bucket state machine
-// under it: the audit's intent and outcome lines, the cache keys tagged
-// after, and the updates and inserts of OpenIM's buckets, each tried again
-// while the backend says nothing was written. It calls the counted backend
-// directly.
+// under it: begin logs the audit's intent, finish commits, tags the cache
+// keys and logs the outcome; between them a write's own steps update and
+// insert OpenIM's buckets, each tried again while the backend says nothing
+// was written. Every step here calls only downward, to the counted backend
+// directly: a write calls begin, its steps and finish in turn.
 
-// write refuses in read-only mode, logs its intent, runs apply, invalidates
-// the cache keys of seqs after the backend change, and logs the outcome.
-// The intent line goes first so that a process killed part way still leaves
-// the seqs it may have touched in the log. A write that stops part way has
-// changed some slots: their keys are invalidated all the same, and the error
-// and the outcome line say which seqs were done and which are unknown.
-func (s *applying) write(ctx context.Context, action, cid string, seqs []int64, as string, apply func(*progress) error) (WriteResult, error) {
-	res := WriteResult{Seqs: seqs}
+// writing is a write under way on the backend: what it was asked, its
+// audit line and its progress.
+type writing struct {
+	action, cid string
+	seqs        []int64
+	entry       AuditEntry
+	p           *progress
+}
+
+// begin starts a write: it refuses in read-only mode and logs the write's
+// intent. The intent line goes first so that a process killed part way
+// still leaves the seqs it may have touched in the log. The write's own
+// steps then record their progress in the writing's p, and finish ends it.
+func (s *applying) begin(ctx context.Context, action, cid string, seqs []int64, as string) (*writing, error) {
 	entry := AuditEntry{Time: time.Now().UTC(), Operator: s.operator, Action: action,
 		Conversation: cid, Seqs: seqs, As: as, Admin: actingAsAdmin(ctx), Result: ResultIntent}
 	if s.readOnly {
 		entry.Result, entry.Error = ResultRefused, ErrReadOnly.Error()
 		_ = s.audit.Append(entry)
-		return res, ErrReadOnly
+		return nil, ErrReadOnly
 	}
 	if err := s.audit.Append(entry); err != nil {
-		return res, fmt.Errorf("%s not attempted, the audit log failed: %w", action, err)
+		return nil, fmt.Errorf("%s not attempted, the audit log failed: %w", action, err)
 	}
 	p := &progress{total: len(seqs)}
 	p.report, _ = ctx.Value(progressKey{}).(func(done, total int))
-	err := apply(p)
+	return &writing{action: action, cid: cid, seqs: seqs, entry: entry, p: p}, nil
+}
+
+// finish ends a write begun with begin whose steps returned err: it
+// commits at the backend, invalidates the cache keys of its seqs after the
+// backend change, and logs the outcome. A write that stops part way has
+// changed some slots: their keys are invalidated all the same, and the
+// error and the outcome line say which seqs were done and which are
+// unknown.
+func (s *applying) finish(ctx context.Context, w *writing, err error) (WriteResult, error) {
+	action, cid, seqs, entry, p := w.action, w.cid, w.seqs, w.entry, w.p
+	res := WriteResult{Seqs: seqs}
 	var stale *staleCacheError
 	if errors.As(err, &stale) {
 		res.StaleCache, err = stale.err, nil
