@@ -142,3 +142,16 @@ func (a *AuditLog) Append(e AuditEntry) error {
 	_, err = a.w.Write(append(line, '\n'))
 	return err
 }
+
+// ViaAPI is the audit log's "via" of a write made through the server's API.
+const ViaAPI = "api"
+
+// Verdicts records, on the audit line of a write through the API, what
+// chatlens predicted ("allowed", or "refused: " and why) and what the
+// server answered ("accepted", or "refused: " and its code); Differ when
+// the two disagree.
+type Verdicts struct {
+	Chatlens string `json:"chatlens"`
+	Server   string `json:"server"`
+	Differ   bool   `json:"differ,omitempty"`
+}

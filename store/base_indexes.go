@@ -1,7 +1,6 @@
 package store
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -89,19 +88,4 @@ func CompareIndex(want IndexSpec, have []IndexInfo) (IndexState, IndexInfo) {
 }
 
 // Describe shows an index spec as a line of check: "{a: 1, b: 1} unique".
-func (s IndexSpec) Describe() string { return describeKeys(s.Keys, s.Unique) }
-
-// Describe shows a present index: "name {a: 1} unique".
-func (i IndexInfo) Describe() string { return i.Name + " " + describeKeys(i.Keys, i.Unique) }
-
-func describeKeys(keys []string, unique bool) string {
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + ": 1"
-	}
-	s := fmt.Sprintf("{%s}", strings.Join(parts, ", "))
-	if unique {
-		s += " unique"
-	}
-	return s
-}
+func (s IndexSpec) Describe() string { return bucket.DescribeKeys(s.Keys, s.Unique) }

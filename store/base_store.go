@@ -148,6 +148,10 @@ func (s *base) Stats() Stats {
 		CacheHits: s.cacheHits.Load(), CacheMisses: s.cacheMisses.Load(), CacheError: s.cacheErr}
 }
 
+// Traffic is the backend's traffic so far; ok false when the backend does
+// not count it.
+func (s *base) Traffic() (t Traffic, ok bool) { return s.backend.Traffic() }
+
 // cacheResult records a cache round trip and whether it failed.
 func (s *base) cacheResult(err error) {
 	s.cacheRoundTrips.Add(1)

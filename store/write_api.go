@@ -9,45 +9,9 @@ import (
 	"strings"
 )
 
-// API is a server that makes a write itself: OpenIM's REST API
-// (store/openimapi). The server applies its own permission rules and sends
-// the notifications (2101 revoke, 2102 delete, 2200 read) that devices which
-// already synced act on; a write made in storage reaches no device.
-type API interface {
-	// Send asks the server to make one call of a write: a revoke names one
-	// seq (revoke_msg takes one), a delete or a mark read all of its seqs.
-	Send(ctx context.Context, call APICall) APIAnswer
-	// Describe names the server for the status bar, with no secret.
-	Describe() string
-	// SessionNote says, for a confirm dialog, what asking a token to act
-	// as user does to that user's own sessions under the server's default
-	// login policy; "" when nothing (admin: the app admin's token).
-	SessionNote(user string, admin bool) string
-}
-
-// APICall is one request of a write through the API.
-type APICall struct {
-	Action  string // ActionRevoke, ActionDelete or ActionRead
-	Cid, By string
-	Seqs    []int64 // ascending
-	// Admin: sent with the app admin's token (the server skips its
-	// permission checks), not By's own.
-	Admin bool
-	// OperationID is the header the server logs the call under.
-	OperationID string
-}
-
-// APIAnswer is what the server answered a call, or that it did not.
-type APIAnswer struct {
-	Path string // the endpoint that answered: the write's, or /auth/... when a token was refused
-	Code int    // errCode; 0 accepted
-	Msg  string // errMsg
-	Dlt  string // errDlt
-	// Err is set when no answer came. Sent says whether the request may
-	// have reached the server: its seqs are then unknown, not "not done".
-	Err  error
-	Sent bool
-}
+// The words of a write through the server's API that planning and
+// applying share: what chatlens predicts, what the server refused, what the
+// write found afterwards.
 
 // APIDone is what a write through the API adds to Done.
 type APIDone struct {
@@ -68,22 +32,6 @@ type APIDone struct {
 	Notices   []Notice
 	Unnoticed []int64
 	NoticeErr error
-}
-
-// ViaAPI is the audit log's "via" of a write made through the server's API.
-const ViaAPI = "api"
-
-// WritesViaAPI reports whether Do's writes go through the server's API.
-func (s *applying) WritesViaAPI() bool { return s.api != nil }
-
-// APIWaiting says what the next write through the API waits on before its
-// first request (a command that prints the server's secret, the first
-// time), for a note while it does; "" when nothing.
-func (s *applying) APIWaiting() string {
-	if w, ok := s.api.(interface{ Waiting() string }); ok {
-		return w.Waiting()
-	}
-	return ""
 }
 
 // apiNote says, in a plan's lines, what a write through the API does that
@@ -185,16 +133,6 @@ func (e *ServerRefusal) Verdict() string {
 }
 
 func isWritePath(p string) bool { return len(p) > 5 && p[:5] == "/msg/" }
-
-// Verdicts records, on the audit line of a write through the API, what
-// chatlens predicted ("allowed", or "refused: " and why) and what the
-// server answered ("accepted", or "refused: " and its code); Differ when
-// the two disagree.
-type Verdicts struct {
-	Chatlens string `json:"chatlens"`
-	Server   string `json:"server"`
-	Differ   bool   `json:"differ,omitempty"`
-}
 
 // NoticeWords names where the notifications of a write through the API
 // are, runs joined: "seq 6: 2101 in n_g1 seq 45; seq 7-9: 2101 in n_g1 seq

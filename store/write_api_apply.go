@@ -13,13 +13,21 @@ import (
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
-// DefaultAPISettle is how long a write through the API waits for the store
-// to show what the server accepted: the server writes MongoDB after it
-// answers (within 0.2 s in the recorded run of OpenIM Server v3.8).
-const DefaultAPISettle = 2 * time.Second
-
 // settlePoll is the pause between two re-reads of the touched slots.
 const settlePoll = 100 * time.Millisecond
+
+// WritesViaAPI reports whether Do's writes go through the server's API.
+func (s *applying) WritesViaAPI() bool { return s.api != nil }
+
+// APIWaiting says what the next write through the API waits on before its
+// first request (a command that prints the server's secret, the first
+// time), for a note while it does; "" when nothing.
+func (s *applying) APIWaiting() string {
+	if w, ok := s.api.(interface{ Waiting() string }); ok {
+		return w.Waiting()
+	}
+	return ""
+}
 
 // applyAPI makes req through the server's API, call by call, stopping at
 // the first refusal or lost answer, whatever chatlens predicted (pred, told
@@ -147,23 +155,6 @@ func verdicts(pred Prediction, stop error, unexpected []int64) *Verdicts {
 		v.Differ = true
 	}
 	return v
-}
-
-// apiCalls splits req into the requests the API takes: revoke_msg names one
-// seq, delete_msgs and mark_msgs_as_read a list (the last one is the read
-// seq the server sets, so the list is ascending).
-func apiCalls(req WriteRequest, seqs []int64) []APICall {
-	call := APICall{Action: req.Action, Cid: req.Cid, By: req.By, Admin: req.Admin}
-	if req.Action != ActionRevoke {
-		call.Seqs = seqs
-		return []APICall{call}
-	}
-	calls := make([]APICall, len(seqs))
-	for i, seq := range seqs {
-		calls[i] = call
-		calls[i].Seqs = []int64{seq}
-	}
-	return calls
 }
 
 // apiSeqs are a write's seqs by what became of them: accepted by the

@@ -3,11 +3,15 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/chatlens/chatlens/store/bucket"
 )
+
+// Planning a write: what Do would do with a request, from reads alone.
+// The checks of each target and the revoke rule are write_plan_checks.go's;
+// the plan in words, as the dialog and --dry-run show it, is
+// write_plan_lines.go's.
 
 // Plan is what Do would do with a request, read from the store as it is
 // now: making one writes, sends and audits nothing. In storage a plan with
@@ -200,38 +204,4 @@ func isRefusal(err error) bool {
 	var ue *UnknownUserError
 	var ns NoSuchError
 	return errors.As(err, &te) || errors.As(err, &ue) || errors.As(err, &ns) || errors.Is(err, ErrReadOnly)
-}
-
-// planner reads what a write's checks need; it writes nothing.
-type planner struct {
-	s *planning
-	w *bucket.Window // the user's window, once read
-}
-
-// upTo is req with the seqs of a mark read "up to req.UpTo": those after
-// the user's read seq (and in their window), refused when there are none
-// or more than a write names.
-func (pl *planner) upTo(ctx context.Context, req WriteRequest) (WriteRequest, error) {
-	ws, err := pl.s.Windows(ctx, req.By, []string{req.Cid}, nil)
-	if err != nil {
-		return req, err
-	}
-	w := ws[req.Cid]
-	pl.w = w
-	from := max(w.ReadSeq+1, w.MinSeq, 1)
-	refuse := func(why string) error {
-		req.Seqs = []int64{req.UpTo}
-		return &TargetError{Action: req.Action, Cid: req.Cid, UserID: req.By, Refused: []RefusedSeqs{{Reason: why, Seqs: req.Seqs}}}
-	}
-	switch n := req.UpTo - from + 1; {
-	case n <= 0:
-		return req, refuse(fmt.Sprintf("%s has read up to seq %d already", req.By, w.ReadSeq))
-	case n > MaxSeqsPerCommand:
-		return req, refuse(fmt.Sprintf("seqs %d-%d are %d messages: a write names at most %d; mark read in steps", from, req.UpTo, n, MaxSeqsPerCommand))
-	}
-	req.Seqs = make([]int64, 0, req.UpTo-from+1)
-	for s := from; s <= req.UpTo; s++ {
-		req.Seqs = append(req.Seqs, s)
-	}
-	return req, nil
 }

@@ -78,3 +78,17 @@ func (p Plan) roleWords() string {
 	}
 	return role
 }
+
+// NotificationNote says, for a write on a deployment devices sync from,
+// which notification OpenIM would have sent after it and chatlens does not.
+func NotificationNote(action, by string) string {
+	switch action {
+	case ActionRevoke:
+		return "chatlens sends no revoke notification (2101) as OpenIM does after a revoke: devices that already synced these messages keep showing them (a device does not pull a seq it holds again)."
+	case ActionDelete:
+		return "chatlens sends no delete notification (2102) as OpenIM does after a delete: " + by + "'s other devices that already synced these messages keep showing them."
+	case ActionRead:
+		return "chatlens sends no read receipt (2200) as OpenIM does after a mark read: other devices keep showing these messages unread."
+	}
+	return ""
+}

@@ -1,18 +1,42 @@
 package ui
 
 import (
+	"errors"
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/ui/common"
 	"github.com/chatlens/chatlens/ui/components/confirm"
 )
 
-// writeFlow is a write the timeline offers, from its key to the store's
-// answer: it asks the store for the write's plan (store.Ask, which audits
-// a refusal), draws the plan as the confirm dialog, and on yes has the
-// store apply that plan. It holds no write rule: what would be written or
-// refused, and why, is the plan's, in the lines `--dry-run` prints.
+// A write the timeline offers, from its key to the store's answer, in one
+// place: the key asks the store for the write's plan (store.Ask, which
+// audits a refusal), the plan is drawn as the confirm dialog, and on yes
+// a command, off the UI goroutine, has the store apply that plan
+// (store.Apply), as a scripted command applies its own. The UI holds no
+// write rule: what would be written or refused, and why, is the plan's,
+// in the lines `--dry-run` prints.
+
+// action names a write the timeline offers.
+type action string
+
+const (
+	actRevoke action = "revoke"
+	actDelete action = "delete"
+	actRead   action = "mark read"
+)
+
+// storeAction names each action for the store.
+var storeAction = map[action]string{actRevoke: store.ActionRevoke, actDelete: store.ActionDelete, actRead: store.ActionRead}
+
+// verb names each action at the head of its dialog.
+var verb = map[action]string{actRevoke: "Revoke", actDelete: "Delete", actRead: "Mark read"}
+
+// writeFlow is the write whose dialog is open, if any.
 type writeFlow struct {
 	asked *askedWrite // the write whose dialog is open; nil when none
 }
@@ -31,6 +55,24 @@ type planReadMsg struct {
 	req  common.ReqID
 	plan store.Plan
 	err  error
+}
+
+// askWrite asks for the write act on the selected message: a mark read
+// covers every unread seq up to it, which the store reads as it plans.
+func (m *Model) askWrite(act action) tea.Cmd {
+	t := m.tl
+	seq, viewer := t.Cursor(), t.Viewer()
+	msg, ok := t.Message(seq, viewer)
+	if !ok {
+		return nil
+	}
+	w := store.WriteRequest{Action: storeAction[act], Cid: t.ID(), By: viewer, Seqs: []int64{seq}, Admin: m.e.Admin}
+	if act == actRead {
+		w.Seqs, w.UpTo = nil, seq
+	}
+	d, read := m.wf.ask(m.e, act, w, fmt.Sprintf("seq %d: %s", seq, projection.Summary(msg)))
+	m.showConfirm(d)
+	return read
 }
 
 // ask starts the dialog of a write: it says "planning…" (and confirms
@@ -58,6 +100,36 @@ func (f *writeFlow) refusal() error {
 
 // close forgets the asked write: a plan still on its way is dropped.
 func (f *writeFlow) close() { f.asked = nil }
+
+// showConfirm opens d over the panes.
+func (m *Model) showConfirm(d confirm.Dialog) {
+	m.confirm = confirm.New(m.e, d)
+	m.confirm.SetSize(m.width, m.bodyHeight())
+	m.overlay = ovConfirm
+}
+
+// planRead draws a plan in its dialog; a plan that could not be read
+// closes the dialog and says why.
+func (m *Model) planRead(msg planReadMsg) tea.Cmd {
+	d, ok, err := m.wf.planned(m.e, msg)
+	switch {
+	case !ok || m.overlay != ovConfirm:
+		m.wf.close()
+		return nil
+	case err != nil:
+		m.overlay = ovNone
+		m.setStatus("cannot plan the write: "+err.Error(), true)
+		return nil
+	case errors.Is(m.wf.refusal(), store.ErrReadOnly):
+		// The keys are off: the status bar says so, with no dialog.
+		m.overlay = ovNone
+		m.setStatus(m.wf.refusal().Error(), true)
+		m.wf.close()
+		return nil
+	}
+	m.showConfirm(d)
+	return nil
+}
 
 // planned draws the plan of the asked write: ok is false for a plan no
 // dialog waits for, and err says why a plan could not be read (no
@@ -106,5 +178,71 @@ func (f *writeFlow) title(p store.Plan) string {
 	return "Revoke for everyone?"
 }
 
-// verb names each action at the head of its dialog.
-var verb = map[action]string{actRevoke: "Revoke", actDelete: "Delete", actRead: "Mark read"}
+// confirmKey gives the key to the dialog and starts the write it confirms.
+// Until its plan is drawn the dialog only closes: no key confirms a write
+// not yet shown.
+func (m *Model) confirmKey(k tea.KeyMsg) tea.Cmd {
+	d := &m.confirm
+	if m.wf.planning() {
+		if key.Matches(k, m.e.Keys.Cancel) {
+			m.wf.close()
+			m.overlay = ovNone
+			m.setStatus("cancelled", false)
+		}
+		return nil
+	}
+	d.Update(k)
+	answered, confirmed := d.Answer()
+	refusal := m.wf.refusal()
+	if answered {
+		m.wf.close()
+	}
+	switch {
+	case !answered:
+		return nil
+	case !confirmed:
+		m.overlay = ovNone
+		m.setStatus("cancelled", false)
+		return nil
+	case d.Run == nil: // a refusal: nothing to do; the status keeps why
+		m.overlay = ovNone
+		if refusal != nil {
+			m.setStatus(refusal.Error(), true)
+		}
+		return nil
+	case m.switching != nil:
+		// The store it would go to is about to be left.
+		m.overlay = ovNone
+		m.setStatus("switching to context "+m.switching.name+"…: nothing written; ask again once it is done", true)
+		return nil
+	}
+	m.overlay = ovNone
+	status := d.Title + " working…"
+	if wait := m.e.Store.APIWaiting(); wait != "" {
+		status = d.Title + " " + wait
+	}
+	m.setStatus(status, false)
+	m.writes[d.Req] = true
+	return d.Run
+}
+
+// apply has the store make the write p plans.
+func apply(e *common.Common, req common.ReqID, act action, p store.Plan) tea.Cmd {
+	r := p.Request
+	return func() tea.Msg {
+		done, err := e.Store.Apply(e.Ctx, p)
+		return actionDoneMsg{req: req, cid: r.Cid, act: act, viewer: r.By, seqs: r.Seqs, res: done.WriteResult, api: done.API, err: err}
+	}
+}
+
+// actionDoneMsg is the store's answer to a write it applied.
+type actionDoneMsg struct {
+	req    common.ReqID
+	cid    string
+	act    action
+	viewer string
+	seqs   []int64
+	res    store.WriteResult
+	api    *store.APIDone // set when the server's API made the write
+	err    error
+}

@@ -3,7 +3,6 @@ package embedded
 import (
 	"context"
 
-	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
@@ -19,7 +18,7 @@ func (b *msgWrites) InsertBuckets(ctx context.Context, docs []*bucket.Doc) (int,
 }
 
 // RaiseMaxSeqs raises each conversation's max_seq in turn.
-func (b *seqs) RaiseMaxSeqs(ctx context.Context, raises []store.SeqRaise) error {
+func (b *seqs) RaiseMaxSeqs(ctx context.Context, raises []bucket.SeqRaise) error {
 	for _, r := range raises {
 		if err := b.RaiseMaxSeq(ctx, r.Cid, r.MaxSeq); err != nil {
 			return err

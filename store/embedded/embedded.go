@@ -1,4 +1,4 @@
-// Package embedded is the store.Backend on a single local bbolt file: the
+// Package embedded is the bucket.Backend on a single local bbolt file: the
 // same BSON documents as MongoDB, keyed so that every query chatlens makes is
 // a point read or a short prefix scan of one B+tree.
 package embedded
@@ -12,7 +12,6 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
@@ -44,10 +43,10 @@ type Options struct {
 // DefaultTimeout is how long Open waits for the file lock.
 const DefaultTimeout = time.Second
 
-// Backend is a store.Backend on one bbolt file. Each method is one bbolt
+// Backend is a bucket.Backend on one bbolt file. Each method is one bbolt
 // transaction; bbolt runs one writer at a time, so concurrent updates to one
 // document never lose each other. It is a facade over one type per role of
-// store.Backend, all on one handle, and keeps the lifecycle itself.
+// bucket.Backend, all on one handle, and keeps the lifecycle itself.
 type Backend struct {
 	*handle
 	msgReads
@@ -73,14 +72,14 @@ type (
 )
 
 var (
-	_ store.BucketReader = (*msgReads)(nil)
-	_ store.BucketWriter = (*msgWrites)(nil)
-	_ store.SeqRecorder  = (*seqs)(nil)
-	_ store.Directory    = (*directory)(nil)
-	_ store.RawDocs      = (*rawDocs)(nil)
-	_ store.Lifecycle    = (*Backend)(nil)
-	_ store.Backend      = (*Backend)(nil)
-	_ store.Metered      = (*Backend)(nil)
+	_ bucket.BucketReader = (*msgReads)(nil)
+	_ bucket.BucketWriter = (*msgWrites)(nil)
+	_ bucket.SeqRecorder  = (*seqs)(nil)
+	_ bucket.Directory    = (*directory)(nil)
+	_ bucket.RawDocs      = (*rawDocs)(nil)
+	_ bucket.Lifecycle    = (*Backend)(nil)
+	_ bucket.Backend      = (*Backend)(nil)
+	_ bucket.Metered      = (*Backend)(nil)
 )
 
 func newBackend(db *file, path string) *Backend {
@@ -211,22 +210,22 @@ func (b *rawDocs) EnsureIndexes(context.Context) error {
 // Indexes reports the key layouts as the indexes they stand for: every known
 // collection's unique key (seq_user's pair, not unique), the secondary
 // conversation_id key, and _id for collections chatlens does not know.
-func (b *rawDocs) Indexes(context.Context) (map[string][]store.IndexInfo, error) {
-	out := map[string][]store.IndexInfo{}
+func (b *rawDocs) Indexes(context.Context) (map[string][]bucket.IndexInfo, error) {
+	out := map[string][]bucket.IndexInfo{}
 	for _, c := range bucket.Collections {
-		out[c] = []store.IndexInfo{uniqueIndex(bucket.UniqueKey(c)...)}
+		out[c] = []bucket.IndexInfo{uniqueIndex(bucket.UniqueKey(c)...)}
 	}
 	out[bucket.CollConversation] = append(out[bucket.CollConversation],
 		uniqueIndex("conversation_id", "owner_user_id"))
 	// seq_user holds several documents of a pair (sequser.go).
 	seqUser := uniqueIndex(bucket.UniqueKey(bucket.CollSeqUser)...)
 	seqUser.Unique = false
-	out[bucket.CollSeqUser] = []store.IndexInfo{seqUser}
+	out[bucket.CollSeqUser] = []bucket.IndexInfo{seqUser}
 	err := b.db.View(func(tx *bolt.Tx) error {
 		return tx.ForEach(func(name []byte, _ *bolt.Bucket) error {
 			coll, ok := strings.CutPrefix(string(name), collectionPrefix)
 			if _, known := out[coll]; ok && !known {
-				out[coll] = []store.IndexInfo{uniqueIndex("_id")}
+				out[coll] = []bucket.IndexInfo{uniqueIndex("_id")}
 			}
 			return nil
 		})
@@ -235,15 +234,15 @@ func (b *rawDocs) Indexes(context.Context) (map[string][]store.IndexInfo, error)
 }
 
 // uniqueIndex names an index the way MongoDB does ("doc_id_1").
-func uniqueIndex(keys ...string) store.IndexInfo {
+func uniqueIndex(keys ...string) bucket.IndexInfo {
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = k + "_1"
 	}
-	return store.IndexInfo{Name: strings.Join(parts, "_"), Keys: keys, Unique: true}
+	return bucket.IndexInfo{Name: strings.Join(parts, "_"), Keys: keys, Unique: true}
 }
 
 // Traffic counts the transactions run and the stored bytes read out.
-func (b *Backend) Traffic() store.Traffic {
-	return store.Traffic{Requests: b.db.requests.Load(), BytesRead: b.db.bytesRead.Load()}
+func (b *Backend) Traffic() bucket.Traffic {
+	return bucket.Traffic{Requests: b.db.requests.Load(), BytesRead: b.db.bytesRead.Load()}
 }

@@ -12,7 +12,6 @@ import (
 	bolt "go.etcd.io/bbolt"
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
@@ -193,7 +192,7 @@ func (b *msgWrites) InsertBucket(ctx context.Context, doc *bucket.Doc) error {
 	}
 	return b.db.UpdateGrouped(func(tx *bolt.Tx) error {
 		if getMsg(tx, doc.DocID) != nil {
-			return fmt.Errorf("insert %s: %w", doc.DocID, store.ErrDuplicateKey)
+			return fmt.Errorf("insert %s: %w", doc.DocID, bucket.ErrDuplicateKey)
 		}
 		return putMsg(tx, raw)
 	})
@@ -201,14 +200,14 @@ func (b *msgWrites) InsertBucket(ctx context.Context, doc *bucket.Doc) error {
 
 // SetSlotField is updateOne({doc_id}, {$set: {"msgs.<slot>.<field>": value}}).
 func (b *msgWrites) SetSlotField(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
-	return b.SetSlotsField(ctx, docID, field, []store.SlotValue{{Slot: slot, Value: value}})
+	return b.SetSlotsField(ctx, docID, field, []bucket.SlotValue{{Slot: slot, Value: value}})
 }
 
 // SetSlotFieldIfUnset is updateOne({doc_id, "msgs.<slot>.<field>":
 // {$not: {$type: "object"}}}, {$set: ...}): the field must not hold a
 // document yet. The check and the write share one transaction.
 func (b *msgWrites) SetSlotFieldIfUnset(ctx context.Context, docID string, slot int, field string, value any) (bool, error) {
-	return b.SetSlotsFieldIfUnset(ctx, docID, field, []store.SlotValue{{Slot: slot, Value: value}})
+	return b.SetSlotsFieldIfUnset(ctx, docID, field, []bucket.SlotValue{{Slot: slot, Value: value}})
 }
 
 // AddToDelList is updateOne({doc_id}, {$addToSet: {"msgs.<slot>.del_list": {$each: users}}}).
@@ -228,14 +227,14 @@ func (b *msgWrites) MarkSlotRead(ctx context.Context, docID string, slot int, re
 }
 
 // SetSlotsField is updateOne({doc_id}, {$set: {"msgs.<slot>.<field>": value, ...}}).
-func (b *msgWrites) SetSlotsField(ctx context.Context, docID, field string, sets []store.SlotValue) (bool, error) {
+func (b *msgWrites) SetSlotsField(ctx context.Context, docID, field string, sets []bucket.SlotValue) (bool, error) {
 	return b.updateMsg(ctx, docID, true, setEdits(field, sets, nil))
 }
 
 // SetSlotsFieldIfUnset is SetSlotsField whose filter requires every slot's
 // field to hold no document yet: one slot set makes the whole update match
 // nothing. The checks and the write share one transaction.
-func (b *msgWrites) SetSlotsFieldIfUnset(ctx context.Context, docID, field string, sets []store.SlotValue) (bool, error) {
+func (b *msgWrites) SetSlotsFieldIfUnset(ctx context.Context, docID, field string, sets []bucket.SlotValue) (bool, error) {
 	unset := func(doc bson.Raw, slotPath string) bool {
 		for _, v := range pathValues(docValue(doc), []string{"msgs", slotPath, field}, nil) {
 			if v.Type == bson.TypeEmbeddedDocument {
@@ -250,7 +249,7 @@ func (b *msgWrites) SetSlotsFieldIfUnset(ctx context.Context, docID, field strin
 // setEdits are the $set paths of sets. Each value is encoded only when its
 // edit is applied: a missed update (no bucket yet, the usual case before an
 // insert) encodes nothing.
-func setEdits(field string, sets []store.SlotValue, filter func(bson.Raw, string) bool) []slotEdit {
+func setEdits(field string, sets []bucket.SlotValue, filter func(bson.Raw, string) bool) []slotEdit {
 	edits, path := make([]slotEdit, len(sets)), []string{field}
 	for i, sv := range sets {
 		edits[i] = slotEdit{slot: sv.Slot, filter: filter, field: path, op: setEncoded(sv.Value)}
@@ -277,7 +276,7 @@ func (b *msgWrites) AddToDelLists(ctx context.Context, docID string, slots []int
 // the earlier run left it. Every edit is made before any bucket is put, so
 // an error up to then writes nothing; a put that fails (bbolt refusing it)
 // leaves the buckets put before it stored, and ran counts their slots.
-func (b *msgWrites) MarkSlotsRead(ctx context.Context, runs []store.BucketSlots, reader string) (int, error) {
+func (b *msgWrites) MarkSlotsRead(ctx context.Context, runs []bucket.BucketSlots, reader string) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}

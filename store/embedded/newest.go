@@ -7,15 +7,14 @@ import (
 	bolt "go.etcd.io/bbolt"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
 
-	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
 // FindNewestSlots finds each bucket's last slot that is not untouched from
 // its end, through the slot index where it vouches for the slots (a
 // comparison of a few dozen bytes each), and copies out that slot alone.
-func (b *msgReads) FindNewestSlots(_ context.Context, docIDs []string) ([]store.NewestRead, error) {
-	out := make([]store.NewestRead, len(docIDs))
+func (b *msgReads) FindNewestSlots(_ context.Context, docIDs []string) ([]bucket.NewestRead, error) {
+	out := make([]bucket.NewestRead, len(docIDs))
 	err := b.db.View(func(tx *bolt.Tx) error {
 		for i, id := range docIDs {
 			doc, entry := storedMsg(tx, id)
@@ -30,17 +29,17 @@ func (b *msgReads) FindNewestSlots(_ context.Context, docIDs []string) ([]store.
 
 // newestOf is FindNewestSlots' answer for doc (nil: not stored) with its
 // slot index entry.
-func newestOf(doc, entry []byte) store.NewestRead {
+func newestOf(doc, entry []byte) bucket.NewestRead {
 	if doc == nil {
-		return store.NewestRead{}
+		return bucket.NewestRead{}
 	}
 	loc, ok := locateMsgs(doc)
 	if !ok || loc.msgs == nil {
-		return store.NewestRead{Raw: bytes.Clone(doc)}
+		return bucket.NewestRead{Raw: bytes.Clone(doc)}
 	}
 	at, ok := lastTouched(doc, entry, loc)
 	if !ok {
-		return store.NewestRead{Raw: bytes.Clone(doc)}
+		return bucket.NewestRead{Raw: bytes.Clone(doc)}
 	}
 	first, n := max(at, 0), 1
 	if at < 0 {
@@ -48,9 +47,9 @@ func newestOf(doc, entry []byte) store.NewestRead {
 	}
 	raw := sliceMsgs(doc, entry, first, n)
 	if raw == nil {
-		return store.NewestRead{Raw: bytes.Clone(doc)}
+		return bucket.NewestRead{Raw: bytes.Clone(doc)}
 	}
-	return store.NewestRead{Raw: raw, At: at, Cut: true}
+	return bucket.NewestRead{Raw: raw, At: at, Cut: true}
 }
 
 // lastTouched is the position of the last element of doc's msgs that is

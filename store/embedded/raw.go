@@ -8,7 +8,6 @@ import (
 	bolt "go.etcd.io/bbolt"
 	"go.mongodb.org/mongo-driver/v2/bson"
 
-	"github.com/chatlens/chatlens/store"
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
@@ -16,8 +15,8 @@ import (
 // absent). A document whose unique key is stored is refused (RawInsert) or
 // replaces the stored one (RawUpsert). The whole batch is one transaction:
 // it lands entirely or not at all.
-func (b *rawDocs) InsertRaw(_ context.Context, coll string, docs []bson.Raw, mode store.RawMode) (store.RawResult, error) {
-	var res store.RawResult
+func (b *rawDocs) InsertRaw(_ context.Context, coll string, docs []bson.Raw, mode bucket.RawMode) (bucket.RawResult, error) {
+	var res bucket.RawResult
 	prepared := make([]bson.Raw, len(docs))
 	byID := make([]bool, len(docs))
 	for i, d := range docs {
@@ -27,14 +26,14 @@ func (b *rawDocs) InsertRaw(_ context.Context, coll string, docs []bson.Raw, mod
 		prepared[i], byID[i] = withID(d), bucket.KeyedByID(coll, d)
 	}
 	err := b.db.Update(func(tx *bolt.Tx) error {
-		res = store.RawResult{}
+		res = bucket.RawResult{}
 		for i, d := range prepared {
 			bk, key, main, stored, err := rawSlot(tx, coll, d, byID[i])
 			if err != nil {
 				return err
 			}
 			switch {
-			case stored && mode != store.RawUpsert:
+			case stored && mode != bucket.RawUpsert:
 				res.Refused = append(res.Refused, i)
 				continue
 			case stored:
@@ -49,7 +48,7 @@ func (b *rawDocs) InsertRaw(_ context.Context, coll string, docs []bson.Raw, mod
 		return nil
 	})
 	if err != nil {
-		return store.RawResult{}, err
+		return bucket.RawResult{}, err
 	}
 	return res, nil
 }

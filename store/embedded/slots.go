@@ -6,7 +6,7 @@ import (
 	"encoding/binary"
 	"strconv"
 
-	"github.com/chatlens/chatlens/store"
+	"github.com/chatlens/chatlens/store/bucket"
 	bolt "go.etcd.io/bbolt"
 	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/x/bsonx/bsoncore"
@@ -19,9 +19,9 @@ import (
 // array comes back whole (sliced false), so the reader sees the same
 // damage a whole-bucket read shows.
 func (b *msgReads) FindSlots(_ context.Context, docID string, first, n int) (bson.Raw, bool, error) {
-	var out store.SlotRead
+	var out bucket.SlotRead
 	err := b.db.View(func(tx *bolt.Tx) error {
-		out = b.readSlots(tx, store.SlotRange{DocID: docID, First: first, N: n})
+		out = b.readSlots(tx, bucket.SlotRange{DocID: docID, First: first, N: n})
 		return nil
 	})
 	return out.Raw, out.Sliced, err
@@ -29,8 +29,8 @@ func (b *msgReads) FindSlots(_ context.Context, docID string, first, n int) (bso
 
 // FindSlotRanges is FindSlots of every range in one read transaction; a
 // range of the whole bucket is the stored bytes, not cut.
-func (b *msgReads) FindSlotRanges(_ context.Context, ranges []store.SlotRange) ([]store.SlotRead, error) {
-	out := make([]store.SlotRead, len(ranges))
+func (b *msgReads) FindSlotRanges(_ context.Context, ranges []bucket.SlotRange) ([]bucket.SlotRead, error) {
+	out := make([]bucket.SlotRead, len(ranges))
 	err := b.db.View(func(tx *bolt.Tx) error {
 		for i, r := range ranges {
 			out[i] = b.readSlots(tx, r)
@@ -43,7 +43,7 @@ func (b *msgReads) FindSlotRanges(_ context.Context, ranges []store.SlotRange) (
 // readSlots is r's slots of its stored bucket, as FindSlots answers; the
 // document and its index entry count towards the page shedder (the whole
 // document: its head, the slots and its tail are read).
-func (b *msgReads) readSlots(tx *bolt.Tx, r store.SlotRange) store.SlotRead {
+func (b *msgReads) readSlots(tx *bolt.Tx, r bucket.SlotRange) bucket.SlotRead {
 	doc, entry := storedMsg(tx, r.DocID)
 	b.db.countRead(doc, entry)
 	out := cutSlots(doc, entry, r)
@@ -61,21 +61,21 @@ func storedMsg(tx *bolt.Tx, docID string) (doc, entry []byte) {
 }
 
 // cutSlots is r's slots of doc, found through entry, as readSlots answers.
-func cutSlots(doc, entry []byte, r store.SlotRange) store.SlotRead {
+func cutSlots(doc, entry []byte, r bucket.SlotRange) bucket.SlotRead {
 	switch {
 	case doc == nil:
-		return store.SlotRead{}
+		return bucket.SlotRead{}
 	case r.Whole():
-		return store.SlotRead{Raw: bytes.Clone(doc)}
+		return bucket.SlotRead{Raw: bytes.Clone(doc)}
 	}
 	if out := sliceMsgs(doc, entry, r.First, r.N); out != nil {
-		return store.SlotRead{Raw: out, Sliced: true}
+		return bucket.SlotRead{Raw: out, Sliced: true}
 	}
-	return store.SlotRead{Raw: bytes.Clone(doc)}
+	return bucket.SlotRead{Raw: bytes.Clone(doc)}
 }
 
 // SlotReads: the embedded store always cuts the array itself.
-func (b *msgReads) SlotReads() store.SlotReadMode { return store.SlotsProjected }
+func (b *msgReads) SlotReads() bucket.SlotReadMode { return bucket.SlotsProjected }
 
 // msgsLocation is where a document's first msgs array lies: msgs nil when
 // it has none; before and after are the elements around it, arrStart and

@@ -6,38 +6,47 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/chatlens/chatlens/store/bucket"
+	"github.com/chatlens/chatlens/store/openimrules"
 )
 
-// RefusedSeqs are the seqs a write may not touch for one reason.
-// StorageOnly: chatlens's own refusal of a write in storage; the server
-// accepts those seqs.
-type RefusedSeqs struct {
-	Reason      string
-	Seqs        []int64
-	StorageOnly bool
+// The checks a plan makes of a write's targets, as the server makes them:
+// the user's window, each target slot (a hole, already revoked, only in the
+// cache) and, for a revoke, openimrules.RevokeRule over the group's members.
+
+// planner reads what a write's checks need; it writes nothing.
+type planner struct {
+	s *planning
+	w *bucket.Window // the user's window, once read
 }
 
-// TargetError says which seqs of a scripted write the server would refuse,
-// and why; nothing was written.
-type TargetError struct {
-	Action, Cid, UserID string
-	Refused             []RefusedSeqs
-}
-
-func (e *TargetError) Error() string {
-	return fmt.Sprintf("%s in %s by %s refused, nothing written: %s", e.Action, e.Cid, e.UserID, e.reasons())
-}
-
-// reasons are the refusals, "seq 7: why; seq 9: why".
-func (e *TargetError) reasons() string {
-	parts := make([]string, len(e.Refused))
-	for i, r := range e.Refused {
-		parts[i] = "seq " + FormatSeqs(r.Seqs) + ": " + r.Reason
+// upTo is req with the seqs of a mark read "up to req.UpTo": those after
+// the user's read seq (and in their window), refused when there are none
+// or more than a write names.
+func (pl *planner) upTo(ctx context.Context, req WriteRequest) (WriteRequest, error) {
+	ws, err := pl.s.Windows(ctx, req.By, []string{req.Cid}, nil)
+	if err != nil {
+		return req, err
 	}
-	return strings.Join(parts, "; ")
+	w := ws[req.Cid]
+	pl.w = w
+	from := max(w.ReadSeq+1, w.MinSeq, 1)
+	refuse := func(why string) error {
+		req.Seqs = []int64{req.UpTo}
+		return &TargetError{Action: req.Action, Cid: req.Cid, UserID: req.By, Refused: []RefusedSeqs{{Reason: why, Seqs: req.Seqs}}}
+	}
+	switch n := req.UpTo - from + 1; {
+	case n <= 0:
+		return req, refuse(fmt.Sprintf("%s has read up to seq %d already", req.By, w.ReadSeq))
+	case n > MaxSeqsPerCommand:
+		return req, refuse(fmt.Sprintf("seqs %d-%d are %d messages: a write names at most %d; mark read in steps", from, req.UpTo, n, MaxSeqsPerCommand))
+	}
+	req.Seqs = make([]int64, 0, req.UpTo-from+1)
+	for s := from; s <= req.UpTo; s++ {
+		req.Seqs = append(req.Seqs, s)
+	}
+	return req, nil
 }
 
 // CheckTargets refuses, before anything is written, the targets the server
@@ -63,16 +72,6 @@ func (s *planning) CheckTargets(ctx context.Context, cid, uid string, seqs []int
 	return err
 }
 
-// SeqNote says what a write did, or will do, to some seqs that are not
-// plain messages in the user's window, the server writing them all the
-// same: "seq 28: no message there (physically deleted): ...".
-type SeqNote struct {
-	Seqs []int64
-	Note string
-}
-
-func (n SeqNote) String() string { return "seq " + FormatSeqs(n.Seqs) + ": " + n.Note }
-
 // checked is what checkTargets read: the actor's window, the target slots
 // it read, and what the write does to the targets it accepts that are not
 // plain messages in the window.
@@ -80,6 +79,17 @@ type checked struct {
 	w     *bucket.Window
 	slots map[int64]bucket.StoredSlot
 	notes []SeqNote
+}
+
+// doneNotes are the notes of a write done in full: the targets' and, for a
+// mark read that leaves the read seq where it was, that one.
+func (c checked) doneNotes(req WriteRequest) []SeqNote {
+	notes := c.notes
+	if req.Action == ActionRead && len(req.Seqs) > 0 && slices.Max(req.Seqs) <= c.w.ReadSeq {
+		// as_read.go MarkMsgsAsRead sets it only when the last seq is past it.
+		notes = append(notes, SeqNote{Seqs: req.Seqs, Note: fmt.Sprintf("%s's read seq stays %d: the server raises it only past that", req.By, c.w.ReadSeq)})
+	}
+	return notes
 }
 
 func addNote(notes []SeqNote, note string, seq int64) []SeqNote {
@@ -224,37 +234,6 @@ func (pl planner) refuseCacheOnly(ctx context.Context, cid string, seqs []int64,
 	return nil
 }
 
-func (e *TargetError) add(reason string, seq int64) { e.addRefusal(reason, seq, false) }
-
-// serverRefusals is e without chatlens's own refusals of a write in
-// storage (StorageOnly): what the server refuses; nil when that is nothing.
-func (e *TargetError) serverRefusals() error {
-	out := &TargetError{Action: e.Action, Cid: e.Cid, UserID: e.UserID}
-	for _, r := range e.Refused {
-		if !r.StorageOnly {
-			out.Refused = append(out.Refused, r)
-		}
-	}
-	if len(out.Refused) == 0 {
-		return nil
-	}
-	return out
-}
-
-// addStorage adds a refusal of chatlens's own, for a write in storage: the
-// server accepts those seqs.
-func (e *TargetError) addStorage(reason string, seq int64) { e.addRefusal(reason, seq, true) }
-
-func (e *TargetError) addRefusal(reason string, seq int64, storageOnly bool) {
-	for i := range e.Refused {
-		if e.Refused[i].Reason == reason {
-			e.Refused[i].Seqs = append(e.Refused[i].Seqs, seq)
-			return
-		}
-	}
-	e.Refused = append(e.Refused, RefusedSeqs{Reason: reason, Seqs: []int64{seq}, StorageOnly: storageOnly})
-}
-
 // slotsOf reads the slots of seqs and no others, reusing the newest
 // bucket the window read already.
 func (s *planning) slotsOf(ctx context.Context, cid string, seqs []int64, w *bucket.Window) (map[int64]bucket.StoredSlot, error) {
@@ -273,4 +252,77 @@ func (s *planning) slotsOf(ctx context.Context, cid string, seqs []int64, w *buc
 	}
 	maps.Copy(out, read)
 	return out, nil
+}
+
+// revokePlan holds what openimrules.RevokeRule needs for every target of one revoke:
+// the revoker's user record and the members of the message's group.
+type revokePlan struct {
+	req     WriteRequest
+	user    *bucket.User
+	members map[string]bucket.GroupMember // of the conversation's group; nil for other chats
+	role    int32                         // the role of the last decision that allowed
+	who     string                        // who may revoke the last message judged, in words
+	rule    string                        // the rule of the last decision that allowed
+}
+
+// planRevoke reads the group's members once (one round trip, groups only).
+func (pl planner) planRevoke(ctx context.Context, req WriteRequest, user *bucket.User) (*revokePlan, error) {
+	s := pl.s
+	p := &revokePlan{req: req, user: user}
+	group := GroupOf(req.Cid)
+	if bucket.IsNotificationConversation(req.Cid) {
+		_, group, _ = SplitConversationID(req.Cid)
+	}
+	if group == "" || req.Admin {
+		return p, nil
+	}
+	gms, err := s.backend.GroupMembers(ctx, group)
+	if err != nil {
+		return nil, err
+	}
+	p.members = map[string]bucket.GroupMember{}
+	for _, m := range gms {
+		p.members[m.UserID] = m
+	}
+	return p, nil
+}
+
+// decide is openimrules.RevokeRule's answer for one stored message.
+func (p *revokePlan) decide(msg *bucket.MsgData) openimrules.RevokeDecision {
+	who := openimrules.Revoker{UserID: p.req.By, Admin: p.req.Admin, MembersKnown: len(p.members) > 0}
+	if p.user != nil {
+		who.AppMangerLevel = p.user.AppMangerLevel
+	}
+	var sender *bucket.GroupMember
+	if m, ok := p.members[p.req.By]; ok {
+		who.Member = &m
+	}
+	if m, ok := p.members[msg.SendID]; ok {
+		sender = &m
+	}
+	return openimrules.RevokeRule(msg, who, sender)
+}
+
+// judge applies openimrules.RevokeRule to one stored message; "" when allowed.
+func (p *revokePlan) judge(st bucket.StoredSlot) string {
+	d := p.decide(st.Slot.Msg)
+	p.who = openimrules.RevokeWho(st.Slot.Msg)
+	if !d.Allowed {
+		return p.req.By + " may not revoke: " + d.Rule
+	}
+	p.role, p.rule = d.Role, d.Rule
+	return ""
+}
+
+// record is the revoke record OpenIM writes: the revoker's ID, the role the
+// rule gave (0 for an app admin), and user.nickname only, empty when empty.
+func (p *revokePlan) record() bucket.Revoke {
+	rev := bucket.Revoke{UserID: p.req.By, Role: p.role}
+	if p.req.Admin {
+		rev.Role = 0
+	}
+	if p.user != nil {
+		rev.Nickname = p.user.Nickname
+	}
+	return rev
 }
