@@ -104,11 +104,23 @@ func (t *ThenTally) Add(st bucket.StoredSlot) {
 	t.done = done
 }
 
+// AddGap takes a run of seqs not stored, from..to: holes, whose first
+// alone can start the rows pulled then (the pull's rows end on a
+// message), so a run of any length costs one step.
+func (t *ThenTally) AddGap(from, to int64) {
+	if from = max(from, t.from); from <= min(to, t.pull.Window.MaxSeq) {
+		t.Add(bucket.StoredSlot{Seq: from})
+	}
+}
+
 // Then is the window then, once every slot is added.
 func (t *ThenTally) Then() Then {
 	a, now := t.pull.AsOf, t.pull.Window
 	listed := t.list.Listed(now)
-	out := Then{AsOf: a, now: now, ReadAtLeast: listed.ReadAtLeast, ReadWhy: listed.Unknown, Start: t.pull.start}
+	out := Then{AsOf: a, now: now, ReadAtLeast: listed.ReadAtLeast, Start: t.pull.start}
+	if listed.ReadAtLeast {
+		out.ReadWhy = listed.Unknown[:1] // Listed says the bound first, then what Had cannot date
+	}
 	out.Window = now
 	out.Window.Last, out.Window.Newest, out.Window.StoredNewest = nil, nil, nil
 	out.Had, _ = a.Had()

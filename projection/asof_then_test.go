@@ -92,3 +92,23 @@ func TestThenReadSeqIsTheListsThen(t *testing.T) {
 		t.Errorf("before they got it: had %v, window %d..%d; want nothing pulled, with why", then.Had, then.Window.MinSeq, then.Window.MaxSeq)
 	}
 }
+
+// A run of buckets not stored is taken in one step, with the window then
+// it would have seq by seq.
+func TestThenTakesAGapInOneStep(t *testing.T) {
+	a := AsOf{At: later, Viewer: "bob", Conv: Conv{ID: group, SessionType: bucket.SessionGroup}, H: bucket.History{Owned: true, Created: beforeAll}}
+	w := bucket.Window{Cid: group, MinSeq: 1, MaxSeq: 260}
+	msg := stored(250, groupMessage(250, Text, `{"content":"m"}`))
+	bySeq, byGap := NewThenTally(a, w), NewThenTally(a, w)
+	for seq := int64(1); seq < 250; seq++ {
+		bySeq.Add(bucket.StoredSlot{Seq: seq})
+	}
+	byGap.AddGap(1, 249)
+	for _, tally := range []*ThenTally{bySeq, byGap} {
+		tally.Add(msg)
+		tally.AddGap(251, 300)
+	}
+	if got, want := byGap.Then().Window, bySeq.Then().Window; got.MinSeq != want.MinSeq || got.MaxSeq != want.MaxSeq || want.MinSeq != 1 || want.MaxSeq != 250 {
+		t.Errorf("a gap in one step: window %d..%d; seq by seq %d..%d, want 1..250", got.MinSeq, got.MaxSeq, want.MinSeq, want.MaxSeq)
+	}
+}

@@ -73,7 +73,7 @@ func (t *Model) ScreenRange() (from, to int64) {
 		left -= max(1, t.draw.groupHeight(s))
 		to = r.Last
 	}
-	return from, min(to, t.Viewers().maxSeq())
+	return from, min(to, t.Viewers().MaxSeq())
 }
 
 // Write parses the range typed and starts writing the file.
