@@ -17,7 +17,8 @@ type Then struct {
 	// Window is the viewer's window now with the seqs pulled then
 	// (MinSeq..MaxSeq; MaxSeq 0: none) and the read seq then.
 	Window bucket.Window
-	// Had: they had the conversation then (NotHeld says why not).
+	// Had: they had the conversation then; a window then with no seq
+	// (MaxSeq 0) says why in NotHeld.
 	Had bool
 	// ReadAtLeast: the read seq then is known only as a bound; ReadWhy
 	// says why.
@@ -53,7 +54,12 @@ func (t Then) ReadWords() string {
 
 // NotHeld says why the viewer's pull held nothing of the conversation at
 // the moment.
-func (t Then) NotHeld() string { return NotHeldWhy(t.H, t.now) }
+func (t Then) NotHeld() string {
+	if t.Had && t.now.MaxSeq > 0 {
+		return "no message of it was sent by then"
+	}
+	return NotHeldWhy(t.H, t.now)
+}
 
 // NotHeldWhy says why a pull held nothing of the conversation at a
 // moment, given the window now and the viewer's history.
@@ -125,7 +131,6 @@ func (t *ThenTally) Then() Then {
 	out.Window.Last, out.Window.Newest, out.Window.StoredNewest = nil, nil, nil
 	out.Had, _ = a.Had()
 	if !out.Had || now.MaxSeq == 0 || t.first == 0 {
-		out.Had = out.Had && now.MaxSeq > 0 && t.first > 0
 		out.Window.MinSeq, out.Window.MaxSeq, out.Window.ReadSeq = 1, 0, 0
 		return out
 	}

@@ -2,6 +2,7 @@ package projection
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/chatlens/chatlens/store/bucket"
@@ -87,9 +88,13 @@ func TestThenReadSeqIsTheListsThen(t *testing.T) {
 	if then := thenOf(a, w, slots...); !then.ReadAtLeast || then.ReadWords() != "≥ 2" || len(then.ReadWhy) == 0 {
 		t.Errorf("an undated raise: read seq %s (why %q), want ≥ 2 with why", then.ReadWords(), then.ReadWhy)
 	}
-	a.H.Created = later
-	if then := thenOf(a, w, slots...); then.Had || then.Window.MaxSeq != 0 || then.NotHeld() == "" {
-		t.Errorf("before they got it: had %v, window %d..%d; want nothing pulled, with why", then.Had, then.Window.MinSeq, then.Window.MaxSeq)
+	a.At = beforeAll
+	if then := thenOf(a, w, slots...); !then.Had || then.Window.MaxSeq != 0 || then.NotHeld() != "no message of it was sent by then" {
+		t.Errorf("before any message: had %v, window %d..%d, %q; want nothing pulled, none sent", then.Had, then.Window.MinSeq, then.Window.MaxSeq, then.NotHeld())
+	}
+	a.At, a.H.Created = sentAt+3, later
+	if then := thenOf(a, w, slots...); then.Had || then.Window.MaxSeq != 0 || !strings.Contains(then.NotHeld(), "they got it at") {
+		t.Errorf("before they got it: had %v, window %d..%d, %q; want nothing pulled, and when they got it", then.Had, then.Window.MinSeq, then.Window.MaxSeq, then.NotHeld())
 	}
 }
 

@@ -69,3 +69,24 @@ func TestMomentInspectorSaysWhyUnknown(t *testing.T) {
 	s.keys("esc", "@")
 	s.waitFor("now again")
 }
+
+// TestSearchAtAMomentMatchesTheRowsThen: at 09:20 note 6 is not yet
+// revoked nor deleted for alice, so a search finds its text; now it
+// does not.
+func TestSearchAtAMomentMatchesTheRowsThen(t *testing.T) {
+	s := startAtLife(t)
+	s.keys(":")
+	s.typeText("at 2024-05-01 09:20")
+	s.keys("enter")
+	s.waitFor("2024-05-01 09:20:00: what alice's pull gave then")
+	s.keys("/")
+	s.typeText("team note 6")
+	s.keys("enter")
+	s.waitFor(`search "team note 6": hit 1 of 1`)
+	s.keys("@")
+	s.waitFor("now again")
+	s.keys("/")
+	s.typeText("team note 6")
+	s.keys("enter")
+	s.waitFor(`no match for "team note 6"`)
+}

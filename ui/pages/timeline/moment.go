@@ -219,7 +219,7 @@ func (mo Moment) momentRead(msg momentReadMsg) tea.Cmd {
 	}
 	at := mo.words(time.UnixMilli(rd.At))
 	switch then := msg.landed.Then; {
-	case !then.Had:
+	case then.Window.MaxSeq == 0:
 		t.status.say(fmt.Sprintf("%s's pull gave nothing of this conversation %s: %s", projection.SingleLine(rd.Viewer), at, then.NotHeld()), false)
 	case rd.Viewer == t.tl.Viewer() && rd.At == t.tl.Moment().At():
 		t.status.say(fmt.Sprintf("%s: what %s's pull gave then · %s now", at, projection.SingleLine(rd.Viewer), common.KeyName(t.e.Keys.Now)), false)

@@ -83,6 +83,11 @@ func (tr Transcript) Write(value string) tea.Cmd {
 		t.status.say("no messages to transcribe", true)
 		return nil
 	}
+	if at := t.Moment().Label(); at != "" {
+		// A transcript here is of now; dump --at writes one of a moment.
+		t.status.say(fmt.Sprintf("a transcript is of now (%s first); for %s: chatlens dump --at … --format markdown", common.KeyName(t.e.Keys.Now), at), true)
+		return nil
+	}
 	value = strings.TrimSpace(value)
 	format := transcriptFormats["md"]
 	if i := strings.LastIndexAny(value, " \t"); i >= 0 {

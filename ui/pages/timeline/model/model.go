@@ -264,7 +264,7 @@ func (m *Model) Rescan() []Read {
 // write moved the read seq).
 func (m *Model) SetWindow(w bucket.Window) []Read {
 	m.windows[m.viewer] = w
-	m.cmp.restart(w)
+	m.cmp.restart(m.Window())
 	if len(m.queue) == 0 {
 		m.queue = append(m.queue, step{Key: Key{Kind: Jump, Seq: m.cursor}})
 	}
