@@ -45,7 +45,7 @@ func TestGoldenCompareAcrossMoments(t *testing.T) {
 	s.waitFor("Compare alice with")
 	s.typeText("bob")
 	s.keys("enter")
-	s.waitFor("vs Bob")
+	s.waitFor("vs Bob at 2024-05-01 09:42:00") // at the moment shown
 	s.keys(":")
 	s.typeText("at 2024-05-01 09:20")
 	s.keys("enter")
