@@ -119,10 +119,16 @@ func (c Compare) compareRow(prefix, a, b, reason string, width int, selected boo
 func (c Compare) compareLine(seq int64, prefix string, width int) string {
 	t := c.t
 	side := t.tl.Compare().View()
-	m, _ := t.Message(seq, t.viewer)
-	other, _, _ := t.Moment().message(seq, side)
+	m, unknownA, _ := t.Moment().message(seq, t.Moment().main())
+	other, unknownB, _ := t.Moment().message(seq, side)
 	a, _ := t.draw.describe(m)
 	b, _ := t.draw.describe(other)
+	if len(unknownA) > 0 {
+		a = unknownMark + a
+	}
+	if len(unknownB) > 0 {
+		b = unknownMark + b
+	}
 	wb, known := t.Moment().window(side)
 	if model.Outside(wb, known, seq) {
 		b = "⊘ not in " + projection.SingleLine(t.Moment().name(side)) + "'s window"
