@@ -26,7 +26,8 @@ type conv struct {
 	buckets map[int64]*bucket.Bucket // stored ones only
 	windows map[string]bucket.Window
 	members []string
-	found   map[[2]string][]int64 // hits by viewer and query, read once (search_property_test.go)
+	found   map[[2]string][]int64    // hits by viewer and query, read once (search_property_test.go)
+	thens   map[side]projection.Then // windows then, read once (then)
 }
 
 func genConv(t *rapid.T) conv { return genConvFar(t, []int64{0, 0, 30, 1_000_000}) }
@@ -34,7 +35,7 @@ func genConv(t *rapid.T) conv { return genConvFar(t, []int64{0, 0, 30, 1_000_000
 // genConvFar is genConv with the bucket stored far past the rest drawn
 // from fars (0: none).
 func genConvFar(t *rapid.T, fars []int64) conv {
-	c := conv{buckets: map[int64]*bucket.Bucket{}, windows: map[string]bucket.Window{}, found: map[[2]string][]int64{}}
+	c := conv{buckets: map[int64]*bucket.Bucket{}, windows: map[string]bucket.Window{}, found: map[[2]string][]int64{}, thens: map[side]projection.Then{}}
 	n := rapid.IntRange(1, 7).Draw(t, "buckets")
 	far := rapid.SampledFrom(fars).Draw(t, "far") // a bucket stored far past the rest
 	var indexes []int64
@@ -152,6 +153,9 @@ func (c conv) nextStored(idx int64) int64 {
 // conversation as the page's read does (projection.ThenTally): no dated
 // evidence, every message sent at the ms of its seq.
 func (c conv) then(viewer string, at int64) projection.Then {
+	if t, ok := c.thens[side{viewer, at}]; ok {
+		return t
+	}
 	w := c.windows[viewer]
 	a := projection.AsOf{At: at, Viewer: viewer, Conv: projection.Conv{ID: "sg_x", SessionType: bucket.SessionGroup},
 		H: bucket.History{Viewer: viewer, Cid: "sg_x", Owned: true}}
@@ -172,6 +176,9 @@ func (c conv) then(viewer string, at int64) projection.Then {
 		next = bucket.LastSeq(i) + 1
 	}
 	t.AddGap(next, w.MaxSeq)
+	if c.thens != nil {
+		c.thens[side{viewer, at}] = t.Then()
+	}
 	return t.Then()
 }
 
