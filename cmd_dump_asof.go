@@ -42,7 +42,7 @@ func (c *dumpCmd) dumpAt(ctx context.Context, s *session, st *store.Store, w *bu
 	pull := &projection.PullAt{AsOf: projection.AsOf{At: at.UnixMilli(), Viewer: c.As, Conv: conv, H: h}, Window: *w}
 	if had, _ := pull.Had(); !had || w.MaxSeq == 0 {
 		fmt.Fprintf(s.stderr, "chatlens: OpenIM's pull gave %s nothing of %s at %s: %s\n", projection.SingleLine(c.As),
-			projection.SingleLine(c.Conversation), at.In(s.zone()).Format(time.RFC3339Nano), notHeldWhy(h, w))
+			projection.SingleLine(c.Conversation), at.In(s.zone()).Format(time.RFC3339Nano), projection.NotHeldWhy(h, *w))
 		return out.headAndFoot(ctx, st)
 	}
 	from := pull.ScanFrom()
@@ -121,18 +121,6 @@ func (c *dumpCmd) dumpAt(ctx context.Context, s *session, st *store.Store, w *bu
 		err = out.foot()
 	}
 	return err
-}
-
-// notHeldWhy says why the viewer's pull held nothing of the conversation
-// at the moment.
-func notHeldWhy(h bucket.History, w *bucket.Window) string {
-	if w.MaxSeq == 0 {
-		return "it holds no message"
-	}
-	if h.Created > 0 {
-		return "they got it at " + time.UnixMilli(h.Created).UTC().Format(time.RFC3339Nano) + " (" + h.CreatedFrom + ")"
-	}
-	return "they own no conversation document of it"
 }
 
 // headAndFoot writes a transcript's header and end with no row: the

@@ -31,6 +31,10 @@ type KeyMap struct {
 	// Transcript writes what the viewer sees of a range to a file, for a ticket.
 	Transcript key.Binding
 
+	// Now leaves a moment typed at Jump ("at 2024-06-15 14:30"): the rows
+	// are what a pull gives now again.
+	Now key.Binding
+
 	// Context switches to another named deployment of the config file.
 	Context key.Binding
 
@@ -95,6 +99,7 @@ func Default() KeyMap {
 		FindByID:    b("I", "find by msg ID", "I"),
 		FindAll:     b("a", "find in all conversations", "a"),
 		Transcript:  b("T", "transcript to file", "T"),
+		Now:         b("@", "back to now", "@"),
 		Context:     b("X", "switch context", "X"),
 
 		Confirm:    b("y/enter", "do it", "y", "Y", "enter"),
@@ -136,7 +141,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, both(k.HalfPageUp, k.HalfPageDown, "half page up/down"), k.Top, k.Bottom, k.SwitchPane, k.Open},
 		{k.ViewAs, k.CycleViewer, k.ViewAsAny, k.Compare, both(k.NextDiff, k.PrevDiff, "next/prev diff"), k.DiffOnly, k.Inspect, k.Transcript, k.Context},
 		{k.Revoke, k.Delete, k.MarkRead, k.Search, both(k.NextHit, k.PrevHit, "next/previous hit"), k.Jump, k.FindByID, k.Back},
-		{k.NextMessage, k.PrevMessage, k.Boundaries, k.Copy, k.Follow, k.MessageLog, k.Retry, k.Quit},
+		{both(k.NextMessage, k.PrevMessage, "next/prev message"), k.Now, k.Boundaries, k.Copy, k.Follow, k.MessageLog, k.Retry, k.Quit},
 	}
 }
 

@@ -29,7 +29,7 @@ func (k *KeyMap) actions() map[string]*key.Binding {
 		"back": &k.Back, "viewas": &k.ViewAs, "cycleviewer": &k.CycleViewer, "viewasany": &k.ViewAsAny,
 		"compare": &k.Compare, "revoke": &k.Revoke, "delete": &k.Delete, "markread": &k.MarkRead,
 		"inspect": &k.Inspect, "search": &k.Search, "nexthit": &k.NextHit, "prevhit": &k.PrevHit,
-		"jump": &k.Jump, "copy": &k.Copy, "boundaries": &k.Boundaries, "retry": &k.Retry,
+		"jump": &k.Jump, "now": &k.Now, "copy": &k.Copy, "boundaries": &k.Boundaries, "retry": &k.Retry,
 		"help": &k.Help, "quit": &k.Quit,
 		"nextmessage": &k.NextMessage, "prevmessage": &k.PrevMessage, "findbyid": &k.FindByID, "findall": &k.FindAll,
 		"transcript": &k.Transcript, "context": &k.Context,

@@ -3,6 +3,7 @@ package projection
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/chatlens/chatlens/store/bucket"
@@ -51,6 +52,7 @@ type PullAt struct {
 	before   int64    // send time of the seq before the window's start
 	started  bool     // the start's unknowns are worked out
 	startWhy []string // what of the window no evidence dates, for its first row
+	start    []string // startWhy, kept after it is said (ThenTally)
 	pending  []AsOfRow
 	late     int // messages sent after At since the last row
 
@@ -100,6 +102,7 @@ func (p *PullAt) Add(st bucket.StoredSlot, view func(bucket.StoredSlot) Message)
 		if _, why := p.Had(); why != nil {
 			p.startWhy = append(p.startWhy, why...)
 		}
+		p.start = slices.Clone(p.startWhy)
 	}
 	then, sent, unknown := p.Slot(st)
 	p.pending = append(p.pending, AsOfRow{Message: view(then), Unknown: unknown})

@@ -40,6 +40,28 @@ func ParseTypedTime(s string, loc *time.Location) (start, end time.Time, ok bool
 	return time.Time{}, time.Time{}, false
 }
 
+// MomentForms names the forms a moment is given in: by the command
+// line's --at and the UI's ":at".
+const MomentForms = "RFC 3339 (2024-06-15T14:30:05.250+02:00), Unix milliseconds, or " + TypedTimeForms
+
+// ParseMoment reads a moment: RFC 3339 with fractional seconds and a zone
+// (what the server's logs and a ticket's timestamps say), Unix
+// milliseconds (what the store and the pulls hold), or a typed time in loc
+// (ParseTypedTime: its first instant).
+func ParseMoment(s string, loc *time.Location) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t, true
+	}
+	if ms, err := strconv.ParseInt(s, 10, 64); err == nil && ms >= 0 {
+		return time.UnixMilli(ms), true
+	}
+	if t, _, ok := ParseTypedTime(s, loc); ok {
+		return t, true
+	}
+	return time.Time{}, false
+}
+
 // TypedRange is a range of seqs or of send times as typed: "10-40",
 // "10..40", "10", "2024-01-20..2024-01-21", "2024-01-20 14:00..2024-01-21
 // 15:00".

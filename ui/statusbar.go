@@ -59,9 +59,12 @@ func (b *bars) status(e *common.Common, width int, viewer string, conn *connecti
 		parts = append(parts, "read-only") // before anything a narrow bar may cut
 	}
 	if t := tl; t != nil {
+		if at := t.Moment().Label(); at != "" {
+			parts = append(parts, at) // the rows are of then, not now
+		}
 		parts = append(parts, t.ID())
 		if !t.Viewers().Empty() {
-			parts = append(parts, fmt.Sprintf("seq %d/%d · bucket %d", t.Cursor(), t.MaxSeq(), bucket.BucketIndex(t.Cursor())))
+			parts = append(parts, fmt.Sprintf("seq %d/%d · bucket %d", t.Cursor(), t.Viewers().MaxSeq(), bucket.BucketIndex(t.Cursor())))
 		}
 		parts = append(parts, "times "+common.ZoneLabel(e.Loc, e.Now())) // the one place the zone is said
 		if on, from := t.Follow().On(); on {

@@ -118,28 +118,34 @@ func (c Compare) compareRow(prefix, a, b, reason string, width int, selected boo
 // compareLine is the compare row of seq in the full timeline.
 func (c Compare) compareLine(seq int64, prefix string, width int) string {
 	t := c.t
-	with := t.Compare().With()
-	m, _ := t.Message(seq, t.viewer)
-	other, _ := t.Message(seq, with)
+	side := t.tl.Compare().View()
+	m, unknownA, _ := t.Moment().message(seq, t.Moment().main())
+	other, unknownB, _ := t.Moment().message(seq, side)
 	a, _ := t.draw.describe(m)
 	b, _ := t.draw.describe(other)
-	if t.Viewers().outsideWindow(with, seq) {
-		b = "⊘ not in " + projection.SingleLine(t.Viewers().memberName(with)) + "'s window"
+	if len(unknownA) > 0 {
+		a = unknownMark + a
 	}
-	wb, known := t.tl.WindowOf(with)
+	if len(unknownB) > 0 {
+		b = unknownMark + b
+	}
+	wb, known := t.Moment().window(side)
+	if model.Outside(wb, known, seq) {
+		b = "⊘ not in " + projection.SingleLine(t.Moment().name(side)) + "'s window"
+	}
 	return c.compareRow(prefix, a, b, model.Verdict(m, other, wb, known), width, seq == t.tl.Cursor())
 }
 
 // compareHeader names the two columns of the compare view above its rows.
 func (c Compare) compareHeader(width int) string {
 	t := c.t
-	seqWidth := len(strconv.FormatInt(t.Viewers().maxSeq(), 10))
+	seqWidth := len(strconv.FormatInt(t.Viewers().MaxSeq(), 10))
 	prefix := 2 + seqWidth + 1 + len(t.clockFmt) + 1 // marker, seq, clock, as messageLine draws them
 	half := compareCols(width, prefix)
-	name := func(side, id string) string {
-		return projection.Truncate(side+" as "+projection.SingleLine(t.Viewers().memberName(id)), half)
+	name := func(label string, v model.View) string {
+		return projection.Truncate(label+" as "+projection.SingleLine(t.Moment().name(v)), half)
 	}
-	line := strings.Repeat(" ", prefix) + common.PadRight(name("A", t.viewer), half) + " │ " + common.PadRight(name("B", t.Compare().With()), half) + " why"
+	line := strings.Repeat(" ", prefix) + common.PadRight(name("A", t.Moment().main()), half) + " │ " + common.PadRight(name("B", t.tl.Compare().View()), half) + " why"
 	return t.e.Theme.Title.Render(common.PadRight(projection.Truncate(line, width), width))
 }
 
@@ -147,11 +153,11 @@ func (c Compare) compareHeader(width int) string {
 // no row (the timeline is A's window), said in beyondNotes.
 func (c Compare) beyondCount() int64 {
 	t := c.t
-	wb, ok := t.tl.WindowOf(t.Compare().With())
+	wb, ok := t.Moment().window(t.tl.Compare().View())
 	if !ok || !t.winOK {
 		return 0
 	}
-	before, after := projection.OnlySecondSees(t.win, wb) // none when B sees nothing: every seq of A's window differs then
+	before, after := projection.OnlySecondSees(t.Moment().shown(), wb) // none when B sees nothing: every seq of A's window differs then
 	return before.Len() + after.Len()
 }
 
@@ -160,7 +166,7 @@ func (c Compare) beyondCount() int64 {
 func (c Compare) beyondNotes() []string {
 	t := c.t
 	with := t.Compare().With()
-	wb, ok := t.tl.WindowOf(with)
+	wb, ok := t.Moment().window(t.tl.Compare().View())
 	if !ok || !t.winOK {
 		return nil
 	}
@@ -168,14 +174,15 @@ func (c Compare) beyondNotes() []string {
 	if wb.PulledNothing() {
 		return []string{"B: " + unpulledBanner(with, wb)}
 	}
-	before, after := projection.OnlySecondSees(t.win, wb)
+	a := t.Moment().shown()
+	before, after := projection.OnlySecondSees(a, wb)
 	if r := before; r.Len() > 0 {
 		out = append(out, fmt.Sprintf("B also sees seqs %d–%d (%d), before A's window: %s", r.From, r.To, r.Len(),
-			projection.Explain(projection.Message{MsgData: bucket.MsgData{Seq: r.To}, Viewer: t.viewer}, t.win, t.e.Loc)[0]))
+			projection.Explain(projection.Message{MsgData: bucket.MsgData{Seq: r.To}, Viewer: t.viewer}, a, t.e.Loc)[0]))
 	}
 	if r := after; r.Len() > 0 {
 		out = append(out, fmt.Sprintf("B also sees seqs %d–%d (%d), after A's window: %s", r.From, r.To, r.Len(),
-			projection.Explain(projection.Message{MsgData: bucket.MsgData{Seq: r.From}, Viewer: t.viewer}, t.win, t.e.Loc)[0]))
+			projection.Explain(projection.Message{MsgData: bucket.MsgData{Seq: r.From}, Viewer: t.viewer}, a, t.e.Loc)[0]))
 	}
 	return out
 }
@@ -202,7 +209,7 @@ func (c Compare) diffRows(width, height int) []string {
 	t := c.t
 	th := t.e.Theme
 	d := t.tl.Compare()
-	runs, with := d.Runs(), t.Compare().With()
+	runs, side := d.Runs(), d.View()
 	var out []string
 	if len(runs) == 0 {
 		msg := "no differences"
@@ -214,7 +221,7 @@ func (c Compare) diffRows(width, height int) []string {
 		}
 		return []string{th.Muted.Render(msg)}
 	}
-	seqWidth := len(strconv.FormatInt(t.Viewers().maxSeq(), 10))
+	seqWidth := len(strconv.FormatInt(t.Viewers().MaxSeq(), 10))
 	for i := t.diffTop; i < len(runs) && len(out) < height; i++ {
 		r := runs[i]
 		marker, here := "  ", r.From <= t.tl.Cursor() && t.tl.Cursor() <= r.To
@@ -225,7 +232,7 @@ func (c Compare) diffRows(width, height int) []string {
 		a, _ := t.draw.describe(r.A)
 		b, _ := t.draw.describe(r.B)
 		if r.Reason == projection.ReasonOutsideB {
-			b = "⊘ not in " + projection.SingleLine(t.Viewers().memberName(with)) + "'s window"
+			b = "⊘ not in " + projection.SingleLine(t.Moment().name(side)) + "'s window"
 		}
 		if r.To > r.From {
 			a = fmt.Sprintf("· seqs %d–%d (%d)", r.From, r.To, r.To-r.From+1)

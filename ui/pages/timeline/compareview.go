@@ -54,7 +54,7 @@ func (c Compare) Toggle() (cmd tea.Cmd, pick bool) {
 		// A single chat has one other member: no choice to make; the
 		// model turns it on or off once the keys before it are applied.
 		t.lastCompared = peer
-		return t.load.press(model.Key{Kind: model.ToggleCompare, View: model.View{Viewer: peer}}), false
+		return t.load.press(model.Key{Kind: model.ToggleCompare, View: model.View{Viewer: peer, At: t.Moment().main().At}}), false
 	}
 	if t.Compare().With() != "" {
 		return t.Compare().Stop(), false
@@ -62,13 +62,13 @@ func (c Compare) Toggle() (cmd tea.Cmd, pick bool) {
 	return t.NeedMembers(), true
 }
 
-// Set turns the compare view on against id, once the keys before
-// are applied and their window is read: seqs outside it are what they
-// cannot see at all.
+// Set turns the compare view on against id (at the moment shown, if
+// any), once the keys before are applied and their window is read: seqs
+// outside it are what they cannot see at all.
 func (c Compare) Set(id string) tea.Cmd {
 	t := c.t
 	t.lastCompared = id
-	return t.load.press(model.Key{Kind: model.CompareOn, View: model.View{Viewer: id}})
+	return t.load.press(model.Key{Kind: model.CompareOn, View: model.View{Viewer: id, At: t.Moment().main().At}})
 }
 
 // Stop leaves the compare view, once the keys before are applied.

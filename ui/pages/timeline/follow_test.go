@@ -100,8 +100,8 @@ func TestFollowReadsOnlyWhatArrived(t *testing.T) {
 	p.keys("k") // reading back: the cursor stays where it is
 	add(231, 231)
 	tick(2, map[string]int{"si_alice_bob:2": 1})
-	if p.tl.Cursor() != 229 || p.tl.MaxSeq() != 231 {
-		t.Errorf("cursor %d max %d, want the cursor left at 229 and the end at 231", p.tl.Cursor(), p.tl.MaxSeq())
+	if p.tl.Cursor() != 229 || p.tl.Viewers().MaxSeq() != 231 {
+		t.Errorf("cursor %d max %d, want the cursor left at 229 and the end at 231", p.tl.Cursor(), p.tl.Viewers().MaxSeq())
 	}
 
 	p.follow() // off: a late tick reads nothing

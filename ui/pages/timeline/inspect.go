@@ -69,20 +69,24 @@ func (in Inspector) inspectLines() []string {
 	}
 	add("doc_id      %s", b.DocID)
 	add("slot index  %d   seq %d   from cache: %v", bucket.SlotIndex(s.Seq), s.Seq, s.Cached)
+	shown := t.Moment().shown()
 	if t.win.PulledNothing() {
 		add("window      %s sees nothing: %s", t.viewer, t.win.UnpulledReason(t.viewer))
 	} else {
-		add("window      %s sees seq %d-%d", t.viewer, t.Viewers().minSeq(), t.Viewers().maxSeq())
+		add("window      %s sees seq %d-%d%s", t.viewer, t.Viewers().minSeq(), t.Viewers().MaxSeq(), map[bool]string{true: " " + t.Moment().Label(), false: ""}[t.Moment().Label() != ""])
 	}
-	for _, why := range []string{projection.StartWords(t.win), projection.EndWords(t.win), t.win.SeqUserNote} {
+	for _, why := range []string{projection.StartWords(shown), projection.EndWords(shown), t.win.SeqUserNote} {
 		if why != "" {
 			add("  %s", why)
 		}
 	}
 	if t.Compare().With() == "" { // (the compare view says it beside, for both)
-		m, _ := t.Message(t.tl.Cursor(), t.viewer)
-		for i, why := range projection.Explain(m, t.win, t.e.Loc) {
+		m, unknown, _ := t.Moment().message(t.tl.Cursor(), t.Moment().main())
+		for i, why := range projection.Explain(m, shown, t.e.Loc) {
 			add("%s%s", map[bool]string{true: "why         ", false: "            "}[i == 0], why)
+		}
+		for _, l := range t.Moment().lines(unknown) {
+			add("%s", l)
 		}
 		for _, l := range t.Inspector().readByLines(m) {
 			add("%s", l)
@@ -120,14 +124,14 @@ func (in Inspector) inspectLines() []string {
 		return out
 	}
 	add("")
-	return append(out, t.Inspector().seenBy(t.viewer, "", false)...)
+	return append(out, t.Inspector().seenBy(t.Moment().main(), "", false)...)
 }
 
 // gapLines is the inspector of a run of buckets with nothing stored: no
 // slot to show, so what is missing and what a pull of those seqs returns.
 func (in Inspector) gapLines(g gap) []string {
 	t := in.t
-	from, to := max(bucket.FirstSeq(g.lo), t.Viewers().minSeq()), min(bucket.LastSeq(g.hi), t.Viewers().maxSeq())
+	from, to := max(bucket.FirstSeq(g.lo), t.Viewers().minSeq()), min(bucket.LastSeq(g.hi), t.Viewers().MaxSeq())
 	first, last := bucket.DocIDForSeq(t.cid, bucket.FirstSeq(g.lo)), bucket.DocIDForSeq(t.cid, bucket.FirstSeq(g.hi))
 	docs := first
 	if g.hi > g.lo {
@@ -136,7 +140,7 @@ func (in Inspector) gapLines(g gap) []string {
 	out := []string{
 		fmt.Sprintf("seqs        %d-%d (%d), no bucket stored", from, to, to-from+1),
 		"doc_id      " + docs + ": no such document in msg",
-		fmt.Sprintf("window      %s sees seq %d-%d", t.viewer, t.Viewers().minSeq(), t.Viewers().maxSeq()),
+		fmt.Sprintf("window      %s sees seq %d-%d", t.viewer, t.Viewers().minSeq(), t.Viewers().MaxSeq()),
 		"why         each seq is a hole: OpenIM's pull returns a stand-in {seq, status 4,",
 		"            sendTime of the newest message before it} (rule 4), and chatlens draws",
 		"            the run as one row",
@@ -149,27 +153,33 @@ func (in Inspector) gapLines(g gap) []string {
 
 // seenBy is what viewer sees at the cursor and, with why, which rules made
 // it so (side names the compare view's column, "" outside it).
-func (in Inspector) seenBy(viewer, side string, why bool) []string {
+func (in Inspector) seenBy(v model.View, side string, why bool) []string {
 	t := in.t
 	var out []string
 	add := func(format string, args ...any) {
 		out = append(out, projection.Sanitize(fmt.Sprintf(format, args...)))
 	}
-	add("%sas %s sees it:", side, viewer)
-	m, _ := t.Message(t.tl.Cursor(), viewer)
-	if w, ok := t.tl.WindowOf(viewer); ok && viewer != t.viewer && w.PulledNothing() {
+	main := t.Moment().main()
+	viewer, mainSide := v.Viewer, v.Viewer == main.Viewer && v.At.Equal(main.At)
+	add("%sas %s sees it:", side, t.Moment().id(v))
+	m, unknown, _ := t.Moment().message(t.tl.Cursor(), v)
+	w, ok := t.Moment().window(v)
+	if mainSide {
+		w, ok = t.Moment().shown(), true
+	}
+	if ok && !mainSide && w.PulledNothing() {
 		add("  nothing: %s", w.UnpulledReason(viewer))
-	} else if viewer != t.viewer && t.Viewers().outsideWindow(viewer, t.tl.Cursor()) {
+	} else if !mainSide && model.Outside(w, ok, t.tl.Cursor()) {
 		add("  nothing: the seq is outside their window")
 	} else {
 		for _, l := range projection.Detail(m, t.e.Loc) {
 			add("  %s", l)
 		}
-	}
-	if w, ok := t.tl.WindowOf(viewer); why && (ok || viewer == t.viewer) {
-		if viewer == t.viewer {
-			w = t.win
+		for _, u := range unknown {
+			add("  unknown then: %s", u)
 		}
+	}
+	if why && ok {
 		add("why:")
 		for _, l := range projection.Explain(m, w, t.e.Loc) {
 			add("  %s", l)
@@ -183,13 +193,14 @@ func (in Inspector) seenBy(viewer, side string, why bool) []string {
 // notifications told each one of it, and what sets them apart.
 func (in Inspector) compareLines() []string {
 	t := in.t
-	a, _ := t.Message(t.tl.Cursor(), t.viewer)
-	b, _ := t.Message(t.tl.Cursor(), t.Compare().With())
-	wb, known := t.tl.WindowOf(t.Compare().With())
+	sa, sb := t.Moment().main(), t.tl.Compare().View()
+	a, _, _ := t.Moment().message(t.tl.Cursor(), sa)
+	b, _, _ := t.Moment().message(t.tl.Cursor(), sb)
+	wb, known := t.Moment().window(sb)
 	reason := model.Verdict(a, b, wb, known)
-	out := []string{projection.Sanitize("A and B: " + projection.ReasonText(reason, t.viewer, t.Compare().With())), ""}
-	for _, l := range slices.Concat(t.Inspector().seenBy(t.viewer, "A ", true), t.Inspector().readByLines(a), t.Inspector().toldLines(t.viewer), []string{""},
-		t.Inspector().seenBy(t.Compare().With(), "B ", true), t.Inspector().readByLines(b), t.Inspector().toldLines(t.Compare().With())) {
+	out := []string{projection.Sanitize("A and B: " + projection.ReasonText(reason, t.Moment().id(sa), t.Moment().id(sb))), ""}
+	for _, l := range slices.Concat(t.Inspector().seenBy(sa, "A ", true), t.Inspector().readByLines(a), t.Inspector().toldLines(t.viewer), []string{""},
+		t.Inspector().seenBy(sb, "B ", true), t.Inspector().readByLines(b), t.Inspector().toldLines(t.Compare().With())) {
 		out = append(out, projection.Sanitize(l))
 	}
 	return out

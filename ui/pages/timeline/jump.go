@@ -24,7 +24,7 @@ type dateFoundMsg struct {
 }
 
 // JumpForms are the forms : takes, as a person types them.
-const JumpForms = "12345, 2024-06-15 or 2024-06-15 14:30"
+const JumpForms = "12345, 2024-06-15 or 2024-06-15 14:30; at 2024-06-15 14:30 for a moment"
 
 // Jump goes to a seq ("123") or to the first message sent at or after a
 // date ("2024-05-01", "2024-05-01 14:30", in the display time zone).
@@ -33,6 +33,9 @@ func (mv Moves) Jump(input string) tea.Cmd {
 	input = strings.TrimSpace(input)
 	if input == "" {
 		return nil
+	}
+	if at, ok := strings.CutPrefix(input, MomentPrefix); ok {
+		return t.Moment().Set(at)
 	}
 	if seq, err := strconv.ParseInt(input, 10, 64); err == nil {
 		return t.load.press(model.Key{Kind: model.SeqJump, Seq: seq})

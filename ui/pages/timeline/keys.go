@@ -46,6 +46,9 @@ func (t *Model) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	keys := t.e.Keys
+	if key.Matches(k, keys.Now) {
+		return t.Moment().Clear()
+	}
 	t.tl.SetPage(max(1, t.height-2))
 	for _, b := range []struct {
 		binding key.Binding

@@ -40,6 +40,8 @@ func (l loader) after(reads []model.Read) tea.Cmd {
 			t.wantWindow = rd.Viewer // the root switches to them, which reads it
 		case model.ReadDate:
 			cmds = append(cmds, findDate(t.e, t.req, t.cid, rd))
+		case model.ReadMoment:
+			cmds = append(cmds, readMoment(t.e, t.req, t.cid, t.conv, t.base, rd))
 		case model.ReadSearch:
 			cmds = append(cmds, t.Search().read(rd))
 		case model.ReadScan:

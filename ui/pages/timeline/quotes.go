@@ -19,7 +19,7 @@ func (q quoter) quotedBy() []int64 {
 	var out []int64
 	for _, i := range t.tl.HeldIndexes() {
 		for _, r := range t.quote.quotesOf(t.tl.Held(i)) {
-			if r.seq >= t.Viewers().minSeq() && r.seq <= t.Viewers().maxSeq() && t.tl.Held(bucket.BucketIndex(r.quoted)) == nil && !slices.Contains(out, r.quoted) {
+			if r.seq >= t.Viewers().minSeq() && r.seq <= t.Viewers().MaxSeq() && t.tl.Held(bucket.BucketIndex(r.quoted)) == nil && !slices.Contains(out, r.quoted) {
 				out = append(out, r.quoted)
 			}
 		}

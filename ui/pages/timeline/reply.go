@@ -23,6 +23,8 @@ func (t *Model) Reply(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 			return nil, true // read before a reload
 		}
 		return t.load.after(t.tl.Land(msg.landed)), true
+	case momentReadMsg:
+		return t.Moment().momentRead(msg), true
 	case dateFoundMsg:
 		if msg.req != t.req {
 			return nil, true // read before a reload

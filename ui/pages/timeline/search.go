@@ -108,6 +108,7 @@ func (sv Search) searchStep() tea.Cmd {
 	minSeq, maxSeq := max(1, win.MinSeq), win.MaxSeq
 	q := searchable(s.read.Query)
 	th, name := t.e.Theme, t.Viewers().nameSnapshot()
+	then, atMoment := t.tl.Moment().Then() // at a moment, the rows as pulled then
 	return func() tea.Msg {
 		var listed []int64
 		if s.stored == nil {
@@ -142,6 +143,9 @@ func (sv Search) searchStep() tea.Cmd {
 					continue
 				}
 				msg := projection.View(slot, b.DocID, viewer, conv, quoted)
+				if atMoment {
+					msg, _ = then.View(slot, b.DocID, quoted)
+				}
 				if matches(th, msg, name, q) {
 					hits = append(hits, slot.Seq)
 				}

@@ -154,9 +154,6 @@ func (t *Model) Viewer() string { return t.viewer }
 // Cursor is the seq under the cursor.
 func (t *Model) Cursor() int64 { return t.tl.Cursor() }
 
-// MaxSeq is the last seq of the viewer's window.
-func (t *Model) MaxSeq() int64 { return t.Viewers().maxSeq() }
-
 // Window is the viewer's window; WindowKnown reports it is theirs (false
 // while it is read after a switch), WindowPending that a read of it is
 // under way.
@@ -186,13 +183,15 @@ func (t *Model) Slot(seq int64) (bucket.StoredSlot, *bucket.Bucket, bool) {
 	return b.Slots[bucket.SlotIndex(seq)], b, true
 }
 
-// Message projects seq for viewer from the held slots.
+// Message projects seq for viewer from the held slots: the viewer's at
+// the moment shown, anyone else's now.
 func (t *Model) Message(seq int64, viewer string) (projection.Message, bool) {
-	s, b, ok := t.Slot(seq)
-	if !ok {
-		return projection.Message{}, false
+	v := model.View{Viewer: viewer}
+	if viewer == t.viewer {
+		v = t.Moment().main()
 	}
-	return projection.View(s, b.DocID, viewer, t.conv, t.quote.quotedSlot), true
+	m, _, ok := t.Moment().message(seq, v)
+	return m, ok
 }
 
 func memberName(members []store.Member, names map[string]string, id string) string {

@@ -73,7 +73,7 @@ func (t *Model) ScreenRange() (from, to int64) {
 		left -= max(1, t.draw.groupHeight(s))
 		to = r.Last
 	}
-	return from, min(to, t.Viewers().maxSeq())
+	return from, min(to, t.Viewers().MaxSeq())
 }
 
 // Write parses the range typed and starts writing the file.
@@ -81,6 +81,11 @@ func (tr Transcript) Write(value string) tea.Cmd {
 	t := tr.t
 	if t.Viewers().empty() {
 		t.status.say("no messages to transcribe", true)
+		return nil
+	}
+	if at := t.Moment().Label(); at != "" {
+		// A transcript here is of now; dump --at writes one of a moment.
+		t.status.say(fmt.Sprintf("a transcript is of now (%s first); for %s: chatlens dump --at … --format markdown", common.KeyName(t.e.Keys.Now), at), true)
 		return nil
 	}
 	value = strings.TrimSpace(value)

@@ -20,7 +20,8 @@ import (
 
 func (d drawing) showReadLine(seq int64) bool {
 	t := d.t
-	return t.winOK && seq == t.win.ReadSeq && t.win.ReadSeq < t.Viewers().maxSeq()
+	w := t.Moment().shown()
+	return t.winOK && seq == w.ReadSeq && w.ReadSeq < t.Viewers().MaxSeq()
 }
 
 func (d drawing) showBoundary(seq int64) bool {
@@ -69,7 +70,7 @@ func (d drawing) groupHeight(seq int64) int {
 // conversation.max_seq), so the screen says why nothing follows.
 func (d drawing) showEndLine(seq int64) bool {
 	t := d.t
-	return t.winOK && t.win.CapSeq > 0 && seq == t.Viewers().maxSeq() && t.win.CapSeq < t.win.EndSeq
+	return t.winOK && t.tl.Moment().At() == 0 && t.win.CapSeq > 0 && seq == t.Viewers().MaxSeq() && t.win.CapSeq < t.win.EndSeq
 }
 
 // endLine is the marker under the last seq of a capped window (whose
@@ -136,7 +137,7 @@ func (d drawing) linesBetween(from, to int64, limit int) int {
 // read, stopping past limit.
 func (d drawing) linesFrom(seq int64, limit int) int {
 	t := d.t
-	return t.draw.linesBetween(seq, t.Viewers().maxSeq(), limit)
+	return t.draw.linesBetween(seq, t.Viewers().MaxSeq(), limit)
 }
 
 // clockLayout is the layout of every row on screen: the long one as soon as
@@ -208,9 +209,9 @@ func (d drawing) settleRows(height int) {
 func (t *Model) View() string {
 	th := t.e.Theme
 	width, height := t.width, t.height
-	header := projection.SingleLine(t.Viewers().title()) + "  " + projection.SingleLine(t.cid) + "  as " + projection.SingleLine(t.Viewers().memberName(t.viewer))
+	header := projection.SingleLine(t.Viewers().title()) + "  " + projection.SingleLine(t.cid) + "  as " + projection.SingleLine(t.Moment().name(t.Moment().main()))
 	if t.Compare().With() != "" {
-		header += "  vs " + projection.SingleLine(t.Viewers().memberName(t.Compare().With()))
+		header += "  vs " + projection.SingleLine(t.Moment().name(t.tl.Compare().View()))
 	}
 	lines := []string{th.Title.Render(projection.Truncate(header, width))}
 	switch {
@@ -221,6 +222,12 @@ func (t *Model) View() string {
 			lines = append(lines, th.Warn.Render(l))
 		}
 	case t.Viewers().empty():
+		if then, ok := t.tl.Moment().Then(); ok && !t.win.PulledNothing() {
+			for _, l := range common.WrapWords(projection.SingleLine(fmt.Sprintf("%s's pull gave nothing of %s %s: %s", t.viewer, t.cid, t.Moment().Label(), then.NotHeld())), width) {
+				lines = append(lines, th.Muted.Render(l))
+			}
+			break
+		}
 		lines = append(lines, th.Muted.Render("no messages visible to "+projection.SingleLine(t.viewer)))
 		if t.win.Cleared() {
 			lines = append(lines, th.Muted.Render(projection.Truncate(t.draw.clearedLine(), width)))
@@ -271,7 +278,7 @@ func (d drawing) rows(width, height int) []string {
 		out = append(out, th.Muted.Render(projection.Truncate(t.draw.clearedLine(), width)))
 		height--
 	}
-	seqWidth := len(strconv.FormatInt(t.Viewers().maxSeq(), 10))
+	seqWidth := len(strconv.FormatInt(t.Viewers().MaxSeq(), 10))
 	for s, more := t.tl.Top(), true; more && height > 0; s, more = t.tl.Rows().Next(s) {
 		r, ok := t.tl.Rows().At(s)
 		if !ok {
@@ -307,7 +314,7 @@ func (d drawing) rows(width, height int) []string {
 		height--
 		if t.draw.showReadLine(r.Last) && height > 0 {
 			out = append(out, th.ReadLine.Render(projection.Truncate(
-				fmt.Sprintf("── %s read up to here (seq %d) ──", projection.SingleLine(t.Viewers().memberName(t.viewer)), r.Last), width)))
+				fmt.Sprintf("── %s read %s (seq %d) ──", projection.SingleLine(t.Viewers().memberName(t.viewer)), t.draw.readWords(), r.Last), width)))
 			height--
 		}
 		if t.draw.showEndLine(r.Last) && height > 0 {
@@ -339,10 +346,13 @@ func (d drawing) clearedLine() string {
 func (d drawing) messageLine(seq int64, width, seqWidth int) string {
 	t := d.t
 	th := t.e.Theme
-	m, _ := t.Message(seq, t.viewer)
+	m, unknown, _ := t.Moment().message(seq, t.Moment().main())
 	prefix := fmt.Sprintf("%s%*d %s ", t.draw.marker(seq), seqWidth, seq, common.Clock(m, t.clockFmt, t.e.Loc))
 	if t.Compare().With() == "" {
 		text, style := t.draw.describe(m)
+		if len(unknown) > 0 {
+			text = unknownMark + text // as stored now: no evidence dates a change to it (i says which)
+		}
 		line := projection.Truncate(prefix+text, width)
 		if seq == t.tl.Cursor() {
 			style = th.Selected
@@ -350,6 +360,23 @@ func (d drawing) messageLine(seq int64, width, seqWidth int) string {
 		return t.Search().highlight(common.PadRight(line, width), len(prefix), style)
 	}
 	return t.Compare().compareLine(seq, prefix, width)
+}
+
+// unknownMark opens a row shown at a moment whose state then no evidence
+// dates, as dump --at marks it unknown.
+const unknownMark = "? "
+
+// readWords say where the read line is: "up to here", and at a moment
+// "up to here then", or "at least …" when only a bound is known.
+func (d drawing) readWords() string {
+	then, ok := d.t.tl.Moment().Then()
+	switch {
+	case !ok:
+		return "up to here"
+	case then.ReadAtLeast:
+		return "at least up to here then"
+	}
+	return "up to here then"
 }
 
 // marker points at the cursor's row.

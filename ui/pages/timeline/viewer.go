@@ -39,14 +39,6 @@ func (vs Viewers) ViewAs(v string, listReads bool) (cmd tea.Cmd, winReq common.R
 	return loadWindow(t.e, t.winReq, v, t.base), 0, nil
 }
 
-// outsideWindow reports seq beyond the window known for viewer (false
-// while it is not known).
-func (vs Viewers) outsideWindow(viewer string, seq int64) bool {
-	t := vs.t
-	w, ok := t.tl.WindowOf(viewer)
-	return model.Outside(w, ok, seq)
-}
-
 // TakeWindow applies a viewer's window the timeline waits for: its
 // viewer's after a switch, or the compare view's; any other is of a viewer
 // left. A list read after a switch brings the viewer's (list.Landed).
@@ -152,21 +144,21 @@ func (vs Viewers) Empty() bool {
 	return t.Viewers().empty()
 }
 
+// minSeq and MaxSeq are the ends of the window the rows are of (at the
+// moment shown).
 func (vs Viewers) minSeq() int64 {
-	t := vs.t
-	return max(1, t.win.MinSeq)
+	return max(1, vs.t.Moment().shown().MinSeq)
 }
 
-func (vs Viewers) maxSeq() int64 {
-	t := vs.t
-	return t.win.MaxSeq
+func (vs Viewers) MaxSeq() int64 {
+	return vs.t.Moment().shown().MaxSeq
 }
 
 // empty: the viewer sees nothing, as OpenIM's pull gives them nothing when
 // they own no conversation document for it (as dump shows them).
 func (vs Viewers) empty() bool {
 	t := vs.t
-	return t.win.PulledNothing() || t.win.MaxSeq < t.Viewers().minSeq()
+	return t.win.PulledNothing() || t.Viewers().MaxSeq() < t.Viewers().minSeq()
 }
 
 // memberName is the nickname of a member when known, else the ID.

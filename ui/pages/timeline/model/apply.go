@@ -11,15 +11,19 @@ type wait struct {
 	around  int64 // a jump waits on the row holding this seq: its bucket, the one before and, near its end, the one after
 	members bool
 	window  string
-	second  bool // window: of the compare view's second side
-	scan    bool // the compare view's scan must go on
-	search  bool // the search must go on
+	second  bool  // window: of the compare view's second side
+	scan    bool  // the compare view's scan must go on
+	search  bool  // the search must go on
+	moment  *side // a viewer's window at a moment
 	date    *dateQuestion
 }
 
 // apply does what is left of s; done is false when it must wait, with what
 // it waits on.
 func (m *Model) apply(s *step) (wait, bool) {
+	if s.Kind == AtMoment {
+		return applyMoment(m, s)
+	}
 	if s.Kind == Grow && !s.grown {
 		return applyGrow(m, s)
 	}
@@ -174,10 +178,25 @@ func (m *Model) applyViewer(s *step) (wait, bool) {
 		if _, ok := m.windows[s.Viewer]; !ok {
 			return wait{window: s.Viewer}, false
 		}
-		if s.Viewer != m.viewer {
-			if m.cmp.on && m.cmp.view.Viewer == s.Viewer {
-				m.cmp.view = View{Viewer: m.viewer} // the sides swap: no one is compared with themselves
+		main := m.Moment().Main()
+		main.Viewer = s.Viewer // the moment stays
+		if w, ok := m.Moment().known(main, false); !ok {
+			return w, false
+		}
+		second := m.cmp.view
+		switch second.Viewer {
+		case m.viewer:
+			second.Viewer = s.Viewer // one viewer at two moments: the second side follows
+		case s.Viewer:
+			second.Viewer = m.viewer // the sides swap: no one is compared with themselves
+		}
+		if m.cmp.on {
+			if w, ok := m.Moment().known(second, true); !ok {
+				return w, false
 			}
+		}
+		if s.Viewer != m.viewer {
+			m.cmp.view = second
 			m.viewer = s.Viewer
 			m.cmp.restart(m.Window())
 			m.srch.drop() // its hits are what the last viewer sees

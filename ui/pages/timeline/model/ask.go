@@ -27,6 +27,10 @@ func (p planner) askOne(w wait) []Read {
 		m.datePending[*w.date] = true
 		out = append(out, Read{Kind: ReadDate, At: w.date.at, From: w.date.from, To: w.date.to, Gen: m.gen})
 	}
+	if w.moment != nil && !m.mo.pending[*w.moment] {
+		m.mo.pending[*w.moment] = true
+		out = append(out, Read{Kind: ReadMoment, Viewer: w.moment.viewer, At: w.moment.at, Gen: m.gen})
+	}
 	if w.window != "" && !m.windowPending[w.window] {
 		m.windowPending[w.window] = true
 		out = append(out, Read{Kind: ReadWindow, Viewer: w.window, Second: w.second, Gen: m.gen})

@@ -200,8 +200,9 @@ func (c *Compare) stepRead(batch int) []int64 {
 }
 
 // took takes a step's buckets: each seq of window a projected for the
-// viewer va and for the second side, whose window is wb.
-func (c *Compare) took(l Landed, va string, a, wb bucket.Window, conv projection.Conv) {
+// side shown and for the second side, whose window is wb, each at its
+// moment.
+func (c *Compare) took(l Landed, a, wb bucket.Window, ms Moments) {
 	c.inflight = false
 	if l.Err != nil {
 		c.scanning, c.err = false, l.Err
@@ -220,8 +221,8 @@ func (c *Compare) took(l Landed, va string, a, wb bucket.Window, conv projection
 			if seq < lo || seq > hi {
 				continue
 			}
-			ma := projection.View(s, b.DocID, va, conv, l.Lookup)
-			mb := projection.View(s, b.DocID, c.view.Viewer, conv, l.Lookup)
+			ma := ms.View(ms.Main(), s, b.DocID, l.Lookup)
+			mb := ms.View(c.view, s, b.DocID, l.Lookup)
 			if r := Verdict(ma, mb, wb, true); r != "" {
 				runs = AppendRun(runs, Run{From: seq, To: seq, A: ma, B: mb, Reason: r})
 			}

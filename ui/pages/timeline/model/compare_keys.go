@@ -21,13 +21,13 @@ func (m *Model) applyCompare(s *step) (wait, bool) {
 		c.stop()
 		return wait{}, true
 	case CompareOn:
-		v := s.View.Viewer
-		if v == "" || v == m.viewer {
+		v := s.View
+		if v.Viewer == "" || sideOf(v) == sideOf(m.Moment().Main()) {
 			c.stop() // comparing someone with themselves shows nothing
 			return wait{}, true
 		}
-		if _, ok := m.windows[v]; !ok {
-			return wait{window: v, second: true}, false
+		if w, ok := m.Moment().known(v, true); !ok {
+			return w, false
 		}
 		c.on, c.view = true, s.View
 		c.start(m.Window())
@@ -74,7 +74,7 @@ func (m *Model) applyCompare(s *step) (wait, bool) {
 			return scan, false
 		case c.err != nil:
 			m.note = &Note{Kind: NoteScanFailed, Err: c.err}
-		case len(c.runs) == 0 && c.beyond(m.Window(), m.windows[c.view.Viewer]) > 0:
+		case len(c.runs) == 0 && c.beyond(m.Window(), m.Moment().window(c.view)) > 0:
 			m.note = &Note{Kind: NoteOnlyBeyond}
 		case len(c.runs) == 0:
 			m.note = &Note{Kind: NoteAlike, A: m.viewer, B: c.view.Viewer}

@@ -30,6 +30,7 @@ const (
 	SeqJump                   // the row holding Seq, typed: a seq outside the window is refused, with why
 	DateJump                  // the row of the first message sent at or after At (ms), in the window
 	Grow                      // the conversation now ends at Seq (follow): the windows grow, the cursor on the newest row goes on to the newest
+	AtMoment                  // show the rows as the viewer's pull gave them at At (ms; 0: now), once that window is read
 )
 
 // Key is one press.
@@ -39,7 +40,7 @@ type Key struct {
 	Viewer string // ViewAs
 	View   View   // CompareOn, ToggleCompare
 	Query  string // SearchFor
-	At     int64  // DateJump: a send time, in ms
+	At     int64  // DateJump: a send time, in ms; AtMoment: the moment, in ms (0: now)
 }
 
 // step is a key in the queue, with what is left of it: a page key moves

@@ -32,6 +32,7 @@ type Model struct {
 	note        *Note
 	cmp         Compare // the compare view
 	srch        searching
+	mo          moments
 
 	pending        map[int64]bool
 	held           bool // Hold: keys are taken, reads asked for at Release
@@ -47,7 +48,8 @@ type Model struct {
 func New(cfg Config, viewer string, win bucket.Window, at int64) *Model {
 	m := &Model{cfg: cfg, k: newKnown(), viewer: viewer, windows: map[string]bucket.Window{viewer: win},
 		page: 1, pending: map[int64]bool{}, windowPending: map[string]bool{},
-		dates: map[dateQuestion]dateAnswer{}, datePending: map[dateQuestion]bool{}}
+		dates: map[dateQuestion]dateAnswer{}, datePending: map[dateQuestion]bool{},
+		mo: moments{thens: map[side]projection.Then{}, pending: map[side]bool{}}}
 	m.cfg.Keep, m.cfg.Batch = max(1, m.cfg.Keep), max(1, m.cfg.Batch)
 	m.cursor, m.top = at, at
 	m.queue = []step{{Key: Key{Kind: Jump, Seq: at}}}
@@ -57,8 +59,8 @@ func New(cfg Config, viewer string, win bucket.Window, at int64) *Model {
 // Viewer is whose view the rows are.
 func (m *Model) Viewer() string { return m.viewer }
 
-// Window is the viewer's window.
-func (m *Model) Window() bucket.Window { return m.windows[m.viewer] }
+// Window is the viewer's window, at the moment shown.
+func (m *Model) Window() bucket.Window { return m.Moment().window(m.Moment().Main()) }
 
 // Cursor is the first seq of the row the cursor is on.
 func (m *Model) Cursor() int64 { return m.cursor }
@@ -161,6 +163,11 @@ func (m *Model) Land(l Landed) []Read {
 	switch l.Read.Kind {
 	case ReadSearch:
 		m.srch.took(l)
+	case ReadMoment:
+		m.Moment().took(l)
+		if l.Err != nil {
+			return nil
+		}
 	case ReadDate:
 		q := dateQuestion{l.Read.At, l.Read.From, l.Read.To}
 		delete(m.datePending, q)
@@ -169,7 +176,7 @@ func (m *Model) Land(l Landed) []Read {
 		if l.Read.Scan != m.cmp.scan {
 			return nil // a scan already replaced or left
 		}
-		m.cmp.took(l, m.viewer, m.Window(), m.windows[m.cmp.view.Viewer], m.cfg.Conv)
+		m.cmp.took(l, m.Window(), m.Moment().window(m.cmp.view), m.Moment())
 		if l.Err != nil {
 			m.note = &Note{Kind: NoteScanFailed, Err: l.Err}
 		}
@@ -234,6 +241,7 @@ func (m *Model) Reload() []Read {
 	m.k = newKnown()
 	m.pending, m.windowPending, m.membersPending = map[int64]bool{}, map[string]bool{}, false
 	m.datePending = map[dateQuestion]bool{}
+	m.mo.pending = map[side]bool{}
 	m.err = nil
 	m.cmp.restart(m.Window())
 	if len(m.queue) == 0 {
@@ -256,7 +264,7 @@ func (m *Model) Rescan() []Read {
 // write moved the read seq).
 func (m *Model) SetWindow(w bucket.Window) []Read {
 	m.windows[m.viewer] = w
-	m.cmp.restart(w)
+	m.cmp.restart(m.Window())
 	if len(m.queue) == 0 {
 		m.queue = append(m.queue, step{Key: Key{Kind: Jump, Seq: m.cursor}})
 	}

@@ -7,6 +7,7 @@ import (
 
 	"pgregory.net/rapid"
 
+	"github.com/chatlens/chatlens/projection"
 	"github.com/chatlens/chatlens/store/bucket"
 )
 
@@ -25,7 +26,8 @@ type conv struct {
 	buckets map[int64]*bucket.Bucket // stored ones only
 	windows map[string]bucket.Window
 	members []string
-	found   map[[2]string][]int64 // hits by viewer and query, read once (search_property_test.go)
+	found   map[[2]string][]int64    // hits by viewer and query, read once (search_property_test.go)
+	thens   map[side]projection.Then // windows then, read once (then)
 }
 
 func genConv(t *rapid.T) conv { return genConvFar(t, []int64{0, 0, 30, 1_000_000}) }
@@ -33,7 +35,7 @@ func genConv(t *rapid.T) conv { return genConvFar(t, []int64{0, 0, 30, 1_000_000
 // genConvFar is genConv with the bucket stored far past the rest drawn
 // from fars (0: none).
 func genConvFar(t *rapid.T, fars []int64) conv {
-	c := conv{buckets: map[int64]*bucket.Bucket{}, windows: map[string]bucket.Window{}, found: map[[2]string][]int64{}}
+	c := conv{buckets: map[int64]*bucket.Bucket{}, windows: map[string]bucket.Window{}, found: map[[2]string][]int64{}, thens: map[side]projection.Then{}}
 	n := rapid.IntRange(1, 7).Draw(t, "buckets")
 	far := rapid.SampledFrom(fars).Draw(t, "far") // a bucket stored far past the rest
 	var indexes []int64
@@ -84,7 +86,7 @@ func genBucket(t *rapid.T, idx int64) *bucket.Bucket {
 			msg = (i/9)%2 == 0
 		}
 		if msg {
-			s.Slot.Msg = &bucket.MsgData{SendID: "ann", Seq: s.Seq, SendTime: 1, Content: "hi", ContentType: 101}
+			s.Slot.Msg = &bucket.MsgData{SendID: "ann", Seq: s.Seq, SendTime: s.Seq, Content: "hi", ContentType: 101} // sent at ms seq: a moment is a seq
 		}
 	}
 	if rapid.IntRange(0, 9).Draw(t, fmt.Sprintf("problem%d", idx)) == 0 {
@@ -147,16 +149,58 @@ func (c conv) nextStored(idx int64) int64 {
 	return next
 }
 
+// then is viewer's window at moment at (ms), read back from the whole
+// conversation as the page's read does (projection.ThenTally): no dated
+// evidence, every message sent at the ms of its seq.
+func (c conv) then(viewer string, at int64) projection.Then {
+	if t, ok := c.thens[side{viewer, at}]; ok {
+		return t
+	}
+	w := c.windows[viewer]
+	a := projection.AsOf{At: at, Viewer: viewer, Conv: projection.Conv{ID: "sg_x", SessionType: bucket.SessionGroup},
+		H: bucket.History{Viewer: viewer, Cid: "sg_x", Owned: true}}
+	t := projection.NewThenTally(a, w)
+	var idx []int64
+	for i := range c.buckets {
+		idx = append(idx, i)
+	}
+	slices.Sort(idx)
+	next := int64(1)
+	for _, i := range idx {
+		if first := bucket.FirstSeq(i); first > next {
+			t.AddGap(next, first-1)
+		}
+		for _, st := range c.buckets[i].Slots {
+			t.Add(st)
+		}
+		next = bucket.LastSeq(i) + 1
+	}
+	t.AddGap(next, w.MaxSeq)
+	if c.thens != nil {
+		c.thens[side{viewer, at}] = t.Then()
+	}
+	return t.Then()
+}
+
 // reference applies keys one by one to the whole list of rows.
 type reference struct {
 	c          conv
 	viewer     string
+	at         int64 // the moment shown, ms; 0: now
 	cursor     int64
 	page       int
 	boundaries bool
 }
 
-func (r *reference) rows() []refRow { return r.c.refRows(r.c.windows[r.viewer], r.boundaries) }
+func (r *reference) rows() []refRow { return r.c.refRows(r.window(), r.boundaries) }
+
+// window is the viewer's window at the moment shown.
+func (r *reference) window() bucket.Window {
+	if r.at == 0 {
+		return r.c.windows[r.viewer]
+	}
+	return r.c.then(r.viewer, r.at).Window
+}
 
 // at is the index of the row holding seq.
 func at(rows []refRow, seq int64) int {
@@ -170,10 +214,10 @@ func (r *reference) press(k Key) {
 		k = Key{Kind: Jump, Seq: r.cursor}
 	}
 	rows := r.rows()
-	if len(rows) == 0 && k.Kind != CycleViewer && k.Kind != ViewAs {
+	if len(rows) == 0 && k.Kind != CycleViewer && k.Kind != ViewAs && k.Kind != AtMoment {
 		return
 	}
-	w := r.c.windows[r.viewer]
+	w := r.window()
 	clamp := func(s int64) int64 { return max(max(1, w.MinSeq), min(w.MaxSeq, s)) }
 	i := 0
 	if len(rows) > 0 {
@@ -212,8 +256,11 @@ func (r *reference) press(k Key) {
 				break
 			}
 		}
-	case CycleViewer, ViewAs:
+	case CycleViewer, ViewAs, AtMoment:
 		next := k.Viewer
+		if k.Kind == AtMoment {
+			next, r.at = r.viewer, k.At
+		}
 		if k.Kind == CycleViewer {
 			next = r.c.members[0]
 			for j, id := range r.c.members {
@@ -227,7 +274,7 @@ func (r *reference) press(k Key) {
 		if len(rows) == 0 {
 			return
 		}
-		w = r.c.windows[r.viewer]
+		w = r.window()
 		i = at(rows, max(max(1, w.MinSeq), min(w.MaxSeq, r.cursor)))
 	}
 	r.cursor = rows[i].first
@@ -242,6 +289,8 @@ func (c conv) serve(rd Read) Landed {
 		l.Members = c.members
 	case ReadWindow:
 		l.Window = c.windows[rd.Viewer]
+	case ReadMoment:
+		l.Then = c.then(rd.Viewer, rd.At)
 	case ReadBuckets:
 		for _, idx := range rd.Indexes {
 			if b := c.buckets[idx]; b != nil {
@@ -315,73 +364,100 @@ func genKey(t *rapid.T, c conv, i int) Key {
 	return Key{Kind: rapid.SampledFrom([]Kind{Down, Up}).Draw(t, fmt.Sprintf("step%d", i))}
 }
 
+// genMomentKey is genKey or, one time in six, a moment shown (0: now)
+// or a time within a bucket of the start, the middle or the end.
+func genMomentKey(t *rapid.T, c conv, i int) Key {
+	if rapid.IntRange(0, 5).Draw(t, fmt.Sprintf("momentKey%d", i)) > 0 {
+		return genKey(t, c, i)
+	}
+	var top int64
+	for idx := range c.buckets {
+		top = max(top, bucket.LastSeq(idx))
+	}
+	at := rapid.SampledFrom([]int64{0, 0, 1, top / 2, top}).Draw(t, fmt.Sprintf("moment%d", i))
+	return Key{Kind: AtMoment, At: rapid.Int64Range(at, at+120).Draw(t, fmt.Sprintf("at%d", i)) * min(1, at)}
+}
+
 func TestKeysLandWhereSinglePressesLand(t *testing.T) {
 	t.Parallel()
-	rapid.Check(t, func(t *rapid.T) {
-		c := genConv(t)
-		const page, keep = 7, 2
-		viewer := "ann"
-		start := c.windows[viewer].MaxSeq
-		ref := &reference{c: c, viewer: viewer, cursor: start, page: page}
-		ref.press(Key{Kind: Jump, Seq: start})
+	rapid.Check(t, func(t *rapid.T) { checkKeys(t, genKey) })
+}
 
-		m := New(Config{Keep: keep, Batch: 3}, viewer, c.windows[viewer], start)
-		m.SetPage(page)
-		var inflight []Read
-		inflight = append(inflight, m.Settle()...)
-		keys := rapid.IntRange(0, 60).Draw(t, "keys")
-		for i, landings := 0, 0; i < keys || len(inflight) > 0; {
-			if landings++; landings > 5000 {
-				t.Fatalf("the reads never settle: %d in flight after 5000 landings", len(inflight))
+// A moment changes what the rows are: the keys around one land on the rows
+// of the window then, read back from the whole conversation.
+func TestMomentKeysLandWhereSinglePressesLand(t *testing.T) {
+	t.Parallel()
+	rapid.Check(t, func(t *rapid.T) { checkKeys(t, genMomentKey) })
+}
+
+// checkKeys presses keys drawn by gen on the model and the reference.
+func checkKeys(t *rapid.T, gen func(*rapid.T, conv, int) Key) {
+	c := genConv(t)
+	const page, keep = 7, 2
+	viewer := "ann"
+	start := c.windows[viewer].MaxSeq
+	ref := &reference{c: c, viewer: viewer, cursor: start, page: page}
+	ref.press(Key{Kind: Jump, Seq: start})
+
+	m := New(Config{Keep: keep, Batch: 3}, viewer, c.windows[viewer], start)
+	m.SetPage(page)
+	var inflight []Read
+	inflight = append(inflight, m.Settle()...)
+	keys := rapid.IntRange(0, 60).Draw(t, "keys")
+	for i, landings := 0, 0; i < keys || len(inflight) > 0; {
+		if landings++; landings > 5000 {
+			t.Fatalf("the reads never settle: %d in flight after 5000 landings", len(inflight))
+		}
+		landNow := len(inflight) > 0 && (i >= keys || rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("land%d", i)) == 0)
+		if landNow {
+			j := rapid.IntRange(0, len(inflight)-1).Draw(t, "which")
+			rd := inflight[j]
+			if landings > 4990 {
+				t.Logf("land %+v cursor %d top %d held %v absent %v empty %v viewer %s", rd, m.cursor, m.top, m.HeldIndexes(), m.k.absent, m.k.empty, m.viewer)
 			}
-			landNow := len(inflight) > 0 && (i >= keys || rapid.IntRange(0, 2).Draw(t, fmt.Sprintf("land%d", i)) == 0)
-			if landNow {
-				j := rapid.IntRange(0, len(inflight)-1).Draw(t, "which")
-				rd := inflight[j]
-				if landings > 4990 {
-					t.Logf("land %+v cursor %d top %d held %v absent %v empty %v viewer %s", rd, m.cursor, m.top, m.HeldIndexes(), m.k.absent, m.k.empty, m.viewer)
+			inflight = slices.Delete(inflight, j, j+1)
+			inflight = append(inflight, m.Land(c.serve(rd))...)
+			continue
+		}
+		if burst := rapid.IntRange(0, 4).Draw(t, fmt.Sprintf("burst%d", i)); burst == 0 && i+1 < keys {
+			// One read of the terminal: the keys are taken first, the
+			// reads asked for once after the last.
+			n := rapid.IntRange(2, min(12, keys-i)).Draw(t, fmt.Sprintf("burstLen%d", i))
+			m.Hold()
+			for range n {
+				k := gen(t, c, i)
+				ref.press(k)
+				if reads := m.Press(k); len(reads) > 0 {
+					t.Fatalf("a held burst asked for reads before its end: %+v", reads)
 				}
-				inflight = slices.Delete(inflight, j, j+1)
-				inflight = append(inflight, m.Land(c.serve(rd))...)
-				continue
+				i++
 			}
-			if burst := rapid.IntRange(0, 4).Draw(t, fmt.Sprintf("burst%d", i)); burst == 0 && i+1 < keys {
-				// One read of the terminal: the keys are taken first, the
-				// reads asked for once after the last.
-				n := rapid.IntRange(2, min(12, keys-i)).Draw(t, fmt.Sprintf("burstLen%d", i))
-				m.Hold()
-				for range n {
-					k := genKey(t, c, i)
-					ref.press(k)
-					if reads := m.Press(k); len(reads) > 0 {
-						t.Fatalf("a held burst asked for reads before its end: %+v", reads)
-					}
-					i++
-				}
-				inflight = append(inflight, m.Release()...)
-				continue
-			}
-			k := genKey(t, c, i)
-			ref.press(k)
-			inflight = append(inflight, m.Press(k)...)
-			i++
+			inflight = append(inflight, m.Release()...)
+			continue
 		}
-		if m.Waiting() != 0 {
-			w, _ := m.apply(&m.queue[0])
-			t.Logf("head %+v wait %+v need %+v pending %v cursor %d top %d absent %v empty %v held %v", m.queue[0], w, w.bucket, m.pending, m.cursor, m.top, m.k.absent, m.k.empty, m.HeldIndexes())
-			t.Fatalf("%d keys still wait with nothing in flight", m.Waiting())
-		}
-		if m.Viewer() != ref.viewer {
-			t.Fatalf("viewing as %s, want %s", m.Viewer(), ref.viewer)
-		}
-		if len(ref.rows()) > 0 && m.Cursor() != ref.cursor {
-			t.Fatalf("cursor on %d, want %d (as %s, window %+v)", m.Cursor(), ref.cursor, ref.viewer, c.windows[ref.viewer])
-		}
-		checkScreen(t, m, ref)
-		if held := len(m.HeldIndexes()); held > 2*keep+3 {
-			t.Fatalf("holds %d buckets, want at most %d", held, 2*keep+3)
-		}
-	})
+		k := gen(t, c, i)
+		ref.press(k)
+		inflight = append(inflight, m.Press(k)...)
+		i++
+	}
+	if m.Waiting() != 0 {
+		w, _ := m.apply(&m.queue[0])
+		t.Logf("head %+v wait %+v need %+v pending %v cursor %d top %d absent %v empty %v held %v", m.queue[0], w, w.bucket, m.pending, m.cursor, m.top, m.k.absent, m.k.empty, m.HeldIndexes())
+		t.Fatalf("%d keys still wait with nothing in flight", m.Waiting())
+	}
+	if m.Moment().At() != ref.at {
+		t.Fatalf("at %d, want %d", m.Moment().At(), ref.at)
+	}
+	if m.Viewer() != ref.viewer {
+		t.Fatalf("viewing as %s, want %s", m.Viewer(), ref.viewer)
+	}
+	if len(ref.rows()) > 0 && m.Cursor() != ref.cursor {
+		t.Fatalf("cursor on %d, want %d (as %s at %d, window %+v)", m.Cursor(), ref.cursor, ref.viewer, ref.at, ref.window())
+	}
+	checkScreen(t, m, ref)
+	if held := len(m.HeldIndexes()); held > 2*keep+3 {
+		t.Fatalf("holds %d buckets, want at most %d", held, 2*keep+3)
+	}
 }
 
 // checkScreen walks the rows the page would draw from the cursor, both
@@ -400,7 +476,7 @@ func checkScreen(t *rapid.T, m *Model, ref *reference) {
 				t.Fatalf("row %d (row %d of the reference) is not drawn", row, j)
 			}
 			want := rows[j]
-			last := ref.c.windows[ref.viewer].MaxSeq
+			last := ref.window().MaxSeq
 			if j+1 < len(rows) {
 				last = rows[j+1].first - 1
 			}

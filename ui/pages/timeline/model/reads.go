@@ -1,6 +1,9 @@
 package model
 
-import "github.com/chatlens/chatlens/store/bucket"
+import (
+	"github.com/chatlens/chatlens/projection"
+	"github.com/chatlens/chatlens/store/bucket"
+)
 
 // ReadKind is what a read asks the store.
 type ReadKind int
@@ -29,6 +32,9 @@ const (
 	// ReadDate finds the first seq From..To sent at or after At (ms):
 	// Landed.Seq, 0 when none.
 	ReadDate
+	// ReadMoment reads Viewer's window at At (ms) back from the whole
+	// conversation and the evidence the store keeps: Landed.Then.
+	ReadMoment
 )
 
 // Read is a read the model wants. Gen is the model's generation when it
@@ -44,7 +50,7 @@ type Read struct {
 	Query   string // ReadSearch
 	Seq     int64  // ReadSearch: where the search started
 	Search  int    // ReadSearch: the search's number
-	At      int64  // ReadDate
+	At      int64  // ReadDate, ReadMoment
 	From    int64  // ReadDate
 	To      int64  // ReadDate
 }
@@ -59,5 +65,6 @@ type Landed struct {
 	Lookup  bucket.Lookup    // ReadScan: the slots quoted, for the rows of "differences only"
 	Seq     int64            // ReadDate: the seq found, 0 when none
 	Hits    Hits             // ReadSearch: the hits of this step (Seqs), the seqs scanned so far (From..To), Done
+	Then    projection.Then  // ReadMoment
 	Err     error
 }
