@@ -23,7 +23,12 @@ var built struct {
 	err       error
 }
 
-// chatlensBinary builds the command once per test run; TestMain removes it.
+// chatlensBinary is the command, made once per test run; TestMain removes
+// it. It is this test binary, which runs as chatlens when so named (TestMain),
+// linked in: building the command again took a link of its own, the longest
+// step of a run. Under the race detector the command is built without it, as
+// users run it: the race runtime is several times slower and larger, and
+// these tests time and weigh the process.
 func chatlensBinary(t *testing.T) string {
 	t.Helper()
 	built.once.Do(func() {
@@ -32,15 +37,35 @@ func chatlensBinary(t *testing.T) string {
 			return
 		}
 		built.path = filepath.Join(built.dir, "chatlens")
-		out, err := exec.Command("go", "build", "-o", built.path, ".").CombinedOutput()
-		if err != nil {
-			built.err = &buildError{err, string(out)}
+		if raceBuild {
+			out, err := exec.Command("go", "build", "-o", built.path, ".").CombinedOutput()
+			if err != nil {
+				built.err = &buildError{err, string(out)}
+			}
+			return
 		}
+		built.err = linkSelf(built.path)
 	})
 	if built.err != nil {
 		t.Fatal(built.err)
 	}
 	return built.path
+}
+
+// linkSelf puts this test binary at path: a hard link, else a copy.
+func linkSelf(path string) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	if os.Link(self, path) == nil {
+		return nil
+	}
+	b, err := os.ReadFile(self)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o755)
 }
 
 type buildError struct {

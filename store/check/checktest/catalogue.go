@@ -53,7 +53,7 @@ func Catalogue() []Case {
 			bson.D{{Key: "role", Value: int32(0)}, {Key: "user_id", Value: Alice}, {Key: "nickname", Value: "A"}}))),
 			bucket.KindMissingField, 2},
 		{"empty message {}", Bucket(DocID, WithSlot(5, With(EmptySlot(), "msg", bson.D{}))), bucket.KindMissingField, 5},
-		{"oversized content", Bucket(DocID, WithMsgField(5, "content", BigContent)), bucket.KindContentSize, 5},
+		{"oversized content", Bucket(DocID, WithMsgField(5, "content", bigContent())), bucket.KindContentSize, 5},
 		{"content is not JSON", Bucket(DocID, WithMsgField(5, "content", `{"sourcePicture":`)), bucket.KindContentJSON, 5},
 		{"content is a JSON string", Bucket(DocID, WithMsgField(5, "content", `"just text"`)), bucket.KindContentJSON, 5},
 		{"empty slot with an extra field", Bucket(DocID, WithSlot(50, With(EmptySlot(), "ex", ""))), bucket.KindEmptySlot, 50},

@@ -173,5 +173,8 @@ func Raw(d bson.D) bson.Raw {
 	return b
 }
 
-// BigContent is a text content above bucket.MaxContentBytes.
-var BigContent = `{"content":"` + strings.Repeat("x", 1<<20) + `"}`
+// bigContent is a text content above bucket.MaxContentBytes, made when
+// asked: every test binary importing this package (the command's among
+// them, which its process tests start again and again) would build it at
+// start.
+func bigContent() string { return `{"content":"` + strings.Repeat("x", 1<<20) + `"}` }
