@@ -117,6 +117,10 @@ func (c *dumpCmd) dumpAt(ctx context.Context, s *session, st *store.Store, w *bu
 	if err == nil && last > 0 {
 		err = out.end(last)
 	}
+	if why := pull.StartUnsaid(); err == nil && last == 0 && why != nil {
+		fmt.Fprintf(s.stderr, "chatlens: no row of %s's window now was pulled at %s; %s\n", projection.SingleLine(c.As),
+			at.In(s.zone()).Format(time.RFC3339Nano), projection.SingleLine(unknownWords(why)))
+	}
 	if err == nil {
 		err = out.foot()
 	}

@@ -144,7 +144,10 @@ func (a AsOf) Start(w bucket.Window, before int64) []string {
 	case any:
 		return []string{fmt.Sprintf("the window was raised to seq %d by a cleared history at %s; where it started before then is not stored "+
 			"(a late joiner's start is a server setting): shown as it starts now", w.MinSeq, millis(last))}
-	case w.UserMinSeq >= w.SeqMinSeq && before > 0 && a.H.Created >= before:
+	case a.Conv.SessionType != bucket.SessionSingle && w.UserMinSeq >= w.SeqMinSeq && before > 0 && a.H.Created >= before:
+		// A single chat has no late joiner: its conversation document may
+		// be written after its first messages, so its time says nothing of
+		// where the window started.
 		return nil
 	}
 	return []string{fmt.Sprintf("the window starts at seq %d now (%s), time unknown: no 1703 (cleared without IsSyncSelf, or by another tool); seqs before it may have been pulled then",

@@ -120,6 +120,20 @@ func (p *PullAt) Add(st bucket.StoredSlot, view func(bucket.StoredSlot) Message)
 	return rows, false
 }
 
+// StartUnsaid is what of the window's start no evidence dates that no
+// row has carried: after the last slot is added, a start the moment's
+// pull held no row of (every message sent by then lies before the window
+// now) must still be said.
+func (p *PullAt) StartUnsaid() []string {
+	if p.started {
+		return p.startWhy
+	}
+	if p.plan(); p.lower {
+		return nil
+	}
+	return p.Start(p.Window, p.before)
+}
+
 // asOfLines open a transcript of a pull at a moment: which moment, and
 // how many rows show a state no evidence dates.
 func (h TranscriptHead) asOfLines(unknown int) []string {

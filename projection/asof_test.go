@@ -206,3 +206,39 @@ func TestAsOfPhysicallyDeletedSaysItsContentIsGone(t *testing.T) {
 		t.Errorf("an erased slot: %+v; want a hole marked: its content cannot be recovered", rows)
 	}
 }
+
+// A single chat has no late joiner, and OpenIM writes its conversation
+// documents after its first messages (a timed run on the real server:
+// create_time 37 ms after seq 6 was sent), so a window cleared later (no
+// 1703 is stored for a clear: pkg/notification/msg.go has no entry for
+// ClearConversationNotification) has an undated start whatever
+// create_time says; and where the moment's pull held no row of the window
+// now, what is not known is still said (StartUnsaid).
+func TestAsOfASingleChatsCreateTimeDatesNoStart(t *testing.T) {
+	w := bucket.Window{Cid: single, MinSeq: 3, MaxSeq: 4, UserMinSeq: 3}
+	var slots []bucket.StoredSlot
+	for seq := int64(2); seq <= 4; seq++ {
+		slots = append(slots, stored(seq, message(seq, Text, `{"content":"x"}`)))
+	}
+	late := asOfBob(later)
+	late.H.Created = sentAt + 3 // written after seq 2 was sent
+	rows := pullOf(late, w, slots...)
+	if len(rows) != 2 || rows[0].Seq != 3 || len(rows[0].Unknown) != 1 || !strings.Contains(rows[0].Unknown[0], "starts at seq 3 now") {
+		t.Fatalf("a single chat cleared later: %+v; want seqs 3-4, the first marked: its start is not dated", rows)
+	}
+	early := asOfBob(sentAt + 2) // seq 2 sent, seq 3 not yet
+	early.H.Created = sentAt + 3
+	p := &PullAt{AsOf: early, Window: w}
+	for _, st := range slots {
+		if rows, _ := p.Add(st, func(then bucket.StoredSlot) Message { return View(then, "", "bob", early.Conv, nil) }); len(rows) > 0 {
+			t.Fatalf("before seq 3 was sent: rows %+v; want none of the window now", rows)
+		}
+	}
+	if why := p.StartUnsaid(); len(why) != 1 || !strings.Contains(why[0], "seqs before it may have been pulled then") {
+		t.Errorf("no row pulled then: unsaid %q; want the undated start said", why)
+	}
+	known := asOfBob(later)
+	if why := (&PullAt{AsOf: known, Window: bucket.Window{Cid: single, MinSeq: 1, MaxSeq: 4}}).StartUnsaid(); why != nil {
+		t.Errorf("a window never cleared: unsaid %q; want nothing", why)
+	}
+}

@@ -55,9 +55,21 @@ func (c *Cache) Slots(ctx context.Context, cid string, seqs []int64) (map[int64]
 			c.badValues.Add(1)
 			continue
 		}
+		if standIn(slot) {
+			continue // MongoDB tells a seq never sent from a physically deleted message; the stand-in cannot
+		}
 		out[seqs[i]] = slot
 	}
 	return out, nil
+}
+
+// standIn reports the value OpenIM caches for a seq that holds no message
+// (mgo/msg.go FindSeqs: {Seq, Status 4, the previous message's SendTime},
+// no sender): the same for a seq never sent and for a message physically
+// deleted, so it is read as a miss.
+func standIn(slot *bucket.Slot) bool {
+	m := slot.Msg
+	return m != nil && m.Status == bucket.StatusDeleted && m.SendID == "" && m.ContentType == 0 && m.ClientMsgID == ""
 }
 
 // decodeSlot parses a MSG_CACHE value: JSON of the slot with Go field names.
