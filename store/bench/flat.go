@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"sync/atomic"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -29,9 +28,10 @@ func NewFlatDoc(cid string, m *bucket.MsgData) *FlatDoc {
 	return d
 }
 
-// FlatStore is the flat layout on one backend. Each method is one query,
-// counted by the store itself (a MongoDB cursor's getMore is one more round
-// trip), so its figures compare with Counting's for the bucket layout.
+// FlatStore is the flat layout on one backend. Each method is one query;
+// RoundTrips counts what crossed (see roundtrips.go: a MongoDB cursor's
+// getMore is one more), so its figures compare with Counting's for the
+// bucket layout.
 type FlatStore interface {
 	// Insert stores docs in one round trip (InsertMany / one transaction).
 	Insert(ctx context.Context, docs []*FlatDoc) error
@@ -43,23 +43,7 @@ type FlatStore interface {
 	Get(ctx context.Context, cid string, seqs []int64) ([]bson.Raw, error)
 	// Storage reports the layout's size; figures it cannot know stay nil.
 	Storage(ctx context.Context) (Storage, error)
-	// Counts is what crossed the wire so far.
-	Counts() Counts
+	// RoundTrips is the number of queries sent so far.
+	RoundTrips() int64
 	Close(ctx context.Context) error
-}
-
-// counter is the round-trip, document and byte counter flat stores share.
-type counter struct {
-	roundTrips, documents, bytes atomic.Int64
-}
-
-func (c *counter) trip() { c.roundTrips.Add(1) }
-
-func (c *counter) read(raw []byte) {
-	c.documents.Add(1)
-	c.bytes.Add(int64(len(raw)))
-}
-
-func (c *counter) Counts() Counts {
-	return Counts{c.roundTrips.Load(), c.documents.Load(), c.bytes.Load()}
 }

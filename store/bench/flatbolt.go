@@ -20,8 +20,7 @@ var flatBoltBucket = []byte("msg_flat")
 
 // FlatBolt is the flat layout in a bbolt file of its own.
 type FlatBolt struct {
-	counter
-	db   *bbolt.DB
+	db   *countedBolt
 	path string
 }
 
@@ -41,7 +40,7 @@ func OpenFlatBolt(path string, noSync bool) (*FlatBolt, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("flat store %s: %w", path, err)
 	}
-	return &FlatBolt{db: db, path: path}, nil
+	return &FlatBolt{db: &countedBolt{DB: db}, path: path}, nil
 }
 
 func flatKey(cid string, seq int64) []byte {
@@ -53,7 +52,6 @@ func flatKey(cid string, seq int64) []byte {
 // Insert writes docs in one transaction; a (conversation, seq) already
 // stored is a duplicate key, as the unique index would say.
 func (f *FlatBolt) Insert(_ context.Context, docs []*FlatDoc) error {
-	f.trip()
 	return f.db.Update(func(tx *bbolt.Tx) error {
 		b := tx.Bucket(flatBoltBucket)
 		for _, d := range docs {
@@ -75,13 +73,12 @@ func (f *FlatBolt) Insert(_ context.Context, docs []*FlatDoc) error {
 
 // Range walks the keys from..to of cid in order.
 func (f *FlatBolt) Range(_ context.Context, cid string, from, to int64) ([]bson.Raw, error) {
-	f.trip()
 	var out []bson.Raw
 	end := flatKey(cid, to)
 	err := f.db.View(func(tx *bbolt.Tx) error {
 		c := tx.Bucket(flatBoltBucket).Cursor()
 		for k, v := c.Seek(flatKey(cid, from)); k != nil && bytes.Compare(k, end) <= 0; k, v = c.Next() {
-			out = append(out, f.keep(v))
+			out = append(out, bytes.Clone(v)) // bbolt's bytes die with the transaction
 		}
 		return nil
 	})
@@ -90,7 +87,6 @@ func (f *FlatBolt) Range(_ context.Context, cid string, from, to int64) ([]bson.
 
 // Before walks backwards from the key just below before.
 func (f *FlatBolt) Before(_ context.Context, cid string, before int64, limit int) ([]bson.Raw, error) {
-	f.trip()
 	var out []bson.Raw
 	prefix := append([]byte(cid), 0)
 	err := f.db.View(func(tx *bbolt.Tx) error {
@@ -103,7 +99,7 @@ func (f *FlatBolt) Before(_ context.Context, cid string, before int64, limit int
 			k, v = c.Prev()
 		}
 		for ; k != nil && bytes.HasPrefix(k, prefix) && len(out) < limit; k, v = c.Prev() {
-			out = append(out, f.keep(v))
+			out = append(out, bytes.Clone(v)) // bbolt's bytes die with the transaction
 		}
 		return nil
 	})
@@ -112,13 +108,12 @@ func (f *FlatBolt) Before(_ context.Context, cid string, before int64, limit int
 
 // Get looks each seq up by key in one read transaction.
 func (f *FlatBolt) Get(_ context.Context, cid string, seqs []int64) ([]bson.Raw, error) {
-	f.trip()
 	var out []bson.Raw
 	err := f.db.View(func(tx *bbolt.Tx) error {
 		b := tx.Bucket(flatBoltBucket)
 		for _, seq := range seqs {
 			if v := b.Get(flatKey(cid, seq)); v != nil {
-				out = append(out, f.keep(v))
+				out = append(out, bytes.Clone(v)) // bbolt's bytes die with the transaction
 			}
 		}
 		return nil
@@ -126,12 +121,8 @@ func (f *FlatBolt) Get(_ context.Context, cid string, seqs []int64) ([]bson.Raw,
 	return out, err
 }
 
-// keep copies a value out of the transaction (bbolt's bytes die with it)
-// and counts it as read.
-func (f *FlatBolt) keep(v []byte) bson.Raw {
-	f.read(v)
-	return bytes.Clone(v)
-}
+// RoundTrips is the number of transactions so far.
+func (f *FlatBolt) RoundTrips() int64 { return f.db.RoundTrips() }
 
 // Storage counts the keys and their bytes, and the file's size.
 func (f *FlatBolt) Storage(context.Context) (Storage, error) {

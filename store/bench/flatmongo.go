@@ -18,13 +18,14 @@ const flatCollection = "msg_flat"
 // FlatMongo is the flat layout as a MongoDB collection with a unique index
 // on (conversation_id, seq).
 type FlatMongo struct {
-	counter
 	coll *mongo.Collection
+	sent *commandsSent
 }
 
-// OpenFlatMongo uses collection msg_flat of db and creates its index.
-func OpenFlatMongo(ctx context.Context, db *mongo.Database) (*FlatMongo, error) {
-	f := &FlatMongo{coll: db.Collection(flatCollection)}
+// openFlatMongo uses collection msg_flat of db and creates its index; sent
+// counts the commands db's client sends.
+func openFlatMongo(ctx context.Context, db *mongo.Database, sent *commandsSent) (*FlatMongo, error) {
+	f := &FlatMongo{coll: db.Collection(flatCollection), sent: sent}
 	_, err := f.coll.Indexes().CreateOne(ctx, mongo.IndexModel{
 		Keys:    bson.D{{Key: "conversation_id", Value: 1}, {Key: "seq", Value: 1}},
 		Options: options.Index().SetUnique(true).SetName("conversation_id_seq"),
@@ -37,7 +38,6 @@ func OpenFlatMongo(ctx context.Context, db *mongo.Database) (*FlatMongo, error) 
 
 // Insert is one InsertMany.
 func (f *FlatMongo) Insert(ctx context.Context, docs []*FlatDoc) error {
-	f.trip()
 	_, err := f.coll.InsertMany(ctx, docs)
 	if mongo.IsDuplicateKeyError(err) {
 		return fmt.Errorf("%w: %v", store.ErrDuplicateKey, err)
@@ -64,28 +64,28 @@ func (f *FlatMongo) Get(ctx context.Context, cid string, seqs []int64) ([]bson.R
 	return f.find(ctx, filter, options.Find())
 }
 
-// find runs one query and drains its cursor, counting the find and every
-// getMore the driver has to send for further batches.
+// find runs one query and drains its cursor (a getMore for each further
+// batch).
 func (f *FlatMongo) find(ctx context.Context, filter bson.D, opts *options.FindOptionsBuilder) ([]bson.Raw, error) {
-	f.trip()
-	cur, err := f.coll.Find(ctx, filter, opts)
+	return drain(ctx, f.coll, filter, opts)
+}
+
+// drain runs find on coll and copies out every document of its cursor.
+func drain(ctx context.Context, coll *mongo.Collection, filter bson.D, opts *options.FindOptionsBuilder) ([]bson.Raw, error) {
+	cur, err := coll.Find(ctx, filter, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer cur.Close(ctx)
 	var out []bson.Raw
-	for {
-		if cur.RemainingBatchLength() == 0 && cur.ID() != 0 {
-			f.trip() // the next Next sends a getMore
-		}
-		if !cur.Next(ctx) {
-			break
-		}
-		f.read(cur.Current)
+	for cur.Next(ctx) {
 		out = append(out, bytes.Clone(cur.Current))
 	}
 	return out, cur.Err()
 }
+
+// RoundTrips is the number of commands sent to msg_flat so far.
+func (f *FlatMongo) RoundTrips() int64 { return f.sent.to(flatCollection) }
 
 // Storage reads collStats; a server without it leaves the sizes nil.
 func (f *FlatMongo) Storage(ctx context.Context) (Storage, error) {

@@ -123,6 +123,7 @@ const flatPage = 20
 type flatLayout struct {
 	fs  FlatStore
 	cid string
+	got received
 }
 
 func (l *flatLayout) write(ctx context.Context, _ int64, msgs []*bucket.MsgData) error {
@@ -144,6 +145,7 @@ func (l *flatLayout) read(ctx context.Context, from, to int64) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	l.got.add(raws)
 	n, _, err := decodeFlat(raws)
 	return n, err
 }
@@ -159,6 +161,7 @@ func (l *flatLayout) scroll(ctx context.Context, maxSeq int64, step func(int)) (
 		if err != nil {
 			return done, err
 		}
+		l.got.add(raws)
 		n, lowest, err := decodeFlat(raws)
 		if err != nil {
 			return done, err
@@ -173,7 +176,7 @@ func (l *flatLayout) scroll(ctx context.Context, maxSeq int64, step func(int)) (
 	return done, nil
 }
 
-func (l *flatLayout) counts() Counts { return l.fs.Counts() }
+func (l *flatLayout) counts() Counts { return l.got.counts(l.fs.RoundTrips()) }
 
 func (l *flatLayout) storage(ctx context.Context) (Storage, error) { return l.fs.Storage(ctx) }
 

@@ -23,11 +23,11 @@ type Scratch struct {
 // OpenScratch opens it; Close removes what it made.
 func OpenScratch(ctx context.Context, target Target) (*Scratch, error) {
 	if target.MongoURI != "" {
-		mb, _, drop, err := openScratchDatabase(ctx, target.MongoURI)
+		sd, drop, err := openScratchDatabase(ctx, target.MongoURI)
 		if err != nil {
 			return nil, err
 		}
-		return &Scratch{Backend: mb, Describe: mb.Describe(), cleanup: drop}, nil
+		return &Scratch{Backend: sd.mb, Describe: sd.mb.Describe(), cleanup: drop}, nil
 	}
 	dir, err := newScratchDir(target.TempDir)
 	if err != nil {

@@ -98,22 +98,31 @@ func embeddedStorage(ctx context.Context, b store.Backend, cid string) (Storage,
 // cleanupTimeout bounds dropping the scratch database, even after Ctrl-C.
 const cleanupTimeout = 30 * time.Second
 
+// scratchDatabase is a new database on a deployment: msg through the
+// mongostore backend, and a client of our own for what the backend does
+// not do (msg_flat, msg_wide, sizes, the drop), whose commands sent counts.
+type scratchDatabase struct {
+	mb   *mongostore.Backend
+	db   *mongo.Database
+	sent *commandsSent
+}
+
 // openScratchDatabase opens a new scratch database on the deployment at
-// uri, through the mongostore backend and a client of our own (for what
-// the backend does not do: msg_flat, sizes, the drop); cleanup drops it.
-func openScratchDatabase(ctx context.Context, uri string) (*mongostore.Backend, *mongo.Database, func() error, error) {
+// uri; cleanup drops it.
+func openScratchDatabase(ctx context.Context, uri string) (*scratchDatabase, func() error, error) {
 	name, err := scratchName()
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	mb, err := mongostore.Open(ctx, uri, name, mongostore.Options{})
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	client, err := mongo.Connect(options.Client().ApplyURI(uri))
+	sent := newCommandsSent()
+	client, err := mongo.Connect(options.Client().ApplyURI(uri).SetMonitor(sent.monitor()))
 	if err != nil {
 		_ = mb.Close(context.Background())
-		return nil, nil, nil, fmt.Errorf("bench: %s: %w", mb.Describe(), err)
+		return nil, nil, fmt.Errorf("bench: %s: %w", mb.Describe(), err)
 	}
 	db := client.Database(name)
 	cleanup := func() error {
@@ -125,20 +134,21 @@ func openScratchDatabase(ctx context.Context, uri string) (*mongostore.Backend, 
 		}
 		return errors.Join(derr, mb.Close(cctx), client.Disconnect(cctx))
 	}
-	return mb, db, cleanup, nil
+	return &scratchDatabase{mb: mb, db: db, sent: sent}, cleanup, nil
 }
 
 // openMongo uses a new scratch database on the deployment at target.MongoURI:
 // msg through the mongostore backend, msg_flat through a client of our own.
 func openMongo(ctx context.Context, target Target, opts Options) (*session, error) {
-	mb, db, cleanup, err := openScratchDatabase(ctx, target.MongoURI)
+	sd, cleanup, err := openScratchDatabase(ctx, target.MongoURI)
 	if err != nil {
 		return nil, err
 	}
+	mb, db := sd.mb, sd.db
 	if err := mb.EnsureIndexes(ctx); err != nil {
 		return nil, errors.Join(fmt.Errorf("bench: indexes of msg: %w", err), cleanup())
 	}
-	fm, err := OpenFlatMongo(ctx, db)
+	fm, err := openFlatMongo(ctx, db, sd.sent)
 	if err != nil {
 		return nil, errors.Join(err, cleanup())
 	}
@@ -150,7 +160,7 @@ func openMongo(ctx context.Context, target Target, opts Options) (*session, erro
 		cleanup:  cleanup,
 	}
 	if opts.BucketSize != bucket.BucketSize {
-		wm, err := OpenWideMongo(ctx, db)
+		wm, err := openWideMongo(ctx, db, sd.sent)
 		if err != nil {
 			return nil, errors.Join(err, cleanup())
 		}

@@ -22,6 +22,7 @@ type wideLayout struct {
 	size    int64
 	maxSeq  int64
 	pending *bucket.Doc // the bucket being filled by write
+	got     received
 }
 
 func newWideLayout(ws WideStore, cid string, size int, maxSeq int64) *wideLayout {
@@ -67,6 +68,7 @@ func (l *wideLayout) read(ctx context.Context, from, to int64) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	l.got.add(raws)
 	n := 0
 	for _, raw := range raws {
 		got, err := l.decodeSlots(raw, from, to)
@@ -135,7 +137,7 @@ func (l *wideLayout) scroll(ctx context.Context, maxSeq int64, step func(int)) (
 	return done, nil
 }
 
-func (l *wideLayout) counts() Counts { return l.ws.Counts() }
+func (l *wideLayout) counts() Counts { return l.got.counts(l.ws.RoundTrips()) }
 
 func (l *wideLayout) storage(ctx context.Context) (Storage, error) { return l.ws.Storage(ctx) }
 
@@ -147,7 +149,8 @@ type WideStore interface {
 	// Get reads the buckets with the given doc_ids ($in), in any order.
 	Get(ctx context.Context, docIDs []string) ([]bson.Raw, error)
 	Storage(ctx context.Context) (Storage, error)
-	Counts() Counts
+	// RoundTrips is the number of queries sent so far.
+	RoundTrips() int64
 	Close(ctx context.Context) error
 }
 

@@ -20,9 +20,8 @@ var wideBoltBucket = []byte("msg_wide")
 
 // WideBolt is the bench-only wide layout in a bbolt file of its own.
 type WideBolt struct {
-	counter
 	largest
-	db   *bbolt.DB
+	db   *countedBolt
 	path string
 }
 
@@ -42,7 +41,7 @@ func OpenWideBolt(path string, noSync bool) (*WideBolt, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("wide store %s: %w", path, err)
 	}
-	return &WideBolt{db: db, path: path}, nil
+	return &WideBolt{db: &countedBolt{DB: db}, path: path}, nil
 }
 
 // Insert writes doc in one transaction.
@@ -52,7 +51,6 @@ func (w *WideBolt) Insert(_ context.Context, doc *bucket.Doc) error {
 		return err
 	}
 	w.saw(len(raw))
-	w.trip()
 	return w.db.Update(func(tx *bbolt.Tx) error {
 		b := tx.Bucket(wideBoltBucket)
 		if b.Get([]byte(doc.DocID)) != nil {
@@ -64,13 +62,11 @@ func (w *WideBolt) Insert(_ context.Context, doc *bucket.Doc) error {
 
 // Get looks each doc_id up in one read transaction.
 func (w *WideBolt) Get(_ context.Context, docIDs []string) ([]bson.Raw, error) {
-	w.trip()
 	var out []bson.Raw
 	err := w.db.View(func(tx *bbolt.Tx) error {
 		b := tx.Bucket(wideBoltBucket)
 		for _, id := range docIDs {
 			if v := b.Get([]byte(id)); v != nil {
-				w.read(v)
 				out = append(out, bytes.Clone(v))
 			}
 		}
@@ -101,6 +97,9 @@ func (w *WideBolt) Storage(context.Context) (Storage, error) {
 	return st, err
 }
 
+// RoundTrips is the number of transactions so far.
+func (w *WideBolt) RoundTrips() int64 { return w.db.RoundTrips() }
+
 // Close closes the file.
 func (w *WideBolt) Close(context.Context) error { return w.db.Close() }
 
@@ -110,14 +109,15 @@ const wideCollection = "msg_wide"
 // WideMongo is the bench-only wide layout as a MongoDB collection with a
 // unique index on doc_id, as msg has.
 type WideMongo struct {
-	counter
 	largest
 	coll *mongo.Collection
+	sent *commandsSent
 }
 
-// OpenWideMongo uses collection msg_wide of db and creates its index.
-func OpenWideMongo(ctx context.Context, db *mongo.Database) (*WideMongo, error) {
-	w := &WideMongo{coll: db.Collection(wideCollection)}
+// openWideMongo uses collection msg_wide of db and creates its index; sent
+// counts the commands db's client sends.
+func openWideMongo(ctx context.Context, db *mongo.Database, sent *commandsSent) (*WideMongo, error) {
+	w := &WideMongo{coll: db.Collection(wideCollection), sent: sent}
 	_, err := w.coll.Indexes().CreateOne(ctx, mongo.IndexModel{
 		Keys: bson.D{{Key: "doc_id", Value: 1}}, Options: options.Index().SetUnique(true).SetName("doc_id"),
 	})
@@ -134,7 +134,6 @@ func (w *WideMongo) Insert(ctx context.Context, doc *bucket.Doc) error {
 		return err
 	}
 	w.saw(len(raw))
-	w.trip()
 	_, err = w.coll.InsertOne(ctx, bson.Raw(raw))
 	if mongo.IsDuplicateKeyError(err) {
 		return fmt.Errorf("%w: %v", store.ErrDuplicateKey, err)
@@ -142,28 +141,13 @@ func (w *WideMongo) Insert(ctx context.Context, doc *bucket.Doc) error {
 	return err
 }
 
-// Get is find({doc_id: {$in: ids}}), draining the cursor and counting
-// every getMore.
+// Get is find({doc_id: {$in: ids}}), draining the cursor.
 func (w *WideMongo) Get(ctx context.Context, docIDs []string) ([]bson.Raw, error) {
-	w.trip()
-	cur, err := w.coll.Find(ctx, bson.D{{Key: "doc_id", Value: bson.D{{Key: "$in", Value: docIDs}}}})
-	if err != nil {
-		return nil, err
-	}
-	defer cur.Close(ctx)
-	var out []bson.Raw
-	for {
-		if cur.RemainingBatchLength() == 0 && cur.ID() != 0 {
-			w.trip()
-		}
-		if !cur.Next(ctx) {
-			break
-		}
-		w.read(cur.Current)
-		out = append(out, bytes.Clone(cur.Current))
-	}
-	return out, cur.Err()
+	return drain(ctx, w.coll, bson.D{{Key: "doc_id", Value: bson.D{{Key: "$in", Value: docIDs}}}}, options.Find())
 }
+
+// RoundTrips is the number of commands sent to msg_wide so far.
+func (w *WideMongo) RoundTrips() int64 { return w.sent.to(wideCollection) }
 
 // Storage reads collStats, with the largest document written.
 func (w *WideMongo) Storage(ctx context.Context) (Storage, error) {
