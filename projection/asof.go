@@ -11,9 +11,10 @@ import (
 // A conversation as a viewer's pull gave it at a moment, read back from
 // the store as it is now and the dated evidence it keeps (bucket.History):
 // a slot's revoke is undone if its record is later, a delete for the
-// viewer if its 2102 (or audit line) is, a read flag if its 2200 is; a
-// message sent later was not there. Where a change has no date anywhere,
-// the row keeps its state now and says so: unknown stays unknown.
+// viewer if its 2102 (or audit line) is, a read flag if its 2200 is, a
+// physical delete if its 2102 is; a message sent later was not there.
+// Where a change has no date anywhere, the row keeps its state now and
+// says so: unknown stays unknown.
 
 // AsOf reads one viewer's conversation back to a moment.
 type AsOf struct {
@@ -26,7 +27,7 @@ type AsOf struct {
 // Words of what no evidence dates.
 const (
 	unknownCreated = "when the viewer got this conversation is not stored (no create_time): shown as held"
-	unknownErased  = "physically deleted: its content cannot be recovered, nor when it went"
+	unknownErased  = "physically deleted: its content cannot be recovered, nor when it went (no 2102: deleted by the admin's delete_msg_physical_by_seq, or by another tool)"
 	unknownRevoke  = "revoked, time unknown: its record has none"
 )
 
@@ -35,6 +36,16 @@ func unknownDelete(viewer string) string {
 }
 
 const unknownRead = "marked read, time unknown: no 2200 (mark_conversation_as_read, set_conversation_has_read_seq, or another tool)"
+
+// unknownErasedLater: a physical delete its 2102 dates after the moment:
+// the pull then gave the message as sent, which the store no longer holds.
+func unknownErasedLater(e bucket.Evidence) string {
+	return fmt.Sprintf("physically deleted at %s by %s (%s): pulled then as sent, but its content cannot be recovered", millis(e.At), e.User, e.Source)
+}
+
+// unknownCleared is what an undated clear leaves unknown, OpenIM storing
+// no notification of one.
+const unknownCleared = "cleared at a time nothing stored gives (OpenIM stores no notification of a clear)"
 
 // Had reports whether the viewer had the conversation at At (their pull
 // then held it), with what of that no evidence dates.
@@ -53,7 +64,12 @@ func (a AsOf) Had() (bool, []string) {
 // messages around it), unknown what of it no evidence dates.
 func (a AsOf) Slot(st bucket.StoredSlot) (then bucket.StoredSlot, sent bool, unknown []string) {
 	if st.Erased {
-		unknown = append(unknown, unknownErased)
+		switch e, ok := a.erase(st.Seq); {
+		case !ok:
+			unknown = append(unknown, unknownErased)
+		case e.At > a.At:
+			unknown = append(unknown, unknownErasedLater(e))
+		}
 	}
 	if st.IsHole() {
 		return st, false, unknown
@@ -109,6 +125,18 @@ func (a AsOf) first(kind string, seq int64, ok func(bucket.Evidence) bool) (int6
 	return at, found
 }
 
+// erase is the earliest physical delete of seq its 2102 dates.
+func (a AsOf) erase(seq int64) (bucket.Evidence, bool) {
+	var out bucket.Evidence
+	found := false
+	for _, e := range a.H.Evidence {
+		if e.Kind == bucket.EvidenceErase && slices.Contains(e.Seqs, seq) && (!found || e.At < out.At) {
+			out, found = e, true
+		}
+	}
+	return out, found
+}
+
 // Lookup is l with every slot as it was at At (a quote of a message
 // revoked later was not rewritten then).
 func (a AsOf) Lookup(l bucket.Lookup) bucket.Lookup {
@@ -130,9 +158,11 @@ func (a AsOf) Lookup(l bucket.Lookup) bucket.Lookup {
 // start past seq 1 set when the viewer got the conversation (an
 // invitee's: groupSeqs' setting, not stored) held from then on: known when
 // the seq before it was sent before they got it. One raised by a cleared
-// history is known from its 1703 on (a clear with IsSyncSelf: delete.go
-// clearConversation); without one (no IsSyncSelf, or another tool: a later
-// min_seq overwrites the earlier one) it has no date.
+// history (delete.go clearConversation) has no date: OpenIM stores no
+// notification of a clear (pkg/notification/msg.go newContentTypeConf has
+// no ClearConversationNotification, so it is sent without IsHistory), and
+// a later min_seq overwrites the earlier one. A 1703 another server or
+// tool stored dates it.
 func (a AsOf) Start(w bucket.Window, before int64) []string {
 	if !w.Cleared() {
 		return nil
@@ -150,8 +180,8 @@ func (a AsOf) Start(w bucket.Window, before int64) []string {
 		// where the window started.
 		return nil
 	}
-	return []string{fmt.Sprintf("the window starts at seq %d now (%s), time unknown: no 1703 (cleared without IsSyncSelf, or by another tool); seqs before it may have been pulled then",
-		w.MinSeq, w.StartReason())}
+	return []string{fmt.Sprintf("the window starts at seq %d now (%s), %s; seqs before it may have been pulled then",
+		w.MinSeq, w.StartReason(), unknownCleared)}
 }
 
 // LowerThen reports a window that started lower at At than it does now:

@@ -86,7 +86,7 @@ type ThenTally struct {
 
 // NewThenTally is a tally of a's viewer's window w.
 func NewThenTally(a AsOf, w bucket.Window) *ThenTally {
-	t := &ThenTally{pull: PullAt{AsOf: a, Window: w}, list: ListTally{AsOf: a}}
+	t := &ThenTally{pull: PullAt{AsOf: a, Window: w}, list: ListTally{AsOf: a, Before: w.MinSeq - 1}}
 	t.from = t.pull.ScanFrom()
 	return t
 }
@@ -123,10 +123,7 @@ func (t *ThenTally) AddGap(from, to int64) {
 func (t *ThenTally) Then() Then {
 	a, now := t.pull.AsOf, t.pull.Window
 	listed := t.list.Listed(now)
-	out := Then{AsOf: a, now: now, ReadAtLeast: listed.ReadAtLeast, Start: t.pull.start}
-	if listed.ReadAtLeast {
-		out.ReadWhy = listed.Unknown[:1] // Listed says the bound first, then what Had cannot date
-	}
+	out := Then{AsOf: a, now: now, ReadAtLeast: listed.ReadAtLeast, ReadWhy: listed.ReadWhy, Start: t.pull.start}
 	out.Window = now
 	out.Window.Last, out.Window.Newest, out.Window.StoredNewest = nil, nil, nil
 	out.Had, _ = a.Had()

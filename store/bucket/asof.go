@@ -14,9 +14,16 @@ const (
 	// EvidenceClear: User cleared the conversation's history (for
 	// themselves, or with All for everyone): the window then starts after
 	// the last seq sent by At, and their read seq is raised to it
-	// (delete.go clearConversation, which sends a 1703 only with
-	// IsSyncSelf, or IsSyncOther for All).
+	// (delete.go clearConversation). Only a 1703 dates one, and OpenIM
+	// stores none (pkg/notification/msg.go newContentTypeConf has no
+	// entry for it, so it goes out without IsHistory): a store written by
+	// another server or tool may hold one.
 	EvidenceClear = "clear"
+	// EvidenceErase: User deleted Seqs for everyone at At, physically
+	// (delete.go DeleteMsgs with IsSyncOther: DeleteMsgsPhysicalBySeqs,
+	// then a 2102 into the chat's notification conversation, which is
+	// stored). DeleteMsgPhysicalBySeq, the admin's, sends nothing.
+	EvidenceErase = "erase"
 )
 
 // ContentClearNotice is the content type of a cleared history's
