@@ -27,7 +27,7 @@ type AsOf struct {
 // Words of what no evidence dates.
 const (
 	unknownCreated = "when the viewer got this conversation is not stored (no create_time): shown as held"
-	unknownErased  = "physically deleted: its content cannot be recovered, nor when it went (no 2102: deleted by the admin's delete_msg_physical_by_seq, or by another tool)"
+	unknownErased  = "physically deleted: its content cannot be recovered, nor when it went (no 2102: an admin's DeleteMsgPhysicalBySeq sends none, nor does another tool)"
 	unknownRevoke  = "revoked, time unknown: its record has none"
 )
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/chatlens/chatlens/store/bucket"
@@ -134,17 +135,21 @@ func (p *PullAt) StartUnsaid() []string {
 	return p.Start(p.Window, p.before)
 }
 
-// asOfLines open a transcript of a pull at a moment: which moment, and
-// how many rows show a state no evidence dates.
-func (h TranscriptHead) asOfLines(unknown int) []string {
+// asOfLines open a transcript of a pull at a moment: which moment, how
+// many rows show a state no evidence dates, and what no row carries.
+func (h TranscriptHead) asOfLines(unknown int, unsaid []string) []string {
 	rows := "rows are"
 	if unknown == 1 {
 		rows = "row is"
 	}
-	return []string{
+	out := []string{
 		SingleLine(fmt.Sprintf("As of %s: what %s's pull gave then, read back from the evidence the store keeps",
 			h.AsOf.In(h.zone()).Format(time.RFC3339Nano), h.Viewer)),
 		fmt.Sprintf("%s %s marked unknown: shown as stored now, no evidence dates a change to them (each row's rule says why)",
 			thousands(int64(unknown)), rows),
 	}
+	if unsaid != nil {
+		out = append(out, SingleLine("No row of the window now was pulled then; unknown: "+strings.Join(unsaid, "; ")))
+	}
+	return out
 }

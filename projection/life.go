@@ -27,7 +27,7 @@ type LifeEvent struct {
 const (
 	lifeNoDelete = "no 2102 (deleted without IsSyncSelf, or by another tool)"
 	lifeNoRevoke = "the revoke record has none"
-	lifeErased   = "OpenIM's physical delete leaves no time, and the content is gone"
+	lifeErased   = "no 2102 (an admin's DeleteMsgPhysicalBySeq sends none, nor does another tool), and the content is gone"
 	lifeNoJoin   = "no create_time stored"
 	lifeNoRead   = "no 2200 (mark_conversation_as_read, set_conversation_has_read_seq, or another tool)"
 )
@@ -40,7 +40,11 @@ const (
 func Life(st bucket.StoredSlot, h bucket.History) []LifeEvent {
 	var out []LifeEvent
 	if st.Erased {
-		out = append(out, LifeEvent{What: "physically deleted", Source: lifeErased})
+		ev := LifeEvent{What: "physically deleted", Source: lifeErased}
+		if e, ok := (AsOf{H: h}).erase(st.Seq); ok {
+			ev = LifeEvent{At: e.At, What: ev.What, Who: e.User, Source: e.Source + "; the content is gone"}
+		}
+		out = append(out, ev)
 	}
 	sender := ""
 	if s := st.Slot; s != nil && s.Msg != nil {
