@@ -47,9 +47,6 @@ func (c *dumpCmd) dumpAt(ctx context.Context, s *session, st *store.Store, w *bu
 	}
 	from := pull.ScanFrom()
 	lo, hi := max(w.MinSeq, c.From), w.MaxSeq
-	if _, lower := pull.LowerThen(*w); lower {
-		lo = max(1, c.From) // a history cleared after the moment: pulled from lower then
-	}
 	if c.To > 0 {
 		hi = min(hi, c.To)
 	}

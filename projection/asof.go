@@ -154,58 +154,26 @@ func (a AsOf) Lookup(l bucket.Lookup) bucket.Lookup {
 
 // Start says what of the viewer's window start at At no evidence dates,
 // given the window now and before, the send time of the seq before its
-// start (0 unknown), when it did not start lower then (LowerThen). A
-// start past seq 1 set when the viewer got the conversation (an
+// start (0 unknown). A start past seq 1 set when the viewer got the conversation (an
 // invitee's: groupSeqs' setting, not stored) held from then on: known when
 // the seq before it was sent before they got it. One raised by a cleared
 // history (delete.go clearConversation) has no date: OpenIM stores no
 // notification of a clear (pkg/notification/msg.go newContentTypeConf has
-// no ClearConversationNotification, so it is sent without IsHistory), and
-// a later min_seq overwrites the earlier one. A 1703 another server or
-// tool stored dates it.
+// no ClearConversationNotification, so it is sent without IsHistory; so
+// in every version since 2023), and a later min_seq overwrites the
+// earlier one.
 func (a AsOf) Start(w bucket.Window, before int64) []string {
 	if !w.Cleared() {
 		return nil
 	}
-	last, _, any := a.clears()
-	switch {
-	case any && last <= a.At:
-		return nil
-	case any:
-		return []string{fmt.Sprintf("the window was raised to seq %d by a cleared history at %s; where it started before then is not stored "+
-			"(a late joiner's start is a server setting): shown as it starts now", w.MinSeq, millis(last))}
-	case a.Conv.SessionType != bucket.SessionSingle && w.UserMinSeq >= w.SeqMinSeq && before > 0 && a.H.Created >= before:
-		// A single chat has no late joiner: its conversation document may
-		// be written after its first messages, so its time says nothing of
-		// where the window started.
+	// A single chat has no late joiner: its conversation document may be
+	// written after its first messages, so its time says nothing of where
+	// the window started.
+	if a.Conv.SessionType != bucket.SessionSingle && w.UserMinSeq >= w.SeqMinSeq && before > 0 && a.H.Created >= before {
 		return nil
 	}
 	return []string{fmt.Sprintf("the window starts at seq %d now (%s), %s; seqs before it may have been pulled then",
 		w.MinSeq, w.StartReason(), unknownCleared)}
-}
-
-// LowerThen reports a window that started lower at At than it does now:
-// a dated clear after At raised it, and where it started before is known,
-// after the last seq sent by the clear before At (prev), or seq 1 of a
-// single chat never cleared before (a single chat has no late joiner).
-func (a AsOf) LowerThen(w bucket.Window) (prev int64, lower bool) {
-	last, prev, any := a.clears()
-	return prev, w.Cleared() && any && last > a.At && (prev > 0 || a.Conv.SessionType == bucket.SessionSingle)
-}
-
-// clears are the times of the dated clears of the viewer's window: the
-// latest, the latest by At (0 none), and whether there is any.
-func (a AsOf) clears() (last, prev int64, any bool) {
-	for _, e := range a.H.Evidence {
-		if e.Kind != bucket.EvidenceClear || !e.All && e.User != a.Viewer {
-			continue
-		}
-		any, last = true, max(last, e.At)
-		if e.At <= a.At {
-			prev = max(prev, e.At)
-		}
-	}
-	return last, prev, any
 }
 
 func millis(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }

@@ -49,10 +49,6 @@ type ListTally struct {
 	// The last physically deleted seq: seen, below a message sent by At
 	// (so sent by then), and ever. Any could be an own send.
 	erased, erasedAt, erasedAll int64
-	// cleared is, by the index of each clear of the viewer's in
-	// H.Evidence, the last seq sent by its time: their read seq after it
-	// (delete.go clearConversation: UserSetHasReadSeqs to the max seqs).
-	cleared map[int]int64
 }
 
 // Add takes the next slot.
@@ -70,14 +66,6 @@ func (l *ListTally) Add(st bucket.StoredSlot) {
 	if m.SendID == l.Viewer {
 		l.ownAll = st.Seq
 	}
-	for i, e := range l.H.Evidence {
-		if e.Kind == bucket.EvidenceClear && e.User == l.Viewer && m.SendTime <= e.At {
-			if l.cleared == nil {
-				l.cleared = map[int]int64{}
-			}
-			l.cleared[i] = st.Seq
-		}
-	}
 	if m.SendTime > l.At {
 		return
 	}
@@ -93,19 +81,13 @@ func (l *ListTally) Add(st bucket.StoredSlot) {
 func (l *ListTally) Listed(w bucket.Window) ListedAt {
 	out := ListedAt{MaxSeq: min(l.last, w.MaxSeq), ReadSeq: l.ownAt, Latest: l.latest}
 	explained := l.ownAll
-	for i, e := range l.H.Evidence {
-		read := e.ReadSeq
-		switch {
-		case e.User != l.Viewer:
-			continue
-		case e.Kind == bucket.EvidenceClear:
-			read = l.cleared[i]
-		case e.Kind != bucket.EvidenceRead:
+	for _, e := range l.H.Evidence {
+		if e.User != l.Viewer || e.Kind != bucket.EvidenceRead {
 			continue
 		}
-		explained = max(explained, read)
+		explained = max(explained, e.ReadSeq)
 		if e.At <= l.At {
-			out.ReadSeq = max(out.ReadSeq, read)
+			out.ReadSeq = max(out.ReadSeq, e.ReadSeq)
 		}
 	}
 	// Raises that may have come by At, none dated: an undated clear's (to
@@ -142,10 +124,10 @@ func (l *ListTally) Listed(w bucket.Window) ListedAt {
 }
 
 // undatedClear reports a window now that starts where the viewer's own
-// clear, which no evidence dates, set it (seq_user.min_seq; an invitee's
-// start is not one: AsOf.Start).
+// clear, which nothing stored dates, set it (seq_user.min_seq; an
+// invitee's start is not one: AsOf.Start).
 func (l *ListTally) undatedClear(w bucket.Window) bool {
-	if _, _, dated := l.clears(); dated || !w.Cleared() || w.UserMinSeq < w.SeqMinSeq {
+	if !w.Cleared() || w.UserMinSeq < w.SeqMinSeq {
 		return false
 	}
 	before := l.beforeAt

@@ -56,50 +56,27 @@ type PullAt struct {
 	start    []string // startWhy, kept after it is said (ThenTally)
 	pending  []AsOfRow
 	late     int // messages sent after At since the last row
-
-	planned     bool  // lower and prev are worked out (AsOf.LowerThen)
-	lower       bool  // the window started lower then
-	clearedThen int64 // the time of the last clear by then, 0 none
 }
 
-// plan works out once whether the window started lower then.
-func (p *PullAt) plan() {
-	if !p.planned {
-		p.planned = true
-		p.clearedThen, p.lower = p.LowerThen(p.Window)
-	}
-}
-
-// ScanFrom is the seq the slots are to be handed from: 1 when the window
-// started lower at At (AsOf.LowerThen), else the seq before its start now.
-func (p *PullAt) ScanFrom() int64 {
-	if p.plan(); p.lower {
-		return 1
-	}
-	return max(1, p.Window.MinSeq-1)
-}
+// ScanFrom is the seq the slots are to be handed from: the seq before the
+// window's start now, whose send time Start needs. No stored evidence
+// dates a clear, so the pull then is read from where the window starts
+// now.
+func (p *PullAt) ScanFrom() int64 { return max(1, p.Window.MinSeq-1) }
 
 // Add takes the next slot, projected by view, and returns the rows now
 // known to be pulled, in seq order; done: no later slot can be (a whole
 // bucket of messages sent after At, seqs being given in send order).
 func (p *PullAt) Add(st bucket.StoredSlot, view func(bucket.StoredSlot) Message) (rows []AsOfRow, done bool) {
-	p.plan()
-	prev, lower := p.clearedThen, p.lower
-	if st.Seq < p.Window.MinSeq && !lower {
+	if st.Seq < p.Window.MinSeq {
 		if !st.IsHole() {
 			p.before = st.Slot.Msg.SendTime
 		}
 		return nil, false
 	}
-	if st.Seq < p.Window.MinSeq && !st.IsHole() && st.Slot.Msg.SendTime <= prev {
-		p.pending, p.late = nil, 0 // cleared by then: before the window's start then
-		return nil, false
-	}
 	if !p.started {
 		p.started = true
-		if !lower {
-			p.startWhy = p.Start(p.Window, p.before)
-		}
+		p.startWhy = p.Start(p.Window, p.before)
 		if _, why := p.Had(); why != nil {
 			p.startWhy = append(p.startWhy, why...)
 		}
@@ -128,9 +105,6 @@ func (p *PullAt) Add(st bucket.StoredSlot, view func(bucket.StoredSlot) Message)
 func (p *PullAt) StartUnsaid() []string {
 	if p.started {
 		return p.startWhy
-	}
-	if p.plan(); p.lower {
-		return nil
 	}
 	return p.Start(p.Window, p.before)
 }

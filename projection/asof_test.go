@@ -165,38 +165,6 @@ func unknownRows(rows []AsOfRow) int {
 	return n
 }
 
-// A history cleared with IsSyncSelf is dated by its 1703 (delete.go
-// clearConversation sends ClearConversationTips to the user's own
-// n_<u>_<u>): before it the pull started lower, after it where it starts
-// now; the clear also raised the read seq to the last seq then.
-func TestAsOfAClearToldBy1703IsDated(t *testing.T) {
-	w := bucket.Window{Cid: single, MinSeq: 3, MaxSeq: 4, UserMinSeq: 3, ReadSeq: 2}
-	var slots []bucket.StoredSlot
-	for seq := int64(1); seq <= 4; seq++ {
-		slots = append(slots, stored(seq, message(seq, Text, `{"content":"x"}`)))
-	}
-	clear := bucket.Evidence{Kind: bucket.EvidenceClear, At: sentAt + 2, User: "bob", Source: "1703 in n_bob_bob seq 1"}
-	before := asOfBob(sentAt+1, clear)
-	p := &PullAt{AsOf: before, Window: w}
-	if p.ScanFrom() != 1 {
-		t.Fatalf("ScanFrom = %d before a dated clear; want 1: the pull then started lower", p.ScanFrom())
-	}
-	if rows := pullOf(before, w, slots...); len(rows) != 1 || rows[0].Seq != 1 || unknownRows(rows) != 0 {
-		t.Errorf("before the clear: %+v; want seq 1 (seq 2 not sent yet), known", rows)
-	}
-	after := asOfBob(evenLater, clear)
-	if rows := pullOf(after, w, slots[1:]...); len(rows) != 2 || rows[0].Seq != 3 || unknownRows(rows) != 0 {
-		t.Errorf("after the clear: %+v; want seqs 3-4, known", rows)
-	}
-	tally := &ListTally{AsOf: after}
-	for _, st := range slots {
-		tally.Add(st)
-	}
-	if l := tally.Listed(w); l.ReadSeq != 2 || l.ReadAtLeast || l.Unknown != nil {
-		t.Errorf("read seq after the clear: %+v; want 2 (the last seq sent by the clear), known", l)
-	}
-}
-
 // A physically deleted slot's content is gone for good: at any moment it
 // is a hole, marked so.
 func TestAsOfPhysicallyDeletedSaysItsContentIsGone(t *testing.T) {

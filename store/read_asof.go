@@ -18,9 +18,9 @@ import (
 // into the deleter's n_<u>_<u> for a delete for me with IsSyncSelf, into
 // the chat's notification conversation for a physical one with
 // IsSyncOther: delete.go DeleteMsgs) and a read mark (2200: as_read.go
-// sendMarkAsReadNotification), a cleared history's 1703 where a store
-// holds one (OpenIM stores none), and this operator's audit log. A
-// revoke's time is in its slot's record, a message's in its send_time.
+// sendMarkAsReadNotification), and this operator's audit log. A revoke's
+// time is in its slot's record, a message's in its send_time. A cleared
+// history has none: OpenIM stores no notification of a clear.
 
 // History gathers viewer's dated evidence of cid, the audit log's from the
 // file at auditPath (read only: a reader creates no log; none there, no
@@ -82,10 +82,6 @@ func (s *lookupReads) History(ctx context.Context, viewer, cid, auditPath string
 		}
 		for _, n := range slices.Backward(log.notices) { // oldest first
 			if e, ok := noticeEvidence(ncid, cid, ncid != SelfNotificationID(viewer), n); ok {
-				h.Evidence = append(h.Evidence, e)
-			}
-			if e, ok := clearEvidence(ncid, cid, n); ok {
-				e.All = ncid != SelfNotificationID(viewer) // told to the conversation: cleared for everyone
 				h.Evidence = append(h.Evidence, e)
 			}
 		}
@@ -164,16 +160,6 @@ func noticeEvidence(ncid, cid string, chat bool, n notice) (bucket.Evidence, boo
 		return bucket.Evidence{}, false
 	}
 	return e, true
-}
-
-// clearEvidence reads notice n of ncid as a cleared history of cid
-// (sdkws.ClearConversationTips).
-func clearEvidence(ncid, cid string, n notice) (bucket.Evidence, bool) {
-	if n.typ != bucket.ContentClearNotice || !slices.Contains(n.tips.ConversationIDs, cid) {
-		return bucket.Evidence{}, false
-	}
-	return bucket.Evidence{Kind: bucket.EvidenceClear, At: n.sendTime, User: n.tips.UserID,
-		Source: fmt.Sprintf("%d in %s seq %d", n.typ, ncid, n.seq)}, true
 }
 
 // auditEvidence reads an outcome line of this operator's audit log as a
