@@ -154,14 +154,14 @@ func (a AsOf) Lookup(l bucket.Lookup) bucket.Lookup {
 
 // Start says what of the viewer's window start at At no evidence dates,
 // given the window now and before, the send time of the seq before its
-// start (0 unknown). A start past seq 1 set when the viewer got the conversation (an
-// invitee's: groupSeqs' setting, not stored) held from then on: known when
-// the seq before it was sent before they got it. One raised by a cleared
-// history (delete.go clearConversation) has no date: OpenIM stores no
-// notification of a clear (pkg/notification/msg.go newContentTypeConf has
-// no ClearConversationNotification, so it is sent without IsHistory; so
-// in every version since 2023), and a later min_seq overwrites the
-// earlier one.
+// start (0 unknown). A start past seq 1 set when the viewer got the
+// conversation (an invitee's: groupSeqs' setting, not stored) held from
+// then on: known when the seq before it was sent before they got it. One
+// raised by a cleared history (delete.go clearConversation) has no date:
+// OpenIM stores no notification of a clear (pkg/notification/msg.go
+// newContentTypeConf has no ClearConversationNotification, so it is sent
+// without IsHistory; its 2023 and 2024 versions alike), and a later min_seq
+// overwrites the earlier one.
 func (a AsOf) Start(w bucket.Window, before int64) []string {
 	if !w.Cleared() {
 		return nil
