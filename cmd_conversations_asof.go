@@ -51,11 +51,12 @@ func (c *conversationsCmd) listAt(ctx context.Context, s *session, st *store.Sto
 		if err != nil {
 			return err
 		}
-		tally := &projection.ListTally{AsOf: projection.AsOf{At: at.UnixMilli(), Viewer: c.As, H: h}}
+		w := conv.Window
+		kind := projection.Conv{ID: conv.ConversationID, SessionType: store.ConversationTypeOf(conv.ConversationID)}
+		tally := &projection.ListTally{AsOf: projection.AsOf{At: at.UnixMilli(), Viewer: c.As, Conv: kind, H: h}, Before: w.MinSeq - 1}
 		if had, _ := tally.Had(); !had {
 			continue
 		}
-		w := conv.Window
 		err = st.Scan(ctx, &w, 1, w.MaxSeq, func(batch []*bucket.Bucket) error {
 			for _, b := range batch {
 				for _, slot := range b.Slots {

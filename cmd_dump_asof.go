@@ -47,9 +47,6 @@ func (c *dumpCmd) dumpAt(ctx context.Context, s *session, st *store.Store, w *bu
 	}
 	from := pull.ScanFrom()
 	lo, hi := max(w.MinSeq, c.From), w.MaxSeq
-	if _, lower := pull.LowerThen(*w); lower {
-		lo = max(1, c.From) // a history cleared after the moment: pulled from lower then
-	}
 	if c.To > 0 {
 		hi = min(hi, c.To)
 	}
@@ -118,8 +115,14 @@ func (c *dumpCmd) dumpAt(ctx context.Context, s *session, st *store.Store, w *bu
 		err = out.end(last)
 	}
 	if why := pull.StartUnsaid(); err == nil && last == 0 && why != nil {
+		// No row carries it: the text's last line and the transcript's
+		// header say it; json, rows only, has stderr alone.
+		out.unsaid = why
 		fmt.Fprintf(s.stderr, "chatlens: no row of %s's window now was pulled at %s; %s\n", projection.SingleLine(c.As),
 			at.In(s.zone()).Format(time.RFC3339Nano), projection.SingleLine(unknownWords(why)))
+		if out.transcript != nil {
+			out.transcript.Unsaid(why)
+		}
 	}
 	if err == nil {
 		err = out.foot()
@@ -148,6 +151,9 @@ type asOf struct {
 	at          time.Time
 	unknown     map[int64][]string // nil without --at
 	unknownRows int
+	// unsaid is what of the window's start no evidence dates when no row
+	// was pulled to carry it (projection.PullAt.StartUnsaid).
+	unsaid []string
 }
 
 // printAsOf writes one row of a dump --at: json with its "unknown" list,
@@ -175,8 +181,12 @@ func (p *dumpPrinter) unknownLine() error {
 	if p.unknown == nil || p.transcript != nil || p.c.Format == "json" {
 		return nil
 	}
-	_, err := fmt.Fprintf(p.s.stdout, "as of %s: %d %s marked unknown (shown as stored now: no evidence dates a change to %s)\n",
+	line := fmt.Sprintf("as of %s: %d %s marked unknown (shown as stored now: no evidence dates a change to %s)",
 		p.at.In(p.s.zone()).Format(time.RFC3339Nano), p.unknownRows, map[bool]string{true: "row", false: "rows"}[p.unknownRows == 1],
 		map[bool]string{true: "it", false: "them"}[p.unknownRows == 1])
+	if p.unsaid != nil {
+		line += "; no row of the window now was pulled then, " + unknownWords(p.unsaid)
+	}
+	_, err := fmt.Fprintln(p.s.stdout, projection.SingleLine(line))
 	return err
 }

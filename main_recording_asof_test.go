@@ -318,3 +318,78 @@ func TestAtEqualsEachRecordedMomentOnMongoDB(t *testing.T) {
 	dumpAtHoldsToRecording(t, rec, r)
 	conversationsAtHoldToRecording(t, rec, r)
 }
+
+// The first recording (../shared/openim-recorded) holds what a timed run
+// of the real server cannot date: u5 cleared sg_g1 (api-calls.jsonl,
+// clear_conversation_msg at 1796133234689, no deleteSyncOpt) after seq 262
+// was sent and before seq 263 was: seq_user.min_seq 263 and
+// conversation.min_seq 263, read seq raised to 262 (open-im-server
+// internal/rpc/msg/delete.go:132-142 and :157), and no 1703 anywhere
+// (pkg/notification/msg.go:35-81 has no ClearConversationNotification).
+// At 1796133234700 u5's last own send was seq 261, so the read seq then
+// is only known to be at least 261; and the pull then held no row of the
+// window now, which every format of dump --at says.
+func TestAtAnUndatedClearIsSaidInEveryFormat(t *testing.T) {
+	t.Parallel()
+	r := importRecording(t, recording(t), []string{"--data", filepath.Join(t.TempDir(), "rec.db")})
+	const at = "1796133234700"
+	res := r.chatlens(t, "conversations", "--as", "u5", "--at", at, "--format", "json")
+	var g1 map[string]any
+	for _, o := range jsonLines(t, "conversations --at", res.stdout) {
+		if o["conversationID"] == "sg_g1" {
+			g1 = o
+		}
+	}
+	if u, _ := g1["unknown"].([]any); res.code != 0 || num(g1["hasReadSeq"]) != 261 || len(u) != 1 ||
+		!strings.Contains(fmt.Sprint(u[0]), "cleared at a time nothing stored gives") || !strings.Contains(fmt.Sprint(u[0]), "read seq ≥ 261 then") {
+		t.Errorf("conversations --at json: exit %d, sg_g1 %v; want hasReadSeq 261 marked a bound: the clear may have raised it to 262", res.code, g1)
+	}
+	res = r.chatlens(t, "conversations", "--as", "u5", "--at", at)
+	if !regexp.MustCompile(`sg_g1 .*\(seq 262, read ≥ 261\)  ← unknown: .*cleared at a time`).MatchString(res.stdout) {
+		t.Errorf("conversations --at text:\n%s\nwant sg_g1's read seq shown as ≥ 261, saying why", res.stdout)
+	}
+	dump := func(format string) result {
+		return r.chatlens(t, "dump", "--conversation", "sg_g1", "--as", "u5", "--at", at, "--format", format)
+	}
+	const why = "no row of the window now was pulled then, unknown: the window starts at seq 263 now"
+	if res := dump("text"); res.code != 0 || !strings.Contains(res.stdout, "0 rows marked unknown") || !strings.Contains(res.stdout, why) ||
+		!strings.Contains(res.stdout, "cleared at a time nothing stored gives (OpenIM stores no notification of a clear)") {
+		t.Errorf("dump --at text: exit %d\n%s\nwant its last line to say no row of the window now was pulled, and why", res.code, res.stdout)
+	}
+	if res := dump("json"); res.code != 0 || res.stdout != "" || !strings.Contains(res.stderr, "seqs before it may have been pulled then") {
+		t.Errorf("dump --at json: exit %d, stdout %q, stderr %q; want no row, and stderr saying why", res.code, res.stdout, res.stderr)
+	}
+	for _, format := range []string{"markdown", "html"} {
+		res := dump(format)
+		head, _, _ := strings.Cut(res.stdout, "Seqs")
+		if res.code != 0 || !strings.Contains(head, "No row of the window now was pulled then; unknown: the window starts at seq 263 now") {
+			t.Errorf("dump --at %s: exit %d\n%s\nwant the header to say no row of the window now was pulled, and why", format, res.code, res.stdout)
+		}
+	}
+}
+
+// u1 deleted si_u1_u2 seq 5 for everyone with IsSyncOther (api-calls.jsonl):
+// delete.go:72-82 erases the slot and sends a 2102 into n_u1_u2, stored
+// (pkg/notification/msg.go:79, ReliableNotificationNoMsg): n_u1_u2 seq 3,
+// send_time 1796133234431, naming seq 5. Before it the pull gave seq 5 as
+// sent (its content now lost); from it on, a hole, known.
+func TestDumpAtDatesAPhysicalDeleteByIts2102(t *testing.T) {
+	t.Parallel()
+	r := importRecording(t, recording(t), []string{"--data", filepath.Join(t.TempDir(), "rec.db")})
+	seq5 := func(at string) map[string]any {
+		t.Helper()
+		res := r.chatlens(t, "dump", "--conversation", "si_u1_u2", "--as", "u2", "--at", at, "--from", "5", "--to", "5", "--format", "json")
+		objs := jsonLines(t, "dump --at", res.stdout)
+		if res.code != 0 || len(objs) != 1 {
+			t.Fatalf("dump --at %s: exit %d, %d rows: %s", at, res.code, len(objs), res.stderr)
+		}
+		return objs[0]
+	}
+	if u, _ := seq5("1796133234430")["unknown"].([]any); len(u) != 1 || !strings.Contains(fmt.Sprint(u[0]), "physically deleted at 2026-12-01T") ||
+		!strings.Contains(fmt.Sprint(u[0]), "by u1 (2102 in n_u1_u2 seq 3): pulled then as sent") {
+		t.Errorf("before the 2102: unknown %v; want seq 5 said to be there then, erased at the 2102's time", u)
+	}
+	if o := seq5("1796133234431"); len(o["unknown"].([]any)) != 0 {
+		t.Errorf("at the 2102: %v; want seq 5 a hole, nothing unknown", o)
+	}
+}

@@ -11,9 +11,10 @@ import (
 // A conversation as a viewer's pull gave it at a moment, read back from
 // the store as it is now and the dated evidence it keeps (bucket.History):
 // a slot's revoke is undone if its record is later, a delete for the
-// viewer if its 2102 (or audit line) is, a read flag if its 2200 is; a
-// message sent later was not there. Where a change has no date anywhere,
-// the row keeps its state now and says so: unknown stays unknown.
+// viewer if its 2102 (or audit line) is, a read flag if its 2200 is, a
+// physical delete if its 2102 is; a message sent later was not there.
+// Where a change has no date anywhere, the row keeps its state now and
+// says so: unknown stays unknown.
 
 // AsOf reads one viewer's conversation back to a moment.
 type AsOf struct {
@@ -26,7 +27,7 @@ type AsOf struct {
 // Words of what no evidence dates.
 const (
 	unknownCreated = "when the viewer got this conversation is not stored (no create_time): shown as held"
-	unknownErased  = "physically deleted: its content cannot be recovered, nor when it went"
+	unknownErased  = "physically deleted: its content cannot be recovered, nor when it went (no 2102: an admin's DeleteMsgPhysicalBySeq sends none, nor does another tool)"
 	unknownRevoke  = "revoked, time unknown: its record has none"
 )
 
@@ -35,6 +36,16 @@ func unknownDelete(viewer string) string {
 }
 
 const unknownRead = "marked read, time unknown: no 2200 (mark_conversation_as_read, set_conversation_has_read_seq, or another tool)"
+
+// unknownErasedLater: a physical delete its 2102 dates after the moment:
+// the pull then gave the message as sent, which the store no longer holds.
+func unknownErasedLater(e bucket.Evidence) string {
+	return fmt.Sprintf("physically deleted at %s by %s (%s): pulled then as sent, but its content cannot be recovered", millis(e.At), e.User, e.Source)
+}
+
+// unknownCleared is what an undated clear leaves unknown, OpenIM storing
+// no notification of one.
+const unknownCleared = "cleared at a time nothing stored gives (OpenIM stores no notification of a clear)"
 
 // Had reports whether the viewer had the conversation at At (their pull
 // then held it), with what of that no evidence dates.
@@ -53,7 +64,12 @@ func (a AsOf) Had() (bool, []string) {
 // messages around it), unknown what of it no evidence dates.
 func (a AsOf) Slot(st bucket.StoredSlot) (then bucket.StoredSlot, sent bool, unknown []string) {
 	if st.Erased {
-		unknown = append(unknown, unknownErased)
+		switch e, ok := a.erase(st.Seq); {
+		case !ok:
+			unknown = append(unknown, unknownErased)
+		case e.At > a.At:
+			unknown = append(unknown, unknownErasedLater(e))
+		}
 	}
 	if st.IsHole() {
 		return st, false, unknown
@@ -109,6 +125,18 @@ func (a AsOf) first(kind string, seq int64, ok func(bucket.Evidence) bool) (int6
 	return at, found
 }
 
+// erase is the earliest physical delete of seq its 2102 dates.
+func (a AsOf) erase(seq int64) (bucket.Evidence, bool) {
+	var out bucket.Evidence
+	found := false
+	for _, e := range a.H.Evidence {
+		if e.Kind == bucket.EvidenceErase && slices.Contains(e.Seqs, seq) && (!found || e.At < out.At) {
+			out, found = e, true
+		}
+	}
+	return out, found
+}
+
 // Lookup is l with every slot as it was at At (a quote of a message
 // revoked later was not rewritten then).
 func (a AsOf) Lookup(l bucket.Lookup) bucket.Lookup {
@@ -126,56 +154,26 @@ func (a AsOf) Lookup(l bucket.Lookup) bucket.Lookup {
 
 // Start says what of the viewer's window start at At no evidence dates,
 // given the window now and before, the send time of the seq before its
-// start (0 unknown), when it did not start lower then (LowerThen). A
-// start past seq 1 set when the viewer got the conversation (an
-// invitee's: groupSeqs' setting, not stored) held from then on: known when
-// the seq before it was sent before they got it. One raised by a cleared
-// history is known from its 1703 on (a clear with IsSyncSelf: delete.go
-// clearConversation); without one (no IsSyncSelf, or another tool: a later
-// min_seq overwrites the earlier one) it has no date.
+// start (0 unknown). A start past seq 1 set when the viewer got the
+// conversation (an invitee's: groupSeqs' setting, not stored) held from
+// then on: known when the seq before it was sent before they got it. One
+// raised by a cleared history (delete.go clearConversation) has no date:
+// OpenIM stores no notification of a clear (pkg/notification/msg.go
+// newContentTypeConf has no ClearConversationNotification, so it is sent
+// without IsHistory; its 2023 and 2024 versions alike), and a later min_seq
+// overwrites the earlier one.
 func (a AsOf) Start(w bucket.Window, before int64) []string {
 	if !w.Cleared() {
 		return nil
 	}
-	last, _, any := a.clears()
-	switch {
-	case any && last <= a.At:
-		return nil
-	case any:
-		return []string{fmt.Sprintf("the window was raised to seq %d by a cleared history at %s; where it started before then is not stored "+
-			"(a late joiner's start is a server setting): shown as it starts now", w.MinSeq, millis(last))}
-	case a.Conv.SessionType != bucket.SessionSingle && w.UserMinSeq >= w.SeqMinSeq && before > 0 && a.H.Created >= before:
-		// A single chat has no late joiner: its conversation document may
-		// be written after its first messages, so its time says nothing of
-		// where the window started.
+	// A single chat has no late joiner: its conversation document may be
+	// written after its first messages, so its time says nothing of where
+	// the window started.
+	if a.Conv.SessionType != bucket.SessionSingle && w.UserMinSeq >= w.SeqMinSeq && before > 0 && a.H.Created >= before {
 		return nil
 	}
-	return []string{fmt.Sprintf("the window starts at seq %d now (%s), time unknown: no 1703 (cleared without IsSyncSelf, or by another tool); seqs before it may have been pulled then",
-		w.MinSeq, w.StartReason())}
-}
-
-// LowerThen reports a window that started lower at At than it does now:
-// a dated clear after At raised it, and where it started before is known,
-// after the last seq sent by the clear before At (prev), or seq 1 of a
-// single chat never cleared before (a single chat has no late joiner).
-func (a AsOf) LowerThen(w bucket.Window) (prev int64, lower bool) {
-	last, prev, any := a.clears()
-	return prev, w.Cleared() && any && last > a.At && (prev > 0 || a.Conv.SessionType == bucket.SessionSingle)
-}
-
-// clears are the times of the dated clears of the viewer's window: the
-// latest, the latest by At (0 none), and whether there is any.
-func (a AsOf) clears() (last, prev int64, any bool) {
-	for _, e := range a.H.Evidence {
-		if e.Kind != bucket.EvidenceClear || !e.All && e.User != a.Viewer {
-			continue
-		}
-		any, last = true, max(last, e.At)
-		if e.At <= a.At {
-			prev = max(prev, e.At)
-		}
-	}
-	return last, prev, any
+	return []string{fmt.Sprintf("the window starts at seq %d now (%s), %s; seqs before it may have been pulled then",
+		w.MinSeq, w.StartReason(), unknownCleared)}
 }
 
 func millis(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339Nano) }

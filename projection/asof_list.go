@@ -11,10 +11,12 @@ import (
 type ListedAt struct {
 	MaxSeq, ReadSeq int64
 	// ReadAtLeast: the read seq then is known only to be at least ReadSeq
-	// (a raise no evidence dates came before or after).
+	// (a raise no evidence dates came before or after); ReadWhy says why.
 	ReadAtLeast bool
+	ReadWhy     []string
 	Latest      int64 // the send time of the newest message then, 0 none
-	Unknown     []string
+	// Unknown is what of the row no evidence dates: ReadWhy, then the rest.
+	Unknown []string
 }
 
 // Unread is the app's count then: max seq minus read seq, never below 0.
@@ -33,38 +35,41 @@ func (l ListedAt) ReadWords() string {
 // end of the viewer's window now, and keeps what the list at At needs:
 // the last seq sent by then, and the viewer's own sends (the transfer
 // raises a sender's read seq to the seq of what they send:
-// msg_transfer.go, userSeqMap[m.SendID] = m.Seq).
+// msg_transfer.go, userSeqMap[m.SendID] = m.Seq), which a physical delete
+// leaves no trace of.
 type ListTally struct {
 	AsOf
+	// Before is the seq before the window's start now (0: seq 1 starts
+	// it), whose send time says whether an invitee's start explains it
+	// (AsOf.Start).
+	Before        int64
+	beforeAt      int64 // Before's send time, 0 not stored
 	last, latest  int64 // the last message sent by At, its send time
 	ownAt, ownAll int64 // the viewer's last own send by At, and ever
-	// cleared is, by the index of each clear of the viewer's in
-	// H.Evidence, the last seq sent by its time: their read seq after it
-	// (delete.go clearConversation: UserSetHasReadSeqs to the max seqs).
-	cleared map[int]int64
+	// The last physically deleted seq: seen, below a message sent by At
+	// (so sent by then), and ever. Any could be an own send.
+	erased, erasedAt, erasedAll int64
 }
 
 // Add takes the next slot.
 func (l *ListTally) Add(st bucket.StoredSlot) {
+	if st.Erased {
+		l.erased, l.erasedAll = st.Seq, st.Seq
+	}
 	if st.IsHole() {
 		return
 	}
 	m := st.Slot.Msg
+	if st.Seq == l.Before {
+		l.beforeAt = m.SendTime
+	}
 	if m.SendID == l.Viewer {
 		l.ownAll = st.Seq
-	}
-	for i, e := range l.H.Evidence {
-		if e.Kind == bucket.EvidenceClear && e.User == l.Viewer && m.SendTime <= e.At {
-			if l.cleared == nil {
-				l.cleared = map[int]int64{}
-			}
-			l.cleared[i] = st.Seq
-		}
 	}
 	if m.SendTime > l.At {
 		return
 	}
-	l.last, l.latest = st.Seq, m.SendTime
+	l.last, l.latest, l.erasedAt = st.Seq, m.SendTime, l.erased
 	if m.SendID == l.Viewer {
 		l.ownAt = st.Seq
 	}
@@ -76,29 +81,58 @@ func (l *ListTally) Add(st bucket.StoredSlot) {
 func (l *ListTally) Listed(w bucket.Window) ListedAt {
 	out := ListedAt{MaxSeq: min(l.last, w.MaxSeq), ReadSeq: l.ownAt, Latest: l.latest}
 	explained := l.ownAll
-	for i, e := range l.H.Evidence {
-		read := e.ReadSeq
-		switch {
-		case e.User != l.Viewer:
-			continue
-		case e.Kind == bucket.EvidenceClear:
-			read = l.cleared[i]
-		case e.Kind != bucket.EvidenceRead:
+	for _, e := range l.H.Evidence {
+		if e.User != l.Viewer || e.Kind != bucket.EvidenceRead {
 			continue
 		}
-		explained = max(explained, read)
+		explained = max(explained, e.ReadSeq)
 		if e.At <= l.At {
-			out.ReadSeq = max(out.ReadSeq, read)
+			out.ReadSeq = max(out.ReadSeq, e.ReadSeq)
 		}
 	}
+	// Raises that may have come by At, none dated: an undated clear's (to
+	// the seq before the window's start, once that was sent) and an own
+	// send's at a seq physically deleted since. The read seq now caps
+	// them: it only rises (seq_user.go SetUserReadSeq).
+	var maybe []string
+	cleared := l.undatedClear(w)
+	if cleared {
+		explained = max(explained, w.MinSeq-1)
+	}
+	explained = max(explained, min(l.erasedAll, w.MaxSeq))
+	if r := min(w.MinSeq-1, w.ReadSeq); cleared && w.MinSeq-1 <= l.last && r > out.ReadSeq {
+		maybe = append(maybe, fmt.Sprintf("the window starts at seq %d now (%s), %s: a clear raises the clearer's read seq to the last seq then, %d "+
+			"(delete.go clearConversation, UserSetHasReadSeqs)", w.MinSeq, w.StartReason(), unknownCleared, r))
+	}
+	if s := l.erasedAt; s > out.ReadSeq && s <= w.ReadSeq {
+		maybe = append(maybe, fmt.Sprintf("seq %d was physically deleted: an own send there would have raised the read seq", s))
+	}
 	if w.ReadSeq > explained && w.ReadSeq > out.ReadSeq {
+		maybe = append(maybe, fmt.Sprintf("read seq %d now, raised from %d at a time no evidence gives "+
+			"(a group's mark_conversation_as_read, set_conversation_has_read_seq, or another tool)", w.ReadSeq, explained))
+	}
+	if maybe != nil {
 		out.ReadAtLeast = true
-		out.Unknown = append(out.Unknown, fmt.Sprintf("read seq %d now, raised from %d at a time no evidence gives "+
-			"(a group's mark_conversation_as_read, set_conversation_has_read_seq, or another tool): read seq %s then",
-			w.ReadSeq, explained, out.ReadWords()))
+		maybe[len(maybe)-1] += ": read seq " + out.ReadWords() + " then"
+		out.ReadWhy = maybe
+		out.Unknown = append(out.Unknown, maybe...)
 	}
 	if _, why := l.Had(); why != nil {
 		out.Unknown = append(out.Unknown, why...)
 	}
 	return out
+}
+
+// undatedClear reports a window now that starts where the viewer's own
+// clear, which nothing stored dates, set it (seq_user.min_seq; an
+// invitee's start is not one: AsOf.Start).
+func (l *ListTally) undatedClear(w bucket.Window) bool {
+	if !w.Cleared() || w.UserMinSeq < w.SeqMinSeq {
+		return false
+	}
+	before := l.beforeAt
+	if l.Before != w.MinSeq-1 {
+		before = 0
+	}
+	return l.Start(w, before) != nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/chatlens/chatlens/store/bucket"
@@ -55,50 +56,27 @@ type PullAt struct {
 	start    []string // startWhy, kept after it is said (ThenTally)
 	pending  []AsOfRow
 	late     int // messages sent after At since the last row
-
-	planned     bool  // lower and prev are worked out (AsOf.LowerThen)
-	lower       bool  // the window started lower then
-	clearedThen int64 // the time of the last clear by then, 0 none
 }
 
-// plan works out once whether the window started lower then.
-func (p *PullAt) plan() {
-	if !p.planned {
-		p.planned = true
-		p.clearedThen, p.lower = p.LowerThen(p.Window)
-	}
-}
-
-// ScanFrom is the seq the slots are to be handed from: 1 when the window
-// started lower at At (AsOf.LowerThen), else the seq before its start now.
-func (p *PullAt) ScanFrom() int64 {
-	if p.plan(); p.lower {
-		return 1
-	}
-	return max(1, p.Window.MinSeq-1)
-}
+// ScanFrom is the seq the slots are to be handed from: the seq before the
+// window's start now, whose send time Start needs. No stored evidence
+// dates a clear, so the pull then is read from where the window starts
+// now.
+func (p *PullAt) ScanFrom() int64 { return max(1, p.Window.MinSeq-1) }
 
 // Add takes the next slot, projected by view, and returns the rows now
 // known to be pulled, in seq order; done: no later slot can be (a whole
 // bucket of messages sent after At, seqs being given in send order).
 func (p *PullAt) Add(st bucket.StoredSlot, view func(bucket.StoredSlot) Message) (rows []AsOfRow, done bool) {
-	p.plan()
-	prev, lower := p.clearedThen, p.lower
-	if st.Seq < p.Window.MinSeq && !lower {
+	if st.Seq < p.Window.MinSeq {
 		if !st.IsHole() {
 			p.before = st.Slot.Msg.SendTime
 		}
 		return nil, false
 	}
-	if st.Seq < p.Window.MinSeq && !st.IsHole() && st.Slot.Msg.SendTime <= prev {
-		p.pending, p.late = nil, 0 // cleared by then: before the window's start then
-		return nil, false
-	}
 	if !p.started {
 		p.started = true
-		if !lower {
-			p.startWhy = p.Start(p.Window, p.before)
-		}
+		p.startWhy = p.Start(p.Window, p.before)
 		if _, why := p.Had(); why != nil {
 			p.startWhy = append(p.startWhy, why...)
 		}
@@ -128,23 +106,24 @@ func (p *PullAt) StartUnsaid() []string {
 	if p.started {
 		return p.startWhy
 	}
-	if p.plan(); p.lower {
-		return nil
-	}
 	return p.Start(p.Window, p.before)
 }
 
-// asOfLines open a transcript of a pull at a moment: which moment, and
-// how many rows show a state no evidence dates.
-func (h TranscriptHead) asOfLines(unknown int) []string {
+// asOfLines open a transcript of a pull at a moment: which moment, how
+// many rows show a state no evidence dates, and what no row carries.
+func (h TranscriptHead) asOfLines(unknown int, unsaid []string) []string {
 	rows := "rows are"
 	if unknown == 1 {
 		rows = "row is"
 	}
-	return []string{
+	out := []string{
 		SingleLine(fmt.Sprintf("As of %s: what %s's pull gave then, read back from the evidence the store keeps",
 			h.AsOf.In(h.zone()).Format(time.RFC3339Nano), h.Viewer)),
 		fmt.Sprintf("%s %s marked unknown: shown as stored now, no evidence dates a change to them (each row's rule says why)",
 			thousands(int64(unknown)), rows),
 	}
+	if unsaid != nil {
+		out = append(out, SingleLine("No row of the window now was pulled then; unknown: "+strings.Join(unsaid, "; ")))
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package projection
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -164,38 +165,6 @@ func unknownRows(rows []AsOfRow) int {
 	return n
 }
 
-// A history cleared with IsSyncSelf is dated by its 1703 (delete.go
-// clearConversation sends ClearConversationTips to the user's own
-// n_<u>_<u>): before it the pull started lower, after it where it starts
-// now; the clear also raised the read seq to the last seq then.
-func TestAsOfAClearToldBy1703IsDated(t *testing.T) {
-	w := bucket.Window{Cid: single, MinSeq: 3, MaxSeq: 4, UserMinSeq: 3, ReadSeq: 2}
-	var slots []bucket.StoredSlot
-	for seq := int64(1); seq <= 4; seq++ {
-		slots = append(slots, stored(seq, message(seq, Text, `{"content":"x"}`)))
-	}
-	clear := bucket.Evidence{Kind: bucket.EvidenceClear, At: sentAt + 2, User: "bob", Source: "1703 in n_bob_bob seq 1"}
-	before := asOfBob(sentAt+1, clear)
-	p := &PullAt{AsOf: before, Window: w}
-	if p.ScanFrom() != 1 {
-		t.Fatalf("ScanFrom = %d before a dated clear; want 1: the pull then started lower", p.ScanFrom())
-	}
-	if rows := pullOf(before, w, slots...); len(rows) != 1 || rows[0].Seq != 1 || unknownRows(rows) != 0 {
-		t.Errorf("before the clear: %+v; want seq 1 (seq 2 not sent yet), known", rows)
-	}
-	after := asOfBob(evenLater, clear)
-	if rows := pullOf(after, w, slots[1:]...); len(rows) != 2 || rows[0].Seq != 3 || unknownRows(rows) != 0 {
-		t.Errorf("after the clear: %+v; want seqs 3-4, known", rows)
-	}
-	tally := &ListTally{AsOf: after}
-	for _, st := range slots {
-		tally.Add(st)
-	}
-	if l := tally.Listed(w); l.ReadSeq != 2 || l.ReadAtLeast || l.Unknown != nil {
-		t.Errorf("read seq after the clear: %+v; want 2 (the last seq sent by the clear), known", l)
-	}
-}
-
 // A physically deleted slot's content is gone for good: at any moment it
 // is a hole, marked so.
 func TestAsOfPhysicallyDeletedSaysItsContentIsGone(t *testing.T) {
@@ -240,5 +209,115 @@ func TestAsOfASingleChatsCreateTimeDatesNoStart(t *testing.T) {
 	known := asOfBob(later)
 	if why := (&PullAt{AsOf: known, Window: bucket.Window{Cid: single, MinSeq: 1, MaxSeq: 4}}).StartUnsaid(); why != nil {
 		t.Errorf("a window never cleared: unsaid %q; want nothing", why)
+	}
+}
+
+// A clear sets the clearer's seq_user.min_seq (and conversation.min_seq)
+// to the max seq then plus one and their read seq to that max seq
+// (open-im-server internal/rpc/msg/delete.go:132-142 and :157,
+// clearConversation), and OpenIM stores no notification of it
+// (pkg/notification/msg.go:35-81 has no ClearConversationNotification, so
+// it goes out without IsHistory; the recorded run's clear of sg_g1 by u5
+// left no 1703). After the seq before the window's start was sent, the
+// clear may have come: the read seq then is a bound, said so, until an
+// own send or a dated mark passes it; before, the clear had not come.
+func TestAsOfAnUndatedClearMakesTheReadSeqABound(t *testing.T) {
+	var slots []bucket.StoredSlot
+	for seq := int64(1); seq <= 6; seq++ {
+		m := message(seq, Text, `{"content":"x"}`)
+		if seq == 2 || seq == 6 {
+			m.SendID, m.RecvID = "bob", "alice"
+		}
+		slots = append(slots, stored(seq, m))
+	}
+	// bob cleared after seq 4 was sent: the window starts at 5, his read
+	// seq went to 4, then his own send at 6 raised it to 6.
+	w := bucket.Window{Cid: single, MinSeq: 5, MaxSeq: 6, UserMinSeq: 5, ReadSeq: 6}
+	listed := func(at int64) ListedAt {
+		tally := &ListTally{AsOf: asOfBob(at), Before: w.MinSeq - 1}
+		for _, st := range slots {
+			tally.Add(st)
+		}
+		return tally.Listed(w)
+	}
+	l := listed(sentAt + 4)
+	if !l.ReadAtLeast || l.ReadWords() != "≥ 2" || len(l.ReadWhy) != 1 || !strings.Contains(l.ReadWhy[0], "cleared at a time nothing stored gives") ||
+		!slices.Equal(l.ReadWhy, l.Unknown) {
+		t.Errorf("after seq 4 was sent: %+v; want read seq ≥ 2 (bob's own send), marked: the clear may have raised it to 4", l)
+	}
+	if l := listed(sentAt + 3); l.ReadAtLeast || l.ReadSeq != 2 || l.Unknown != nil {
+		t.Errorf("before seq 4 was sent (so before the clear): %+v; want read seq 2, known", l)
+	}
+	if l := listed(later); l.ReadAtLeast || l.ReadSeq != 6 || l.Unknown != nil {
+		t.Errorf("after bob's send at seq 6: %+v; want read seq 6, known", l)
+	}
+	a := asOfBob(sentAt + 4)
+	then := thenOf(asOfBob(sentAt+5), w, slots...)
+	if !then.ReadAtLeast || then.ReadWords() != "≥ 2" || len(then.ReadWhy) != 1 || !strings.Contains(then.ReadWhy[0], "cleared at a time") {
+		t.Errorf("the UI's window then: read seq %s (why %q); want ≥ 2 with why", then.ReadWords(), then.ReadWhy)
+	}
+	if why := (&PullAt{AsOf: a, Window: w}).StartUnsaid(); len(why) != 1 || !strings.Contains(why[0], "cleared at a time nothing stored gives (OpenIM stores no notification of a clear)") ||
+		strings.Contains(why[0], "IsSyncSelf") {
+		t.Errorf("the start's unknown: %q; want it said that OpenIM stores no notification of a clear", why)
+	}
+}
+
+// A user's own send raises their read seq (open-im-server
+// pkg/common/storage/controller/msg_transfer.go:221, userSeqMap[m.SendID]
+// = m.Seq); a physical delete (delete.go:73 and :99,
+// DeleteMsgsPhysicalBySeqs) leaves {msg: null}, its sender gone. So a seq
+// physically deleted above the read seq the evidence gives, and sent by
+// the moment, makes that read seq a bound.
+func TestAsOfAPhysicallyDeletedSeqMakesTheReadSeqABound(t *testing.T) {
+	bobs := message(2, Text, `{"content":"mine"}`)
+	bobs.SendID, bobs.RecvID = "bob", "alice"
+	slots := []bucket.StoredSlot{
+		stored(1, message(1, Text, `{"content":"a"}`)),
+		stored(2, bobs),
+		stored(3, message(3, Text, `{"content":"c"}`)),
+		{Seq: 4, Slot: &bucket.Slot{}, Erased: true}, // bob's own, once
+		stored(5, message(5, Text, `{"content":"e"}`)),
+	}
+	w := bucket.Window{Cid: single, MinSeq: 1, MaxSeq: 5, ReadSeq: 4}
+	listed := func(at int64) ListedAt {
+		tally := &ListTally{AsOf: asOfBob(at)}
+		for _, st := range slots {
+			tally.Add(st)
+		}
+		return tally.Listed(w)
+	}
+	if l := listed(sentAt + 5); !l.ReadAtLeast || l.ReadWords() != "≥ 2" || len(l.ReadWhy) != 1 ||
+		!strings.Contains(l.ReadWhy[0], "seq 4 was physically deleted: an own send there would have raised the read seq") {
+		t.Errorf("after seq 5 was sent: %+v; want read seq ≥ 2, marked: seq 4 may have been bob's", l)
+	}
+	if l := listed(sentAt + 3); l.ReadAtLeast || l.ReadSeq != 2 || l.Unknown != nil {
+		t.Errorf("before seq 4 could have been sent: %+v; want read seq 2, known", l)
+	}
+	if then := thenOf(asOfBob(sentAt+5), w, slots...); !then.ReadAtLeast || len(then.ReadWhy) != 1 {
+		t.Errorf("the UI's window then: read seq %s (why %q); want ≥ 2 with why", then.ReadWords(), then.ReadWhy)
+	}
+}
+
+// A delete for everyone (delete.go:72-82, DeleteMsgs with IsSyncOther)
+// erases the slot and stores a 2102 naming its seqs in the chat's
+// notification conversation (pkg/notification/msg.go:79: reliable, so
+// kept; the recorded run's u1 IsSyncOther delete of si_u1_u2 seq 5 is
+// n_u1_u2 seq 3). Its send time dates the erase: before it the pull gave
+// the message as sent (its content now lost), after it a hole, known.
+func TestAsOfAPhysicalDeleteIsDatedByIts2102(t *testing.T) {
+	erased := bucket.StoredSlot{Seq: 2, Slot: &bucket.Slot{}, Erased: true}
+	slots := []bucket.StoredSlot{stored(1, message(1, Text, `{"content":"a"}`)), erased, stored(3, message(3, Text, `{"content":"c"}`))}
+	w := bucket.Window{Cid: single, MinSeq: 1, MaxSeq: 3}
+	told := bucket.Evidence{Kind: bucket.EvidenceErase, At: later, User: "alice", Seqs: []int64{2}, Source: "2102 in n_alice_bob seq 1"}
+	rows := pullOf(asOfBob(later-1, told), w, slots...)
+	if len(rows) != 3 || !rows[1].Hole || len(rows[1].Unknown) != 1 || !strings.Contains(rows[1].Unknown[0], "physically deleted at") ||
+		!strings.Contains(rows[1].Unknown[0], "pulled then as sent") || strings.Contains(rows[1].Unknown[0], "nor when") {
+		t.Errorf("before its 2102: %+v; want seq 2 marked: there then, its content lost", rows)
+	}
+	if rows := pullOf(asOfBob(later, told), w, slots...); len(rows) != 3 || !rows[1].Hole || unknownRows(rows) != 0 {
+		t.Errorf("at its 2102: %+v; want seq 2 a hole, known", rows)
+	}
+	if rows := pullOf(asOfBob(later), w, slots...); len(rows) != 3 || len(rows[1].Unknown) != 1 || !strings.Contains(rows[1].Unknown[0], "nor when it went") {
+		t.Errorf("no 2102: %+v; want seq 2 marked: nor when it went", rows)
 	}
 }

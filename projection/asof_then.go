@@ -2,6 +2,7 @@ package projection
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/chatlens/chatlens/store/bucket"
@@ -29,6 +30,9 @@ type Then struct {
 	Start []string
 	// now is the window now, for NotHeld.
 	now bucket.Window
+	// unsaid is what of the window's start no evidence dates when no row
+	// of it was pulled then (PullAt.StartUnsaid), for NotHeld.
+	unsaid []string
 }
 
 // Slot is st as it was at the moment, with what of it no evidence dates.
@@ -55,6 +59,9 @@ func (t Then) ReadWords() string {
 // NotHeld says why the viewer's pull held nothing of the conversation at
 // the moment.
 func (t Then) NotHeld() string {
+	if t.Had && t.now.MaxSeq > 0 && t.unsaid != nil {
+		return "no message of the window now was sent by then; unknown: " + strings.Join(t.unsaid, "; ")
+	}
 	if t.Had && t.now.MaxSeq > 0 {
 		return "no message of it was sent by then"
 	}
@@ -86,7 +93,7 @@ type ThenTally struct {
 
 // NewThenTally is a tally of a's viewer's window w.
 func NewThenTally(a AsOf, w bucket.Window) *ThenTally {
-	t := &ThenTally{pull: PullAt{AsOf: a, Window: w}, list: ListTally{AsOf: a}}
+	t := &ThenTally{pull: PullAt{AsOf: a, Window: w}, list: ListTally{AsOf: a, Before: w.MinSeq - 1}}
 	t.from = t.pull.ScanFrom()
 	return t
 }
@@ -123,14 +130,12 @@ func (t *ThenTally) AddGap(from, to int64) {
 func (t *ThenTally) Then() Then {
 	a, now := t.pull.AsOf, t.pull.Window
 	listed := t.list.Listed(now)
-	out := Then{AsOf: a, now: now, ReadAtLeast: listed.ReadAtLeast, Start: t.pull.start}
-	if listed.ReadAtLeast {
-		out.ReadWhy = listed.Unknown[:1] // Listed says the bound first, then what Had cannot date
-	}
+	out := Then{AsOf: a, now: now, ReadAtLeast: listed.ReadAtLeast, ReadWhy: listed.ReadWhy, Start: t.pull.start}
 	out.Window = now
 	out.Window.Last, out.Window.Newest, out.Window.StoredNewest = nil, nil, nil
 	out.Had, _ = a.Had()
 	if !out.Had || now.MaxSeq == 0 || t.first == 0 {
+		out.unsaid = t.pull.StartUnsaid()
 		out.Window.MinSeq, out.Window.MaxSeq, out.Window.ReadSeq = 1, 0, 0
 		return out
 	}

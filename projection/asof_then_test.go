@@ -117,3 +117,24 @@ func TestThenTakesAGapInOneStep(t *testing.T) {
 		t.Errorf("a gap in one step: window %d..%d; seq by seq %d..%d, want 1..250", got.MinSeq, got.MaxSeq, want.MinSeq, want.MaxSeq)
 	}
 }
+
+// A history cleared at a time nothing stored gives (OpenIM stores no
+// notification of a clear: pkg/notification/msg.go:35-81): at a moment
+// before the first seq of the window now was sent, the pull then held no
+// row of it, but may have held the seqs before it. The UI's "pull gave
+// nothing" says so, not that nothing was sent.
+func TestThenSaysAnUndatedStartWhenNoRowOfTheWindowWasPulled(t *testing.T) {
+	var slots []bucket.StoredSlot
+	for seq := int64(1); seq <= 4; seq++ {
+		slots = append(slots, stored(seq, message(seq, Text, `{"content":"m"}`)))
+	}
+	w := bucket.Window{Cid: single, MinSeq: 3, MaxSeq: 4, UserMinSeq: 3}
+	then := thenOf(asOfBob(sentAt+2), w, slots...)
+	if why := then.NotHeld(); then.Window.MaxSeq != 0 || !strings.Contains(why, "no message of the window now was sent by then") ||
+		!strings.Contains(why, "seqs before it may have been pulled then") {
+		t.Errorf("before seq 3 was sent: window %d..%d, %q; want nothing of the window now, and why seqs before it may have been pulled", then.Window.MinSeq, then.Window.MaxSeq, why)
+	}
+	if why := thenOf(asOfBob(sentAt), bucket.Window{Cid: single, MinSeq: 1, MaxSeq: 4}, slots...).NotHeld(); why != "no message of it was sent by then" {
+		t.Errorf("a window never cleared, before any message: %q", why)
+	}
+}

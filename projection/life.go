@@ -18,7 +18,7 @@ import (
 // LifeEvent is one change in a slot's life.
 type LifeEvent struct {
 	At     int64  // unix ms; 0: no record dates it
-	What   string // "sent", "read", "revoked", "deleted for bob", "physically deleted", "got the conversation", "cleared history"
+	What   string // "sent", "read", "revoked", "deleted for bob", "physically deleted", "got the conversation"
 	Who    string // who made it ("" none known)
 	Source string // the record that dates it, or why none does
 }
@@ -27,20 +27,24 @@ type LifeEvent struct {
 const (
 	lifeNoDelete = "no 2102 (deleted without IsSyncSelf, or by another tool)"
 	lifeNoRevoke = "the revoke record has none"
-	lifeErased   = "OpenIM's physical delete leaves no time, and the content is gone"
+	lifeErased   = "no 2102 (an admin's DeleteMsgPhysicalBySeq sends none, nor does another tool), and the content is gone"
 	lifeNoJoin   = "no create_time stored"
 	lifeNoRead   = "no 2200 (mark_conversation_as_read, set_conversation_has_read_seq, or another tool)"
 )
 
 // Life is the life of slot st as viewer sees it, given the viewer's
 // History of its conversation: sent, each read mark that covers it, its
-// revoke, each delete for someone, a physical delete, and the viewer's
-// window changes (got the conversation, cleared history), in time order,
-// the undated last.
+// revoke, each delete for someone, a physical delete, and when the viewer
+// got the conversation (a cleared history has no time stored: OpenIM
+// stores no notification of a clear), in time order, the undated last.
 func Life(st bucket.StoredSlot, h bucket.History) []LifeEvent {
 	var out []LifeEvent
 	if st.Erased {
-		out = append(out, LifeEvent{What: "physically deleted", Source: lifeErased})
+		ev := LifeEvent{What: "physically deleted", Source: lifeErased}
+		if e, ok := (AsOf{H: h}).erase(st.Seq); ok {
+			ev = LifeEvent{At: e.At, What: ev.What, Who: e.User, Source: e.Source + "; the content is gone"}
+		}
+		out = append(out, ev)
 	}
 	sender := ""
 	if s := st.Slot; s != nil && s.Msg != nil {
@@ -56,15 +60,8 @@ func Life(st bucket.StoredSlot, h bucket.History) []LifeEvent {
 	}
 	covers := func(e bucket.Evidence) bool { return slices.Contains(e.Seqs, st.Seq) }
 	for _, e := range h.Evidence {
-		switch {
-		case e.Kind == bucket.EvidenceRead && e.User != sender && (covers(e) || e.ReadSeq >= st.Seq):
+		if e.Kind == bucket.EvidenceRead && e.User != sender && (covers(e) || e.ReadSeq >= st.Seq) {
 			out = append(out, LifeEvent{At: e.At, What: "read", Who: e.User, Source: e.Source})
-		case e.Kind == bucket.EvidenceClear && (e.All || e.User == h.Viewer):
-			what := "cleared history"
-			if e.All {
-				what = "cleared history for everyone"
-			}
-			out = append(out, LifeEvent{At: e.At, What: what, Who: e.User, Source: e.Source})
 		}
 	}
 	if s := st.Slot; s != nil {

@@ -55,4 +55,11 @@ func TestLifeOfAnErasedSlotHasNoTime(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(b), `{"at":null,"what":"physically deleted"`) {
 		t.Errorf("json = %s (%v), want a null time", b, err)
 	}
+	// A delete for everyone (delete.go:72-82, IsSyncOther) is dated by
+	// the 2102 stored in the chat's notification conversation.
+	told := bucket.Evidence{Kind: bucket.EvidenceErase, At: later, User: "alice", Seqs: []int64{3}, Source: "2102 in n_alice_bob seq 1"}
+	life = Life(bucket.StoredSlot{Seq: 3, Erased: true}, bucket.History{Evidence: []bucket.Evidence{told}})
+	if len(life) != 1 || life[0].At != later || life[0].Who != "alice" || !strings.HasPrefix(life[0].Source, "2102 in n_alice_bob seq 1") {
+		t.Errorf("life with its 2102 = %+v, want the physical delete dated by it", life)
+	}
 }

@@ -24,6 +24,7 @@ type TranscriptWriter struct {
 	with, bare strings.Builder
 	differ     int64 // seqs the two viewers see differently
 	unknown    int   // rows marked unknown (TranscriptHead.AsOf)
+	unsaid     []string
 }
 
 // Writer starts a transcript of h in format f.
@@ -63,6 +64,10 @@ func (w *TranscriptWriter) Row(r TranscriptRow) string {
 	return ""
 }
 
+// Unsaid takes what of a pull then no evidence dates and no row carries
+// (projection.PullAt.StartUnsaid): the header says it.
+func (w *TranscriptWriter) Unsaid(why []string) { w.unsaid = why }
+
 // End is the rest of the transcript: what was held, and its foot.
 func (w *TranscriptWriter) End() string {
 	if w.out {
@@ -73,7 +78,7 @@ func (w *TranscriptWriter) End() string {
 		n.counts = w.head.differences(w.differ)
 	}
 	if !w.head.AsOf.IsZero() {
-		n.counts = append(n.counts, w.head.asOfLines(w.unknown)...)
+		n.counts = append(n.counts, w.head.asOfLines(w.unknown, w.unsaid)...)
 	}
 	rows := w.with.String()
 	if every := w.head.ruleWords(w.rule); w.rows > 0 && !w.mixed && every != "" {

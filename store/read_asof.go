@@ -14,11 +14,13 @@ import (
 // What the store keeps of when a viewer's view of a conversation changed,
 // for `--at` (projection.AsOf reads it back to a moment). A slot holds its
 // state now; the times are elsewhere: the conversation document's
-// create_time, the notifications the server sent for a delete (2102, only
-// with IsSyncSelf: delete.go), a cleared history (1703, with IsSyncSelf:
-// delete.go clearConversation) and a read mark (2200: as_read.go
+// create_time, the notifications the server stored for a delete (2102:
+// into the deleter's n_<u>_<u> for a delete for me with IsSyncSelf, into
+// the chat's notification conversation for a physical one with
+// IsSyncOther: delete.go DeleteMsgs) and a read mark (2200: as_read.go
 // sendMarkAsReadNotification), and this operator's audit log. A revoke's
-// time is in its slot's record, a message's in its send_time.
+// time is in its slot's record, a message's in its send_time. A cleared
+// history has none: OpenIM stores no notification of a clear.
 
 // History gathers viewer's dated evidence of cid, the audit log's from the
 // file at auditPath (read only: a reader creates no log; none there, no
@@ -79,11 +81,7 @@ func (s *lookupReads) History(ctx context.Context, viewer, cid, auditPath string
 			return h, err
 		}
 		for _, n := range slices.Backward(log.notices) { // oldest first
-			if e, ok := noticeEvidence(ncid, cid, n); ok {
-				h.Evidence = append(h.Evidence, e)
-			}
-			if e, ok := clearEvidence(ncid, cid, n); ok {
-				e.All = ncid != SelfNotificationID(viewer) // told to the conversation: cleared for everyone
+			if e, ok := noticeEvidence(ncid, cid, ncid != SelfNotificationID(viewer), n); ok {
 				h.Evidence = append(h.Evidence, e)
 			}
 		}
@@ -138,8 +136,11 @@ func auditTrailIn(path, operator string) ([]AuditEntry, error) {
 	return readAuditTrail(f, operator)
 }
 
-// noticeEvidence reads notice n of ncid as a delete or read mark of cid.
-func noticeEvidence(ncid, cid string, n notice) (bucket.Evidence, bool) {
+// noticeEvidence reads notice n of ncid as a delete or read mark of cid;
+// chat: ncid is cid's notification conversation, where a 2102 is of a
+// physical delete (delete.go DeleteMsgs, IsSyncOther: sent from the
+// deleter to the other side, or to the group).
+func noticeEvidence(ncid, cid string, chat bool, n notice) (bucket.Evidence, bool) {
 	if n.tips.ConversationID != cid {
 		return bucket.Evidence{}, false
 	}
@@ -147,6 +148,9 @@ func noticeEvidence(ncid, cid string, n notice) (bucket.Evidence, bool) {
 	switch n.typ {
 	case bucket.ContentDeleteNotice:
 		e.Kind, e.User = bucket.EvidenceDelete, n.tips.UserID
+		if chat {
+			e.Kind = bucket.EvidenceErase
+		}
 	case bucket.ContentReadReceipt:
 		e.Kind, e.User, e.ReadSeq = bucket.EvidenceRead, n.tips.MarkAsReadUserID, n.tips.HasReadSeq
 		for _, seq := range n.tips.Seqs {
@@ -156,16 +160,6 @@ func noticeEvidence(ncid, cid string, n notice) (bucket.Evidence, bool) {
 		return bucket.Evidence{}, false
 	}
 	return e, true
-}
-
-// clearEvidence reads notice n of ncid as a cleared history of cid
-// (sdkws.ClearConversationTips).
-func clearEvidence(ncid, cid string, n notice) (bucket.Evidence, bool) {
-	if n.typ != bucket.ContentClearNotice || !slices.Contains(n.tips.ConversationIDs, cid) {
-		return bucket.Evidence{}, false
-	}
-	return bucket.Evidence{Kind: bucket.EvidenceClear, At: n.sendTime, User: n.tips.UserID,
-		Source: fmt.Sprintf("%d in %s seq %d", n.typ, ncid, n.seq)}, true
 }
 
 // auditEvidence reads an outcome line of this operator's audit log as a

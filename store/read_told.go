@@ -63,17 +63,16 @@ type notice struct {
 }
 
 // noticeTips are the fields of sdkws.RevokeMsgTips, DeleteMsgsTips,
-// MarkAsReadTips and ClearConversationTips the match needs.
+// and MarkAsReadTips the match needs.
 type noticeTips struct {
-	ConversationID   string   `json:"conversationID"`
-	RevokerUserID    string   `json:"revokerUserID"`
-	IsAdminRevoke    bool     `json:"isAdminRevoke"`
-	Seq              int64    `json:"seq"`
-	Seqs             []int64  `json:"seqs"`
-	UserID           string   `json:"userID"`
-	MarkAsReadUserID string   `json:"markAsReadUserID"`
-	HasReadSeq       int64    `json:"hasReadSeq"`
-	ConversationIDs  []string `json:"conversationIDs"`
+	ConversationID   string  `json:"conversationID"`
+	RevokerUserID    string  `json:"revokerUserID"`
+	IsAdminRevoke    bool    `json:"isAdminRevoke"`
+	Seq              int64   `json:"seq"`
+	Seqs             []int64 `json:"seqs"`
+	UserID           string  `json:"userID"`
+	MarkAsReadUserID string  `json:"markAsReadUserID"`
+	HasReadSeq       int64   `json:"hasReadSeq"`
 }
 
 // noticeLog is what was read of one notification conversation: seqs
@@ -333,7 +332,7 @@ func parseNotice(st bucket.StoredSlot) (notice, bool) {
 	}
 	m := st.Slot.Msg
 	switch m.ContentType {
-	case bucket.ContentRevoked, bucket.ContentDeleteNotice, bucket.ContentReadReceipt, bucket.ContentClearNotice:
+	case bucket.ContentRevoked, bucket.ContentDeleteNotice, bucket.ContentReadReceipt:
 	default:
 		return notice{}, false
 	}

@@ -11,17 +11,12 @@ import "go.mongodb.org/mongo-driver/v2/bson"
 const (
 	EvidenceDelete = "delete" // User deleted Seqs for themselves
 	EvidenceRead   = "read"   // User marked Seqs read, their read seq then at least ReadSeq
-	// EvidenceClear: User cleared the conversation's history (for
-	// themselves, or with All for everyone): the window then starts after
-	// the last seq sent by At, and their read seq is raised to it
-	// (delete.go clearConversation, which sends a 1703 only with
-	// IsSyncSelf, or IsSyncOther for All).
-	EvidenceClear = "clear"
+	// EvidenceErase: User deleted Seqs for everyone at At, physically
+	// (delete.go DeleteMsgs with IsSyncOther: DeleteMsgsPhysicalBySeqs,
+	// then a 2102 into the chat's notification conversation, which is
+	// stored). DeleteMsgPhysicalBySeq, the admin's, sends nothing.
+	EvidenceErase = "erase"
 )
-
-// ContentClearNotice is the content type of a cleared history's
-// notification (constant.ClearConversationNotification).
-const ContentClearNotice int32 = 1703
 
 // Evidence is one change with the time some record gives it.
 type Evidence struct {
@@ -34,7 +29,6 @@ type Evidence struct {
 	// larger of MarkAsReadTips.hasReadSeq and its seqs: the transfer's
 	// doSetReadSeq, online_history_msg_handler.go).
 	ReadSeq int64
-	All     bool // a clear for everyone (seq.min_seq)
 }
 
 // History is what the store keeps of a viewer's past in one conversation.
