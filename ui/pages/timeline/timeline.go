@@ -66,17 +66,14 @@ type Model struct {
 	quotePending map[int64]bool                // seqs of quotes-only reads in flight
 	quoteRefs    map[*bucket.Bucket][]quoteRef // the quotes of each held bucket (quotesOf)
 
-	// tlViewer is the viewer tl last had; switchTo and wantWindow are what
-	// the root does next: switch to a viewer tl moved to (V), or to one tl
-	// waits for the window of.
-	tlViewer, switchTo, wantWindow string
+	// tlViewer is the viewer tl last had: when tl moves (V), the root is
+	// asked to follow (movedViewer).
+	tlViewer string
 
 	// The size and what SetSize settled for View: the notes drawn above
 	// the rows, which take a row each.
 	width, height          int
 	olderNote, clearedNote bool
-
-	status status // what the last key or reply has to say (say, TakeNote)
 
 	// members are read on first need (the viewer picker, cycling, the role
 	// of a revoke), not on open: opening a conversation reads only buckets.
@@ -94,7 +91,6 @@ type Model struct {
 	receipts     receipts // who has read the message under the cursor (readers.go)
 	told         told     // the notifications of the slot under the cursor (told.go)
 	life         life     // the viewer's dated evidence of the conversation, for the slot's life (life.go)
-	written      *Written // a transcript written in the last update, for the root (TranscriptWritten)
 }
 
 type membersState int
