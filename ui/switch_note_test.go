@@ -99,3 +99,28 @@ func TestBurstSaysWhatItsLastKeySaid(t *testing.T) {
 		}
 	}
 }
+
+// TestLateSwitchOfALeftConversationIsDropped: V before the members are
+// read switches once they are; when that switch reaches the root after
+// the user left for another conversation, the list and the new timeline
+// stay alice's.
+func TestLateSwitchOfALeftConversationIsDropped(t *testing.T) {
+	st, _ := newTestStore(t, false)
+	seedSmall(t, st)
+	opts, _ := testOptions(t, "alice")
+	d := newDriver(t, st, opts, 120, 40)
+	d.open(chatAB)
+	held := d.runHolding(d.sendOnly(keyMsg("V")), func(msg tea.Msg) bool {
+		_, ok := msg.(timeline.SwitchViewerMsg)
+		return ok
+	})
+	if len(held) != 1 {
+		t.Fatalf("V before the members gave %d switches, want 1 held back", len(held))
+	}
+	d.keys("esc")
+	d.open(chatT)
+	d.send(held[0])
+	if d.m.tl.Viewer() != "alice" || d.m.list.Owner() != "alice" {
+		t.Errorf("a switch of %s landed in %s: timeline as %s, list of %s", chatAB, chatT, d.m.tl.Viewer(), d.m.list.Owner())
+	}
+}

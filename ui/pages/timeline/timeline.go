@@ -8,7 +8,10 @@
 // Compare, Search, Follow, Inspector, Transcript, Moves (jumps, the wheel,
 // bursts) and Viewers. They hold nothing of their own: the keys that move
 // the cursor or change who is seen go to the model's one queue
-// (timeline/model), and they draw what it holds.
+// (timeline/model), and they draw what it holds. What the page learns on
+// its own (a line for the status bar, a viewer switch decided on a reply,
+// a transcript written, the followed conversation grown) it tells the root
+// by messages its commands return (messages.go).
 package timeline
 
 import (
