@@ -83,8 +83,8 @@ func BenchmarkViewerSwitch(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		_ = d.m.tl.Viewers().Cycle()
-		_, _ = d.m.viewers.follow(d.m.tl, &d.m.list) // the list reload is I/O, not measured here
+		_, ask := d.m.tl.Viewers().Cycle()
+		_ = d.m.viewers.follow(d.m.tl, &d.m.list, ask) // the list reload is I/O, not measured here
 		_ = d.m.View()
 	}
 }

@@ -15,9 +15,7 @@ func (m *Model) handleKeys(k tea.KeyMsg) tea.Cmd {
 		return nil // nothing to act on before the store answers
 	}
 	if k.Type != tea.KeyRunes || len(k.Runes) < 2 || (k.Paste && m.input.Open()) {
-		cmd := m.routeKey(k)
-		m.takeNotes() // what the part the key reached has to say
-		return cmd
+		return m.routeKey(k)
 	}
 	// The timeline reads ahead once the burst is handled, when it knows how
 	// far the keys go past what is held: the buckets between in one find.
@@ -28,8 +26,10 @@ func (m *Model) handleKeys(k tea.KeyMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	for _, r := range k.Runes {
 		one := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: k.Alt, Paste: k.Paste}
+		// Each key speaks over the one before, as when pressed alone: a
+		// note the key before said is older than this key's status.
+		m.now = m.e.NewReq()
 		cmds = append(cmds, m.routeKey(one))
-		m.takeNotes()
 	}
 	if tl != nil {
 		if read := tl.Moves().EndBurst(); m.tl == tl {

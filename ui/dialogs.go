@@ -41,14 +41,11 @@ func (m *Model) copyChoiceKey(k tea.KeyMsg) tea.Cmd {
 	return copychoice.Copy(m.e, text)
 }
 
-// followTranscript shows the path of a transcript the timeline wrote in a
+// showWritten shows the path of a transcript the timeline wrote in a
 // dialog where y copies it; the status line names it too, so another
 // dialog open meanwhile is left as it is.
-func (m *Model) followTranscript() {
-	if m.tl == nil {
-		return
-	}
-	if w, ok := m.tl.TranscriptWritten(); ok && m.overlay == ovNone {
+func (m *Model) showWritten(w timeline.TranscriptWrittenMsg) {
+	if m.overlay == ovNone {
 		m.copyChoice = copychoice.NewPath(m.e, strings.ToUpper(w.What[:1])+w.What[1:]+" written", w.Path)
 		m.overlay = ovCopyChoice
 	}

@@ -6,12 +6,10 @@ import (
 	"github.com/chatlens/chatlens/ui/pages/timeline"
 )
 
-// followList keeps the list's row of the open conversation as live as the
-// timeline, from what the timeline holds (no round trip).
+// followList keeps the list's row of the followed conversation as live as
+// the timeline, from what the timeline holds (no round trip), when it
+// tells it grew (timeline.FollowedMsg).
 func followList(l *list.Model, t *timeline.Model) {
-	if on, _ := t.Follow().On(); !on {
-		return
-	}
 	l.Follow(t.ID(), t.Follow().End(), func(seq int64) (bucket.StoredSlot, string, bool) {
 		s, b, ok := t.Slot(seq)
 		if !ok {

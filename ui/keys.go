@@ -45,7 +45,7 @@ func (m *Model) routeKey(k tea.KeyMsg) tea.Cmd {
 		}
 		return cmd
 	}
-	m.status = ""
+	m.setStatus("", false)
 	if wider, ok := m.find.widerAsked(k, keys); ok {
 		cmd, status := m.find.start(m.e, wider, []store.FindScope{{}})
 		m.setStatus(status, false)
@@ -152,6 +152,11 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 	keys, t := m.e.Keys, m.tl
 	rowKey := key.Matches(k, keys.Revoke, keys.Delete, keys.MarkRead,
 		m.writeKeys.Revoke, m.writeKeys.Delete, m.writeKeys.MarkRead, keys.Inspect, keys.Copy, keys.Transcript)
+	var why tea.Cmd // a row key with nothing under the cursor: the line saying why
+	nothing := false
+	if rowKey {
+		why, nothing = t.NothingUnderCursor()
+	}
 	switch {
 	case key.Matches(k, keys.Back):
 		if t.Compare().With() != "" {
@@ -162,14 +167,18 @@ func (m *Model) timelineKey(k tea.KeyMsg) tea.Cmd {
 		m.showPicker(viewerPicker(m.e, t, false))
 		return t.NeedMembers()
 	case key.Matches(k, keys.CycleViewer):
-		return t.Viewers().Cycle() // in the picker's order, once the members are read
+		// In the picker's order, once the members are read; a switch made
+		// at once is made in this update.
+		cmd, ask := t.Viewers().Cycle()
+		return tea.Batch(cmd, m.viewers.follow(t, &m.list, ask))
 	case key.Matches(k, keys.Compare):
 		cmd, pick := t.Compare().Toggle()
 		if pick {
 			m.showPicker(viewerPicker(m.e, t, true))
 		}
 		return cmd
-	case rowKey && t.NothingUnderCursor(): // said why
+	case nothing:
+		return why
 	case key.Matches(k, keys.Revoke):
 		return m.askWrite(actRevoke)
 	case key.Matches(k, keys.Delete):

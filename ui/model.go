@@ -68,8 +68,10 @@ type Model struct {
 
 	status    string
 	statusErr bool
-	bar       bars       // the status bar and the footer below the panes (statusbar.go)
-	log       msglog.Log // every warning and error in full
+	statusAt  common.ReqID // when the status shown was set (now, then): a note said before it is stale
+	now       common.ReqID // this update's number (in a burst, this key's)
+	bar       bars         // the status bar and the footer below the panes (statusbar.go)
+	log       msglog.Log   // every warning and error in full
 	conn      connection
 	connect   Connect
 	wf        writeFlow // the write whose dialog is open (writeflow.go)
@@ -111,24 +113,19 @@ func (m *Model) Init() tea.Cmd {
 		return m.list.FindOwner()
 	}
 	if m.asWhy != "" {
-		m.list.OwnerChosen(m.asWhy)
-		m.takeNotes()
+		return tea.Batch(m.list.OwnerChosen(m.asWhy), m.list.Load())
 	}
 	return m.list.Load()
 }
 
-func (m *Model) setStatus(s string, isErr bool) { m.status, m.statusErr = s, isErr }
+func (m *Model) setStatus(s string, isErr bool) { m.status, m.statusErr, m.statusAt = s, isErr, m.now }
 
-// takeNotes shows what the list or the timeline had to say.
-func (m *Model) takeNotes() {
-	if n, ok := m.list.TakeNote(); ok {
-		m.setStatus(n.Text, n.IsErr)
-	}
-	if m.tl == nil {
-		return
-	}
-	if n, ok := m.tl.TakeNote(); ok {
-		m.setStatus(n.Text, n.IsErr)
+// showNote shows what the list or the timeline said, unless the status was
+// set since: a note said while handling a message or key wins over the
+// root's own status of that update, as the latest word.
+func (m *Model) showNote(n common.NoteMsg) {
+	if n.At > m.statusAt {
+		m.status, m.statusErr, m.statusAt = n.Text, n.IsErr, n.At
 	}
 }
 
@@ -144,16 +141,8 @@ func (m *Model) viewer() string {
 // Update handles replies from commands, terminal events and keys, and
 // logs any problem they leave on the screen.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m.now = m.e.NewReq()
 	_, cmd := m.update(msg)
-	// What the timeline asks of the root after any update: a viewer to
-	// switch to, a transcript's path to show, a line to say.
-	switched, said := m.viewers.follow(m.tl, &m.list)
-	if said != "" {
-		m.setStatus(said, false)
-	}
-	cmd = tea.Batch(cmd, switched)
-	m.followTranscript()
-	m.takeNotes()
 	p := problems{status: m.status, statusErr: m.statusErr, width: m.width, listErr: m.list.Err(), tl: m.tl, conn: &m.conn}
 	if m.e.Store != nil {
 		p.cacheErr = m.e.Store.Stats().CacheError
@@ -226,17 +215,33 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.setStatus(msg.Status())
 	case msglog.AuditLoadedMsg:
 		return m, m.logBox.Update(msg)
+	case common.NoteMsg: // the list's
+		m.showNote(msg)
+	// What the open timeline tells (one from a conversation already left
+	// is dropped).
+	case timeline.NoteMsg:
+		if msg.Of(m.tl) {
+			m.showNote(msg.NoteMsg)
+		}
+	case timeline.SwitchViewerMsg: // decided on a reply
+		if msg.Of(m.tl) {
+			return m, m.viewers.follow(m.tl, &m.list, msg)
+		}
+	case timeline.TranscriptWrittenMsg:
+		if msg.Of(m.tl) {
+			m.showWritten(msg)
+		}
+	case timeline.FollowedMsg:
+		if msg.Of(m.tl) {
+			followList(&m.list, m.tl)
+		}
 	default:
-		// A reply to the timeline's reads keeps the list's row of a
-		// followed conversation live.
 		if m.tl != nil {
 			if cmd, ok := m.tl.Reply(msg); ok {
-				followList(&m.list, m.tl)
 				return m, cmd
 			}
 		}
 		if res, ok := m.list.Reply(msg, openID(m.tl)); ok {
-			m.takeNotes()
 			return m, listLanded(m.tl, res)
 		}
 		// Replies to a child's own commands (a paste from the clipboard)

@@ -101,34 +101,29 @@ func (v *viewerSwitch) checked(msg viewAsCheckedMsg, t *timeline.Model, l *list.
 // to is a switch the user asked for (the picker, u): with a conversation
 // open (t not nil), the timeline's model makes it once the keys pressed
 // before are applied and the viewer's window is read, and follow follows
-// it; else at once. said is what the status line says ("" for nothing).
+// it (in this update when the model asks at once); else at once. said is
+// what the status line says ("" for nothing: the timeline says it).
 func (v *viewerSwitch) to(t *timeline.Model, l *list.Model, id string) (cmd tea.Cmd, said string) {
 	if t != nil {
-		if cmd, later := t.Viewers().SwitchTo(id); later {
-			return cmd, ""
+		if cmd, ask, later := t.Viewers().SwitchTo(id); later {
+			return tea.Batch(cmd, v.follow(t, l, ask)), ""
 		}
 	}
 	return v.apply(t, l, id), "viewing as " + id
 }
 
-// follow does what the timeline's model asked for in the update: to start
-// the switch that reads the window it waits for, or to follow a switch it
-// made (V). said is what the status line says ("" for nothing).
-func (v *viewerSwitch) follow(t *timeline.Model, l *list.Model) (cmd tea.Cmd, said string) {
-	if t == nil {
-		return nil, ""
-	}
+// follow does what the timeline's model asked for: to start the switch
+// that reads the window it waits for, or to follow a switch it made (V).
+// The timeline says "viewing as" itself, after what else it had to say.
+func (v *viewerSwitch) follow(t *timeline.Model, l *list.Model, ask timeline.SwitchViewerMsg) tea.Cmd {
 	var cmds []tea.Cmd
-	window, moved := t.Viewers().Asks()
-	if window != "" {
-		cmds = append(cmds, v.apply(t, l, window))
-		said = "viewing as " + window
+	if ask.Window != "" {
+		cmds = append(cmds, v.apply(t, l, ask.Window))
 	}
-	if moved != "" && (moved != t.Viewer() || moved != l.Owner()) {
-		cmds = append(cmds, v.apply(t, l, moved))
-		said = "viewing as " + moved
+	if ask.Moved != "" && (ask.Moved != t.Viewer() || ask.Moved != l.Owner()) {
+		cmds = append(cmds, v.apply(t, l, ask.Moved))
 	}
-	return tea.Batch(cmds...), said
+	return tea.Batch(cmds...)
 }
 
 // apply is the one way the viewer changes (v, V, u): in the same update

@@ -16,7 +16,10 @@ import (
 //
 // A component that ends or asks for something beyond itself (a dialog
 // answered, a conversation to open) says so in a result the root reads
-// right after Update: the root acts in the same update.
+// right after Update: the root acts in the same update. What a component
+// learns on its own (a line for the status bar, a reply's outcome) it sends
+// as a message its command returns (NoteMsg): the root handles it when it
+// arrives, and polls nothing.
 type Component interface {
 	help.KeyMap
 	Update(msg tea.Msg) tea.Cmd
@@ -58,9 +61,23 @@ func As(b key.Binding, desc string) key.Binding {
 	return b
 }
 
-// Note is a line for the status bar from a component: the root shows it
-// right after routing to the component.
+// Note is a line for the status bar from a component.
 type Note struct {
 	Text  string
 	IsErr bool
+}
+
+// NoteMsg is a Note sent to the root. At is when it was said (a request
+// number, so later than every status set before it): commands' messages
+// arrive in no set order, and a note older than the status shown is
+// dropped, as a late reply is.
+type NoteMsg struct {
+	Note
+	At ReqID
+}
+
+// Say is the command sending text to the status bar, said now.
+func (e *Common) Say(text string, isErr bool) tea.Cmd {
+	msg := NoteMsg{Note{Text: text, IsErr: isErr}, e.NewReq()}
+	return func() tea.Msg { return msg }
 }

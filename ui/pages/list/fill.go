@@ -123,12 +123,13 @@ func readRest(e *common.Common, req common.ReqID, items []Item, owner string, us
 // restLanded fills the pending rows with the names read (their IDs where
 // the read failed) and filters the list again, the selection kept: a name
 // that landed now matches the filter.
-func (l *Model) restLanded(msg RestMsg) map[string]string {
+func (l *Model) restLanded(msg RestMsg) (map[string]string, tea.Cmd) {
 	if msg.req != l.req {
-		return nil // a list for a viewer already left, or read again since
+		return nil, nil // a list for a viewer already left, or read again since
 	}
+	var said tea.Cmd
 	if msg.err != nil {
-		l.say("the names of the conversations below the first screen could not be read: "+msg.err.Error(), true)
+		said = l.e.Say("the names of the conversations below the first screen could not be read: "+msg.err.Error(), true)
 	}
 	if l.names == nil {
 		l.names = map[string]string{}
@@ -148,7 +149,7 @@ func (l *Model) restLanded(msg RestMsg) map[string]string {
 		}
 	}
 	l.setItems(l.items, "")
-	return l.names
+	return l.names, said
 }
 
 // unknown are the ids that known holds no name for.

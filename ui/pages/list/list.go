@@ -60,9 +60,8 @@ type Model struct {
 	// usersKnown: a list load found user records, so the user collection
 	// is there and a user missing from it is worth a warning.
 	usersKnown bool
-	note       *common.Note // what the last reply has to say (TakeNote)
-	ownerLost  string       // why the owner given is to be found again (OwnerLost)
-	notes      notices      // the notification section, below the chats (notices.go)
+	ownerLost  string  // why the owner given is to be found again (OwnerLost)
+	notes      notices // the notification section, below the chats (notices.go)
 }
 
 var _ common.Component = (*Model)(nil)
@@ -91,18 +90,6 @@ func (l *Model) Names() map[string]string { return l.names }
 
 // SetFocused tells the list the keys come to it.
 func (l *Model) SetFocused(focused bool) { l.focused = focused }
-
-// TakeNote is what the list has to say after a reply, once.
-func (l *Model) TakeNote() (common.Note, bool) {
-	n := l.note
-	l.note = nil
-	if n == nil {
-		return common.Note{}, false
-	}
-	return *n, true
-}
-
-func (l *Model) say(text string, isErr bool) { l.note = &common.Note{Text: text, IsErr: isErr} }
 
 // Ask is what the list asks of the root after a key.
 type Ask int

@@ -225,8 +225,7 @@ func (l *Model) Reply(msg tea.Msg, open string) (res Landed, ok bool) {
 			l.names, l.groups = msg.names, msg.groups
 			l.fromMessages = msg.fromMessages
 			res.Names = msg.names
-			l.warnUnknownOwner(msg)
-			res.Cmd = tea.Batch(readRest(l.e, msg.req, l.items, l.owner, l.names, l.groups), l.notes.load(l.e, l.owner, l.items))
+			res.Cmd = tea.Batch(l.warnUnknownOwner(msg), readRest(l.e, msg.req, l.items, l.owner, l.names, l.groups), l.notes.load(l.e, l.owner, l.items))
 		}
 	case noticesLoadedMsg:
 		keep := ""
@@ -238,7 +237,7 @@ func (l *Model) Reply(msg tea.Msg, open string) (res Landed, ok bool) {
 			l.Select(keep) // the cursor stays on its row as the section lands
 		}
 	case RestMsg:
-		res.Names = l.restLanded(msg)
+		res.Names, res.Cmd = l.restLanded(msg)
 	default:
 		return res, false
 	}
@@ -269,15 +268,16 @@ func (l *Model) viewerRead(msg ViewerReadMsg) (*Window, tea.Cmd) {
 // warnUnknownOwner says so when the list's owner looks like a mistyped ID:
 // no conversation documents, and no user record while the user collection
 // answered for others (an empty collection proves nothing).
-func (l *Model) warnUnknownOwner(msg listLoadedMsg) {
+func (l *Model) warnUnknownOwner(msg listLoadedMsg) tea.Cmd {
 	if len(msg.names) > 0 {
 		l.usersKnown = true
 	}
 	if !msg.fromMessages && len(msg.items) > 0 {
-		return
+		return nil
 	}
 	if _, known := msg.names[msg.owner]; !known && l.usersKnown {
-		l.say(fmt.Sprintf("no user %q in the user collection: check the ID (%s to view as another)",
+		return l.e.Say(fmt.Sprintf("no user %q in the user collection: check the ID (%s to view as another)",
 			msg.owner, l.e.Keys.ViewAsAny.Help().Key), true)
 	}
+	return nil
 }

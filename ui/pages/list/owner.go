@@ -74,18 +74,17 @@ func (l *Model) firstViewer(msg firstViewerMsg) tea.Cmd {
 		return nil
 	}
 	l.owner = msg.viewer
-	l.OwnerChosen(msg.why)
-	return l.Load()
+	return tea.Batch(l.OwnerChosen(msg.why), l.Load())
 }
 
 // OwnerChosen says, for the status bar, that the owner was chosen for the
 // user and why, and how to view as anyone else.
-func (l *Model) OwnerChosen(why string) {
+func (l *Model) OwnerChosen(why string) tea.Cmd {
 	lead := "no --as given"
 	if l.ownerLost != "" {
 		lead = l.ownerLost
 	}
-	l.say(fmt.Sprintf("%s: viewing as %s (%s) · %s to view as anyone",
+	return l.e.Say(fmt.Sprintf("%s: viewing as %s (%s) · %s to view as anyone",
 		lead, l.owner, why, l.e.Keys.ViewAsAny.Help().Key), false)
 }
 

@@ -46,16 +46,14 @@ func (fv Follow) Toggle() tea.Cmd {
 	t.follow.on = !t.follow.on
 	t.follow.req = t.e.NewReq()
 	if !t.follow.on {
-		t.status.say("stopped following "+t.cid, false)
-		return nil
+		return say(t, "stopped following "+t.cid, false)
 	}
-	t.status.say(fmt.Sprintf("following %s: new messages appear as they arrive (%s to stop)",
-		t.cid, t.e.Keys.Follow.Help().Key), false)
-	return pollLatest(t.e, t.cid, t.follow.req)
+	return tea.Batch(say(t, fmt.Sprintf("following %s: new messages appear as they arrive (%s to stop)",
+		t.cid, t.e.Keys.Follow.Help().Key), false), pollLatest(t.e, t.cid, t.follow.req))
 }
 
 // On reports follow mode on, and where the max seq is read (""
-// until the first poll).
+// until the first poll): what the status bar draws.
 func (fv Follow) On() (on bool, from string) {
 	t := fv.t
 	return t.follow.on, t.follow.from
@@ -80,8 +78,7 @@ func (fv Follow) followPolled(msg followPolledMsg) tea.Cmd {
 	req := t.follow.req
 	next := t.e.Tick(followEvery, func(time.Time) tea.Msg { return followTickMsg{req: req} })
 	if msg.err != nil {
-		t.status.say("follow: "+msg.err.Error(), true)
-		return next
+		return tea.Batch(say(t, "follow: "+msg.err.Error(), true), next)
 	}
 	t.follow.from = msg.from
 	return tea.Batch(t.Follow().grow(msg.seq), next)
@@ -99,7 +96,17 @@ func (fv Follow) grow(seq int64) tea.Cmd {
 	t.base = model.Grown(t.base, seq)
 	t.win = model.Grown(t.win, seq)
 	// The model grows its windows once the keys before are applied.
-	return t.load.press(model.Key{Kind: model.Grow, Seq: seq})
+	return tea.Batch(fv.followed(), t.load.press(model.Key{Kind: model.Grow, Seq: seq}))
+}
+
+// followed tells the root the conversation followed grew or brought its
+// newest buckets, so the list's row follows it (nil when not following).
+func (fv Follow) followed() tea.Cmd {
+	if !fv.t.follow.on {
+		return nil
+	}
+	msg := FollowedMsg{from{fv.t}}
+	return func() tea.Msg { return msg }
 }
 
 // Follow is follow mode's feature of the page.

@@ -41,6 +41,7 @@ type page struct {
 
 	status    string // the last note the timeline gave, as the status bar shows it
 	statusErr bool
+	statusAt  common.ReqID
 }
 
 // newPage reads viewer's list on st, on a screen of width x height cells.
@@ -99,7 +100,6 @@ func (p *page) open(cid string) {
 func (p *page) do(cmd tea.Cmd) {
 	p.t.Helper()
 	p.size()
-	p.takeNote()
 	queue := []tea.Cmd{cmd}
 	for steps := 0; len(queue) > 0; steps++ {
 		if steps > 100000 {
@@ -114,6 +114,11 @@ func (p *page) do(cmd tea.Cmd) {
 		case nil:
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
+		case NoteMsg: // the status bar shows the latest said
+			if msg.At > p.statusAt {
+				p.status, p.statusErr, p.statusAt = msg.Text, msg.IsErr, msg.At
+			}
+		case SwitchViewerMsg, TranscriptWrittenMsg, FollowedMsg: // the root's
 		case MembersLoadedMsg: // the root gives them (and refreshes its picker)
 			_, next, err := p.tl.TakeMembers(msg)
 			if err != nil {
@@ -127,7 +132,6 @@ func (p *page) do(cmd tea.Cmd) {
 				p.t.Fatalf("the timeline takes no %T", msg)
 			}
 			p.size()
-			p.takeNote()
 			queue = append(queue, next)
 		}
 	}
@@ -144,7 +148,7 @@ func (p *page) keys(ks ...string) {
 // line is cleared, as the root clears it on every key, then what the key
 // starts is settled.
 func (p *page) press(key func() tea.Cmd) {
-	p.status = ""
+	p.status, p.statusAt = "", p.e.NewReq()
 	p.do(key())
 }
 
@@ -158,14 +162,6 @@ func (p *page) jump(seq int64) {
 }
 
 func (p *page) view() string { return p.tl.View() }
-
-// takeNote keeps what the timeline had to say, as the root's status bar
-// does after every key and reply.
-func (p *page) takeNote() {
-	if n, ok := p.tl.TakeNote(); ok {
-		p.status, p.statusErr = n.Text, n.IsErr
-	}
-}
 
 // inspect is i on the cursor's row: the inspector opens (else the test
 // fails with what the timeline said), its reads are settled, and its lines

@@ -33,8 +33,7 @@ func (in Inspector) Open() (open bool, cmd tea.Cmd) {
 	case inGap:
 		return true, nil
 	}
-	t.status.say(fmt.Sprintf("seq %d is not read yet: %s once it is on screen", t.tl.Cursor(), common.KeyName(t.e.Keys.Inspect)), false)
-	return false, nil
+	return false, say(t, fmt.Sprintf("seq %d is not read yet: %s once it is on screen", t.tl.Cursor(), common.KeyName(t.e.Keys.Inspect)), false)
 }
 
 // Lines are the inspector's lines for the cursor, width cells

@@ -41,11 +41,9 @@ func (mv Moves) Jump(input string) tea.Cmd {
 		return t.load.press(model.Key{Kind: model.SeqJump, Seq: seq})
 	}
 	if when, _, ok := store.ParseTypedTime(input, t.e.Loc); ok {
-		t.status.say("looking for "+input+"…", false)
-		return t.load.press(model.Key{Kind: model.DateJump, At: when.UnixMilli()})
+		return t.load.afterSaying("looking for "+input+"…", false, t.tl.Press(model.Key{Kind: model.DateJump, At: when.UnixMilli()}))
 	}
-	t.status.say(fmt.Sprintf("%q is neither a seq nor a date (%s)", projection.SingleLine(input), JumpForms), true)
-	return nil
+	return say(t, fmt.Sprintf("%q is neither a seq nor a date (%s)", projection.SingleLine(input), JumpForms), true)
 }
 
 // findDate reads the first seq rd.From..rd.To sent at or after rd.At

@@ -13,26 +13,6 @@ import (
 	"github.com/chatlens/chatlens/projection"
 )
 
-// status is what the last key or reply has to say, until the root takes it.
-type status struct{ note *common.Note }
-
-func (s *status) say(text string, isErr bool) { s.note = &common.Note{Text: text, IsErr: isErr} }
-
-func (s *status) take() (common.Note, bool) {
-	n := s.note
-	s.note = nil
-	if n == nil {
-		return common.Note{}, false
-	}
-	return *n, true
-}
-
-// TakeNote is what the timeline has to say after a key or a reply, once:
-// the root shows it on the status bar.
-func (t *Model) TakeNote() (common.Note, bool) {
-	return t.status.take()
-}
-
 // Update takes the timeline's own keys: moving the cursor (over runs of
 // holes and gaps as one row), to the next message, the compare view's
 // keys, bucket boundaries. What opens a dialog or an input, writes, or
@@ -73,20 +53,19 @@ func (t *Model) ShortHelp() []key.Binding { return t.e.Keys.TimelineHelp() }
 func (t *Model) FullHelp() [][]key.Binding { return [][]key.Binding{t.ShortHelp()} }
 
 // NothingUnderCursor reports that a key acting on the row under the
-// cursor (a write, i, y, T) has nothing to act on, and says why: the
-// viewer is shown no row, or "differences only" draws none there.
-func (t *Model) NothingUnderCursor() bool {
+// cursor (a write, i, y, T) has nothing to act on, and why (the command
+// saying it): the viewer is shown no row, or "differences only" draws
+// none there.
+func (t *Model) NothingUnderCursor() (why tea.Cmd, nothing bool) {
 	keys := t.e.Keys
 	switch {
 	case t.win.PulledNothing() && t.Compare().With() == "":
-		t.status.say(fmt.Sprintf("%s is shown nothing of %s (%s); %s to view as someone else",
-			projection.SingleLine(t.viewer), projection.SingleLine(t.cid), projection.SingleLine(t.win.UnpulledReason(t.viewer)), common.KeyName(keys.ViewAsAny)), false)
-		return true
+		return say(t, fmt.Sprintf("%s is shown nothing of %s (%s); %s to view as someone else",
+			projection.SingleLine(t.viewer), projection.SingleLine(t.cid), projection.SingleLine(t.win.UnpulledReason(t.viewer)), common.KeyName(keys.ViewAsAny)), false), true
 	case t.tl.Compare().Only() && t.tl.Compare().RunAt(t.tl.Cursor()) < 0:
 		// "Differences only" draws no row under the cursor (none found, or
 		// none yet): a row key would act on a seq the screen does not show.
-		t.status.say(fmt.Sprintf("no difference under the cursor (seq %d is not shown); %s for all rows", t.tl.Cursor(), common.KeyName(keys.DiffOnly)), false)
-		return true
+		return say(t, fmt.Sprintf("no difference under the cursor (seq %d is not shown); %s for all rows", t.tl.Cursor(), common.KeyName(keys.DiffOnly)), false), true
 	}
-	return false
+	return nil, false
 }

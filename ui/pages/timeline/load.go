@@ -14,11 +14,30 @@ import (
 // Reading for the timeline: tl says what it needs, these run it through the
 // store and land the replies back in it.
 
-// after runs the reads tl asks for and settles what is drawn from it.
+// after runs the reads tl asks for and settles what is drawn from it;
+// what the model had to say and a viewer it switched to or waits for go
+// to the root as messages.
 func (l loader) after(reads []model.Read) tea.Cmd {
+	var s said
+	cmd := l.settle(reads, &s)
+	return s.send(l.t, cmd)
+}
+
+// afterSaying is after with text said, unless the model says otherwise
+// ("looking for…" until the jump lands).
+func (l loader) afterSaying(text string, isErr bool, reads []model.Read) tea.Cmd {
+	var s said
+	s.say(text, isErr)
+	cmd := l.settle(reads, &s)
+	return s.send(l.t, cmd)
+}
+
+// settle runs the reads tl asks for and adds to s what the model had to
+// say and the viewer it switched to or waits for.
+func (l loader) settle(reads []model.Read, s *said) tea.Cmd {
 	t := l.t
 	t.quoteErr = nil // a read round after it: the model says what fails now
-	t.load.movedViewer()
+	t.load.movedViewer(s)
 	var cmds []tea.Cmd
 	for _, rd := range reads {
 		switch rd.Kind {
@@ -27,7 +46,7 @@ func (l loader) after(reads []model.Read) tea.Cmd {
 			cmds = append(cmds, loadBuckets(t.e, t.load.readOf(rd)))
 		case model.ReadMembers:
 			if t.membersAt == membersRead {
-				cmds = append(cmds, t.load.after(t.tl.Know().Members(t.Viewers().choiceIDs())))
+				cmds = append(cmds, t.load.settle(t.tl.Know().Members(t.Viewers().choiceIDs()), s))
 				continue
 			}
 			cmds = append(cmds, t.NeedMembers())
@@ -37,7 +56,7 @@ func (l loader) after(reads []model.Read) tea.Cmd {
 				cmds = append(cmds, loadWindow(t.e, t.compareReq, rd.Viewer, t.base))
 				continue
 			}
-			t.wantWindow = rd.Viewer // the root switches to them, which reads it
+			s.window = rd.Viewer // the root switches to them, which reads it
 		case model.ReadDate:
 			cmds = append(cmds, findDate(t.e, t.req, t.cid, rd))
 		case model.ReadMoment:
@@ -48,7 +67,7 @@ func (l loader) after(reads []model.Read) tea.Cmd {
 			cmds = append(cmds, scanStep(t.e, t.cid, t.req, t.tl.Window(), rd))
 		}
 	}
-	t.load.takeModelNote()
+	t.load.takeModelNote(s)
 	t.quote.keepQuoted()
 	return tea.Batch(append(cmds, t.quote.readQuoted())...)
 }
@@ -56,49 +75,49 @@ func (l loader) after(reads []model.Read) tea.Cmd {
 // takeModelNote says what the model's last keys had to say, in words
 // with the names known; while a key
 // waits for the scan to find its difference, "looking for differences…",
-// which goes once it is found.
-func (l loader) takeModelNote() {
+// which goes once it is found, unless something else was said.
+func (l loader) takeModelNote(s *said) {
 	t := l.t
 	looking := t.tl.Compare().Looking()
 	n, ok := t.tl.TakeNote()
 	switch {
 	case ok && n.Kind == model.NoteNotComparing:
-		t.status.say("not comparing: "+t.e.Keys.Compare.Help().Key+" to compare with another viewer", true)
+		s.say("not comparing: "+t.e.Keys.Compare.Help().Key+" to compare with another viewer", true)
 	case ok && n.Kind == model.NoteAlike:
-		t.status.say(fmt.Sprintf("%s and %s see every seq alike", t.Viewers().memberName(n.A), t.Viewers().memberName(n.B)), false)
+		s.say(fmt.Sprintf("%s and %s see every seq alike", t.Viewers().memberName(n.A), t.Viewers().memberName(n.B)), false)
 	case ok && n.Kind == model.NoteOnlyBeyond:
 		// They have no row to move to: the note above the rows is theirs.
-		t.status.say("the only differences: "+strings.Join(t.Compare().beyondNotes(), "; "), false)
+		s.say("the only differences: "+strings.Join(t.Compare().beyondNotes(), "; "), false)
 	case ok && n.Kind == model.NoteOutside:
-		t.status.say(t.Viewers().outside(n.Seq), true)
+		s.say(t.Viewers().outside(n.Seq), true)
 	case ok && n.Kind == model.NoteNothing:
-		t.status.say("nothing to jump to", true)
+		s.say("nothing to jump to", true)
 	case ok && n.Kind == model.NoteJumpFailed:
-		t.status.say("jump: "+n.Err.Error(), true)
+		s.say("jump: "+n.Err.Error(), true)
 	case ok && n.Kind == model.NoteNoMatch:
-		t.status.say(noMatch(n.Text), true)
+		s.say(noMatch(n.Text), true)
 	case ok && n.Kind == model.NoteNoSearch:
-		t.status.say("no search hits ("+t.e.Keys.Search.Help().Key+" to search)", true)
+		s.say("no search hits ("+t.e.Keys.Search.Help().Key+" to search)", true)
 	case ok && n.Kind == model.NoteScanFailed:
-		t.status.say("looking for differences failed: "+n.Err.Error(), true)
+		s.say("looking for differences failed: "+n.Err.Error(), true)
 	case ok:
-		t.status.say(n.Text, false)
+		s.say(n.Text, false)
 	case looking && !t.looking:
-		t.status.say("looking for differences…", false)
-	case !looking && t.looking && t.status.note == nil:
-		t.status.say("", false)
+		s.say("looking for differences…", false)
+	case !looking && t.looking && s.note == nil:
+		s.say("", false)
 	}
 	t.looking = looking
 }
 
 // movedViewer notes a viewer the model switched to (V, or a switch whose
-// window came), for the root to follow (Viewers.Asks).
-func (l loader) movedViewer() {
+// window came), for the root to follow.
+func (l loader) movedViewer(s *said) {
 	t := l.t
 	if v := t.tl.Viewer(); v != t.tlViewer {
 		t.tlViewer = v
 		if v != t.viewer {
-			t.switchTo = v
+			s.moved = v
 		}
 	}
 }
@@ -203,4 +222,15 @@ type loader struct{ t *Model }
 func (l loader) press(k model.Key) tea.Cmd {
 	t := l.t
 	return t.load.after(t.tl.Press(k))
+}
+
+// pressAsking is press for a key that changes the viewer: the switch the
+// model asks for at once is returned, for the root to make in this very
+// update, not sent; its line is sent all the same.
+func (l loader) pressAsking(k model.Key) (tea.Cmd, SwitchViewerMsg) {
+	t := l.t
+	var s said
+	cmd := l.settle(t.tl.Press(k), &s)
+	ask := s.ask(t)
+	return tea.Batch(s.line(t), cmd), ask
 }

@@ -45,31 +45,27 @@ func (mo Moment) Set(input string) tea.Cmd {
 	}
 	at, ok := store.ParseMoment(input, t.e.Loc)
 	if !ok {
-		t.status.say(fmt.Sprintf("%q is not a moment (%s)", projection.SingleLine(input), store.MomentForms), true)
-		return nil
+		return say(t, fmt.Sprintf("%q is not a moment (%s)", projection.SingleLine(input), store.MomentForms), true)
 	}
 	if at.UnixMilli() <= 0 {
-		t.status.say("a moment is after 1970-01-01T00:00:00Z", true)
-		return nil
+		return say(t, "a moment is after 1970-01-01T00:00:00Z", true)
 	}
 	if d := t.tl.Compare(); d.On() {
 		side := model.View{Viewer: t.tl.Viewer(), At: at}
-		t.status.say(fmt.Sprintf("reading what %s was pulled %s…", projection.SingleLine(t.Viewers().memberName(side.Viewer)), mo.words(side.At)), false)
-		return t.load.press(model.Key{Kind: model.CompareOn, View: side})
+		return t.load.afterSaying(fmt.Sprintf("reading what %s was pulled %s…", projection.SingleLine(t.Viewers().memberName(side.Viewer)), mo.words(side.At)), false,
+			t.tl.Press(model.Key{Kind: model.CompareOn, View: side}))
 	}
-	t.status.say(fmt.Sprintf("reading what %s was pulled %s…", projection.SingleLine(t.Viewers().memberName(t.tl.Viewer())), mo.words(at)), false)
-	return t.load.press(model.Key{Kind: model.AtMoment, At: at.UnixMilli()})
+	return t.load.afterSaying(fmt.Sprintf("reading what %s was pulled %s…", projection.SingleLine(t.Viewers().memberName(t.tl.Viewer())), mo.words(at)), false,
+		t.tl.Press(model.Key{Kind: model.AtMoment, At: at.UnixMilli()}))
 }
 
 // Clear shows now again.
 func (mo Moment) Clear() tea.Cmd {
 	t := mo.t
 	if t.tl.Moment().At() == 0 {
-		t.status.say("showing now already ("+common.KeyName(t.e.Keys.Jump)+"at TIME for a moment)", false)
-		return nil
+		return say(t, "showing now already ("+common.KeyName(t.e.Keys.Jump)+"at TIME for a moment)", false)
 	}
-	t.status.say("now again", false)
-	return t.load.press(model.Key{Kind: model.AtMoment})
+	return t.load.afterSaying("now again", false, t.tl.Press(model.Key{Kind: model.AtMoment}))
 }
 
 // Label names the moment shown ("at 2024-06-15 14:30:00"), "" at now.
@@ -212,19 +208,20 @@ func (mo Moment) momentRead(msg momentReadMsg) tea.Cmd {
 	if msg.req != t.req {
 		return nil // read before a reload
 	}
-	cmd := t.load.after(t.tl.Land(msg.landed))
+	var s said
+	cmd := t.load.settle(t.tl.Land(msg.landed), &s)
 	rd := msg.landed.Read
 	if msg.landed.Err != nil {
-		return cmd // the model says why, as for every read
+		return s.send(t, cmd) // the model says why, as for every read
 	}
 	at := mo.words(time.UnixMilli(rd.At))
 	switch then := msg.landed.Then; {
 	case then.Window.MaxSeq == 0:
-		t.status.say(fmt.Sprintf("%s's pull gave nothing of this conversation %s: %s", projection.SingleLine(rd.Viewer), at, then.NotHeld()), false)
+		s.say(fmt.Sprintf("%s's pull gave nothing of this conversation %s: %s", projection.SingleLine(rd.Viewer), at, then.NotHeld()), false)
 	case rd.Viewer == t.tl.Viewer() && rd.At == t.tl.Moment().At():
-		t.status.say(fmt.Sprintf("%s: what %s's pull gave then · %s now", at, projection.SingleLine(rd.Viewer), common.KeyName(t.e.Keys.Now)), false)
+		s.say(fmt.Sprintf("%s: what %s's pull gave then · %s now", at, projection.SingleLine(rd.Viewer), common.KeyName(t.e.Keys.Now)), false)
 	case t.tl.Compare().On():
-		t.status.say(fmt.Sprintf("B is %s's pull %s", projection.SingleLine(rd.Viewer), at), false)
+		s.say(fmt.Sprintf("B is %s's pull %s", projection.SingleLine(rd.Viewer), at), false)
 	}
-	return cmd
+	return s.send(t, cmd)
 }

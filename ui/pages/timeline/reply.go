@@ -8,12 +8,13 @@ import (
 // one): buckets read, a window, a search or diff step, a jump resolved in
 // the background, readers, follow's ticks and polls, a transcript written.
 // A reply for a view, a search or a viewer already left is dropped by its
-// request number. What it has to say is in TakeNote; the members are the
-// root's to take (TakeMembers), since a revoke may wait for them.
+// request number. What it has to say comes as messages (messages.go); the
+// members are the root's to take (TakeMembers), since a revoke may wait
+// for them.
 func (t *Model) Reply(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	switch msg := msg.(type) {
 	case bucketsLoadedMsg:
-		return t.load.loaded(msg), true
+		return tea.Batch(t.load.loaded(msg), t.Follow().followed()), true
 	case windowLoadedMsg:
 		return t.Viewers().TakeWindow(msg.req, msg.viewer, msg.win, msg.err), true
 	case searchStepMsg:
@@ -44,8 +45,7 @@ func (t *Model) Reply(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	case followPolledMsg:
 		return t.Follow().followPolled(msg), true
 	case transcriptWrittenMsg:
-		t.Transcript().transcriptWritten(msg)
-		return nil, true
+		return t.Transcript().transcriptWritten(msg), true
 	}
 	return nil, false
 }

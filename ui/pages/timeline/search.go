@@ -179,8 +179,7 @@ func (sv Search) searchStepped(msg searchStepMsg) tea.Cmd {
 		return nil // a search already replaced or left
 	}
 	if msg.err != nil {
-		t.status.say("search failed: "+msg.err.Error(), true)
-		return t.load.after(t.tl.Land(model.Landed{Read: s.read, Err: msg.err}))
+		return t.load.afterSaying("search failed: "+msg.err.Error(), true, t.tl.Land(model.Landed{Read: s.read, Err: msg.err}))
 	}
 	if msg.stored != nil {
 		s.stored, s.total = msg.stored, len(msg.stored)

@@ -8,7 +8,10 @@
 // Compare, Search, Follow, Inspector, Transcript, Moves (jumps, the wheel,
 // bursts) and Viewers. They hold nothing of their own: the keys that move
 // the cursor or change who is seen go to the model's one queue
-// (timeline/model), and they draw what it holds.
+// (timeline/model), and they draw what it holds. What the page learns on
+// its own (a line for the status bar, a viewer switch decided on a reply,
+// a transcript written, the followed conversation grown) it tells the root
+// by messages its commands return (messages.go).
 package timeline
 
 import (
@@ -66,17 +69,14 @@ type Model struct {
 	quotePending map[int64]bool                // seqs of quotes-only reads in flight
 	quoteRefs    map[*bucket.Bucket][]quoteRef // the quotes of each held bucket (quotesOf)
 
-	// tlViewer is the viewer tl last had; switchTo and wantWindow are what
-	// the root does next: switch to a viewer tl moved to (V), or to one tl
-	// waits for the window of.
-	tlViewer, switchTo, wantWindow string
+	// tlViewer is the viewer tl last had: when tl moves (V), the root is
+	// asked to follow (movedViewer).
+	tlViewer string
 
 	// The size and what SetSize settled for View: the notes drawn above
 	// the rows, which take a row each.
 	width, height          int
 	olderNote, clearedNote bool
-
-	status status // what the last key or reply has to say (say, TakeNote)
 
 	// members are read on first need (the viewer picker, cycling, the role
 	// of a revoke), not on open: opening a conversation reads only buckets.
@@ -94,7 +94,6 @@ type Model struct {
 	receipts     receipts // who has read the message under the cursor (readers.go)
 	told         told     // the notifications of the slot under the cursor (told.go)
 	life         life     // the viewer's dated evidence of the conversation, for the slot's life (life.go)
-	written      *Written // a transcript written in the last update, for the root (TranscriptWritten)
 }
 
 type membersState int

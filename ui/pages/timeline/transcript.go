@@ -44,22 +44,6 @@ type transcriptWrittenMsg struct {
 	compareRun bool
 }
 
-// Written is a transcript written, for the root's dialog: its whole path
-// and what it holds.
-type Written struct {
-	Path, What string
-}
-
-// TranscriptWritten is the transcript the last update wrote, once.
-func (t *Model) TranscriptWritten() (Written, bool) {
-	w := t.written
-	t.written = nil
-	if w == nil {
-		return Written{}, false
-	}
-	return *w, true
-}
-
 // ScreenRange is the first and last seq of the rows on screen: what T
 // offers to transcribe.
 func (t *Model) ScreenRange() (from, to int64) {
@@ -80,13 +64,11 @@ func (t *Model) ScreenRange() (from, to int64) {
 func (tr Transcript) Write(value string) tea.Cmd {
 	t := tr.t
 	if t.Viewers().empty() {
-		t.status.say("no messages to transcribe", true)
-		return nil
+		return say(t, "no messages to transcribe", true)
 	}
 	if at := t.Moment().Label(); at != "" {
 		// A transcript here is of now; dump --at writes one of a moment.
-		t.status.say(fmt.Sprintf("a transcript is of now (%s first); for %s: chatlens dump --at … --format markdown", common.KeyName(t.e.Keys.Now), at), true)
-		return nil
+		return say(t, fmt.Sprintf("a transcript is of now (%s first); for %s: chatlens dump --at … --format markdown", common.KeyName(t.e.Keys.Now), at), true)
 	}
 	value = strings.TrimSpace(value)
 	format := transcriptFormats["md"]
@@ -103,14 +85,12 @@ func (tr Transcript) Write(value string) tea.Cmd {
 	}
 	asked, err := store.ParseTypedRange(value, t.e.Loc)
 	if err != nil {
-		t.status.say(err.Error(), true)
-		return nil
+		return say(t, err.Error(), true)
 	}
 	from, to := asked.From, asked.To
 	job := t.Transcript().transcriptJob()
 	job.format, job.ext, job.asked = format.name, format.ext, asked.String()
-	t.status.say("writing the transcript of "+value+"…", false)
-	return func() tea.Msg {
+	return tea.Batch(say(t, "writing the transcript of "+value+"…", false), func() tea.Msg {
 		if asked.Dates {
 			var err error
 			if from, to, err = job.resolveDates(from, to); err != nil {
@@ -122,7 +102,7 @@ func (tr Transcript) Write(value string) tea.Cmd {
 			return transcriptWrittenMsg{err: fmt.Errorf("nothing of %s in %s's window (seqs %d-%d)", value, job.viewer, job.win.MinSeq, job.win.MaxSeq)}
 		}
 		return job.write(from, to)
-	}
+	})
 }
 
 // transcriptJob is what a transcript needs of the timeline, copied when
@@ -362,20 +342,20 @@ func fileSafe(s string) string {
 	}, strings.TrimLeft(s, "."))
 }
 
-// transcriptWritten says where the transcript went, or why it did not.
-func (tr Transcript) transcriptWritten(msg transcriptWrittenMsg) {
+// transcriptWritten says where the transcript went, or why it did not;
+// the root offers to copy its path.
+func (tr Transcript) transcriptWritten(msg transcriptWrittenMsg) tea.Cmd {
 	t := tr.t
 	if msg.err != nil {
-		t.status.say("transcript not written: "+msg.err.Error(), true)
-		return
+		return say(t, "transcript not written: "+msg.err.Error(), true)
 	}
 	what := "transcript"
 	if msg.compareRun {
 		what = "compare transcript"
 	}
 	what = fmt.Sprintf("%s of seqs %d-%d (%d rows)", what, msg.from, msg.to, msg.rows)
-	t.status.say(what+" written to "+msg.path, false)
-	t.written = &Written{Path: msg.path, What: what}
+	written := TranscriptWrittenMsg{from{t}, msg.path, what}
+	return tea.Batch(say(t, what+" written to "+msg.path, false), func() tea.Msg { return written })
 }
 
 // Transcript is the transcript feature of the page (T).

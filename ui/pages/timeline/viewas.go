@@ -112,35 +112,23 @@ func (vs Viewers) choiceIDs() []string {
 	return ids
 }
 
-// Cycle is V: the next member in the picker's order, once the
-// members are read; presses before that wait in the model with the keys
-// after them (Viewers.Asks says whom to switch to).
-func (vs Viewers) Cycle() tea.Cmd {
-	t := vs.t
-	return t.load.press(model.Key{Kind: model.CycleViewer})
+// Cycle is V: the next member in the picker's order, once the members
+// are read; presses before that wait in the model with the keys after
+// them. A switch made at once is returned, for the root to make in the
+// key's own update; one made later comes as a SwitchViewerMsg.
+func (vs Viewers) Cycle() (tea.Cmd, SwitchViewerMsg) {
+	return vs.t.load.pressAsking(model.Key{Kind: model.CycleViewer})
 }
 
 // SwitchTo is a switch to id asked by the user (the picker, u): the model
-// makes it once the keys before it are applied and id's window is read.
-// False when the model views as id already (the root switches at once).
-func (vs Viewers) SwitchTo(id string) (tea.Cmd, bool) {
+// makes it once the keys before it are applied and id's window is read
+// (ask, as Cycle's). False when the model views as id already (the root
+// switches at once).
+func (vs Viewers) SwitchTo(id string) (cmd tea.Cmd, ask SwitchViewerMsg, later bool) {
 	t := vs.t
 	if t.tl.Viewer() == id {
-		return nil, false
+		return nil, SwitchViewerMsg{}, false
 	}
-	return t.load.press(model.Key{Kind: model.ViewAs, Viewer: id}), true
-}
-
-// Asks is what the model asked of the root in the last update, once
-// each: the viewer whose window it waits for (the root's switch reads it;
-// "" when none, or a read of it is on its way), and the viewer it moved to
-// (V, or a switch whose window came), for the root to follow.
-func (vs Viewers) Asks() (window, moved string) {
-	t := vs.t
-	window, moved = t.wantWindow, t.switchTo
-	t.wantWindow, t.switchTo = "", ""
-	if window == t.viewer && t.winReq != 0 {
-		window = ""
-	}
-	return window, moved
+	cmd, ask = t.load.pressAsking(model.Key{Kind: model.ViewAs, Viewer: id})
+	return cmd, ask, true
 }

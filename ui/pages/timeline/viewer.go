@@ -56,8 +56,7 @@ func (vs Viewers) TakeWindow(req common.ReqID, viewer string, win bucket.Window,
 		return nil
 	}
 	if err != nil {
-		t.status.say("window of "+viewer+": "+err.Error(), true)
-		return nil
+		return say(t, "window of "+viewer+": "+err.Error(), true)
 	}
 	t.tl.Know().Window(viewer, win)
 	if viewer != t.viewer {
