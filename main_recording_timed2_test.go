@@ -27,6 +27,22 @@ import (
 func TestAtHoldsToTheSecondTimedRecordingOrSaysItCannot(t *testing.T) {
 	t.Parallel()
 	rec, r := loadTimedRecording(t, recordingtest.OpenIMTimed2)
+	atHoldsOrSays(t, rec, r)
+}
+
+// With the recorded Redis keys as the first read layer (read seqs, min
+// seqs and max seqs from the cache, as the server reads them), the same.
+func TestAtHoldsToTheSecondTimedRecordingWithRedis(t *testing.T) {
+	t.Parallel()
+	rec, r := loadTimedRecording(t, recordingtest.OpenIMTimed2)
+	r.conn = append(r.conn, "--redis", recordedRedis(t, recordingtest.Dir(t, recordingtest.OpenIMTimed2)))
+	atHoldsOrSays(t, rec, r)
+}
+
+// atHoldsOrSays holds dump --at and conversations --at to every moment of
+// rec, a difference allowed only where marked, and logs the tally.
+func atHoldsOrSays(t *testing.T, rec timedRecording, r recordedStore) {
+	t.Helper()
 	var cids []string
 	for _, snap := range rec.Snapshots {
 		for _, convs := range snap.Pulls {
