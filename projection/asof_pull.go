@@ -199,7 +199,10 @@ func (p *PullAt) first(rows []AsOfRow) []AsOfRow {
 // The clear that set it came after the seq before the start was sent (so
 // after every message before it) and before the start's first message
 // was: before the one, the pull gave the rows before the start as they
-// were; after the other, none; in between, each is shown marked.
+// were; after the other, none; in between, each is shown marked. (A seq
+// is taken as there from its send_time, as everywhere in --at; the server
+// allocates it a little later.) The start before the clear is taken to be
+// seq.min_seq's: an earlier clear leaves nothing, its min_seq overwritten.
 func (p *PullAt) settle(hi int64) []AsOfRow {
 	p.settled = true
 	pre, held := p.pre, p.held
