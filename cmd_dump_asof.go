@@ -46,11 +46,13 @@ func (c *dumpCmd) dumpAt(ctx context.Context, s *session, st *store.Store, w *bu
 		return out.headAndFoot(ctx, st)
 	}
 	from := pull.ScanFrom()
-	lo, hi := max(w.MinSeq, c.From), w.MaxSeq
+	// Seqs before the window's start now may have been pulled then (a
+	// clear leaves them in the buckets): the rows start where the pull's do.
+	lo, hi := max(from, c.From), w.MaxSeq
 	if c.To > 0 {
 		hi = min(hi, c.To)
 	}
-	out.conv = conv
+	out.conv, out.pulledFrom = conv, from
 	if c.Format == "json" {
 		if out.holeTimes, err = st.HoleSendTimes(ctx, w, max(from, lo), w.MaxSeq); err != nil {
 			return err
@@ -111,6 +113,9 @@ func (c *dumpCmd) dumpAt(ctx context.Context, s *session, st *store.Store, w *bu
 	if errors.Is(err, errPulledAll) {
 		err = nil
 	}
+	if err == nil {
+		err = emit(pull.Flush(), false)
+	}
 	if err == nil && last > 0 {
 		err = out.end(last)
 	}
@@ -150,6 +155,7 @@ func unknownWords(why []string) string {
 type asOf struct {
 	at          time.Time
 	unknown     map[int64][]string // nil without --at
+	pulledFrom  int64              // the first seq the pull then may hold (projection.PullAt.ScanFrom)
 	unknownRows int
 	// unsaid is what of the window's start no evidence dates when no row
 	// was pulled to carry it (projection.PullAt.StartUnsaid).

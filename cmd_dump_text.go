@@ -106,7 +106,11 @@ func (p *dumpPrinter) gap(ctx context.Context, from, to int64) error {
 func (p *dumpPrinter) print(m projection.Message) error {
 	var why []string
 	if p.c.explains() {
-		why = append(projection.Explain(m, *p.w, p.s.zone()), p.readers.Words(m)...)
+		w := *p.w
+		if p.unknown != nil {
+			w.MinSeq = min(w.MinSeq, p.pulledFrom) // the pull then may start before the window now
+		}
+		why = append(projection.Explain(m, w, p.s.zone()), p.readers.Words(m)...)
 	}
 	if p.unknown != nil {
 		return p.printAsOf(m, why)

@@ -161,7 +161,7 @@ func (a AsOf) Lookup(l bucket.Lookup) bucket.Lookup {
 // OpenIM stores no notification of a clear (pkg/notification/msg.go
 // newContentTypeConf has no ClearConversationNotification, so it is sent
 // without IsHistory; its 2023 and 2024 versions alike), and a later min_seq
-// overwrites the earlier one.
+// overwrites the earlier one; the sends around it bound it (PullAt.settle).
 func (a AsOf) Start(w bucket.Window, before int64) []string {
 	if !w.Cleared() {
 		return nil

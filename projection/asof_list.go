@@ -46,15 +46,21 @@ type ListTally struct {
 	beforeAt      int64 // Before's send time, 0 not stored
 	last, latest  int64 // the last message sent by At, its send time
 	ownAt, ownAll int64 // the viewer's last own send by At, and ever
-	// The last physically deleted seq: seen, below a message sent by At
-	// (so sent by then), and ever. Any could be an own send.
-	erased, erasedAt, erasedAll int64
+	// The physically deleted seqs (any could be an own send), each with
+	// whether a message sent after At came before it (so it was too).
+	erased []erasedSeq
+	late   bool // a message sent after At was seen
+}
+
+type erasedSeq struct {
+	seq  int64
+	late bool
 }
 
 // Add takes the next slot.
 func (l *ListTally) Add(st bucket.StoredSlot) {
 	if st.Erased {
-		l.erased, l.erasedAll = st.Seq, st.Seq
+		l.erased = append(l.erased, erasedSeq{st.Seq, l.late})
 	}
 	if st.IsHole() {
 		return
@@ -67,9 +73,10 @@ func (l *ListTally) Add(st bucket.StoredSlot) {
 		l.ownAll = st.Seq
 	}
 	if m.SendTime > l.At {
+		l.late = true
 		return
 	}
-	l.last, l.latest, l.erasedAt = st.Seq, m.SendTime, l.erased
+	l.last, l.latest = st.Seq, m.SendTime
 	if m.SendID == l.Viewer {
 		l.ownAt = st.Seq
 	}
@@ -79,8 +86,9 @@ func (l *ListTally) Add(st bucket.StoredSlot) {
 // seq: conversation.max_seq of a member who left, set when they did, so
 // at the last seq then).
 func (l *ListTally) Listed(w bucket.Window) ListedAt {
-	out := ListedAt{MaxSeq: min(l.last, w.MaxSeq), ReadSeq: l.ownAt, Latest: l.latest}
-	explained := l.ownAll
+	last, maybeLast, erasedAt, explained := l.erasedBy(w)
+	out := ListedAt{MaxSeq: min(last, w.MaxSeq), ReadSeq: l.ownAt, Latest: l.latest}
+	explained = max(explained, l.ownAll)
 	for _, e := range l.H.Evidence {
 		if e.User != l.Viewer || e.Kind != bucket.EvidenceRead {
 			continue
@@ -99,12 +107,11 @@ func (l *ListTally) Listed(w bucket.Window) ListedAt {
 	if cleared {
 		explained = max(explained, w.MinSeq-1)
 	}
-	explained = max(explained, min(l.erasedAll, w.MaxSeq))
-	if r := min(w.MinSeq-1, w.ReadSeq); cleared && w.MinSeq-1 <= l.last && r > out.ReadSeq {
+	if r := min(w.MinSeq-1, w.ReadSeq); cleared && w.MinSeq-1 <= last && r > out.ReadSeq {
 		maybe = append(maybe, fmt.Sprintf("the window starts at seq %d now (%s), %s: a clear raises the clearer's read seq to the last seq then, %d "+
 			"(delete.go clearConversation, UserSetHasReadSeqs)", w.MinSeq, w.StartReason(), unknownCleared, r))
 	}
-	if s := l.erasedAt; s > out.ReadSeq && s <= w.ReadSeq {
+	if s := erasedAt; s > out.ReadSeq {
 		maybe = append(maybe, fmt.Sprintf("seq %d was physically deleted: an own send there would have raised the read seq", s))
 	}
 	if w.ReadSeq > explained && w.ReadSeq > out.ReadSeq {
@@ -117,10 +124,45 @@ func (l *ListTally) Listed(w bucket.Window) ListedAt {
 		out.ReadWhy = maybe
 		out.Unknown = append(out.Unknown, maybe...)
 	}
+	if maybeLast > out.MaxSeq {
+		out.Unknown = append(out.Unknown, fmt.Sprintf("max seq %d then, or up to %d: seq %d was physically deleted, its send time with it, "+
+			"after the last message sent by then, and no 2102 dates it before then", out.MaxSeq, maybeLast, maybeLast))
+	}
 	if _, why := l.Had(); why != nil {
 		out.Unknown = append(out.Unknown, why...)
 	}
 	return out
+}
+
+// erasedBy reads the physically deleted seqs of the window w back to At:
+// the last seq sent by then (a deleted one counts when a later message
+// sent by then, or its 2102 dated by then, says it was: delete.go:72-82),
+// the last deleted one that may have been sent by then too, the last
+// deleted one sent or maybe sent by then that an own send could have made
+// the read seq (at most the read seq now: it only rises), and the same of
+// every deleted seq ever.
+func (l *ListTally) erasedBy(w bucket.Window) (last, maybeLast, erasedAt, explained int64) {
+	last = l.last
+	for _, e := range l.erased {
+		if e.seq > w.MaxSeq {
+			continue
+		}
+		sent := e.seq < l.last
+		if ev, ok := l.erase(e.seq); ok && ev.At <= l.At {
+			sent, last = true, max(last, e.seq)
+		}
+		maybe := !sent && !e.late
+		if maybe {
+			maybeLast = max(maybeLast, e.seq)
+		}
+		if e.seq <= w.ReadSeq {
+			explained = max(explained, e.seq)
+			if sent || maybe {
+				erasedAt = max(erasedAt, e.seq)
+			}
+		}
+	}
+	return last, maybeLast, erasedAt, explained
 }
 
 // undatedClear reports a window now that starts where the viewer's own

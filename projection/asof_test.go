@@ -1,6 +1,7 @@
 package projection
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -64,28 +65,87 @@ func TestAsOfDeleteForMeIsDatedOnlyByIts2102(t *testing.T) {
 	}
 }
 
-// A history cleared later (seq_user.min_seq raised: a later value
-// overwrites the earlier one and no notification is sent) has no date:
-// the window starts where it does now and its first row says seqs before
-// it may have been pulled then. An invitee's later start, set when they
-// got the conversation (after the seq before it was sent), is known.
-func TestAsOfClearedHistoryIsUnknownAnInviteesStartIsNot(t *testing.T) {
+// A clear leaves the messages in the buckets and sets the clearer's
+// seq_user.min_seq to the max seq then plus one (open-im-server
+// internal/rpc/msg/delete.go:132-142, clearConversation), with no
+// notification stored: nothing dates it, but the sends around it bound
+// it. It came after the seq before the window's start was sent and before
+// the start's own was: before the one, the pull gave the seqs before the
+// start as they were; after the other, none of them; in between, each is
+// shown marked. An invitee's later start, set when they got the
+// conversation (after the seq before it was sent), is known.
+func TestAsOfAClearIsBoundedByTheSendsAroundIt(t *testing.T) {
 	w := bucket.Window{Cid: group, MinSeq: 3, MaxSeq: 4, UserMinSeq: 3}
-	slots := []bucket.StoredSlot{
-		stored(2, groupMessage(2, Text, `{"content":"before"}`)),
-		stored(3, groupMessage(3, Text, `{"content":"c"}`)),
-		stored(4, groupMessage(4, Text, `{"content":"d"}`)),
+	var slots []bucket.StoredSlot
+	for seq := int64(1); seq <= 4; seq++ {
+		slots = append(slots, stored(seq, groupMessage(seq, Text, `{"content":"m"}`)))
 	}
-	cleared := AsOf{At: later, Viewer: "bob", Conv: Conv{ID: group, SessionType: bucket.SessionGroup},
+	cleared := AsOf{Viewer: "bob", Conv: Conv{ID: group, SessionType: bucket.SessionGroup},
 		H: bucket.History{Owned: true, Created: beforeAll}}
-	rows := pullOf(cleared, w, slots...)
-	if len(rows) != 2 || rows[0].Seq != 3 || len(rows[0].Unknown) != 1 || !strings.Contains(rows[0].Unknown[0], "starts at seq 3 now") || rows[1].Unknown != nil {
-		t.Fatalf("cleared history: %+v; want seqs 3-4, the first marked: its start is not dated", rows)
+	at := func(a AsOf, ms int64) AsOf { a.At = ms; return a }
+	if from := (&PullAt{Window: w}).ScanFrom(); from != 1 {
+		t.Errorf("ScanFrom %d; want 1: the seqs before a clear are read too", from)
+	}
+	if rows := pullOf(at(cleared, sentAt+1), w, slots...); len(rows) != 1 || rows[0].Seq != 1 || unknownRows(rows) != 0 {
+		t.Errorf("before seq 2 was sent (so before the clear): %+v; want seq 1 as pulled, known", rows)
+	}
+	rows := pullOf(at(cleared, sentAt+2), w, slots...)
+	if len(rows) != 2 || unknownRows(rows) != 2 || !strings.Contains(rows[0].Unknown[0], "cleared at a time nothing stored gives") ||
+		!strings.Contains(rows[1].Unknown[0], "after seq 2 was sent and before seq 3 was") {
+		t.Fatalf("after seq 2 was sent, before seq 3 was: %+v; want seqs 1-2, each marked: the clear may have come", rows)
+	}
+	if rows := pullOf(at(cleared, later), w, slots...); len(rows) != 2 || rows[0].Seq != 3 || unknownRows(rows) != 0 {
+		t.Errorf("after seq 3 was sent (so after the clear): %+v; want seqs 3-4, known", rows)
 	}
 	invited := cleared
 	invited.H.Created = sentAt + 2 // got it after seq 2 was sent
-	if rows := pullOf(invited, w, slots...); len(rows) != 2 || unknownRows(rows) != 0 {
+	if rows := pullOf(at(invited, later), w, slots...); len(rows) != 2 || unknownRows(rows) != 0 {
 		t.Errorf("an invitee's start: %+v; want seqs 3-4, none unknown", rows)
+	}
+	if rows := pullOf(at(invited, sentAt+2), w, slots...); len(rows) != 0 {
+		t.Errorf("an invitee, before seq 3: %+v; want nothing: they got it after seq 2", rows)
+	}
+	// A start set by seq.min_seq (for everyone: cleared, or expired) is
+	// not the viewer's: its seqs before are not read, and its first row
+	// says its start is undated.
+	all := bucket.Window{Cid: group, MinSeq: 3, MaxSeq: 4, SeqMinSeq: 3}
+	if rows := pullOf(at(cleared, later), all, slots[1:]...); len(rows) != 2 || len(rows[0].Unknown) != 1 || !strings.Contains(rows[0].Unknown[0], "seq.min_seq = 3") {
+		t.Errorf("a start for everyone: %+v; want seqs 3-4, the first marked", rows)
+	}
+}
+
+// A clear came after the seq before the start was sent even when that
+// seq was physically deleted since, its send time with it (the recorded
+// run: t2u3 cleared si_t2u1_t2u3 at max seq 14, then seq 14 was deleted
+// for everyone): the messages before it bound the clear, and with no
+// seq after the start the clear is never known to have come.
+func TestAsOfAClearAfterAnErasedSeqIsBoundedByTheMessagesBeforeIt(t *testing.T) {
+	w := bucket.Window{Cid: single, MinSeq: 4, MaxSeq: 3, UserMinSeq: 4, ReadSeq: 3}
+	slots := []bucket.StoredSlot{
+		stored(1, message(1, Text, `{"content":"a"}`)),
+		stored(2, message(2, Text, `{"content":"b"}`)),
+		{Seq: 3, Slot: &bucket.Slot{}, Erased: true},
+	}
+	erase := bucket.Evidence{Kind: bucket.EvidenceErase, At: later, User: "bob", Seqs: []int64{3}, Source: "2102 in n_alice_bob seq 1"}
+	flushed := func(at int64) []AsOfRow {
+		a := asOfBob(at, erase)
+		p := &PullAt{AsOf: a, Window: w}
+		var rows []AsOfRow
+		for _, st := range slots {
+			got, _ := p.Add(st, func(then bucket.StoredSlot) Message { return View(then, "", "bob", a.Conv, nil) })
+			rows = append(rows, got...)
+		}
+		return append(rows, p.Flush()...)
+	}
+	if rows := flushed(sentAt + 1); len(rows) != 1 || unknownRows(rows) != 0 {
+		t.Errorf("before seq 2 was sent: %+v; want seq 1, known", rows)
+	}
+	rows := flushed(sentAt + 2)
+	if len(rows) != 3 || unknownRows(rows) != 3 || !strings.Contains(rows[2].Unknown[0], "whether seq 3 was sent by then is unknown") {
+		t.Errorf("after seq 2 was sent: %+v; want seqs 1-3 marked, seq 3 maybe not sent yet", rows)
+	}
+	if rows := flushed(evenLater); len(rows) != 3 || unknownRows(rows) != 3 || !rows[2].Hole {
+		t.Errorf("after the 2102: %+v; want seqs 1-3 marked (the clear's time is not known), seq 3 a stand-in", rows)
 	}
 }
 
@@ -180,31 +240,36 @@ func TestAsOfPhysicallyDeletedSaysItsContentIsGone(t *testing.T) {
 // documents after its first messages (a timed run on the real server:
 // create_time 37 ms after seq 6 was sent), so a window cleared later (no
 // 1703 is stored for a clear: pkg/notification/msg.go has no entry for
-// ClearConversationNotification) has an undated start whatever
-// create_time says; and where the moment's pull held no row of the window
-// now, what is not known is still said (StartUnsaid).
+// ClearConversationNotification) is bounded by the sends around it only,
+// whatever create_time says; and where the moment's pull held no row,
+// what is not known is still said (StartUnsaid).
 func TestAsOfASingleChatsCreateTimeDatesNoStart(t *testing.T) {
 	w := bucket.Window{Cid: single, MinSeq: 3, MaxSeq: 4, UserMinSeq: 3}
 	var slots []bucket.StoredSlot
 	for seq := int64(2); seq <= 4; seq++ {
 		slots = append(slots, stored(seq, message(seq, Text, `{"content":"x"}`)))
 	}
-	late := asOfBob(later)
-	late.H.Created = sentAt + 3 // written after seq 2 was sent
-	rows := pullOf(late, w, slots...)
-	if len(rows) != 2 || rows[0].Seq != 3 || len(rows[0].Unknown) != 1 || !strings.Contains(rows[0].Unknown[0], "starts at seq 3 now") {
-		t.Fatalf("a single chat cleared later: %+v; want seqs 3-4, the first marked: its start is not dated", rows)
-	}
 	early := asOfBob(sentAt + 2) // seq 2 sent, seq 3 not yet
-	early.H.Created = sentAt + 3
+	early.H.Created = sentAt + 3 // written after seq 2 was sent
+	rows := pullOf(early, w, slots...)
+	if len(rows) != 1 || rows[0].Seq != 2 || len(rows[0].Unknown) != 1 || !strings.Contains(rows[0].Unknown[0], "starts at seq 3 now") {
+		t.Fatalf("a single chat cleared later, before seq 3: %+v; want seq 2 marked: the clear may have come", rows)
+	}
 	p := &PullAt{AsOf: early, Window: w}
-	for _, st := range slots {
+	if why := p.StartUnsaid(); len(why) != 1 || !strings.Contains(why[0], "seqs before it may have been pulled then") {
+		t.Errorf("nothing read: unsaid %q; want the undated start said", why)
+	}
+	holes := []bucket.StoredSlot{{Seq: 1}, {Seq: 2}, slots[1], slots[2]}
+	for _, st := range holes {
 		if rows, _ := p.Add(st, func(then bucket.StoredSlot) Message { return View(then, "", "bob", early.Conv, nil) }); len(rows) > 0 {
-			t.Fatalf("before seq 3 was sent: rows %+v; want none of the window now", rows)
+			t.Fatalf("no message before the start, before seq 3 was sent: rows %+v; want none", rows)
 		}
 	}
-	if why := p.StartUnsaid(); len(why) != 1 || !strings.Contains(why[0], "seqs before it may have been pulled then") {
-		t.Errorf("no row pulled then: unsaid %q; want the undated start said", why)
+	if rows := p.Flush(); len(rows) > 0 {
+		t.Fatalf("flushed %+v; want none", rows)
+	}
+	if why := p.StartUnsaid(); len(why) != 1 || !strings.Contains(why[0], "cleared at a time nothing stored gives") {
+		t.Errorf("no row pulled then: unsaid %q; want the undated clear said", why)
 	}
 	known := asOfBob(later)
 	if why := (&PullAt{AsOf: known, Window: bucket.Window{Cid: single, MinSeq: 1, MaxSeq: 4}}).StartUnsaid(); why != nil {
@@ -290,7 +355,7 @@ func TestAsOfAPhysicallyDeletedSeqMakesTheReadSeqABound(t *testing.T) {
 		!strings.Contains(l.ReadWhy[0], "seq 4 was physically deleted: an own send there would have raised the read seq") {
 		t.Errorf("after seq 5 was sent: %+v; want read seq ≥ 2, marked: seq 4 may have been bob's", l)
 	}
-	if l := listed(sentAt + 3); l.ReadAtLeast || l.ReadSeq != 2 || l.Unknown != nil {
+	if l := listed(sentAt + 2); l.ReadAtLeast || l.ReadSeq != 2 || l.Unknown != nil {
 		t.Errorf("before seq 4 could have been sent: %+v; want read seq 2, known", l)
 	}
 	if then := thenOf(asOfBob(sentAt+5), w, slots...); !then.ReadAtLeast || len(then.ReadWhy) != 1 {
@@ -319,5 +384,47 @@ func TestAsOfAPhysicalDeleteIsDatedByIts2102(t *testing.T) {
 	}
 	if rows := pullOf(asOfBob(later), w, slots...); len(rows) != 3 || len(rows[1].Unknown) != 1 || !strings.Contains(rows[1].Unknown[0], "nor when it went") {
 		t.Errorf("no 2102: %+v; want seq 2 marked: nor when it went", rows)
+	}
+}
+
+// A delete for everyone (delete.go:72-82, DeleteMsgs with IsSyncOther)
+// of the last message takes its send time with it; its 2102 says when it
+// went, so it was sent by then. At a moment after the 2102 the pull gave
+// its stand-in (known); between the last message before it and the 2102,
+// whether it was sent yet is unknown: shown, marked; before that message,
+// not pulled. The list's max seq says the same.
+func TestAsOfATrailingPhysicalDeleteIsPulledByIts2102(t *testing.T) {
+	slots := []bucket.StoredSlot{stored(1, message(1, Text, `{"content":"a"}`)), {Seq: 2, Slot: &bucket.Slot{}, Erased: true}}
+	w := bucket.Window{Cid: single, MinSeq: 1, MaxSeq: 2}
+	told := bucket.Evidence{Kind: bucket.EvidenceErase, At: later, User: "alice", Seqs: []int64{2}, Source: "2102 in n_alice_bob seq 1"}
+	pulled := func(at int64) ([]AsOfRow, ListedAt, Then) {
+		a := asOfBob(at, told)
+		p := &PullAt{AsOf: a, Window: w}
+		l := &ListTally{AsOf: a}
+		var rows []AsOfRow
+		for _, st := range slots {
+			got, _ := p.Add(st, func(then bucket.StoredSlot) Message { return View(then, "", "bob", a.Conv, nil) })
+			rows = append(rows, got...)
+			l.Add(st)
+		}
+		return append(rows, p.Flush()...), l.Listed(w), thenOf(a, w, slots...)
+	}
+	rows, l, then := pulled(later)
+	if len(rows) != 2 || !rows[1].Hole || unknownRows(rows) != 0 || l.MaxSeq != 2 || l.Unknown != nil || then.Window.MaxSeq != 2 {
+		t.Errorf("at its 2102: %+v, list %+v, UI window to %d; want seq 2 a stand-in, known, max seq 2", rows, l, then.Window.MaxSeq)
+	}
+	rows, l, then = pulled(sentAt + 1)
+	if len(rows) != 2 || len(rows[1].Unknown) != 2 || !strings.Contains(rows[1].Unknown[0], "whether seq 2 was sent by then is unknown") ||
+		!strings.Contains(rows[1].Unknown[1], "pulled then as sent") {
+		t.Errorf("after seq 1, before the 2102: %+v; want seq 2 shown, marked: maybe not sent yet, and its content lost", rows)
+	}
+	if l.MaxSeq != 1 || len(l.Unknown) != 1 || !strings.Contains(l.Unknown[0], "max seq 1 then, or up to 2") {
+		t.Errorf("the list then: %+v; want max seq 1, marked: or 2", l)
+	}
+	if _, unknown := then.View(slots[1], "", nil); then.Window.MaxSeq != 2 || !reflect.DeepEqual(unknown, rows[1].Unknown) {
+		t.Errorf("the UI then: window to %d, seq 2 unknown %q; want the pull's row and marks", then.Window.MaxSeq, unknown)
+	}
+	if rows, l, _ := pulled(beforeAll); len(rows) != 0 || l.MaxSeq != 0 || l.Unknown != nil {
+		t.Errorf("before seq 1: %+v, list %+v; want nothing", rows, l)
 	}
 }

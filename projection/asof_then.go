@@ -33,13 +33,31 @@ type Then struct {
 	// unsaid is what of the window's start no evidence dates when no row
 	// of it was pulled then (PullAt.StartUnsaid), for NotHeld.
 	unsaid []string
+	// marks are the unknowns the pull's rules put on rows (the window's
+	// start, the pull's end), by runs of seqs.
+	marks []marks
+}
+
+// marks is a run of seqs whose rows carry the same unknowns of the pull.
+type marks struct {
+	from, to int64
+	why      []string
 }
 
 // Slot is st as it was at the moment, with what of it no evidence dates.
 func (t Then) Slot(st bucket.StoredSlot) (bucket.StoredSlot, []string) {
 	then, _, unknown := t.AsOf.Slot(st)
-	if st.Seq == t.Window.MinSeq && len(t.Start) > 0 {
-		unknown = append(slices.Clone(t.Start), unknown...)
+	i, found := slices.BinarySearchFunc(t.marks, st.Seq, func(m marks, seq int64) int {
+		switch {
+		case m.to < seq:
+			return -1
+		case m.from > seq:
+			return 1
+		}
+		return 0
+	})
+	if found {
+		unknown = append(slices.Clone(t.marks[i].why), unknown...)
 	}
 	return then, unknown
 }
@@ -89,6 +107,7 @@ type ThenTally struct {
 	from        int64 // the first seq the pull takes (PullAt.ScanFrom)
 	first, last int64 // the first and last seq pulled then
 	done        bool  // the pull then ended
+	marks       []marks
 }
 
 // NewThenTally is a tally of a's viewer's window w.
@@ -108,13 +127,28 @@ func (t *ThenTally) Add(st bucket.StoredSlot) {
 		return
 	}
 	rows, done := t.pull.Add(st, func(then bucket.StoredSlot) Message { return Message{MsgData: bucket.MsgData{Seq: then.Seq}} })
+	t.took(rows)
+	t.done = done
+}
+
+// took keeps the span of rows pulled then and the unknowns the pull's
+// rules put on them.
+func (t *ThenTally) took(rows []AsOfRow) {
 	for _, r := range rows {
 		if t.first == 0 {
 			t.first = r.Seq
 		}
 		t.last = r.Seq
+		if r.extra == 0 {
+			continue
+		}
+		why := r.Unknown[:r.extra:r.extra]
+		if n := len(t.marks); n > 0 && t.marks[n-1].to == r.Seq-1 && slices.Equal(t.marks[n-1].why, why) {
+			t.marks[n-1].to = r.Seq
+			continue
+		}
+		t.marks = append(t.marks, marks{from: r.Seq, to: r.Seq, why: why})
 	}
-	t.done = done
 }
 
 // AddGap takes a run of seqs not stored, from..to: holes, whose first
@@ -128,9 +162,10 @@ func (t *ThenTally) AddGap(from, to int64) {
 
 // Then is the window then, once every slot is added.
 func (t *ThenTally) Then() Then {
+	t.took(t.pull.Flush())
 	a, now := t.pull.AsOf, t.pull.Window
 	listed := t.list.Listed(now)
-	out := Then{AsOf: a, now: now, ReadAtLeast: listed.ReadAtLeast, ReadWhy: listed.ReadWhy, Start: t.pull.start}
+	out := Then{AsOf: a, now: now, ReadAtLeast: listed.ReadAtLeast, ReadWhy: listed.ReadWhy, Start: t.pull.start, marks: t.marks}
 	out.Window = now
 	out.Window.Last, out.Window.Newest, out.Window.StoredNewest = nil, nil, nil
 	out.Had, _ = a.Had()

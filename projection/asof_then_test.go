@@ -119,20 +119,32 @@ func TestThenTakesAGapInOneStep(t *testing.T) {
 }
 
 // A history cleared at a time nothing stored gives (OpenIM stores no
-// notification of a clear: pkg/notification/msg.go:35-81): at a moment
-// before the first seq of the window now was sent, the pull then held no
-// row of it, but may have held the seqs before it. The UI's "pull gave
-// nothing" says so, not that nothing was sent.
-func TestThenSaysAnUndatedStartWhenNoRowOfTheWindowWasPulled(t *testing.T) {
+// notification of a clear: pkg/notification/msg.go:35-81), after seq 2
+// was sent and before seq 3 was (delete.go:132-142 sets min_seq to the
+// max seq then + 1): at a moment in between, the UI shows seqs 1-2 as
+// dump --at prints them, each marked. With no message before the start,
+// its "pull gave nothing" says why, not that nothing was sent.
+func TestThenShowsTheSeqsBeforeAnUndatedClear(t *testing.T) {
 	var slots []bucket.StoredSlot
 	for seq := int64(1); seq <= 4; seq++ {
 		slots = append(slots, stored(seq, message(seq, Text, `{"content":"m"}`)))
 	}
 	w := bucket.Window{Cid: single, MinSeq: 3, MaxSeq: 4, UserMinSeq: 3}
 	then := thenOf(asOfBob(sentAt+2), w, slots...)
+	rows := pullOf(asOfBob(sentAt+2), w, slots...)
+	if then.Window.MinSeq != 1 || then.Window.MaxSeq != 2 || len(rows) != 2 {
+		t.Fatalf("between seq 2 and seq 3: window then %d..%d, pull %+v; want 1..2", then.Window.MinSeq, then.Window.MaxSeq, rows)
+	}
+	for i, r := range rows {
+		if _, unknown := then.View(slots[i], "", nil); !reflect.DeepEqual(unknown, r.Unknown) || len(unknown) != 1 {
+			t.Errorf("seq %d: the UI's unknown %q, the pull's %q; want the same, saying the clear may have come", r.Seq, unknown, r.Unknown)
+		}
+	}
+	holes := []bucket.StoredSlot{{Seq: 1}, {Seq: 2}, slots[2], slots[3]}
+	then = thenOf(asOfBob(sentAt+2), w, holes...)
 	if why := then.NotHeld(); then.Window.MaxSeq != 0 || !strings.Contains(why, "no message of the window now was sent by then") ||
-		!strings.Contains(why, "seqs before it may have been pulled then") {
-		t.Errorf("before seq 3 was sent: window %d..%d, %q; want nothing of the window now, and why seqs before it may have been pulled", then.Window.MinSeq, then.Window.MaxSeq, why)
+		!strings.Contains(why, "cleared at a time nothing stored gives") {
+		t.Errorf("no message before the start: window %d..%d, %q; want nothing of the window now, and why", then.Window.MinSeq, then.Window.MaxSeq, why)
 	}
 	if why := thenOf(asOfBob(sentAt), bucket.Window{Cid: single, MinSeq: 1, MaxSeq: 4}, slots...).NotHeld(); why != "no message of it was sent by then" {
 		t.Errorf("a window never cleared, before any message: %q", why)

@@ -5,15 +5,17 @@
 //     pulled to each user, its Redis keys, every API answer);
 //   - OpenIMTimed: its timed scenario (what each user was pulled, phase by
 //     phase);
+//   - OpenIMTimed2: a second timed scenario (clears, physical deletes, a
+//     quit, a kick, an invite);
 //   - Engine: a MongoDB-compatible engine's explain answers.
 //
 // Each folder's README.md says what it holds. They travel with the
 // repository as one compressed archive, testdata/recordings.tar.gz, built
 // into the test binary, so every clone runs the tests that read them. A
-// newer recording replaces the archive; from the folder holding the three:
+// newer recording replaces the archive; from the folder holding the four:
 //
 //	tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner --mode=a+rX,u+w \
-//	    -cf - openim-recorded openim-recorded-timed engine-recorded | gzip -n -9 >recordings.tar.gz
+//	    -cf - openim-recorded openim-recorded-timed engine-recorded openim-recorded-timed2 | gzip -n -9 >recordings.tar.gz
 //
 // Import it only from _test.go files.
 package recordingtest
@@ -35,9 +37,10 @@ import (
 
 // The recordings, by folder name.
 const (
-	OpenIM      = "openim-recorded"
-	OpenIMTimed = "openim-recorded-timed"
-	Engine      = "engine-recorded"
+	OpenIM       = "openim-recorded"
+	OpenIMTimed  = "openim-recorded-timed"
+	OpenIMTimed2 = "openim-recorded-timed2"
+	Engine       = "engine-recorded"
 )
 
 //go:embed testdata/recordings.tar.gz

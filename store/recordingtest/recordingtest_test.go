@@ -14,7 +14,9 @@ func TestEveryRecordingTravelsWithTheRepository(t *testing.T) {
 			"group_member.json", "pull_u1.json", "pull_u6.json", "has_read_u1.json", "redis_keys.json",
 			"revoke_verdicts.json", "api-calls.jsonl", "summary.json"},
 		OpenIMTimed: {"README.md", "msg.json", "seq_user.json", "snapshots.json", "redis_keys.json"},
-		Engine:      {"README.md", "explain-ferretdb-v2.json"},
+		OpenIMTimed2: {"README.md", "msg.json", "seq.json", "seq_user.json", "conversation.json", "user.json", "group.json",
+			"group_member.json", "snapshots.json", "redis_keys.json"},
+		Engine: {"README.md", "explain-ferretdb-v2.json"},
 	} {
 		dir := Dir(t, name)
 		for _, f := range files {
