@@ -144,7 +144,14 @@ func (p *running) exitWithin(t *testing.T, d time.Duration) int {
 // or when the process ends first.
 func (p *running) waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(60 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
+	p.waitEvery(t, what, 20*time.Millisecond, cond)
+}
+
+// waitEvery is waitFor asking cond every interval: for a cond that takes
+// time from the process under test (a query its server answers by a scan).
+func (p *running) waitEvery(t *testing.T, what string, interval time.Duration, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(60 * time.Second); !cond(); time.Sleep(interval) {
 		select {
 		case <-p.done:
 			t.Fatalf("ended before %s: exit %d, stderr %q", what, p.cmd.ProcessState.ExitCode(), p.stderr.String())
@@ -203,6 +210,7 @@ func TestDamagedStoreIsOneLine(t *testing.T) {
 		{"pages overwritten", garbage},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			path := filepath.Join(t.TempDir(), "chatlens.db")
 			if err := os.WriteFile(path, c.data, 0o600); err != nil {
 				t.Fatal(err)
@@ -231,6 +239,7 @@ func TestSeedIsStreamedAndStopsOnSignals(t *testing.T) {
 	}
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			data := filepath.Join(dir, "big.db")
 			p := startChatlens(t, nil, "seed", "--data", data, "--audit-log", filepath.Join(dir, "audit.log"),
@@ -263,6 +272,7 @@ func TestBenchRemovesScratchFilesOnSignals(t *testing.T) {
 	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
 			tmp := t.TempDir()
 			p := startChatlens(t, []string{"TMPDIR=" + tmp}, "bench", "--messages", "300000", "--no-sync")
 			p.waitFor(t, "scratch files written", func() bool {
