@@ -76,20 +76,16 @@ func (w withTemplate) Run() int {
 	return code
 }
 
-// moreParallel runs more tests at once than go test's default, one per
-// CPU, unless -test.parallel is given: most of these wait on a process, a
-// terminal or a server, not on the CPU, and one per CPU left the CPUs
-// idle. Fewer under the race detector, whose tests do use the CPU.
+// moreParallel runs twice as many tests at once as go test's default, one
+// per CPU, unless -test.parallel is given: many of these wait on a
+// process, a terminal or a server, not on the CPU, and one per CPU left
+// the CPUs idle. Not under the race detector, whose tests do use the CPU.
 func moreParallel() {
 	flag.Parse()
 	given := false
 	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	per := 4
-	if raceBuild {
-		per = 2
-	}
-	if !given {
-		_ = flag.Set("test.parallel", strconv.Itoa(per*runtime.GOMAXPROCS(0)))
+	if !given && !raceBuild {
+		_ = flag.Set("test.parallel", strconv.Itoa(2*runtime.GOMAXPROCS(0)))
 	}
 }
 
