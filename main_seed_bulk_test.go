@@ -57,9 +57,7 @@ func TestKilledBulkSeedLeavesNoSeqAboveTheSeqDocument(t *testing.T) {
 	defer b.Close(context.Background())
 	p := startChatlens(t, nil, "seed", "--mongo-uri", uri, "--db", db, "--audit-log", t.TempDir()+"/audit.log",
 		"--conversations", "20", "--messages", "20", "--long", "30000")
-	// Each look scans and sorts every stored bucket on the in-process
-	// server, beside the seed it waits for: a few a second.
-	p.waitEvery(t, "the long group's first flush", 200*time.Millisecond, func() bool { // of 4 MiB, then more
+	p.waitFor(t, "the long group's first flush", func() bool { // of 4 MiB, then more
 		ids, err := b.BucketIDs(context.Background(), demo.LongGroupID)
 		return err == nil && len(ids) > 0
 	})

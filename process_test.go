@@ -144,14 +144,7 @@ func (p *running) exitWithin(t *testing.T, d time.Duration) int {
 // or when the process ends first.
 func (p *running) waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	p.waitEvery(t, what, 20*time.Millisecond, cond)
-}
-
-// waitEvery is waitFor asking cond every interval: for a cond that takes
-// time from the process under test (a query its server answers by a scan).
-func (p *running) waitEvery(t *testing.T, what string, interval time.Duration, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(60 * time.Second); !cond(); time.Sleep(interval) {
+	for deadline := time.Now().Add(60 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
 		select {
 		case <-p.done:
 			t.Fatalf("ended before %s: exit %d, stderr %q", what, p.cmd.ProcessState.ExitCode(), p.stderr.String())
