@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
 
@@ -90,7 +91,9 @@ func storeOf(t *testing.T, b store.Backend, redis string, findBatch int) *store.
 	t.Helper()
 	var opts store.Options
 	if redis != "" {
-		rc, err := rediscache.Open(t.Context(), redis, rediscache.Options{})
+		// A reply later than the cache's default timeout is a miss, and a
+		// row said read from the store instead: seen with the CPUs busy.
+		rc, err := rediscache.Open(t.Context(), redis, rediscache.Options{Timeout: time.Minute})
 		if err != nil {
 			t.Fatal(err)
 		}

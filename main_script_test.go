@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -34,6 +35,12 @@ func TestScript(t *testing.T) {
 				env.Setenv(name, filepath.Join(env.WorkDir, dir))
 			}
 			env.Setenv("RECORDED", recorded)
+			if raceBuild {
+				// A script's chatlens is this test binary, built with the race
+				// detector, which waits 1 s at every exit by default for late
+				// reports: most of the scripts' time, hundreds of commands.
+				env.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=100"))
+			}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

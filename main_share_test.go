@@ -133,11 +133,17 @@ func startUI(t *testing.T, s sandbox, viewer, listed string) (*terminal, *exec.C
 // startUIWith is startUI with the UI's flags given.
 func startUIWith(t *testing.T, s sandbox, listed string, flags ...string) (*terminal, *exec.Cmd) {
 	t.Helper()
+	return startUIEnv(t, s, nil, listed, flags...)
+}
+
+// startUIEnv is startUIWith with extra environment.
+func startUIEnv(t *testing.T, s sandbox, env []string, listed string, flags ...string) (*terminal, *exec.Cmd) {
+	t.Helper()
 	term, tty := openTerminal(t)
 	args := append([]string{"--data", s.data, "--audit-log", s.audit, "--theme", "dark"}, flags...)
 	cmd := exec.Command(chatlensBinary(t), args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
-	cmd.Env = append(os.Environ(), "TERM=xterm-256color")
+	cmd.Env = append(append(os.Environ(), "TERM=xterm-256color"), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -5,11 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -59,6 +62,7 @@ func (w withTemplate) Run() int {
 	os.Setenv("XDG_DATA_HOME", filepath.Join(dir, "xdg-data"))
 	os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "xdg-state"))
 	os.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "xdg-config"))
+	moreParallel()
 	template = filepath.Join(dir, "template.db")
 	var out, errs bytes.Buffer
 	args := append([]string{"seed", "--data", template, "--audit-log", filepath.Join(dir, "audit.log")}, small...)
@@ -70,6 +74,19 @@ func (w withTemplate) Run() int {
 	removeBuiltBinary()
 	os.RemoveAll(dir)
 	return code
+}
+
+// moreParallel runs twice as many tests at once as go test's default, one
+// per CPU, unless -test.parallel is given: many of these wait on a
+// process, a terminal or a server, not on the CPU, and one per CPU left
+// the CPUs idle. Not under the race detector, whose tests do use the CPU.
+func moreParallel() {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given && !raceBuild {
+		_ = flag.Set("test.parallel", strconv.Itoa(2*runtime.GOMAXPROCS(0)))
+	}
 }
 
 // sandbox is one test's store file and audit log.

@@ -65,6 +65,7 @@ func TestTabNeverRunsStoredCode(t *testing.T) {
 	}
 	for _, sh := range shells {
 		t.Run(sh.name, func(t *testing.T) {
+			t.Parallel()
 			if _, err := exec.LookPath(sh.name); err != nil {
 				t.Skipf("%s is not installed (.ci/run installs it)", sh.name)
 			}

@@ -38,6 +38,7 @@ func TestFirstRunSeedIsAudited(t *testing.T) {
 		}
 	}
 	t.Run("UI", func(t *testing.T) {
+		t.Parallel()
 		env, data, audit := firstRunEnv(t)
 		term, tty := openTerminal(t)
 		cmd := exec.Command(chatlensBinary(t), "--theme", "dark")
@@ -67,6 +68,7 @@ func TestFirstRunSeedIsAudited(t *testing.T) {
 		seededAndAudited(t, term.since(0), data, audit)
 	})
 	t.Run("conversations", func(t *testing.T) {
+		t.Parallel()
 		env, data, audit := firstRunEnv(t)
 		cmd := exec.Command(chatlensBinary(t), "conversations", "--as", "alice")
 		cmd.Env = append(cmd.Environ(), env...)
@@ -74,6 +76,7 @@ func TestFirstRunSeedIsAudited(t *testing.T) {
 		seededAndAudited(t, string(out), data, audit)
 	})
 	t.Run("killed", func(t *testing.T) {
+		t.Parallel()
 		env, data, audit := firstRunEnv(t)
 		p := startChatlens(t, env, "conversations", "--as", "alice")
 		p.waitFor(t, "the demo under way", func() bool { return fileSize(data) > 4<<20 })

@@ -28,6 +28,7 @@ func TestSeedOnAFullDiskSaysWhatItStored(t *testing.T) {
 	}
 	for _, size := range []string{"2m", "12m"} {
 		t.Run(size, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			disk := filepath.Join(dir, "disk")
 			if err := os.Mkdir(disk, 0o700); err != nil {

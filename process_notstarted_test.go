@@ -35,6 +35,7 @@ func TestWritesThatCannotStartAreAudited(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Run("locked by another process", func(t *testing.T) {
+		t.Parallel()
 		data := filepath.Join(dir, "locked.db")
 		seed := startChatlens(t, nil, "seed", "--data", data, "--audit-log", filepath.Join(dir, "seed.log"),
 			"--conversations", "1", "--messages", "1000000", "--long", "0")
@@ -55,6 +56,7 @@ func TestWritesThatCannotStartAreAudited(t *testing.T) {
 		seed.exitWithin(t, 30*time.Second)
 	})
 	t.Run("MongoDB unreachable", func(t *testing.T) {
+		t.Parallel()
 		log := filepath.Join(dir, "mongo.log")
 		p := startChatlens(t, nil, "delete", "--conversation", "si_alice_bob", "--seq", "2-4", "--by", "bob",
 			"--mongo-uri", "mongodb://127.0.0.1:1/?serverSelectionTimeoutMS=300", "--audit-log", log)
@@ -67,6 +69,7 @@ func TestWritesThatCannotStartAreAudited(t *testing.T) {
 		}
 	})
 	t.Run("permission denied", func(t *testing.T) {
+		t.Parallel()
 		// As root, permissions do not apply: the write runs as nobody.
 		shared := filepath.Join(dir, "shared")
 		if err := os.Mkdir(shared, 0o777); err != nil {

@@ -17,8 +17,8 @@ import (
 // its whole process group ends on that timeout and on Ctrl-C.
 
 // secretConfig writes config.yaml with the contexts given (name: keys,
-// one "key: value" a line) and points XDG_CONFIG_HOME at it; it returns
-// the environment a chatlens process needs to read it.
+// one "key: value" a line); it returns the environment a chatlens process
+// needs to read it.
 func secretConfig(t *testing.T, contexts map[string][]string) []string {
 	t.Helper()
 	dir := t.TempDir()
@@ -36,7 +36,6 @@ func secretConfig(t *testing.T, contexts map[string][]string) []string {
 	if err := os.WriteFile(filepath.Join(dir, "chatlens", "config.yaml"), []byte(cfg.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("XDG_CONFIG_HOME", dir) // (for the UI's processes, which inherit it)
 	return []string{"XDG_CONFIG_HOME=" + dir, "CHATLENS_CONTEXT="}
 }
 
@@ -122,15 +121,16 @@ func TestCtrlCEndsTheSecretCmd(t *testing.T) {
 // it. A write runs it, saying meanwhile that it waits on it; its failure
 // is the write's, its stderr copied nowhere, and it runs once per run.
 func TestUIAsksTheSecretOnlyForAWrite(t *testing.T) {
+	t.Parallel()
 	s := seeded(t)
 	mark := filepath.Join(t.TempDir(), "secret-cmd-ran")
 	api := []string{"data: " + s.data, "openim-api: http://127.0.0.1:1",
 		`openim-secret-cmd: 'touch ` + mark + `; echo vault-said-Hunter2 >&2; sleep 1; exit 3'`}
-	secretConfig(t, map[string][]string{"plain": {"data: " + s.data}, "api": api, "api2": api})
+	env := secretConfig(t, map[string][]string{"plain": {"data: " + s.data}, "api": api, "api2": api})
 	ran := func() bool { _, err := os.Stat(mark); return err == nil }
 
 	// Started on it: the list, and the command never ran.
-	term, _ := startUIWith(t, s, "Bob", "--context", "api", "--as", "alice")
+	term, _ := startUIEnv(t, s, env, "Bob", "--context", "api", "--as", "alice")
 	if ran() {
 		t.Fatal("the UI ran openim-secret-cmd to start")
 	}
@@ -177,7 +177,7 @@ func TestUIAsksTheSecretOnlyForAWrite(t *testing.T) {
 	}
 
 	// Switched to it: the same.
-	term, _ = startUIWith(t, s, "Bob", "--context", "plain", "--as", "alice")
+	term, _ = startUIEnv(t, s, env, "Bob", "--context", "plain", "--as", "alice")
 	from = term.drawn()
 	_, _ = term.master.WriteString(":")
 	term.waitFor(t, from, "context ")

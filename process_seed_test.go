@@ -70,6 +70,7 @@ func TestInterruptedSeedSaysWhatItStored(t *testing.T) {
 	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			data, audit := filepath.Join(dir, "x.db"), filepath.Join(dir, "audit.log")
 			p := startChatlens(t, nil, "seed", "--data", data, "--audit-log", audit,
@@ -120,6 +121,7 @@ func TestKilledSeedAndImportLeaveTheirIntent(t *testing.T) {
 		{"import", "import user from " + users, []string{"import", users, "--collection", "user", "--mode", "upsert"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			data, audit := filepath.Join(dir, c.name+".db"), filepath.Join(dir, c.name+".log")
 			p := startChatlens(t, nil, append(c.args, "--data", data, "--audit-log", audit)...)
 			p.waitFor(t, "documents written", func() bool { return fileSize(data) > 4<<20 })
@@ -169,6 +171,7 @@ func TestKilledSeedLeavesNoSeqAboveTheSeqDocument(t *testing.T) {
 	// bbolt grows the file in steps: each size is a later moment.
 	for _, at := range []int64{1 << 20, 16 << 20, 32 << 20, 48 << 20} {
 		t.Run(fmt.Sprintf("%dMiB", at>>20), func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			data := filepath.Join(dir, "x.db")
 			p := startChatlens(t, nil, "seed", "--data", data, "--audit-log", filepath.Join(dir, "audit.log"),

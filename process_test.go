@@ -203,6 +203,7 @@ func TestDamagedStoreIsOneLine(t *testing.T) {
 		{"pages overwritten", garbage},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			path := filepath.Join(t.TempDir(), "chatlens.db")
 			if err := os.WriteFile(path, c.data, 0o600); err != nil {
 				t.Fatal(err)
@@ -231,6 +232,7 @@ func TestSeedIsStreamedAndStopsOnSignals(t *testing.T) {
 	}
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			data := filepath.Join(dir, "big.db")
 			p := startChatlens(t, nil, "seed", "--data", data, "--audit-log", filepath.Join(dir, "audit.log"),
@@ -263,6 +265,7 @@ func TestBenchRemovesScratchFilesOnSignals(t *testing.T) {
 	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
 			tmp := t.TempDir()
 			p := startChatlens(t, []string{"TMPDIR=" + tmp}, "bench", "--messages", "300000", "--no-sync")
 			p.waitFor(t, "scratch files written", func() bool {

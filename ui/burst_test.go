@@ -77,6 +77,7 @@ func TestGoldenBurstJump(t *testing.T) {
 // read of the older buckets they need, asked for in one find, instead of
 // being dropped.
 func TestKeyBurstCrossesBucketEdges(t *testing.T) {
+	t.Parallel()
 	const cid = "sg_townsquare"
 	st, _ := newTestStore(t, false)
 	writeLongConversation(t, st, cid, 50_000)

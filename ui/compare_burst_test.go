@@ -28,6 +28,7 @@ func (d *driver) burstOf(msgs ...tea.Msg) {
 // wrap to the oldest difference. As a burst they now end where and say
 // what they say one by one; so do D and [.
 func TestCompareBurstFromThePicker(t *testing.T) {
+	t.Parallel()
 	for _, last := range []string{"]", "[", "D", "]]"} {
 		t.Run(last, func(t *testing.T) {
 			one := compareDriver(t, 120, 40, carolFrom20(t))
@@ -83,6 +84,7 @@ func manyDifferences(t *testing.T) func(*store.Store) {
 // cursor was before the ] before it had landed; each burst now goes five
 // differences on, as the same keys one by one, and so does [[[[[ back.
 func TestNextDifferenceBurstsCountEveryKey(t *testing.T) {
+	t.Parallel()
 	one := compareDriver(t, 120, 40, manyDifferences(t))
 	all := compareDriver(t, 120, 40, manyDifferences(t))
 	for _, d := range []*driver{one, all} {

@@ -23,6 +23,7 @@ func compareDriver(t *testing.T, w, h int, setup ...func(*store.Store)) *driver 
 // compares with them without a picker, across the full width; tab brings
 // the conversation list back.
 func TestCompareSingleChatAtOnce(t *testing.T) {
+	t.Parallel()
 	d := compareDriver(t, 120, 40)
 	d.open(chatAB)
 	d.keys("c")
@@ -91,6 +92,7 @@ func TestReasonColumnOnSmallTerminals(t *testing.T) {
 // TestCompareFollowsAWrite: a delete for alice made from the compare view
 // becomes a difference at once, counted and reachable with [.
 func TestCompareFollowsAWrite(t *testing.T) {
+	t.Parallel()
 	d := compareDriver(t, 120, 40)
 	d.open(chatAB)
 	d.jump(10)

@@ -18,6 +18,7 @@ import (
 // count follows from buckets, not from their number); switching viewer
 // then reads no bucket and no slot.
 func TestFirstScreenOfALongConversation(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("writes 1,000 buckets")
 	}

@@ -24,6 +24,9 @@ import (
 func TestMain(m *testing.M) {
 	// Goldens are plain text: no colour, no attributes.
 	lipgloss.SetColorProfile(termenv.Ascii)
+	// y goes to the captured clipboard, not to a tmux around the tests
+	// (the clipboard tests set their own TMUX, and run alone).
+	os.Setenv("TMUX", "")
 	os.Exit(m.Run())
 }
 
@@ -68,7 +71,6 @@ func testOptions(t testing.TB, as string) (Options, *strings.Builder) {
 		t.Fatal(err)
 	}
 	clip := &strings.Builder{}
-	t.Setenv("TMUX", "") // y goes to the captured clipboard, not to a tmux around the tests
 	return Options{As: as, Theme: "dark", TimeZone: time.UTC, Now: func() time.Time { return testNow },
 		KeymapFile: keys, Clipboard: clip}, clip
 }

@@ -93,6 +93,7 @@ func jsonContent(t *testing.T, v any) string {
 }
 
 func TestHostileContentIsDrawnInert(t *testing.T) {
+	t.Parallel()
 	const width, height = 100, 30
 	st, _ := newTestStore(t, false)
 	seedHostile(t, st)

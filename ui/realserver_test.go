@@ -19,6 +19,7 @@ import (
 // conversation shows the error and the retry key (never the password);
 // once it is back, R loads the timeline.
 func TestRealServerGoneAndBack(t *testing.T) {
+	t.Parallel()
 	const pass = "hunter2-pw"
 	srv := mongotest.Start(t)
 	uri := "mongodb://ops:" + pass + "@" + srv.Addr() + "/?authMechanism=PLAIN&heartbeatFrequencyMS=500"

@@ -68,6 +68,7 @@ func TestAWriteWithNoAnswerIsUnknownNotFailed(t *testing.T) {
 // line and the list both stay where the store has them (read seq 0, 30
 // unread); before, the line moved to seq 4 while the list said 30.
 func TestAcceptedMarkReadMovesNoReadLine(t *testing.T) {
+	t.Parallel()
 	d := apiDriver(t, openimtest.AcceptOnly)
 	d.keys("m", "y")
 	if !strings.Contains(d.m.status, "the store does not show it yet") {

@@ -61,6 +61,15 @@ func (c conv) stored(idx int64) *bucket.Bucket {
 	return b
 }
 
+// bucketOf is the stored bucket holding seq: held, when it is that one
+// (an absent bucket is built afresh each time it is asked for).
+func (c conv) bucketOf(held *bucket.Bucket, seq int64) *bucket.Bucket {
+	if idx := bucket.BucketIndex(seq); held == nil || held.Index != idx {
+		return c.stored(idx)
+	}
+	return held
+}
+
 func (c conv) lookup() bucket.Lookup {
 	var all []*bucket.Bucket
 	for _, b := range c.buckets {
@@ -87,8 +96,9 @@ func (c conv) diffs(a, b string) []Run {
 	}
 	lookup := c.lookup()
 	var runs []Run
+	var bk *bucket.Bucket
 	for seq := max(1, wa.MinSeq); seq <= wa.MaxSeq; seq++ {
-		bk := c.stored(bucket.BucketIndex(seq))
+		bk = c.bucketOf(bk, seq)
 		s := bk.Slots[bucket.SlotIndex(seq)]
 		ma := projection.View(s, bk.DocID, a, testConv, lookup)
 		mb := projection.View(s, bk.DocID, b, testConv, lookup)

@@ -28,6 +28,15 @@ type conv struct {
 	members []string
 	found   map[[2]string][]int64    // hits by viewer and query, read once (search_property_test.go)
 	thens   map[side]projection.Then // windows then, read once (then)
+	rowsOf  map[rowsKey][]refRow     // the reference's rows, read once (reference.rows)
+}
+
+// rowsKey names the rows the reference reads: a viewer's window at a
+// moment, with or without bucket boundaries.
+type rowsKey struct {
+	viewer     string
+	at         int64
+	boundaries bool
 }
 
 func genConv(t *rapid.T) conv { return genConvFar(t, []int64{0, 0, 30, 1_000_000}) }
@@ -35,7 +44,8 @@ func genConv(t *rapid.T) conv { return genConvFar(t, []int64{0, 0, 30, 1_000_000
 // genConvFar is genConv with the bucket stored far past the rest drawn
 // from fars (0: none).
 func genConvFar(t *rapid.T, fars []int64) conv {
-	c := conv{buckets: map[int64]*bucket.Bucket{}, windows: map[string]bucket.Window{}, found: map[[2]string][]int64{}, thens: map[side]projection.Then{}}
+	c := conv{buckets: map[int64]*bucket.Bucket{}, windows: map[string]bucket.Window{}, found: map[[2]string][]int64{}, thens: map[side]projection.Then{},
+		rowsOf: map[rowsKey][]refRow{}}
 	n := rapid.IntRange(1, 7).Draw(t, "buckets")
 	far := rapid.SampledFrom(fars).Draw(t, "far") // a bucket stored far past the rest
 	var indexes []int64
@@ -192,7 +202,19 @@ type reference struct {
 	boundaries bool
 }
 
-func (r *reference) rows() []refRow { return r.c.refRows(r.window(), r.boundaries) }
+// rows are the rows of the window shown, read from the whole conversation
+// once per window (the conversation does not change under a case).
+func (r *reference) rows() []refRow {
+	k := rowsKey{r.viewer, r.at, r.boundaries}
+	if rows, ok := r.c.rowsOf[k]; ok {
+		return rows
+	}
+	rows := r.c.refRows(r.window(), r.boundaries)
+	if r.c.rowsOf != nil {
+		r.c.rowsOf[k] = rows
+	}
+	return rows
+}
 
 // window is the viewer's window at the moment shown.
 func (r *reference) window() bucket.Window {

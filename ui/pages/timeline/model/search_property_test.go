@@ -43,11 +43,12 @@ func (c conv) readHits(viewer, q string) []int64 {
 	}
 	lookup := c.lookup()
 	var out []int64
+	var bk *bucket.Bucket
 	for seq := max(1, w.MinSeq); seq <= w.MaxSeq; seq++ {
 		if !queries[q](seq) {
 			continue
 		}
-		bk := c.stored(bucket.BucketIndex(seq))
+		bk = c.bucketOf(bk, seq)
 		m := projection.View(bk.Slots[bucket.SlotIndex(seq)], bk.DocID, viewer, testConv, lookup)
 		if !m.Hole && !m.DeletedForViewer {
 			out = append(out, seq)
