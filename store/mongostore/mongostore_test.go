@@ -46,5 +46,5 @@ func TestContractMongoDB(t *testing.T) {
 		t.Skip("set " + mongotest.EnvURI + " to run the contract suite against a real MongoDB")
 	}
 	storetest.Run(t, func(t *testing.T) store.Backend { return openDB(t, uri) },
-		storetest.Caps{Name: "mongodb", Concurrent: true})
+		storetest.Caps{Name: "mongodb", Concurrent: true, Parallel: true})
 }
