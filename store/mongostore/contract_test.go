@@ -17,7 +17,7 @@ func TestContractFerretDB(t *testing.T) {
 	t.Parallel()
 	srv := mongotest.Start(t)
 	storetest.Run(t, func(t *testing.T) store.Backend { return openDB(t, srv.URI()) },
-		storetest.Caps{Name: "ferretdb", Concurrent: false, ConcurrentSkipReason: ferretSkip})
+		storetest.Caps{Name: "ferretdb", Concurrent: false, ConcurrentSkipReason: ferretSkip, ScansEveryRead: true})
 }
 
 func TestContractMongoDB(t *testing.T) {

@@ -19,12 +19,17 @@ type Caps struct {
 	ConcurrentSkipReason string
 	// Name labels the backend in failure messages.
 	Name string
-	// Parallel runs the cases (and the catalogue cases within one) side by
-	// side, each on its own fresh backend. It pays where a case waits on
-	// something other than this process's cores (fsync, a server
-	// elsewhere); an in-process server only competes with the cases for
-	// the same cores, and measured slower so.
+	// Parallel runs the cases side by side, each on its own fresh backend.
+	// It pays where a case waits on something other than this process's
+	// cores (fsync, a server elsewhere); an in-process server only
+	// competes with the cases for the same cores, and measured slower so.
 	Parallel bool
+	// ScansEveryRead says a read decodes every document of the collection
+	// (FerretDB v1). Each catalogue case then reads a fresh backend of its
+	// own, holding its documents alone; elsewhere the cases take turns on
+	// one backend, as a fresh database costs more than the reads it
+	// spares (a third of a second on DocumentDB).
+	ScansEveryRead bool
 }
 
 // Run runs every contract case as a subtest. open returns a fresh, empty
