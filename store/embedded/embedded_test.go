@@ -29,7 +29,7 @@ func open(t *testing.T) *embedded.Backend {
 
 func TestContract(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Backend { return open(t) },
-		storetest.Caps{Concurrent: true, Name: "embedded"})
+		storetest.Caps{Concurrent: true, Name: "embedded", Parallel: true})
 }
 
 func TestSecondOpenFailsClearly(t *testing.T) {

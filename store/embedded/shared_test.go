@@ -25,7 +25,7 @@ func openShared(t *testing.T, path string) *embedded.Backend {
 // The whole contract holds for a store opened shared.
 func TestContractShared(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) store.Backend { return openShared(t, filepath.Join(t.TempDir(), "chatlens.db")) },
-		storetest.Caps{Concurrent: true, Name: "embedded-shared"})
+		storetest.Caps{Concurrent: true, Name: "embedded-shared", Parallel: true})
 }
 
 // Two shared opens of one file (bbolt locks per open file, so they stand

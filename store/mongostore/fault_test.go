@@ -252,6 +252,7 @@ func wantAllMessages(t *testing.T, s *store.Store, first, last int64) {
 }
 
 func TestServerStopsMidRead(t *testing.T) {
+	t.Parallel() // mostly waits: on timeouts and a restart
 	srv := mongotest.Start(t)
 	s, tb, _ := faultStore(t, srv.Addr(), 4*faultTimeout)
 	if _, err := s.InsertMessages(t.Context(), faultCid, 1, faultMsgs(1, 12)); err != nil {
@@ -282,6 +283,7 @@ func TestServerStopsMidRead(t *testing.T) {
 }
 
 func TestServerStopsMidWrite(t *testing.T) {
+	t.Parallel() // mostly waits: on timeouts and a restart
 	srv := mongotest.Start(t)
 	s, tb, log := faultStore(t, srv.Addr(), 4*faultTimeout)
 	// 95..106 is one failed update and two bucket inserts, then max_seq:
@@ -314,6 +316,7 @@ func TestServerStopsMidWrite(t *testing.T) {
 }
 
 func TestServerStopsAnswering(t *testing.T) {
+	t.Parallel() // mostly waits: on timeouts and a restart
 	srv := mongotest.Start(t)
 	stall := newStallProxy(t, srv.Addr())
 	s, _, log := faultStore(t, stall.addr(), faultTimeout)

@@ -33,7 +33,11 @@ func (b *msgReads) FindSlotRanges(ctx context.Context, ranges []store.SlotRange)
 	if err != nil {
 		return nil, err
 	}
-	b.rangeReads.Store(int32(store.SlotsProjected))
+	if len(raws) > 0 {
+		// A pipeline that matched nothing ran no operator: it proves
+		// nothing (FerretDB v1 refuses $switch only on a document).
+		b.rangeReads.Store(int32(store.SlotsProjected))
+	}
 	byID := docsByID(raws)
 	out := make([]store.SlotRead, len(ranges))
 	for i, r := range ranges {

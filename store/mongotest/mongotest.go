@@ -52,6 +52,7 @@ type instance struct {
 // Start runs a fresh FerretDB for t; it is stopped when t ends.
 func Start(t testing.TB) *Server {
 	t.Helper()
+	collectLessOften()
 	s := &Server{t: t, dir: t.TempDir() + string(filepath.Separator), addr: "127.0.0.1:0"}
 	if err := s.start(); err != nil {
 		t.Fatalf("mongotest: start FerretDB: %v", err)

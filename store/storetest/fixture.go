@@ -19,16 +19,39 @@ type fixture struct {
 	b    store.Backend
 	s    *store.Store
 	name string
+	open func(t *testing.T) store.Backend
+	caps Caps
 }
 
-func newFixture(t *testing.T, open func(t *testing.T) store.Backend, name string) *fixture {
+func newFixture(t *testing.T, open func(t *testing.T) store.Backend, caps Caps) *fixture {
 	t.Helper()
 	b := open(t)
 	if b == nil {
-		t.Fatalf("%s: open returned a nil backend", name)
+		t.Fatalf("%s: open returned a nil backend", caps.Name)
 	}
 	t.Cleanup(func() { _ = b.Close(context.Background()) })
-	return &fixture{t: t, ctx: t.Context(), b: b, s: store.New(b, store.Options{}), name: name}
+	return &fixture{t: t, ctx: t.Context(), b: b, s: store.New(b, store.Options{}), name: caps.Name, open: open, caps: caps}
+}
+
+// each runs fn for every item as a subtest of its own: on a fresh backend
+// where the backend scans on every read (so each read scans that item's
+// documents alone), else in turn on this case's backend.
+func each[T any](e *fixture, items []T, name func(T) string, fn func(e *fixture, item T)) {
+	e.t.Helper()
+	for _, it := range items {
+		e.t.Run(name(it), func(t *testing.T) {
+			if !e.caps.ScansEveryRead {
+				sub := *e
+				sub.t, sub.ctx = t, t.Context()
+				fn(&sub, it)
+				return
+			}
+			if e.caps.Parallel {
+				t.Parallel()
+			}
+			fn(newFixture(t, e.open, e.caps), it)
+		})
+	}
 }
 
 func (e *fixture) fatalf(format string, args ...any) {
