@@ -47,6 +47,23 @@ type timedRecording struct {
 // checks says whether the user of index u is held to snapshot s.
 func (rec timedRecording) checks(s, u int) bool { return rec.held == nil || rec.held(s, u) }
 
+// conversations is every conversation anyone was pulled at any moment,
+// sorted: a user not pulled one at a moment must get no row of it then.
+func (rec timedRecording) conversations() []string {
+	var cids []string
+	for _, snap := range rec.Snapshots {
+		for _, convs := range snap.Pulls {
+			for cid := range convs {
+				if !slices.Contains(cids, cid) {
+					cids = append(cids, cid)
+				}
+			}
+		}
+	}
+	sort.Strings(cids)
+	return cids
+}
+
 func loadTimed(t *testing.T) (timedRecording, recordedStore) {
 	t.Helper()
 	return loadTimedRecording(t, recordingtest.OpenIMTimed)
@@ -84,19 +101,7 @@ func TestAtEqualsEachRecordedMomentWithRedis(t *testing.T) {
 
 func dumpAtHoldsToRecording(t *testing.T, rec timedRecording, r recordedStore) {
 	t.Helper()
-	// Every conversation anyone was pulled at any moment: a user not
-	// pulled one at a moment must get no row of it then.
-	var cids []string
-	for _, snap := range rec.Snapshots {
-		for _, convs := range snap.Pulls {
-			for cid := range convs {
-				if !slices.Contains(cids, cid) {
-					cids = append(cids, cid)
-				}
-			}
-		}
-	}
-	sort.Strings(cids)
+	cids := rec.conversations()
 	checked, rows := 0, 0
 	for si, snap := range rec.Snapshots {
 		at := fmt.Sprint(snap.AtMs)

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
-	"slices"
-	"sort"
 	"strconv"
 	"testing"
 
@@ -43,17 +41,7 @@ func TestAtHoldsToTheSecondTimedRecordingWithRedis(t *testing.T) {
 // rec, a difference allowed only where marked, and logs the tally.
 func atHoldsOrSays(t *testing.T, rec timedRecording, r recordedStore) {
 	t.Helper()
-	var cids []string
-	for _, snap := range rec.Snapshots {
-		for _, convs := range snap.Pulls {
-			for cid := range convs {
-				if !slices.Contains(cids, cid) {
-					cids = append(cids, cid)
-				}
-			}
-		}
-	}
-	sort.Strings(cids)
+	cids := rec.conversations()
 	var rows, equal, equalMarked, marked, extra int
 	for _, snap := range rec.Snapshots {
 		at := fmt.Sprint(snap.AtMs)
