@@ -149,6 +149,22 @@ func TestConversationsAtEqualsEachRecordedHasRead(t *testing.T) {
 	conversationsAtHoldToRecording(t, rec, r)
 }
 
+// listAt is conversations --at as json, each row by its conversation ID;
+// false (and a test error) when the command fails.
+func (r recordedStore) listAt(t *testing.T, user, at, where string) (map[string]map[string]any, bool) {
+	t.Helper()
+	res := r.chatlens(t, "conversations", "--as", user, "--at", at, "--format", "json")
+	if res.code != 0 {
+		t.Errorf("%s: conversations --at exit %d: %s", where, res.code, res.stderr)
+		return nil, false
+	}
+	got := map[string]map[string]any{}
+	for _, o := range jsonLines(t, where, res.stdout) {
+		got[o["conversationID"].(string)] = o
+	}
+	return got, true
+}
+
 func conversationsAtHoldToRecording(t *testing.T, rec timedRecording, r recordedStore) {
 	t.Helper()
 	checked := 0
@@ -159,14 +175,9 @@ func conversationsAtHoldToRecording(t *testing.T, rec timedRecording, r recorded
 				continue
 			}
 			where := fmt.Sprintf("%s at %q (%s)", user, snap.Label, at)
-			res := r.chatlens(t, "conversations", "--as", user, "--at", at, "--format", "json")
-			if res.code != 0 {
-				t.Errorf("%s: conversations --at exit %d: %s", where, res.code, res.stderr)
+			got, ok := r.listAt(t, user, at, where)
+			if !ok {
 				continue
-			}
-			got := map[string]map[string]any{}
-			for _, o := range jsonLines(t, where, res.stdout) {
-				got[o["conversationID"].(string)] = o
 			}
 			// The server's answer lists the user's conversation documents;
 			// the chats of them are what the list shows.

@@ -127,14 +127,9 @@ func conversationsAtHoldOrSay(t *testing.T, rec timedRecording, r recordedStore)
 		at := fmt.Sprint(snap.AtMs)
 		for _, user := range rec.Users {
 			where := fmt.Sprintf("%s at %q (%s)", user, snap.Label, at)
-			res := r.chatlens(t, "conversations", "--as", user, "--at", at, "--format", "json")
-			if res.code != 0 {
-				t.Errorf("%s: conversations --at exit %d: %s", where, res.code, res.stderr)
+			got, ok := r.listAt(t, user, at, where)
+			if !ok {
 				continue
-			}
-			got := map[string]map[string]any{}
-			for _, o := range jsonLines(t, where, res.stdout) {
-				got[o["conversationID"].(string)] = o
 			}
 			for cid, hr := range snap.HasRead[user] {
 				if cid[:2] == "n_" {
